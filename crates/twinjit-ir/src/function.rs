@@ -1,0 +1,760 @@
+//! The SSA IR: functions of basic blocks with block parameters.
+//!
+//! Entities are typed `u32` indices into per-function tables. Every instruction and terminator
+//! carries a [`Span`]. Untyped IR (straight from the front end) has `Type::Unknown` on every
+//! value and uses the high-level array operations `getitem`/`setitem`; typed IR (after
+//! inference) has a known type on every value, and after `expand_indexing` arrays are reached
+//! only through `load`/`store` with the index arithmetic spelled out.
+
+use crate::types::{Scalar, Type};
+use twinjit_diag::Span;
+
+macro_rules! entity {
+    ($name:ident, $prefix:literal) => {
+        #[doc = concat!("An entity index, printed `", $prefix, "N`.")]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(pub u32);
+        impl $name {
+            /// The index as `usize`.
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, concat!($prefix, "{}"), self.0)
+            }
+        }
+    };
+}
+entity!(Value, "v");
+entity!(Block, "block");
+entity!(Inst, "i");
+
+/// A constant.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Const {
+    /// An integer (its width comes from the value's type).
+    Int(i64),
+    /// A float (rounded to the value's type).
+    Float(f64),
+    /// `True`/`False`.
+    Bool(bool),
+    /// `None`.
+    None,
+}
+
+/// Unary operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnaryOp {
+    /// `-x`
+    Neg,
+    /// `+x`
+    Pos,
+    /// `not x`
+    Not,
+    /// `~x`
+    Invert,
+}
+
+/// Binary arithmetic and bitwise operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinaryOp {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/` (true division)
+    Div,
+    /// `//` (floor division)
+    FloorDiv,
+    /// `%` (sign of the divisor)
+    Mod,
+    /// `**`
+    Pow,
+    /// `&`
+    BitAnd,
+    /// `|`
+    BitOr,
+    /// `^`
+    BitXor,
+    /// `<<`
+    Shl,
+    /// `>>`
+    Shr,
+}
+
+/// Comparison operators; the result is `bool`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CmpOp {
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+}
+
+macro_rules! named_enum {
+    ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $var:ident = $text:literal,)* }) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum $name { $($(#[$vm])* $var,)* }
+        impl $name {
+            /// The name used in the text form.
+            pub fn name(self) -> &'static str {
+                match self { $($name::$var => $text,)* }
+            }
+            /// Parses the text-form name.
+            pub fn from_name(s: &str) -> Option<Self> {
+                match s { $($text => Some($name::$var),)* _ => None }
+            }
+        }
+    };
+}
+
+
+impl UnaryOp {
+    /// Text-form name.
+    pub fn name(self) -> &'static str {
+        match self {
+            UnaryOp::Neg => "neg",
+            UnaryOp::Pos => "pos",
+            UnaryOp::Not => "not",
+            UnaryOp::Invert => "invert",
+        }
+    }
+    /// Python spelling.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            UnaryOp::Neg => "-",
+            UnaryOp::Pos => "+",
+            UnaryOp::Not => "not",
+            UnaryOp::Invert => "~",
+        }
+    }
+    /// All operators.
+    pub const ALL: [UnaryOp; 4] = [UnaryOp::Neg, UnaryOp::Pos, UnaryOp::Not, UnaryOp::Invert];
+}
+
+impl BinaryOp {
+    /// Text-form name.
+    pub fn name(self) -> &'static str {
+        match self {
+            BinaryOp::Add => "add",
+            BinaryOp::Sub => "sub",
+            BinaryOp::Mul => "mul",
+            BinaryOp::Div => "div",
+            BinaryOp::FloorDiv => "floordiv",
+            BinaryOp::Mod => "mod",
+            BinaryOp::Pow => "pow",
+            BinaryOp::BitAnd => "bitand",
+            BinaryOp::BitOr => "bitor",
+            BinaryOp::BitXor => "bitxor",
+            BinaryOp::Shl => "shl",
+            BinaryOp::Shr => "shr",
+        }
+    }
+    /// Python spelling.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinaryOp::Add => "+",
+            BinaryOp::Sub => "-",
+            BinaryOp::Mul => "*",
+            BinaryOp::Div => "/",
+            BinaryOp::FloorDiv => "//",
+            BinaryOp::Mod => "%",
+            BinaryOp::Pow => "**",
+            BinaryOp::BitAnd => "&",
+            BinaryOp::BitOr => "|",
+            BinaryOp::BitXor => "^",
+            BinaryOp::Shl => "<<",
+            BinaryOp::Shr => ">>",
+        }
+    }
+    /// All operators.
+    pub const ALL: [BinaryOp; 12] = [
+        BinaryOp::Add,
+        BinaryOp::Sub,
+        BinaryOp::Mul,
+        BinaryOp::Div,
+        BinaryOp::FloorDiv,
+        BinaryOp::Mod,
+        BinaryOp::Pow,
+        BinaryOp::BitAnd,
+        BinaryOp::BitOr,
+        BinaryOp::BitXor,
+        BinaryOp::Shl,
+        BinaryOp::Shr,
+    ];
+}
+
+impl CmpOp {
+    /// Text-form name.
+    pub fn name(self) -> &'static str {
+        match self {
+            CmpOp::Eq => "eq",
+            CmpOp::Ne => "ne",
+            CmpOp::Lt => "lt",
+            CmpOp::Le => "le",
+            CmpOp::Gt => "gt",
+            CmpOp::Ge => "ge",
+        }
+    }
+    /// Python spelling.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            CmpOp::Eq => "==",
+            CmpOp::Ne => "!=",
+            CmpOp::Lt => "<",
+            CmpOp::Le => "<=",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => ">=",
+        }
+    }
+    /// All operators.
+    pub const ALL: [CmpOp; 6] = [CmpOp::Eq, CmpOp::Ne, CmpOp::Lt, CmpOp::Le, CmpOp::Gt, CmpOp::Ge];
+}
+
+named_enum!(
+    /// Calls to built-in functions and attributes that are not plain arithmetic.
+    Builtin {
+        /// `abs(x)`
+        Abs = "abs",
+        /// `min(a, b, ...)`
+        Min = "min",
+        /// `max(a, b, ...)`
+        Max = "max",
+        /// `len(a)`: the first dimension.
+        Len = "len",
+        /// `a.size`
+        Size = "size",
+        /// `a.ndim`
+        Ndim = "ndim",
+        /// `a.shape` as a tuple.
+        Shape = "shape",
+        /// `math.sqrt`
+        Sqrt = "math.sqrt",
+        /// `math.exp`
+        Exp = "math.exp",
+        /// `math.log` (one argument)
+        Log = "math.log",
+        /// `math.log2`
+        Log2 = "math.log2",
+        /// `math.log10`
+        Log10 = "math.log10",
+        /// `math.sin`
+        Sin = "math.sin",
+        /// `math.cos`
+        Cos = "math.cos",
+        /// `math.tan`
+        Tan = "math.tan",
+        /// `math.asin`
+        Asin = "math.asin",
+        /// `math.acos`
+        Acos = "math.acos",
+        /// `math.atan`
+        Atan = "math.atan",
+        /// `math.atan2`
+        Atan2 = "math.atan2",
+        /// `math.sinh`
+        Sinh = "math.sinh",
+        /// `math.cosh`
+        Cosh = "math.cosh",
+        /// `math.tanh`
+        Tanh = "math.tanh",
+        /// `math.floor` (returns int64)
+        Floor = "math.floor",
+        /// `math.ceil` (returns int64)
+        Ceil = "math.ceil",
+        /// `math.fabs`
+        Fabs = "math.fabs",
+        /// `math.pow`
+        MathPow = "math.pow",
+        /// `math.hypot`
+        Hypot = "math.hypot",
+        /// `math.copysign`
+        Copysign = "math.copysign",
+        /// `math.isnan`
+        IsNan = "math.isnan",
+        /// `math.isinf`
+        IsInf = "math.isinf",
+        /// `math.isfinite`
+        IsFinite = "math.isfinite",
+        /// `cuda.grid(n)`; the constant `n` is the argument.
+        Grid = "cuda.grid",
+        /// `cuda.gridsize(n)`
+        Gridsize = "cuda.gridsize",
+        /// `cuda.threadIdx.x`
+        ThreadIdxX = "cuda.threadIdx.x",
+        /// `cuda.threadIdx.y`
+        ThreadIdxY = "cuda.threadIdx.y",
+        /// `cuda.threadIdx.z`
+        ThreadIdxZ = "cuda.threadIdx.z",
+        /// `cuda.blockIdx.x`
+        BlockIdxX = "cuda.blockIdx.x",
+        /// `cuda.blockIdx.y`
+        BlockIdxY = "cuda.blockIdx.y",
+        /// `cuda.blockIdx.z`
+        BlockIdxZ = "cuda.blockIdx.z",
+        /// `cuda.blockDim.x`
+        BlockDimX = "cuda.blockDim.x",
+        /// `cuda.blockDim.y`
+        BlockDimY = "cuda.blockDim.y",
+        /// `cuda.blockDim.z`
+        BlockDimZ = "cuda.blockDim.z",
+        /// `cuda.gridDim.x`
+        GridDimX = "cuda.gridDim.x",
+        /// `cuda.gridDim.y`
+        GridDimY = "cuda.gridDim.y",
+        /// `cuda.gridDim.z`
+        GridDimZ = "cuda.gridDim.z",
+        /// `cuda.laneid`
+        LaneId = "cuda.laneid",
+        /// `cuda.warpsize`
+        WarpSize = "cuda.warpsize",
+        /// `cuda.syncthreads()`
+        SyncThreads = "cuda.syncthreads",
+        /// `cuda.syncthreads_count(p)`
+        SyncThreadsCount = "cuda.syncthreads_count",
+        /// `cuda.syncthreads_and(p)`
+        SyncThreadsAnd = "cuda.syncthreads_and",
+        /// `cuda.syncthreads_or(p)`
+        SyncThreadsOr = "cuda.syncthreads_or",
+        /// `cuda.threadfence()`
+        ThreadFence = "cuda.threadfence",
+        /// `cuda.activemask()`
+        ActiveMask = "cuda.activemask",
+        /// `cuda.atomic.add(a, i, v)`
+        AtomicAdd = "cuda.atomic.add",
+        /// `cuda.atomic.sub(a, i, v)`
+        AtomicSub = "cuda.atomic.sub",
+        /// `cuda.atomic.max(a, i, v)`
+        AtomicMax = "cuda.atomic.max",
+        /// `cuda.atomic.min(a, i, v)`
+        AtomicMin = "cuda.atomic.min",
+        /// `cuda.atomic.exch(a, i, v)`
+        AtomicExch = "cuda.atomic.exch",
+        /// `cuda.atomic.cas(a, i, old, new)`
+        AtomicCas = "cuda.atomic.cas",
+        /// `cuda.shfl_down_sync(mask, v, delta)`
+        ShflDownSync = "cuda.shfl_down_sync",
+        /// `cuda.shfl_xor_sync(mask, v, lanemask)`
+        ShflXorSync = "cuda.shfl_xor_sync",
+        /// `cuda.shfl_sync(mask, v, src)`
+        ShflSync = "cuda.shfl_sync",
+        /// `cuda.fma(a, b, c)`
+        Fma = "cuda.fma",
+        /// `cuda.selp(c, a, b)`
+        Selp = "cuda.selp",
+    }
+);
+
+impl Builtin {
+    /// Whether this builtin exists only in CUDA kernels and device functions.
+    pub fn is_cuda(self) -> bool {
+        self.name().starts_with("cuda.")
+    }
+}
+
+/// Memory space of an array allocated inside a function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AddressSpace {
+    /// `cuda.shared.array`: one per block.
+    Shared,
+    /// `cuda.local.array`: one per thread.
+    Local,
+}
+
+/// What an instruction does.
+#[derive(Clone, Debug, PartialEq)]
+pub enum InstKind {
+    /// A constant of the result type.
+    Const(Const),
+    /// The value of a variable that is not assigned on every path (reads as zero).
+    Undef,
+    /// Unary operator.
+    Unary(UnaryOp, Value),
+    /// Binary operator. In typed IR both operands have the result type, except `pow` of a float
+    /// by an integer (computed by repeated squaring, as Numba does).
+    Binary(BinaryOp, Value, Value),
+    /// Comparison; in typed IR both operands have the same type.
+    Compare(CmpOp, Value, Value),
+    /// Numeric conversion to the scalar type (`int()`, `float()`, `np.float32()`, or inserted by
+    /// inference). Float to int truncates and saturates (NaN gives 0); to `bool` is `x != 0`.
+    Cast(Scalar, Value),
+    /// `cond ? a : b` without branching.
+    Select(Value, Value, Value),
+    /// Call of a function of the module (untyped: by source name; typed: by specialisation).
+    Call(String, Vec<Value>),
+    /// Call of a builtin.
+    Builtin(Builtin, Vec<Value>),
+    /// `a.shape[axis]`; untyped IR may use a negative axis.
+    Dim(Value, i64),
+    /// `a[i, j]` (arrays) or `t[k]` (tuples, constant `k`): before `expand_indexing`.
+    GetItem(Value, Vec<Value>),
+    /// `a[i, j] = v`: before `expand_indexing`.
+    SetItem(Value, Vec<Value>, Value),
+    /// `(a, b)`
+    MakeTuple(Vec<Value>),
+    /// Element of a tuple.
+    TupleGet(Value, u32),
+    /// `cuda.shared.array(shape, dtype)` / `cuda.local.array(shape, dtype)`.
+    AllocArray {
+        /// Memory space.
+        space: AddressSpace,
+        /// Element type.
+        dtype: Scalar,
+        /// Shape, fixed at compile time.
+        shape: Vec<i64>,
+    },
+    /// Stride of an axis, in elements.
+    Stride(Value, u8),
+    /// Raises `IndexError` unless `0 <= idx < len`; the `u8` is the axis, for the message.
+    CheckIndex(Value, Value, u8),
+    /// Raises `ZeroDivisionError` if the value is zero.
+    CheckNonZero(Value),
+    /// Element at a linear element offset from the array's data pointer.
+    Load(Value, Value),
+    /// Stores the third operand at a linear element offset.
+    Store(Value, Value, Value),
+}
+
+impl InstKind {
+    /// The values this instruction reads, in order.
+    pub fn operands(&self) -> Vec<Value> {
+        match self {
+            InstKind::Const(_) | InstKind::Undef | InstKind::AllocArray { .. } => vec![],
+            InstKind::Unary(_, a)
+            | InstKind::Cast(_, a)
+            | InstKind::Dim(a, _)
+            | InstKind::TupleGet(a, _)
+            | InstKind::Stride(a, _)
+            | InstKind::CheckNonZero(a) => vec![*a],
+            InstKind::Binary(_, a, b)
+            | InstKind::Compare(_, a, b)
+            | InstKind::CheckIndex(a, b, _)
+            | InstKind::Load(a, b) => vec![*a, *b],
+            InstKind::Select(a, b, c) | InstKind::Store(a, b, c) => vec![*a, *b, *c],
+            InstKind::Call(_, args) | InstKind::Builtin(_, args) | InstKind::MakeTuple(args) => {
+                args.clone()
+            }
+            InstKind::GetItem(a, idx) => std::iter::once(*a).chain(idx.iter().copied()).collect(),
+            InstKind::SetItem(a, idx, v) => std::iter::once(*a)
+                .chain(idx.iter().copied())
+                .chain(std::iter::once(*v))
+                .collect(),
+        }
+    }
+
+    /// Applies `f` to every operand in place.
+    pub fn map_operands(&mut self, mut f: impl FnMut(Value) -> Value) {
+        match self {
+            InstKind::Const(_) | InstKind::Undef | InstKind::AllocArray { .. } => {}
+            InstKind::Unary(_, a)
+            | InstKind::Cast(_, a)
+            | InstKind::Dim(a, _)
+            | InstKind::TupleGet(a, _)
+            | InstKind::Stride(a, _)
+            | InstKind::CheckNonZero(a) => *a = f(*a),
+            InstKind::Binary(_, a, b)
+            | InstKind::Compare(_, a, b)
+            | InstKind::CheckIndex(a, b, _)
+            | InstKind::Load(a, b) => {
+                *a = f(*a);
+                *b = f(*b);
+            }
+            InstKind::Select(a, b, c) | InstKind::Store(a, b, c) => {
+                *a = f(*a);
+                *b = f(*b);
+                *c = f(*c);
+            }
+            InstKind::Call(_, args) | InstKind::Builtin(_, args) | InstKind::MakeTuple(args) => {
+                args.iter_mut().for_each(|v| *v = f(*v))
+            }
+            InstKind::GetItem(a, idx) => {
+                *a = f(*a);
+                idx.iter_mut().for_each(|v| *v = f(*v));
+            }
+            InstKind::SetItem(a, idx, v) => {
+                *a = f(*a);
+                idx.iter_mut().for_each(|x| *x = f(*x));
+                *v = f(*v);
+            }
+        }
+    }
+
+    /// Whether this instruction has an effect beyond its result (so it is never removed).
+    pub fn has_side_effect(&self) -> bool {
+        match self {
+            InstKind::SetItem(..)
+            | InstKind::Store(..)
+            | InstKind::CheckIndex(..)
+            | InstKind::CheckNonZero(..)
+            | InstKind::Call(..)
+            | InstKind::AllocArray { .. } => true,
+            // Integer `**` by a negative exponent with base 0 raises.
+            InstKind::Binary(BinaryOp::Pow, ..) => true,
+            InstKind::Builtin(b, _) => b.is_cuda(),
+            _ => false,
+        }
+    }
+}
+
+/// A jump target with its arguments.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BlockCall {
+    /// Destination.
+    pub block: Block,
+    /// One argument per destination block parameter.
+    pub args: Vec<Value>,
+}
+
+/// How a block ends.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Terminator {
+    /// Unconditional jump.
+    Jump(BlockCall),
+    /// Two-way branch on a `bool`.
+    Branch(Value, BlockCall, BlockCall),
+    /// Return from the function (`None` returns `None`).
+    Return(Option<Value>),
+    /// Never reached (placeholder while building; the verifier rejects it in finished IR
+    /// only if the block is reachable).
+    Unreachable,
+}
+
+impl Terminator {
+    /// Successor edges.
+    pub fn targets(&self) -> Vec<&BlockCall> {
+        match self {
+            Terminator::Jump(c) => vec![c],
+            Terminator::Branch(_, a, b) => vec![a, b],
+            _ => vec![],
+        }
+    }
+
+    /// Successor edges, mutable.
+    pub fn targets_mut(&mut self) -> Vec<&mut BlockCall> {
+        match self {
+            Terminator::Jump(c) => vec![c],
+            Terminator::Branch(_, a, b) => vec![a, b],
+            _ => vec![],
+        }
+    }
+
+    /// Values read by the terminator, including block arguments.
+    pub fn operands(&self) -> Vec<Value> {
+        let mut v = Vec::new();
+        match self {
+            Terminator::Branch(c, ..) => v.push(*c),
+            Terminator::Return(Some(r)) => v.push(*r),
+            _ => {}
+        }
+        for t in self.targets() {
+            v.extend(t.args.iter().copied());
+        }
+        v
+    }
+
+    /// Applies `f` to every operand in place.
+    pub fn map_operands(&mut self, mut f: impl FnMut(Value) -> Value) {
+        match self {
+            Terminator::Branch(c, ..) => *c = f(*c),
+            Terminator::Return(Some(r)) => *r = f(*r),
+            _ => {}
+        }
+        for t in self.targets_mut() {
+            t.args.iter_mut().for_each(|a| *a = f(*a));
+        }
+    }
+}
+
+/// One instruction.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InstData {
+    /// What it does.
+    pub kind: InstKind,
+    /// Its result, if it has one.
+    pub result: Option<Value>,
+    /// Where it came from.
+    pub span: Span,
+}
+
+/// Where a value is defined.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueDef {
+    /// The `n`-th parameter of a block.
+    Param(Block, u32),
+    /// The result of an instruction.
+    Inst(Inst),
+}
+
+/// A value: its type and definition.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValueData {
+    /// Type (`Unknown` in untyped IR).
+    pub ty: Type,
+    /// Definition.
+    pub def: ValueDef,
+}
+
+/// A basic block.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BlockData {
+    /// Block parameters (the SSA join points).
+    pub params: Vec<Value>,
+    /// Instructions in order.
+    pub insts: Vec<Inst>,
+    /// How it ends.
+    pub term: Terminator,
+    /// Span of the terminator.
+    pub term_span: Span,
+}
+
+/// A function in SSA form. The first block is the entry; its parameters are the function's.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Function {
+    /// Name (a specialisation's mangled name in typed IR).
+    pub name: String,
+    /// Parameter names, one per entry-block parameter.
+    pub param_names: Vec<String>,
+    /// Return type (`Unknown` in untyped IR).
+    pub ret: Type,
+    /// Blocks; `Block(0)` is the entry.
+    pub blocks: Vec<BlockData>,
+    /// Instruction table.
+    pub insts: Vec<InstData>,
+    /// Value table.
+    pub values: Vec<ValueData>,
+    /// Span of the whole definition.
+    pub span: Span,
+}
+
+impl Function {
+    /// An empty function with an entry block.
+    pub fn new(name: impl Into<String>, span: Span) -> Self {
+        let mut f = Function {
+            name: name.into(),
+            param_names: Vec::new(),
+            ret: Type::Unknown,
+            blocks: Vec::new(),
+            insts: Vec::new(),
+            values: Vec::new(),
+            span,
+        };
+        f.add_block();
+        f
+    }
+
+    /// The entry block.
+    pub const ENTRY: Block = Block(0);
+
+    /// Function parameters.
+    pub fn params(&self) -> &[Value] {
+        &self.blocks[0].params
+    }
+
+    /// Appends a new empty block.
+    pub fn add_block(&mut self) -> Block {
+        let b = Block(self.blocks.len() as u32);
+        self.blocks.push(BlockData {
+            params: Vec::new(),
+            insts: Vec::new(),
+            term: Terminator::Unreachable,
+            term_span: Span::DUMMY,
+        });
+        b
+    }
+
+    /// Adds a parameter of type `ty` to `block`.
+    pub fn add_block_param(&mut self, block: Block, ty: Type) -> Value {
+        let idx = self.blocks[block.index()].params.len() as u32;
+        let v = Value(self.values.len() as u32);
+        self.values.push(ValueData { ty, def: ValueDef::Param(block, idx) });
+        self.blocks[block.index()].params.push(v);
+        v
+    }
+
+    /// Creates an instruction (not yet placed in a block) and its result value if `ty` is
+    /// given.
+    pub fn make_inst(&mut self, kind: InstKind, ty: Option<Type>, span: Span) -> Inst {
+        let inst = Inst(self.insts.len() as u32);
+        let result = ty.map(|ty| {
+            let v = Value(self.values.len() as u32);
+            self.values.push(ValueData { ty, def: ValueDef::Inst(inst) });
+            v
+        });
+        self.insts.push(InstData { kind, result, span });
+        inst
+    }
+
+    /// Appends an instruction to `block`; returns its result (if any).
+    pub fn push(&mut self, block: Block, kind: InstKind, ty: Option<Type>, span: Span) -> Option<Value> {
+        let inst = self.make_inst(kind, ty, span);
+        self.blocks[block.index()].insts.push(inst);
+        self.insts[inst.index()].result
+    }
+
+    /// Sets a block's terminator.
+    pub fn terminate(&mut self, block: Block, term: Terminator, span: Span) {
+        let b = &mut self.blocks[block.index()];
+        b.term = term;
+        b.term_span = span;
+    }
+
+    /// A value's type.
+    pub fn ty(&self, v: Value) -> &Type {
+        &self.values[v.index()].ty
+    }
+
+    /// The span where a value is defined (a block parameter reports its block's first
+    /// instruction or the function).
+    pub fn value_span(&self, v: Value) -> Span {
+        match self.values[v.index()].def {
+            ValueDef::Inst(i) => self.insts[i.index()].span,
+            ValueDef::Param(..) => self.span,
+        }
+    }
+
+    /// The instruction defining `v`, if it is an instruction result.
+    pub fn def_inst(&self, v: Value) -> Option<&InstData> {
+        match self.values[v.index()].def {
+            ValueDef::Inst(i) => Some(&self.insts[i.index()]),
+            ValueDef::Param(..) => None,
+        }
+    }
+
+    /// Blocks reachable from the entry, in reverse post-order.
+    pub fn reverse_postorder(&self) -> Vec<Block> {
+        let n = self.blocks.len();
+        let mut seen = vec![false; n];
+        let mut order = Vec::with_capacity(n);
+        // Iterative DFS: (block, next successor index).
+        let mut stack: Vec<(Block, usize)> = vec![(Self::ENTRY, 0)];
+        seen[0] = true;
+        while let Some((b, i)) = stack.pop() {
+            let succs = self.blocks[b.index()].term.targets();
+            if i < succs.len() {
+                let s = succs[i].block;
+                stack.push((b, i + 1));
+                if s.index() < n && !seen[s.index()] {
+                    seen[s.index()] = true;
+                    stack.push((s, 0));
+                }
+            } else {
+                order.push(b);
+            }
+        }
+        order.reverse();
+        order
+    }
+}

@@ -1,0 +1,344 @@
+//! Scalar arithmetic with Python/Numba semantics, shared by the interpreter and (as the
+//! definition) by the backends' tests.
+
+use super::value::RtValue;
+use super::RuntimeErrorKind;
+use crate::function::{BinaryOp, Builtin, CmpOp, UnaryOp};
+use crate::types::{Scalar, Type};
+
+pub(super) fn is_zero(v: &RtValue) -> bool {
+    match v {
+        RtValue::Bool(b) => !b,
+        RtValue::I32(i) => *i == 0,
+        RtValue::I64(i) => *i == 0,
+        RtValue::F32(x) => *x == 0.0,
+        RtValue::F64(x) => *x == 0.0,
+        _ => false,
+    }
+}
+
+/// Python floor division of integers (0 for a zero divisor: the NumPy error model).
+pub fn int_floordiv(a: i64, b: i64) -> i64 {
+    if b == 0 {
+        return 0;
+    }
+    let q = a.wrapping_div(b);
+    if a.wrapping_rem(b) != 0 && ((a < 0) != (b < 0)) { q.wrapping_sub(1) } else { q }
+}
+
+/// Python modulo of integers: the result has the divisor's sign (0 for a zero divisor).
+pub fn int_mod(a: i64, b: i64) -> i64 {
+    if b == 0 {
+        return 0;
+    }
+    let r = a.wrapping_rem(b);
+    if r != 0 && ((r < 0) != (b < 0)) { r.wrapping_add(b) } else { r }
+}
+
+/// Numba's integer power: repeated squaring with wraparound; a negative exponent gives 0
+/// unless the base is ±1, and `0 ** negative` is an error.
+pub fn int_pow(a: i64, b: i64) -> Result<i64, RuntimeErrorKind> {
+    if b < 0 {
+        return match a {
+            0 => Err(RuntimeErrorKind::ZeroDivision),
+            1 => Ok(1),
+            -1 => Ok(if b % 2 == 0 { 1 } else { -1 }),
+            _ => Ok(0),
+        };
+    }
+    let (mut r, mut base, mut e) = (1i64, a, b as u64);
+    while e != 0 {
+        if e & 1 == 1 {
+            r = r.wrapping_mul(base);
+        }
+        e >>= 1;
+        base = base.wrapping_mul(base);
+    }
+    Ok(r)
+}
+
+macro_rules! float_ops {
+    ($divmod:ident, $powi:ident, $t:ty) => {
+        /// CPython's float divmod (which Numba reproduces): (floor quotient, modulo).
+        pub fn $divmod(vx: $t, wx: $t) -> ($t, $t) {
+            let mut m = vx % wx;
+            let mut div = (vx - m) / wx;
+            if m != 0.0 {
+                if (wx < 0.0) != (m < 0.0) {
+                    m += wx;
+                    div -= 1.0;
+                }
+            } else {
+                m = (0.0 as $t).copysign(wx);
+            }
+            let floordiv = if div != 0.0 {
+                let mut fd = div.floor();
+                if div - fd > 0.5 {
+                    fd += 1.0;
+                }
+                fd
+            } else {
+                (0.0 as $t).copysign(vx / wx)
+            };
+            (floordiv, m)
+        }
+
+        /// `float ** int` as Numba computes it: repeated squaring (pow for huge exponents).
+        pub fn $powi(a: $t, b: i64) -> $t {
+            if b.unsigned_abs() > 0x10000 {
+                return a.powf(b as $t);
+            }
+            let (mut r, mut base, mut e) = (1.0 as $t, a, b.unsigned_abs());
+            while e != 0 {
+                if e & 1 == 1 {
+                    r *= base;
+                }
+                e >>= 1;
+                base *= base;
+            }
+            if b < 0 { 1.0 / r } else { r }
+        }
+    };
+}
+float_ops!(divmod_f64, powi_f64, f64);
+float_ops!(divmod_f32, powi_f32, f32);
+
+fn shl(a: i64, b: i64) -> i64 {
+    if (0..64).contains(&b) { a.wrapping_shl(b as u32) } else { 0 }
+}
+
+fn shr(a: i64, b: i64) -> i64 {
+    if (0..64).contains(&b) { a >> b } else if a < 0 { -1 } else { 0 }
+}
+
+pub(super) fn unary(op: UnaryOp, a: &RtValue) -> RtValue {
+    match (op, a) {
+        (UnaryOp::Not, x) => RtValue::Bool(is_zero(x)),
+        (UnaryOp::Pos, x) => x.clone(),
+        (UnaryOp::Neg, RtValue::I64(i)) => RtValue::I64(i.wrapping_neg()),
+        (UnaryOp::Neg, RtValue::I32(i)) => RtValue::I32(i.wrapping_neg()),
+        (UnaryOp::Neg, RtValue::F64(x)) => RtValue::F64(-x),
+        (UnaryOp::Neg, RtValue::F32(x)) => RtValue::F32(-x),
+        (UnaryOp::Invert, RtValue::Bool(b)) => RtValue::Bool(!b),
+        (UnaryOp::Invert, RtValue::I64(i)) => RtValue::I64(!i),
+        (UnaryOp::Invert, RtValue::I32(i)) => RtValue::I32(!i),
+        (_, x) => x.clone(),
+    }
+}
+
+pub(super) fn binary(op: BinaryOp, a: &RtValue, b: &RtValue) -> Result<RtValue, RuntimeErrorKind> {
+    use BinaryOp::*;
+    Ok(match (a, b) {
+        (RtValue::I64(x), RtValue::I64(y)) => {
+            let (x, y) = (*x, *y);
+            match op {
+                Add => RtValue::I64(x.wrapping_add(y)),
+                Sub => RtValue::I64(x.wrapping_sub(y)),
+                Mul => RtValue::I64(x.wrapping_mul(y)),
+                Div => RtValue::F64(x as f64 / y as f64),
+                FloorDiv => RtValue::I64(int_floordiv(x, y)),
+                Mod => RtValue::I64(int_mod(x, y)),
+                Pow => RtValue::I64(int_pow(x, y)?),
+                BitAnd => RtValue::I64(x & y),
+                BitOr => RtValue::I64(x | y),
+                BitXor => RtValue::I64(x ^ y),
+                Shl => RtValue::I64(shl(x, y)),
+                Shr => RtValue::I64(shr(x, y)),
+            }
+        }
+        (RtValue::Bool(x), RtValue::Bool(y)) => match op {
+            BitAnd => RtValue::Bool(*x & *y),
+            BitOr => RtValue::Bool(*x | *y),
+            BitXor => RtValue::Bool(*x ^ *y),
+            _ => return binary(op, &RtValue::I64(*x as i64), &RtValue::I64(*y as i64)),
+        },
+        (RtValue::F64(x), RtValue::F64(y)) => RtValue::F64(float64(op, *x, *y)),
+        (RtValue::F32(x), RtValue::F32(y)) => RtValue::F32(float32(op, *x, *y)),
+        (RtValue::F64(x), RtValue::I64(y)) if op == Pow => RtValue::F64(powi_f64(*x, *y)),
+        (RtValue::F32(x), RtValue::I64(y)) if op == Pow => RtValue::F32(powi_f32(*x, *y)),
+        (RtValue::I32(x), RtValue::I32(y)) => match binary(op, &RtValue::I64(*x as i64), &RtValue::I64(*y as i64))? {
+            RtValue::I64(r) => RtValue::I32(r as i32),
+            other => other,
+        },
+        _ => return Err(RuntimeErrorKind::Unsupported(format!("{} on {:?} and {:?}", op.name(), a.ty(), b.ty()))),
+    })
+}
+
+fn float64(op: BinaryOp, x: f64, y: f64) -> f64 {
+    use BinaryOp::*;
+    match op {
+        Add => x + y,
+        Sub => x - y,
+        Mul => x * y,
+        Div => x / y,
+        FloorDiv => divmod_f64(x, y).0,
+        Mod => divmod_f64(x, y).1,
+        Pow => x.powf(y),
+        _ => f64::NAN,
+    }
+}
+
+fn float32(op: BinaryOp, x: f32, y: f32) -> f32 {
+    use BinaryOp::*;
+    match op {
+        Add => x + y,
+        Sub => x - y,
+        Mul => x * y,
+        Div => x / y,
+        FloorDiv => divmod_f32(x, y).0,
+        Mod => divmod_f32(x, y).1,
+        Pow => x.powf(y),
+        _ => f32::NAN,
+    }
+}
+
+pub(super) fn compare(op: CmpOp, a: &RtValue, b: &RtValue) -> bool {
+    fn cmp<T: PartialOrd>(op: CmpOp, x: T, y: T) -> bool {
+        match op {
+            CmpOp::Eq => x == y,
+            CmpOp::Ne => x != y,
+            CmpOp::Lt => x < y,
+            CmpOp::Le => x <= y,
+            CmpOp::Gt => x > y,
+            CmpOp::Ge => x >= y,
+        }
+    }
+    match (a, b) {
+        (RtValue::Bool(x), RtValue::Bool(y)) => cmp(op, x, y),
+        (RtValue::I32(x), RtValue::I32(y)) => cmp(op, x, y),
+        (RtValue::I64(x), RtValue::I64(y)) => cmp(op, x, y),
+        (RtValue::F32(x), RtValue::F32(y)) => cmp(op, x, y),
+        (RtValue::F64(x), RtValue::F64(y)) => cmp(op, x, y),
+        _ => false,
+    }
+}
+
+/// Converts a scalar value to `to` with the IR's `cast` semantics.
+pub fn cast(v: &RtValue, to: Scalar) -> RtValue {
+    let (i, f): (i64, f64) = match v {
+        RtValue::Bool(b) => (*b as i64, *b as i64 as f64),
+        RtValue::I32(x) => (*x as i64, *x as f64),
+        RtValue::I64(x) => (*x, *x as f64),
+        RtValue::F32(x) => (*x as i64, *x as f64),
+        RtValue::F64(x) => (*x as i64, *x),
+        _ => (0, 0.0),
+    };
+    let is_float = matches!(v, RtValue::F32(_) | RtValue::F64(_));
+    match to {
+        Scalar::Bool => RtValue::Bool(!is_zero(v)),
+        Scalar::Int32 => RtValue::I32(if is_float { f as i32 } else { i as i32 }),
+        Scalar::Int64 => RtValue::I64(i),
+        Scalar::Float32 => RtValue::F32(match v {
+            RtValue::F32(x) => *x,
+            RtValue::I64(x) => *x as f32,
+            _ => f as f32,
+        }),
+        Scalar::Float64 => RtValue::F64(f),
+    }
+}
+
+pub(super) fn builtin(b: Builtin, args: &[&RtValue], rty: &Type) -> Result<RtValue, RuntimeErrorKind> {
+    use Builtin::*;
+    macro_rules! un {
+        ($x:expr, $m:ident) => {
+            match $x {
+                RtValue::F64(x) => RtValue::F64(x.$m()),
+                RtValue::F32(x) => RtValue::F32(x.$m()),
+                _ => return Err(RuntimeErrorKind::Unsupported(format!("{} of a non-float", b.name()))),
+            }
+        };
+    }
+    macro_rules! bin {
+        ($x:expr, $y:expr, $m:ident) => {
+            match ($x, $y) {
+                (RtValue::F64(x), RtValue::F64(y)) => RtValue::F64(x.$m(*y)),
+                (RtValue::F32(x), RtValue::F32(y)) => RtValue::F32(x.$m(*y)),
+                _ => return Err(RuntimeErrorKind::Unsupported(format!("{} of non-floats", b.name()))),
+            }
+        };
+    }
+    macro_rules! pred {
+        ($x:expr, $m:ident) => {
+            match $x {
+                RtValue::F64(x) => RtValue::Bool(x.$m()),
+                RtValue::F32(x) => RtValue::Bool(x.$m()),
+                _ => return Err(RuntimeErrorKind::Unsupported(format!("{} of a non-float", b.name()))),
+            }
+        };
+    }
+    let _ = rty;
+    Ok(match b {
+        Sqrt => un!(args[0], sqrt),
+        Exp => un!(args[0], exp),
+        Log => un!(args[0], ln),
+        Log2 => un!(args[0], log2),
+        Log10 => un!(args[0], log10),
+        Sin => un!(args[0], sin),
+        Cos => un!(args[0], cos),
+        Tan => un!(args[0], tan),
+        Asin => un!(args[0], asin),
+        Acos => un!(args[0], acos),
+        Atan => un!(args[0], atan),
+        Sinh => un!(args[0], sinh),
+        Cosh => un!(args[0], cosh),
+        Tanh => un!(args[0], tanh),
+        Floor => un!(args[0], floor),
+        Ceil => un!(args[0], ceil),
+        Fabs => un!(args[0], abs),
+        Atan2 => bin!(args[0], args[1], atan2),
+        MathPow => bin!(args[0], args[1], powf),
+        Hypot => bin!(args[0], args[1], hypot),
+        Copysign => bin!(args[0], args[1], copysign),
+        IsNan => pred!(args[0], is_nan),
+        IsInf => pred!(args[0], is_infinite),
+        IsFinite => pred!(args[0], is_finite),
+        other => {
+            return Err(RuntimeErrorKind::Unsupported(format!(
+                "{} runs only in the kernel interpreter (not yet available)",
+                other.name()
+            )))
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn python_integer_division() {
+        assert_eq!((int_floordiv(7, 2), int_mod(7, 2)), (3, 1));
+        assert_eq!((int_floordiv(-7, 2), int_mod(-7, 2)), (-4, 1));
+        assert_eq!((int_floordiv(7, -2), int_mod(7, -2)), (-4, -1));
+        assert_eq!((int_floordiv(-7, -2), int_mod(-7, -2)), (3, -1));
+        assert_eq!(int_floordiv(i64::MIN, -1), i64::MIN);
+        assert_eq!(int_mod(i64::MIN, -1), 0);
+    }
+
+    #[test]
+    fn numba_integer_power() {
+        assert_eq!(int_pow(2, 10), Ok(1024));
+        assert_eq!(int_pow(2, -1), Ok(0));
+        assert_eq!(int_pow(-1, -3), Ok(-1));
+        assert_eq!(int_pow(0, -1), Err(RuntimeErrorKind::ZeroDivision));
+        assert_eq!(int_pow(2, 64), Ok(0));
+    }
+
+    #[test]
+    fn python_float_divmod() {
+        assert_eq!(divmod_f64(7.5, 2.0), (3.0, 1.5));
+        assert_eq!(divmod_f64(-7.5, 2.0), (-4.0, 0.5));
+        assert_eq!(divmod_f64(7.5, -2.0), (-4.0, -0.5));
+        let (q, m) = divmod_f64(-0.0, 5.0);
+        assert!(q == 0.0 && q.is_sign_negative() && m == 0.0 && m.is_sign_positive());
+        assert!(divmod_f64(1.0, 0.0).0.is_nan() || divmod_f64(1.0, 0.0).0.is_infinite());
+    }
+
+    #[test]
+    fn float_to_int_saturates() {
+        assert!(matches!(cast(&RtValue::F64(f64::NAN), Scalar::Int64), RtValue::I64(0)));
+        assert!(matches!(cast(&RtValue::F64(-2.7), Scalar::Int64), RtValue::I64(-2)));
+        assert!(matches!(cast(&RtValue::F64(1e300), Scalar::Int64), RtValue::I64(i64::MAX)));
+        assert!(matches!(cast(&RtValue::I64(1 << 40), Scalar::Int32), RtValue::I32(0)));
+    }
+}

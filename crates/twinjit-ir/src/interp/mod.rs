@@ -1,0 +1,295 @@
+//! The reference interpreter over lowered typed IR: the definition of twinjit's semantics and
+//! the oracle of every differential test.
+//!
+//! Semantics: int64 arithmetic wraps; `//` and `%` floor (the result of `%` has the divisor's
+//! sign); under the Python error model division by zero raises `ZeroDivisionError` (the
+//! `checknonzero` inserted by inference), under the NumPy model integer division by zero gives
+//! 0 and float division IEEE results; `int ** negative` follows Numba (0 unless the base is ±1;
+//! `0 ** -1` raises); `float ** int` is computed by repeated squaring; float to int conversion
+//! truncates and saturates (NaN gives 0); shifts by 64 or more (or negative counts) give 0
+//! (`<<`) or the sign (`>>`). Errors come back as [`RuntimeError`] values, never panics.
+
+mod arith;
+mod value;
+
+pub use value::{ArrayData, ArrayRef, RtValue};
+
+use crate::function::*;
+use crate::infer::TypedProgram;
+use crate::types::{Scalar, Type};
+use hashbrown::HashMap;
+use std::fmt;
+use twinjit_diag::{SourceMap, Span};
+
+/// What went wrong at run time.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RuntimeErrorKind {
+    /// Division or modulo by zero, or `0 ** negative`.
+    ZeroDivision,
+    /// An index outside its dimension (bounds checking on).
+    Index {
+        /// The index after wrapping negative values.
+        index: i64,
+        /// The dimension's length.
+        len: i64,
+        /// Which axis.
+        axis: u8,
+    },
+    /// An access outside the array's memory with bounds checking off (undefined behaviour in
+    /// compiled code; the interpreter reports it).
+    OutOfBounds,
+    /// Calls nested deeper than the interpreter's limit.
+    RecursionLimit,
+    /// The interpreter's step budget ran out (used by fuzzing to stop endless loops).
+    OutOfFuel,
+    /// An operation the interpreter does not run (CUDA intrinsics outside a kernel launch).
+    Unsupported(String),
+}
+
+/// A runtime error: kind, the function (source name) and the span of the failing operation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RuntimeError {
+    /// What happened.
+    pub kind: RuntimeErrorKind,
+    /// Source name of the function.
+    pub function: String,
+    /// The failing operation.
+    pub span: Span,
+}
+
+impl RuntimeError {
+    /// The Python exception name (`ZeroDivisionError`, `IndexError`, ...).
+    pub fn python_name(&self) -> &'static str {
+        match self.kind {
+            RuntimeErrorKind::ZeroDivision => "ZeroDivisionError",
+            RuntimeErrorKind::Index { .. } | RuntimeErrorKind::OutOfBounds => "IndexError",
+            RuntimeErrorKind::RecursionLimit => "RecursionError",
+            RuntimeErrorKind::OutOfFuel => "TimeoutError",
+            RuntimeErrorKind::Unsupported(_) => "NotImplementedError",
+        }
+    }
+
+    /// The message with `file:line:col` resolved through `sources`.
+    pub fn describe(&self, sources: &SourceMap) -> String {
+        match sources.location(self.span) {
+            Some((file, lc)) => format!("{self} at {file}:{}:{}", lc.line, lc.col),
+            None => self.to_string(),
+        }
+    }
+}
+
+impl fmt::Display for RuntimeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            RuntimeErrorKind::ZeroDivision => write!(f, "ZeroDivisionError: division by zero in `{}`", self.function),
+            RuntimeErrorKind::Index { index, len, axis } => write!(
+                f,
+                "IndexError: index {index} is out of bounds for axis {axis} with size {len} in `{}`",
+                self.function
+            ),
+            RuntimeErrorKind::OutOfBounds => write!(
+                f,
+                "IndexError: access outside the array with bounds checking off in `{}`",
+                self.function
+            ),
+            RuntimeErrorKind::RecursionLimit => {
+                write!(f, "RecursionError: maximum recursion depth exceeded in `{}`", self.function)
+            }
+            RuntimeErrorKind::OutOfFuel => write!(f, "TimeoutError: step budget exhausted in `{}`", self.function),
+            RuntimeErrorKind::Unsupported(what) => {
+                write!(f, "NotImplementedError: {what} in `{}`", self.function)
+            }
+        }
+    }
+}
+
+impl std::error::Error for RuntimeError {}
+
+/// Interpreter limits.
+#[derive(Clone, Copy, Debug)]
+pub struct InterpOptions {
+    /// Maximum call depth (Python's default recursion limit is 1000).
+    pub max_depth: usize,
+    /// Maximum instructions executed, or unlimited.
+    pub fuel: Option<u64>,
+}
+
+impl Default for InterpOptions {
+    fn default() -> Self {
+        InterpOptions { max_depth: 1000, fuel: None }
+    }
+}
+
+/// Runs the entry of `program` on `args` (arrays are shared: writes are visible to the caller).
+pub fn run(program: &TypedProgram, args: &[RtValue], options: InterpOptions) -> Result<RtValue, RuntimeError> {
+    let by_name: HashMap<&str, usize> =
+        program.functions.iter().enumerate().map(|(i, f)| (f.func.name.as_str(), i)).collect();
+    let mut m = Machine { program, by_name, options, fuel: options.fuel, depth: 0 };
+    m.call(0, args.to_vec())
+}
+
+struct Machine<'p> {
+    program: &'p TypedProgram,
+    by_name: HashMap<&'p str, usize>,
+    options: InterpOptions,
+    fuel: Option<u64>,
+    depth: usize,
+}
+
+impl Machine<'_> {
+    fn call(&mut self, fidx: usize, args: Vec<RtValue>) -> Result<RtValue, RuntimeError> {
+        let tf = &self.program.functions[fidx];
+        let f = &tf.func;
+        let fail = |kind: RuntimeErrorKind, span: Span| RuntimeError { kind, function: tf.source_name.clone(), span };
+        if self.depth >= self.options.max_depth {
+            return Err(fail(RuntimeErrorKind::RecursionLimit, f.span));
+        }
+        self.depth += 1;
+        let mut vals: Vec<RtValue> = vec![RtValue::None; f.values.len()];
+        for (p, a) in f.params().iter().zip(args) {
+            vals[p.index()] = a;
+        }
+        let mut block = Function::ENTRY;
+        let result = loop {
+            let bd = &f.blocks[block.index()];
+            for &inst in &bd.insts {
+                if let Some(fuel) = &mut self.fuel {
+                    if *fuel == 0 {
+                        self.depth -= 1;
+                        return Err(fail(RuntimeErrorKind::OutOfFuel, f.insts[inst.index()].span));
+                    }
+                    *fuel -= 1;
+                }
+                let data = &f.insts[inst.index()];
+                let v = match self.eval(f, data, &vals) {
+                    Ok(v) => v,
+                    Err(kind) => {
+                        self.depth -= 1;
+                        return Err(match kind {
+                            Raised::Here(k) => fail(k, data.span),
+                            Raised::Callee(e) => e,
+                        });
+                    }
+                };
+                if let Some(r) = data.result {
+                    vals[r.index()] = v;
+                }
+            }
+            match &bd.term {
+                Terminator::Jump(c) => block = pass_args(f, c, &mut vals),
+                Terminator::Branch(c, t, e) => {
+                    let take = matches!(vals[c.index()], RtValue::Bool(true));
+                    block = pass_args(f, if take { t } else { e }, &mut vals);
+                }
+                Terminator::Return(v) => break v.map(|v| vals[v.index()].clone()).unwrap_or(RtValue::None),
+                Terminator::Unreachable => {
+                    self.depth -= 1;
+                    return Err(fail(RuntimeErrorKind::Unsupported("reached an unreachable block".into()), bd.term_span));
+                }
+            }
+        };
+        self.depth -= 1;
+        Ok(result)
+    }
+
+    fn eval(&mut self, f: &Function, data: &InstData, vals: &[RtValue]) -> Result<RtValue, Raised> {
+        let v = |x: &Value| &vals[x.index()];
+        let rty = data.result.map(|r| f.ty(r).clone()).unwrap_or(Type::None);
+        Ok(match &data.kind {
+            InstKind::Const(c) => RtValue::from_const(*c, &rty),
+            InstKind::Undef => RtValue::zero_of(&rty),
+            InstKind::Unary(op, a) => arith::unary(*op, v(a)),
+            InstKind::Binary(op, a, b) => arith::binary(*op, v(a), v(b)).map_err(Raised::Here)?,
+            InstKind::Compare(op, a, b) => RtValue::Bool(arith::compare(*op, v(a), v(b))),
+            InstKind::Cast(s, a) => arith::cast(v(a), *s),
+            InstKind::Select(c, a, b) => {
+                if matches!(v(c), RtValue::Bool(true)) { v(a).clone() } else { v(b).clone() }
+            }
+            InstKind::Call(name, args) => {
+                let Some(&idx) = self.by_name.get(name.as_str()) else {
+                    return Err(Raised::Here(RuntimeErrorKind::Unsupported(format!("call of missing function {name}"))));
+                };
+                let argv: Vec<RtValue> = args.iter().map(|a| v(a).clone()).collect();
+                self.call(idx, argv).map_err(Raised::Callee)?
+            }
+            InstKind::Builtin(b, args) => {
+                let argv: Vec<&RtValue> = args.iter().map(v).collect();
+                arith::builtin(*b, &argv, &rty).map_err(Raised::Here)?
+            }
+            InstKind::Dim(a, k) => match v(a) {
+                RtValue::Array(arr) => RtValue::I64(arr.shape.get(*k as usize).copied().unwrap_or(0)),
+                _ => return Err(Raised::Here(RuntimeErrorKind::Unsupported("dim of a non-array".into()))),
+            },
+            InstKind::Stride(a, k) => match v(a) {
+                RtValue::Array(arr) => RtValue::I64(arr.strides.get(*k as usize).copied().unwrap_or(0)),
+                _ => return Err(Raised::Here(RuntimeErrorKind::Unsupported("stride of a non-array".into()))),
+            },
+            InstKind::CheckIndex(i, n, axis) => {
+                let (RtValue::I64(i), RtValue::I64(n)) = (v(i), v(n)) else {
+                    return Err(Raised::Here(RuntimeErrorKind::Unsupported("checkindex on non-int64".into())));
+                };
+                if *i < 0 || *i >= *n {
+                    return Err(Raised::Here(RuntimeErrorKind::Index { index: *i, len: *n, axis: *axis }));
+                }
+                RtValue::None
+            }
+            InstKind::CheckNonZero(a) => {
+                if arith::is_zero(v(a)) {
+                    return Err(Raised::Here(RuntimeErrorKind::ZeroDivision));
+                }
+                RtValue::None
+            }
+            InstKind::Load(a, o) => match (v(a), v(o)) {
+                (RtValue::Array(arr), RtValue::I64(off)) => arr.load(*off).ok_or(Raised::Here(RuntimeErrorKind::OutOfBounds))?,
+                _ => return Err(Raised::Here(RuntimeErrorKind::Unsupported("bad load".into()))),
+            },
+            InstKind::Store(a, o, x) => match (v(a), v(o)) {
+                (RtValue::Array(arr), RtValue::I64(off)) => {
+                    arr.store(*off, v(x)).ok_or(Raised::Here(RuntimeErrorKind::OutOfBounds))?;
+                    RtValue::None
+                }
+                _ => return Err(Raised::Here(RuntimeErrorKind::Unsupported("bad store".into()))),
+            },
+            InstKind::MakeTuple(vs) => RtValue::Tuple(vs.iter().map(|x| v(x).clone()).collect()),
+            InstKind::TupleGet(t, k) => match v(t) {
+                RtValue::Tuple(items) => items.get(*k as usize).cloned().unwrap_or(RtValue::None),
+                _ => return Err(Raised::Here(RuntimeErrorKind::Unsupported("tupleget of a non-tuple".into()))),
+            },
+            InstKind::AllocArray { .. } => {
+                return Err(Raised::Here(RuntimeErrorKind::Unsupported(
+                    "cuda.shared/local arrays run only in the kernel interpreter".into(),
+                )))
+            }
+            InstKind::GetItem(..) | InstKind::SetItem(..) => {
+                return Err(Raised::Here(RuntimeErrorKind::Unsupported(
+                    "getitem/setitem must be expanded before interpretation".into(),
+                )))
+            }
+        })
+    }
+}
+
+enum Raised {
+    Here(RuntimeErrorKind),
+    Callee(RuntimeError),
+}
+
+fn pass_args(f: &Function, c: &BlockCall, vals: &mut [RtValue]) -> Block {
+    let args: Vec<RtValue> = c.args.iter().map(|a| vals[a.index()].clone()).collect();
+    for (p, a) in f.blocks[c.block.index()].params.iter().zip(args) {
+        vals[p.index()] = a;
+    }
+    c.block
+}
+
+/// The scalar type of a runtime value, if it is a scalar.
+pub fn scalar_of(v: &RtValue) -> Option<Scalar> {
+    Some(match v {
+        RtValue::Bool(_) => Scalar::Bool,
+        RtValue::I32(_) => Scalar::Int32,
+        RtValue::I64(_) => Scalar::Int64,
+        RtValue::F32(_) => Scalar::Float32,
+        RtValue::F64(_) => Scalar::Float64,
+        _ => return None,
+    })
+}

@@ -1,0 +1,292 @@
+//! Runtime values of the interpreter.
+
+use crate::function::Const;
+use crate::types::{ArrayType, Layout, Scalar, Type};
+use std::cell::RefCell;
+use std::fmt;
+use std::rc::Rc;
+
+/// The elements of an array, one vector per dtype.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ArrayData {
+    /// `bool`
+    Bool(Vec<bool>),
+    /// `int32`
+    I32(Vec<i32>),
+    /// `int64`
+    I64(Vec<i64>),
+    /// `float32`
+    F32(Vec<f32>),
+    /// `float64`
+    F64(Vec<f64>),
+}
+
+impl ArrayData {
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        match self {
+            ArrayData::Bool(v) => v.len(),
+            ArrayData::I32(v) => v.len(),
+            ArrayData::I64(v) => v.len(),
+            ArrayData::F32(v) => v.len(),
+            ArrayData::F64(v) => v.len(),
+        }
+    }
+
+    /// Whether there are no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The dtype.
+    pub fn dtype(&self) -> Scalar {
+        match self {
+            ArrayData::Bool(_) => Scalar::Bool,
+            ArrayData::I32(_) => Scalar::Int32,
+            ArrayData::I64(_) => Scalar::Int64,
+            ArrayData::F32(_) => Scalar::Float32,
+            ArrayData::F64(_) => Scalar::Float64,
+        }
+    }
+
+    /// `n` zeros of `dtype`.
+    pub fn zeros(dtype: Scalar, n: usize) -> ArrayData {
+        match dtype {
+            Scalar::Bool => ArrayData::Bool(vec![false; n]),
+            Scalar::Int32 => ArrayData::I32(vec![0; n]),
+            Scalar::Int64 => ArrayData::I64(vec![0; n]),
+            Scalar::Float32 => ArrayData::F32(vec![0.0; n]),
+            Scalar::Float64 => ArrayData::F64(vec![0.0; n]),
+        }
+    }
+
+    /// Element `i` as a runtime value.
+    pub fn get(&self, i: usize) -> Option<RtValue> {
+        Some(match self {
+            ArrayData::Bool(v) => RtValue::Bool(*v.get(i)?),
+            ArrayData::I32(v) => RtValue::I32(*v.get(i)?),
+            ArrayData::I64(v) => RtValue::I64(*v.get(i)?),
+            ArrayData::F32(v) => RtValue::F32(*v.get(i)?),
+            ArrayData::F64(v) => RtValue::F64(*v.get(i)?),
+        })
+    }
+
+    fn set(&mut self, i: usize, x: &RtValue) -> Option<()> {
+        match (self, x) {
+            (ArrayData::Bool(v), RtValue::Bool(x)) => *v.get_mut(i)? = *x,
+            (ArrayData::I32(v), RtValue::I32(x)) => *v.get_mut(i)? = *x,
+            (ArrayData::I64(v), RtValue::I64(x)) => *v.get_mut(i)? = *x,
+            (ArrayData::F32(v), RtValue::F32(x)) => *v.get_mut(i)? = *x,
+            (ArrayData::F64(v), RtValue::F64(x)) => *v.get_mut(i)? = *x,
+            _ => return None,
+        }
+        Some(())
+    }
+}
+
+/// An array argument: shared storage plus a view (base offset, shape, strides in elements).
+#[derive(Clone, Debug)]
+pub struct ArrayRef {
+    /// Storage shared by all views.
+    pub data: Rc<RefCell<ArrayData>>,
+    /// Element offset of `[0, 0, ...]` in `data`.
+    pub base: i64,
+    /// Shape.
+    pub shape: Vec<i64>,
+    /// Strides in elements (may be negative or zero).
+    pub strides: Vec<i64>,
+}
+
+impl ArrayRef {
+    /// A C-contiguous array of `data` with `shape` (the product must match `data.len()`).
+    pub fn new(data: ArrayData, shape: Vec<i64>) -> Option<ArrayRef> {
+        let n: i64 = shape.iter().product();
+        if shape.is_empty() || shape.len() > 3 || shape.iter().any(|&d| d < 0) || n as usize != data.len() {
+            return None;
+        }
+        let mut strides = vec![1i64; shape.len()];
+        for k in (0..shape.len() - 1).rev() {
+            strides[k] = strides[k + 1] * shape[k + 1];
+        }
+        Some(ArrayRef { data: Rc::new(RefCell::new(data)), base: 0, shape, strides })
+    }
+
+    /// A 1-D array.
+    pub fn from_vec(data: ArrayData) -> ArrayRef {
+        let n = data.len() as i64;
+        ArrayRef::new(data, vec![n]).expect("1-D shape matches")
+    }
+
+    /// The IR type of this array (layout C when its strides are C-contiguous).
+    pub fn ty(&self) -> Type {
+        let mut c = true;
+        let mut expect = 1i64;
+        for k in (0..self.shape.len()).rev() {
+            if self.shape[k] > 1 && self.strides[k] != expect {
+                c = false;
+            }
+            expect *= self.shape[k].max(1);
+        }
+        Type::Array(ArrayType {
+            dtype: self.data.borrow().dtype(),
+            ndim: self.shape.len() as u8,
+            layout: if c { Layout::C } else { Layout::A },
+        })
+    }
+
+    fn index(&self, off: i64) -> Option<usize> {
+        let i = self.base.checked_add(off)?;
+        usize::try_from(i).ok().filter(|&i| i < self.data.borrow().len())
+    }
+
+    /// Element at `off` elements from `[0, ...]`; `None` outside the storage.
+    pub fn load(&self, off: i64) -> Option<RtValue> {
+        let i = self.index(off)?;
+        self.data.borrow().get(i)
+    }
+
+    /// Stores at `off`; `None` outside the storage or on a dtype mismatch.
+    pub fn store(&self, off: i64, x: &RtValue) -> Option<()> {
+        let i = self.index(off)?;
+        self.data.borrow_mut().set(i, x)
+    }
+
+    /// The elements in logical (C) order.
+    pub fn to_vec(&self) -> Vec<RtValue> {
+        let mut out = Vec::new();
+        let n: i64 = self.shape.iter().product();
+        for flat in 0..n {
+            let mut rem = flat;
+            let mut off = 0;
+            for k in (0..self.shape.len()).rev() {
+                let i = rem % self.shape[k];
+                rem /= self.shape[k];
+                off += i * self.strides[k];
+            }
+            out.push(self.load(off).unwrap_or(RtValue::None));
+        }
+        out
+    }
+}
+
+/// A runtime value.
+#[derive(Clone, Debug)]
+pub enum RtValue {
+    /// `None`.
+    None,
+    /// `bool`.
+    Bool(bool),
+    /// `int32`.
+    I32(i32),
+    /// `int64`.
+    I64(i64),
+    /// `float32`.
+    F32(f32),
+    /// `float64`.
+    F64(f64),
+    /// An array view.
+    Array(ArrayRef),
+    /// A tuple.
+    Tuple(Vec<RtValue>),
+}
+
+impl RtValue {
+    /// The constant `c` at type `ty`.
+    pub fn from_const(c: Const, ty: &Type) -> RtValue {
+        let s = ty.scalar();
+        match c {
+            Const::None => RtValue::None,
+            Const::Bool(b) => RtValue::Bool(b),
+            Const::Int(i) => match s {
+                Some(Scalar::Int32) => RtValue::I32(i as i32),
+                Some(Scalar::Float64) => RtValue::F64(i as f64),
+                Some(Scalar::Float32) => RtValue::F32(i as f32),
+                _ => RtValue::I64(i),
+            },
+            Const::Float(x) => match s {
+                Some(Scalar::Float32) => RtValue::F32(x as f32),
+                _ => RtValue::F64(x),
+            },
+        }
+    }
+
+    /// Zero of a type (what an unassigned variable reads as).
+    pub fn zero_of(ty: &Type) -> RtValue {
+        match ty {
+            Type::Scalar(Scalar::Bool) => RtValue::Bool(false),
+            Type::Scalar(Scalar::Int32) => RtValue::I32(0),
+            Type::Scalar(Scalar::Int64) => RtValue::I64(0),
+            Type::Scalar(Scalar::Float32) => RtValue::F32(0.0),
+            Type::Scalar(Scalar::Float64) => RtValue::F64(0.0),
+            Type::Tuple(ts) => RtValue::Tuple(ts.iter().map(RtValue::zero_of).collect()),
+            _ => RtValue::None,
+        }
+    }
+
+    /// The IR type of this value.
+    pub fn ty(&self) -> Type {
+        match self {
+            RtValue::None => Type::None,
+            RtValue::Bool(_) => Type::BOOL,
+            RtValue::I32(_) => Type::I32,
+            RtValue::I64(_) => Type::I64,
+            RtValue::F32(_) => Type::F32,
+            RtValue::F64(_) => Type::F64,
+            RtValue::Array(a) => a.ty(),
+            RtValue::Tuple(vs) => Type::Tuple(vs.iter().map(RtValue::ty).collect()),
+        }
+    }
+
+    /// Equality that treats two NaNs as equal and compares arrays by content (for tests).
+    pub fn same(&self, other: &RtValue) -> bool {
+        match (self, other) {
+            (RtValue::F64(a), RtValue::F64(b)) => a == b || (a.is_nan() && b.is_nan()),
+            (RtValue::F32(a), RtValue::F32(b)) => a == b || (a.is_nan() && b.is_nan()),
+            (RtValue::None, RtValue::None) => true,
+            (RtValue::Bool(a), RtValue::Bool(b)) => a == b,
+            (RtValue::I32(a), RtValue::I32(b)) => a == b,
+            (RtValue::I64(a), RtValue::I64(b)) => a == b,
+            (RtValue::Tuple(a), RtValue::Tuple(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same(y)),
+            (RtValue::Array(a), RtValue::Array(b)) => {
+                a.shape == b.shape && a.to_vec().iter().zip(b.to_vec().iter()).all(|(x, y)| x.same(y))
+            }
+            _ => false,
+        }
+    }
+}
+
+impl fmt::Display for RtValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RtValue::None => f.write_str("None"),
+            RtValue::Bool(b) => f.write_str(if *b { "True" } else { "False" }),
+            RtValue::I32(i) => write!(f, "{i}"),
+            RtValue::I64(i) => write!(f, "{i}"),
+            RtValue::F32(x) => f.write_str(&crate::print::float_text(*x as f64)),
+            RtValue::F64(x) => f.write_str(&crate::print::float_text(*x)),
+            RtValue::Tuple(vs) => {
+                f.write_str("(")?;
+                for (i, v) in vs.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{v}")?;
+                }
+                if vs.len() == 1 {
+                    f.write_str(",")?;
+                }
+                f.write_str(")")
+            }
+            RtValue::Array(a) => {
+                f.write_str("[")?;
+                for (i, v) in a.to_vec().iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{v}")?;
+                }
+                f.write_str("]")
+            }
+        }
+    }
+}

@@ -1,0 +1,26 @@
+//! twinjit's shared IR: types, the SSA IR and its text form, the verifier, type inference and
+//! the passes after it, and the reference interpreter.
+//!
+//! Pipeline inside this crate: untyped [`Module`] (from `twinjit-front`) → [`infer::infer`]
+//! (one [`TypedProgram`] per entry point and signature) → [`passes::run_pipeline`]
+//! (`expand_indexing`, `dce`) → backends, or [`interp::run`] as the oracle.
+//!
+//! This crate knows nothing of Python syntax, Cranelift, LLVM or CUDA. Invariants: every
+//! function leaving a pass verifies ([`verify::verify`]); the interpreter defines the
+//! semantics every backend reproduces.
+
+pub mod function;
+pub mod infer;
+pub mod interp;
+pub mod module;
+pub mod parse;
+pub mod passes;
+mod print;
+pub mod types;
+pub mod typing;
+pub mod verify;
+
+pub use function::*;
+pub use infer::{infer, InferOptions, TypedFunction, TypedProgram};
+pub use module::{ErrorModel, FunctionAttrs, FunctionKind, Module, ModuleFunction};
+pub use types::{parse_signature, parse_type, ArrayType, Layout, Scalar, Signature, SignatureError, Type};

@@ -1,0 +1,105 @@
+//! A module: the functions of one source file with their decorator attributes, as the front end
+//! produced them (untyped IR), plus the source text the cache key needs.
+
+use crate::function::Function;
+use crate::types::Signature;
+use twinjit_diag::Span;
+
+/// What kind of function a decorator made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FunctionKind {
+    /// `@njit` / `@jit`: runs on the host.
+    Host,
+    /// `@cuda.jit`: a kernel launched over a grid (returns nothing).
+    Kernel,
+    /// `@cuda.jit(device=True)`: called from kernels.
+    Device,
+}
+
+impl FunctionKind {
+    /// Human name.
+    pub fn describe(self) -> &'static str {
+        match self {
+            FunctionKind::Host => "host function",
+            FunctionKind::Kernel => "kernel",
+            FunctionKind::Device => "device function",
+        }
+    }
+}
+
+/// Numba's `error_model`: what division by zero does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ErrorModel {
+    /// Raise `ZeroDivisionError` (host default).
+    Python,
+    /// IEEE results (inf/nan), integer division by zero gives 0 (CUDA default).
+    Numpy,
+}
+
+/// Decorator options of a function.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FunctionAttrs {
+    /// Host function, kernel or device function.
+    pub kind: FunctionKind,
+    /// Signatures written in the decorator (compiled eagerly).
+    pub signatures: Vec<Signature>,
+    /// `cache=True`.
+    pub cache: bool,
+    /// `boundscheck=` if written.
+    pub boundscheck: Option<bool>,
+    /// `fastmath=True`.
+    pub fastmath: bool,
+    /// `error_model=` (defaults from `kind`).
+    pub error_model: ErrorModel,
+    /// The decorator as written, for messages (`@njit(cache=True)`).
+    pub decorator: String,
+}
+
+/// One function of a module.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModuleFunction {
+    /// Source name.
+    pub name: String,
+    /// Decorator attributes.
+    pub attrs: FunctionAttrs,
+    /// Untyped IR.
+    pub body: Function,
+    /// The source text of the `def` (decorators included): part of the cache key.
+    pub source: String,
+    /// Span of the name in the `def`.
+    pub name_span: Span,
+    /// Names of the module functions it calls directly.
+    pub callees: Vec<String>,
+}
+
+/// The compiled view of one source file.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Module {
+    /// Functions in source order.
+    pub functions: Vec<ModuleFunction>,
+}
+
+impl Module {
+    /// The function named `name`.
+    pub fn function(&self, name: &str) -> Option<&ModuleFunction> {
+        self.functions.iter().find(|f| f.name == name)
+    }
+
+    /// Names of `name` and every function it calls, transitively, sorted (for cache keys).
+    pub fn call_closure(&self, name: &str) -> Vec<String> {
+        let mut seen = vec![name.to_string()];
+        let mut i = 0;
+        while i < seen.len() {
+            if let Some(f) = self.function(&seen[i]) {
+                for c in &f.callees {
+                    if !seen.contains(c) {
+                        seen.push(c.clone());
+                    }
+                }
+            }
+            i += 1;
+        }
+        seen.sort();
+        seen
+    }
+}

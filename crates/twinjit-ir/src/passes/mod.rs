@@ -1,0 +1,66 @@
+//! Passes over typed IR and the pipeline that runs them.
+//!
+//! One pass per file. Each pass reports whether it changed the function; the pipeline verifies
+//! after every pass in debug builds and dumps the IR of a pass to stderr when
+//! `TWINJIT_DUMP` names it (`TWINJIT_DUMP=expand_indexing`, or `all`).
+
+mod dce;
+mod expand_indexing;
+
+pub use dce::Dce;
+pub use expand_indexing::ExpandIndexing;
+
+use crate::function::Function;
+use crate::infer::TypedProgram;
+use crate::verify::{verify, Level, VerifyError};
+
+/// A transformation of one typed function.
+pub trait Pass {
+    /// The name used by `TWINJIT_DUMP`.
+    fn name(&self) -> &'static str;
+    /// Runs the pass; returns whether it changed `f`.
+    fn run(&self, f: &mut Function) -> bool;
+    /// The verifier level that holds after the pass.
+    fn level_after(&self) -> Level;
+}
+
+/// Options of the standard pipeline.
+#[derive(Clone, Copy, Debug)]
+pub struct PipelineOptions {
+    /// Insert `checkindex` before every array access.
+    pub boundscheck: bool,
+}
+
+/// Whether `TWINJIT_DUMP` asks for pass `name`.
+pub fn dump_requested(name: &str) -> bool {
+    std::env::var("TWINJIT_DUMP").is_ok_and(|v| v.split(',').any(|p| p == name || p == "all"))
+}
+
+/// Runs `passes` over `f`, verifying after each; returns the verifier error of a broken pass.
+pub fn run_passes(f: &mut Function, passes: &[&dyn Pass]) -> Result<(), VerifyError> {
+    for p in passes {
+        let changed = p.run(f);
+        if dump_requested(p.name()) {
+            eprintln!("; after {} (changed: {changed})\n{f}", p.name());
+        }
+        verify(f, p.level_after())?;
+    }
+    Ok(())
+}
+
+/// The standard pipeline after inference: `expand_indexing`, then `dce`.
+/// `boundscheck_for(source_name)` decides per function (decorator or engine option).
+pub fn run_pipeline(
+    program: &mut TypedProgram,
+    boundscheck_for: impl Fn(&str) -> bool,
+) -> Result<(), VerifyError> {
+    for tf in &mut program.functions {
+        if dump_requested("infer") {
+            eprintln!("; after infer\n{}", tf.func);
+        }
+        verify(&tf.func, Level::Typed)?;
+        let expand = ExpandIndexing { boundscheck: boundscheck_for(&tf.source_name) };
+        run_passes(&mut tf.func, &[&expand, &Dce])?;
+    }
+    Ok(())
+}

@@ -1,0 +1,182 @@
+//! The text form of the IR: `Display` for [`Function`]; `{:#}` adds spans (`@start..end`).
+//! `crate::parse` reads both forms back.
+
+use crate::function::*;
+use crate::types::Type;
+use std::fmt::{self, Write};
+
+impl fmt::Display for Function {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let spans = f.alternate();
+        write!(f, "function @{}(", self.name)?;
+        for (i, n) in self.param_names.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str(n)?;
+        }
+        writeln!(f, ") -> {} {{", self.ret)?;
+        for b in self.reverse_postorder_all() {
+            let bd = &self.blocks[b.index()];
+            write!(f, "{b}(")?;
+            for (i, p) in bd.params.iter().enumerate() {
+                if i > 0 {
+                    f.write_str(", ")?;
+                }
+                write_value_decl(f, *p, self.ty(*p))?;
+            }
+            f.write_str("):\n")?;
+            for &inst in &bd.insts {
+                let data = &self.insts[inst.index()];
+                f.write_str("    ")?;
+                if let Some(r) = data.result {
+                    write_value_decl(f, r, self.ty(r))?;
+                    f.write_str(" = ")?;
+                }
+                write_kind(f, &data.kind)?;
+                if spans && !data.span.is_dummy() {
+                    write!(f, " @{}..{}", data.span.start, data.span.end)?;
+                }
+                f.write_char('\n')?;
+            }
+            f.write_str("    ")?;
+            write_term(f, &bd.term)?;
+            if spans && !bd.term_span.is_dummy() {
+                write!(f, " @{}..{}", bd.term_span.start, bd.term_span.end)?;
+            }
+            f.write_char('\n')?;
+        }
+        f.write_str("}\n")
+    }
+}
+
+impl Function {
+    /// All blocks: reachable ones in reverse post-order, then unreachable ones by index, so
+    /// printing never hides a block.
+    pub(crate) fn reverse_postorder_all(&self) -> Vec<Block> {
+        let mut order = self.reverse_postorder();
+        let mut seen = vec![false; self.blocks.len()];
+        for b in &order {
+            seen[b.index()] = true;
+        }
+        order.extend((0..self.blocks.len()).filter(|&i| !seen[i]).map(|i| Block(i as u32)));
+        order
+    }
+}
+
+fn write_value_decl(f: &mut fmt::Formatter<'_>, v: Value, ty: &Type) -> fmt::Result {
+    if *ty == Type::Unknown {
+        write!(f, "{v}")
+    } else {
+        write!(f, "{v}: {ty}")
+    }
+}
+
+fn write_list(f: &mut fmt::Formatter<'_>, vs: &[Value]) -> fmt::Result {
+    for (i, v) in vs.iter().enumerate() {
+        if i > 0 {
+            f.write_str(", ")?;
+        }
+        write!(f, "{v}")?;
+    }
+    Ok(())
+}
+
+/// Prints a float so that it reads back bit-for-bit and always looks like a float.
+pub(crate) fn float_text(x: f64) -> String {
+    if x.is_nan() {
+        "nan".into()
+    } else if x.is_infinite() {
+        if x > 0.0 { "inf".into() } else { "-inf".into() }
+    } else {
+        let s = format!("{x:?}");
+        if s.contains(['.', 'e', 'E']) { s } else { format!("{s}.0") }
+    }
+}
+
+fn write_kind(f: &mut fmt::Formatter<'_>, k: &InstKind) -> fmt::Result {
+    match k {
+        InstKind::Const(c) => match c {
+            Const::Int(i) => write!(f, "const {i}"),
+            Const::Float(x) => write!(f, "const {}", float_text(*x)),
+            Const::Bool(b) => write!(f, "const {b}"),
+            Const::None => f.write_str("const none"),
+        },
+        InstKind::Undef => f.write_str("undef"),
+        InstKind::Unary(op, a) => write!(f, "{} {a}", op.name()),
+        InstKind::Binary(op, a, b) => write!(f, "{} {a}, {b}", op.name()),
+        InstKind::Compare(op, a, b) => write!(f, "{} {a}, {b}", op.name()),
+        InstKind::Cast(s, a) => write!(f, "cast {} {a}", s.name()),
+        InstKind::Select(c, a, b) => write!(f, "select {c}, {a}, {b}"),
+        InstKind::Call(name, args) => {
+            write!(f, "call @{name}(")?;
+            write_list(f, args)?;
+            f.write_str(")")
+        }
+        InstKind::Builtin(b, args) => {
+            write!(f, "builtin {}(", b.name())?;
+            write_list(f, args)?;
+            f.write_str(")")
+        }
+        InstKind::Dim(a, k) => write!(f, "dim {a}, {k}"),
+        InstKind::GetItem(a, idx) => {
+            write!(f, "getitem {a}[")?;
+            write_list(f, idx)?;
+            f.write_str("]")
+        }
+        InstKind::SetItem(a, idx, v) => {
+            write!(f, "setitem {a}[")?;
+            write_list(f, idx)?;
+            write!(f, "] = {v}")
+        }
+        InstKind::MakeTuple(vs) => {
+            f.write_str("tuple (")?;
+            write_list(f, vs)?;
+            f.write_str(")")
+        }
+        InstKind::TupleGet(a, i) => write!(f, "tupleget {a}, {i}"),
+        InstKind::AllocArray { space, dtype, shape } => {
+            let sp = match space {
+                AddressSpace::Shared => "shared",
+                AddressSpace::Local => "local",
+            };
+            write!(f, "alloc {sp} {}[", dtype.name())?;
+            for (i, d) in shape.iter().enumerate() {
+                if i > 0 {
+                    f.write_str(", ")?;
+                }
+                write!(f, "{d}")?;
+            }
+            f.write_str("]")
+        }
+        InstKind::Stride(a, k) => write!(f, "stride {a}, {k}"),
+        InstKind::CheckIndex(i, n, axis) => write!(f, "checkindex {i}, {n}, {axis}"),
+        InstKind::CheckNonZero(a) => write!(f, "checknonzero {a}"),
+        InstKind::Load(a, o) => write!(f, "load {a}[{o}]"),
+        InstKind::Store(a, o, v) => write!(f, "store {a}[{o}] = {v}"),
+    }
+}
+
+fn write_call(f: &mut fmt::Formatter<'_>, c: &BlockCall) -> fmt::Result {
+    write!(f, "{}(", c.block)?;
+    write_list(f, &c.args)?;
+    f.write_str(")")
+}
+
+fn write_term(f: &mut fmt::Formatter<'_>, t: &Terminator) -> fmt::Result {
+    match t {
+        Terminator::Jump(c) => {
+            f.write_str("jump ")?;
+            write_call(f, c)
+        }
+        Terminator::Branch(c, a, b) => {
+            write!(f, "br {c}, ")?;
+            write_call(f, a)?;
+            f.write_str(", ")?;
+            write_call(f, b)
+        }
+        Terminator::Return(Some(v)) => write!(f, "return {v}"),
+        Terminator::Return(None) => f.write_str("return"),
+        Terminator::Unreachable => f.write_str("unreachable"),
+    }
+}

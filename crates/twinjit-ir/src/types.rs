@@ -1,0 +1,467 @@
+//! Types and Numba-spelled signatures.
+//!
+//! Scalars are `bool int32 int64 float32 float64`; arrays are `array(dtype, ndim, layout)`;
+//! tuples are heterogeneous. `Unknown` is the bottom of the type lattice used while inferring
+//! and the type of every value in untyped IR.
+
+use std::fmt;
+
+/// Scalar element types.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Scalar {
+    /// `bool` (Numba: `boolean`).
+    Bool,
+    /// `int32`.
+    Int32,
+    /// `int64`.
+    Int64,
+    /// `float32`.
+    Float32,
+    /// `float64`.
+    Float64,
+}
+
+impl Scalar {
+    /// Numba's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scalar::Bool => "bool",
+            Scalar::Int32 => "int32",
+            Scalar::Int64 => "int64",
+            Scalar::Float32 => "float32",
+            Scalar::Float64 => "float64",
+        }
+    }
+
+    /// Size in bytes of one element in an array.
+    pub fn size(self) -> usize {
+        match self {
+            Scalar::Bool => 1,
+            Scalar::Int32 | Scalar::Float32 => 4,
+            Scalar::Int64 | Scalar::Float64 => 8,
+        }
+    }
+
+    /// Whether this is `int32` or `int64`.
+    pub fn is_int(self) -> bool {
+        matches!(self, Scalar::Int32 | Scalar::Int64)
+    }
+
+    /// Whether this is `float32` or `float64`.
+    pub fn is_float(self) -> bool {
+        matches!(self, Scalar::Float32 | Scalar::Float64)
+    }
+
+    /// Parses a dtype name in any of Numba's and NumPy's spellings.
+    pub fn parse(s: &str) -> Option<Scalar> {
+        Some(match s {
+            "bool" | "boolean" | "b1" | "bool_" => Scalar::Bool,
+            "int32" | "i4" | "intc" => Scalar::Int32,
+            "int64" | "i8" | "intp" | "int_" => Scalar::Int64,
+            "float32" | "f4" | "single" => Scalar::Float32,
+            "float64" | "f8" | "double" | "float_" => Scalar::Float64,
+            _ => return None,
+        })
+    }
+}
+
+/// Memory layout of an array.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Layout {
+    /// C-contiguous: the last axis has stride 1 and strides follow the shape.
+    C,
+    /// Any strides.
+    A,
+}
+
+/// An array type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ArrayType {
+    /// Element type.
+    pub dtype: Scalar,
+    /// Number of dimensions, 1 to 3.
+    pub ndim: u8,
+    /// Layout.
+    pub layout: Layout,
+}
+
+/// The type of an IR value.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Type {
+    /// Not inferred yet (bottom); every value of untyped IR has it.
+    Unknown,
+    /// `None`: what a function without `return value` returns.
+    None,
+    /// A scalar.
+    Scalar(Scalar),
+    /// An array.
+    Array(ArrayType),
+    /// A tuple.
+    Tuple(Vec<Type>),
+}
+
+impl Type {
+    /// `bool`.
+    pub const BOOL: Type = Type::Scalar(Scalar::Bool);
+    /// `int32`.
+    pub const I32: Type = Type::Scalar(Scalar::Int32);
+    /// `int64`.
+    pub const I64: Type = Type::Scalar(Scalar::Int64);
+    /// `float32`.
+    pub const F32: Type = Type::Scalar(Scalar::Float32);
+    /// `float64`.
+    pub const F64: Type = Type::Scalar(Scalar::Float64);
+
+    /// The scalar, if this is one.
+    pub fn scalar(&self) -> Option<Scalar> {
+        match self {
+            Type::Scalar(s) => Some(*s),
+            _ => None,
+        }
+    }
+
+    /// The array type, if this is one.
+    pub fn array(&self) -> Option<ArrayType> {
+        match self {
+            Type::Array(a) => Some(*a),
+            _ => None,
+        }
+    }
+
+    /// Whether this is a known type all the way down.
+    pub fn is_known(&self) -> bool {
+        match self {
+            Type::Unknown => false,
+            Type::Tuple(ts) => ts.iter().all(Type::is_known),
+            _ => true,
+        }
+    }
+
+    /// A short identifier-safe code, used to name specialisations (`f8`, `af81C`, `t2i8f8`).
+    pub fn mangle(&self) -> String {
+        match self {
+            Type::Unknown => "u".into(),
+            Type::None => "n".into(),
+            Type::Scalar(s) => scalar_code(*s).into(),
+            Type::Array(a) => format!(
+                "a{}{}{}",
+                scalar_code(a.dtype),
+                a.ndim,
+                if a.layout == Layout::C { "C" } else { "A" }
+            ),
+            Type::Tuple(ts) => {
+                let mut s = format!("t{}", ts.len());
+                for t in ts {
+                    s.push_str(&t.mangle());
+                }
+                s
+            }
+        }
+    }
+
+    /// Numba's spelling of this type (`float64[:, ::1]`, `UniTuple(int64 x 2)` as
+    /// `Tuple(int64, int64)`).
+    pub fn numba_name(&self) -> String {
+        match self {
+            Type::Array(a) => {
+                let mut s = format!("{}[", a.dtype.name());
+                for k in 0..a.ndim {
+                    if k > 0 {
+                        s.push_str(", ");
+                    }
+                    if a.layout == Layout::C && k + 1 == a.ndim {
+                        s.push_str("::1");
+                    } else {
+                        s.push(':');
+                    }
+                }
+                s.push(']');
+                s
+            }
+            Type::Tuple(ts) => {
+                let inner: Vec<String> = ts.iter().map(Type::numba_name).collect();
+                format!("Tuple({})", inner.join(", "))
+            }
+            other => other.to_string(),
+        }
+    }
+}
+
+fn scalar_code(s: Scalar) -> &'static str {
+    match s {
+        Scalar::Bool => "b1",
+        Scalar::Int32 => "i4",
+        Scalar::Int64 => "i8",
+        Scalar::Float32 => "f4",
+        Scalar::Float64 => "f8",
+    }
+}
+
+impl fmt::Display for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Type::Unknown => f.write_str("?"),
+            Type::None => f.write_str("none"),
+            Type::Scalar(s) => f.write_str(s.name()),
+            Type::Array(a) => write!(
+                f,
+                "array({}, {}, {})",
+                a.dtype.name(),
+                a.ndim,
+                if a.layout == Layout::C { "C" } else { "A" }
+            ),
+            Type::Tuple(ts) => {
+                f.write_str("(")?;
+                for (i, t) in ts.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{t}")?;
+                }
+                if ts.len() == 1 {
+                    f.write_str(",")?;
+                }
+                f.write_str(")")
+            }
+        }
+    }
+}
+
+/// A function signature as Numba writes it: `float64(float64[:], int64)`; the return type is
+/// optional (`(float64[:], int64)` leaves it to inference).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Signature {
+    /// Argument types.
+    pub args: Vec<Type>,
+    /// Declared return type, if written (`void` is `Type::None`).
+    pub ret: Option<Type>,
+}
+
+impl fmt::Display for Signature {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(r) = &self.ret {
+            if *r == Type::None {
+                f.write_str("void")?;
+            } else {
+                f.write_str(&r.numba_name())?;
+            }
+        }
+        f.write_str("(")?;
+        for (i, t) in self.args.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str(&t.numba_name())?;
+        }
+        f.write_str(")")
+    }
+}
+
+/// Why a signature string did not parse.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("bad signature `{text}` at byte {offset}: {message}")]
+pub struct SignatureError {
+    /// The whole signature text.
+    pub text: String,
+    /// Byte offset of the problem in `text`.
+    pub offset: usize,
+    /// What was expected.
+    pub message: String,
+}
+
+impl std::str::FromStr for Signature {
+    type Err = SignatureError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        parse_signature(s)
+    }
+}
+
+/// Parses a signature: `float64(float64[:], int64)`, `void(float32[:])`, `(int64, int64)`, or a
+/// single argument type like `float32[:, :]` or `int32` (one argument, return inferred).
+pub fn parse_signature(text: &str) -> Result<Signature, SignatureError> {
+    let mut p = SigParser { text, pos: 0 };
+    p.skip_ws();
+    let sig = if p.peek() == Some('(') {
+        let args = p.arg_list()?;
+        Signature { args, ret: None }
+    } else {
+        let first = p.ty_or_void()?;
+        p.skip_ws();
+        if p.peek() == Some('(') {
+            let args = p.arg_list()?;
+            Signature { args, ret: Some(first) }
+        } else {
+            if first == Type::None {
+                return Err(p.err("`void` is only a return type"));
+            }
+            Signature { args: vec![first], ret: None }
+        }
+    };
+    p.skip_ws();
+    if p.pos < text.len() {
+        return Err(p.err("unexpected text after the signature"));
+    }
+    Ok(sig)
+}
+
+/// Parses one type in Numba's spelling (`float64[:, ::1]`, `int32`, `boolean`).
+pub fn parse_type(text: &str) -> Result<Type, SignatureError> {
+    let mut p = SigParser { text, pos: 0 };
+    let t = p.ty()?;
+    p.skip_ws();
+    if p.pos < text.len() {
+        return Err(p.err("unexpected text after the type"));
+    }
+    Ok(t)
+}
+
+struct SigParser<'a> {
+    text: &'a str,
+    pos: usize,
+}
+
+impl SigParser<'_> {
+    fn err(&self, message: &str) -> SignatureError {
+        SignatureError { text: self.text.into(), offset: self.pos, message: message.into() }
+    }
+    fn peek(&self) -> Option<char> {
+        self.text[self.pos..].chars().next()
+    }
+    fn skip_ws(&mut self) {
+        while matches!(self.peek(), Some(c) if c.is_whitespace()) {
+            self.pos += 1;
+        }
+    }
+    fn eat(&mut self, s: &str) -> bool {
+        self.skip_ws();
+        if self.text[self.pos..].starts_with(s) {
+            self.pos += s.len();
+            true
+        } else {
+            false
+        }
+    }
+    fn ident(&mut self) -> &str {
+        self.skip_ws();
+        let start = self.pos;
+        while matches!(self.peek(), Some(c) if c.is_ascii_alphanumeric() || c == '_' || c == '.') {
+            self.pos += 1;
+        }
+        &self.text[start..self.pos]
+    }
+    fn arg_list(&mut self) -> Result<Vec<Type>, SignatureError> {
+        if !self.eat("(") {
+            return Err(self.err("expected `(`"));
+        }
+        let mut args = Vec::new();
+        if self.eat(")") {
+            return Ok(args);
+        }
+        loop {
+            args.push(self.ty()?);
+            if self.eat(")") {
+                return Ok(args);
+            }
+            if !self.eat(",") {
+                return Err(self.err("expected `,` or `)`"));
+            }
+            if self.eat(")") {
+                return Ok(args);
+            }
+        }
+    }
+    fn ty_or_void(&mut self) -> Result<Type, SignatureError> {
+        let save = self.pos;
+        let id = self.ident().to_string();
+        if id == "void" || id == "none" {
+            return Ok(Type::None);
+        }
+        self.pos = save;
+        self.ty()
+    }
+    fn ty(&mut self) -> Result<Type, SignatureError> {
+        let start = self.pos;
+        let name = self.ident().to_string();
+        let name = name.strip_prefix("numba.").unwrap_or(&name);
+        let name = name.strip_prefix("types.").unwrap_or(name);
+        let Some(dtype) = Scalar::parse(name) else {
+            self.pos = start;
+            self.skip_ws();
+            return Err(self.err(&format!(
+                "unknown type `{name}`; expected one of bool, int32, int64, float32, float64"
+            )));
+        };
+        if !self.eat("[") {
+            return Ok(Type::Scalar(dtype));
+        }
+        // Array dims: `:` or `::1`, comma separated.
+        let mut dims = Vec::new();
+        loop {
+            if self.eat("::1") {
+                dims.push(true);
+            } else if self.eat(":") {
+                dims.push(false);
+            } else {
+                return Err(self.err("expected `:` or `::1` in an array type"));
+            }
+            if self.eat("]") {
+                break;
+            }
+            if !self.eat(",") {
+                return Err(self.err("expected `,` or `]`"));
+            }
+        }
+        if dims.len() > 3 {
+            return Err(self.err("arrays of more than 3 dimensions are not supported"));
+        }
+        let c = dims.last() == Some(&true) && dims[..dims.len() - 1].iter().all(|d| !d);
+        Ok(Type::Array(ArrayType {
+            dtype,
+            ndim: dims.len() as u8,
+            layout: if c { Layout::C } else { Layout::A },
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(text: &str, expect: &str) {
+        let got = match parse_signature(text) {
+            Ok(s) => s.to_string(),
+            Err(e) => e.to_string(),
+        };
+        assert_eq!(got, expect, "signature {text:?}");
+    }
+
+    #[test]
+    fn signatures_in_numba_spelling() {
+        check("(float64[:], int64)", "(float64[:], int64)");
+        check("float64(float64[:], int64)", "float64(float64[:], int64)");
+        check("void(float32[:], float32[:])", "void(float32[:], float32[:])");
+        check("float32[:, ::1]", "(float32[:, ::1])");
+        check("float32[:, :]", "(float32[:, :])");
+        check("float64[::1]", "(float64[::1])");
+        check("boolean", "(bool)");
+        check("f8(f8, i4)", "float64(float64, int32)");
+        check("int32", "(int32)");
+        check("()", "()");
+    }
+
+    #[test]
+    fn bad_signatures_say_where() {
+        check("floaty[:]", "bad signature `floaty[:]` at byte 0: unknown type `floaty`; expected one of bool, int32, int64, float32, float64");
+        check("float64[:, :, :, :]", "bad signature `float64[:, :, :, :]` at byte 19: arrays of more than 3 dimensions are not supported");
+        check("(int64", "bad signature `(int64` at byte 6: expected `,` or `)`");
+        check("void", "bad signature `void` at byte 4: `void` is only a return type");
+        check("int64 x", "bad signature `int64 x` at byte 6: unexpected text after the signature");
+    }
+
+    #[test]
+    fn c_layout_needs_unit_stride_on_the_last_axis_only() {
+        let t = parse_type("float64[::1, :]").unwrap();
+        assert_eq!(t.array().unwrap().layout, Layout::A);
+        assert_eq!(parse_type("float64[:, ::1]").unwrap().mangle(), "af82C");
+    }
+}

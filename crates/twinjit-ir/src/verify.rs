@@ -1,0 +1,306 @@
+//! The IR verifier.
+//!
+//! Invariants it checks (a failure is a compiler bug, never a user error):
+//! 1. Every value's definition agrees with the tables: an instruction result is that
+//!    instruction's `result`, a block parameter is in its block's `params` at its index.
+//! 2. Every instruction is placed in exactly one block.
+//! 3. Every reachable block ends in a real terminator (not `unreachable`); every edge names an
+//!    existing block and passes exactly one argument per block parameter.
+//! 4. Every operand is defined, and its definition dominates the use (earlier in the same block,
+//!    or in a dominating block).
+//! 5. At [`Level::Typed`] and above: every value has a known type; branch conditions are
+//!    `bool`; edge arguments have their parameter's type; returns have the function's type;
+//!    binary operands have the result type (except `pow` of a float by an integer); comparison
+//!    operands agree; `cast` targets its result type.
+//! 6. At [`Level::Lowered`]: no `getitem`/`setitem` remain; `load`/`store` offsets are `int64`.
+
+use crate::function::*;
+use crate::types::Type;
+
+/// How far down the pipeline the function is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Level {
+    /// Straight from the front end.
+    Untyped,
+    /// After type inference.
+    Typed,
+    /// After `expand_indexing`.
+    Lowered,
+}
+
+/// A verifier failure.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("IR verifier: function @{function}: {message}")]
+pub struct VerifyError {
+    /// Function name.
+    pub function: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Checks `f` against the invariants in the module doc.
+pub fn verify(f: &Function, level: Level) -> Result<(), VerifyError> {
+    let err = |m: String| Err(VerifyError { function: f.name.clone(), message: m });
+    if f.blocks.is_empty() {
+        return err("no entry block".into());
+    }
+    if f.param_names.len() != f.blocks[0].params.len() {
+        return err(format!(
+            "{} parameter names but the entry block has {} parameters",
+            f.param_names.len(),
+            f.blocks[0].params.len()
+        ));
+    }
+    let nv = f.values.len();
+    let check_value = |v: Value| -> Result<(), VerifyError> {
+        if v.index() >= nv {
+            return Err(VerifyError { function: f.name.clone(), message: format!("{v} does not exist") });
+        }
+        Ok(())
+    };
+    // 2: placement.
+    let mut placed: Vec<Option<Block>> = vec![None; f.insts.len()];
+    for (bi, b) in f.blocks.iter().enumerate() {
+        for &i in &b.insts {
+            if i.index() >= f.insts.len() {
+                return err(format!("block{bi} lists missing instruction {i}"));
+            }
+            if placed[i.index()].is_some() {
+                return err(format!("instruction {i} is placed twice"));
+            }
+            placed[i.index()] = Some(Block(bi as u32));
+        }
+    }
+    // 1: definitions of values that are used.
+    let def_ok = |v: Value| -> bool {
+        match f.values[v.index()].def {
+            ValueDef::Inst(i) => f.insts.get(i.index()).is_some_and(|d| d.result == Some(v)),
+            ValueDef::Param(b, k) => f
+                .blocks
+                .get(b.index())
+                .and_then(|bd| bd.params.get(k as usize))
+                .is_some_and(|&p| p == v),
+        }
+    };
+    let rpo = f.reverse_postorder();
+    let idom = dominators(f, &rpo);
+    let mut pos_in_block = vec![usize::MAX; f.insts.len()];
+    for b in &f.blocks {
+        for (k, &i) in b.insts.iter().enumerate() {
+            pos_in_block[i.index()] = k;
+        }
+    }
+    // Does the definition of `v` dominate a use at (block, position)? Terminators use
+    // position = number of instructions.
+    let dominates = |v: Value, ub: Block, upos: usize| -> bool {
+        let (db, dpos) = match f.values[v.index()].def {
+            ValueDef::Param(b, _) => (b, 0usize),
+            ValueDef::Inst(i) => match placed[i.index()] {
+                Some(b) => (b, pos_in_block[i.index()] + 1),
+                None => return false,
+            },
+        };
+        if db == ub {
+            return dpos <= upos;
+        }
+        let mut cur = ub;
+        while let Some(d) = idom[cur.index()] {
+            if d == cur {
+                break;
+            }
+            if d == db {
+                return true;
+            }
+            cur = d;
+        }
+        false
+    };
+    for &b in &rpo {
+        let bd = &f.blocks[b.index()];
+        for (k, &p) in bd.params.iter().enumerate() {
+            check_value(p)?;
+            if f.values[p.index()].def != ValueDef::Param(b, k as u32) {
+                return err(format!("{p} is parameter {k} of {b} but records another definition"));
+            }
+        }
+        for (k, &i) in bd.insts.iter().enumerate() {
+            let data = &f.insts[i.index()];
+            if let Some(r) = data.result {
+                check_value(r)?;
+                if !def_ok(r) {
+                    return err(format!("{r} does not record its defining instruction"));
+                }
+            }
+            for op in data.kind.operands() {
+                check_value(op)?;
+                if !def_ok(op) {
+                    return err(format!("{op} is used in {b} but not defined"));
+                }
+                if !dominates(op, b, k) {
+                    return err(format!("{op} is used in {b} where its definition does not dominate"));
+                }
+            }
+            if level >= Level::Typed {
+                check_typed_inst(f, data).or_else(|m| err(format!("in {b}: {m}")))?;
+            }
+            if level >= Level::Lowered && matches!(data.kind, InstKind::GetItem(..) | InstKind::SetItem(..)) {
+                return err(format!("{b} still has getitem/setitem after expand_indexing"));
+            }
+        }
+        if bd.term == Terminator::Unreachable {
+            return err(format!("reachable {b} has no terminator"));
+        }
+        for op in bd.term.operands() {
+            check_value(op)?;
+            if !def_ok(op) || !dominates(op, b, bd.insts.len()) {
+                return err(format!("{op} used by the terminator of {b} is not defined there"));
+            }
+        }
+        for t in bd.term.targets() {
+            let Some(target) = f.blocks.get(t.block.index()) else {
+                return err(format!("{b} jumps to missing {}", t.block));
+            };
+            if t.block == Function::ENTRY {
+                return err(format!("{b} jumps to the entry block"));
+            }
+            if target.params.len() != t.args.len() {
+                return err(format!(
+                    "{b} passes {} arguments to {} which has {} parameters",
+                    t.args.len(),
+                    t.block,
+                    target.params.len()
+                ));
+            }
+            if level >= Level::Typed {
+                for (a, p) in t.args.iter().zip(&target.params) {
+                    if f.ty(*a) != f.ty(*p) {
+                        return err(format!("{b} passes {a}: {} to {p}: {}", f.ty(*a), f.ty(*p)));
+                    }
+                }
+            }
+        }
+        if level >= Level::Typed {
+            match &bd.term {
+                Terminator::Branch(c, ..) if *f.ty(*c) != Type::BOOL => {
+                    return err(format!("branch condition {c} is {}", f.ty(*c)));
+                }
+                Terminator::Return(Some(v)) if *f.ty(*v) != f.ret => {
+                    return err(format!("returns {v}: {} from a function returning {}", f.ty(*v), f.ret));
+                }
+                Terminator::Return(None) if f.ret != Type::None => {
+                    return err(format!("returns nothing from a function returning {}", f.ret));
+                }
+                _ => {}
+            }
+        }
+    }
+    if level >= Level::Typed {
+        for &b in &rpo {
+            for &p in &f.blocks[b.index()].params {
+                if !f.ty(p).is_known() {
+                    return err(format!("{p} has no type"));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn check_typed_inst(f: &Function, data: &InstData) -> Result<(), String> {
+    let rty = data.result.map(|r| f.ty(r).clone());
+    if let Some(t) = &rty {
+        if !t.is_known() {
+            return Err(format!("{} has no type", data.result.expect("has a result")));
+        }
+    }
+    match &data.kind {
+        InstKind::Binary(op, a, b) => {
+            let r = rty.ok_or("binary without result")?;
+            let pow_int = *op == BinaryOp::Pow && f.ty(*b).scalar().is_some_and(|s| s.is_int());
+            if *f.ty(*a) != r || (*f.ty(*b) != r && !pow_int) {
+                return Err(format!("{} {a}: {}, {b}: {} gives {r}", op.name(), f.ty(*a), f.ty(*b)));
+            }
+        }
+        InstKind::Compare(op, a, b) => {
+            if f.ty(*a) != f.ty(*b) || rty != Some(Type::BOOL) {
+                return Err(format!("{} compares {} with {}", op.name(), f.ty(*a), f.ty(*b)));
+            }
+        }
+        InstKind::Cast(s, _) => {
+            if rty != Some(Type::Scalar(*s)) {
+                return Err(format!("cast to {} has result type {rty:?}", s.name()));
+            }
+        }
+        InstKind::Load(a, o) | InstKind::Store(a, o, _) => {
+            let Some(at) = f.ty(*a).array() else { return Err(format!("load/store on non-array {a}")) };
+            if *f.ty(*o) != Type::I64 {
+                return Err(format!("offset {o} is {}", f.ty(*o)));
+            }
+            if let InstKind::Store(_, _, v) = &data.kind {
+                if *f.ty(*v) != Type::Scalar(at.dtype) {
+                    return Err(format!("stores {} into an array of {}", f.ty(*v), at.dtype.name()));
+                }
+            } else if rty != Some(Type::Scalar(at.dtype)) {
+                return Err("load result type differs from the array dtype".into());
+            }
+        }
+        InstKind::Select(c, a, b) => {
+            if *f.ty(*c) != Type::BOOL || f.ty(*a) != f.ty(*b) || rty.as_ref() != Some(f.ty(*a)) {
+                return Err("select operands disagree".into());
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Immediate dominators (Cooper, Harvey, Kennedy), indexed by block; `None` for unreachable.
+pub fn dominators(f: &Function, rpo: &[Block]) -> Vec<Option<Block>> {
+    let n = f.blocks.len();
+    let mut order = vec![usize::MAX; n];
+    for (i, b) in rpo.iter().enumerate() {
+        order[b.index()] = i;
+    }
+    let mut preds: Vec<Vec<Block>> = vec![Vec::new(); n];
+    for &b in rpo {
+        for t in f.blocks[b.index()].term.targets() {
+            if t.block.index() < n {
+                preds[t.block.index()].push(b);
+            }
+        }
+    }
+    let mut idom: Vec<Option<Block>> = vec![None; n];
+    idom[0] = Some(Block(0));
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &b in rpo.iter().skip(1) {
+            let mut new: Option<Block> = None;
+            for &p in &preds[b.index()] {
+                if idom[p.index()].is_none() {
+                    continue;
+                }
+                new = Some(match new {
+                    None => p,
+                    Some(cur) => {
+                        let (mut x, mut y) = (p, cur);
+                        while x != y {
+                            while order[x.index()] > order[y.index()] {
+                                x = idom[x.index()].expect("processed");
+                            }
+                            while order[y.index()] > order[x.index()] {
+                                y = idom[y.index()].expect("processed");
+                            }
+                        }
+                        x
+                    }
+                });
+            }
+            if new.is_some() && idom[b.index()] != new {
+                idom[b.index()] = new;
+                changed = true;
+            }
+        }
+    }
+    idom
+}

@@ -1,0 +1,11 @@
+# expect-error: cannot assign to module constant 'N' (global statement / global mutation)
+from numba import njit
+
+N = 1024
+
+
+@njit
+def resize(k):
+    global N
+    N = k  # <-- here
+    return N
