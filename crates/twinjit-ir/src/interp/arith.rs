@@ -83,10 +83,14 @@ macro_rules! float_ops {
             (floordiv, m)
         }
 
-        /// `float ** int` as Numba computes it: repeated squaring (pow for huge exponents).
-        pub fn $powi(a: $t, b: i64) -> $t {
+        /// `float ** int` as Numba computes it: repeated squaring (pow for huge exponents);
+        /// `0.0 ** negative` raises `ZeroDivisionError` as in Numba.
+        pub fn $powi(a: $t, b: i64) -> Result<$t, RuntimeErrorKind> {
+            if a == 0.0 && b < 0 {
+                return Err(RuntimeErrorKind::ZeroDivision);
+            }
             if b.unsigned_abs() > 0x10000 {
-                return a.powf(b as $t);
+                return Ok(a.powf(b as $t));
             }
             let (mut r, mut base, mut e) = (1.0 as $t, a, b.unsigned_abs());
             while e != 0 {
@@ -96,7 +100,7 @@ macro_rules! float_ops {
                 e >>= 1;
                 base *= base;
             }
-            if b < 0 { 1.0 / r } else { r }
+            Ok(if b < 0 { 1.0 / r } else { r })
         }
     };
 }
@@ -154,8 +158,8 @@ pub(super) fn binary(op: BinaryOp, a: &RtValue, b: &RtValue) -> Result<RtValue, 
         },
         (RtValue::F64(x), RtValue::F64(y)) => RtValue::F64(float64(op, *x, *y)),
         (RtValue::F32(x), RtValue::F32(y)) => RtValue::F32(float32(op, *x, *y)),
-        (RtValue::F64(x), RtValue::I64(y)) if op == Pow => RtValue::F64(powi_f64(*x, *y)),
-        (RtValue::F32(x), RtValue::I64(y)) if op == Pow => RtValue::F32(powi_f32(*x, *y)),
+        (RtValue::F64(x), RtValue::I64(y)) if op == Pow => RtValue::F64(powi_f64(*x, *y)?),
+        (RtValue::F32(x), RtValue::I64(y)) if op == Pow => RtValue::F32(powi_f32(*x, *y)?),
         (RtValue::I32(x), RtValue::I32(y)) => match binary(op, &RtValue::I64(*x as i64), &RtValue::I64(*y as i64))? {
             RtValue::I64(r) => RtValue::I32(r as i32),
             other => other,

@@ -12,6 +12,7 @@
 mod arith;
 mod value;
 
+pub use arith::{cast, divmod_f32, divmod_f64, int_floordiv, int_mod, int_pow, powi_f32, powi_f64};
 pub use value::{ArrayData, ArrayRef, RtValue};
 
 use crate::function::*;

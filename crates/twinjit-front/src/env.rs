@@ -1,0 +1,99 @@
+//! What module-level names mean: imports, frozen numeric constants and the module's functions.
+
+use hashbrown::HashMap;
+use twinjit_ir::{Builtin, FunctionKind};
+
+/// What an imported (or global) name refers to.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Global {
+    /// The `math` module.
+    MathModule,
+    /// The `numpy` module.
+    NumpyModule,
+    /// The `numba` module.
+    NumbaModule,
+    /// `numba.cuda`.
+    CudaModule,
+    /// `njit` / `jit` imported from numba.
+    Decorator(&'static str),
+    /// `prange` from numba.
+    Prange,
+    /// A numba type name such as `float32` (usable as a dtype).
+    NumbaType(twinjit_ir::Scalar),
+    /// A function imported from math (`from math import sqrt`).
+    MathFunction(Builtin),
+    /// A constant imported from math (`from math import pi`).
+    MathConst(f64),
+    /// A frozen module-level constant.
+    Const(ConstVal),
+    /// A function of this module.
+    Function { kind: Option<FunctionKind>, params: usize },
+}
+
+/// A frozen module-level constant.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum ConstVal {
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    Tuple(Vec<ConstVal>),
+}
+
+pub(crate) type Env = HashMap<String, Global>;
+
+/// The `math` functions twinjit knows.
+pub(crate) fn math_function(name: &str) -> Option<Builtin> {
+    use Builtin::*;
+    Some(match name {
+        "sqrt" => Sqrt,
+        "exp" => Exp,
+        "log" => Log,
+        "log2" => Log2,
+        "log10" => Log10,
+        "sin" => Sin,
+        "cos" => Cos,
+        "tan" => Tan,
+        "asin" => Asin,
+        "acos" => Acos,
+        "atan" => Atan,
+        "atan2" => Atan2,
+        "sinh" => Sinh,
+        "cosh" => Cosh,
+        "tanh" => Tanh,
+        "floor" => Floor,
+        "ceil" => Ceil,
+        "fabs" => Fabs,
+        "pow" => MathPow,
+        "hypot" => Hypot,
+        "copysign" => Copysign,
+        "isnan" => IsNan,
+        "isinf" => IsInf,
+        "isfinite" => IsFinite,
+        _ => return None,
+    })
+}
+
+/// The `math` (and `numpy`) constants.
+pub(crate) fn math_const(name: &str) -> Option<f64> {
+    Some(match name {
+        "pi" => std::f64::consts::PI,
+        "e" => std::f64::consts::E,
+        "inf" => f64::INFINITY,
+        "nan" => f64::NAN,
+        "tau" => std::f64::consts::TAU,
+        _ => return None,
+    })
+}
+
+/// NumPy/Numba scalar type names usable as casts and dtypes.
+pub(crate) fn dtype_name(name: &str) -> Option<twinjit_ir::Scalar> {
+    use twinjit_ir::Scalar::*;
+    Some(match name {
+        "float32" | "single" => Float32,
+        "float64" | "double" => Float64,
+        "int32" | "intc" => Int32,
+        "int64" | "intp" => Int64,
+        "bool_" | "boolean" => Bool,
+        _ => return None,
+    })
+}

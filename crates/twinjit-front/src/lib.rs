@@ -1,0 +1,40 @@
+//! twinjit's front end: reads a Python module as a Numba user writes it and lowers every
+//! decorated function to untyped SSA IR with a source span on every instruction.
+//!
+//! It uses the Ruff parser (`rustpython-ruff_python_parser`) for syntax, then walks the AST:
+//! imports (`math`, `numpy`, `numba`) and frozen numeric constants at module level, decorators
+//! (`@njit`, `@jit`, `@cuda.jit`, signature strings) as [`twinjit_ir::FunctionAttrs`], and
+//! function bodies through [`lower`]. It reports every error it can find, each a located
+//! [`Diagnostic`] with a hint where one helps, and never panics.
+//!
+//! It knows nothing of types beyond syntax (typing is `twinjit_ir::infer`) nor of backends.
+
+mod decorators;
+mod env;
+mod fold;
+mod lower;
+mod module_level;
+mod ssa;
+
+use twinjit_diag::{Diagnostic, FileId, SourceMap, Span};
+use twinjit_ir::Module;
+
+/// Lowers the source file `file` of `sources` to a module; on failure, every diagnostic found.
+pub fn lower_module(sources: &SourceMap, file: FileId) -> Result<Module, Vec<Diagnostic>> {
+    let Some(src) = sources.get(file) else {
+        return Err(vec![Diagnostic::error_unlocated("internal: unknown source file")]);
+    };
+    module_level::lower(src.text(), file)
+}
+
+/// Convenience: adds `text` under `name` to a fresh [`SourceMap`] and lowers it.
+pub fn lower_source(name: &str, text: &str) -> (SourceMap, Result<Module, Vec<Diagnostic>>) {
+    let mut sm = SourceMap::new();
+    let id = sm.add(name, text);
+    let r = lower_module(&sm, id);
+    (sm, r)
+}
+
+pub(crate) fn span(file: FileId, r: ruff_text_size::TextRange) -> Span {
+    Span::new(file, u32::from(r.start()), u32::from(r.end()))
+}

@@ -1,0 +1,1177 @@
+//! Function bodies → untyped SSA IR.
+//!
+//! Python scoping: a name assigned anywhere in the function is local everywhere in it; other
+//! names resolve to module constants (frozen), module functions, or imports. Control flow
+//! becomes blocks; variables become SSA values through [`Ssa`]; `and`/`or`, conditional
+//! expressions and comparison chains short-circuit through blocks with a parameter.
+//! Statements after `return`/`break`/`continue` land in a fresh unreachable block.
+
+use crate::fold::{fold, Folded, NoFold};
+use crate::env::{dtype_name, math_const, math_function, ConstVal, Env, Global};
+use crate::module_level::stmt_kind;
+use crate::span;
+use crate::ssa::Ssa;
+use hashbrown::HashSet;
+use ruff_python_ast::{self as ast, Expr, Stmt};
+use ruff_text_size::Ranged;
+use twinjit_diag::{Diagnostic, FileId, Span};
+use twinjit_ir::{
+    AddressSpace, BinaryOp, Block, BlockCall, Builtin, CmpOp, Const, Function, FunctionAttrs, FunctionKind,
+    InstKind, ModuleFunction, Scalar, Terminator, Type, UnaryOp, Value,
+};
+
+/// Deepest expression nesting lowered (deeper input gets a diagnostic, not a stack overflow).
+const MAX_DEPTH: usize = 200;
+
+pub(crate) fn lower_function(
+    fd: &ast::StmtFunctionDef,
+    attrs: FunctionAttrs,
+    env: &Env,
+    file: FileId,
+    text: &str,
+) -> Result<ModuleFunction, Vec<Diagnostic>> {
+    let fspan = span(file, fd.range);
+    let name_span = span(file, fd.name.range);
+    let mut lw = Lower {
+        f: Function::new(fd.name.id.as_str(), fspan),
+        ssa: Ssa::default(),
+        cur: Function::ENTRY,
+        loops: Vec::new(),
+        env,
+        file,
+        locals: HashSet::new(),
+        diags: Vec::new(),
+        callees: Vec::new(),
+        kind: attrs.kind,
+        depth: 0,
+        hidden: 0,
+    };
+    lw.params(&fd.parameters);
+    collect_locals(&fd.body, &mut lw.locals);
+    lw.ssa.seal(&mut lw.f, Function::ENTRY);
+    lw.block(&fd.body);
+    // Falling off the end returns None.
+    if lw.f.blocks[lw.cur.index()].term == Terminator::Unreachable {
+        let end = Span::new(file, fspan.end, fspan.end);
+        lw.f.terminate(lw.cur, Terminator::Return(None), end);
+    }
+    if !lw.diags.is_empty() {
+        return Err(lw.diags);
+    }
+    let start = fd.decorator_list.first().map(|d| u32::from(d.range.start())).unwrap_or(fspan.start) as usize;
+    let source = text.get(start..fspan.end as usize).unwrap_or("").to_string();
+    Ok(ModuleFunction {
+        name: fd.name.id.to_string(),
+        attrs,
+        body: lw.f,
+        source,
+        name_span,
+        callees: lw.callees,
+    })
+}
+
+fn collect_locals(body: &[Stmt], out: &mut HashSet<String>) {
+    fn target(e: &Expr, out: &mut HashSet<String>) {
+        match e {
+            Expr::Name(n) => {
+                out.insert(n.id.to_string());
+            }
+            Expr::Tuple(t) => t.elts.iter().for_each(|x| target(x, out)),
+            Expr::List(l) => l.elts.iter().for_each(|x| target(x, out)),
+            Expr::Starred(s) => target(&s.value, out),
+            _ => {}
+        }
+    }
+    for s in body {
+        match s {
+            Stmt::Assign(a) => a.targets.iter().for_each(|t| target(t, out)),
+            Stmt::AugAssign(a) => target(&a.target, out),
+            Stmt::AnnAssign(a) => target(&a.target, out),
+            Stmt::For(f) => {
+                target(&f.target, out);
+                collect_locals(&f.body, out);
+                collect_locals(&f.orelse, out);
+            }
+            Stmt::While(w) => {
+                collect_locals(&w.body, out);
+                collect_locals(&w.orelse, out);
+            }
+            Stmt::If(i) => {
+                collect_locals(&i.body, out);
+                for c in &i.elif_else_clauses {
+                    collect_locals(&c.body, out);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+struct Lower<'a> {
+    f: Function,
+    ssa: Ssa,
+    cur: Block,
+    /// (continue target, break target)
+    loops: Vec<(Block, Block)>,
+    env: &'a Env,
+    file: FileId,
+    locals: HashSet<String>,
+    diags: Vec<Diagnostic>,
+    callees: Vec<String>,
+    kind: FunctionKind,
+    depth: usize,
+    hidden: u32,
+}
+
+fn unsupported(span: Span, what: &str, hint: &str) -> Diagnostic {
+    let d = Diagnostic::error(format!("{what} not supported"), span, "not supported by twinjit");
+    if hint.is_empty() { d } else { d.with_hint(hint) }
+}
+
+impl Lower<'_> {
+    fn sp(&self, r: ruff_text_size::TextRange) -> Span {
+        span(self.file, r)
+    }
+
+    fn emit(&mut self, kind: InstKind, span: Span) -> Value {
+        self.f.push(self.cur, kind, Some(Type::Unknown), span).expect("has a result")
+    }
+
+    fn konst(&mut self, c: Const, span: Span) -> Value {
+        self.emit(InstKind::Const(c), span)
+    }
+
+    /// Records `d` and returns a placeholder value so lowering can go on.
+    fn fail(&mut self, d: Diagnostic) -> Value {
+        self.diags.push(d);
+        let inst = self.f.make_inst(InstKind::Undef, Some(Type::Unknown), Span::DUMMY);
+        self.f.blocks[self.cur.index()].insts.push(inst);
+        self.f.insts[inst.index()].result.expect("undef has a result")
+    }
+
+    fn new_block(&mut self) -> Block {
+        self.f.add_block()
+    }
+
+    fn jump(&mut self, to: Block, args: Vec<Value>, span: Span) {
+        self.f.terminate(self.cur, Terminator::Jump(BlockCall { block: to, args }), span);
+        self.ssa.add_pred(to, self.cur);
+    }
+
+    fn branch(&mut self, cond: Value, t: Block, targs: Vec<Value>, e: Block, eargs: Vec<Value>, span: Span) {
+        self.f.terminate(
+            self.cur,
+            Terminator::Branch(cond, BlockCall { block: t, args: targs }, BlockCall { block: e, args: eargs }),
+            span,
+        );
+        self.ssa.add_pred(t, self.cur);
+        self.ssa.add_pred(e, self.cur);
+    }
+
+    /// Continues in a fresh block that nothing jumps to (code after return/break/continue).
+    fn dead(&mut self) {
+        let b = self.new_block();
+        self.ssa.seal(&mut self.f, b);
+        self.cur = b;
+    }
+
+    fn seal(&mut self, b: Block) {
+        self.ssa.seal(&mut self.f, b);
+    }
+
+    fn params(&mut self, p: &ast::Parameters) {
+        for a in p.posonlyargs.iter().chain(&p.args) {
+            let name = a.parameter.name.id.to_string();
+            if let Some(d) = &a.default {
+                self.diags.push(unsupported(
+                    self.sp(d.range()),
+                    "default parameter values are",
+                    "pass every argument explicitly",
+                ));
+            }
+            let v = self.f.add_block_param(Function::ENTRY, Type::Unknown);
+            self.f.param_names.push(name.clone());
+            self.ssa.def(Function::ENTRY, &name, v);
+            self.locals.insert(name);
+        }
+        if let Some(v) = &p.vararg {
+            self.diags.push(unsupported(self.sp(v.range), "`*args` is", "list the parameters explicitly"));
+        }
+        if let Some(v) = &p.kwarg {
+            self.diags.push(unsupported(self.sp(v.range), "`**kwargs` is", "list the parameters explicitly"));
+        }
+        for k in &p.kwonlyargs {
+            self.diags.push(unsupported(self.sp(k.range), "keyword-only parameters are", "use positional parameters"));
+        }
+    }
+
+    fn block(&mut self, body: &[Stmt]) {
+        for s in body {
+            self.stmt(s);
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        let sspan = self.sp(s.range());
+        match s {
+            Stmt::Return(r) => {
+                if self.kind == FunctionKind::Kernel && r.value.as_ref().is_some_and(|v| !matches!(**v, Expr::NoneLiteral(_))) {
+                    self.diags.push(
+                        Diagnostic::error("a kernel cannot return a value", sspan, "returns a value")
+                            .with_hint("write results into an array argument, or use @cuda.jit(device=True)"),
+                    );
+                }
+                let v = r.value.as_ref().map(|e| self.expr(e));
+                self.f.terminate(self.cur, Terminator::Return(v), sspan);
+                self.dead();
+            }
+            Stmt::Assign(a) => {
+                // `a, b = x, y`: evaluate the whole right side first.
+                if let [t @ (Expr::Tuple(_) | Expr::List(_))] = a.targets.as_slice() {
+                    let tel = tuple_elts(t);
+                    if let Expr::Tuple(vt) = &*a.value {
+                        if tel.len() != vt.elts.len() {
+                            self.diags.push(Diagnostic::error(
+                                format!("cannot unpack {} values into {} names", vt.elts.len(), tel.len()),
+                                sspan,
+                                "wrong number of values",
+                            ));
+                            return;
+                        }
+                        let vals: Vec<Value> = vt.elts.iter().map(|e| self.expr(e)).collect();
+                        for (t, v) in tel.iter().zip(vals) {
+                            self.assign(t, v);
+                        }
+                        return;
+                    }
+                }
+                let v = self.expr(&a.value);
+                for t in &a.targets {
+                    self.assign(t, v);
+                }
+            }
+            Stmt::AnnAssign(a) => {
+                if let Some(v) = &a.value {
+                    let v = self.expr(v);
+                    self.assign(&a.target, v);
+                }
+            }
+            Stmt::AugAssign(a) => self.aug_assign(a),
+            Stmt::Expr(e) => {
+                if !matches!(&*e.value, Expr::StringLiteral(_)) {
+                    self.expr(&e.value);
+                }
+            }
+            Stmt::If(i) => self.if_stmt(i),
+            Stmt::While(w) => self.while_stmt(w),
+            Stmt::For(f) => self.for_stmt(f),
+            Stmt::Break(_) | Stmt::Continue(_) => {
+                let Some(&(cont, brk)) = self.loops.last() else {
+                    self.diags.push(Diagnostic::error(format!("`{}` outside a loop", stmt_kind(s)), sspan, "here"));
+                    return;
+                };
+                let to = if matches!(s, Stmt::Break(_)) { brk } else { cont };
+                self.jump(to, vec![], sspan);
+                self.dead();
+            }
+            Stmt::Pass(_) => {}
+            Stmt::Global(_) | Stmt::Nonlocal(_) => self.diags.push(unsupported(
+                sspan,
+                &format!("the {} is", stmt_kind(s)),
+                "module-level names are frozen constants; pass values as arguments",
+            )),
+            Stmt::FunctionDef(_) => self.diags.push(unsupported(
+                sspan,
+                "nested function definitions are",
+                "define it at module level with @njit and call it",
+            )),
+            Stmt::ClassDef(_) => self.diags.push(unsupported(sspan, "classes are", "use arrays and functions")),
+            Stmt::Try(_) => self.diags.push(unsupported(sspan, "try/except is", "check values before the operation instead")),
+            Stmt::With(_) => self.diags.push(unsupported(sspan, "the `with` statement is", "")),
+            Stmt::Import(_) | Stmt::ImportFrom(_) => {
+                self.diags.push(unsupported(sspan, "imports inside functions are", "import at module level"))
+            }
+            other => self.diags.push(unsupported(sspan, &format!("the {} statement is", stmt_kind(other)), "")),
+        }
+    }
+
+    fn assign(&mut self, target: &Expr, v: Value) {
+        let tspan = self.sp(target.range());
+        match target {
+            Expr::Name(n) => self.ssa.def(self.cur, n.id.as_str(), v),
+            Expr::Tuple(_) | Expr::List(_) => {
+                for (k, t) in tuple_elts(target).iter().enumerate() {
+                    let e = self.emit(InstKind::TupleGet(v, k as u32), tspan);
+                    self.assign(t, e);
+                }
+            }
+            Expr::Subscript(s) => {
+                let arr = self.expr(&s.value);
+                let idx = self.indices(&s.slice);
+                self.f.push(self.cur, InstKind::SetItem(arr, idx, v), None, tspan);
+            }
+            Expr::Attribute(_) => self.diags.push(unsupported(tspan, "assigning to an attribute is", "")),
+            Expr::Starred(_) => self.diags.push(unsupported(tspan, "starred assignment is", "unpack into a fixed number of names")),
+            _ => self.diags.push(Diagnostic::error("cannot assign to this expression", tspan, "not a name or element")),
+        }
+    }
+
+    fn aug_assign(&mut self, a: &ast::StmtAugAssign) {
+        let span = self.sp(a.range);
+        let Some(op) = binop(a.op) else {
+            self.diags.push(unsupported(span, "the `@=` operator is", ""));
+            return;
+        };
+        match &*a.target {
+            Expr::Name(n) => {
+                let old = self.name(n);
+                let rhs = self.expr(&a.value);
+                let r = self.emit(InstKind::Binary(op, old, rhs), span);
+                self.ssa.def(self.cur, n.id.as_str(), r);
+            }
+            Expr::Subscript(s) => {
+                let arr = self.expr(&s.value);
+                let idx = self.indices(&s.slice);
+                let old = self.emit(InstKind::GetItem(arr, idx.clone()), span);
+                let rhs = self.expr(&a.value);
+                let r = self.emit(InstKind::Binary(op, old, rhs), span);
+                self.f.push(self.cur, InstKind::SetItem(arr, idx, r), None, span);
+            }
+            other => self.diags.push(Diagnostic::error("cannot assign to this expression", self.sp(other.range()), "here")),
+        }
+    }
+
+    fn if_stmt(&mut self, i: &ast::StmtIf) {
+        let join = self.new_block();
+        let mut test = Some(&*i.test);
+        let mut body = &i.body;
+        let mut clauses = i.elif_else_clauses.iter();
+        loop {
+            let Some(t) = test else {
+                // else branch
+                self.block(body);
+                self.jump(join, vec![], self.sp(i.range));
+                break;
+            };
+            let c = self.expr(t);
+            let then_b = self.new_block();
+            let else_b = self.new_block();
+            self.branch(c, then_b, vec![], else_b, vec![], self.sp(t.range()));
+            self.seal(then_b);
+            self.seal(else_b);
+            self.cur = then_b;
+            self.block(body);
+            self.jump(join, vec![], self.sp(i.range));
+            self.cur = else_b;
+            match clauses.next() {
+                Some(cl) => {
+                    test = cl.test.as_ref();
+                    body = &cl.body;
+                }
+                None => {
+                    self.jump(join, vec![], self.sp(i.range));
+                    break;
+                }
+            }
+        }
+        self.seal(join);
+        self.cur = join;
+    }
+
+    fn while_stmt(&mut self, w: &ast::StmtWhile) {
+        let span = self.sp(w.range);
+        if !w.orelse.is_empty() {
+            self.diags.push(unsupported(span, "`while ... else` is", "use a flag variable"));
+        }
+        let header = self.new_block();
+        let body = self.new_block();
+        let exit = self.new_block();
+        self.jump(header, vec![], span);
+        self.cur = header;
+        let c = self.expr(&w.test);
+        self.branch(c, body, vec![], exit, vec![], self.sp(w.test.range()));
+        self.seal(body);
+        self.cur = body;
+        self.loops.push((header, exit));
+        self.block(&w.body);
+        self.loops.pop();
+        self.jump(header, vec![], span);
+        self.seal(header);
+        self.seal(exit);
+        self.cur = exit;
+    }
+
+    fn for_stmt(&mut self, fr: &ast::StmtFor) {
+        let span = self.sp(fr.range);
+        if !fr.orelse.is_empty() {
+            self.diags.push(unsupported(span, "`for ... else` is", "use a flag variable"));
+        }
+        let Expr::Name(target) = &*fr.target else {
+            self.diags.push(unsupported(self.sp(fr.target.range()), "this loop target is", "loop over `range` with a single name"));
+            return;
+        };
+        let range_args = match &*fr.iter {
+            Expr::Call(c) if self.is_range(&c.func) && c.arguments.keywords.is_empty() && (1..=3).contains(&c.arguments.args.len()) => {
+                &c.arguments.args
+            }
+            other => {
+                self.diags.push(unsupported(
+                    self.sp(other.range()),
+                    "this loop iterable is",
+                    "loop over indices: `for i in range(len(a))` (range and prange are supported)",
+                ));
+                return;
+            }
+        };
+        let args: Vec<Value> = range_args.iter().map(|e| self.expr(e)).collect();
+        let (start, stop, step) = match args.as_slice() {
+            [stop] => (self.konst(Const::Int(0), span), *stop, None),
+            [start, stop] => (*start, *stop, None),
+            [start, stop, step] => (*start, *stop, Some(*step)),
+            _ => unreachable!("checked 1..=3 arguments"),
+        };
+        // The step's sign picks the loop test; a literal step decides it at compile time.
+        let step_const = match range_args.get(2) {
+            None => Some(1),
+            Some(e) => int_literal(e),
+        };
+        if step_const == Some(0) {
+            self.diags.push(Diagnostic::error("range() step must not be zero", self.sp(range_args[2].range()), "zero step"));
+            return;
+        }
+        let step = step.unwrap_or_else(|| self.konst(Const::Int(1), span));
+        self.hidden += 1;
+        let counter = format!(".for{}", self.hidden);
+        self.ssa.def(self.cur, &counter, start);
+        let header = self.new_block();
+        let body = self.new_block();
+        let latch = self.new_block();
+        let exit = self.new_block();
+        self.jump(header, vec![], span);
+        self.cur = header;
+        let c = self.ssa.use_var(&mut self.f, header, &counter);
+        let cond = match step_const {
+            Some(s) if s > 0 => self.emit(InstKind::Compare(CmpOp::Lt, c, stop), span),
+            Some(_) => self.emit(InstKind::Compare(CmpOp::Gt, c, stop), span),
+            None => {
+                let zero = self.konst(Const::Int(0), span);
+                let pos = self.emit(InstKind::Compare(CmpOp::Gt, step, zero), span);
+                let lt = self.emit(InstKind::Compare(CmpOp::Lt, c, stop), span);
+                let gt = self.emit(InstKind::Compare(CmpOp::Gt, c, stop), span);
+                self.emit(InstKind::Select(pos, lt, gt), span)
+            }
+        };
+        self.branch(cond, body, vec![], exit, vec![], span);
+        self.seal(body);
+        self.cur = body;
+        let iv = self.ssa.use_var(&mut self.f, body, &counter);
+        self.ssa.def(body, target.id.as_str(), iv);
+        self.loops.push((latch, exit));
+        self.block(&fr.body);
+        self.loops.pop();
+        self.jump(latch, vec![], span);
+        self.seal(latch);
+        self.cur = latch;
+        let c2 = self.ssa.use_var(&mut self.f, latch, &counter);
+        let next = self.emit(InstKind::Binary(BinaryOp::Add, c2, step), span);
+        self.ssa.def(latch, &counter, next);
+        self.jump(header, vec![], span);
+        self.seal(header);
+        self.seal(exit);
+        self.cur = exit;
+    }
+
+    fn is_range(&self, f: &Expr) -> bool {
+        match f {
+            Expr::Name(n) if !self.locals.contains(n.id.as_str()) => {
+                n.id.as_str() == "range" && !self.env.contains_key("range")
+                    || self.env.get(n.id.as_str()) == Some(&Global::Prange)
+            }
+            Expr::Attribute(a) => {
+                a.attr.id.as_str() == "prange"
+                    && matches!(&*a.value, Expr::Name(m) if self.env.get(m.id.as_str()) == Some(&Global::NumbaModule))
+            }
+            _ => false,
+        }
+    }
+
+    fn indices(&mut self, slice: &Expr) -> Vec<Value> {
+        match slice {
+            Expr::Tuple(t) => t.elts.iter().map(|e| self.index_expr(e)).collect(),
+            e => vec![self.index_expr(e)],
+        }
+    }
+
+    fn index_expr(&mut self, e: &Expr) -> Value {
+        if let Expr::Slice(s) = e {
+            return self.fail(unsupported(
+                self.sp(s.range),
+                "slices are",
+                "index single elements (a[i]) in a loop; array views are not supported yet",
+            ));
+        }
+        self.expr(e)
+    }
+
+    fn name(&mut self, n: &ast::ExprName) -> Value {
+        let span = self.sp(n.range);
+        let id = n.id.as_str();
+        if self.locals.contains(id) {
+            return self.ssa.use_var(&mut self.f, self.cur, id);
+        }
+        match self.env.get(id) {
+            Some(Global::Const(c)) => {
+                let c = c.clone();
+                self.const_val(&c, span)
+            }
+            Some(Global::MathConst(x)) => self.konst(Const::Float(*x), span),
+            Some(Global::Function { .. }) => self.fail(
+                Diagnostic::error(format!("function `{id}` used as a value"), span, "not called")
+                    .with_hint("functions can only be called here"),
+            ),
+            Some(_) => self.fail(Diagnostic::error(format!("`{id}` cannot be used as a value"), span, "module or decorator")),
+            None => {
+                let d = Diagnostic::error(format!("name `{id}` is not defined"), span, "undefined");
+                let d = if matches!(id, "np" | "numpy" | "math" | "cuda" | "numba") {
+                    d.with_hint(format!("add the import of `{id}` at the top of the file"))
+                } else {
+                    d
+                };
+                self.fail(d)
+            }
+        }
+    }
+
+    fn const_val(&mut self, c: &ConstVal, span: Span) -> Value {
+        match c {
+            ConstVal::Int(i) => self.konst(Const::Int(*i), span),
+            ConstVal::Float(x) => self.konst(Const::Float(*x), span),
+            ConstVal::Bool(b) => self.konst(Const::Bool(*b), span),
+            ConstVal::Tuple(vs) => {
+                let vals: Vec<Value> = vs.iter().map(|v| self.const_val(v, span)).collect();
+                self.emit(InstKind::MakeTuple(vals), span)
+            }
+        }
+    }
+
+    fn expr(&mut self, e: &Expr) -> Value {
+        if self.depth >= MAX_DEPTH {
+            return self.fail(
+                Diagnostic::error("expression nested too deeply", self.sp(e.range()), format!("more than {MAX_DEPTH} levels"))
+                    .with_hint("split it into several assignments"),
+            );
+        }
+        self.depth += 1;
+        let v = self.expr_inner(e);
+        self.depth -= 1;
+        v
+    }
+
+    fn expr_inner(&mut self, e: &Expr) -> Value {
+        let span = self.sp(e.range());
+        match e {
+            Expr::NumberLiteral(n) => match &n.value {
+                ast::Number::Int(i) => match i.as_i64() {
+                    Some(v) => self.konst(Const::Int(v), span),
+                    None => self.fail(
+                        Diagnostic::error("integer literal does not fit in int64", span, "too large")
+                            .with_hint("Numba's integers are 64-bit; use a float literal for larger values"),
+                    ),
+                },
+                ast::Number::Float(x) => self.konst(Const::Float(*x), span),
+                ast::Number::Complex { .. } => self.fail(unsupported(span, "complex numbers are", "")),
+            },
+            Expr::BooleanLiteral(b) => self.konst(Const::Bool(b.value), span),
+            Expr::NoneLiteral(_) => self.konst(Const::None, span),
+            Expr::Name(n) => self.name(n),
+            Expr::UnaryOp(_) | Expr::BinOp(_) if !matches!(fold(e), Err(NoFold::NotConstant)) => match fold(e) {
+                Ok(Folded::Int(i)) => self.konst(Const::Int(i), span),
+                Ok(Folded::Float(x)) => self.konst(Const::Float(x), span),
+                Ok(Folded::Bool(b)) => self.konst(Const::Bool(b), span),
+                Err(_) => self.fail(
+                    Diagnostic::error("integer constant does not fit in int64", span, "too large")
+                        .with_hint("Numba rejects it too (CPython folds it to a big integer first)"),
+                ),
+            },
+            Expr::UnaryOp(u) => {
+                let a = self.expr(&u.operand);
+                let op = match u.op {
+                    ast::UnaryOp::USub => UnaryOp::Neg,
+                    ast::UnaryOp::UAdd => UnaryOp::Pos,
+                    ast::UnaryOp::Not => UnaryOp::Not,
+                    ast::UnaryOp::Invert => UnaryOp::Invert,
+                };
+                self.emit(InstKind::Unary(op, a), span)
+            }
+            Expr::BinOp(b) => {
+                let l = self.expr(&b.left);
+                let r = self.expr(&b.right);
+                match binop(b.op) {
+                    Some(op) => self.emit(InstKind::Binary(op, l, r), span),
+                    None => self.fail(unsupported(span, "the `@` operator is", "write the matrix product as loops")),
+                }
+            }
+            Expr::BoolOp(b) => self.bool_op(b),
+            Expr::Compare(c) => self.compare(c),
+            Expr::If(i) => {
+                let c = self.expr(&i.test);
+                let (tb, eb, join) = (self.new_block(), self.new_block(), self.new_block());
+                let p = self.f.add_block_param(join, Type::Unknown);
+                self.branch(c, tb, vec![], eb, vec![], span);
+                self.seal(tb);
+                self.seal(eb);
+                self.cur = tb;
+                let tv = self.expr(&i.body);
+                self.jump(join, vec![tv], span);
+                self.cur = eb;
+                let ev = self.expr(&i.orelse);
+                self.jump(join, vec![ev], span);
+                self.seal(join);
+                self.cur = join;
+                p
+            }
+            Expr::Call(c) => self.call(c),
+            Expr::Attribute(a) => self.attribute(a),
+            Expr::Subscript(s) => {
+                // `a.shape[k]` with a literal k is a dimension read.
+                if let Expr::Attribute(at) = &*s.value {
+                    if at.attr.id.as_str() == "shape" {
+                        if let Some(k) = int_literal(&s.slice) {
+                            if let Expr::Name(n) = &*at.value {
+                                if self.locals.contains(n.id.as_str()) {
+                                    let a = self.name(n);
+                                    return self.emit(InstKind::Dim(a, k), span);
+                                }
+                            }
+                        }
+                    }
+                }
+                let v = self.expr(&s.value);
+                let idx = self.indices(&s.slice);
+                self.emit(InstKind::GetItem(v, idx), span)
+            }
+            Expr::Tuple(t) => {
+                let vals: Vec<Value> = t.elts.iter().map(|e| self.expr(e)).collect();
+                self.emit(InstKind::MakeTuple(vals), span)
+            }
+            Expr::List(_) => self.fail(unsupported(
+                span,
+                "lists are",
+                "use a NumPy array argument (or cuda.local.array in kernels)",
+            )),
+            Expr::Dict(_) => self.fail(unsupported(span, "dicts are", "use arrays indexed by integers")),
+            Expr::Set(_) => self.fail(unsupported(span, "sets are", "")),
+            Expr::StringLiteral(_) | Expr::FString(_) | Expr::TString(_) | Expr::BytesLiteral(_) => {
+                self.fail(unsupported(span, "strings are", "twinjit compiles numeric code only"))
+            }
+            Expr::Lambda(_) => self.fail(unsupported(span, "lambda is", "define a separate @njit function")),
+            Expr::ListComp(_) | Expr::SetComp(_) | Expr::DictComp(_) | Expr::Generator(_) => {
+                self.fail(unsupported(span, "comprehensions are", "write a for loop that fills an array"))
+            }
+            Expr::Yield(_) | Expr::YieldFrom(_) => self.fail(unsupported(span, "generators (`yield`) are", "")),
+            Expr::Await(_) => self.fail(unsupported(span, "`await` is", "")),
+            Expr::Named(_) => self.fail(unsupported(span, "the walrus operator `:=` is", "assign in a separate statement")),
+            Expr::Starred(_) => self.fail(unsupported(span, "starred expressions are", "")),
+            Expr::Slice(_) => self.fail(unsupported(span, "slices are", "index single elements")),
+            Expr::EllipsisLiteral(_) => self.fail(unsupported(span, "`...` is", "")),
+            Expr::IpyEscapeCommand(_) => self.fail(unsupported(span, "IPython escapes are", "")),
+        }
+    }
+
+    fn bool_op(&mut self, b: &ast::ExprBoolOp) -> Value {
+        let span = self.sp(b.range);
+        let join = self.new_block();
+        let p = self.f.add_block_param(join, Type::Unknown);
+        let n = b.values.len();
+        for (k, e) in b.values.iter().enumerate() {
+            let v = self.expr(e);
+            if k + 1 == n {
+                self.jump(join, vec![v], span);
+                break;
+            }
+            let next = self.new_block();
+            // `and` stops at the first falsy operand, `or` at the first truthy one; the
+            // expression's value is that operand.
+            match b.op {
+                ast::BoolOp::And => self.branch(v, next, vec![], join, vec![v], span),
+                ast::BoolOp::Or => self.branch(v, join, vec![v], next, vec![], span),
+            }
+            self.seal(next);
+            self.cur = next;
+        }
+        self.seal(join);
+        self.cur = join;
+        p
+    }
+
+    fn compare(&mut self, c: &ast::ExprCompare) -> Value {
+        let span = self.sp(c.range);
+        let mut left = self.expr(&c.left);
+        let n = c.ops.len();
+        if n == 1 {
+            let Some(op) = cmpop(c.ops[0]) else { return self.bad_cmp(c.ops[0], span) };
+            let r = self.expr(&c.comparators[0]);
+            return self.emit(InstKind::Compare(op, left, r), span);
+        }
+        // a < b < c: each middle operand evaluated once, stop at the first false.
+        let join = self.new_block();
+        let p = self.f.add_block_param(join, Type::Unknown);
+        for (k, (op, e)) in c.ops.iter().zip(c.comparators.iter()).enumerate() {
+            let Some(op) = cmpop(*op) else { return self.bad_cmp(*op, span) };
+            let r = self.expr(e);
+            let res = self.emit(InstKind::Compare(op, left, r), span);
+            if k + 1 == n {
+                self.jump(join, vec![res], span);
+            } else {
+                let next = self.new_block();
+                self.branch(res, next, vec![], join, vec![res], span);
+                self.seal(next);
+                self.cur = next;
+            }
+            left = r;
+        }
+        self.seal(join);
+        self.cur = join;
+        p
+    }
+
+    fn bad_cmp(&mut self, op: ast::CmpOp, span: Span) -> Value {
+        self.fail(unsupported(span, &format!("the `{}` comparison is", op.as_str()), "compare numbers with == != < <= > >="))
+    }
+
+    /// Dotted path of an attribute chain rooted at a name: `cuda.atomic.add` → ["cuda", "atomic", "add"].
+    fn path<'e>(e: &'e Expr, out: &mut Vec<&'e str>) -> bool {
+        match e {
+            Expr::Name(n) => {
+                out.push(n.id.as_str());
+                true
+            }
+            Expr::Attribute(a) => {
+                if !Self::path(&a.value, out) {
+                    return false;
+                }
+                out.push(a.attr.id.as_str());
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Resolves the root of a dotted path to a module: returns the path below the module.
+    fn module_path<'e>(&self, e: &'e Expr) -> Option<(Global, Vec<&'e str>)> {
+        let mut p = Vec::new();
+        if !Self::path(e, &mut p) || self.locals.contains(p[0]) {
+            return None;
+        }
+        let g = self.env.get(p[0])?.clone();
+        let mut rest: Vec<&str> = p[1..].to_vec();
+        let g = match g {
+            Global::NumbaModule if rest.first() == Some(&"cuda") => {
+                rest.remove(0);
+                Global::CudaModule
+            }
+            g @ (Global::MathModule | Global::NumpyModule | Global::NumbaModule | Global::CudaModule) => g,
+            _ => return None,
+        };
+        Some((g, rest))
+    }
+
+    fn attribute(&mut self, a: &ast::ExprAttribute) -> Value {
+        let span = self.sp(a.range);
+        let attr = a.attr.id.as_str();
+        if let Some((g, rest)) = self.module_path(&Expr::Attribute(a.clone())) {
+            match (g, rest.as_slice()) {
+                (Global::MathModule | Global::NumpyModule, [c]) if math_const(c).is_some() => {
+                    return self.konst(Const::Float(math_const(c).expect("checked")), span);
+                }
+                (Global::CudaModule, path) => {
+                    let b = match path {
+                        ["threadIdx", "x"] => Some(Builtin::ThreadIdxX),
+                        ["threadIdx", "y"] => Some(Builtin::ThreadIdxY),
+                        ["threadIdx", "z"] => Some(Builtin::ThreadIdxZ),
+                        ["blockIdx", "x"] => Some(Builtin::BlockIdxX),
+                        ["blockIdx", "y"] => Some(Builtin::BlockIdxY),
+                        ["blockIdx", "z"] => Some(Builtin::BlockIdxZ),
+                        ["blockDim", "x"] => Some(Builtin::BlockDimX),
+                        ["blockDim", "y"] => Some(Builtin::BlockDimY),
+                        ["blockDim", "z"] => Some(Builtin::BlockDimZ),
+                        ["gridDim", "x"] => Some(Builtin::GridDimX),
+                        ["gridDim", "y"] => Some(Builtin::GridDimY),
+                        ["gridDim", "z"] => Some(Builtin::GridDimZ),
+                        ["laneid"] => Some(Builtin::LaneId),
+                        ["warpsize"] => Some(Builtin::WarpSize),
+                        _ => None,
+                    };
+                    if let Some(b) = b {
+                        return self.emit(InstKind::Builtin(b, vec![]), span);
+                    }
+                    return self.fail(
+                        Diagnostic::error(format!("unknown attribute `cuda.{}`", path.join(".")), span, "not supported")
+                            .with_hint("supported: cuda.threadIdx/blockIdx/blockDim/gridDim.x|y|z, cuda.laneid, cuda.warpsize"),
+                    );
+                }
+                (g, path) => {
+                    let m = match g {
+                        Global::MathModule => "math",
+                        Global::NumpyModule => "numpy",
+                        _ => "numba",
+                    };
+                    let what = if math_function(path.last().copied().unwrap_or("")).is_some() && m == "math" {
+                        format!("function `math.{}` used as a value", path.join("."))
+                    } else {
+                        format!("unknown attribute `{m}.{}`", path.join("."))
+                    };
+                    return self.fail(Diagnostic::error(what, span, "not supported").with_hint(match m {
+                        "math" => "supported: math.sqrt exp log log2 log10 sin cos tan asin acos atan atan2 sinh cosh tanh floor ceil fabs pow hypot copysign isnan isinf isfinite pi e inf nan",
+                        "numpy" => "supported: np.float32/np.float64/np.int32/np.int64 casts and np.pi/np.e/np.inf/np.nan",
+                        _ => "supported: numba.njit, numba.jit, numba.cuda",
+                    }));
+                }
+            }
+        }
+        let v = self.expr(&a.value);
+        let b = match attr {
+            "shape" => Builtin::Shape,
+            "size" => Builtin::Size,
+            "ndim" => Builtin::Ndim,
+            _ => {
+                return self.fail(
+                    Diagnostic::error(format!("unknown attribute `{attr}`"), span, "not supported")
+                        .with_hint("arrays support .shape, .size and .ndim"),
+                )
+            }
+        };
+        self.emit(InstKind::Builtin(b, vec![v]), span)
+    }
+
+    fn call(&mut self, c: &ast::ExprCall) -> Value {
+        let span = self.sp(c.range);
+        let args = &c.arguments.args;
+        // cuda.*: module path calls.
+        if let Some((g, rest)) = self.module_path(&c.func) {
+            return self.module_call(g, &rest, c, span);
+        }
+        if !c.arguments.keywords.is_empty() {
+            let kspan = self.sp(c.arguments.keywords[0].range);
+            return self.fail(unsupported(kspan, "keyword arguments are", "pass arguments by position"));
+        }
+        if args.iter().any(|a| matches!(a, Expr::Starred(_))) {
+            return self.fail(unsupported(span, "`*args` in calls is", "pass arguments one by one"));
+        }
+        match &*c.func {
+            Expr::Name(n) => {
+                let id = n.id.as_str();
+                let fspan = self.sp(n.range);
+                if self.locals.contains(id) {
+                    return self.fail(Diagnostic::error(format!("`{id}` is a variable, not a function"), fspan, "called here"));
+                }
+                match self.env.get(id).cloned() {
+                    Some(Global::Function { kind: Some(_), params }) => {
+                        if params != args.len() {
+                            return self.fail(Diagnostic::error(
+                                format!("`{id}` takes {params} argument{} but {} were given", if params == 1 { "" } else { "s" }, args.len()),
+                                span,
+                                "wrong number of arguments",
+                            ));
+                        }
+                        let vals: Vec<Value> = args.iter().map(|a| self.expr(a)).collect();
+                        if !self.callees.iter().any(|x| x == id) {
+                            self.callees.push(id.to_string());
+                        }
+                        return self.emit(InstKind::Call(id.to_string(), vals), span);
+                    }
+                    Some(Global::Function { kind: None, .. }) => {
+                        return self.fail(
+                            Diagnostic::error(format!("`{id}` is not compiled"), fspan, "plain Python function")
+                                .with_hint(format!("decorate `{id}` with @njit to call it from compiled code")),
+                        )
+                    }
+                    Some(Global::MathFunction(b)) => return self.builtin_call(b, args, span),
+                    Some(Global::NumbaType(s)) => return self.cast_call(s, args, span),
+                    Some(Global::Prange) => {
+                        return self.fail(unsupported(span, "prange outside a for loop is", "write `for i in prange(n):`"))
+                    }
+                    Some(other) => {
+                        return self.fail(Diagnostic::error(format!("`{id}` cannot be called here ({other:?})"), fspan, "not callable"))
+                    }
+                    None => {}
+                }
+                match id {
+                    "abs" => self.builtin_call(Builtin::Abs, args, span),
+                    "min" => self.builtin_call(Builtin::Min, args, span),
+                    "max" => self.builtin_call(Builtin::Max, args, span),
+                    "len" => self.builtin_call(Builtin::Len, args, span),
+                    "int" => self.cast_call(Scalar::Int64, args, span),
+                    "float" => self.cast_call(Scalar::Float64, args, span),
+                    "bool" => self.cast_call(Scalar::Bool, args, span),
+                    "range" => self.fail(unsupported(span, "range() outside a for loop is", "write `for i in range(n):`")),
+                    "print" => self.fail(unsupported(span, "print() is", "return values instead, or write them into an array")),
+                    _ => self.fail(
+                        Diagnostic::error(format!("unknown function `{id}`"), fspan, "not defined")
+                            .with_hint("call builtins (abs min max int float bool len), math.* functions, or @njit functions of this module"),
+                    ),
+                }
+            }
+            Expr::Attribute(a) => {
+                let name = a.attr.id.as_str();
+                self.fail(
+                    Diagnostic::error(format!("method call `.{name}()` is not supported"), span, "method call")
+                        .with_hint("methods of lists, strings and arrays are not compiled; write a loop"),
+                )
+            }
+            other => self.fail(Diagnostic::error("this expression cannot be called", self.sp(other.range()), "not a function")),
+        }
+    }
+
+    fn builtin_call(&mut self, b: Builtin, args: &[Expr], span: Span) -> Value {
+        let vals: Vec<Value> = args.iter().map(|a| self.expr(a)).collect();
+        if b == Builtin::Log && vals.len() == 2 {
+            // math.log(x, base) == log(x) / log(base)
+            let l = self.emit(InstKind::Builtin(Builtin::Log, vec![vals[0]]), span);
+            let lb = self.emit(InstKind::Builtin(Builtin::Log, vec![vals[1]]), span);
+            return self.emit(InstKind::Binary(BinaryOp::Div, l, lb), span);
+        }
+        self.emit(InstKind::Builtin(b, vals), span)
+    }
+
+    fn cast_call(&mut self, s: Scalar, args: &[Expr], span: Span) -> Value {
+        match args {
+            [a] => {
+                let v = self.expr(a);
+                self.emit(InstKind::Cast(s, v), span)
+            }
+            [] => {
+                let c = match s {
+                    Scalar::Bool => Const::Bool(false),
+                    s if s.is_float() => Const::Float(0.0),
+                    _ => Const::Int(0),
+                };
+                let v = self.konst(c, span);
+                self.emit(InstKind::Cast(s, v), span)
+            }
+            _ => self.fail(Diagnostic::error(format!("{}() takes one argument", s.name()), span, "wrong number of arguments")),
+        }
+    }
+
+    fn module_call(&mut self, g: Global, path: &[&str], c: &ast::ExprCall, span: Span) -> Value {
+        let args = &c.arguments.args;
+        let kw_ok = matches!((&g, path), (Global::CudaModule, ["shared" | "local", "array"]));
+        if !c.arguments.keywords.is_empty() && !kw_ok {
+            let kspan = self.sp(c.arguments.keywords[0].range);
+            return self.fail(unsupported(kspan, "keyword arguments are", "pass arguments by position"));
+        }
+        match (g, path) {
+            (Global::MathModule, [f]) => match math_function(f) {
+                Some(b) => self.builtin_call(b, args, span),
+                None => self.fail(
+                    Diagnostic::error(format!("unknown function `math.{f}`"), span, "not supported")
+                        .with_hint("supported: math.sqrt exp log log2 log10 sin cos tan asin acos atan atan2 sinh cosh tanh floor ceil fabs pow hypot copysign isnan isinf isfinite"),
+                ),
+            },
+            (Global::NumpyModule | Global::NumbaModule, [t]) if dtype_name(t).is_some() => {
+                self.cast_call(dtype_name(t).expect("checked"), args, span)
+            }
+            (Global::NumpyModule, [f]) => self.fail(
+                Diagnostic::error(format!("`np.{f}` is not supported"), span, "not supported")
+                    .with_hint(if math_function(f).is_some() {
+                        format!("for scalars use math.{f}")
+                    } else {
+                        "twinjit supports the np.float32/np.float64/np.int32/np.int64 casts; array functions are not compiled yet".to_string()
+                    }),
+            ),
+            (Global::CudaModule, path) => self.cuda_call(path, c, span),
+            (_, path) => self.fail(Diagnostic::error(format!("unknown function `{}`", path.join(".")), span, "not supported")),
+        }
+    }
+
+    fn cuda_call(&mut self, path: &[&str], c: &ast::ExprCall, span: Span) -> Value {
+        let args = &c.arguments.args;
+        let simple = |name: &str| -> Option<Builtin> {
+            Some(match name {
+                "syncthreads" => Builtin::SyncThreads,
+                "syncthreads_count" => Builtin::SyncThreadsCount,
+                "syncthreads_and" => Builtin::SyncThreadsAnd,
+                "syncthreads_or" => Builtin::SyncThreadsOr,
+                "threadfence" => Builtin::ThreadFence,
+                "activemask" => Builtin::ActiveMask,
+                "shfl_down_sync" => Builtin::ShflDownSync,
+                "shfl_xor_sync" => Builtin::ShflXorSync,
+                "shfl_sync" => Builtin::ShflSync,
+                "fma" => Builtin::Fma,
+                "selp" => Builtin::Selp,
+                _ => return None,
+            })
+        };
+        match path {
+            ["grid" | "gridsize"] => {
+                let b = if path[0] == "grid" { Builtin::Grid } else { Builtin::Gridsize };
+                match args.first().and_then(int_literal) {
+                    Some(n) if args.len() == 1 && (1..=3).contains(&n) => {
+                        let k = self.konst(Const::Int(n), span);
+                        self.emit(InstKind::Builtin(b, vec![k]), span)
+                    }
+                    _ => self.fail(Diagnostic::error(
+                        format!("cuda.{}() takes a literal 1, 2 or 3", path[0]),
+                        span,
+                        "here",
+                    )),
+                }
+            }
+            ["atomic", op] => {
+                let b = match *op {
+                    "add" => Builtin::AtomicAdd,
+                    "sub" => Builtin::AtomicSub,
+                    "max" => Builtin::AtomicMax,
+                    "min" => Builtin::AtomicMin,
+                    "exch" => Builtin::AtomicExch,
+                    "cas" | "compare_and_swap" => Builtin::AtomicCas,
+                    _ => {
+                        return self.fail(
+                            Diagnostic::error(format!("unknown atomic `cuda.atomic.{op}`"), span, "not supported")
+                                .with_hint("supported: add sub max min exch cas"),
+                        )
+                    }
+                };
+                let vals: Vec<Value> = args.iter().map(|a| self.expr(a)).collect();
+                self.emit(InstKind::Builtin(b, vals), span)
+            }
+            [space @ ("shared" | "local"), "array"] => {
+                let mut shape_e = args.first();
+                let mut dtype_e = args.get(1);
+                for kw in c.arguments.keywords.iter() {
+                    match kw.arg.as_ref().map(|a| a.id.as_str()) {
+                        Some("shape") => shape_e = Some(&kw.value),
+                        Some("dtype") => dtype_e = Some(&kw.value),
+                        _ => {
+                            return self.fail(Diagnostic::error("unknown keyword argument", self.sp(kw.range), "expected shape= or dtype="))
+                        }
+                    }
+                }
+                let (Some(se), Some(de)) = (shape_e, dtype_e) else {
+                    return self.fail(Diagnostic::error(format!("cuda.{space}.array(shape, dtype) needs both arguments"), span, "here"));
+                };
+                let Some(shape) = self.const_shape(se) else {
+                    return self.fail(
+                        Diagnostic::error("the shape must be a constant", self.sp(se.range()), "not a compile-time constant")
+                            .with_hint("use a literal or a module-level constant, e.g. (TPB, TPB)"),
+                    );
+                };
+                let Some(dtype) = self.dtype(de) else {
+                    return self.fail(
+                        Diagnostic::error("unknown dtype", self.sp(de.range()), "expected np.float32, np.float64, np.int32, np.int64")
+                            .with_hint("write dtype=np.float32 (or numba.float32)"),
+                    );
+                };
+                if shape.is_empty() || shape.len() > 3 || shape.iter().any(|&d| d <= 0) {
+                    return self.fail(Diagnostic::error("shape must have 1 to 3 positive dimensions", self.sp(se.range()), "here"));
+                }
+                let space = if *space == "shared" { AddressSpace::Shared } else { AddressSpace::Local };
+                self.emit(InstKind::AllocArray { space, dtype, shape }, span)
+            }
+            [name] if simple(name).is_some() => {
+                let b = simple(name).expect("checked");
+                let vals: Vec<Value> = args.iter().map(|a| self.expr(a)).collect();
+                self.emit(InstKind::Builtin(b, vals), span)
+            }
+            _ => self.fail(
+                Diagnostic::error(format!("unknown function `cuda.{}`", path.join(".")), span, "not supported").with_hint(
+                    "supported: cuda.grid, gridsize, syncthreads*, threadfence, atomic.*, shared.array, local.array, shfl_*_sync, activemask, fma, selp",
+                ),
+            ),
+        }
+    }
+
+    fn const_shape(&self, e: &Expr) -> Option<Vec<i64>> {
+        let one = |e: &Expr| -> Option<i64> {
+            int_literal(e).or_else(|| match e {
+                Expr::Name(n) => match self.env.get(n.id.as_str()) {
+                    Some(Global::Const(ConstVal::Int(i))) => Some(*i),
+                    _ => None,
+                },
+                _ => None,
+            })
+        };
+        match e {
+            Expr::Tuple(t) => t.elts.iter().map(one).collect(),
+            Expr::Name(n) => match self.env.get(n.id.as_str()) {
+                Some(Global::Const(ConstVal::Int(i))) => Some(vec![*i]),
+                Some(Global::Const(ConstVal::Tuple(vs))) => vs
+                    .iter()
+                    .map(|v| match v {
+                        ConstVal::Int(i) => Some(*i),
+                        _ => None,
+                    })
+                    .collect(),
+                _ => None,
+            },
+            e => one(e).map(|i| vec![i]),
+        }
+    }
+
+    fn dtype(&self, e: &Expr) -> Option<Scalar> {
+        match e {
+            Expr::Name(n) => match self.env.get(n.id.as_str()) {
+                Some(Global::NumbaType(s)) => Some(*s),
+                _ => None,
+            },
+            Expr::Attribute(a) => match &*a.value {
+                Expr::Name(m) if matches!(self.env.get(m.id.as_str()), Some(Global::NumpyModule | Global::NumbaModule)) => {
+                    dtype_name(a.attr.id.as_str())
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
+fn tuple_elts(e: &Expr) -> &[Expr] {
+    match e {
+        Expr::Tuple(t) => &t.elts,
+        Expr::List(l) => &l.elts,
+        _ => std::slice::from_ref(e),
+    }
+}
+
+fn int_literal(e: &Expr) -> Option<i64> {
+    match e {
+        Expr::NumberLiteral(n) => match &n.value {
+            ast::Number::Int(i) => i.as_i64(),
+            _ => None,
+        },
+        Expr::UnaryOp(u) if u.op == ast::UnaryOp::USub => int_literal(&u.operand).map(|v| v.wrapping_neg()),
+        _ => None,
+    }
+}
+
+fn binop(op: ast::Operator) -> Option<BinaryOp> {
+    use ast::Operator::*;
+    Some(match op {
+        Add => BinaryOp::Add,
+        Sub => BinaryOp::Sub,
+        Mult => BinaryOp::Mul,
+        Div => BinaryOp::Div,
+        FloorDiv => BinaryOp::FloorDiv,
+        Mod => BinaryOp::Mod,
+        Pow => BinaryOp::Pow,
+        BitAnd => BinaryOp::BitAnd,
+        BitOr => BinaryOp::BitOr,
+        BitXor => BinaryOp::BitXor,
+        LShift => BinaryOp::Shl,
+        RShift => BinaryOp::Shr,
+        MatMult => return None,
+    })
+}
+
+fn cmpop(op: ast::CmpOp) -> Option<CmpOp> {
+    use ast::CmpOp::*;
+    Some(match op {
+        Eq => CmpOp::Eq,
+        NotEq => CmpOp::Ne,
+        Lt => CmpOp::Lt,
+        LtE => CmpOp::Le,
+        Gt => CmpOp::Gt,
+        GtE => CmpOp::Ge,
+        _ => return None,
+    })
+}

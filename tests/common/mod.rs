@@ -1,0 +1,291 @@
+//! Shared test support: the `# check:` lines of the kernel corpus (`tests/kernels/*.py`).
+//!
+//! Format (the same lines `tests/kernels/verify_numba.py` checks under real Numba):
+//! `# check: CALL -> EXPECTED [; argN == LIST]...` or `# check: CALL raises ExceptionName`.
+//! CALL arguments are Python literals, `np.int32(..)`-style scalars and `np.array/zeros/ones/
+//! arange(...)` arrays; EXPECTED is a literal, a tuple, `None` or `math.nan/inf`.
+
+#![allow(dead_code)]
+
+use ruff_python_ast::{self as ast, Expr};
+use twinjit::ir::interp::{ArrayData, ArrayRef, RtValue};
+
+/// What a check expects.
+#[derive(Debug)]
+pub enum Expect {
+    /// Return value plus array arguments after the call.
+    Value { ret: Lit, arrays: Vec<(usize, Lit)> },
+    /// The named exception.
+    Raises(String),
+}
+
+/// A Python literal of an expectation.
+#[derive(Clone, Debug)]
+pub enum Lit {
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    None,
+    Seq(Vec<Lit>),
+}
+
+/// One `# check:` line.
+#[derive(Debug)]
+pub struct Check {
+    pub file: String,
+    pub line: usize,
+    pub func: String,
+    pub call_text: String,
+    pub args: Vec<Expr>,
+    pub expect: Expect,
+}
+
+/// Reads every check of a corpus file.
+pub fn read_checks(file: &str, text: &str) -> Result<Vec<Check>, String> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let Some(rest) = line.trim_start().strip_prefix("# check:") else { continue };
+        let rest = rest.trim();
+        let at = format!("{file}:{}", i + 1);
+        let (call, expect) = if let Some((c, exc)) = rest.split_once(" raises ") {
+            // Array contents after a raise are not compared: compiled code may have stored
+            // some elements before raising, exactly as Numba does, but that is not part of
+            // the contract.
+            let exc = exc.split(" ; ").next().unwrap_or("").trim();
+            (c.trim(), Expect::Raises(exc.to_string()))
+        } else {
+            let (c, e) = rest.split_once(" -> ").ok_or(format!("{at}: no ` -> ` in check"))?;
+            let mut parts = e.split(" ; ");
+            let ret = lit(&parse_expr(parts.next().unwrap_or("").trim()).map_err(|m| format!("{at}: {m}"))?)
+                .ok_or(format!("{at}: bad expected value"))?;
+            let mut arrays = Vec::new();
+            for p in parts {
+                let (name, val) = p.split_once("==").ok_or(format!("{at}: bad array check `{p}`"))?;
+                let k: usize = name.trim().strip_prefix("arg").and_then(|n| n.parse().ok()).ok_or(format!("{at}: bad `{name}`"))?;
+                let v = lit(&parse_expr(val.trim()).map_err(|m| format!("{at}: {m}"))?).ok_or(format!("{at}: bad list"))?;
+                arrays.push((k, v));
+            }
+            (c.trim(), Expect::Value { ret, arrays })
+        };
+        let Expr::Call(c) = parse_expr(call).map_err(|m| format!("{at}: {m}"))? else {
+            return Err(format!("{at}: check is not a call"));
+        };
+        let Expr::Name(n) = &*c.func else { return Err(format!("{at}: callee is not a name")) };
+        out.push(Check {
+            file: file.to_string(),
+            line: i + 1,
+            func: n.id.to_string(),
+            call_text: call.to_string(),
+            args: c.arguments.args.to_vec(),
+            expect,
+        });
+    }
+    Ok(out)
+}
+
+fn parse_expr(s: &str) -> Result<Expr, String> {
+    ruff_python_parser::parse_expression(s).map(|p| *p.into_syntax().body).map_err(|e| format!("`{s}`: {e}"))
+}
+
+fn num(e: &Expr) -> Option<Lit> {
+    match e {
+        Expr::NumberLiteral(n) => match &n.value {
+            ast::Number::Int(i) => Some(Lit::Int(i.as_i64()?)),
+            ast::Number::Float(f) => Some(Lit::Float(*f)),
+            _ => None,
+        },
+        Expr::UnaryOp(u) if u.op == ast::UnaryOp::USub => match &*u.operand {
+            Expr::NumberLiteral(n) if matches!(&n.value, ast::Number::Int(i) if i.as_u64() == Some(1 << 63)) => {
+                Some(Lit::Int(i64::MIN))
+            }
+            operand => match num(operand)? {
+            Lit::Int(i) => Some(Lit::Int(-i)),
+            Lit::Float(f) => Some(Lit::Float(-f)),
+            _ => None,
+            },
+        },
+        Expr::Attribute(a) => match a.attr.id.as_str() {
+            "nan" => Some(Lit::Float(f64::NAN)),
+            "inf" => Some(Lit::Float(f64::INFINITY)),
+            "pi" => Some(Lit::Float(std::f64::consts::PI)),
+            "e" => Some(Lit::Float(std::f64::consts::E)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A literal (numbers, bools, None, tuples and lists).
+pub fn lit(e: &Expr) -> Option<Lit> {
+    match e {
+        Expr::BooleanLiteral(b) => Some(Lit::Bool(b.value)),
+        Expr::NoneLiteral(_) => Some(Lit::None),
+        Expr::Tuple(t) => t.elts.iter().map(lit).collect::<Option<_>>().map(Lit::Seq),
+        Expr::List(l) => l.elts.iter().map(lit).collect::<Option<_>>().map(Lit::Seq),
+        e => num(e),
+    }
+}
+
+fn np_call<'e>(e: &'e Expr) -> Option<(&'e str, &'e ast::ExprCall)> {
+    let Expr::Call(c) = e else { return None };
+    let Expr::Attribute(a) = &*c.func else { return None };
+    Some((a.attr.id.as_str(), c))
+}
+
+fn dtype_kw(c: &ast::ExprCall) -> Option<String> {
+    c.arguments.keywords.iter().find(|k| k.arg.as_ref().is_some_and(|a| a.id.as_str() == "dtype")).and_then(|k| match &k.value {
+        Expr::Attribute(a) => Some(a.attr.id.to_string()),
+        _ => None,
+    })
+}
+
+fn flatten(l: &Lit, shape: &mut Vec<i64>, depth: usize, out: &mut Vec<Lit>) {
+    match l {
+        Lit::Seq(items) => {
+            if shape.len() <= depth {
+                shape.push(items.len() as i64);
+            }
+            for it in items {
+                flatten(it, shape, depth + 1, out);
+            }
+        }
+        other => out.push(other.clone()),
+    }
+}
+
+fn make_array(dtype: &str, shape: Vec<i64>, vals: &[Lit]) -> Option<RtValue> {
+    let f = |l: &Lit| match l {
+        Lit::Int(i) => *i as f64,
+        Lit::Float(x) => *x,
+        Lit::Bool(b) => *b as i64 as f64,
+        _ => 0.0,
+    };
+    let i = |l: &Lit| match l {
+        Lit::Int(i) => *i,
+        Lit::Float(x) => *x as i64,
+        Lit::Bool(b) => *b as i64,
+        _ => 0,
+    };
+    let data = match dtype {
+        "float64" => ArrayData::F64(vals.iter().map(f).collect()),
+        "float32" => ArrayData::F32(vals.iter().map(|v| f(v) as f32).collect()),
+        "int64" => ArrayData::I64(vals.iter().map(i).collect()),
+        "int32" => ArrayData::I32(vals.iter().map(|v| i(v) as i32).collect()),
+        "bool_" => ArrayData::Bool(vals.iter().map(|v| i(v) != 0).collect()),
+        _ => return None,
+    };
+    Some(RtValue::Array(ArrayRef::new(data, shape)?))
+}
+
+fn shape_of(e: &Expr) -> Option<Vec<i64>> {
+    match lit(e)? {
+        Lit::Int(n) => Some(vec![n]),
+        Lit::Seq(items) => items.iter().map(|x| if let Lit::Int(n) = x { Some(*n) } else { None }).collect(),
+        _ => None,
+    }
+}
+
+/// Builds a fresh runtime value for a check argument.
+pub fn arg_value(e: &Expr) -> Option<RtValue> {
+    if let Some((name, c)) = np_call(e) {
+        let dt = dtype_kw(c);
+        let a0 = c.arguments.args.first();
+        return match name {
+            "int32" => match num(a0?)? {
+                Lit::Int(i) => Some(RtValue::I32(i as i32)),
+                Lit::Float(x) => Some(RtValue::I32(x as i32)),
+                _ => None,
+            },
+            "int64" => match num(a0?)? {
+                Lit::Int(i) => Some(RtValue::I64(i)),
+                _ => None,
+            },
+            "float32" => match num(a0?)? {
+                Lit::Int(i) => Some(RtValue::F32(i as f32)),
+                Lit::Float(x) => Some(RtValue::F32(x as f32)),
+                _ => None,
+            },
+            "float64" => match num(a0?)? {
+                Lit::Int(i) => Some(RtValue::F64(i as f64)),
+                Lit::Float(x) => Some(RtValue::F64(x)),
+                _ => None,
+            },
+            "array" => {
+                let l = lit(a0?)?;
+                let mut shape = Vec::new();
+                let mut vals = Vec::new();
+                flatten(&l, &mut shape, 0, &mut vals);
+                let default = if vals.iter().any(|v| matches!(v, Lit::Float(_))) {
+                    "float64"
+                } else if !vals.is_empty() && vals.iter().all(|v| matches!(v, Lit::Bool(_))) {
+                    "bool_"
+                } else if vals.is_empty() {
+                    "float64"
+                } else {
+                    "int64"
+                };
+                make_array(dt.as_deref().unwrap_or(default), shape, &vals)
+            }
+            "zeros" | "ones" => {
+                let shape = shape_of(a0?)?;
+                let n: i64 = shape.iter().product();
+                let v = if name == "ones" { Lit::Int(1) } else { Lit::Int(0) };
+                make_array(dt.as_deref().unwrap_or("float64"), shape, &vec![v; n as usize])
+            }
+            "arange" => {
+                let Lit::Int(n) = num(a0?)? else { return None };
+                let vals: Vec<Lit> = (0..n).map(Lit::Int).collect();
+                make_array(dt.as_deref().unwrap_or("int64"), vec![n], &vals)
+            }
+            _ => None,
+        };
+    }
+    match lit(e)? {
+        Lit::Int(i) => Some(RtValue::I64(i)),
+        Lit::Float(x) => Some(RtValue::F64(x)),
+        Lit::Bool(b) => Some(RtValue::Bool(b)),
+        _ => None,
+    }
+}
+
+fn close(a: f64, b: f64) -> bool {
+    a == b || (a.is_nan() && b.is_nan()) || ((a - b).abs() <= 1e-12 * a.abs().max(b.abs()))
+}
+
+/// Whether `got` matches `want` (ints exact and int-typed, floats within 1e-12 relative).
+pub fn matches(got: &RtValue, want: &Lit) -> bool {
+    match (got, want) {
+        (RtValue::I64(g), Lit::Int(w)) => g == w,
+        (RtValue::I32(g), Lit::Int(w)) => *g as i64 == *w,
+        (RtValue::F64(g), Lit::Float(w)) => close(*g, *w),
+        (RtValue::F32(g), Lit::Float(w)) => close(*g as f64, *w),
+        (RtValue::Bool(g), Lit::Bool(w)) => g == w,
+        (RtValue::None, Lit::None) => true,
+        (RtValue::Tuple(g), Lit::Seq(w)) => g.len() == w.len() && g.iter().zip(w).all(|(a, b)| matches(a, b)),
+        (RtValue::Array(a), w @ Lit::Seq(_)) => {
+            let mut shape = Vec::new();
+            let mut vals = Vec::new();
+            flatten(w, &mut shape, 0, &mut vals);
+            let got = a.to_vec();
+            let shape_ok = shape.is_empty() && a.shape.iter().product::<i64>() == 0
+                || shape.iter().zip(&a.shape).all(|(x, y)| x == y);
+            shape_ok && got.len() == vals.len() && got.iter().zip(&vals).all(|(g, w)| matches(g, w))
+        }
+        _ => false,
+    }
+}
+
+/// All corpus files with their text.
+pub fn corpus() -> Vec<(String, String)> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/kernels");
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .expect("tests/kernels exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "py") && !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("verify")))
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).expect("readable")))
+        .collect()
+}
