@@ -129,10 +129,8 @@ impl SourceModule {
     pub fn interpret(&self, func: &str, args: &[RtValue]) -> Result<RtValue, Error> {
         let sig = Signature { args: args.iter().map(RtValue::ty).collect(), ret: None };
         let program = self.specialize(func, &sig, None)?;
-        twinjit_ir::interp::run(&program, args, InterpOptions::default()).map_err(|error| Error::Runtime {
-            message: error.describe(&self.sources),
-            error,
-        })
+        twinjit_ir::interp::run(&program, args, InterpOptions::default())
+            .map_err(|error| Error::Runtime { message: error.describe(&self.sources), error })
     }
 }
 

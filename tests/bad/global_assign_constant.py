@@ -6,6 +6,6 @@ N = 1024
 
 @njit
 def resize(k):
-    global N
-    N = k  # <-- here
+    global N  # <-- here
+    N = k
     return N

@@ -61,8 +61,13 @@ pub fn read_checks(file: &str, text: &str) -> Result<Vec<Check>, String> {
             let mut arrays = Vec::new();
             for p in parts {
                 let (name, val) = p.split_once("==").ok_or(format!("{at}: bad array check `{p}`"))?;
-                let k: usize = name.trim().strip_prefix("arg").and_then(|n| n.parse().ok()).ok_or(format!("{at}: bad `{name}`"))?;
-                let v = lit(&parse_expr(val.trim()).map_err(|m| format!("{at}: {m}"))?).ok_or(format!("{at}: bad list"))?;
+                let k: usize = name
+                    .trim()
+                    .strip_prefix("arg")
+                    .and_then(|n| n.parse().ok())
+                    .ok_or(format!("{at}: bad `{name}`"))?;
+                let v =
+                    lit(&parse_expr(val.trim()).map_err(|m| format!("{at}: {m}"))?).ok_or(format!("{at}: bad list"))?;
                 arrays.push((k, v));
             }
             (c.trim(), Expect::Value { ret, arrays })
@@ -99,9 +104,9 @@ fn num(e: &Expr) -> Option<Lit> {
                 Some(Lit::Int(i64::MIN))
             }
             operand => match num(operand)? {
-            Lit::Int(i) => Some(Lit::Int(-i)),
-            Lit::Float(f) => Some(Lit::Float(-f)),
-            _ => None,
+                Lit::Int(i) => Some(Lit::Int(-i)),
+                Lit::Float(f) => Some(Lit::Float(-f)),
+                _ => None,
             },
         },
         Expr::Attribute(a) => match a.attr.id.as_str() {
@@ -126,17 +131,19 @@ pub fn lit(e: &Expr) -> Option<Lit> {
     }
 }
 
-fn np_call<'e>(e: &'e Expr) -> Option<(&'e str, &'e ast::ExprCall)> {
+fn np_call(e: &Expr) -> Option<(&str, &ast::ExprCall)> {
     let Expr::Call(c) = e else { return None };
     let Expr::Attribute(a) = &*c.func else { return None };
     Some((a.attr.id.as_str(), c))
 }
 
 fn dtype_kw(c: &ast::ExprCall) -> Option<String> {
-    c.arguments.keywords.iter().find(|k| k.arg.as_ref().is_some_and(|a| a.id.as_str() == "dtype")).and_then(|k| match &k.value {
-        Expr::Attribute(a) => Some(a.attr.id.to_string()),
-        _ => None,
-    })
+    c.arguments.keywords.iter().find(|k| k.arg.as_ref().is_some_and(|a| a.id.as_str() == "dtype")).and_then(
+        |k| match &k.value {
+            Expr::Attribute(a) => Some(a.attr.id.to_string()),
+            _ => None,
+        },
+    )
 }
 
 fn flatten(l: &Lit, shape: &mut Vec<i64>, depth: usize, out: &mut Vec<Lit>) {
@@ -281,11 +288,16 @@ pub fn corpus() -> Vec<(String, String)> {
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .expect("tests/kernels exists")
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "py") && !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("verify")))
+        .filter(|p| {
+            p.extension().is_some_and(|x| x == "py")
+                && !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("verify"))
+        })
         .collect();
     files.sort();
     files
         .into_iter()
-        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).expect("readable")))
+        .map(|p| {
+            (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).expect("readable"))
+        })
         .collect()
 }

@@ -37,8 +37,7 @@ pub(crate) fn render(d: &Diagnostic, sources: &SourceMap) -> String {
         let covered = file.slice(label.span);
         let first_line = covered.split('\n').next().unwrap_or("");
         let width = first_line.chars().count().max(1);
-        let tabs_before =
-            text.chars().take(start_chars).filter(|&c| c == '\t').count() * 3 + start_chars;
+        let tabs_before = text.chars().take(start_chars).filter(|&c| c == '\t').count() * 3 + start_chars;
         let mark = if *primary { '^' } else { '-' };
         let underline: String = std::iter::repeat_n(mark, width).collect();
         let msg = if label.message.is_empty() { String::new() } else { format!(" {}", label.message) };

@@ -59,7 +59,10 @@ pub(crate) fn read_decorators(
         let Some(w) = which(callee, env) else {
             diags.push(
                 Diagnostic::error(
-                    format!("unsupported decorator `{}`", &text[dec.expression.range().start().into()..dec.expression.range().end().into()]),
+                    format!(
+                        "unsupported decorator `{}`",
+                        &text[dec.expression.range().start().into()..dec.expression.range().end().into()]
+                    ),
                     span(file, dec.range),
                     "not a JIT decorator twinjit knows",
                 )
@@ -87,7 +90,11 @@ pub(crate) fn read_decorators(
             }
             for kw in call.arguments.keywords.iter() {
                 let Some(name) = kw.arg.as_ref().map(|n| n.id.as_str()) else {
-                    diags.push(Diagnostic::error("`**kwargs` in a decorator is not supported", span(file, kw.range), "here"));
+                    diags.push(Diagnostic::error(
+                        "`**kwargs` in a decorator is not supported",
+                        span(file, kw.range),
+                        "here",
+                    ));
                     continue;
                 };
                 let kspan = span(file, kw.range);
@@ -128,10 +135,14 @@ pub(crate) fn read_decorators(
                     },
                     // Accepted and without effect on the generated code (documented).
                     "nogil" | "parallel" | "inline" | "debug" | "lineinfo" | "opt" | "forceinline" | "link" => {}
-                    "signature" | "signature_or_function" => read_signatures(&kw.value, file, &mut a.signatures, &mut diags),
+                    "signature" | "signature_or_function" => {
+                        read_signatures(&kw.value, file, &mut a.signatures, &mut diags)
+                    }
                     other => diags.push(
                         Diagnostic::error(format!("unknown decorator option `{other}`"), kspan, "not supported")
-                            .with_hint("supported: nopython, cache, fastmath, boundscheck, error_model, device, nogil, parallel"),
+                            .with_hint(
+                            "supported: nopython, cache, fastmath, boundscheck, error_model, device, nogil, parallel",
+                        ),
                     ),
                 }
             }
@@ -197,8 +208,12 @@ fn read_signatures(e: &Expr, file: FileId, out: &mut Vec<Signature>, diags: &mut
         Expr::List(l) => l.elts.iter().for_each(|x| read_signatures(x, file, out, diags)),
         Expr::Tuple(t) => t.elts.iter().for_each(|x| read_signatures(x, file, out, diags)),
         other => diags.push(
-            Diagnostic::error("unsupported decorator argument", span(file, other.range()), "expected a signature string")
-                .with_hint("write signatures as strings, e.g. @njit(\"float64(float64[:])\")"),
+            Diagnostic::error(
+                "unsupported decorator argument",
+                span(file, other.range()),
+                "expected a signature string",
+            )
+            .with_hint("write signatures as strings, e.g. @njit(\"float64(float64[:])\")"),
         ),
     }
 }

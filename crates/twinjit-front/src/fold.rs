@@ -107,7 +107,13 @@ fn binop(op: ast::Operator, l: Folded, r: Folded) -> Result<Folded, NoFold> {
             Mod if b != 0 => Folded::Int(int_mod(a, b)),
             Pow if b < 0 && a != 0 => Folded::Float((a as f64).powi(b.max(i32::MIN as i64) as i32)),
             Pow if b >= 0 => Folded::Int(u32::try_from(b).ok().and_then(|e| a.checked_pow(e)).ok_or(big)?),
-            LShift if b >= 0 => Folded::Int(if b < 64 { a.checked_mul(1i64.checked_shl(b as u32).ok_or(NoFold::TooLarge)?).ok_or(NoFold::TooLarge)? } else if a == 0 { 0 } else { return Err(NoFold::TooLarge) }),
+            LShift if b >= 0 => Folded::Int(if b < 64 {
+                a.checked_mul(1i64.checked_shl(b as u32).ok_or(NoFold::TooLarge)?).ok_or(NoFold::TooLarge)?
+            } else if a == 0 {
+                0
+            } else {
+                return Err(NoFold::TooLarge);
+            }),
             RShift if b >= 0 => Folded::Int(a >> b.min(63)),
             BitAnd => Folded::Int(a & b),
             BitOr => Folded::Int(a | b),
@@ -124,7 +130,7 @@ fn binop(op: ast::Operator, l: Folded, r: Folded) -> Result<Folded, NoFold> {
         FloorDiv if b != 0.0 => divmod_f64(a, b).0,
         Mod if b != 0.0 => divmod_f64(a, b).1,
         // A negative base to a fractional power is complex in Python: not folded.
-        Pow if !(a < 0.0 && b.fract() != 0.0) && !(a == 0.0 && b < 0.0) => a.powf(b),
+        Pow if !((a < 0.0 && b.fract() != 0.0) || (a == 0.0 && b < 0.0)) => a.powf(b),
         _ => return Err(nc),
     }))
 }

@@ -6,8 +6,8 @@
 //! expressions and comparison chains short-circuit through blocks with a parameter.
 //! Statements after `return`/`break`/`continue` land in a fresh unreachable block.
 
-use crate::fold::{fold, Folded, NoFold};
 use crate::env::{dtype_name, math_const, math_function, ConstVal, Env, Global};
+use crate::fold::{fold, Folded, NoFold};
 use crate::module_level::stmt_kind;
 use crate::span;
 use crate::ssa::Ssa;
@@ -15,9 +15,10 @@ use hashbrown::HashSet;
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::Ranged;
 use twinjit_diag::{Diagnostic, FileId, Span};
+use twinjit_ir::passes::{run_passes, SimplifyCfg};
 use twinjit_ir::{
-    AddressSpace, BinaryOp, Block, BlockCall, Builtin, CmpOp, Const, Function, FunctionAttrs, FunctionKind,
-    InstKind, ModuleFunction, Scalar, Terminator, Type, UnaryOp, Value,
+    AddressSpace, BinaryOp, Block, BlockCall, Builtin, CmpOp, Const, Function, FunctionAttrs, FunctionKind, InstKind,
+    ModuleFunction, Scalar, Terminator, Type, UnaryOp, Value,
 };
 
 /// Deepest expression nesting lowered (deeper input gets a diagnostic, not a stack overflow).
@@ -55,19 +56,20 @@ pub(crate) fn lower_function(
         let end = Span::new(file, fspan.end, fspan.end);
         lw.f.terminate(lw.cur, Terminator::Return(None), end);
     }
+    lw.report_unbound();
     if !lw.diags.is_empty() {
         return Err(lw.diags);
     }
+    if let Err(e) = run_passes(&mut lw.f, &[&SimplifyCfg]) {
+        return Err(vec![Diagnostic::error(
+            format!("internal compiler error: {e}"),
+            fspan,
+            "while lowering this function",
+        )]);
+    }
     let start = fd.decorator_list.first().map(|d| u32::from(d.range.start())).unwrap_or(fspan.start) as usize;
     let source = text.get(start..fspan.end as usize).unwrap_or("").to_string();
-    Ok(ModuleFunction {
-        name: fd.name.id.to_string(),
-        attrs,
-        body: lw.f,
-        source,
-        name_span,
-        callees: lw.callees,
-    })
+    Ok(ModuleFunction { name: fd.name.id.to_string(), attrs, body: lw.f, source, name_span, callees: lw.callees })
 }
 
 fn collect_locals(body: &[Stmt], out: &mut HashSet<String>) {
@@ -125,10 +127,76 @@ struct Lower<'a> {
 
 fn unsupported(span: Span, what: &str, hint: &str) -> Diagnostic {
     let d = Diagnostic::error(format!("{what} not supported"), span, "not supported by twinjit");
-    if hint.is_empty() { d } else { d.with_hint(hint) }
+    if hint.is_empty() {
+        d
+    } else {
+        d.with_hint(hint)
+    }
 }
 
 impl Lower<'_> {
+    /// Reports reads of variables that are assigned on no path before the read (Python's
+    /// UnboundLocalError, found at compile time). Reads assigned on only some paths are left to
+    /// inference, which accepts them when the value is never used unassigned.
+    fn report_unbound(&mut self) {
+        let f = &self.f;
+        let mut unbound: HashSet<Value> = self.ssa.names().keys().copied().collect();
+        loop {
+            let mut changed = false;
+            for b in &f.blocks {
+                for t in b.term.targets() {
+                    let params = &f.blocks[t.block.index()].params;
+                    for (k, a) in t.args.iter().enumerate() {
+                        if let Some(p) = params.get(k) {
+                            // A value computed from `p` itself (`total += x` in a loop) does
+                            // not bind `p`.
+                            if unbound.contains(p) && !unbound.contains(a) && !depends_on(f, *a, *p) {
+                                unbound.remove(p);
+                                changed = true;
+                            }
+                        }
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let mut reported: HashSet<String> = HashSet::new();
+        let mut uses: Vec<(Value, Span)> = Vec::new();
+        for b in f.reverse_postorder() {
+            let bd = &f.blocks[b.index()];
+            for &i in &bd.insts {
+                let d = &f.insts[i.index()];
+                uses.extend(d.kind.operands().into_iter().map(|v| (v, d.span)));
+            }
+            match &bd.term {
+                Terminator::Branch(c, ..) => uses.push((*c, bd.term_span)),
+                Terminator::Return(Some(v)) => uses.push((*v, bd.term_span)),
+                _ => {}
+            }
+        }
+        // Report the first read in source order.
+        uses.sort_by_key(|(_, s)| s.start);
+        {
+            for (v, span) in uses {
+                if unbound.contains(&v) {
+                    let name = self.ssa.names()[&v].clone();
+                    if reported.insert(name.clone()) && !name.starts_with('.') {
+                        self.diags.push(
+                            Diagnostic::error(
+                                format!("local variable `{name}` is referenced before assignment"),
+                                span,
+                                format!("`{name}` has no value here"),
+                            )
+                            .with_hint(format!("assign `{name}` before this point, e.g. `{name} = 0`")),
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     fn sp(&self, r: ruff_text_size::TextRange) -> Span {
         span(self.file, r)
     }
@@ -191,6 +259,7 @@ impl Lower<'_> {
             }
             let v = self.f.add_block_param(Function::ENTRY, Type::Unknown);
             self.f.param_names.push(name.clone());
+            self.f.param_spans.push(self.sp(a.parameter.name.range));
             self.ssa.def(Function::ENTRY, &name, v);
             self.locals.insert(name);
         }
@@ -215,7 +284,9 @@ impl Lower<'_> {
         let sspan = self.sp(s.range());
         match s {
             Stmt::Return(r) => {
-                if self.kind == FunctionKind::Kernel && r.value.as_ref().is_some_and(|v| !matches!(**v, Expr::NoneLiteral(_))) {
+                if self.kind == FunctionKind::Kernel
+                    && r.value.as_ref().is_some_and(|v| !matches!(**v, Expr::NoneLiteral(_)))
+                {
                     self.diags.push(
                         Diagnostic::error("a kernel cannot return a value", sspan, "returns a value")
                             .with_hint("write results into an array argument, or use @cuda.jit(device=True)"),
@@ -286,7 +357,9 @@ impl Lower<'_> {
                 "define it at module level with @njit and call it",
             )),
             Stmt::ClassDef(_) => self.diags.push(unsupported(sspan, "classes are", "use arrays and functions")),
-            Stmt::Try(_) => self.diags.push(unsupported(sspan, "try/except is", "check values before the operation instead")),
+            Stmt::Try(_) => {
+                self.diags.push(unsupported(sspan, "try/except is", "check values before the operation instead"))
+            }
             Stmt::With(_) => self.diags.push(unsupported(sspan, "the `with` statement is", "")),
             Stmt::Import(_) | Stmt::ImportFrom(_) => {
                 self.diags.push(unsupported(sspan, "imports inside functions are", "import at module level"))
@@ -311,7 +384,9 @@ impl Lower<'_> {
                 self.f.push(self.cur, InstKind::SetItem(arr, idx, v), None, tspan);
             }
             Expr::Attribute(_) => self.diags.push(unsupported(tspan, "assigning to an attribute is", "")),
-            Expr::Starred(_) => self.diags.push(unsupported(tspan, "starred assignment is", "unpack into a fixed number of names")),
+            Expr::Starred(_) => {
+                self.diags.push(unsupported(tspan, "starred assignment is", "unpack into a fixed number of names"))
+            }
             _ => self.diags.push(Diagnostic::error("cannot assign to this expression", tspan, "not a name or element")),
         }
     }
@@ -337,7 +412,9 @@ impl Lower<'_> {
                 let r = self.emit(InstKind::Binary(op, old, rhs), span);
                 self.f.push(self.cur, InstKind::SetItem(arr, idx, r), None, span);
             }
-            other => self.diags.push(Diagnostic::error("cannot assign to this expression", self.sp(other.range()), "here")),
+            other => {
+                self.diags.push(Diagnostic::error("cannot assign to this expression", self.sp(other.range()), "here"))
+            }
         }
     }
 
@@ -407,11 +484,19 @@ impl Lower<'_> {
             self.diags.push(unsupported(span, "`for ... else` is", "use a flag variable"));
         }
         let Expr::Name(target) = &*fr.target else {
-            self.diags.push(unsupported(self.sp(fr.target.range()), "this loop target is", "loop over `range` with a single name"));
+            self.diags.push(unsupported(
+                self.sp(fr.target.range()),
+                "this loop target is",
+                "loop over `range` with a single name",
+            ));
             return;
         };
         let range_args = match &*fr.iter {
-            Expr::Call(c) if self.is_range(&c.func) && c.arguments.keywords.is_empty() && (1..=3).contains(&c.arguments.args.len()) => {
+            Expr::Call(c)
+                if self.is_range(&c.func)
+                    && c.arguments.keywords.is_empty()
+                    && (1..=3).contains(&c.arguments.args.len()) =>
+            {
                 &c.arguments.args
             }
             other => {
@@ -436,7 +521,11 @@ impl Lower<'_> {
             Some(e) => int_literal(e),
         };
         if step_const == Some(0) {
-            self.diags.push(Diagnostic::error("range() step must not be zero", self.sp(range_args[2].range()), "zero step"));
+            self.diags.push(Diagnostic::error(
+                "range() step must not be zero",
+                self.sp(range_args[2].range()),
+                "zero step",
+            ));
             return;
         }
         let step = step.unwrap_or_else(|| self.konst(Const::Int(1), span));
@@ -529,7 +618,9 @@ impl Lower<'_> {
                 Diagnostic::error(format!("function `{id}` used as a value"), span, "not called")
                     .with_hint("functions can only be called here"),
             ),
-            Some(_) => self.fail(Diagnostic::error(format!("`{id}` cannot be used as a value"), span, "module or decorator")),
+            Some(_) => {
+                self.fail(Diagnostic::error(format!("`{id}` cannot be used as a value"), span, "module or decorator"))
+            }
             None => {
                 let d = Diagnostic::error(format!("name `{id}` is not defined"), span, "undefined");
                 let d = if matches!(id, "np" | "numpy" | "math" | "cuda" | "numba") {
@@ -557,8 +648,12 @@ impl Lower<'_> {
     fn expr(&mut self, e: &Expr) -> Value {
         if self.depth >= MAX_DEPTH {
             return self.fail(
-                Diagnostic::error("expression nested too deeply", self.sp(e.range()), format!("more than {MAX_DEPTH} levels"))
-                    .with_hint("split it into several assignments"),
+                Diagnostic::error(
+                    "expression nested too deeply",
+                    self.sp(e.range()),
+                    format!("more than {MAX_DEPTH} levels"),
+                )
+                .with_hint("split it into several assignments"),
             );
         }
         self.depth += 1;
@@ -654,11 +749,9 @@ impl Lower<'_> {
                 let vals: Vec<Value> = t.elts.iter().map(|e| self.expr(e)).collect();
                 self.emit(InstKind::MakeTuple(vals), span)
             }
-            Expr::List(_) => self.fail(unsupported(
-                span,
-                "lists are",
-                "use a NumPy array argument (or cuda.local.array in kernels)",
-            )),
+            Expr::List(_) => {
+                self.fail(unsupported(span, "lists are", "use a NumPy array argument (or cuda.local.array in kernels)"))
+            }
             Expr::Dict(_) => self.fail(unsupported(span, "dicts are", "use arrays indexed by integers")),
             Expr::Set(_) => self.fail(unsupported(span, "sets are", "")),
             Expr::StringLiteral(_) | Expr::FString(_) | Expr::TString(_) | Expr::BytesLiteral(_) => {
@@ -670,7 +763,9 @@ impl Lower<'_> {
             }
             Expr::Yield(_) | Expr::YieldFrom(_) => self.fail(unsupported(span, "generators (`yield`) are", "")),
             Expr::Await(_) => self.fail(unsupported(span, "`await` is", "")),
-            Expr::Named(_) => self.fail(unsupported(span, "the walrus operator `:=` is", "assign in a separate statement")),
+            Expr::Named(_) => {
+                self.fail(unsupported(span, "the walrus operator `:=` is", "assign in a separate statement"))
+            }
             Expr::Starred(_) => self.fail(unsupported(span, "starred expressions are", "")),
             Expr::Slice(_) => self.fail(unsupported(span, "slices are", "index single elements")),
             Expr::EllipsisLiteral(_) => self.fail(unsupported(span, "`...` is", "")),
@@ -736,7 +831,11 @@ impl Lower<'_> {
     }
 
     fn bad_cmp(&mut self, op: ast::CmpOp, span: Span) -> Value {
-        self.fail(unsupported(span, &format!("the `{}` comparison is", op.as_str()), "compare numbers with == != < <= > >="))
+        self.fail(unsupported(
+            span,
+            &format!("the `{}` comparison is", op.as_str()),
+            "compare numbers with == != < <= > >=",
+        ))
     }
 
     /// Dotted path of an attribute chain rooted at a name: `cuda.atomic.add` → ["cuda", "atomic", "add"].
@@ -806,8 +905,14 @@ impl Lower<'_> {
                         return self.emit(InstKind::Builtin(b, vec![]), span);
                     }
                     return self.fail(
-                        Diagnostic::error(format!("unknown attribute `cuda.{}`", path.join(".")), span, "not supported")
-                            .with_hint("supported: cuda.threadIdx/blockIdx/blockDim/gridDim.x|y|z, cuda.laneid, cuda.warpsize"),
+                        Diagnostic::error(
+                            format!("unknown attribute `cuda.{}`", path.join(".")),
+                            span,
+                            "not supported",
+                        )
+                        .with_hint(
+                            "supported: cuda.threadIdx/blockIdx/blockDim/gridDim.x|y|z, cuda.laneid, cuda.warpsize",
+                        ),
                     );
                 }
                 (g, path) => {
@@ -863,13 +968,21 @@ impl Lower<'_> {
                 let id = n.id.as_str();
                 let fspan = self.sp(n.range);
                 if self.locals.contains(id) {
-                    return self.fail(Diagnostic::error(format!("`{id}` is a variable, not a function"), fspan, "called here"));
+                    return self.fail(Diagnostic::error(
+                        format!("`{id}` is a variable, not a function"),
+                        fspan,
+                        "called here",
+                    ));
                 }
                 match self.env.get(id).cloned() {
                     Some(Global::Function { kind: Some(_), params }) => {
                         if params != args.len() {
                             return self.fail(Diagnostic::error(
-                                format!("`{id}` takes {params} argument{} but {} were given", if params == 1 { "" } else { "s" }, args.len()),
+                                format!(
+                                    "`{id}` takes {params} argument{} but {} were given",
+                                    if params == 1 { "" } else { "s" },
+                                    args.len()
+                                ),
                                 span,
                                 "wrong number of arguments",
                             ));
@@ -889,10 +1002,18 @@ impl Lower<'_> {
                     Some(Global::MathFunction(b)) => return self.builtin_call(b, args, span),
                     Some(Global::NumbaType(s)) => return self.cast_call(s, args, span),
                     Some(Global::Prange) => {
-                        return self.fail(unsupported(span, "prange outside a for loop is", "write `for i in prange(n):`"))
+                        return self.fail(unsupported(
+                            span,
+                            "prange outside a for loop is",
+                            "write `for i in prange(n):`",
+                        ))
                     }
                     Some(other) => {
-                        return self.fail(Diagnostic::error(format!("`{id}` cannot be called here ({other:?})"), fspan, "not callable"))
+                        return self.fail(Diagnostic::error(
+                            format!("`{id}` cannot be called here ({other:?})"),
+                            fspan,
+                            "not callable",
+                        ))
                     }
                     None => {}
                 }
@@ -919,7 +1040,11 @@ impl Lower<'_> {
                         .with_hint("methods of lists, strings and arrays are not compiled; write a loop"),
                 )
             }
-            other => self.fail(Diagnostic::error("this expression cannot be called", self.sp(other.range()), "not a function")),
+            other => self.fail(Diagnostic::error(
+                "this expression cannot be called",
+                self.sp(other.range()),
+                "not a function",
+            )),
         }
     }
 
@@ -949,7 +1074,11 @@ impl Lower<'_> {
                 let v = self.konst(c, span);
                 self.emit(InstKind::Cast(s, v), span)
             }
-            _ => self.fail(Diagnostic::error(format!("{}() takes one argument", s.name()), span, "wrong number of arguments")),
+            _ => self.fail(Diagnostic::error(
+                format!("{}() takes one argument", s.name()),
+                span,
+                "wrong number of arguments",
+            )),
         }
     }
 
@@ -1115,7 +1244,9 @@ impl Lower<'_> {
                 _ => None,
             },
             Expr::Attribute(a) => match &*a.value {
-                Expr::Name(m) if matches!(self.env.get(m.id.as_str()), Some(Global::NumpyModule | Global::NumbaModule)) => {
+                Expr::Name(m)
+                    if matches!(self.env.get(m.id.as_str()), Some(Global::NumpyModule | Global::NumbaModule)) =>
+                {
                     dtype_name(a.attr.id.as_str())
                 }
                 _ => None,
@@ -1123,6 +1254,24 @@ impl Lower<'_> {
             _ => None,
         }
     }
+}
+
+/// Whether `v` is computed (through instruction operands) from `p`.
+fn depends_on(f: &Function, v: Value, p: Value) -> bool {
+    let mut stack = vec![v];
+    let mut seen: HashSet<Value> = HashSet::new();
+    while let Some(x) = stack.pop() {
+        if x == p {
+            return true;
+        }
+        if !seen.insert(x) {
+            continue;
+        }
+        if let Some(d) = f.def_inst(x) {
+            stack.extend(d.kind.operands());
+        }
+    }
+    false
 }
 
 fn tuple_elts(e: &Expr) -> &[Expr] {

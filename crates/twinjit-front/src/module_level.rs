@@ -67,9 +67,9 @@ pub(crate) fn lower(text: &str, file: FileId) -> Result<Module, Vec<Diagnostic>>
                         ("numba", "cuda") => Some(Global::CudaModule),
                         ("numba", "prange") => Some(Global::Prange),
                         ("numba", t) | ("numba.types", t) => dtype_name(t).map(Global::NumbaType),
-                        ("math", f) => math_function(f)
-                            .map(Global::MathFunction)
-                            .or_else(|| math_const(f).map(Global::MathConst)),
+                        ("math", f) => {
+                            math_function(f).map(Global::MathFunction).or_else(|| math_const(f).map(Global::MathConst))
+                        }
                         _ => None,
                     };
                     match g {
@@ -157,7 +157,11 @@ pub(crate) fn lower(text: &str, file: FileId) -> Result<Module, Vec<Diagnostic>>
             Err(mut d) => diags.append(&mut d),
         }
     }
-    if diags.is_empty() { Ok(module) } else { Err(diags) }
+    if diags.is_empty() {
+        Ok(module)
+    } else {
+        Err(diags)
+    }
 }
 
 fn unsupported_import(file: FileId, r: ruff_text_size::TextRange, name: &str) -> Diagnostic {
@@ -222,7 +226,9 @@ pub(crate) fn eval_const(e: &Expr, env: &Env, file: FileId) -> Result<ConstVal, 
             ast::Number::Complex { .. } => Err(bad("complex numbers are not supported")),
         },
         Expr::BooleanLiteral(b) => Ok(ConstVal::Bool(b.value)),
-        Expr::Tuple(t) => t.elts.iter().map(|x| eval_const(x, env, file)).collect::<Result<_, _>>().map(ConstVal::Tuple),
+        Expr::Tuple(t) => {
+            t.elts.iter().map(|x| eval_const(x, env, file)).collect::<Result<_, _>>().map(ConstVal::Tuple)
+        }
         Expr::Name(n) => match env.get(n.id.as_str()) {
             Some(Global::Const(c)) => Ok(c.clone()),
             Some(Global::MathConst(x)) => Ok(ConstVal::Float(*x)),
@@ -242,7 +248,9 @@ pub(crate) fn eval_const(e: &Expr, env: &Env, file: FileId) -> Result<ConstVal, 
             // np.float64(x), np.int64(x), int(x), float(x)
             let target = match &*c.func {
                 Expr::Attribute(a) => match &*a.value {
-                    Expr::Name(m) if matches!(env.get(m.id.as_str()), Some(Global::NumpyModule | Global::NumbaModule)) => {
+                    Expr::Name(m)
+                        if matches!(env.get(m.id.as_str()), Some(Global::NumpyModule | Global::NumbaModule)) =>
+                    {
                         dtype_name(a.attr.id.as_str())
                     }
                     _ => None,
@@ -266,7 +274,9 @@ pub(crate) fn eval_const(e: &Expr, env: &Env, file: FileId) -> Result<ConstVal, 
         Expr::UnaryOp(u) => {
             let v = eval_const(&u.operand, env, file)?;
             match (u.op, v) {
-                (ast::UnaryOp::USub, ConstVal::Int(i)) => i.checked_neg().map(ConstVal::Int).ok_or_else(|| bad("overflow")),
+                (ast::UnaryOp::USub, ConstVal::Int(i)) => {
+                    i.checked_neg().map(ConstVal::Int).ok_or_else(|| bad("overflow"))
+                }
                 (ast::UnaryOp::USub, ConstVal::Float(x)) => Ok(ConstVal::Float(-x)),
                 (ast::UnaryOp::UAdd, v @ (ConstVal::Int(_) | ConstVal::Float(_))) => Ok(v),
                 (ast::UnaryOp::Not, ConstVal::Bool(b)) => Ok(ConstVal::Bool(!b)),
@@ -276,7 +286,9 @@ pub(crate) fn eval_const(e: &Expr, env: &Env, file: FileId) -> Result<ConstVal, 
         Expr::BinOp(b) => {
             let l = eval_const(&b.left, env, file)?;
             let r = eval_const(&b.right, env, file)?;
-            const_binop(b.op, l, r).ok_or_else(|| bad("this constant expression cannot be frozen (overflow, division by zero or unsupported operator)"))
+            const_binop(b.op, l, r).ok_or_else(|| {
+                bad("this constant expression cannot be frozen (overflow, division by zero or unsupported operator)")
+            })
         }
         _ => Err(bad("not a constant")),
     }

@@ -15,6 +15,8 @@ pub(crate) struct Ssa {
     sealed: Vec<bool>,
     incomplete: Vec<Vec<(String, Value)>>,
     preds: Vec<Vec<Block>>,
+    /// Variable name of every `undef` and every parameter created for a variable.
+    names: HashMap<Value, String>,
 }
 
 impl Ssa {
@@ -31,6 +33,11 @@ impl Ssa {
     pub(crate) fn add_pred(&mut self, to: Block, from: Block) {
         self.ensure(to);
         self.preds[to.index()].push(from);
+    }
+
+    /// Names of the values created for variables (undefs and block parameters).
+    pub(crate) fn names(&self) -> &HashMap<Value, String> {
+        &self.names
     }
 
     pub(crate) fn def(&mut self, b: Block, name: &str, v: Value) {
@@ -50,6 +57,7 @@ impl Ssa {
             }
             if !self.sealed[cur.index()] {
                 let p = f.add_block_param(cur, Type::Unknown);
+                self.names.insert(p, name.to_string());
                 self.incomplete[cur.index()].push((name.to_string(), p));
                 self.defs[cur.index()].insert(name.to_string(), p);
                 break p;
@@ -59,6 +67,7 @@ impl Ssa {
                     let inst = f.make_inst(InstKind::Undef, Some(Type::Unknown), Span::DUMMY);
                     f.blocks[cur.index()].insts.insert(0, inst);
                     let v = f.insts[inst.index()].result.expect("undef has a result");
+                    self.names.insert(v, name.to_string());
                     self.defs[cur.index()].insert(name.to_string(), v);
                     break v;
                 }
@@ -68,6 +77,7 @@ impl Ssa {
                 }
                 _ => {
                     let p = f.add_block_param(cur, Type::Unknown);
+                    self.names.insert(p, name.to_string());
                     self.defs[cur.index()].insert(name.to_string(), p);
                     self.add_param_args(f, cur, name);
                     break p;

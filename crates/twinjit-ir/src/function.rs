@@ -121,7 +121,6 @@ macro_rules! named_enum {
     };
 }
 
-
 impl UnaryOp {
     /// Text-form name.
     pub fn name(self) -> &'static str {
@@ -444,14 +443,11 @@ impl InstKind {
             | InstKind::CheckIndex(a, b, _)
             | InstKind::Load(a, b) => vec![*a, *b],
             InstKind::Select(a, b, c) | InstKind::Store(a, b, c) => vec![*a, *b, *c],
-            InstKind::Call(_, args) | InstKind::Builtin(_, args) | InstKind::MakeTuple(args) => {
-                args.clone()
-            }
+            InstKind::Call(_, args) | InstKind::Builtin(_, args) | InstKind::MakeTuple(args) => args.clone(),
             InstKind::GetItem(a, idx) => std::iter::once(*a).chain(idx.iter().copied()).collect(),
-            InstKind::SetItem(a, idx, v) => std::iter::once(*a)
-                .chain(idx.iter().copied())
-                .chain(std::iter::once(*v))
-                .collect(),
+            InstKind::SetItem(a, idx, v) => {
+                std::iter::once(*a).chain(idx.iter().copied()).chain(std::iter::once(*v)).collect()
+            }
         }
     }
 
@@ -627,6 +623,8 @@ pub struct Function {
     pub name: String,
     /// Parameter names, one per entry-block parameter.
     pub param_names: Vec<String>,
+    /// Spans of the parameter names (empty when unknown, e.g. parsed IR text).
+    pub param_spans: Vec<Span>,
     /// Return type (`Unknown` in untyped IR).
     pub ret: Type,
     /// Blocks; `Block(0)` is the entry.
@@ -645,6 +643,7 @@ impl Function {
         let mut f = Function {
             name: name.into(),
             param_names: Vec::new(),
+            param_spans: Vec::new(),
             ret: Type::Unknown,
             blocks: Vec::new(),
             insts: Vec::new(),
@@ -721,6 +720,7 @@ impl Function {
     pub fn value_span(&self, v: Value) -> Span {
         match self.values[v.index()].def {
             ValueDef::Inst(i) => self.insts[i.index()].span,
+            ValueDef::Param(b, k) if b == Self::ENTRY => self.param_spans.get(k as usize).copied().unwrap_or(self.span),
             ValueDef::Param(..) => self.span,
         }
     }

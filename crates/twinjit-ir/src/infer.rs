@@ -128,7 +128,11 @@ pub fn infer(
             Err(mut d) => diags.append(&mut d),
         }
     }
-    if diags.is_empty() { Ok(TypedProgram { functions: out }) } else { Err(diags) }
+    if diags.is_empty() {
+        Ok(TypedProgram { functions: out })
+    } else {
+        Err(diags)
+    }
 }
 
 struct Instance {
@@ -160,9 +164,8 @@ impl<'m> Inferencer<'m> {
             return i;
         }
         let mf = &self.module.functions[fidx];
-        let declared_ret = declared_ret.or_else(|| {
-            mf.attrs.signatures.iter().find(|s| s.args == args).and_then(|s| s.ret.clone())
-        });
+        let declared_ret =
+            declared_ret.or_else(|| mf.attrs.signatures.iter().find(|s| s.args == args).and_then(|s| s.ret.clone()));
         let i = self.instances.len();
         self.instances.push(Instance {
             fidx,
@@ -190,8 +193,7 @@ impl<'m> Inferencer<'m> {
             types[p.index()] = t.clone();
         }
         let rpo = f.reverse_postorder();
-        let mut incoming: Vec<Vec<Vec<Value>>> =
-            f.blocks.iter().map(|b| vec![Vec::new(); b.params.len()]).collect();
+        let mut incoming: Vec<Vec<Vec<Value>>> = f.blocks.iter().map(|b| vec![Vec::new(); b.params.len()]).collect();
         for &b in &rpo {
             for t in f.blocks[b.index()].term.targets() {
                 for (k, a) in t.args.iter().enumerate() {
@@ -352,7 +354,11 @@ impl<'m> Inferencer<'m> {
                 if callee.body.params().len() != args.len() {
                     return Err(err(
                         span,
-                        format!("`{name}` takes {} arguments but {} were given", callee.body.params().len(), args.len()),
+                        format!(
+                            "`{name}` takes {} arguments but {} were given",
+                            callee.body.params().len(),
+                            args.len()
+                        ),
                         "wrong number of arguments",
                     ));
                 }
@@ -366,18 +372,19 @@ impl<'m> Inferencer<'m> {
             InstKind::Builtin(b @ (Builtin::Grid | Builtin::Gridsize), args) => {
                 let n = match args.first().and_then(|a| f.def_inst(*a)).map(|d| &d.kind) {
                     Some(InstKind::Const(Const::Int(n))) if (1..=3).contains(n) => *n as usize,
-                    _ => {
-                        return Err(err(span, format!("{}() takes a constant 1, 2 or 3", b.name()), "here"))
-                    }
+                    _ => return Err(err(span, format!("{}() takes a constant 1, 2 or 3", b.name()), "here")),
                 };
-                if n == 1 { Type::I64 } else { Type::Tuple(vec![Type::I64; n]) }
+                if n == 1 {
+                    Type::I64
+                } else {
+                    Type::Tuple(vec![Type::I64; n])
+                }
             }
             InstKind::Builtin(b, args) => self.builtin_type(*b, args, types, span)?,
             InstKind::Dim(a, k) => {
                 let at = array_of(&ty(a), span, "`.shape`")?;
-                norm_axis(*k, at.ndim).ok_or_else(|| {
-                    err(span, format!("axis {k} is out of range for a {}-D array", at.ndim), "here")
-                })?;
+                norm_axis(*k, at.ndim)
+                    .ok_or_else(|| err(span, format!("axis {k} is out of range for a {}-D array", at.ndim), "here"))?;
                 Type::I64
             }
             InstKind::GetItem(a, idx) => match ty(a) {
@@ -438,14 +445,23 @@ impl<'m> Inferencer<'m> {
             let want = if lo == hi { lo.to_string() } else { format!("{lo} or more") };
             return Err(err(
                 span,
-                format!("{}() takes {want} argument{} but {} were given", b.name(), if want == "1" { "" } else { "s" }, args.len()),
+                format!(
+                    "{}() takes {want} argument{} but {} were given",
+                    b.name(),
+                    if want == "1" { "" } else { "s" },
+                    args.len()
+                ),
                 "wrong number of arguments",
             ));
         }
         let ty = |k: usize| types[args[k].index()].clone();
         let scalar = |k: usize| -> Result<Scalar, Diagnostic> {
             ty(k).scalar().ok_or_else(|| {
-                err(span, format!("{}() expects a number, found {}", b.name(), ty(k)), format!("argument {} is {}", k + 1, ty(k)))
+                err(
+                    span,
+                    format!("{}() expects a number, found {}", b.name(), ty(k)),
+                    format!("argument {} is {}", k + 1, ty(k)),
+                )
             })
         };
         Ok(match b {
@@ -458,7 +474,7 @@ impl<'m> Inferencer<'m> {
                 for k in 1..args.len() {
                     acc = typing::unify_scalar(acc, scalar(k)?);
                 }
-                if acc == Scalar::Bool && args.len() > 0 {
+                if acc == Scalar::Bool && !args.is_empty() {
                     acc = Scalar::Bool;
                 }
                 Type::Scalar(acc)
@@ -491,8 +507,9 @@ impl<'m> Inferencer<'m> {
             }
             ShflDownSync | ShflXorSync | ShflSync => ty(1),
             Fma => Type::Scalar(typing::math_binary(typing::math_binary(scalar(0)?, scalar(1)?), scalar(2)?)),
-            Selp => typing::unify(&ty(1), &ty(2))
-                .ok_or_else(|| err(span, "selp operands have different types", "here"))?,
+            Selp => {
+                typing::unify(&ty(1), &ty(2)).ok_or_else(|| err(span, "selp operands have different types", "here"))?
+            }
         })
     }
 }
@@ -581,14 +598,18 @@ impl<'m> Inferencer<'m> {
             ));
         }
         if inst.returns_none && ret != Type::None && inst.declared_ret.is_none() {
-            diags.push(err(
-                mf.name_span,
-                format!("`{}` returns {ret} on some paths and None on others", mf.name),
-                "in this function",
-            ).with_hint("return a value on every path (optional values are not supported)"));
+            diags.push(
+                err(
+                    mf.name_span,
+                    format!("`{}` returns {ret} on some paths and None on others", mf.name),
+                    "in this function",
+                )
+                .with_hint("return a value on every path (optional values are not supported)"),
+            );
         }
         let mut g = Function::new(inst.mangled.clone(), src.span);
         g.param_names = src.param_names.clone();
+        g.param_spans = src.param_spans.clone();
         g.ret = ret;
         let error_model = self.options.error_model.unwrap_or(mf.attrs.error_model);
         let mut rw = Rewriter {
@@ -720,8 +741,12 @@ impl Rewriter<'_> {
     fn check_undef_operands(&self, data: &InstData) -> Result<(), Diagnostic> {
         for op in data.kind.operands() {
             if matches!(self.src.def_inst(op).map(|d| &d.kind), Some(InstKind::Undef)) {
-                return Err(err(data.span, "a variable used here is not assigned on every path before it", "possibly unassigned")
-                    .with_hint("assign it before the branch or loop"));
+                return Err(err(
+                    data.span,
+                    "a variable used here is not assigned on every path before it",
+                    "possibly unassigned",
+                )
+                .with_hint("assign it before the branch or loop"));
             }
             let nt = self.ty(self.val(op));
             if nt == Type::None && !matches!(data.kind, InstKind::MakeTuple(_) | InstKind::Call(..)) {
@@ -762,7 +787,9 @@ impl Rewriter<'_> {
                 let t = typing::binary(*op, sa, sc).map_err(|m| err(span, m, "here"))?;
                 let x = self.scalar_arg(b, *a, t.lhs, span)?;
                 let y = self.scalar_arg(b, *c, t.rhs, span)?;
-                if matches!(op, BinaryOp::Div | BinaryOp::FloorDiv | BinaryOp::Mod) && self.error_model == ErrorModel::Python {
+                if matches!(op, BinaryOp::Div | BinaryOp::FloorDiv | BinaryOp::Mod)
+                    && self.error_model == ErrorModel::Python
+                {
                     self.g.push(b, InstKind::CheckNonZero(y), None, span);
                 }
                 Some(self.push(b, InstKind::Binary(*op, x, y), Type::Scalar(t.result), span))
@@ -833,7 +860,11 @@ impl Rewriter<'_> {
                 let idx = self.indices(b, idx, span)?;
                 let vv = self.val(*v);
                 if self.ty(vv).scalar().is_none() {
-                    return Err(err(span, format!("cannot store {} into an array of {}", self.ty(vv), at.dtype.name()), "stored here"));
+                    return Err(err(
+                        span,
+                        format!("cannot store {} into an array of {}", self.ty(vv), at.dtype.name()),
+                        "stored here",
+                    ));
                 }
                 let vv = self.coerce(b, vv, &Type::Scalar(at.dtype), span)?;
                 self.g.push(b, InstKind::SetItem(av, idx, vv), None, span);
@@ -853,7 +884,11 @@ impl Rewriter<'_> {
                 let rt = result_ty.clone().expect("has result");
                 Some(self.push(b, data.kind.clone(), rt, span))
             }
-            InstKind::Stride(..) | InstKind::CheckIndex(..) | InstKind::CheckNonZero(..) | InstKind::Load(..) | InstKind::Store(..) => {
+            InstKind::Stride(..)
+            | InstKind::CheckIndex(..)
+            | InstKind::CheckNonZero(..)
+            | InstKind::Load(..)
+            | InstKind::Store(..) => {
                 let mut k = data.kind.clone();
                 k.map_operands(|v| self.vmap[v.index()].expect("dominance"));
                 let ty = data.result.map(|r| self.types[r.index()].clone());
@@ -900,7 +935,14 @@ impl Rewriter<'_> {
         Ok(out)
     }
 
-    fn builtin(&mut self, b: Block, bi: Builtin, args: &[Value], rt: Option<Type>, span: Span) -> Result<Option<Value>, Diagnostic> {
+    fn builtin(
+        &mut self,
+        b: Block,
+        bi: Builtin,
+        args: &[Value],
+        rt: Option<Type>,
+        span: Span,
+    ) -> Result<Option<Value>, Diagnostic> {
         use Builtin::*;
         let rt = rt.expect("builtins have a result");
         let a0 = args.first().map(|a| self.val(*a));
@@ -982,8 +1024,8 @@ impl Rewriter<'_> {
                 let mut nargs: Vec<Value> = args.iter().map(|a| self.val(*a)).collect();
                 if matches!(bi, AtomicAdd | AtomicSub | AtomicMax | AtomicMin | AtomicExch | AtomicCas) {
                     let at = self.ty(nargs[0]).array().expect("typed");
-                    for k in 2..nargs.len() {
-                        nargs[k] = self.coerce(b, nargs[k], &Type::Scalar(at.dtype), span)?;
+                    for a in nargs.iter_mut().skip(2) {
+                        *a = self.coerce(b, *a, &Type::Scalar(at.dtype), span)?;
                     }
                 }
                 if matches!(bi, Fma) {
@@ -1017,19 +1059,42 @@ impl Rewriter<'_> {
                 let v = self.val(*a);
                 let vt = self.ty(v);
                 if typing::unify(&vt, &pt).is_none() {
-                    let src_span = self.src.value_span(*a);
-                    return Err(err(
-                        src_span,
-                        format!("type conflict: a variable is {vt} here but {pt} on another path"),
-                        format!("this is {vt}"),
+                    // Point at the later of the two definitions: that is where Python code
+                    // changed the variable's kind.
+                    let mut here = (self.src.value_span(*a), vt.clone());
+                    let mut there =
+                        self.incoming_of_type(call.block, k, &pt).map(|o| (self.src.value_span(o), pt.clone()));
+                    if let Some(t) = &mut there {
+                        if t.0.start > here.0.start {
+                            std::mem::swap(t, &mut here);
+                        }
+                    }
+                    let (other_ty, this_ty) =
+                        (there.as_ref().map(|t| t.1.clone()).unwrap_or(pt.clone()), here.1.clone());
+                    let mut d = err(
+                        here.0,
+                        format!("type conflict: a variable is {this_ty} here but {other_ty} on another path"),
+                        format!("this is {this_ty}"),
                     )
-                    .with_hint("a variable must keep one kind of value (number, array or tuple) on every path"));
+                    .with_hint("a variable must keep one kind of value (number, array or tuple) on every path");
+                    if let Some((sp, t)) = there {
+                        d = d.with_secondary(sp, format!("this is {t}"));
+                    }
+                    return Err(d);
                 }
                 self.coerce(b, v, &pt, span)?
             };
             args.push(v);
         }
         Ok(BlockCall { block: call.block, args })
+    }
+
+    /// An argument passed to parameter `k` of `block` (on any edge) whose type is `t`.
+    fn incoming_of_type(&self, block: Block, k: usize, t: &Type) -> Option<Value> {
+        self.src.blocks.iter().flat_map(|b| b.term.targets()).filter(|c| c.block == block).find_map(|c| {
+            let a = *c.args.get(k)?;
+            (&self.types[a.index()] == t).then_some(a)
+        })
     }
 
     fn term(&mut self, b: Block) -> Result<(), Diagnostic> {
@@ -1056,14 +1121,22 @@ impl Rewriter<'_> {
                 } else {
                     let vt = self.ty(nv);
                     if typing::unify(&vt, &ret).is_none() {
-                        return Err(err(span, format!("returns {vt} where the function returns {ret}"), format!("this is {vt}")));
+                        return Err(err(
+                            span,
+                            format!("returns {vt} where the function returns {ret}"),
+                            format!("this is {vt}"),
+                        ));
                     }
                     Terminator::Return(Some(self.coerce(b, nv, &ret, span)?))
                 }
             }
             Terminator::Return(None) => {
                 if self.g.ret != Type::None {
-                    return Err(err(span, format!("returns nothing where the function returns {}", self.g.ret), "bare return"));
+                    return Err(err(
+                        span,
+                        format!("returns nothing where the function returns {}", self.g.ret),
+                        "bare return",
+                    ));
                 }
                 Terminator::Return(None)
             }

@@ -87,10 +87,18 @@ pub(crate) fn float_text(x: f64) -> String {
     if x.is_nan() {
         "nan".into()
     } else if x.is_infinite() {
-        if x > 0.0 { "inf".into() } else { "-inf".into() }
+        if x > 0.0 {
+            "inf".into()
+        } else {
+            "-inf".into()
+        }
     } else {
         let s = format!("{x:?}");
-        if s.contains(['.', 'e', 'E']) { s } else { format!("{s}.0") }
+        if s.contains(['.', 'e', 'E']) {
+            s
+        } else {
+            format!("{s}.0")
+        }
     }
 }
 

@@ -143,12 +143,9 @@ impl Type {
             Type::Unknown => "u".into(),
             Type::None => "n".into(),
             Type::Scalar(s) => scalar_code(*s).into(),
-            Type::Array(a) => format!(
-                "a{}{}{}",
-                scalar_code(a.dtype),
-                a.ndim,
-                if a.layout == Layout::C { "C" } else { "A" }
-            ),
+            Type::Array(a) => {
+                format!("a{}{}{}", scalar_code(a.dtype), a.ndim, if a.layout == Layout::C { "C" } else { "A" })
+            }
             Type::Tuple(ts) => {
                 let mut s = format!("t{}", ts.len());
                 for t in ts {
@@ -203,13 +200,9 @@ impl fmt::Display for Type {
             Type::Unknown => f.write_str("?"),
             Type::None => f.write_str("none"),
             Type::Scalar(s) => f.write_str(s.name()),
-            Type::Array(a) => write!(
-                f,
-                "array({}, {}, {})",
-                a.dtype.name(),
-                a.ndim,
-                if a.layout == Layout::C { "C" } else { "A" }
-            ),
+            Type::Array(a) => {
+                write!(f, "array({}, {}, {})", a.dtype.name(), a.ndim, if a.layout == Layout::C { "C" } else { "A" })
+            }
             Type::Tuple(ts) => {
                 f.write_str("(")?;
                 for (i, t) in ts.iter().enumerate() {
@@ -387,9 +380,9 @@ impl SigParser<'_> {
         let Some(dtype) = Scalar::parse(name) else {
             self.pos = start;
             self.skip_ws();
-            return Err(self.err(&format!(
-                "unknown type `{name}`; expected one of bool, int32, int64, float32, float64"
-            )));
+            return Err(
+                self.err(&format!("unknown type `{name}`; expected one of bool, int32, int64, float32, float64"))
+            );
         };
         if !self.eat("[") {
             return Ok(Type::Scalar(dtype));
@@ -415,11 +408,7 @@ impl SigParser<'_> {
             return Err(self.err("arrays of more than 3 dimensions are not supported"));
         }
         let c = dims.last() == Some(&true) && dims[..dims.len() - 1].iter().all(|d| !d);
-        Ok(Type::Array(ArrayType {
-            dtype,
-            ndim: dims.len() as u8,
-            layout: if c { Layout::C } else { Layout::A },
-        }))
+        Ok(Type::Array(ArrayType { dtype, ndim: dims.len() as u8, layout: if c { Layout::C } else { Layout::A } }))
     }
 }
 
@@ -452,7 +441,10 @@ mod tests {
     #[test]
     fn bad_signatures_say_where() {
         check("floaty[:]", "bad signature `floaty[:]` at byte 0: unknown type `floaty`; expected one of bool, int32, int64, float32, float64");
-        check("float64[:, :, :, :]", "bad signature `float64[:, :, :, :]` at byte 19: arrays of more than 3 dimensions are not supported");
+        check(
+            "float64[:, :, :, :]",
+            "bad signature `float64[:, :, :, :]` at byte 19: arrays of more than 3 dimensions are not supported",
+        );
         check("(int64", "bad signature `(int64` at byte 6: expected `,` or `)`");
         check("void", "bad signature `void` at byte 4: `void` is only a return type");
         check("int64 x", "bad signature `int64 x` at byte 6: unexpected text after the signature");

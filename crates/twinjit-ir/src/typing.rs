@@ -96,12 +96,7 @@ pub fn binary(op: BinaryOp, a: Scalar, b: Scalar) -> Result<OpTypes, String> {
         }
         BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor => {
             if any_float {
-                return Err(format!(
-                    "unsupported operand types for {}: {} and {}",
-                    op.symbol(),
-                    a.name(),
-                    b.name()
-                ));
+                return Err(format!("unsupported operand types for {}: {} and {}", op.symbol(), a.name(), b.name()));
             }
             if a == Scalar::Bool && b == Scalar::Bool {
                 same(Scalar::Bool)
@@ -111,12 +106,7 @@ pub fn binary(op: BinaryOp, a: Scalar, b: Scalar) -> Result<OpTypes, String> {
         }
         BinaryOp::Shl | BinaryOp::Shr => {
             if any_float {
-                return Err(format!(
-                    "unsupported operand types for {}: {} and {}",
-                    op.symbol(),
-                    a.name(),
-                    b.name()
-                ));
+                return Err(format!("unsupported operand types for {}: {} and {}", op.symbol(), a.name(), b.name()));
             }
             same(Scalar::Int64)
         }
@@ -155,12 +145,20 @@ pub fn compare(_op: CmpOp, a: Scalar, b: Scalar) -> Scalar {
 
 /// The result of a one-argument `math` function on `a` (int arguments become float64).
 pub fn math_unary(a: Scalar) -> Scalar {
-    if a == Scalar::Float32 { Scalar::Float32 } else { Scalar::Float64 }
+    if a == Scalar::Float32 {
+        Scalar::Float32
+    } else {
+        Scalar::Float64
+    }
 }
 
 /// The result of a two-argument `math` function.
 pub fn math_binary(a: Scalar, b: Scalar) -> Scalar {
-    if a == Scalar::Float32 && b == Scalar::Float32 { Scalar::Float32 } else { Scalar::Float64 }
+    if a == Scalar::Float32 && b == Scalar::Float32 {
+        Scalar::Float32
+    } else {
+        Scalar::Float64
+    }
 }
 
 /// Expected argument count of a builtin: (min, max).
@@ -169,12 +167,12 @@ pub fn builtin_arity(b: Builtin) -> (usize, usize) {
     match b {
         Min | Max => (2, 64),
         Abs | Len | Size | Ndim | Shape => (1, 1),
-        Sqrt | Exp | Log | Log2 | Log10 | Sin | Cos | Tan | Asin | Acos | Atan | Sinh | Cosh
-        | Tanh | Floor | Ceil | Fabs | IsNan | IsInf | IsFinite => (1, 1),
+        Sqrt | Exp | Log | Log2 | Log10 | Sin | Cos | Tan | Asin | Acos | Atan | Sinh | Cosh | Tanh | Floor | Ceil
+        | Fabs | IsNan | IsInf | IsFinite => (1, 1),
         Atan2 | MathPow | Hypot | Copysign => (2, 2),
         Grid | Gridsize => (1, 1),
-        ThreadIdxX | ThreadIdxY | ThreadIdxZ | BlockIdxX | BlockIdxY | BlockIdxZ | BlockDimX
-        | BlockDimY | BlockDimZ | GridDimX | GridDimY | GridDimZ | LaneId | WarpSize => (0, 0),
+        ThreadIdxX | ThreadIdxY | ThreadIdxZ | BlockIdxX | BlockIdxY | BlockIdxZ | BlockDimX | BlockDimY
+        | BlockDimZ | GridDimX | GridDimY | GridDimZ | LaneId | WarpSize => (0, 0),
         SyncThreads | ThreadFence | ActiveMask => (0, 0),
         SyncThreadsCount | SyncThreadsAnd | SyncThreadsOr => (1, 1),
         AtomicAdd | AtomicSub | AtomicMax | AtomicMin | AtomicExch => (3, 3),

@@ -75,11 +75,9 @@ pub fn verify(f: &Function, level: Level) -> Result<(), VerifyError> {
     let def_ok = |v: Value| -> bool {
         match f.values[v.index()].def {
             ValueDef::Inst(i) => f.insts.get(i.index()).is_some_and(|d| d.result == Some(v)),
-            ValueDef::Param(b, k) => f
-                .blocks
-                .get(b.index())
-                .and_then(|bd| bd.params.get(k as usize))
-                .is_some_and(|&p| p == v),
+            ValueDef::Param(b, k) => {
+                f.blocks.get(b.index()).and_then(|bd| bd.params.get(k as usize)).is_some_and(|&p| p == v)
+            }
         }
     };
     let rpo = f.reverse_postorder();
@@ -221,15 +219,11 @@ fn check_typed_inst(f: &Function, data: &InstData) -> Result<(), String> {
                 return Err(format!("{} {a}: {}, {b}: {} gives {r}", op.name(), f.ty(*a), f.ty(*b)));
             }
         }
-        InstKind::Compare(op, a, b) => {
-            if f.ty(*a) != f.ty(*b) || rty != Some(Type::BOOL) {
-                return Err(format!("{} compares {} with {}", op.name(), f.ty(*a), f.ty(*b)));
-            }
+        InstKind::Compare(op, a, b) if f.ty(*a) != f.ty(*b) || rty != Some(Type::BOOL) => {
+            return Err(format!("{} compares {} with {}", op.name(), f.ty(*a), f.ty(*b)));
         }
-        InstKind::Cast(s, _) => {
-            if rty != Some(Type::Scalar(*s)) {
-                return Err(format!("cast to {} has result type {rty:?}", s.name()));
-            }
+        InstKind::Cast(s, _) if rty != Some(Type::Scalar(*s)) => {
+            return Err(format!("cast to {} has result type {rty:?}", s.name()));
         }
         InstKind::Load(a, o) | InstKind::Store(a, o, _) => {
             let Some(at) = f.ty(*a).array() else { return Err(format!("load/store on non-array {a}")) };
@@ -244,10 +238,10 @@ fn check_typed_inst(f: &Function, data: &InstData) -> Result<(), String> {
                 return Err("load result type differs from the array dtype".into());
             }
         }
-        InstKind::Select(c, a, b) => {
-            if *f.ty(*c) != Type::BOOL || f.ty(*a) != f.ty(*b) || rty.as_ref() != Some(f.ty(*a)) {
-                return Err("select operands disagree".into());
-            }
+        InstKind::Select(c, a, b)
+            if *f.ty(*c) != Type::BOOL || f.ty(*a) != f.ty(*b) || rty.as_ref() != Some(f.ty(*a)) =>
+        {
+            return Err("select operands disagree".into());
         }
         _ => {}
     }
@@ -303,4 +297,65 @@ pub fn dominators(f: &Function, rpo: &[Block]) -> Vec<Option<Block>> {
         }
     }
     idom
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::parse_function;
+
+    fn check(text: &str, level: Level, expect: &str) {
+        let f = parse_function(text).expect("test IR parses");
+        let got = match verify(&f, level) {
+            Ok(()) => "ok".to_string(),
+            Err(e) => e.message,
+        };
+        assert_eq!(got, expect);
+    }
+
+    #[test]
+    fn accepts_well_formed_ir() {
+        check(
+            "function @f(n) -> int64 {\nblock0(v0: int64):\n    v1: int64 = const 0\n    jump block1(v1)\nblock1(v2: int64):\n    v3: bool = lt v2, v0\n    br v3, block2(), block3()\nblock2():\n    v4: int64 = const 1\n    v5: int64 = add v2, v4\n    jump block1(v5)\nblock3():\n    return v2\n}\n",
+            Level::Lowered,
+            "ok",
+        );
+    }
+
+    #[test]
+    fn rejects_use_not_dominated_by_definition() {
+        check(
+            "function @f(c) -> int64 {\nblock0(v0: bool):\n    br v0, block1(), block2()\nblock1():\n    v1: int64 = const 1\n    jump block2()\nblock2():\n    return v1\n}\n",
+            Level::Typed,
+            "v1 used by the terminator of block2 is not defined there",
+        );
+    }
+
+    #[test]
+    fn rejects_wrong_argument_count_and_types() {
+        check(
+            "function @f(n) -> int64 {\nblock0(v0: int64):\n    jump block1()\nblock1(v1: int64):\n    return v1\n}\n",
+            Level::Untyped,
+            "block0 passes 0 arguments to block1 which has 1 parameters",
+        );
+        check(
+            "function @f(n) -> int64 {\nblock0(v0: float64):\n    return v0\n}\n",
+            Level::Typed,
+            "returns v0: float64 from a function returning int64",
+        );
+        check(
+            "function @f(a, b) -> int64 {\nblock0(v0: int64, v1: float64):\n    v2: int64 = add v0, v1\n    return v2\n}\n",
+            Level::Typed,
+            "in block0: add v0: int64, v1: float64 gives int64",
+        );
+    }
+
+    #[test]
+    fn lowered_ir_has_no_getitem() {
+        check(
+            "function @f(a, i) -> float64 {\nblock0(v0: array(float64, 1, C), v1: int64):\n    v2: float64 = getitem v0[v1]\n    return v2\n}\n",
+            Level::Lowered,
+            "block0 still has getitem/setitem after expand_indexing",
+        );
+    }
 }

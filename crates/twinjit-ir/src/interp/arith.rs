@@ -23,7 +23,11 @@ pub fn int_floordiv(a: i64, b: i64) -> i64 {
         return 0;
     }
     let q = a.wrapping_div(b);
-    if a.wrapping_rem(b) != 0 && ((a < 0) != (b < 0)) { q.wrapping_sub(1) } else { q }
+    if a.wrapping_rem(b) != 0 && ((a < 0) != (b < 0)) {
+        q.wrapping_sub(1)
+    } else {
+        q
+    }
 }
 
 /// Python modulo of integers: the result has the divisor's sign (0 for a zero divisor).
@@ -32,7 +36,11 @@ pub fn int_mod(a: i64, b: i64) -> i64 {
         return 0;
     }
     let r = a.wrapping_rem(b);
-    if r != 0 && ((r < 0) != (b < 0)) { r.wrapping_add(b) } else { r }
+    if r != 0 && ((r < 0) != (b < 0)) {
+        r.wrapping_add(b)
+    } else {
+        r
+    }
 }
 
 /// Numba's integer power: repeated squaring with wraparound; a negative exponent gives 0
@@ -108,11 +116,21 @@ float_ops!(divmod_f64, powi_f64, f64);
 float_ops!(divmod_f32, powi_f32, f32);
 
 fn shl(a: i64, b: i64) -> i64 {
-    if (0..64).contains(&b) { a.wrapping_shl(b as u32) } else { 0 }
+    if (0..64).contains(&b) {
+        a.wrapping_shl(b as u32)
+    } else {
+        0
+    }
 }
 
 fn shr(a: i64, b: i64) -> i64 {
-    if (0..64).contains(&b) { a >> b } else if a < 0 { -1 } else { 0 }
+    if (0..64).contains(&b) {
+        a >> b
+    } else if a < 0 {
+        -1
+    } else {
+        0
+    }
 }
 
 pub(super) fn unary(op: UnaryOp, a: &RtValue) -> RtValue {

@@ -88,11 +88,9 @@ impl fmt::Display for RuntimeError {
                 "IndexError: index {index} is out of bounds for axis {axis} with size {len} in `{}`",
                 self.function
             ),
-            RuntimeErrorKind::OutOfBounds => write!(
-                f,
-                "IndexError: access outside the array with bounds checking off in `{}`",
-                self.function
-            ),
+            RuntimeErrorKind::OutOfBounds => {
+                write!(f, "IndexError: access outside the array with bounds checking off in `{}`", self.function)
+            }
             RuntimeErrorKind::RecursionLimit => {
                 write!(f, "RecursionError: maximum recursion depth exceeded in `{}`", self.function)
             }
@@ -185,7 +183,10 @@ impl Machine<'_> {
                 Terminator::Return(v) => break v.map(|v| vals[v.index()].clone()).unwrap_or(RtValue::None),
                 Terminator::Unreachable => {
                     self.depth -= 1;
-                    return Err(fail(RuntimeErrorKind::Unsupported("reached an unreachable block".into()), bd.term_span));
+                    return Err(fail(
+                        RuntimeErrorKind::Unsupported("reached an unreachable block".into()),
+                        bd.term_span,
+                    ));
                 }
             }
         };
@@ -204,11 +205,17 @@ impl Machine<'_> {
             InstKind::Compare(op, a, b) => RtValue::Bool(arith::compare(*op, v(a), v(b))),
             InstKind::Cast(s, a) => arith::cast(v(a), *s),
             InstKind::Select(c, a, b) => {
-                if matches!(v(c), RtValue::Bool(true)) { v(a).clone() } else { v(b).clone() }
+                if matches!(v(c), RtValue::Bool(true)) {
+                    v(a).clone()
+                } else {
+                    v(b).clone()
+                }
             }
             InstKind::Call(name, args) => {
                 let Some(&idx) = self.by_name.get(name.as_str()) else {
-                    return Err(Raised::Here(RuntimeErrorKind::Unsupported(format!("call of missing function {name}"))));
+                    return Err(Raised::Here(RuntimeErrorKind::Unsupported(format!(
+                        "call of missing function {name}"
+                    ))));
                 };
                 let argv: Vec<RtValue> = args.iter().map(|a| v(a).clone()).collect();
                 self.call(idx, argv).map_err(Raised::Callee)?
@@ -241,7 +248,9 @@ impl Machine<'_> {
                 RtValue::None
             }
             InstKind::Load(a, o) => match (v(a), v(o)) {
-                (RtValue::Array(arr), RtValue::I64(off)) => arr.load(*off).ok_or(Raised::Here(RuntimeErrorKind::OutOfBounds))?,
+                (RtValue::Array(arr), RtValue::I64(off)) => {
+                    arr.load(*off).ok_or(Raised::Here(RuntimeErrorKind::OutOfBounds))?
+                }
                 _ => return Err(Raised::Here(RuntimeErrorKind::Unsupported("bad load".into()))),
             },
             InstKind::Store(a, o, x) => match (v(a), v(o)) {

@@ -6,9 +6,11 @@
 
 mod dce;
 mod expand_indexing;
+mod simplify_cfg;
 
 pub use dce::Dce;
 pub use expand_indexing::ExpandIndexing;
+pub use simplify_cfg::SimplifyCfg;
 
 use crate::function::Function;
 use crate::infer::TypedProgram;
@@ -50,10 +52,7 @@ pub fn run_passes(f: &mut Function, passes: &[&dyn Pass]) -> Result<(), VerifyEr
 
 /// The standard pipeline after inference: `expand_indexing`, then `dce`.
 /// `boundscheck_for(source_name)` decides per function (decorator or engine option).
-pub fn run_pipeline(
-    program: &mut TypedProgram,
-    boundscheck_for: impl Fn(&str) -> bool,
-) -> Result<(), VerifyError> {
+pub fn run_pipeline(program: &mut TypedProgram, boundscheck_for: impl Fn(&str) -> bool) -> Result<(), VerifyError> {
     for tf in &mut program.functions {
         if dump_requested("infer") {
             eprintln!("; after infer\n{}", tf.func);

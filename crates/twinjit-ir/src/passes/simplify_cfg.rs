@@ -1,0 +1,140 @@
+//! `simplify_cfg`: removes trivial block parameters (every incoming argument is the same value
+//! or the parameter itself: Braun et al.'s trivial phis) and unreachable blocks.
+//!
+//! Runs on untyped IR right after the front end, so inference, passes and backends see loop
+//! invariants (an array read in a loop) as the values they are, not as loop-carried parameters.
+
+use super::Pass;
+use crate::function::*;
+use crate::verify::Level;
+use hashbrown::HashMap;
+
+/// The pass.
+pub struct SimplifyCfg;
+
+impl Pass for SimplifyCfg {
+    fn name(&self) -> &'static str {
+        "simplify_cfg"
+    }
+
+    fn level_after(&self) -> Level {
+        Level::Untyped
+    }
+
+    fn run(&self, f: &mut Function) -> bool {
+        let a = remove_unreachable(f);
+        let b = remove_trivial_params(f);
+        a || b
+    }
+}
+
+fn resolve(map: &HashMap<Value, Value>, mut v: Value) -> Value {
+    while let Some(&n) = map.get(&v) {
+        v = n;
+    }
+    v
+}
+
+fn remove_trivial_params(f: &mut Function) -> bool {
+    let mut replaced: HashMap<Value, Value> = HashMap::new();
+    let mut changed_any = false;
+    loop {
+        let mut changed = false;
+        // Incoming arguments per (block, param index).
+        let mut incoming: Vec<Vec<Vec<Value>>> = f.blocks.iter().map(|b| vec![Vec::new(); b.params.len()]).collect();
+        for b in &f.blocks {
+            for t in b.term.targets() {
+                for (k, a) in t.args.iter().enumerate() {
+                    if let Some(slot) = incoming.get_mut(t.block.index()).and_then(|v| v.get_mut(k)) {
+                        slot.push(resolve(&replaced, *a));
+                    }
+                }
+            }
+        }
+        for (bi, block_incoming) in incoming.iter().enumerate().skip(1) {
+            let params = f.blocks[bi].params.clone();
+            let mut remove = Vec::new();
+            for (k, &p) in params.iter().enumerate() {
+                let mut same: Option<Value> = None;
+                let mut trivial = true;
+                for &a in &block_incoming[k] {
+                    if a == p || Some(a) == same {
+                        continue;
+                    }
+                    if same.is_some() {
+                        trivial = false;
+                        break;
+                    }
+                    same = Some(a);
+                }
+                if let (true, Some(v)) = (trivial, same) {
+                    replaced.insert(p, v);
+                    remove.push(k);
+                }
+            }
+            if remove.is_empty() {
+                continue;
+            }
+            changed = true;
+            let block = Block(bi as u32);
+            for pb in 0..f.blocks.len() {
+                for t in f.blocks[pb].term.targets_mut() {
+                    if t.block == block {
+                        for &k in remove.iter().rev() {
+                            t.args.remove(k);
+                        }
+                    }
+                }
+            }
+            for &k in remove.iter().rev() {
+                f.blocks[bi].params.remove(k);
+            }
+            for (k, &p) in f.blocks[bi].params.iter().enumerate() {
+                f.values[p.index()].def = ValueDef::Param(block, k as u32);
+            }
+            // Recompute incoming for the next block from scratch next round.
+            break;
+        }
+        if !changed {
+            break;
+        }
+        changed_any = true;
+    }
+    if changed_any {
+        for inst in &mut f.insts {
+            inst.kind.map_operands(|v| resolve(&replaced, v));
+        }
+        for b in &mut f.blocks {
+            b.term.map_operands(|v| resolve(&replaced, v));
+        }
+    }
+    changed_any
+}
+
+fn remove_unreachable(f: &mut Function) -> bool {
+    let rpo = f.reverse_postorder();
+    if rpo.len() == f.blocks.len() {
+        return false;
+    }
+    let mut new_index = vec![None; f.blocks.len()];
+    let mut keep: Vec<usize> = rpo.iter().map(|b| b.index()).collect();
+    keep.sort_unstable();
+    for (n, &old) in keep.iter().enumerate() {
+        new_index[old] = Some(Block(n as u32));
+    }
+    let old_blocks = std::mem::take(&mut f.blocks);
+    for (old, bd) in old_blocks.into_iter().enumerate() {
+        if new_index[old].is_some() {
+            f.blocks.push(bd);
+        }
+    }
+    for (n, b) in f.blocks.iter_mut().enumerate() {
+        for t in b.term.targets_mut() {
+            t.block = new_index[t.block.index()].expect("targets of reachable blocks are reachable");
+        }
+        for (k, &p) in b.params.iter().enumerate() {
+            f.values[p.index()].def = ValueDef::Param(Block(n as u32), k as u32);
+        }
+    }
+    true
+}
