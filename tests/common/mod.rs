@@ -301,3 +301,91 @@ pub fn corpus() -> Vec<(String, String)> {
         })
         .collect()
 }
+
+/// Native buffers for a check's arguments, so compiled code can run on them.
+pub enum Native {
+    Bool(bool),
+    I32(i32),
+    I64(i64),
+    F32(f32),
+    F64(f64),
+    ArrB(Vec<bool>, Vec<usize>),
+    ArrI32(Vec<i32>, Vec<usize>),
+    ArrI64(Vec<i64>, Vec<usize>),
+    ArrF32(Vec<f32>, Vec<usize>),
+    ArrF64(Vec<f64>, Vec<usize>),
+}
+
+impl Native {
+    /// Copies an interpreter value into a native buffer.
+    pub fn from_rt(v: &RtValue) -> Native {
+        match v {
+            RtValue::Bool(b) => Native::Bool(*b),
+            RtValue::I32(i) => Native::I32(*i),
+            RtValue::I64(i) => Native::I64(*i),
+            RtValue::F32(x) => Native::F32(*x),
+            RtValue::F64(x) => Native::F64(*x),
+            RtValue::Array(a) => {
+                let shape: Vec<usize> = a.shape.iter().map(|&d| d as usize).collect();
+                match &*a.data.borrow() {
+                    ArrayData::Bool(v) => Native::ArrB(v.clone(), shape),
+                    ArrayData::I32(v) => Native::ArrI32(v.clone(), shape),
+                    ArrayData::I64(v) => Native::ArrI64(v.clone(), shape),
+                    ArrayData::F32(v) => Native::ArrF32(v.clone(), shape),
+                    ArrayData::F64(v) => Native::ArrF64(v.clone(), shape),
+                }
+            }
+            other => panic!("no native form for {other:?}"),
+        }
+    }
+
+    /// The argument (arrays passed mutably).
+    pub fn arg(&mut self) -> twinjit::ArgValue<'_> {
+        use twinjit::ArgValue as A;
+        match self {
+            Native::Bool(b) => A::Bool(*b),
+            Native::I32(i) => A::I32(*i),
+            Native::I64(i) => A::I64(*i),
+            Native::F32(x) => A::F32(*x),
+            Native::F64(x) => A::F64(*x),
+            Native::ArrB(v, s) => A::array_mut(v, s),
+            Native::ArrI32(v, s) => A::array_mut(v, s),
+            Native::ArrI64(v, s) => A::array_mut(v, s),
+            Native::ArrF32(v, s) => A::array_mut(v, s),
+            Native::ArrF64(v, s) => A::array_mut(v, s),
+        }
+    }
+
+    /// Back to an interpreter value (for comparisons).
+    pub fn to_rt(&self) -> RtValue {
+        let arr = |d: ArrayData, s: &[usize]| {
+            RtValue::Array(ArrayRef::new(d, s.iter().map(|&x| x as i64).collect()).unwrap())
+        };
+        match self {
+            Native::Bool(b) => RtValue::Bool(*b),
+            Native::I32(i) => RtValue::I32(*i),
+            Native::I64(i) => RtValue::I64(*i),
+            Native::F32(x) => RtValue::F32(*x),
+            Native::F64(x) => RtValue::F64(*x),
+            Native::ArrB(v, s) => arr(ArrayData::Bool(v.clone()), s),
+            Native::ArrI32(v, s) => arr(ArrayData::I32(v.clone()), s),
+            Native::ArrI64(v, s) => arr(ArrayData::I64(v.clone()), s),
+            Native::ArrF32(v, s) => arr(ArrayData::F32(v.clone()), s),
+            Native::ArrF64(v, s) => arr(ArrayData::F64(v.clone()), s),
+        }
+    }
+}
+
+/// A compiled result as an interpreter value (for comparisons).
+pub fn value_to_rt(v: &twinjit::Value) -> RtValue {
+    use twinjit::Value as V;
+    match v {
+        V::None => RtValue::None,
+        V::Bool(b) => RtValue::Bool(*b),
+        V::I32(i) => RtValue::I32(*i),
+        V::I64(i) => RtValue::I64(*i),
+        V::F32(x) => RtValue::F32(*x),
+        V::F64(x) => RtValue::F64(*x),
+        V::Tuple(vs) => RtValue::Tuple(vs.iter().map(value_to_rt).collect()),
+    }
+}

@@ -22,6 +22,7 @@ mod print;
 pub mod types;
 pub mod typing;
 pub mod verify;
+pub mod written_params;
 
 pub use function::*;
 pub use infer::{infer, InferOptions, TypedFunction, TypedProgram};

@@ -1,0 +1,319 @@
+//! twinjit's host backend: typed, lowered IR → Cranelift → machine code for this CPU.
+//!
+//! [`compile`] turns a [`TypedProgram`] (an entry specialisation and its callees) into a
+//! [`CompiledProgram`]: one Cranelift JIT module holding every function plus an entry
+//! trampoline with a fixed signature (see [`abi`]). Runtime errors come back as a status plus
+//! an [`abi::ErrorInfo`] naming a raise site (function and span), never as a crash.
+//!
+//! This crate knows nothing of Python source or of the facade's argument types; it relies on
+//! the IR verifier's invariants (typed, lowered IR) and reports anything else as
+//! [`HostError::Internal`].
+
+#![deny(unsafe_op_in_unsafe_fn)]
+
+pub mod abi;
+mod lower;
+mod runtime;
+
+pub use lower::RaiseSite;
+
+use abi::{parts, EntryFn, ErrorInfo};
+use cranelift_codegen::ir::{self as cl, types, AbiParam, InstBuilder, MemFlagsData};
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{default_libcall_names, FuncId, Linkage, Module};
+use hashbrown::HashMap;
+use twinjit_diag::Span;
+use twinjit_ir::{InstKind, TypedProgram};
+
+/// Why host compilation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum HostError {
+    /// The program uses something the host target cannot run (a CUDA intrinsic).
+    #[error("{what} is not supported on the host target")]
+    Unsupported {
+        /// What.
+        what: String,
+        /// Where.
+        span: Span,
+        /// How to fix it.
+        hint: String,
+    },
+    /// This machine's CPU is not supported by Cranelift.
+    #[error("the host CPU is not supported: {0}")]
+    Isa(String),
+    /// A bug in twinjit (Cranelift rejected what we generated).
+    #[error("internal host backend error: {0}")]
+    Internal(String),
+}
+
+/// Options of a host compilation.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HostOptions {
+    /// Keep the Cranelift IR text of every function (for `twinjit clif`).
+    pub keep_clif: bool,
+    /// Keep the machine code listing of every function (for `twinjit asm`).
+    pub keep_asm: bool,
+}
+
+/// Machine code for one entry point and everything it calls.
+pub struct CompiledProgram {
+    module: Option<JITModule>,
+    entry: EntryFn,
+    /// Raise sites, indexed by `ErrorInfo::site`.
+    pub sites: Vec<RaiseSite>,
+    /// `(function, Cranelift IR)` when `keep_clif` was set.
+    pub clif: Vec<(String, String)>,
+    /// `(function, machine code listing)` when `keep_asm` was set.
+    pub asm: Vec<(String, String)>,
+    /// Number of 8-byte argument slots the entry reads.
+    pub arg_slots: usize,
+    /// Number of 8-byte result slots the entry writes.
+    pub ret_slots: usize,
+}
+
+// SAFETY: after `finalize_definitions` the module's code and data are immutable; the only
+// mutation is freeing the memory in `Drop`, which takes `&mut self`.
+unsafe impl Send for CompiledProgram {}
+// SAFETY: as above; calling the entry concurrently is safe because compiled code keeps no
+// state outside its arguments.
+unsafe impl Sync for CompiledProgram {}
+
+impl Drop for CompiledProgram {
+    fn drop(&mut self) {
+        if let Some(m) = self.module.take() {
+            // SAFETY: no function pointer into this module outlives `self`: `entry` is private
+            // and callers reach it only through `&self`.
+            unsafe { m.free_memory() };
+        }
+    }
+}
+
+impl std::fmt::Debug for CompiledProgram {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CompiledProgram")
+            .field("arg_slots", &self.arg_slots)
+            .field("ret_slots", &self.ret_slots)
+            .finish()
+    }
+}
+
+impl CompiledProgram {
+    /// Calls the entry with arguments flattened into 8-byte slots (see [`abi`]).
+    ///
+    /// # Safety
+    /// `args` must hold `arg_slots` slots laid out for the entry's signature, array data
+    /// pointers must be valid for every access the bounds-checked (or, with bounds checks
+    /// off, the program's own) indexing makes, and `ret` must have room for `ret_slots`.
+    pub unsafe fn call(&self, args: &[u64], ret: &mut [u64]) -> Result<(), ErrorInfo> {
+        debug_assert!(args.len() >= self.arg_slots && ret.len() >= self.ret_slots);
+        let mut err = ErrorInfo::default();
+        // SAFETY: the caller upholds the layout contract above; `err` outlives the call.
+        let status = unsafe { (self.entry)(&mut err, ret.as_mut_ptr(), args.as_ptr()) };
+        if status == 0 {
+            Ok(())
+        } else {
+            Err(err)
+        }
+    }
+}
+
+fn isa() -> Result<cranelift_codegen::isa::OwnedTargetIsa, HostError> {
+    let mut flags = settings::builder();
+    let set = |f: &mut settings::Builder, k: &str, v: &str| f.set(k, v).map_err(|e| HostError::Internal(e.to_string()));
+    set(&mut flags, "opt_level", "speed")?;
+    set(&mut flags, "enable_verifier", if cfg!(debug_assertions) { "true" } else { "false" })?;
+    set(&mut flags, "preserve_frame_pointers", "true")?;
+    let builder = cranelift_native::builder().map_err(|e| HostError::Isa(e.to_string()))?;
+    builder.finish(settings::Flags::new(flags)).map_err(|e| HostError::Isa(e.to_string()))
+}
+
+/// The target triple and CPU features Cranelift compiles for on this machine (cache keys).
+pub fn host_description() -> String {
+    match isa() {
+        Ok(isa) => {
+            let flags: Vec<String> =
+                isa.isa_flags().iter().filter(|f| f.as_bool() == Some(true)).map(|f| f.name.to_string()).collect();
+            format!("{} [{}]", isa.triple(), flags.join(","))
+        }
+        Err(e) => format!("unsupported host: {e}"),
+    }
+}
+
+fn signature(module: &JITModule, param_parts: &[types::Type]) -> cl::Signature {
+    let mut sig = module.make_signature();
+    sig.params.push(AbiParam::new(types::I64));
+    sig.params.push(AbiParam::new(types::I64));
+    sig.params.extend(param_parts.iter().map(|t| AbiParam::new(*t)));
+    sig.returns.push(AbiParam::new(types::I32));
+    sig
+}
+
+/// Compiles `program` (verified, lowered typed IR) to machine code.
+pub fn compile(program: &TypedProgram, options: &HostOptions) -> Result<CompiledProgram, HostError> {
+    let isa = isa()?;
+    let mut jb = JITBuilder::with_isa(isa, default_libcall_names());
+    for (name, ptr) in runtime::symbols() {
+        jb.symbol(name, ptr);
+    }
+    let mut module = JITModule::new(jb);
+    let internal = |e: cranelift_module::ModuleError| HostError::Internal(e.to_string());
+
+    // Declare every function first so that calls (and recursion) can refer to each other.
+    let mut ids: HashMap<String, (FuncId, Vec<types::Type>)> = HashMap::new();
+    for tf in &program.functions {
+        let pp: Vec<types::Type> = tf.args.iter().flat_map(parts).collect();
+        let sig = signature(&module, &pp);
+        let id = module.declare_function(&tf.func.name, Linkage::Local, &sig).map_err(internal)?;
+        ids.insert(tf.func.name.clone(), (id, parts(&tf.func.ret)));
+    }
+    let mut sites = Vec::new();
+    let mut clif = Vec::new();
+    let mut asm = Vec::new();
+    let mut fctx = FunctionBuilderContext::new();
+    let mut ctx = module.make_context();
+    let fconfig = module.target_config();
+    for tf in &program.functions {
+        let f = &tf.func;
+        let (id, _) = ids[&f.name].clone();
+        let pp: Vec<types::Type> = tf.args.iter().flat_map(parts).collect();
+        ctx.func.signature = signature(&module, &pp);
+        // Callees referenced by this function.
+        let mut callees: HashMap<String, (cl::FuncRef, Vec<types::Type>)> = HashMap::new();
+        for inst in &f.insts {
+            if let InstKind::Call(name, _) = &inst.kind {
+                if !callees.contains_key(name) {
+                    let (cid, rt) =
+                        ids.get(name).cloned().ok_or_else(|| HostError::Internal(format!("missing callee {name}")))?;
+                    let fr = module.declare_func_in_func(cid, &mut ctx.func);
+                    callees.insert(name.clone(), (fr, rt));
+                }
+            }
+        }
+        {
+            let mut helper_refs: HashMap<String, cl::FuncRef> = HashMap::new();
+            let module_ref = &mut module;
+            let mut helpers =
+                |b: &mut FunctionBuilder, name: &str, params: &[types::Type], rets: &[types::Type]| -> cl::FuncRef {
+                    if let Some(r) = helper_refs.get(name) {
+                        return *r;
+                    }
+                    let mut sig = module_ref.make_signature();
+                    sig.params.extend(params.iter().map(|t| AbiParam::new(*t)));
+                    sig.returns.extend(rets.iter().map(|t| AbiParam::new(*t)));
+                    let hid = module_ref
+                        .declare_function(name, Linkage::Import, &sig)
+                        .expect("helper signatures are consistent");
+                    let r = module_ref.declare_func_in_func(hid, b.func);
+                    helper_refs.insert(name.to_string(), r);
+                    r
+                };
+            let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+            let blocks: Vec<cl::Block> = f.blocks.iter().map(|_| b.create_block()).collect();
+            let entry = blocks[0];
+            b.append_block_params_for_function_params(entry);
+            let params: Vec<cl::Value> = b.block_params(entry).to_vec();
+            let (err_ptr, ret_ptr) = (params[0], params[1]);
+            let mut vals = vec![smallvec::SmallVec::new(); f.values.len()];
+            let mut k = 2;
+            for &p in f.params() {
+                let n = parts(f.ty(p)).len();
+                vals[p.index()] = params[k..k + n].iter().copied().collect();
+                k += n;
+            }
+            for (bi, bd) in f.blocks.iter().enumerate().skip(1) {
+                for &p in &bd.params {
+                    let ps: smallvec::SmallVec<[cl::Value; 4]> =
+                        parts(f.ty(p)).into_iter().map(|t| b.append_block_param(blocks[bi], t)).collect();
+                    vals[p.index()] = ps;
+                }
+            }
+            let rpo = f.reverse_postorder();
+            let mut lw = lower::FnLowering {
+                b,
+                f,
+                source_name: &tf.source_name,
+                vals,
+                blocks: blocks.clone(),
+                err_ptr,
+                ret_ptr,
+                err_block: None,
+                prop_block: None,
+                sites: &mut sites,
+                callees: &callees,
+                helpers: &mut helpers,
+            };
+            let mut reached = vec![false; f.blocks.len()];
+            for &blk in &rpo {
+                reached[blk.index()] = true;
+                lw.b.switch_to_block(blocks[blk.index()]);
+                lw.lower_block(blk)?;
+            }
+            for (bi, r) in reached.iter().enumerate() {
+                if !r {
+                    lw.b.switch_to_block(blocks[bi]);
+                    lw.b.ins().trap(cl::TrapCode::unwrap_user(1));
+                }
+            }
+            lw.finish_error_blocks();
+            lw.b.seal_all_blocks();
+            lw.b.finalize(fconfig);
+        }
+        if options.keep_clif {
+            clif.push((f.name.clone(), ctx.func.display().to_string()));
+        }
+        ctx.set_disasm(options.keep_asm);
+        module.define_function(id, &mut ctx).map_err(|e| HostError::Internal(format!("{e:?}")))?;
+        if options.keep_asm {
+            let text = ctx.compiled_code().and_then(|c| c.vcode.clone()).unwrap_or_default();
+            asm.push((f.name.clone(), text));
+        }
+        module.clear_context(&mut ctx);
+    }
+
+    // Entry trampoline: read flattened arguments from 8-byte slots and call the entry.
+    let entry_tf = program.entry();
+    let entry_parts: Vec<types::Type> = entry_tf.args.iter().flat_map(parts).collect();
+    let mut tsig = module.make_signature();
+    for _ in 0..3 {
+        tsig.params.push(AbiParam::new(types::I64));
+    }
+    tsig.returns.push(AbiParam::new(types::I32));
+    let tid = module.declare_function("twinjit_entry", Linkage::Local, &tsig).map_err(internal)?;
+    ctx.func.signature = tsig;
+    {
+        let (eid, _) = ids[&entry_tf.func.name].clone();
+        let fr = module.declare_func_in_func(eid, &mut ctx.func);
+        let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+        let blk = b.create_block();
+        b.append_block_params_for_function_params(blk);
+        b.switch_to_block(blk);
+        let p = b.block_params(blk).to_vec();
+        let mut argv = vec![p[0], p[1]];
+        for (k, t) in entry_parts.iter().enumerate() {
+            argv.push(b.ins().load(*t, MemFlagsData::trusted(), p[2], (8 * k) as i32));
+        }
+        let call = b.ins().call(fr, &argv);
+        let st = b.inst_results(call)[0];
+        b.ins().return_(&[st]);
+        b.seal_all_blocks();
+        b.finalize(fconfig);
+    }
+    module.define_function(tid, &mut ctx).map_err(|e| HostError::Internal(format!("{e:?}")))?;
+    module.clear_context(&mut ctx);
+    module.finalize_definitions().map_err(internal)?;
+    let ptr = module.get_finalized_function(tid);
+    // SAFETY: `twinjit_entry` was defined above with exactly the `EntryFn` signature
+    // (three pointer-sized integers in, i32 out) in the platform's default calling convention.
+    let entry: EntryFn = unsafe { std::mem::transmute::<*const u8, EntryFn>(ptr) };
+    Ok(CompiledProgram {
+        module: Some(module),
+        entry,
+        sites,
+        clif,
+        asm,
+        arg_slots: entry_parts.len(),
+        ret_slots: parts(&entry_tf.func.ret).len(),
+    })
+}

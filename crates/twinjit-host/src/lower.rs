@@ -1,0 +1,624 @@
+//! Typed, lowered IR → Cranelift IR for one function.
+//!
+//! IR blocks map one-to-one to Cranelift blocks; IR values map to their flattened parts
+//! (see `abi`). Raising instructions branch to one cold error block per function that stores
+//! the error and returns status 1; calls propagate a non-zero status.
+
+use crate::abi::{err_off, parts, scalar_type, ERR_INDEX, ERR_ZERO_DIVISION};
+use crate::HostError;
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::{self as cl, types, BlockArg, InstBuilder, MemFlagsData};
+use cranelift_frontend::FunctionBuilder;
+use hashbrown::HashMap;
+use smallvec::SmallVec;
+use twinjit_diag::Span;
+use twinjit_ir::{BinaryOp, Builtin, CmpOp, Const, Function, InstKind, Scalar, Terminator, Type, UnaryOp, Value};
+
+type Parts = SmallVec<[cl::Value; 4]>;
+
+/// Where an error was raised, for messages.
+#[derive(Clone, Debug)]
+pub struct RaiseSite {
+    /// Source name of the function.
+    pub function: String,
+    /// The raising operation.
+    pub span: Span,
+}
+
+pub(crate) struct FnLowering<'a, 'b> {
+    pub b: FunctionBuilder<'b>,
+    pub f: &'a Function,
+    pub source_name: &'a str,
+    pub vals: Vec<Parts>,
+    pub blocks: Vec<cl::Block>,
+    pub err_ptr: cl::Value,
+    pub ret_ptr: cl::Value,
+    pub err_block: Option<cl::Block>,
+    pub prop_block: Option<cl::Block>,
+    pub sites: &'a mut Vec<RaiseSite>,
+    /// Callee name → (FuncRef, flattened return types).
+    pub callees: &'a HashMap<String, (cl::FuncRef, Vec<types::Type>)>,
+    /// Helper symbol → FuncRef.
+    pub helpers: &'a mut dyn FnMut(&mut FunctionBuilder<'b>, &str, &[types::Type], &[types::Type]) -> cl::FuncRef,
+}
+
+fn flags() -> MemFlagsData {
+    MemFlagsData::trusted()
+}
+
+impl FnLowering<'_, '_> {
+    fn one(&self, v: Value) -> cl::Value {
+        self.vals[v.index()][0]
+    }
+
+    fn set(&mut self, v: Value, p: Parts) {
+        self.vals[v.index()] = p;
+    }
+
+    fn iconst(&mut self, ty: types::Type, x: i64) -> cl::Value {
+        self.b.ins().iconst(ty, x)
+    }
+
+    fn site(&mut self, span: Span) -> i64 {
+        self.sites.push(RaiseSite { function: self.source_name.to_string(), span });
+        (self.sites.len() - 1) as i64
+    }
+
+    fn err_block(&mut self) -> cl::Block {
+        if let Some(b) = self.err_block {
+            return b;
+        }
+        let blk = self.b.create_block();
+        for t in [types::I32, types::I32, types::I64, types::I64, types::I64] {
+            self.b.append_block_param(blk, t);
+        }
+        self.b.set_cold_block(blk);
+        self.err_block = Some(blk);
+        blk
+    }
+
+    fn prop_block(&mut self) -> cl::Block {
+        if let Some(b) = self.prop_block {
+            return b;
+        }
+        let blk = self.b.create_block();
+        self.b.append_block_param(blk, types::I32);
+        self.b.set_cold_block(blk);
+        self.prop_block = Some(blk);
+        blk
+    }
+
+    /// Raises (kind, site, index, len, axis) when `cond` is true; continues in a new block.
+    fn raise_if(&mut self, cond: cl::Value, kind: u32, span: Span, index: cl::Value, len: cl::Value, axis: i64) {
+        let site = self.site(span);
+        let eb = self.err_block();
+        let cont = self.b.create_block();
+        let k = self.iconst(types::I32, kind as i64);
+        let s = self.iconst(types::I32, site);
+        let a = self.iconst(types::I64, axis);
+        let args: [BlockArg; 5] = [k.into(), s.into(), index.into(), len.into(), a.into()];
+        self.b.ins().brif(cond, eb, &args, cont, &[]);
+        self.b.switch_to_block(cont);
+        self.b.seal_block(cont);
+    }
+
+    pub(crate) fn finish_error_blocks(&mut self) {
+        if let Some(eb) = self.err_block {
+            self.b.switch_to_block(eb);
+            self.b.seal_block(eb);
+            let p: Vec<cl::Value> = self.b.block_params(eb).to_vec();
+            let e = self.err_ptr;
+            self.b.ins().store(flags(), p[0], e, err_off::KIND);
+            self.b.ins().store(flags(), p[1], e, err_off::SITE);
+            self.b.ins().store(flags(), p[2], e, err_off::INDEX);
+            self.b.ins().store(flags(), p[3], e, err_off::LEN);
+            self.b.ins().store(flags(), p[4], e, err_off::AXIS);
+            let one = self.iconst(types::I32, 1);
+            self.b.ins().return_(&[one]);
+        }
+        if let Some(pb) = self.prop_block {
+            self.b.switch_to_block(pb);
+            self.b.seal_block(pb);
+            let st = self.b.block_params(pb)[0];
+            self.b.ins().return_(&[st]);
+        }
+    }
+
+    fn scalar(&self, v: Value) -> Scalar {
+        self.f.ty(v).scalar().expect("typed scalar")
+    }
+
+    fn const_int(&self, v: Value) -> Option<i64> {
+        match self.f.def_inst(v).map(|d| &d.kind) {
+            Some(InstKind::Const(Const::Int(k))) => Some(*k),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn lower_block(&mut self, ir_block: twinjit_ir::Block) -> Result<(), HostError> {
+        let bd = &self.f.blocks[ir_block.index()];
+        for &inst in &bd.insts {
+            let data = &self.f.insts[inst.index()];
+            let p = self.inst(&data.kind, data.result, data.span)?;
+            if let Some(r) = data.result {
+                self.set(r, p);
+            }
+        }
+        self.term(&bd.term)
+    }
+
+    fn edge_args(&self, args: &[Value]) -> Vec<BlockArg> {
+        args.iter().flat_map(|a| self.vals[a.index()].iter().map(|v| BlockArg::from(*v))).collect()
+    }
+
+    fn term(&mut self, t: &Terminator) -> Result<(), HostError> {
+        match t {
+            Terminator::Jump(c) => {
+                let args = self.edge_args(&c.args);
+                self.b.ins().jump(self.blocks[c.block.index()], &args);
+            }
+            Terminator::Branch(c, t, e) => {
+                let cond = self.one(*c);
+                let ta = self.edge_args(&t.args);
+                let ea = self.edge_args(&e.args);
+                self.b.ins().brif(cond, self.blocks[t.block.index()], &ta, self.blocks[e.block.index()], &ea);
+            }
+            Terminator::Return(v) => {
+                if let Some(v) = v {
+                    let ps = self.vals[v.index()].clone();
+                    for (k, p) in ps.iter().enumerate() {
+                        self.b.ins().store(flags(), *p, self.ret_ptr, (8 * k) as i32);
+                    }
+                }
+                let zero = self.iconst(types::I32, 0);
+                self.b.ins().return_(&[zero]);
+            }
+            Terminator::Unreachable => {
+                self.b.ins().trap(cl::TrapCode::unwrap_user(1));
+            }
+        }
+        Ok(())
+    }
+
+    fn call_helper(&mut self, name: &str, args: &[cl::Value], params: &[types::Type], ret: types::Type) -> cl::Value {
+        let fr = (self.helpers)(&mut self.b, name, params, &[ret]);
+        let call = self.b.ins().call(fr, args);
+        self.b.inst_results(call)[0]
+    }
+
+    fn inst(&mut self, kind: &InstKind, result: Option<Value>, span: Span) -> Result<Parts, HostError> {
+        let rty = result.map(|r| self.f.ty(r).clone()).unwrap_or(Type::None);
+        let one = |v: cl::Value| -> Parts { smallvec::smallvec![v] };
+        Ok(match kind {
+            InstKind::Const(c) => {
+                let Some(s) = rty.scalar() else { return Ok(Parts::new()) };
+                let ct = scalar_type(s);
+                one(match (c, s) {
+                    (Const::Float(x), Scalar::Float32) => self.b.ins().f32const(*x as f32),
+                    (Const::Float(x), _) => self.b.ins().f64const(*x),
+                    (Const::Int(i), Scalar::Float32) => self.b.ins().f32const(*i as f32),
+                    (Const::Int(i), Scalar::Float64) => self.b.ins().f64const(*i as f64),
+                    (Const::Int(i), _) => self.b.ins().iconst(ct, *i),
+                    (Const::Bool(x), _) => self.b.ins().iconst(ct, *x as i64),
+                    (Const::None, _) => return Ok(Parts::new()),
+                })
+            }
+            InstKind::Undef => {
+                let ps = parts(&rty);
+                ps.iter().map(|t| if t.is_float() { self.fzero(*t) } else { self.b.ins().iconst(*t, 0) }).collect()
+            }
+            InstKind::Unary(op, a) => {
+                let x = self.one(*a);
+                let s = self.scalar(*a);
+                one(match (op, s) {
+                    (UnaryOp::Pos, _) => x,
+                    (UnaryOp::Neg, s) if s.is_float() => self.b.ins().fneg(x),
+                    (UnaryOp::Neg, _) => self.b.ins().ineg(x),
+                    (UnaryOp::Not, Scalar::Bool) => self.b.ins().bxor_imm_s(x, 1),
+                    (UnaryOp::Not, s) if s.is_float() => {
+                        let z = self.fzero(scalar_type(s));
+                        self.b.ins().fcmp(FloatCC::Equal, x, z)
+                    }
+                    (UnaryOp::Not, _) => self.b.ins().icmp_imm_s(IntCC::Equal, x, 0),
+                    (UnaryOp::Invert, Scalar::Bool) => self.b.ins().bxor_imm_s(x, 1),
+                    (UnaryOp::Invert, _) => self.b.ins().bnot(x),
+                })
+            }
+            InstKind::Binary(op, a, c) => one(self.binary(*op, *a, *c, span)?),
+            InstKind::Compare(op, a, c) => {
+                let (x, y) = (self.one(*a), self.one(*c));
+                let s = self.scalar(*a);
+                one(if s.is_float() {
+                    let cc = match op {
+                        CmpOp::Eq => FloatCC::Equal,
+                        CmpOp::Ne => FloatCC::NotEqual,
+                        CmpOp::Lt => FloatCC::LessThan,
+                        CmpOp::Le => FloatCC::LessThanOrEqual,
+                        CmpOp::Gt => FloatCC::GreaterThan,
+                        CmpOp::Ge => FloatCC::GreaterThanOrEqual,
+                    };
+                    self.b.ins().fcmp(cc, x, y)
+                } else {
+                    let cc = match (op, s == Scalar::Bool) {
+                        (CmpOp::Eq, _) => IntCC::Equal,
+                        (CmpOp::Ne, _) => IntCC::NotEqual,
+                        (CmpOp::Lt, false) => IntCC::SignedLessThan,
+                        (CmpOp::Le, false) => IntCC::SignedLessThanOrEqual,
+                        (CmpOp::Gt, false) => IntCC::SignedGreaterThan,
+                        (CmpOp::Ge, false) => IntCC::SignedGreaterThanOrEqual,
+                        (CmpOp::Lt, true) => IntCC::UnsignedLessThan,
+                        (CmpOp::Le, true) => IntCC::UnsignedLessThanOrEqual,
+                        (CmpOp::Gt, true) => IntCC::UnsignedGreaterThan,
+                        (CmpOp::Ge, true) => IntCC::UnsignedGreaterThanOrEqual,
+                    };
+                    self.b.ins().icmp(cc, x, y)
+                })
+            }
+            InstKind::Cast(to, a) => {
+                let x = self.one(*a);
+                one(self.cast(x, self.scalar(*a), *to))
+            }
+            InstKind::Select(c, a, d) => {
+                let cond = self.one(*c);
+                let (xs, ys) = (self.vals[a.index()].clone(), self.vals[d.index()].clone());
+                xs.iter().zip(ys.iter()).map(|(x, y)| self.b.ins().select(cond, *x, *y)).collect()
+            }
+            InstKind::Call(name, args) => {
+                let (fr, ret_types) = self
+                    .callees
+                    .get(name)
+                    .cloned()
+                    .ok_or_else(|| HostError::Internal(format!("missing callee {name}")))?;
+                let slot = self.b.create_sized_stack_slot(cl::StackSlotData::new(
+                    cl::StackSlotKind::ExplicitSlot,
+                    (8 * ret_types.len().max(1)) as u32,
+                    3,
+                ));
+                let ret_addr = self.b.ins().stack_addr(types::I64, slot, 0);
+                let mut argv: Vec<cl::Value> = vec![self.err_ptr, ret_addr];
+                for a in args {
+                    argv.extend(self.vals[a.index()].iter().copied());
+                }
+                let call = self.b.ins().call(fr, &argv);
+                let status = self.b.inst_results(call)[0];
+                let pb = self.prop_block();
+                let cont = self.b.create_block();
+                self.b.ins().brif(status, pb, &[BlockArg::from(status)], cont, &[]);
+                self.b.switch_to_block(cont);
+                self.b.seal_block(cont);
+                ret_types
+                    .iter()
+                    .enumerate()
+                    .map(|(k, t)| self.b.ins().stack_load(types::I64, *t, slot, (8 * k) as i32))
+                    .collect()
+            }
+            InstKind::Builtin(bi, args) => one(self.builtin(*bi, args, &rty, span)?),
+            InstKind::Dim(a, k) => one(self.vals[a.index()][1 + *k as usize]),
+            InstKind::Stride(a, k) => {
+                let nd = self.f.ty(*a).array().expect("array").ndim as usize;
+                one(self.vals[a.index()][1 + nd + *k as usize])
+            }
+            InstKind::CheckIndex(i, n, axis) => {
+                let (x, len) = (self.one(*i), self.one(*n));
+                let bad = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, x, len);
+                self.raise_if(bad, ERR_INDEX, span, x, len, *axis as i64);
+                Parts::new()
+            }
+            InstKind::CheckNonZero(a) => {
+                let x = self.one(*a);
+                let s = self.scalar(*a);
+                let is_zero = if s.is_float() {
+                    let z = self.fzero(scalar_type(s));
+                    self.b.ins().fcmp(FloatCC::Equal, x, z)
+                } else {
+                    self.b.ins().icmp_imm_s(IntCC::Equal, x, 0)
+                };
+                let z = self.iconst(types::I64, 0);
+                self.raise_if(is_zero, ERR_ZERO_DIVISION, span, z, z, 0);
+                Parts::new()
+            }
+            InstKind::Load(a, o) => {
+                let addr = self.element_addr(*a, *o);
+                let dt = self.f.ty(*a).array().expect("array").dtype;
+                one(self.b.ins().load(scalar_type(dt), flags(), addr, 0))
+            }
+            InstKind::Store(a, o, v) => {
+                let addr = self.element_addr(*a, *o);
+                let x = self.one(*v);
+                self.b.ins().store(flags(), x, addr, 0);
+                Parts::new()
+            }
+            InstKind::MakeTuple(vs) => vs.iter().flat_map(|v| self.vals[v.index()].iter().copied()).collect(),
+            InstKind::TupleGet(t, k) => {
+                let Type::Tuple(ts) = self.f.ty(*t) else {
+                    return Err(HostError::Internal("tupleget of non-tuple".into()));
+                };
+                let start: usize = ts[..*k as usize].iter().map(|t| parts(t).len()).sum();
+                let n = parts(&ts[*k as usize]).len();
+                self.vals[t.index()][start..start + n].iter().copied().collect()
+            }
+            InstKind::GetItem(..) | InstKind::SetItem(..) => {
+                return Err(HostError::Internal("getitem/setitem reached the backend".into()))
+            }
+            InstKind::AllocArray { .. } => {
+                return Err(HostError::Unsupported {
+                    what: "cuda.shared.array / cuda.local.array".into(),
+                    span,
+                    hint: "these exist only in CUDA kernels; compile for the cuda target".into(),
+                })
+            }
+        })
+    }
+
+    fn fzero(&mut self, t: types::Type) -> cl::Value {
+        if t == types::F32 {
+            self.b.ins().f32const(0.0)
+        } else {
+            self.b.ins().f64const(0.0)
+        }
+    }
+
+    fn element_addr(&mut self, a: Value, off: Value) -> cl::Value {
+        let dt = self.f.ty(a).array().expect("array").dtype;
+        let data = self.vals[a.index()][0];
+        let o = self.one(off);
+        let size = dt.size() as i64;
+        let bytes = if size == 1 { o } else { self.b.ins().imul_imm_s(o, size) };
+        self.b.ins().iadd(data, bytes)
+    }
+
+    fn cast(&mut self, x: cl::Value, from: Scalar, to: Scalar) -> cl::Value {
+        use Scalar::*;
+        if from == to {
+            return x;
+        }
+        let ins = self.b.ins();
+        match (from, to) {
+            (_, Bool) if from.is_float() => {
+                let z = self.fzero(scalar_type(from));
+                self.b.ins().fcmp(FloatCC::NotEqual, x, z)
+            }
+            (_, Bool) => ins.icmp_imm_s(IntCC::NotEqual, x, 0),
+            (Bool, Int32 | Int64) => ins.uextend(scalar_type(to), x),
+            (Bool, Float32 | Float64) => {
+                let i = ins.uextend(types::I32, x);
+                self.b.ins().fcvt_from_uint(scalar_type(to), i)
+            }
+            (Int32, Int64) => ins.sextend(types::I64, x),
+            (Int64, Int32) => ins.ireduce(types::I32, x),
+            (Int32 | Int64, Float32 | Float64) => ins.fcvt_from_sint(scalar_type(to), x),
+            (Float32 | Float64, Int32 | Int64) => ins.fcvt_to_sint_sat(scalar_type(to), x),
+            (Float32, Float64) => ins.fpromote(types::F64, x),
+            (Float64, Float32) => ins.fdemote(types::F32, x),
+            _ => x,
+        }
+    }
+
+    fn binary(&mut self, op: BinaryOp, a: Value, c: Value, span: Span) -> Result<cl::Value, HostError> {
+        let (x, y) = (self.one(a), self.one(c));
+        let s = self.scalar(a);
+        let t = scalar_type(s);
+        if s.is_float() {
+            let suffix = if s == Scalar::Float32 { "f32" } else { "f64" };
+            return Ok(match op {
+                BinaryOp::Add => self.b.ins().fadd(x, y),
+                BinaryOp::Sub => self.b.ins().fsub(x, y),
+                BinaryOp::Mul => self.b.ins().fmul(x, y),
+                BinaryOp::Div => self.b.ins().fdiv(x, y),
+                BinaryOp::FloorDiv => self.call_helper(&format!("twinjit_floordiv_{suffix}"), &[x, y], &[t, t], t),
+                BinaryOp::Mod => self.call_helper(&format!("twinjit_mod_{suffix}"), &[x, y], &[t, t], t),
+                BinaryOp::Pow if self.scalar(c).is_int() => {
+                    // Numba: 0.0 ** negative int raises.
+                    let z = self.fzero(t);
+                    let base0 = self.b.ins().fcmp(FloatCC::Equal, x, z);
+                    let neg = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, y, 0);
+                    let bad = self.b.ins().band(base0, neg);
+                    let zi = self.iconst(types::I64, 0);
+                    self.raise_if(bad, ERR_ZERO_DIVISION, span, zi, zi, 0);
+                    match self.const_int(c) {
+                        Some(e) if (0..=64).contains(&e) => self.powi_unrolled(x, e, t),
+                        _ => self.call_helper(&format!("twinjit_powi_{suffix}_rt"), &[x, y], &[t, types::I64], t),
+                    }
+                }
+                BinaryOp::Pow => self.call_helper(&format!("twinjit_pow_{suffix}"), &[x, y], &[t, t], t),
+                _ => return Err(HostError::Internal(format!("{} on floats", op.name()))),
+            });
+        }
+        if s == Scalar::Bool {
+            return Ok(match op {
+                BinaryOp::BitAnd => self.b.ins().band(x, y),
+                BinaryOp::BitOr => self.b.ins().bor(x, y),
+                BinaryOp::BitXor => self.b.ins().bxor(x, y),
+                _ => return Err(HostError::Internal(format!("{} on bools", op.name()))),
+            });
+        }
+        Ok(match op {
+            BinaryOp::Add => self.b.ins().iadd(x, y),
+            BinaryOp::Sub => self.b.ins().isub(x, y),
+            BinaryOp::Mul => self.b.ins().imul(x, y),
+            BinaryOp::Div => {
+                let fx = self.b.ins().fcvt_from_sint(types::F64, x);
+                let fy = self.b.ins().fcvt_from_sint(types::F64, y);
+                self.b.ins().fdiv(fx, fy)
+            }
+            BinaryOp::FloorDiv | BinaryOp::Mod => self.int_divmod(op, x, y, c, t),
+            BinaryOp::Pow => {
+                let base0 = self.b.ins().icmp_imm_s(IntCC::Equal, x, 0);
+                let neg = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, y, 0);
+                let bad = self.b.ins().band(base0, neg);
+                let zi = self.iconst(types::I64, 0);
+                self.raise_if(bad, ERR_ZERO_DIVISION, span, zi, zi, 0);
+                match self.const_int(c) {
+                    Some(e) if (0..=64).contains(&e) => self.powi_unrolled(x, e, t),
+                    _ => self.call_helper("twinjit_powi_i64", &[x, y], &[types::I64, types::I64], types::I64),
+                }
+            }
+            BinaryOp::BitAnd => self.b.ins().band(x, y),
+            BinaryOp::BitOr => self.b.ins().bor(x, y),
+            BinaryOp::BitXor => self.b.ins().bxor(x, y),
+            BinaryOp::Shl | BinaryOp::Shr => {
+                // Counts outside 0..64 give 0 (<<) or the sign (>>), never Cranelift's masking.
+                let in_range = self.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, y, 64);
+                let shifted = if op == BinaryOp::Shl { self.b.ins().ishl(x, y) } else { self.b.ins().sshr(x, y) };
+                let other = if op == BinaryOp::Shl { self.iconst(t, 0) } else { self.b.ins().sshr_imm_s(x, 63) };
+                self.b.ins().select(in_range, shifted, other)
+            }
+        })
+    }
+
+    /// `x ** e` for a constant `e >= 0` by the same square-and-multiply sequence as the
+    /// interpreter (bit-identical for floats).
+    fn powi_unrolled(&mut self, x: cl::Value, e: i64, t: types::Type) -> cl::Value {
+        let float = t.is_float();
+        let mut r: Option<cl::Value> = None;
+        let mut base = x;
+        let mut e = e as u64;
+        while e != 0 {
+            if e & 1 == 1 {
+                r = Some(match r {
+                    None => base,
+                    Some(r) => {
+                        if float {
+                            self.b.ins().fmul(r, base)
+                        } else {
+                            self.b.ins().imul(r, base)
+                        }
+                    }
+                });
+            }
+            e >>= 1;
+            if e != 0 {
+                base = if float { self.b.ins().fmul(base, base) } else { self.b.ins().imul(base, base) };
+            }
+        }
+        match r {
+            Some(r) => r,
+            None if float => {
+                if t == types::F32 {
+                    self.b.ins().f32const(1.0)
+                } else {
+                    self.b.ins().f64const(1.0)
+                }
+            }
+            None => self.iconst(t, 1),
+        }
+    }
+
+    /// Python `//` and `%` on int64 with the IR's raw semantics (zero divisor gives 0; the
+    /// error, under the Python model, is an explicit `checknonzero` before).
+    fn int_divmod(&mut self, op: BinaryOp, x: cl::Value, y: cl::Value, c: Value, t: types::Type) -> cl::Value {
+        if let Some(k) = self.const_int(c).filter(|&k| k > 0) {
+            // Positive constant divisor: no zero or overflow guard needed.
+            let q = self.b.ins().sdiv_imm_s(x, k);
+            let r = self.b.ins().srem_imm_s(x, k);
+            let rneg = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, r, 0);
+            return if op == BinaryOp::FloorDiv {
+                let q1 = self.b.ins().iadd_imm_s(q, -1);
+                self.b.ins().select(rneg, q1, q)
+            } else {
+                let r1 = self.b.ins().iadd_imm_s(r, k);
+                self.b.ins().select(rneg, r1, r)
+            };
+        }
+        let zero = self.iconst(t, 0);
+        let one = self.iconst(t, 1);
+        let y0 = self.b.ins().icmp_imm_s(IntCC::Equal, y, 0);
+        let ym1 = self.b.ins().icmp_imm_s(IntCC::Equal, y, -1);
+        let guard = self.b.ins().bor(y0, ym1);
+        let safe = self.b.ins().select(guard, one, y);
+        let q = self.b.ins().sdiv(x, safe);
+        let r = self.b.ins().srem(x, safe);
+        // y == -1: quotient -x (wrapping), remainder 0.
+        let negx = self.b.ins().ineg(x);
+        let q = self.b.ins().select(ym1, negx, q);
+        let r = self.b.ins().select(ym1, zero, r);
+        // Floor: adjust when the remainder is non-zero and its sign differs from the divisor's.
+        let rnz = self.b.ins().icmp_imm_s(IntCC::NotEqual, r, 0);
+        let sx = self.b.ins().bxor(r, y);
+        let diff = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, sx, 0);
+        let adj = self.b.ins().band(rnz, diff);
+        let res = if op == BinaryOp::FloorDiv {
+            let q1 = self.b.ins().iadd_imm_s(q, -1);
+            self.b.ins().select(adj, q1, q)
+        } else {
+            let r1 = self.b.ins().iadd(r, y);
+            self.b.ins().select(adj, r1, r)
+        };
+        self.b.ins().select(y0, zero, res)
+    }
+
+    fn builtin(&mut self, bi: Builtin, args: &[Value], rty: &Type, span: Span) -> Result<cl::Value, HostError> {
+        use Builtin::*;
+        let s = match rty.scalar() {
+            Some(s) => s,
+            None => {
+                return Err(HostError::Unsupported {
+                    what: bi.name().into(),
+                    span,
+                    hint: "this builtin is not available on the host".into(),
+                })
+            }
+        };
+        let xs: Vec<cl::Value> = args.iter().map(|a| self.one(*a)).collect();
+        let x = xs.first().copied();
+        let arg_s = args.first().map(|a| self.scalar(*a));
+        let t = scalar_type(arg_s.unwrap_or(s));
+        let suffix = if t == types::F32 { "f32" } else { "f64" };
+        let un = |name: &str| format!("twinjit_{name}_{suffix}");
+        Ok(match bi {
+            Sqrt => self.b.ins().sqrt(x.expect("arity")),
+            Fabs => self.b.ins().fabs(x.expect("arity")),
+            Floor => self.b.ins().floor(x.expect("arity")),
+            Ceil => self.b.ins().ceil(x.expect("arity")),
+            Copysign => self.b.ins().fcopysign(xs[0], xs[1]),
+            IsNan => self.b.ins().fcmp(FloatCC::Unordered, xs[0], xs[0]),
+            IsInf | IsFinite => {
+                let a = self.b.ins().fabs(xs[0]);
+                let inf = if t == types::F32 {
+                    self.b.ins().f32const(f32::INFINITY)
+                } else {
+                    self.b.ins().f64const(f64::INFINITY)
+                };
+                let cc = if bi == IsInf { FloatCC::Equal } else { FloatCC::LessThan };
+                self.b.ins().fcmp(cc, a, inf)
+            }
+            Exp | Log | Log2 | Log10 | Sin | Cos | Tan | Asin | Acos | Atan | Sinh | Cosh | Tanh => {
+                let name = match bi {
+                    Exp => "exp",
+                    Log => "ln",
+                    Log2 => "log2",
+                    Log10 => "log10",
+                    Sin => "sin",
+                    Cos => "cos",
+                    Tan => "tan",
+                    Asin => "asin",
+                    Acos => "acos",
+                    Atan => "atan",
+                    Sinh => "sinh",
+                    Cosh => "cosh",
+                    _ => "tanh",
+                };
+                self.call_helper(&un(name), &[xs[0]], &[t], t)
+            }
+            Atan2 | MathPow | Hypot => {
+                let name = match bi {
+                    Atan2 => "atan2",
+                    MathPow => "pow",
+                    _ => "hypot",
+                };
+                self.call_helper(&un(name), &[xs[0], xs[1]], &[t, t], t)
+            }
+            other => {
+                return Err(HostError::Unsupported {
+                    what: other.name().into(),
+                    span,
+                    hint: if other.is_cuda() {
+                        "CUDA intrinsics exist only in kernels compiled for the cuda target".into()
+                    } else {
+                        "lowered before the backend".into()
+                    },
+                })
+            }
+        })
+    }
+}

@@ -1,0 +1,404 @@
+//! Rust values as arguments and results of compiled functions.
+//!
+//! Scalars (`bool i32 i64 f32 f64`), slices (`&[T]`, `&mut [T]`) and, with the `ndarray`
+//! feature, `ndarray` views of 1 to 3 dimensions and any strides. A shared slice or view is
+//! read-only: passing one for a parameter the function writes is an [`crate::Error::Argument`].
+
+use smallvec::SmallVec;
+use std::marker::PhantomData;
+use twinjit_ir::{ArrayType, Layout, Scalar, Type};
+
+/// Element types arrays may hold.
+pub trait Element: Copy + 'static {
+    /// The IR scalar.
+    const SCALAR: Scalar;
+}
+impl Element for bool {
+    const SCALAR: Scalar = Scalar::Bool;
+}
+impl Element for i32 {
+    const SCALAR: Scalar = Scalar::Int32;
+}
+impl Element for i64 {
+    const SCALAR: Scalar = Scalar::Int64;
+}
+impl Element for f32 {
+    const SCALAR: Scalar = Scalar::Float32;
+}
+impl Element for f64 {
+    const SCALAR: Scalar = Scalar::Float64;
+}
+
+/// A borrowed array: data pointer, shape, strides (in elements), mutability.
+#[derive(Clone, Copy, Debug)]
+pub struct ArrayArg<'a> {
+    pub(crate) data: *mut u8,
+    pub(crate) dtype: Scalar,
+    pub(crate) ndim: u8,
+    pub(crate) shape: [i64; 3],
+    pub(crate) strides: [i64; 3],
+    pub(crate) writable: bool,
+    pub(crate) c_contiguous: bool,
+    _life: PhantomData<&'a mut [u8]>,
+}
+
+impl<'a> ArrayArg<'a> {
+    fn from_slice<T: Element>(ptr: *mut T, len: usize, writable: bool) -> Self {
+        ArrayArg {
+            data: ptr as *mut u8,
+            dtype: T::SCALAR,
+            ndim: 1,
+            shape: [len as i64, 0, 0],
+            strides: [1, 0, 0],
+            writable,
+            c_contiguous: true,
+            _life: PhantomData,
+        }
+    }
+
+    /// The IR type.
+    pub fn ty(&self) -> Type {
+        Type::Array(ArrayType {
+            dtype: self.dtype,
+            ndim: self.ndim,
+            layout: if self.c_contiguous { Layout::C } else { Layout::A },
+        })
+    }
+}
+
+impl<'a> ArgValue<'a> {
+    /// A C-contiguous array of `shape` (1 to 3 dimensions) over `data`, writable.
+    /// `Invalid` if the shape does not match `data.len()`.
+    pub fn array_mut<T: Element>(data: &'a mut [T], shape: &[usize]) -> ArgValue<'a> {
+        Self::shaped(data.as_mut_ptr(), data.len(), shape, true)
+    }
+
+    /// A read-only C-contiguous array of `shape` over `data`.
+    pub fn array<T: Element>(data: &'a [T], shape: &[usize]) -> ArgValue<'a> {
+        Self::shaped(data.as_ptr() as *mut T, data.len(), shape, false)
+    }
+
+    fn shaped<T: Element>(ptr: *mut T, len: usize, shape: &[usize], writable: bool) -> ArgValue<'a> {
+        if shape.is_empty() || shape.len() > 3 {
+            return ArgValue::Invalid("arrays must have 1 to 3 dimensions");
+        }
+        if shape.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d)) != Some(len) {
+            return ArgValue::Invalid("the shape does not match the number of elements");
+        }
+        let mut a = ArrayArg::from_slice(ptr, len, writable);
+        a.ndim = shape.len() as u8;
+        let mut stride = 1i64;
+        for k in (0..shape.len()).rev() {
+            a.shape[k] = shape[k] as i64;
+            a.strides[k] = stride;
+            stride *= shape[k] as i64;
+        }
+        ArgValue::Array(a)
+    }
+}
+
+/// One argument.
+#[derive(Clone, Copy, Debug)]
+pub enum ArgValue<'a> {
+    /// `bool`
+    Bool(bool),
+    /// `int32`
+    I32(i32),
+    /// `int64`
+    I64(i64),
+    /// `float32`
+    F32(f32),
+    /// `float64`
+    F64(f64),
+    /// An array.
+    Array(ArrayArg<'a>),
+    /// An array that cannot be passed (more than 3 dimensions); the string says why.
+    Invalid(&'static str),
+}
+
+impl ArgValue<'_> {
+    /// The IR type (arrays of invalid dimension report `None`).
+    pub fn ty(&self) -> Option<Type> {
+        Some(match self {
+            ArgValue::Bool(_) => Type::BOOL,
+            ArgValue::I32(_) => Type::I32,
+            ArgValue::I64(_) => Type::I64,
+            ArgValue::F32(_) => Type::F32,
+            ArgValue::F64(_) => Type::F64,
+            ArgValue::Array(a) => a.ty(),
+            ArgValue::Invalid(_) => return None,
+        })
+    }
+
+    /// Appends the flattened 8-byte slots (see `twinjit_host::abi`).
+    pub(crate) fn push_slots(&self, out: &mut SmallVec<[u64; 16]>) {
+        match self {
+            ArgValue::Bool(b) => out.push(*b as u64),
+            ArgValue::I32(i) => out.push(*i as u32 as u64),
+            ArgValue::I64(i) => out.push(*i as u64),
+            ArgValue::F32(x) => out.push(x.to_bits() as u64),
+            ArgValue::F64(x) => out.push(x.to_bits()),
+            ArgValue::Array(a) => {
+                out.push(a.data as u64);
+                for k in 0..a.ndim as usize {
+                    out.push(a.shape[k] as u64);
+                }
+                for k in 0..a.ndim as usize {
+                    out.push(a.strides[k] as u64);
+                }
+            }
+            ArgValue::Invalid(_) => {}
+        }
+    }
+}
+
+/// Converts a Rust value into an argument.
+pub trait IntoArg<'a> {
+    /// The argument.
+    fn into_arg(self) -> ArgValue<'a>;
+}
+
+macro_rules! scalar_arg {
+    ($($t:ty => $v:ident),*) => {$(
+        impl<'a> IntoArg<'a> for $t {
+            fn into_arg(self) -> ArgValue<'a> { ArgValue::$v(self) }
+        }
+    )*};
+}
+scalar_arg!(bool => Bool, i32 => I32, i64 => I64, f32 => F32, f64 => F64);
+
+impl<'a, T: Element> IntoArg<'a> for &'a [T] {
+    fn into_arg(self) -> ArgValue<'a> {
+        ArgValue::Array(ArrayArg::from_slice(self.as_ptr() as *mut T, self.len(), false))
+    }
+}
+
+impl<'a, T: Element> IntoArg<'a> for &'a mut [T] {
+    fn into_arg(self) -> ArgValue<'a> {
+        ArgValue::Array(ArrayArg::from_slice(self.as_mut_ptr(), self.len(), true))
+    }
+}
+
+impl<'a, T: Element> IntoArg<'a> for &'a Vec<T> {
+    fn into_arg(self) -> ArgValue<'a> {
+        self.as_slice().into_arg()
+    }
+}
+
+impl<'a, T: Element> IntoArg<'a> for &'a mut Vec<T> {
+    fn into_arg(self) -> ArgValue<'a> {
+        self.as_mut_slice().into_arg()
+    }
+}
+
+impl<'a> IntoArg<'a> for ArgValue<'a> {
+    fn into_arg(self) -> ArgValue<'a> {
+        self
+    }
+}
+
+#[cfg(feature = "ndarray")]
+mod nd {
+    use super::*;
+    use ndarray::{ArrayView, ArrayViewMut, Dimension};
+
+    fn view<'a, T: Element>(
+        ptr: *mut T,
+        shape: &[usize],
+        strides: &[isize],
+        writable: bool,
+        standard: bool,
+    ) -> ArgValue<'a> {
+        if shape.is_empty() || shape.len() > 3 {
+            return ArgValue::Invalid("arrays must have 1 to 3 dimensions");
+        }
+        let mut a = ArrayArg::from_slice(ptr, 0, writable);
+        a.ndim = shape.len() as u8;
+        for k in 0..shape.len() {
+            a.shape[k] = shape[k] as i64;
+            a.strides[k] = strides[k] as i64;
+        }
+        a.c_contiguous = standard;
+        ArgValue::Array(a)
+    }
+
+    impl<'a, T: Element, D: Dimension> IntoArg<'a> for ArrayView<'a, T, D> {
+        fn into_arg(self) -> ArgValue<'a> {
+            let standard = self.is_standard_layout();
+            let (shape, strides) = (self.shape().to_vec(), self.strides().to_vec());
+            view(self.as_ptr() as *mut T, &shape, &strides, false, standard)
+        }
+    }
+
+    impl<'a, T: Element, D: Dimension> IntoArg<'a> for ArrayViewMut<'a, T, D> {
+        fn into_arg(mut self) -> ArgValue<'a> {
+            let standard = self.is_standard_layout();
+            let (shape, strides) = (self.shape().to_vec(), self.strides().to_vec());
+            view(self.as_mut_ptr(), &shape, &strides, true, standard)
+        }
+    }
+}
+
+/// A list of arguments: tuples of up to 8 [`IntoArg`] values, or a `Vec<ArgValue>`.
+pub trait IntoArgs<'a> {
+    /// The arguments in order.
+    fn into_args(self) -> SmallVec<[ArgValue<'a>; 8]>;
+}
+
+impl<'a> IntoArgs<'a> for () {
+    fn into_args(self) -> SmallVec<[ArgValue<'a>; 8]> {
+        SmallVec::new()
+    }
+}
+
+impl<'a> IntoArgs<'a> for Vec<ArgValue<'a>> {
+    fn into_args(self) -> SmallVec<[ArgValue<'a>; 8]> {
+        self.into_iter().collect()
+    }
+}
+
+macro_rules! tuple_args {
+    ($($n:ident),+) => {
+        impl<'a, $($n: IntoArg<'a>),+> IntoArgs<'a> for ($($n,)+) {
+            #[allow(non_snake_case)]
+            fn into_args(self) -> SmallVec<[ArgValue<'a>; 8]> {
+                let ($($n,)+) = self;
+                smallvec::smallvec![$($n.into_arg()),+]
+            }
+        }
+    };
+}
+tuple_args!(A);
+tuple_args!(A, B);
+tuple_args!(A, B, C);
+tuple_args!(A, B, C, D);
+tuple_args!(A, B, C, D, E);
+tuple_args!(A, B, C, D, E, F);
+tuple_args!(A, B, C, D, E, F, G);
+tuple_args!(A, B, C, D, E, F, G, H);
+
+/// A value returned by a compiled function.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    /// `None`
+    None,
+    /// `bool`
+    Bool(bool),
+    /// `int32`
+    I32(i32),
+    /// `int64`
+    I64(i64),
+    /// `float32`
+    F32(f32),
+    /// `float64`
+    F64(f64),
+    /// A tuple.
+    Tuple(Vec<Value>),
+}
+
+impl Value {
+    /// Reads a value of type `t` from result slots, advancing `k`.
+    pub(crate) fn from_slots(t: &Type, slots: &[u64], k: &mut usize) -> Option<Value> {
+        let mut take = || {
+            let v = *slots.get(*k)?;
+            *k += 1;
+            Some(v)
+        };
+        Some(match t {
+            Type::None | Type::Unknown => Value::None,
+            Type::Scalar(Scalar::Bool) => Value::Bool(take()? as u8 != 0),
+            Type::Scalar(Scalar::Int32) => Value::I32(take()? as u32 as i32),
+            Type::Scalar(Scalar::Int64) => Value::I64(take()? as i64),
+            Type::Scalar(Scalar::Float32) => Value::F32(f32::from_bits(take()? as u32)),
+            Type::Scalar(Scalar::Float64) => Value::F64(f64::from_bits(take()?)),
+            Type::Tuple(ts) => Value::Tuple(ts.iter().map(|t| Value::from_slots(t, slots, k)).collect::<Option<_>>()?),
+            Type::Array(_) => return None,
+        })
+    }
+}
+
+impl std::fmt::Display for Value {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Value::None => f.write_str("None"),
+            Value::Bool(b) => f.write_str(if *b { "True" } else { "False" }),
+            Value::I32(i) => write!(f, "{i}"),
+            Value::I64(i) => write!(f, "{i}"),
+            Value::F32(x) => write!(f, "{x:?}"),
+            Value::F64(x) => write!(f, "{x:?}"),
+            Value::Tuple(vs) => {
+                f.write_str("(")?;
+                for (i, v) in vs.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{v}")?;
+                }
+                if vs.len() == 1 {
+                    f.write_str(",")?;
+                }
+                f.write_str(")")
+            }
+        }
+    }
+}
+
+/// Converts a returned [`Value`] into a Rust type.
+pub trait FromValue: Sized {
+    /// `None` when the value has another type.
+    fn from_value(v: Value) -> Option<Self>;
+    /// The Rust type's name, for errors.
+    fn describe() -> &'static str;
+}
+
+macro_rules! from_value {
+    ($($t:ty => $v:ident),*) => {$(
+        impl FromValue for $t {
+            fn from_value(v: Value) -> Option<Self> {
+                match v { Value::$v(x) => Some(x), _ => None }
+            }
+            fn describe() -> &'static str { stringify!($t) }
+        }
+    )*};
+}
+from_value!(bool => Bool, i32 => I32, i64 => I64, f32 => F32, f64 => F64);
+
+impl FromValue for () {
+    fn from_value(v: Value) -> Option<Self> {
+        matches!(v, Value::None).then_some(())
+    }
+    fn describe() -> &'static str {
+        "()"
+    }
+}
+
+impl FromValue for Value {
+    fn from_value(v: Value) -> Option<Self> {
+        Some(v)
+    }
+    fn describe() -> &'static str {
+        "Value"
+    }
+}
+
+macro_rules! from_tuple {
+    ($($n:ident),+) => {
+        impl<$($n: FromValue),+> FromValue for ($($n,)+) {
+            #[allow(non_snake_case)]
+            fn from_value(v: Value) -> Option<Self> {
+                let Value::Tuple(items) = v else { return None };
+                let mut it = items.into_iter();
+                $(let $n = $n::from_value(it.next()?)?;)+
+                if it.next().is_some() { return None; }
+                Some(($($n,)+))
+            }
+            fn describe() -> &'static str { "tuple" }
+        }
+    };
+}
+from_tuple!(A);
+from_tuple!(A, B);
+from_tuple!(A, B, C);
+from_tuple!(A, B, C, D);
+from_tuple!(A, B, C, D, E);
+from_tuple!(A, B, C, D, E, F);

@@ -1,0 +1,488 @@
+//! The engine, its modules and the dispatcher.
+//!
+//! Like Numba's dispatcher, a [`Function`] compiles lazily on the first call for the argument
+//! types it is given, keeps one specialisation per signature, and compiles the signatures
+//! written in its decorator eagerly when the module is loaded. Concurrent first calls with the
+//! same types compile once (the others wait for that result).
+
+use crate::args::{ArgValue, FromValue, IntoArgs, Value};
+use crate::error::{Error, RuntimeErrorKind};
+use crate::source::SourceModule;
+use crate::Target;
+use smallvec::SmallVec;
+use std::sync::{Arc, OnceLock, RwLock};
+use twinjit_host::abi::{ErrorInfo, ERR_INDEX, ERR_ZERO_DIVISION};
+use twinjit_host::{CompiledProgram, HostOptions};
+use twinjit_ir::{FunctionKind, Signature, Type};
+
+/// Engine-wide options.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EngineOptions {
+    /// Overrides every function's bounds checking (`None`: the decorator decides; on by
+    /// default for host functions). With checks off, an out-of-bounds index is undefined
+    /// behaviour, as in Numba: turn them off only for code you trust.
+    pub boundscheck: Option<bool>,
+}
+
+/// Compiles Python-subset modules for one target. `Send + Sync`.
+#[derive(Clone, Debug)]
+pub struct Engine {
+    target: Target,
+    options: EngineOptions,
+}
+
+impl Engine {
+    /// An engine for `target`, or [`Error::TargetUnavailable`] if that target cannot be used
+    /// here. Never falls back to another target.
+    ///
+    /// ```
+    /// use twinjit::{Engine, Error, Target};
+    /// let host = Engine::new(Target::Host).unwrap();
+    /// # let _ = host;
+    /// match Engine::new(Target::Cuda { device: 0 }) {
+    ///     Err(Error::TargetUnavailable { reason, .. }) => println!("no GPU here: {reason}"),
+    ///     Err(other) => panic!("unexpected error: {other}"),
+    ///     Ok(_) => println!("CUDA is available"),
+    /// }
+    /// ```
+    pub fn new(target: Target) -> Result<Engine, Error> {
+        Engine::with_options(target, EngineOptions::default())
+    }
+
+    /// [`Engine::new`] with options.
+    pub fn with_options(target: Target, options: EngineOptions) -> Result<Engine, Error> {
+        match &target {
+            Target::Host => Ok(Engine { target, options }),
+            Target::Cuda { .. } | Target::Ptx { .. } => Err(Error::TargetUnavailable {
+                reason: "this build of twinjit has no CUDA support (rebuild with `--features cuda`)".into(),
+                target,
+            }),
+        }
+    }
+
+    /// The target.
+    pub fn target(&self) -> &Target {
+        &self.target
+    }
+
+    /// Parses `source` (named `name` in messages) and compiles every signature written in a
+    /// decorator.
+    ///
+    /// ```
+    /// let engine = twinjit::Engine::new(twinjit::Target::Host).unwrap();
+    /// let m = engine.load("k.py", "from numba import njit\n@njit\ndef sq(x):\n    return x * x\n").unwrap();
+    /// let y: f64 = m.function("sq").unwrap().call((1.5f64,)).unwrap();
+    /// assert_eq!(y, 2.25);
+    /// ```
+    pub fn load(&self, name: &str, source: &str) -> Result<Module, Error> {
+        let source = SourceModule::parse(name, source)?;
+        let functions = source
+            .functions()
+            .iter()
+            .map(|f| Dispatcher {
+                name: f.name.clone(),
+                params: f.body.param_names.clone(),
+                specs: RwLock::new(Vec::new()),
+            })
+            .collect();
+        let module = Module { inner: Arc::new(ModuleInner { source, options: self.options, functions }) };
+        for (i, f) in module.inner.source.functions().iter().enumerate() {
+            if f.attrs.kind != FunctionKind::Host {
+                continue;
+            }
+            for sig in &f.attrs.signatures {
+                module.function_at(i).compile_signature(sig)?;
+            }
+        }
+        Ok(module)
+    }
+
+    /// Reads and loads a file.
+    pub fn load_file(&self, path: impl AsRef<std::path::Path>) -> Result<Module, Error> {
+        let path = path.as_ref();
+        let bytes =
+            std::fs::read(path).map_err(|e| Error::Unsupported(format!("cannot read `{}`: {e}", path.display())))?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            Error::Unsupported(format!(
+                "`{}` is not valid UTF-8 (at byte {}); Python source must be UTF-8",
+                path.display(),
+                e.utf8_error().valid_up_to()
+            ))
+        })?;
+        self.load(&path.display().to_string(), &text)
+    }
+}
+
+struct ModuleInner {
+    source: SourceModule,
+    options: EngineOptions,
+    functions: Vec<Dispatcher>,
+}
+
+type Slot = Arc<OnceLock<Result<Arc<Specialization>, Error>>>;
+
+struct Dispatcher {
+    name: String,
+    params: Vec<String>,
+    specs: RwLock<Vec<(SmallVec<[Type; 4]>, Slot)>>,
+}
+
+/// A loaded module: cheap to clone, `Send + Sync`.
+#[derive(Clone)]
+pub struct Module {
+    inner: Arc<ModuleInner>,
+}
+
+impl std::fmt::Debug for Module {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<&str> = self.inner.functions.iter().map(|d| d.name.as_str()).collect();
+        f.debug_struct("Module").field("functions", &names).finish()
+    }
+}
+
+impl Module {
+    /// The function `name`, or [`Error::UnknownFunction`].
+    pub fn function(&self, name: &str) -> Result<Function, Error> {
+        match self.inner.functions.iter().position(|d| d.name == name) {
+            Some(i) => Ok(self.function_at(i)),
+            None => Err(Error::UnknownFunction {
+                name: name.to_string(),
+                available: self.inner.functions.iter().map(|d| d.name.clone()).collect(),
+            }),
+        }
+    }
+
+    fn function_at(&self, index: usize) -> Function {
+        Function { module: self.inner.clone(), index }
+    }
+
+    /// The parsed source (untyped IR, diagnostics' source map).
+    pub fn source(&self) -> &SourceModule {
+        &self.inner.source
+    }
+
+    /// Names of the compiled functions.
+    pub fn function_names(&self) -> Vec<String> {
+        self.inner.functions.iter().map(|d| d.name.clone()).collect()
+    }
+}
+
+/// A function of a module: the dispatcher. Cheap to clone, `Send + Sync`.
+#[derive(Clone)]
+pub struct Function {
+    module: Arc<ModuleInner>,
+    index: usize,
+}
+
+impl std::fmt::Debug for Function {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Function({})", self.dispatcher().name)
+    }
+}
+
+impl Function {
+    fn dispatcher(&self) -> &Dispatcher {
+        &self.module.functions[self.index]
+    }
+
+    /// The function's name.
+    pub fn name(&self) -> &str {
+        &self.dispatcher().name
+    }
+
+    /// Calls the function, compiling it for these argument types on first use.
+    ///
+    /// ```
+    /// let engine = twinjit::Engine::new(twinjit::Target::Host).unwrap();
+    /// let src = "from numba import njit\n@njit\ndef total(a, n):\n    s = 0.0\n    for i in range(n):\n        s += a[i]\n    return s\n";
+    /// let f = engine.load("t.py", src).unwrap().function("total").unwrap();
+    /// let a = [1.0, 2.0, 3.5];
+    /// let s: f64 = f.call((&a[..], 3i64)).unwrap();
+    /// assert_eq!(s, 6.5);
+    /// // Out of bounds with bounds checking on (the default): an error, not a crash.
+    /// let e = f.call::<f64>((&a[..], 4i64)).unwrap_err();
+    /// assert_eq!(e.python_exception(), Some("IndexError"));
+    /// ```
+    pub fn call<'a, R: FromValue>(&self, args: impl IntoArgs<'a>) -> Result<R, Error> {
+        let args = args.into_args();
+        let spec = self.specialization(&args)?;
+        spec.call(&args)
+    }
+
+    /// The specialisation for these arguments' types (compiled if needed): a typed handle
+    /// whose calls skip the dispatcher's lookup.
+    pub fn specialize<'a>(&self, args: impl IntoArgs<'a>) -> Result<Arc<Specialization>, Error> {
+        self.specialization(&args.into_args())
+    }
+
+    /// Compiles for a signature in Numba's spelling (`"(float64[:], int64)"`).
+    pub fn compile(&self, signature: &str) -> Result<Arc<Specialization>, Error> {
+        let sig = twinjit_ir::parse_signature(signature).map_err(|e| Error::Argument {
+            function: self.name().to_string(),
+            param: None,
+            message: e.to_string(),
+        })?;
+        self.compile_signature(&sig)
+    }
+
+    fn compile_signature(&self, sig: &Signature) -> Result<Arc<Specialization>, Error> {
+        let types: SmallVec<[Type; 4]> = sig.args.iter().cloned().collect();
+        self.lookup_or_compile(types, sig.ret.clone())
+    }
+
+    fn specialization(&self, args: &[ArgValue]) -> Result<Arc<Specialization>, Error> {
+        let d = self.dispatcher();
+        if args.len() != d.params.len() {
+            return Err(Error::Argument {
+                function: d.name.clone(),
+                param: None,
+                message: format!(
+                    "takes {} argument{} ({}) but {} were given",
+                    d.params.len(),
+                    if d.params.len() == 1 { "" } else { "s" },
+                    d.params.join(", "),
+                    args.len()
+                ),
+            });
+        }
+        let mut types: SmallVec<[Type; 4]> = SmallVec::new();
+        for (k, a) in args.iter().enumerate() {
+            match a {
+                ArgValue::Invalid(why) => {
+                    return Err(Error::Argument {
+                        function: d.name.clone(),
+                        param: Some(d.params[k].clone()),
+                        message: why.to_string(),
+                    })
+                }
+                a => types.push(a.ty().expect("valid")),
+            }
+        }
+        // Fast path: an existing specialisation (read lock, linear scan of a few entries).
+        {
+            let specs = d.specs.read().unwrap_or_else(|e| e.into_inner());
+            if let Some((_, slot)) = specs.iter().find(|(t, _)| *t == types) {
+                if let Some(r) = slot.get() {
+                    return r.clone();
+                }
+            }
+        }
+        self.lookup_or_compile(types, None)
+    }
+
+    fn lookup_or_compile(&self, types: SmallVec<[Type; 4]>, ret: Option<Type>) -> Result<Arc<Specialization>, Error> {
+        let d = self.dispatcher();
+        let slot: Slot = {
+            let mut specs = d.specs.write().unwrap_or_else(|e| e.into_inner());
+            match specs.iter().find(|(t, _)| *t == types) {
+                Some((_, s)) => s.clone(),
+                None => {
+                    let s: Slot = Arc::new(OnceLock::new());
+                    specs.push((types.clone(), s.clone()));
+                    s
+                }
+            }
+        };
+        // Outside the lock: other signatures stay callable while this one compiles; callers of
+        // the same signature wait on the OnceLock and share the result.
+        slot.get_or_init(|| self.build(&types, ret)).clone()
+    }
+
+    fn build(&self, types: &[Type], ret: Option<Type>) -> Result<Arc<Specialization>, Error> {
+        let d = self.dispatcher();
+        let m = &self.module;
+        let sig = Signature { args: types.to_vec(), ret };
+        let started = std::time::Instant::now();
+        let program = m.source.specialize(&d.name, &sig, m.options.boundscheck)?;
+        let entry = program.entry();
+        if contains_array(&entry.func.ret) {
+            return Err(Error::Unsupported(format!(
+                "`{}` returns an array; returning arrays is not supported (write into an array argument instead)",
+                d.name
+            )));
+        }
+        let written = twinjit_ir::written_params::written_params(&program);
+        let compiled =
+            twinjit_host::compile(&program, &HostOptions::default()).map_err(|e| host_error(e, &m.source))?;
+        let sites = compiled
+            .sites
+            .iter()
+            .map(|s| {
+                let loc = m.source.sources().location(s.span).map(|(f, lc)| format!("{f}:{}:{}", lc.line, lc.col));
+                (s.function.clone(), loc)
+            })
+            .collect();
+        Ok(Arc::new(Specialization {
+            name: d.name.clone(),
+            params: d.params.clone(),
+            args: types.to_vec(),
+            ret: entry.func.ret.clone(),
+            written,
+            sites,
+            compiled,
+            compile_time: started.elapsed(),
+        }))
+    }
+}
+
+fn contains_array(t: &Type) -> bool {
+    match t {
+        Type::Array(_) => true,
+        Type::Tuple(ts) => ts.iter().any(contains_array),
+        _ => false,
+    }
+}
+
+pub(crate) fn host_error(e: twinjit_host::HostError, source: &SourceModule) -> Error {
+    match e {
+        twinjit_host::HostError::Unsupported { what, span, hint } => {
+            let d =
+                twinjit_diag::Diagnostic::error(format!("{what} is not supported on the host target"), span, "here")
+                    .with_hint(hint);
+            crate::source::compile_error(vec![d], source.sources())
+        }
+        twinjit_host::HostError::Isa(m) => Error::TargetUnavailable { target: Target::Host, reason: m },
+        twinjit_host::HostError::Internal(m) => Error::Internal(m),
+    }
+}
+
+/// One compiled specialisation: a typed handle. Calling it checks only that the arguments
+/// have its exact types, then jumps to machine code.
+pub struct Specialization {
+    name: String,
+    params: Vec<String>,
+    args: Vec<Type>,
+    ret: Type,
+    written: Vec<bool>,
+    sites: Vec<(String, Option<String>)>,
+    compiled: CompiledProgram,
+    compile_time: std::time::Duration,
+}
+
+impl std::fmt::Debug for Specialization {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Specialization({}{})", self.name, self.signature())
+    }
+}
+
+impl Specialization {
+    /// The signature in Numba's spelling.
+    pub fn signature(&self) -> Signature {
+        Signature { args: self.args.clone(), ret: Some(self.ret.clone()) }
+    }
+
+    /// Time the compilation took (front end excluded: the module was parsed at load).
+    pub fn compile_time(&self) -> std::time::Duration {
+        self.compile_time
+    }
+
+    /// Calls with arguments of exactly this specialisation's types.
+    pub fn call<'a, R: FromValue>(&self, args: &[ArgValue<'a>]) -> Result<R, Error> {
+        let v = self.invoke(args)?;
+        R::from_value(v.clone()).ok_or_else(|| Error::Argument {
+            function: self.name.clone(),
+            param: None,
+            message: format!("returns {} ({}), which does not convert to {}", v, self.ret.numba_name(), R::describe()),
+        })
+    }
+
+    /// [`Specialization::call`] taking a tuple of arguments.
+    pub fn call_with<'a, R: FromValue>(&self, args: impl IntoArgs<'a>) -> Result<R, Error> {
+        self.call(&args.into_args())
+    }
+
+    fn invoke(&self, args: &[ArgValue]) -> Result<Value, Error> {
+        if args.len() != self.args.len() {
+            return Err(Error::Argument {
+                function: self.name.clone(),
+                param: None,
+                message: format!("takes {} arguments but {} were given", self.args.len(), args.len()),
+            });
+        }
+        let mut slots: SmallVec<[u64; 16]> = SmallVec::new();
+        for (k, a) in args.iter().enumerate() {
+            let ok = match (a, &self.args[k]) {
+                (ArgValue::Bool(_), Type::Scalar(twinjit_ir::Scalar::Bool))
+                | (ArgValue::I32(_), Type::Scalar(twinjit_ir::Scalar::Int32))
+                | (ArgValue::I64(_), Type::Scalar(twinjit_ir::Scalar::Int64))
+                | (ArgValue::F32(_), Type::Scalar(twinjit_ir::Scalar::Float32))
+                | (ArgValue::F64(_), Type::Scalar(twinjit_ir::Scalar::Float64)) => true,
+                (ArgValue::Array(arr), Type::Array(t)) => {
+                    if !arr.writable && self.written[k] {
+                        return Err(Error::Argument {
+                            function: self.name.clone(),
+                            param: Some(self.params[k].clone()),
+                            message: "the function writes to this array; pass it mutably (&mut [T] or an ArrayViewMut)"
+                                .into(),
+                        });
+                    }
+                    // A C-contiguous array also satisfies an any-layout specialisation.
+                    arr.dtype == t.dtype
+                        && arr.ndim == t.ndim
+                        && (arr.c_contiguous || t.layout == twinjit_ir::Layout::A)
+                }
+                _ => false,
+            };
+            if !ok {
+                return Err(Error::Argument {
+                    function: self.name.clone(),
+                    param: Some(self.params[k].clone()),
+                    message: format!(
+                        "expected {}, got {}",
+                        self.args[k].numba_name(),
+                        a.ty().map(|t| t.numba_name()).unwrap_or_else(|| "an invalid array".into())
+                    ),
+                });
+            }
+            a.push_slots(&mut slots);
+        }
+        let mut ret: SmallVec<[u64; 8]> = smallvec::smallvec![0; self.compiled.ret_slots.max(1)];
+        // SAFETY: the slots were built from arguments whose types match the compiled
+        // signature (checked above), so the entry reads exactly the parts it expects; array
+        // pointers come from live borrows held by `args` for the duration of the call; and
+        // with bounds checking on every access is checked against the shapes passed.
+        let r = unsafe { self.compiled.call(&slots, &mut ret) };
+        match r {
+            Ok(()) => {
+                let mut k = 0;
+                Value::from_slots(&self.ret, &ret, &mut k)
+                    .ok_or_else(|| Error::Internal(format!("cannot read a {} result", self.ret)))
+            }
+            Err(info) => Err(self.runtime_error(info)),
+        }
+    }
+
+    fn runtime_error(&self, info: ErrorInfo) -> Error {
+        let (function, location) = self.sites.get(info.site as usize).cloned().unwrap_or((self.name.clone(), None));
+        let (kind, what) = match info.kind {
+            ERR_ZERO_DIVISION => (RuntimeErrorKind::ZeroDivision, "ZeroDivisionError: division by zero".to_string()),
+            ERR_INDEX => (
+                RuntimeErrorKind::Index { index: info.index, len: info.len, axis: info.axis as u8 },
+                format!(
+                    "IndexError: index {} is out of bounds for axis {} with size {}",
+                    info.index, info.axis, info.len
+                ),
+            ),
+            other => (RuntimeErrorKind::Other(format!("error kind {other}")), format!("error kind {other}")),
+        };
+        let message = match &location {
+            Some(l) => format!("{what} in `{function}` at {l}"),
+            None => format!("{what} in `{function}`"),
+        };
+        Error::Runtime { kind, function, location, message }
+    }
+
+    /// Cranelift IR and machine code listings, by compiling this signature again with
+    /// listings enabled (for `twinjit clif` / `twinjit asm`).
+    pub fn listings(
+        module: &Module,
+        name: &str,
+        sig: &Signature,
+    ) -> Result<(Vec<(String, String)>, Vec<(String, String)>), Error> {
+        let m = &module.inner;
+        let program = m.source.specialize(name, sig, m.options.boundscheck)?;
+        let c = twinjit_host::compile(&program, &HostOptions { keep_clif: true, keep_asm: true })
+            .map_err(|e| host_error(e, &m.source))?;
+        Ok((c.clif.clone(), c.asm.clone()))
+    }
+}

@@ -1,0 +1,123 @@
+//! The facade's one error type; every crate's errors convert into it.
+
+use crate::Target;
+use std::fmt;
+use twinjit_diag::Diagnostic;
+use twinjit_ir::interp::RuntimeError;
+
+/// Compilation failed: the diagnostics, rendered against their sources.
+#[derive(Clone, Debug)]
+pub struct CompileError {
+    /// Every diagnostic found.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The diagnostics rendered like rustc (file, line, column, excerpt, label, hint).
+    pub rendered: String,
+}
+
+impl fmt::Display for CompileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.rendered.trim_end())
+    }
+}
+
+/// What a compiled function raised at run time.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RuntimeErrorKind {
+    /// Division or modulo by zero, or `0 ** negative`.
+    ZeroDivision,
+    /// An index outside its dimension.
+    Index {
+        /// The index (after negative wrap-around).
+        index: i64,
+        /// The length of that dimension.
+        len: i64,
+        /// The axis.
+        axis: u8,
+    },
+    /// Another interpreter-only condition (recursion limit, step budget).
+    Other(String),
+}
+
+/// Any twinjit failure.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum Error {
+    /// The source or a signature was rejected.
+    #[error("{0}")]
+    Compile(CompileError),
+    /// The function raised at run time (`ZeroDivisionError`, `IndexError`).
+    #[error("{message}")]
+    Runtime {
+        /// What was raised.
+        kind: RuntimeErrorKind,
+        /// Source name of the raising function.
+        function: String,
+        /// `file:line:col` of the raising operation, if known.
+        location: Option<String>,
+        /// The full message (`IndexError: index 10 is out of bounds ... at k.py:4:9`).
+        message: String,
+    },
+    /// Arguments do not fit the function (count, kind, dimensions, mutability).
+    #[error("bad argument for `{function}`{}: {message}", param.as_ref().map(|p| format!(", parameter `{p}`")).unwrap_or_default())]
+    Argument {
+        /// The function called.
+        function: String,
+        /// The parameter, when one is at fault.
+        param: Option<String>,
+        /// What is wrong.
+        message: String,
+    },
+    /// No function of that name in the module.
+    #[error("no compiled function `{name}` in this module{}", if available.is_empty() { String::new() } else { format!(" (functions: {})", available.join(", ")) })]
+    UnknownFunction {
+        /// The name asked for.
+        name: String,
+        /// The names that exist.
+        available: Vec<String>,
+    },
+    /// The target cannot be used here (feature not built, no driver, no such device).
+    #[error("target {target} is unavailable: {reason}")]
+    TargetUnavailable {
+        /// The target named.
+        target: Target,
+        /// Why.
+        reason: String,
+    },
+    /// The target cannot compile this construct.
+    #[error("{0}")]
+    Unsupported(String),
+    /// An internal invariant broke: a twinjit bug, reported as a value rather than a panic.
+    #[error("internal compiler error: {0}")]
+    Internal(String),
+}
+
+impl Error {
+    /// The diagnostics of a compile error (empty for other errors).
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        match self {
+            Error::Compile(c) => &c.diagnostics,
+            _ => &[],
+        }
+    }
+
+    /// The Python exception name of a runtime error (`ZeroDivisionError`, `IndexError`).
+    pub fn python_exception(&self) -> Option<&'static str> {
+        match self {
+            Error::Runtime { kind: RuntimeErrorKind::ZeroDivision, .. } => Some("ZeroDivisionError"),
+            Error::Runtime { kind: RuntimeErrorKind::Index { .. }, .. } => Some("IndexError"),
+            Error::Runtime { .. } => Some("RuntimeError"),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn from_interp(error: RuntimeError, sources: &twinjit_diag::SourceMap) -> Error {
+        use twinjit_ir::interp::RuntimeErrorKind as K;
+        let kind = match &error.kind {
+            K::ZeroDivision => RuntimeErrorKind::ZeroDivision,
+            K::Index { index, len, axis } => RuntimeErrorKind::Index { index: *index, len: *len, axis: *axis },
+            K::OutOfBounds => RuntimeErrorKind::Index { index: -1, len: -1, axis: 0 },
+            other => RuntimeErrorKind::Other(format!("{other:?}")),
+        };
+        let location = sources.location(error.span).map(|(f, lc)| format!("{f}:{}:{}", lc.line, lc.col));
+        Error::Runtime { kind, function: error.function.clone(), location, message: error.describe(sources) }
+    }
+}
