@@ -92,3 +92,23 @@ pub fn ir(file: &str, func: &str, sig: Option<&str>, untyped: bool, spans: bool)
     }
     Ok(out)
 }
+
+/// `twinjit clif|asm FILE FUNC --sig SIG`
+pub fn listing(file: &str, func: &str, sig: Option<&str>, asm: bool) -> Result<String, String> {
+    let engine = twinjit::Engine::new(twinjit::Target::Host).map_err(|e| format!("error: {e}"))?;
+    let module = engine.load_file(file).map_err(|e| e.to_string())?;
+    let f = module.source().module().function(func).ok_or_else(|| {
+        format!("error: no compiled function `{func}` in `{file}` (functions: {})", module.function_names().join(", "))
+    })?;
+    let sig = match (sig, f.attrs.signatures.first()) {
+        (Some(s), _) => parse_sig(s)?,
+        (None, Some(s)) => s.clone(),
+        (None, None) => return Err(format!("error: `{func}` has no signature in its decorator; pass one with --sig")),
+    };
+    let (clif, code) = twinjit::Specialization::listings(&module, func, &sig).map_err(|e| e.to_string())?;
+    let mut out = String::new();
+    for (name, text) in if asm { code } else { clif } {
+        let _ = writeln!(out, "; {name}\n{text}");
+    }
+    Ok(out)
+}

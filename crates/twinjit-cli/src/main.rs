@@ -3,8 +3,11 @@
 //! with exit code 1; usage errors exit 2 (clap's convention).
 
 mod commands;
+mod npy;
+mod run;
 
 use clap::{Parser, Subcommand};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -40,6 +43,70 @@ enum Command {
         #[arg(long)]
         spans: bool,
     },
+    /// Run a function once: prints {"return": ..., "compile_ms": ..., "run_ms": ...}.
+    Run {
+        #[command(flatten)]
+        common: Common,
+        /// Write every array argument after the call to DIR/NAME.npy.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
+    /// Time a function: prints {"compile_ms", "median_ms", "min_ms", "max_ms", "reps"}.
+    Bench {
+        #[command(flatten)]
+        common: Common,
+        /// Untimed calls before measuring.
+        #[arg(long, default_value_t = 3)]
+        warmup: usize,
+        /// Timed calls.
+        #[arg(long, default_value_t = 20)]
+        reps: usize,
+    },
+    /// Print the Cranelift IR of a function (and its callees) for one signature.
+    Clif {
+        /// The Python file.
+        file: String,
+        /// The function.
+        func: String,
+        /// The signature, e.g. `(float64[:], int64)`.
+        #[arg(long)]
+        sig: Option<String>,
+    },
+    /// Print the machine code Cranelift generated for a function and its callees.
+    Asm {
+        /// The Python file.
+        file: String,
+        /// The function.
+        func: String,
+        /// The signature, e.g. `(float64[:], int64)`.
+        #[arg(long)]
+        sig: Option<String>,
+    },
+    /// List CUDA devices (like numba.cuda.detect()).
+    Detect,
+}
+
+#[derive(clap::Args)]
+struct Common {
+    /// The Python file.
+    file: String,
+    /// The function.
+    func: String,
+    /// Where to run: host or cuda.
+    #[arg(long, default_value = "host")]
+    target: String,
+    /// Kernel launch shape for --target cuda: GRID,BLOCK, e.g. "(64,64),(16,16)".
+    #[arg(long)]
+    launch: Option<String>,
+    /// An argument: NAME=PATH.npy or NAME=DTYPE:VALUE (e.g. n=int64:100, flag=bool:true).
+    #[arg(long = "arg", value_name = "NAME=VALUE")]
+    args: Vec<String>,
+}
+
+impl Common {
+    fn into_run_args(self) -> run::RunArgs {
+        run::RunArgs { file: self.file, func: self.func, target: self.target, launch: self.launch, args: self.args }
+    }
 }
 
 fn main() -> ExitCode {
@@ -47,6 +114,11 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Check { file, sigs } => commands::check(&file, &sigs),
         Command::Ir { file, func, sig, untyped, spans } => commands::ir(&file, &func, sig.as_deref(), untyped, spans),
+        Command::Run { common, out } => run::run(&common.into_run_args(), out),
+        Command::Bench { common, warmup, reps } => run::bench(&common.into_run_args(), warmup, reps),
+        Command::Clif { file, func, sig } => commands::listing(&file, &func, sig.as_deref(), false),
+        Command::Asm { file, func, sig } => commands::listing(&file, &func, sig.as_deref(), true),
+        Command::Detect => Err("no CUDA driver found: this build of twinjit has no CUDA support (rebuild with `--features cuda`)".into()),
     };
     match result {
         Ok(out) => {

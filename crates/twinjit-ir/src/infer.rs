@@ -120,9 +120,35 @@ pub fn infer(
             }
         }
     }
-    let mut diags = Vec::new();
+    // Type errors were treated as "unknown" during the fixpoint; report them now, once each,
+    // in source order, before rewriting anything.
+    let mut diags: Vec<Diagnostic> = Vec::new();
+    let mut bad = vec![false; cx.instances.len()];
+    for (i, bad_i) in bad.iter_mut().enumerate() {
+        let f = &cx.mf(i).body;
+        let types = std::mem::take(&mut cx.instances[i].types);
+        let mut found = Vec::new();
+        for b in f.reverse_postorder() {
+            for &inst in &f.blocks[b.index()].insts {
+                if let Err(d) = cx.result_type(i, f, &f.insts[inst.index()], &types) {
+                    found.push(d);
+                }
+            }
+        }
+        cx.instances[i].types = types;
+        found.sort_by_key(|d| d.span().map(|s| s.start));
+        for d in found {
+            *bad_i = true;
+            if !diags.contains(&d) {
+                diags.push(d);
+            }
+        }
+    }
     let mut out = Vec::new();
     for i in 0..cx.instances.len() {
+        if bad[i] {
+            continue;
+        }
         match cx.rewrite(i) {
             Ok(tf) => out.push(tf),
             Err(mut d) => diags.append(&mut d),

@@ -1,0 +1,214 @@
+//! `twinjit run` and `twinjit bench`: bind `--arg NAME=...` by parameter name, call, report
+//! one JSON object on stdout.
+
+use crate::npy::{self, Npy, NpyData};
+use std::path::PathBuf;
+use std::time::Instant;
+use twinjit::{ArgValue, Engine, Error, Target, Value};
+
+/// Common options of `run` and `bench`.
+pub struct RunArgs {
+    pub file: String,
+    pub func: String,
+    pub target: String,
+    pub launch: Option<String>,
+    pub args: Vec<String>,
+}
+
+enum Bound {
+    Scalar(ArgValueOwned),
+    Array(Npy),
+}
+
+#[derive(Clone, Copy)]
+enum ArgValueOwned {
+    Bool(bool),
+    I32(i32),
+    I64(i64),
+    F32(f32),
+    F64(f64),
+}
+
+fn parse_scalar(name: &str, text: &str) -> Result<ArgValueOwned, String> {
+    let (dtype, value) = text
+        .split_once(':')
+        .ok_or_else(|| format!("--arg {name}={text}: expected PATH.npy or DTYPE:VALUE (e.g. int64:10)"))?;
+    let bad = || format!("--arg {name}: `{value}` is not a valid {dtype}");
+    Ok(match dtype {
+        "float64" | "f8" => ArgValueOwned::F64(parse_float(value).ok_or_else(bad)?),
+        "float32" | "f4" => ArgValueOwned::F32(parse_float(value).ok_or_else(bad)? as f32),
+        "int64" | "i8" => ArgValueOwned::I64(value.parse().map_err(|_| bad())?),
+        "int32" | "i4" => ArgValueOwned::I32(value.parse().map_err(|_| bad())?),
+        "bool" => ArgValueOwned::Bool(match value {
+            "true" | "True" | "1" => true,
+            "false" | "False" | "0" => false,
+            _ => return Err(bad()),
+        }),
+        other => return Err(format!("--arg {name}: unknown dtype `{other}` (float64 float32 int64 int32 bool)")),
+    })
+}
+
+fn parse_float(s: &str) -> Option<f64> {
+    match s {
+        "nan" | "NaN" => Some(f64::NAN),
+        "inf" | "Infinity" => Some(f64::INFINITY),
+        "-inf" | "-Infinity" => Some(f64::NEG_INFINITY),
+        _ => s.parse().ok(),
+    }
+}
+
+fn json_float(x: f64) -> String {
+    if x.is_nan() {
+        "\"NaN\"".into()
+    } else if x.is_infinite() {
+        if x > 0.0 { "\"Infinity\"".into() } else { "\"-Infinity\"".into() }
+    } else {
+        let s = format!("{x:?}");
+        s
+    }
+}
+
+/// A returned value as JSON (tuples as lists, None as null).
+pub fn json_value(v: &Value) -> String {
+    match v {
+        Value::None => "null".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::I32(i) => i.to_string(),
+        Value::I64(i) => i.to_string(),
+        Value::F32(x) => json_float(*x as f64),
+        Value::F64(x) => json_float(*x),
+        Value::Tuple(vs) => format!("[{}]", vs.iter().map(json_value).collect::<Vec<_>>().join(", ")),
+    }
+}
+
+fn ms(d: std::time::Duration) -> String {
+    format!("{:.3}", d.as_secs_f64() * 1e3)
+}
+
+struct Prepared {
+    function: twinjit::Function,
+    params: Vec<String>,
+    bound: Vec<Bound>,
+}
+
+fn prepare(a: &RunArgs) -> Result<Prepared, String> {
+    let target: Target = a.target.parse()?;
+    if a.launch.is_some() && target == Target::Host {
+        return Err("error: --launch is only meaningful for --target cuda".into());
+    }
+    let engine = Engine::new(target).map_err(|e| format!("error: {e}"))?;
+    let module = engine.load_file(&a.file).map_err(|e| e.to_string())?;
+    let function = module.function(&a.func).map_err(|e| format!("error: {e}"))?;
+    let params = module
+        .source()
+        .module()
+        .function(&a.func)
+        .map(|f| f.body.param_names.clone())
+        .unwrap_or_default();
+    let mut slots: Vec<Option<Bound>> = params.iter().map(|_| None).collect();
+    for spec in &a.args {
+        let (name, value) = spec.split_once('=').ok_or_else(|| format!("error: --arg expects NAME=VALUE, got `{spec}`"))?;
+        let Some(k) = params.iter().position(|p| p == name) else {
+            return Err(format!("error: `{}` has no parameter `{name}` (parameters: {})", a.func, params.join(", ")));
+        };
+        if slots[k].is_some() {
+            return Err(format!("error: parameter `{name}` given twice"));
+        }
+        let bound = if value.ends_with(".npy") {
+            let bytes = std::fs::read(value).map_err(|e| format!("error: cannot read `{value}`: {e}"))?;
+            let arr = npy::parse(&bytes).map_err(|e| format!("error: `{value}`: {e}"))?;
+            if arr.shape.is_empty() || arr.shape.len() > 3 {
+                return Err(format!("error: `{value}` has {} dimensions; arrays must have 1 to 3", arr.shape.len()));
+            }
+            Bound::Array(arr)
+        } else {
+            Bound::Scalar(parse_scalar(name, value).map_err(|e| format!("error: {e}"))?)
+        };
+        slots[k] = Some(bound);
+    }
+    let missing: Vec<&str> = params.iter().zip(&slots).filter(|(_, s)| s.is_none()).map(|(p, _)| p.as_str()).collect();
+    if !missing.is_empty() {
+        return Err(format!("error: missing --arg for parameter{} {}", if missing.len() == 1 { "" } else { "s" }, missing.join(", ")));
+    }
+    Ok(Prepared { function, params, bound: slots.into_iter().map(|s| s.expect("checked")).collect() })
+}
+
+fn arg_values(bound: &mut [Bound]) -> Vec<ArgValue<'_>> {
+    bound
+        .iter_mut()
+        .map(|b| match b {
+            Bound::Scalar(s) => match *s {
+                ArgValueOwned::Bool(x) => ArgValue::Bool(x),
+                ArgValueOwned::I32(x) => ArgValue::I32(x),
+                ArgValueOwned::I64(x) => ArgValue::I64(x),
+                ArgValueOwned::F32(x) => ArgValue::F32(x),
+                ArgValueOwned::F64(x) => ArgValue::F64(x),
+            },
+            Bound::Array(a) => match &mut a.data {
+                NpyData::Bool(v) => ArgValue::array_mut(v, &a.shape),
+                NpyData::I32(v) => ArgValue::array_mut(v, &a.shape),
+                NpyData::I64(v) => ArgValue::array_mut(v, &a.shape),
+                NpyData::F32(v) => ArgValue::array_mut(v, &a.shape),
+                NpyData::F64(v) => ArgValue::array_mut(v, &a.shape),
+            },
+        })
+        .collect()
+}
+
+fn err_text(e: Error) -> String {
+    match e {
+        Error::Compile(c) => c.rendered,
+        other => format!("error: {other}"),
+    }
+}
+
+/// `twinjit run`.
+pub fn run(a: &RunArgs, out: Option<PathBuf>) -> Result<String, String> {
+    let mut p = prepare(a)?;
+    let t0 = Instant::now();
+    let spec = p.function.specialize(arg_values(&mut p.bound)).map_err(err_text)?;
+    let compile = t0.elapsed();
+    let t1 = Instant::now();
+    let r: Value = spec.call(&arg_values(&mut p.bound)).map_err(err_text)?;
+    let run = t1.elapsed();
+    if let Some(dir) = out {
+        std::fs::create_dir_all(&dir).map_err(|e| format!("error: cannot create `{}`: {e}", dir.display()))?;
+        for (name, b) in p.params.iter().zip(&p.bound) {
+            if let Bound::Array(arr) = b {
+                let path = dir.join(format!("{name}.npy"));
+                npy::write(&path, arr).map_err(|e| format!("error: cannot write `{}`: {e}", path.display()))?;
+            }
+        }
+    }
+    Ok(format!("{{\"return\": {}, \"compile_ms\": {}, \"run_ms\": {}}}\n", json_value(&r), ms(compile), ms(run)))
+}
+
+/// `twinjit bench`.
+pub fn bench(a: &RunArgs, warmup: usize, reps: usize) -> Result<String, String> {
+    if reps == 0 {
+        return Err("error: --reps must be at least 1".into());
+    }
+    let mut p = prepare(a)?;
+    let t0 = Instant::now();
+    let spec = p.function.specialize(arg_values(&mut p.bound)).map_err(err_text)?;
+    let compile = t0.elapsed();
+    for _ in 0..warmup {
+        spec.call::<Value>(&arg_values(&mut p.bound)).map_err(err_text)?;
+    }
+    let mut times = Vec::with_capacity(reps);
+    for _ in 0..reps {
+        let args = arg_values(&mut p.bound);
+        let t = Instant::now();
+        spec.call::<Value>(&args).map_err(err_text)?;
+        times.push(t.elapsed());
+    }
+    times.sort();
+    let median = if reps % 2 == 1 { times[reps / 2] } else { (times[reps / 2 - 1] + times[reps / 2]) / 2 };
+    Ok(format!(
+        "{{\"compile_ms\": {}, \"median_ms\": {}, \"min_ms\": {}, \"max_ms\": {}, \"reps\": {reps}}}\n",
+        ms(compile),
+        ms(median),
+        ms(times[0]),
+        ms(times[reps - 1])
+    ))
+}
