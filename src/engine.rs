@@ -346,6 +346,9 @@ pub(crate) fn host_error(e: twinjit_host::HostError, source: &SourceModule) -> E
     }
 }
 
+/// `(function name, text)` per compiled function.
+pub type Listing = Vec<(String, String)>;
+
 /// One compiled specialisation: a typed handle. Calling it checks only that the arguments
 /// have its exact types, then jumps to machine code.
 pub struct Specialization {
@@ -474,11 +477,7 @@ impl Specialization {
 
     /// Cranelift IR and machine code listings, by compiling this signature again with
     /// listings enabled (for `twinjit clif` / `twinjit asm`).
-    pub fn listings(
-        module: &Module,
-        name: &str,
-        sig: &Signature,
-    ) -> Result<(Vec<(String, String)>, Vec<(String, String)>), Error> {
+    pub fn listings(module: &Module, name: &str, sig: &Signature) -> Result<(Listing, Listing), Error> {
         let m = &module.inner;
         let program = m.source.specialize(name, sig, m.options.boundscheck)?;
         let c = twinjit_host::compile(&program, &HostOptions { keep_clif: true, keep_asm: true })

@@ -31,11 +31,23 @@ fn type_errors_are_located() {
     check("(a):\n    return a.shape[3]\n", "(float64[:],)", "axis 3 is out of range for a 1-D array");
     check("(x):\n    return x ^ 1.5\n", "(int64,)", "unsupported operand types for ^: int64 and float64");
     check("(x):\n    return ~x\n", "(float64,)", "bad operand type for unary ~: float64");
-    check("(a):\n    if a:\n        return 1\n    return 0\n", "(float64[:],)", "the truth value of array(float64, 1, A)");
-    check("(a, b):\n    if b:\n        v = a\n    else:\n        v = 1.0\n    return v\n", "(float64[:], boolean)", "type conflict");
+    check(
+        "(a):\n    if a:\n        return 1\n    return 0\n",
+        "(float64[:],)",
+        "the truth value of array(float64, 1, A)",
+    );
+    check(
+        "(a, b):\n    if b:\n        v = a\n    else:\n        v = 1.0\n    return v\n",
+        "(float64[:], boolean)",
+        "type conflict",
+    );
     check("(x):\n    if x > 0:\n        return 1.0\n", "(int64,)", "returns float64 on some paths and None on others");
     check("(x):\n    a, b = x\n    return a\n", "(int64,)", "cannot unpack int64");
-    check("(a, x):\n    a[0] = (x, x)\n", "(float64[:], int64)", "cannot store (int64, int64) into an array of float64");
+    check(
+        "(a, x):\n    a[0] = (x, x)\n",
+        "(float64[:], int64)",
+        "cannot store (int64, int64) into an array of float64",
+    );
 }
 
 #[test]

@@ -118,7 +118,10 @@ fn main() -> ExitCode {
         Command::Bench { common, warmup, reps } => run::bench(&common.into_run_args(), warmup, reps),
         Command::Clif { file, func, sig } => commands::listing(&file, &func, sig.as_deref(), false),
         Command::Asm { file, func, sig } => commands::listing(&file, &func, sig.as_deref(), true),
-        Command::Detect => Err("no CUDA driver found: this build of twinjit has no CUDA support (rebuild with `--features cuda`)".into()),
+        Command::Detect => {
+            Err("no CUDA driver found: this build of twinjit has no CUDA support (rebuild with `--features cuda`)"
+                .into())
+        }
     };
     match result {
         Ok(out) => {

@@ -164,11 +164,12 @@ mod tests {
         assert_eq!((10 + u16::from_le_bytes([bytes[8], bytes[9]]) as usize) % 64, 0);
         assert_eq!(parse(&bytes).unwrap(), a);
         // The same 2x3 matrix stored in Fortran order reads back in C order.
+        let end = 10 + u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
         let mut f = bytes.clone();
-        let h = String::from_utf8_lossy(&f[10..74]).replace("False", "True ");
-        f[10..74].copy_from_slice(h.as_bytes());
+        let h = String::from_utf8_lossy(&f[10..end]).replace("False", "True ");
+        f[10..end].copy_from_slice(h.as_bytes());
         let body: Vec<u8> = [1.0f64, 4.0, 2.0, 5.0, 3.0, 6.0].iter().flat_map(|x| x.to_le_bytes()).collect();
-        f.truncate(74);
+        f.truncate(end);
         f.extend(body);
         assert_eq!(parse(&f).unwrap(), a);
         std::fs::remove_dir_all(dir).ok();

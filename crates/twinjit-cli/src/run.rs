@@ -61,7 +61,11 @@ fn json_float(x: f64) -> String {
     if x.is_nan() {
         "\"NaN\"".into()
     } else if x.is_infinite() {
-        if x > 0.0 { "\"Infinity\"".into() } else { "\"-Infinity\"".into() }
+        if x > 0.0 {
+            "\"Infinity\"".into()
+        } else {
+            "\"-Infinity\"".into()
+        }
     } else {
         let s = format!("{x:?}");
         s
@@ -99,15 +103,11 @@ fn prepare(a: &RunArgs) -> Result<Prepared, String> {
     let engine = Engine::new(target).map_err(|e| format!("error: {e}"))?;
     let module = engine.load_file(&a.file).map_err(|e| e.to_string())?;
     let function = module.function(&a.func).map_err(|e| format!("error: {e}"))?;
-    let params = module
-        .source()
-        .module()
-        .function(&a.func)
-        .map(|f| f.body.param_names.clone())
-        .unwrap_or_default();
+    let params = module.source().module().function(&a.func).map(|f| f.body.param_names.clone()).unwrap_or_default();
     let mut slots: Vec<Option<Bound>> = params.iter().map(|_| None).collect();
     for spec in &a.args {
-        let (name, value) = spec.split_once('=').ok_or_else(|| format!("error: --arg expects NAME=VALUE, got `{spec}`"))?;
+        let (name, value) =
+            spec.split_once('=').ok_or_else(|| format!("error: --arg expects NAME=VALUE, got `{spec}`"))?;
         let Some(k) = params.iter().position(|p| p == name) else {
             return Err(format!("error: `{}` has no parameter `{name}` (parameters: {})", a.func, params.join(", ")));
         };
@@ -128,7 +128,11 @@ fn prepare(a: &RunArgs) -> Result<Prepared, String> {
     }
     let missing: Vec<&str> = params.iter().zip(&slots).filter(|(_, s)| s.is_none()).map(|(p, _)| p.as_str()).collect();
     if !missing.is_empty() {
-        return Err(format!("error: missing --arg for parameter{} {}", if missing.len() == 1 { "" } else { "s" }, missing.join(", ")));
+        return Err(format!(
+            "error: missing --arg for parameter{} {}",
+            if missing.len() == 1 { "" } else { "s" },
+            missing.join(", ")
+        ));
     }
     Ok(Prepared { function, params, bound: slots.into_iter().map(|s| s.expect("checked")).collect() })
 }

@@ -25,6 +25,10 @@ pub struct RaiseSite {
     pub span: Span,
 }
 
+/// Declares (once) an imported runtime helper `name(params) -> rets` in the function.
+pub(crate) type HelperImporter<'b, 'c> =
+    dyn FnMut(&mut FunctionBuilder<'b>, &str, &[types::Type], &[types::Type]) -> cl::FuncRef + 'c;
+
 pub(crate) struct FnLowering<'a, 'b> {
     pub b: FunctionBuilder<'b>,
     pub f: &'a Function,
@@ -39,7 +43,7 @@ pub(crate) struct FnLowering<'a, 'b> {
     /// Callee name → (FuncRef, flattened return types).
     pub callees: &'a HashMap<String, (cl::FuncRef, Vec<types::Type>)>,
     /// Helper symbol → FuncRef.
-    pub helpers: &'a mut dyn FnMut(&mut FunctionBuilder<'b>, &str, &[types::Type], &[types::Type]) -> cl::FuncRef,
+    pub helpers: &'a mut HelperImporter<'b, 'a>,
 }
 
 fn flags() -> MemFlagsData {

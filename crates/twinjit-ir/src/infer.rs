@@ -145,10 +145,7 @@ pub fn infer(
         }
     }
     let mut out = Vec::new();
-    for i in 0..cx.instances.len() {
-        if bad[i] {
-            continue;
-        }
+    for (i, _) in bad.iter().enumerate().filter(|(_, b)| !**b) {
         match cx.rewrite(i) {
             Ok(tf) => out.push(tf),
             Err(mut d) => diags.append(&mut d),

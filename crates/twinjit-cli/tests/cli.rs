@@ -1,0 +1,124 @@
+//! The `twinjit` command end to end: exit codes, JSON, `.npy` in and out, errors on stderr.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn twinjit(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_twinjit")).args(args).output().expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn write_npy(path: &PathBuf, shape: &[usize], data: &[f64]) {
+    let shape_s = if shape.len() == 1 {
+        format!("({},)", shape[0])
+    } else {
+        format!("({})", shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", "))
+    };
+    let mut h = format!("{{'descr': '<f8', 'fortran_order': False, 'shape': {shape_s}, }}");
+    h.push_str(&" ".repeat((64 - (10 + h.len() + 1) % 64) % 64));
+    h.push('\n');
+    let mut b = b"\x93NUMPY\x01\x00".to_vec();
+    b.extend_from_slice(&(h.len() as u16).to_le_bytes());
+    b.extend_from_slice(h.as_bytes());
+    for x in data {
+        b.extend_from_slice(&x.to_le_bytes());
+    }
+    std::fs::write(path, b).unwrap();
+}
+
+fn read_npy_f64(path: &PathBuf) -> Vec<f64> {
+    let b = std::fs::read(path).unwrap();
+    let start = 10 + u16::from_le_bytes([b[8], b[9]]) as usize;
+    b[start..].chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().unwrap())).collect()
+}
+
+#[test]
+fn run_on_a_2d_array_writes_outputs() {
+    let dir = std::env::temp_dir().join(format!("twinjit-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (a, c) = (dir.join("a.npy"), dir.join("c.npy"));
+    write_npy(&a, &[2, 3], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+    write_npy(&c, &[3, 2], &[0.0; 6]);
+    let file = root().join("tests/kernels/arrays_2d_3d.py");
+    let out = dir.join("out");
+    let (code, stdout, stderr) = twinjit(&[
+        "run",
+        file.to_str().unwrap(),
+        "transpose_into",
+        "--target",
+        "host",
+        "--arg",
+        &format!("a={}", a.display()),
+        "--arg",
+        &format!("out={}", c.display()),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.starts_with("{\"return\": null, \"compile_ms\": "), "{stdout}");
+    assert_eq!(read_npy_f64(&out.join("out.npy")), [1.0, 4.0, 2.0, 5.0, 3.0, 6.0]);
+    assert_eq!(read_npy_f64(&out.join("a.npy")), [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn run_with_scalar_return_and_bench() {
+    let file = root().join("tests/kernels/calls_recursion.py");
+    let (code, stdout, stderr) = twinjit(&["run", file.to_str().unwrap(), "fib", "--arg", "n=int64:20"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.starts_with("{\"return\": 6765, "), "{stdout}");
+    let (code, stdout, stderr) =
+        twinjit(&["bench", file.to_str().unwrap(), "fib", "--arg", "n=int64:15", "--reps", "3", "--warmup", "1"]);
+    assert_eq!(code, 0, "{stderr}");
+    for key in ["\"compile_ms\": ", "\"median_ms\": ", "\"min_ms\": ", "\"max_ms\": ", "\"reps\": 3"] {
+        assert!(stdout.contains(key), "{key} missing in {stdout}");
+    }
+}
+
+#[test]
+fn errors_go_to_stderr_with_exit_code_1() {
+    let file = root().join("tests/kernels/calls_recursion.py");
+    let f = file.to_str().unwrap();
+    let (code, stdout, stderr) = twinjit(&["run", f, "fib", "--arg", "n=int64:20", "--target", "cuda"]);
+    assert_eq!((code, stdout.as_str()), (1, ""));
+    assert!(stderr.contains("target cuda:0 is unavailable"), "{stderr}");
+    let (code, _, stderr) = twinjit(&["run", f, "fib"]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("missing --arg for parameter n"), "{stderr}");
+    let (code, _, stderr) = twinjit(&["run", f, "fib", "--arg", "m=int64:1"]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("has no parameter `m`"), "{stderr}");
+    let (code, _, stderr) = twinjit(&["check", root().join("tests/bad/dict_literal.py").to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("dicts are not supported") && stderr.contains("dict_literal.py:"), "{stderr}");
+    let (code, _, stderr) = twinjit(&["detect"]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("no CUDA driver found"), "{stderr}");
+}
+
+#[test]
+fn check_ir_clif_asm() {
+    let file = root().join("tests/kernels/decorators_sigs.py");
+    let (code, stdout, stderr) = twinjit(&["check", file.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("scale_sum (host function)\n    (float64[:], int64) -> float64"), "{stdout}");
+    let arrays = root().join("tests/kernels/arrays_1d.py");
+    let a = arrays.to_str().unwrap();
+    let (code, stdout, _) = twinjit(&["ir", a, "array_sum", "--sig", "(float64[::1])"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("function @array_sum$af81C(a) -> float64") && stdout.contains("load"), "{stdout}");
+    let (code, stdout, _) = twinjit(&["clif", a, "array_sum", "--sig", "(float64[::1])"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("function") && stdout.contains("load.f64"), "{stdout}");
+    let (code, stdout, _) = twinjit(&["asm", a, "array_sum", "--sig", "(float64[::1])"]);
+    assert_eq!(code, 0);
+    assert!(!stdout.trim().is_empty());
+}

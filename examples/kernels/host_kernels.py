@@ -1,0 +1,106 @@
+"""Host kernels used by the examples and benchmarks. The same file runs under Numba."""
+import math
+
+import numpy as np
+from numba import njit
+
+
+@njit
+def fill_array(a):
+    for k in range(a.shape[0]):
+        a[k] += 1.0
+
+
+@njit
+def ising_energy(s, j):
+    # 2-D Ising model energy with periodic boundaries: E = -J * sum s_ij * (right + down).
+    n = s.shape[0]
+    m = s.shape[1]
+    e = 0.0
+    for i in range(n):
+        for k in range(m):
+            right = s[i, (k + 1) % m]
+            down = s[(i + 1) % n, k]
+            e += s[i, k] * (right + down)
+    return -j * e
+
+
+@njit
+def vecadd(a, b, out):
+    for i in range(a.shape[0]):
+        out[i] = a[i] + b[i]
+
+
+@njit
+def exp_decay(x, rate, out):
+    for i in range(x.shape[0]):
+        out[i] = math.exp(-rate * x[i])
+
+
+@njit
+def mandelbrot(out, max_iter):
+    h = out.shape[0]
+    w = out.shape[1]
+    for y in range(h):
+        ci = -1.5 + 3.0 * y / h
+        for x in range(w):
+            cr = -2.0 + 3.0 * x / w
+            zr = 0.0
+            zi = 0.0
+            n = 0
+            while n < max_iter and zr * zr + zi * zi <= 4.0:
+                t = zr * zr - zi * zi + cr
+                zi = 2.0 * zr * zi + ci
+                zr = t
+                n += 1
+            out[y, x] = n
+
+
+@njit
+def matmul(a, b, c):
+    n = a.shape[0]
+    m = b.shape[1]
+    kk = a.shape[1]
+    for i in range(n):
+        for j in range(m):
+            acc = 0.0
+            for k in range(kk):
+                acc += a[i, k] * b[k, j]
+            c[i, j] = acc
+
+
+@njit
+def prefix_sum(a, out):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i]
+        out[i] = s
+
+
+@njit
+def histogram(x, lo, hi, counts):
+    nbins = counts.shape[0]
+    scale = nbins / (hi - lo)
+    for i in range(x.shape[0]):
+        b = int((x[i] - lo) * scale)
+        if b >= 0 and b < nbins:
+            counts[b] += 1
+
+
+@njit
+def dot(a, b):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i] * b[i]
+    return s
+
+
+@njit
+def call_overhead(a, n):
+    return n
+
+
+if __name__ == "__main__":
+    a = np.zeros(10)
+    fill_array(a)
+    print(a.sum(), dot(a, a), math.pi)

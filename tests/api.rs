@@ -1,0 +1,167 @@
+//! The embedding API: argument checking, errors as values, ndarray views, the dispatcher.
+
+use std::sync::Arc;
+use twinjit::{ArgValue, Engine, Error, RuntimeErrorKind, Target, Value};
+
+const SRC: &str = r#"
+import math
+from numba import njit
+
+@njit
+def set_at(a, i, v):
+    a[i] = v
+
+@njit
+def get_at(a, i):
+    return a[i]
+
+@njit
+def total(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            s += a[i, j] * (i + 1)
+    return s
+
+@njit
+def pair(x):
+    return x, x * 2.0
+
+@njit(boundscheck=False)
+def unchecked_len(a):
+    return len(a)
+
+@njit("float64(float64, float64)")
+def hyp(a, b):
+    return math.hypot(a, b)
+
+@njit
+def nothing(a):
+    pass
+"#;
+
+fn module() -> twinjit::Module {
+    Engine::new(Target::Host).unwrap().load("api.py", SRC).unwrap()
+}
+
+#[test]
+fn out_of_bounds_write_is_an_index_error_and_the_process_lives_on() {
+    let m = module();
+    let mut a = vec![0.0f64; 4];
+    let e = m.function("set_at").unwrap().call::<()>((&mut a[..], 4i64, 1.0f64)).unwrap_err();
+    match &e {
+        Error::Runtime { kind: RuntimeErrorKind::Index { index: 4, len: 4, axis: 0 }, function, location, .. } => {
+            assert_eq!(function, "set_at");
+            assert_eq!(location.as_deref(), Some("api.py:7:5"));
+        }
+        other => panic!("expected an IndexError, got {other:?}"),
+    }
+    assert!(e.to_string().contains("IndexError: index 4 is out of bounds for axis 0 with size 4"));
+    // Negative indices wrap like Python; too negative is an error too.
+    m.function("set_at").unwrap().call::<()>((&mut a[..], -1i64, 7.0f64)).unwrap();
+    assert_eq!(a, [0.0, 0.0, 0.0, 7.0]);
+    assert!(m.function("set_at").unwrap().call::<()>((&mut a[..], -5i64, 7.0f64)).is_err());
+    // Empty arrays: every index is out of bounds.
+    let empty: [f64; 0] = [];
+    assert_eq!(
+        m.function("get_at").unwrap().call::<f64>((&empty[..], 0i64)).unwrap_err().python_exception(),
+        Some("IndexError")
+    );
+}
+
+#[test]
+fn argument_errors_name_the_parameter() {
+    let m = module();
+    let f = m.function("get_at").unwrap();
+    let a = [1.0f64, 2.0];
+    let e = f.call::<f64>((&a[..],)).unwrap_err();
+    assert!(matches!(e, Error::Argument { .. }), "{e}");
+    assert!(e.to_string().contains("takes 2 arguments (a, i) but 1 were given"), "{e}");
+    // A float index is a type error located in the source.
+    let e = f.call::<f64>((&a[..], 1.5f64)).unwrap_err();
+    assert!(e.to_string().contains("array index must be an integer, found float64"), "{e}");
+    // A typed handle checks exact types and names the parameter.
+    let spec = f.specialize((&a[..], 0i64)).unwrap();
+    let e = spec.call_with::<f64>((&a[..], 0i32)).unwrap_err();
+    assert!(e.to_string().contains("parameter `i`: expected int64, got int32"), "{e}");
+    // The result type must convert.
+    let e = f.call::<i64>((&a[..], 0i64)).unwrap_err();
+    assert!(e.to_string().contains("does not convert to i64"), "{e}");
+    // A read-only slice where the function writes is refused before running.
+    let e = m.function("set_at").unwrap().call::<()>((&a[..], 0i64, 1.0f64)).unwrap_err();
+    assert!(e.to_string().contains("parameter `a`: the function writes to this array"), "{e}");
+    assert!(matches!(m.function("nope"), Err(Error::UnknownFunction { .. })));
+}
+
+#[test]
+fn ndarray_views_of_any_stride() {
+    let m = module();
+    let f = m.function("total").unwrap();
+    let a = ndarray::Array2::from_shape_fn((3, 4), |(i, j)| (i * 4 + j) as f64);
+    let want: f64 = a.indexed_iter().map(|((i, _), v)| v * (i + 1) as f64).sum();
+    assert_eq!(f.call::<f64>((a.view(),)).unwrap(), want);
+    // A transposed (non-contiguous) view compiles an any-layout specialisation.
+    let t = a.t();
+    let want_t: f64 = t.indexed_iter().map(|((i, _), v)| v * (i + 1) as f64).sum();
+    assert_eq!(f.call::<f64>((t,)).unwrap(), want_t);
+    // Negative strides.
+    let flipped = a.slice(ndarray::s![..;-1, ..]);
+    let want_f: f64 = flipped.indexed_iter().map(|((i, _), v)| v * (i + 1) as f64).sum();
+    assert_eq!(f.call::<f64>((flipped,)).unwrap(), want_f);
+    // Writes through a mutable view of a column.
+    let mut b = ndarray::Array2::<f64>::zeros((3, 2));
+    m.function("set_at").unwrap().call::<()>((b.column_mut(1), 2i64, 5.0f64)).unwrap();
+    assert_eq!(b[[2, 1]], 5.0);
+}
+
+#[test]
+fn results_tuples_and_eager_signatures() {
+    let m = module();
+    let (a, b): (f64, f64) = m.function("pair").unwrap().call((1.5f64,)).unwrap();
+    assert_eq!((a, b), (1.5, 3.0));
+    let v: Value = m.function("pair").unwrap().call((2i64,)).unwrap();
+    assert_eq!(v, Value::Tuple(vec![Value::I64(2), Value::F64(4.0)]));
+    let h: f64 = m.function("hyp").unwrap().call((3.0f64, 4.0f64)).unwrap();
+    assert_eq!(h, 5.0);
+    let n: i64 = m.function("unchecked_len").unwrap().call((&[1i32, 2, 3][..],)).unwrap();
+    assert_eq!(n, 3);
+    m.function("nothing").unwrap().call::<()>((&[1.0f64][..],)).unwrap();
+    // 2-D arrays from plain slices.
+    let data = [1.0, 2.0, 3.0, 4.0];
+    let s: f64 = m.function("total").unwrap().call((ArgValue::array(&data, &[2, 2]),)).unwrap();
+    assert_eq!(s, 1.0 + 2.0 + 2.0 * (3.0 + 4.0));
+    assert!(matches!(ArgValue::array(&data, &[3, 2]), ArgValue::Invalid(_)));
+}
+
+#[test]
+fn unavailable_targets_are_errors_never_fallbacks() {
+    for t in [Target::Cuda { device: 0 }, Target::Ptx { arch: "sm_90".into() }] {
+        match Engine::new(t.clone()) {
+            Err(Error::TargetUnavailable { target, reason }) => {
+                assert_eq!(target, t);
+                assert!(reason.contains("--features cuda"), "{reason}");
+            }
+            other => panic!("expected TargetUnavailable for {t}, got {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn engine_is_send_sync_and_concurrent_first_calls_compile_once() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<Engine>();
+    assert_send_sync::<twinjit::Module>();
+    assert_send_sync::<twinjit::Function>();
+    let m = module();
+    let f = m.function("pair").unwrap();
+    let specs: Vec<Arc<twinjit::Specialization>> = std::thread::scope(|s| {
+        let hs: Vec<_> = (0..8).map(|_| s.spawn(|| f.specialize((1.0f64,)).unwrap())).collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for s in &specs[1..] {
+        assert!(Arc::ptr_eq(&specs[0], s), "a second specialisation was compiled");
+    }
+    // A different signature gets its own specialisation.
+    let other = f.specialize((1i64,)).unwrap();
+    assert!(!Arc::ptr_eq(&specs[0], &other));
+}
