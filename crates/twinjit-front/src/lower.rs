@@ -430,10 +430,9 @@ impl Lower<'_> {
                 self.jump(join, vec![], self.sp(i.range));
                 break;
             };
-            let c = self.expr(t);
             let then_b = self.new_block();
             let else_b = self.new_block();
-            self.branch(c, then_b, vec![], else_b, vec![], self.sp(t.range()));
+            self.cond_branch(t, then_b, else_b);
             self.seal(then_b);
             self.seal(else_b);
             self.cur = then_b;
@@ -465,8 +464,7 @@ impl Lower<'_> {
         let exit = self.new_block();
         self.jump(header, vec![], span);
         self.cur = header;
-        let c = self.expr(&w.test);
-        self.branch(c, body, vec![], exit, vec![], self.sp(w.test.range()));
+        self.cond_branch(&w.test, body, exit);
         self.seal(body);
         self.cur = body;
         self.loops.push((header, exit));
@@ -568,6 +566,42 @@ impl Lower<'_> {
         self.seal(header);
         self.seal(exit);
         self.cur = exit;
+    }
+
+    /// Branches to `t` when `e` is truthy and to `f` otherwise, short-circuiting `and`, `or`
+    /// and `not` into control flow, so that each comparison becomes a branch condition that
+    /// later passes (bounds-check elimination) can use.
+    fn cond_branch(&mut self, e: &Expr, t: Block, f: Block) {
+        let span = self.sp(e.range());
+        match e {
+            Expr::BoolOp(b) if self.depth < MAX_DEPTH => {
+                self.depth += 1;
+                let n = b.values.len();
+                for (k, v) in b.values.iter().enumerate() {
+                    if k + 1 == n {
+                        self.cond_branch(v, t, f);
+                        break;
+                    }
+                    let next = self.new_block();
+                    match b.op {
+                        ast::BoolOp::And => self.cond_branch(v, next, f),
+                        ast::BoolOp::Or => self.cond_branch(v, t, next),
+                    }
+                    self.seal(next);
+                    self.cur = next;
+                }
+                self.depth -= 1;
+            }
+            Expr::UnaryOp(u) if u.op == ast::UnaryOp::Not && self.depth < MAX_DEPTH => {
+                self.depth += 1;
+                self.cond_branch(&u.operand, f, t);
+                self.depth -= 1;
+            }
+            _ => {
+                let c = self.expr(e);
+                self.branch(c, t, vec![], f, vec![], span);
+            }
+        }
     }
 
     fn is_range(&self, f: &Expr) -> bool {

@@ -4,12 +4,16 @@
 //! after every pass in debug builds and dumps the IR of a pass to stderr when
 //! `TWINJIT_DUMP` names it (`TWINJIT_DUMP=expand_indexing`, or `all`).
 
+mod bounds_check_elim;
 mod dce;
 mod expand_indexing;
+mod gvn;
 mod simplify_cfg;
 
+pub use bounds_check_elim::BoundsCheckElim;
 pub use dce::Dce;
 pub use expand_indexing::ExpandIndexing;
+pub use gvn::Gvn;
 pub use simplify_cfg::SimplifyCfg;
 
 use crate::function::Function;
@@ -50,7 +54,7 @@ pub fn run_passes(f: &mut Function, passes: &[&dyn Pass]) -> Result<(), VerifyEr
     Ok(())
 }
 
-/// The standard pipeline after inference: `expand_indexing`, then `dce`.
+/// The standard pipeline after inference: `expand_indexing`, `gvn`, `bounds_check_elim`, `dce`.
 /// `boundscheck_for(source_name)` decides per function (decorator or engine option).
 pub fn run_pipeline(program: &mut TypedProgram, boundscheck_for: impl Fn(&str) -> bool) -> Result<(), VerifyError> {
     for tf in &mut program.functions {
@@ -59,7 +63,7 @@ pub fn run_pipeline(program: &mut TypedProgram, boundscheck_for: impl Fn(&str) -
         }
         verify(&tf.func, Level::Typed)?;
         let expand = ExpandIndexing { boundscheck: boundscheck_for(&tf.source_name) };
-        run_passes(&mut tf.func, &[&expand, &Dce])?;
+        run_passes(&mut tf.func, &[&expand, &Gvn, &BoundsCheckElim, &Dce])?;
     }
     Ok(())
 }

@@ -1,0 +1,139 @@
+"""Host benchmark: the same kernels under Numba (@njit) and twinjit, side by side, in one run.
+
+Usage (from the repository root):
+    python3 -m venv .venv && .venv/bin/pip install numba
+    .venv/bin/python benches/compare/compare_numba.py [--write BENCHMARKS.md]
+
+twinjit's figures come from `cargo run --release --example bench_host` (run by this script,
+right after Numba's, on the same machine). Numba's compile figure is its first call minus one
+steady call, measured after Numba itself is imported and warmed up on an unrelated function.
+"""
+import argparse
+import importlib.util
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+import numba
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+KERNELS = os.path.join(ROOT, "examples", "kernels", "host_kernels.py")
+
+
+def load_fresh():
+    # A fresh module object means fresh, uncompiled dispatchers.
+    spec = importlib.util.spec_from_file_location(f"hk{time.perf_counter_ns()}", KERNELS)
+    m = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(m)
+    return m
+
+
+def median_time(fn, reps):
+    ts = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        fn()
+        ts.append(time.perf_counter() - t)
+    return statistics.median(ts)
+
+
+def numba_side():
+    # Warm Numba's own machinery up first so that "first call" is the kernel's compile only.
+    @numba.njit
+    def _warm(x):
+        return x + 1
+    _warm(1)
+
+    n = 10_000_000
+    side = 2000
+    k = 256
+    i = np.arange(side * side)
+    spins = np.where((i * 7919 + 13) % 5 < 2, 1.0, -1.0).reshape(side, side)
+    x = ((np.arange(n, dtype=np.int64) * 2654435761) % 1000).astype(np.float64) * 1e-3
+    ma = (np.arange(k * k) % 17).astype(np.float64).reshape(k, k) * 0.5
+    mb = (np.arange(k * k) % 13).astype(np.float64).reshape(k, k) * 0.25
+    cases = {
+        "fill_array": ("fill_array", lambda: (np.zeros(n),), 15),
+        "ising_energy": ("ising_energy", lambda: (spins, 1.0), 15),
+        "mandelbrot": ("mandelbrot", lambda: (np.zeros((1000, 1000), dtype=np.int32), 100), 7),
+        "matmul": ("matmul", lambda: (ma, mb, np.zeros((k, k))), 15),
+        "prefix_sum": ("prefix_sum", lambda: (x, np.zeros(n)), 15),
+        "histogram": ("histogram", lambda: (x, 0.0, 1.0, np.zeros(100, dtype=np.int64)), 15),
+        "dot": ("dot", lambda: (x, x), 15),
+        "exp_decay": ("exp_decay", lambda: (x, 0.5, np.zeros(n)), 15),
+    }
+    out = {}
+    for key, (fname, make, reps) in cases.items():
+        m = load_fresh()
+        f = getattr(m, fname)
+        args = make()
+        t = time.perf_counter()
+        f(*args)
+        first = time.perf_counter() - t
+        steady = median_time(lambda: f(*args), reps)
+        out[key] = {"first_call_ms": first * 1e3, "compile_ms": (first - steady) * 1e3, "run_ms": steady * 1e3}
+    m = load_fresh()
+    small = np.ones(8)
+    m.call_overhead(small, 0)
+    calls = 200_000
+    f = m.call_overhead
+    def loop():
+        for j in range(calls):
+            f(small, j)
+    out["call_overhead"] = {"ns": median_time(loop, 5) / calls * 1e9}
+    return out
+
+
+def twinjit_side():
+    cmd = ["cargo", "run", "--release", "--quiet", "--example", "bench_host"]
+    res = subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True, text=True)
+    rows = [json.loads(line) for line in res.stdout.splitlines() if line.startswith("{")]
+    return {r["kernel"]: r for r in rows}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--write", help="replace the host section of this markdown file")
+    a = ap.parse_args()
+    nb = numba_side()
+    tj = twinjit_side()
+    lines = []
+    lines.append(f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores; "
+                 f"numba {numba.__version__}, numpy {np.__version__}, Python {platform.python_version()}.")
+    lines.append("")
+    lines.append("| kernel | twinjit compile ms | Numba compile ms | compile speed-up | twinjit run ms | Numba run ms | run ratio (twinjit/Numba) |")
+    lines.append("|---|---:|---:|---:|---:|---:|---:|")
+    ratios = []
+    for key in ["fill_array", "ising_energy", "mandelbrot", "matmul", "prefix_sum", "histogram", "dot", "exp_decay"]:
+        t, n = tj[key], nb[key]
+        r = t["run_ms"] / n["run_ms"]
+        ratios.append(r)
+        lines.append(f"| {key} | {t['compile_ms']:.2f} | {n['compile_ms']:.1f} | {n['compile_ms'] / t['compile_ms']:.0f}x "
+                     f"| {t['run_ms']:.2f} | {n['run_ms']:.2f} | {r:.2f} |")
+    geo = float(np.exp(np.mean(np.log(ratios))))
+    lines.append("")
+    lines.append(f"Run-time geometric mean (twinjit/Numba): **{geo:.2f}**; worst kernel {max(ratios):.2f}.")
+    co = tj["call_overhead"]
+    lines.append(f"Per-call overhead (one slice + one int): twinjit dispatcher {co['dispatcher_ns']:.0f} ns, "
+                 f"typed handle {co['typed_ns']:.0f} ns; Numba dispatcher {nb['call_overhead']['ns']:.0f} ns.")
+    text = "\n".join(lines)
+    print(text)
+    if a.write:
+        path = os.path.join(ROOT, a.write)
+        begin, end = "<!-- host-compare:begin -->", "<!-- host-compare:end -->"
+        old = open(path).read() if os.path.exists(path) else ""
+        block = f"{begin}\n{text}\n{end}"
+        if begin in old and end in old:
+            new = old[: old.index(begin)] + block + old[old.index(end) + len(end):]
+        else:
+            new = old + ("\n" if old else "") + block + "\n"
+        open(path, "w").write(new)
+
+
+if __name__ == "__main__":
+    main()

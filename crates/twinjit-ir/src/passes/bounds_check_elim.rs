@@ -1,0 +1,267 @@
+//! `bounds_check_elim`: removes `checkindex` (and the negative-index wrap before it) where the
+//! index is provably in `[0, len)`, and `checknonzero` already done by a dominating check.
+//!
+//! Facts come from: constants, dimensions (never negative), loop counters that start
+//! non-negative and grow by a positive constant, Python `%` by a positive value (result in
+//! `[0, m)`), and conditions of dominating branches (`i < n`, `i >= 0`, ...). Values are
+//! compared by identity, so `gvn` runs first. Facts are only ever used where the block is
+//! dominated by what established them.
+
+use super::gvn::dominates;
+use super::Pass;
+use crate::function::*;
+use crate::types::Type;
+use crate::verify::{dominators, Level};
+use hashbrown::{HashMap, HashSet};
+
+/// The pass.
+pub struct BoundsCheckElim;
+
+/// A relation `a < b` (strict) or `a <= b`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+enum Rel {
+    Lt(Value, Value),
+    Le(Value, Value),
+}
+
+struct Facts<'f> {
+    f: &'f Function,
+    idom: Vec<Option<Block>>,
+    /// Relations established at the start of each block (from dominating branch edges).
+    edge_facts: Vec<Vec<Rel>>,
+    nonneg: HashSet<Value>,
+    /// `v` is in `[0, m)`.
+    below: HashMap<Value, Value>,
+}
+
+impl Facts<'_> {
+    fn const_int(&self, v: Value) -> Option<i64> {
+        match self.f.def_inst(v).map(|d| &d.kind) {
+            Some(InstKind::Const(Const::Int(k))) => Some(*k),
+            _ => None,
+        }
+    }
+
+    fn is_nonneg(&self, v: Value) -> bool {
+        self.nonneg.contains(&v) || self.const_int(v).is_some_and(|k| k >= 0)
+    }
+
+    /// Relations known at the start of block `b` (its own edge facts and its dominators').
+    fn rels_at(&self, b: Block) -> Vec<Rel> {
+        let mut out = Vec::new();
+        let mut cur = Some(b);
+        while let Some(c) = cur {
+            out.extend(self.edge_facts[c.index()].iter().copied());
+            cur = match self.idom[c.index()] {
+                Some(d) if d != c => Some(d),
+                _ => None,
+            };
+        }
+        out
+    }
+
+    /// `v >= 0` here: known globally, or from a dominating condition (`0 <= v`, `-1 < v`).
+    fn nonneg_at(&self, v: Value, rels: &[Rel]) -> bool {
+        self.is_nonneg(v)
+            || rels.iter().any(|r| match r {
+                Rel::Le(z, x) => *x == v && self.const_int(*z).is_some_and(|k| k >= 0),
+                Rel::Lt(z, x) => *x == v && self.const_int(*z).is_some_and(|k| k >= -1),
+            })
+    }
+
+    fn in_range(&self, i: Value, len: Value, rels: &[Rel]) -> bool {
+        if !self.nonneg_at(i, rels) {
+            return false;
+        }
+        if self.below.get(&i) == Some(&len) {
+            return true;
+        }
+        if rels.contains(&Rel::Lt(i, len)) {
+            return true;
+        }
+        // i < c (constant) and c <= len's known lower bound is not tracked; i <= x < len is.
+        rels.iter().any(|r| match r {
+            Rel::Le(a, x) if *a == i => rels.contains(&Rel::Lt(*x, len)) || self.below.get(x) == Some(&len),
+            _ => false,
+        })
+    }
+}
+
+fn compare_rel(op: CmpOp, a: Value, b: Value, taken: bool) -> Option<Rel> {
+    // The relation that holds when `a op b` is `taken`.
+    Some(match (op, taken) {
+        (CmpOp::Lt, true) | (CmpOp::Ge, false) => Rel::Lt(a, b),
+        (CmpOp::Le, true) | (CmpOp::Gt, false) => Rel::Le(a, b),
+        (CmpOp::Gt, true) | (CmpOp::Le, false) => Rel::Lt(b, a),
+        (CmpOp::Ge, true) | (CmpOp::Lt, false) => Rel::Le(b, a),
+        _ => return None,
+    })
+}
+
+impl Pass for BoundsCheckElim {
+    fn name(&self) -> &'static str {
+        "bounds_check_elim"
+    }
+
+    fn level_after(&self) -> Level {
+        Level::Lowered
+    }
+
+    fn run(&self, f: &mut Function) -> bool {
+        let rpo = f.reverse_postorder();
+        let idom = dominators(f, &rpo);
+        let mut preds: Vec<Vec<Block>> = vec![Vec::new(); f.blocks.len()];
+        for &b in &rpo {
+            for t in f.blocks[b.index()].term.targets() {
+                preds[t.block.index()].push(b);
+            }
+        }
+        // Edge facts: a block whose only predecessor branches to it on a comparison (or on an
+        // `and` of comparisons lowered as nested branches, which this handles one by one).
+        let mut edge_facts = vec![Vec::new(); f.blocks.len()];
+        for &b in &rpo {
+            if let [p] = preds[b.index()].as_slice() {
+                if let Terminator::Branch(c, t, e) = &f.blocks[p.index()].term {
+                    if t.block == e.block {
+                        continue;
+                    }
+                    let taken = t.block == b;
+                    if let Some(InstData { kind: InstKind::Compare(op, x, y), .. }) = f.def_inst(*c) {
+                        if f.ty(*x).scalar().is_some_and(|s| s.is_int()) {
+                            if let Some(r) = compare_rel(*op, *x, *y, taken) {
+                                edge_facts[b.index()].push(r);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let mut facts = Facts { f, idom, edge_facts, nonneg: HashSet::new(), below: HashMap::new() };
+        // Where each value passed `checknonzero` (block, position in the block).
+        let mut nonzero_at: Vec<(Value, Block, usize)> = Vec::new();
+        for &b in &rpo {
+            for (pos, &i) in f.blocks[b.index()].insts.iter().enumerate() {
+                if let InstKind::CheckNonZero(v) = f.insts[i.index()].kind {
+                    nonzero_at.push((v, b, pos));
+                }
+            }
+        }
+        let checked_nonzero = |facts: &Facts, v: Value, b: Block, pos: usize| {
+            nonzero_at
+                .iter()
+                .any(|&(w, cb, cp)| w == v && ((cb == b && cp < pos) || (cb != b && dominates(&facts.idom, cb, b))))
+        };
+        // Non-negative values and `[0, m)` values, to a fixpoint (loop counters depend on
+        // their own increments).
+        loop {
+            let mut changed = false;
+            for &b in &rpo {
+                let bd = &f.blocks[b.index()];
+                for (pos, &i) in bd.insts.iter().enumerate() {
+                    let d = &f.insts[i.index()];
+                    let Some(r) = d.result else { continue };
+                    if facts.nonneg.contains(&r) || *f.ty(r) != Type::I64 {
+                        continue;
+                    }
+                    let nn = match &d.kind {
+                        InstKind::Dim(..) => true,
+                        // Python `%` by a divisor that is non-negative and passed
+                        // `checknonzero` is in [0, m).
+                        InstKind::Binary(BinaryOp::Mod, _, m)
+                            if facts.is_nonneg(*m) && checked_nonzero(&facts, *m, b, pos) =>
+                        {
+                            facts.below.insert(r, *m);
+                            true
+                        }
+                        // A non-negative value plus a small non-negative constant: loop
+                        // counters' increments (they cannot wrap before the loop bound stops
+                        // them).
+                        InstKind::Binary(BinaryOp::Add, a, c) => {
+                            facts.is_nonneg(*a) && facts.const_int(*c).is_some_and(|k| (0..=1 << 32).contains(&k))
+                        }
+                        InstKind::Select(_, a, c) => facts.is_nonneg(*a) && facts.is_nonneg(*c),
+                        _ => false,
+                    };
+                    if nn {
+                        facts.nonneg.insert(r);
+                        changed = true;
+                    }
+                }
+            }
+            // Block parameters: non-negative if every incoming argument is, or is the
+            // parameter itself plus a small non-negative constant (a loop counter).
+            for &b in &rpo {
+                for (k, &p) in f.blocks[b.index()].params.iter().enumerate() {
+                    if facts.nonneg.contains(&p) || *f.ty(p) != Type::I64 || preds[b.index()].is_empty() {
+                        continue;
+                    }
+                    let ok_arg = |a: Value| {
+                        a == p
+                            || facts.is_nonneg(a)
+                            || matches!(f.def_inst(a).map(|d| &d.kind),
+                                Some(InstKind::Binary(BinaryOp::Add, x, c))
+                                    if *x == p && facts.const_int(*c).is_some_and(|k| (0..=1 << 32).contains(&k)))
+                    };
+                    let all = preds[b.index()].iter().all(|pb| {
+                        f.blocks[pb.index()].term.targets().iter().filter(|t| t.block == b).all(|t| ok_arg(t.args[k]))
+                    });
+                    if all {
+                        facts.nonneg.insert(p);
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        // Decide what to drop (facts borrow the function), then rewrite.
+        let mut remove: HashSet<Inst> = HashSet::new();
+        let mut replace: HashMap<Value, Value> = HashMap::new();
+        let mut nonzero_checked: Vec<(Value, Block)> = Vec::new();
+        for &b in &rpo {
+            let rels = facts.rels_at(b);
+            for &inst in &f.blocks[b.index()].insts {
+                let d = &f.insts[inst.index()];
+                let mut kind = d.kind.clone();
+                kind.map_operands(|v| *replace.get(&v).unwrap_or(&v));
+                match &kind {
+                    // select(i < 0, i + len, i) with i >= 0 is i.
+                    InstKind::Select(c, _, x) if facts.nonneg_at(*x, &rels) => {
+                        if let Some(InstData { kind: InstKind::Compare(CmpOp::Lt, i, z), .. }) = f.def_inst(*c) {
+                            if i == x && facts.const_int(*z) == Some(0) {
+                                if let Some(r) = d.result {
+                                    replace.insert(r, *x);
+                                    remove.insert(inst);
+                                }
+                            }
+                        }
+                    }
+                    InstKind::CheckIndex(i, len, _) if facts.in_range(*i, *len, &rels) => {
+                        remove.insert(inst);
+                    }
+                    InstKind::CheckNonZero(v) => {
+                        if nonzero_checked.iter().any(|(w, db)| w == v && dominates(&facts.idom, *db, b)) {
+                            remove.insert(inst);
+                        } else {
+                            nonzero_checked.push((*v, b));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        drop(facts);
+        if remove.is_empty() {
+            return false;
+        }
+        for blk in &mut f.blocks {
+            blk.insts.retain(|i| !remove.contains(i));
+            blk.term.map_operands(|v| *replace.get(&v).unwrap_or(&v));
+        }
+        for inst in &mut f.insts {
+            inst.kind.map_operands(|v| *replace.get(&v).unwrap_or(&v));
+        }
+        true
+    }
+}

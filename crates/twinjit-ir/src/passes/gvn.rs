@@ -1,0 +1,97 @@
+//! `gvn`: replaces a pure instruction by an identical one that dominates it (same operation,
+//! same operands, same type), so that e.g. every `dim a, 0` of a function is one value. Later
+//! passes (bounds-check elimination) compare values by identity and rely on this.
+
+use super::Pass;
+use crate::function::*;
+use crate::verify::{dominators, Level};
+use hashbrown::HashMap;
+
+/// Global value numbering of pure instructions (dominator-scoped).
+pub struct Gvn;
+
+fn is_pure(k: &InstKind) -> bool {
+    match k {
+        InstKind::Const(_)
+        | InstKind::Unary(..)
+        | InstKind::Compare(..)
+        | InstKind::Cast(..)
+        | InstKind::Select(..)
+        | InstKind::Dim(..)
+        | InstKind::Stride(..)
+        | InstKind::TupleGet(..)
+        | InstKind::MakeTuple(..) => true,
+        InstKind::Binary(op, ..) => *op != BinaryOp::Pow,
+        InstKind::Builtin(b, _) => !b.is_cuda(),
+        _ => false,
+    }
+}
+
+pub(crate) fn dominates(idom: &[Option<Block>], a: Block, b: Block) -> bool {
+    let mut cur = b;
+    loop {
+        if cur == a {
+            return true;
+        }
+        match idom[cur.index()] {
+            Some(d) if d != cur => cur = d,
+            _ => return false,
+        }
+    }
+}
+
+impl Pass for Gvn {
+    fn name(&self) -> &'static str {
+        "gvn"
+    }
+
+    fn level_after(&self) -> Level {
+        Level::Lowered
+    }
+
+    fn run(&self, f: &mut Function) -> bool {
+        let rpo = f.reverse_postorder();
+        let idom = dominators(f, &rpo);
+        let mut table: HashMap<String, Vec<(Value, Block)>> = HashMap::new();
+        let mut replace: HashMap<Value, Value> = HashMap::new();
+        let resolve = |m: &HashMap<Value, Value>, mut v: Value| {
+            while let Some(&n) = m.get(&v) {
+                v = n;
+            }
+            v
+        };
+        for &b in &rpo {
+            let insts = f.blocks[b.index()].insts.clone();
+            let mut kept = Vec::with_capacity(insts.len());
+            for inst in insts {
+                let mut kind = f.insts[inst.index()].kind.clone();
+                kind.map_operands(|v| resolve(&replace, v));
+                f.insts[inst.index()].kind = kind.clone();
+                let result = f.insts[inst.index()].result;
+                if let (true, Some(r)) = (is_pure(&kind), result) {
+                    // Debug formatting distinguishes 0.0 from -0.0 and prints NaN payload-free,
+                    // which is what identity of constants needs.
+                    let key = format!("{kind:?}|{}", f.ty(r));
+                    let entry = table.entry(key).or_default();
+                    if let Some(&(v, _)) = entry.iter().find(|(_, db)| dominates(&idom, *db, b)) {
+                        replace.insert(r, v);
+                        continue;
+                    }
+                    entry.push((r, b));
+                }
+                kept.push(inst);
+            }
+            f.blocks[b.index()].insts = kept;
+        }
+        if replace.is_empty() {
+            return false;
+        }
+        for inst in &mut f.insts {
+            inst.kind.map_operands(|v| resolve(&replace, v));
+        }
+        for b in &mut f.blocks {
+            b.term.map_operands(|v| resolve(&replace, v));
+        }
+        true
+    }
+}

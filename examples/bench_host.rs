@@ -1,0 +1,206 @@
+//! Host benchmark driver for `benches/compare/compare_numba.py`: runs the eight benchmark
+//! kernels of `examples/kernels/host_kernels.py` and prints one JSON object per line with the
+//! cold compile time (front end to callable code), the steady run time (median), and the
+//! per-call overhead through the dispatcher and through a typed handle.
+//! Run: `cargo run --release --example bench_host`
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+use twinjit::{ArgValue, Engine, Function, Target};
+
+const SRC: &str = include_str!("kernels/host_kernels.py");
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+/// Cold compile: a fresh engine loads the source and compiles one signature.
+fn cold(name: &str, args: Vec<ArgValue>) -> Duration {
+    let t = Instant::now();
+    let engine = Engine::new(Target::Host).unwrap();
+    let m = engine.load("host_kernels.py", SRC).unwrap();
+    m.function(name).unwrap().specialize(args).unwrap();
+    t.elapsed()
+}
+
+fn time_calls(f: &Function, reps: usize, mut call: impl FnMut(&Function)) -> Duration {
+    call(f);
+    median(
+        (0..reps)
+            .map(|_| {
+                let t = Instant::now();
+                call(f);
+                t.elapsed()
+            })
+            .collect(),
+    )
+}
+
+fn report(name: &str, compile: Duration, run: Duration) {
+    println!(
+        "{{\"kernel\": \"{name}\", \"compile_ms\": {:.4}, \"run_ms\": {:.4}}}",
+        compile.as_secs_f64() * 1e3,
+        run.as_secs_f64() * 1e3
+    );
+}
+
+fn main() {
+    let engine = Engine::new(Target::Host).unwrap();
+    let m = engine.load("host_kernels.py", SRC).unwrap();
+    let n = 10_000_000usize;
+    let reps = 15;
+
+    let mut a = vec![0.0f64; n];
+    let f = m.function("fill_array").unwrap();
+    let c = median((0..5).map(|_| cold("fill_array", vec![ArgValue::array_mut(&mut a, &[n])])).collect());
+    report("fill_array", c, time_calls(&f, reps, |f| f.call::<()>((&mut a[..],)).unwrap()));
+
+    let side = 2000usize;
+    let spins: Vec<f64> = (0..side * side).map(|i| if (i * 7919 + 13) % 5 < 2 { 1.0 } else { -1.0 }).collect();
+    let f = m.function("ising_energy").unwrap();
+    let c = median(
+        (0..5)
+            .map(|_| cold("ising_energy", vec![ArgValue::array(&spins, &[side, side]), ArgValue::F64(1.0)]))
+            .collect(),
+    );
+    report(
+        "ising_energy",
+        c,
+        time_calls(&f, reps, |f| {
+            black_box(f.call::<f64>((ArgValue::array(&spins, &[side, side]), 1.0f64)).unwrap());
+        }),
+    );
+
+    let mut img = vec![0i32; 1000 * 1000];
+    let f = m.function("mandelbrot").unwrap();
+    let c = median(
+        (0..5)
+            .map(|_| cold("mandelbrot", vec![ArgValue::array_mut(&mut img, &[1000, 1000]), ArgValue::I64(100)]))
+            .collect(),
+    );
+    report(
+        "mandelbrot",
+        c,
+        time_calls(&f, 7, |f| f.call::<()>((ArgValue::array_mut(&mut img, &[1000, 1000]), 100i64)).unwrap()),
+    );
+
+    let k = 256usize;
+    let ma: Vec<f64> = (0..k * k).map(|i| (i % 17) as f64 * 0.5).collect();
+    let mb: Vec<f64> = (0..k * k).map(|i| (i % 13) as f64 * 0.25).collect();
+    let mut mc = vec![0.0f64; k * k];
+    let f = m.function("matmul").unwrap();
+    let c = median(
+        (0..5)
+            .map(|_| {
+                cold(
+                    "matmul",
+                    vec![
+                        ArgValue::array(&ma, &[k, k]),
+                        ArgValue::array(&mb, &[k, k]),
+                        ArgValue::array_mut(&mut mc, &[k, k]),
+                    ],
+                )
+            })
+            .collect(),
+    );
+    report(
+        "matmul",
+        c,
+        time_calls(&f, reps, |f| {
+            f.call::<()>((
+                ArgValue::array(&ma, &[k, k]),
+                ArgValue::array(&mb, &[k, k]),
+                ArgValue::array_mut(&mut mc, &[k, k]),
+            ))
+            .unwrap()
+        }),
+    );
+
+    let x: Vec<f64> = (0..n).map(|i| ((i * 2654435761) % 1000) as f64 * 1e-3).collect();
+    let mut out = vec![0.0f64; n];
+    let f = m.function("prefix_sum").unwrap();
+    let c = median(
+        (0..5)
+            .map(|_| cold("prefix_sum", vec![ArgValue::array(&x, &[n]), ArgValue::array_mut(&mut out, &[n])]))
+            .collect(),
+    );
+    report("prefix_sum", c, time_calls(&f, reps, |f| f.call::<()>((&x[..], &mut out[..])).unwrap()));
+
+    let mut counts = vec![0i64; 100];
+    let f = m.function("histogram").unwrap();
+    let c = median(
+        (0..5)
+            .map(|_| {
+                cold(
+                    "histogram",
+                    vec![
+                        ArgValue::array(&x, &[n]),
+                        ArgValue::F64(0.0),
+                        ArgValue::F64(1.0),
+                        ArgValue::array_mut(&mut counts, &[100]),
+                    ],
+                )
+            })
+            .collect(),
+    );
+    report("histogram", c, time_calls(&f, reps, |f| f.call::<()>((&x[..], 0.0f64, 1.0f64, &mut counts[..])).unwrap()));
+
+    let f = m.function("dot").unwrap();
+    let c = median((0..5).map(|_| cold("dot", vec![ArgValue::array(&x, &[n]), ArgValue::array(&x, &[n])])).collect());
+    report(
+        "dot",
+        c,
+        time_calls(&f, reps, |f| {
+            black_box(f.call::<f64>((&x[..], &x[..])).unwrap());
+        }),
+    );
+
+    let f = m.function("exp_decay").unwrap();
+    let c = median(
+        (0..5)
+            .map(|_| {
+                cold(
+                    "exp_decay",
+                    vec![ArgValue::array(&x, &[n]), ArgValue::F64(0.5), ArgValue::array_mut(&mut out, &[n])],
+                )
+            })
+            .collect(),
+    );
+    report("exp_decay", c, time_calls(&f, reps, |f| f.call::<()>((&x[..], 0.5f64, &mut out[..])).unwrap()));
+
+    // Per-call overhead: one slice and one int, 1e6 calls.
+    let small = [1.0f64; 8];
+    let f = m.function("call_overhead").unwrap();
+    let calls = 1_000_000;
+    let dyn_ns = median(
+        (0..7)
+            .map(|_| {
+                let t = Instant::now();
+                for i in 0..calls {
+                    black_box(f.call::<i64>((black_box(&small[..]), black_box(i as i64))).unwrap());
+                }
+                t.elapsed()
+            })
+            .collect(),
+    )
+    .as_secs_f64()
+        * 1e9
+        / calls as f64;
+    let spec = f.specialize((&small[..], 0i64)).unwrap();
+    let typed_ns = median(
+        (0..7)
+            .map(|_| {
+                let t = Instant::now();
+                for i in 0..calls {
+                    black_box(spec.call_with::<i64>((black_box(&small[..]), black_box(i as i64))).unwrap());
+                }
+                t.elapsed()
+            })
+            .collect(),
+    )
+    .as_secs_f64()
+        * 1e9
+        / calls as f64;
+    println!("{{\"kernel\": \"call_overhead\", \"dispatcher_ns\": {dyn_ns:.1}, \"typed_ns\": {typed_ns:.1}}}");
+}
