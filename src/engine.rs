@@ -382,10 +382,10 @@ impl Specialization {
     /// Calls with arguments of exactly this specialisation's types.
     pub fn call<'a, R: FromValue>(&self, args: &[ArgValue<'a>]) -> Result<R, Error> {
         let v = self.invoke(args)?;
-        R::from_value(v.clone()).ok_or_else(|| Error::Argument {
+        R::from_value(v).ok_or_else(|| Error::Argument {
             function: self.name.clone(),
             param: None,
-            message: format!("returns {} ({}), which does not convert to {}", v, self.ret.numba_name(), R::describe()),
+            message: format!("returns {}, which does not convert to {}", self.ret.numba_name(), R::describe()),
         })
     }
 

@@ -55,3 +55,24 @@ fn unproven_accesses_keep_their_checks() {
     // Only one side of the range is known.
     check("(a, i):\n    if i < len(a):\n        return a[i]\n    return 0.0\n", "(float64[:], int64)", 1);
 }
+
+#[test]
+fn periodic_wraparound_needs_no_division() {
+    let src = "from numba import njit\n\n@njit\ndef f(a):\n    n = a.shape[0]\n    s = 0.0\n    for i in range(n):\n        s += a[(i + 1) % n]\n    return s\n";
+    let m = SourceModule::parse("t.py", src).unwrap();
+    let p = m.specialize("f", &parse_signature("(float64[:],)").unwrap(), None).unwrap();
+    let f = &p.entry().func;
+    let mods = f
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .filter(|i| matches!(f.insts[i.index()].kind, InstKind::Binary(twinjit::ir::BinaryOp::Mod, ..)))
+        .count();
+    assert_eq!(mods, 0, "{f}");
+    // And the result is still Python's: the last element wraps to index 0.
+    let a = twinjit::ir::interp::RtValue::Array(twinjit::ir::interp::ArrayRef::from_vec(
+        twinjit::ir::interp::ArrayData::F64(vec![1.0, 2.0, 4.0]),
+    ));
+    let r = m.interpret("f", &[a]).unwrap();
+    assert_eq!(r.to_string(), "7.0");
+}

@@ -454,24 +454,26 @@ impl Lower<'_> {
         self.cur = join;
     }
 
+    /// `while c: body` becomes `if c: do { body } while c` (the test is lowered twice), so each
+    /// iteration ends in one conditional branch instead of two jumps and a branch.
     fn while_stmt(&mut self, w: &ast::StmtWhile) {
         let span = self.sp(w.range);
         if !w.orelse.is_empty() {
             self.diags.push(unsupported(span, "`while ... else` is", "use a flag variable"));
         }
-        let header = self.new_block();
         let body = self.new_block();
+        let latch = self.new_block();
         let exit = self.new_block();
-        self.jump(header, vec![], span);
-        self.cur = header;
         self.cond_branch(&w.test, body, exit);
-        self.seal(body);
         self.cur = body;
-        self.loops.push((header, exit));
+        self.loops.push((latch, exit));
         self.block(&w.body);
         self.loops.pop();
-        self.jump(header, vec![], span);
-        self.seal(header);
+        self.jump(latch, vec![], span);
+        self.seal(latch);
+        self.cur = latch;
+        self.cond_branch(&w.test, body, exit);
+        self.seal(body);
         self.seal(exit);
         self.cur = exit;
     }
@@ -527,29 +529,29 @@ impl Lower<'_> {
             return;
         }
         let step = step.unwrap_or_else(|| self.konst(Const::Int(1), span));
+        // Rotated loop: test before entering, then at the bottom of each iteration:
+        //   if start < stop: body(start) ... latch: next = c + step; if next < stop: body(next)
         self.hidden += 1;
         let counter = format!(".for{}", self.hidden);
-        self.ssa.def(self.cur, &counter, start);
-        let header = self.new_block();
         let body = self.new_block();
         let latch = self.new_block();
         let exit = self.new_block();
-        self.jump(header, vec![], span);
-        self.cur = header;
-        let c = self.ssa.use_var(&mut self.f, header, &counter);
-        let cond = match step_const {
-            Some(s) if s > 0 => self.emit(InstKind::Compare(CmpOp::Lt, c, stop), span),
-            Some(_) => self.emit(InstKind::Compare(CmpOp::Gt, c, stop), span),
-            None => {
-                let zero = self.konst(Const::Int(0), span);
-                let pos = self.emit(InstKind::Compare(CmpOp::Gt, step, zero), span);
-                let lt = self.emit(InstKind::Compare(CmpOp::Lt, c, stop), span);
-                let gt = self.emit(InstKind::Compare(CmpOp::Gt, c, stop), span);
-                self.emit(InstKind::Select(pos, lt, gt), span)
+        let zero = if step_const.is_none() { Some(self.konst(Const::Int(0), span)) } else { None };
+        let test = |lw: &mut Self, c: Value| -> Value {
+            match step_const {
+                Some(s) if s > 0 => lw.emit(InstKind::Compare(CmpOp::Lt, c, stop), span),
+                Some(_) => lw.emit(InstKind::Compare(CmpOp::Gt, c, stop), span),
+                None => {
+                    let pos = lw.emit(InstKind::Compare(CmpOp::Gt, step, zero.expect("dynamic step")), span);
+                    let lt = lw.emit(InstKind::Compare(CmpOp::Lt, c, stop), span);
+                    let gt = lw.emit(InstKind::Compare(CmpOp::Gt, c, stop), span);
+                    lw.emit(InstKind::Select(pos, lt, gt), span)
+                }
             }
         };
-        self.branch(cond, body, vec![], exit, vec![], span);
-        self.seal(body);
+        self.ssa.def(self.cur, &counter, start);
+        let c0 = test(self, start);
+        self.branch(c0, body, vec![], exit, vec![], span);
         self.cur = body;
         let iv = self.ssa.use_var(&mut self.f, body, &counter);
         self.ssa.def(body, target.id.as_str(), iv);
@@ -562,8 +564,9 @@ impl Lower<'_> {
         let c2 = self.ssa.use_var(&mut self.f, latch, &counter);
         let next = self.emit(InstKind::Binary(BinaryOp::Add, c2, step), span);
         self.ssa.def(latch, &counter, next);
-        self.jump(header, vec![], span);
-        self.seal(header);
+        let c1 = test(self, next);
+        self.branch(c1, body, vec![], exit, vec![], span);
+        self.seal(body);
         self.seal(exit);
         self.cur = exit;
     }

@@ -1,5 +1,7 @@
 //! `bounds_check_elim`: removes `checkindex` (and the negative-index wrap before it) where the
-//! index is provably in `[0, len)`, and `checknonzero` already done by a dominating check.
+//! index is provably in `[0, len)`, and `checknonzero` already done by a dominating check; turns
+//! `x % m` into `x >= m ? x - m : x` when `0 <= x < 2m` (a counter wrapping around a
+//! dimension, as in periodic boundaries), which needs no division.
 //!
 //! Facts come from: constants, dimensions (never negative), loop counters that start
 //! non-negative and grow by a positive constant, Python `%` by a positive value (result in
@@ -69,6 +71,19 @@ impl Facts<'_> {
             })
     }
 
+    /// `x < 2m`: `x` is `c + 1` with `c < m` (or `x < m` outright).
+    fn below_twice(&self, x: Value, m: Value, rels: &[Rel]) -> bool {
+        if rels.contains(&Rel::Lt(x, m)) || self.below.get(&x) == Some(&m) {
+            return true;
+        }
+        match self.f.def_inst(x).map(|d| &d.kind) {
+            Some(InstKind::Binary(BinaryOp::Add, c, k)) if self.const_int(*k) == Some(1) => {
+                rels.contains(&Rel::Lt(*c, m)) || self.below.get(c) == Some(&m)
+            }
+            _ => false,
+        }
+    }
+
     fn in_range(&self, i: Value, len: Value, rels: &[Rel]) -> bool {
         if !self.nonneg_at(i, rels) {
             return false;
@@ -133,6 +148,52 @@ impl Pass for BoundsCheckElim {
                             }
                         }
                     }
+                }
+            }
+        }
+        // Block parameters whose every incoming edge is a branch taken on `arg < S` (rotated
+        // loops: the pre-header test and the latch test) satisfy `param < S`.
+        for &b in &rpo {
+            let ps = &preds[b.index()];
+            if ps.len() < 2 {
+                continue;
+            }
+            let nparams = f.blocks[b.index()].params.len();
+            for k in 0..nparams {
+                let mut common: Option<Rel> = None;
+                let mut ok = true;
+                for p in ps {
+                    let Terminator::Branch(c, t, e) = &f.blocks[p.index()].term else {
+                        ok = false;
+                        break;
+                    };
+                    if t.block == e.block {
+                        ok = false;
+                        break;
+                    }
+                    let (taken, call) = if t.block == b { (true, t) } else { (false, e) };
+                    let rel = match f.def_inst(*c) {
+                        Some(InstData { kind: InstKind::Compare(op, x, y), .. }) => compare_rel(*op, *x, *y, taken),
+                        _ => None,
+                    };
+                    // Re-express the edge's relation on the argument as one on the parameter.
+                    let arg = call.args[k];
+                    let on_param = match rel {
+                        Some(Rel::Lt(x, s)) if x == arg => Some(Rel::Lt(f.blocks[b.index()].params[k], s)),
+                        Some(Rel::Le(x, s)) if x == arg => Some(Rel::Le(f.blocks[b.index()].params[k], s)),
+                        _ => None,
+                    };
+                    match (on_param, common) {
+                        (Some(r), None) => common = Some(r),
+                        (Some(r), Some(c)) if r == c => {}
+                        _ => {
+                            ok = false;
+                            break;
+                        }
+                    }
+                }
+                if let (true, Some(r)) = (ok, common) {
+                    edge_facts[b.index()].push(r);
                 }
             }
         }
@@ -219,6 +280,7 @@ impl Pass for BoundsCheckElim {
         let mut remove: HashSet<Inst> = HashSet::new();
         let mut replace: HashMap<Value, Value> = HashMap::new();
         let mut nonzero_checked: Vec<(Value, Block)> = Vec::new();
+        let mut mod_rewrites: Vec<(Inst, Value, Value)> = Vec::new();
         for &b in &rpo {
             let rels = facts.rels_at(b);
             for &inst in &f.blocks[b.index()].insts {
@@ -240,6 +302,20 @@ impl Pass for BoundsCheckElim {
                     InstKind::CheckIndex(i, len, _) if facts.in_range(*i, *len, &rels) => {
                         remove.insert(inst);
                     }
+                    // `x % m` with m > 0 and 0 <= x < 2m (a counter plus one, wrapping around
+                    // a dimension): no division needed.
+                    InstKind::Binary(BinaryOp::Mod, x, m)
+                        if d.result.is_some_and(|r| facts.below.get(&r) == Some(m)) =>
+                    {
+                        if facts.nonneg_at(*x, &rels) {
+                            if rels.contains(&Rel::Lt(*x, *m)) {
+                                replace.insert(d.result.expect("checked"), *x);
+                                remove.insert(inst);
+                            } else if facts.below_twice(*x, *m, &rels) {
+                                mod_rewrites.push((inst, *x, *m));
+                            }
+                        }
+                    }
                     InstKind::CheckNonZero(v) => {
                         if nonzero_checked.iter().any(|(w, db)| w == v && dominates(&facts.idom, *db, b)) {
                             remove.insert(inst);
@@ -252,8 +328,21 @@ impl Pass for BoundsCheckElim {
             }
         }
         drop(facts);
-        if remove.is_empty() {
+        if remove.is_empty() && mod_rewrites.is_empty() {
             return false;
+        }
+        for (inst, x, m) in mod_rewrites {
+            let span = f.insts[inst.index()].span;
+            let ge = f.make_inst(InstKind::Compare(CmpOp::Ge, x, m), Some(Type::BOOL), span);
+            let sub = f.make_inst(InstKind::Binary(BinaryOp::Sub, x, m), Some(Type::I64), span);
+            let (gev, subv) = (f.insts[ge.index()].result.expect("r"), f.insts[sub.index()].result.expect("r"));
+            f.insts[inst.index()].kind = InstKind::Select(gev, subv, x);
+            for blk in &mut f.blocks {
+                if let Some(pos) = blk.insts.iter().position(|&i| i == inst) {
+                    blk.insts.insert(pos, sub);
+                    blk.insts.insert(pos, ge);
+                }
+            }
         }
         for blk in &mut f.blocks {
             blk.insts.retain(|i| !remove.contains(i));

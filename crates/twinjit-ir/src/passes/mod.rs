@@ -54,7 +54,8 @@ pub fn run_passes(f: &mut Function, passes: &[&dyn Pass]) -> Result<(), VerifyEr
     Ok(())
 }
 
-/// The standard pipeline after inference: `expand_indexing`, `gvn`, `bounds_check_elim`, `dce`.
+/// The standard pipeline after inference: `expand_indexing`, `gvn`, `bounds_check_elim`, `dce`,
+/// `simplify_cfg`.
 /// `boundscheck_for(source_name)` decides per function (decorator or engine option).
 pub fn run_pipeline(program: &mut TypedProgram, boundscheck_for: impl Fn(&str) -> bool) -> Result<(), VerifyError> {
     for tf in &mut program.functions {
@@ -63,7 +64,8 @@ pub fn run_pipeline(program: &mut TypedProgram, boundscheck_for: impl Fn(&str) -
         }
         verify(&tf.func, Level::Typed)?;
         let expand = ExpandIndexing { boundscheck: boundscheck_for(&tf.source_name) };
-        run_passes(&mut tf.func, &[&expand, &Gvn, &BoundsCheckElim, &Dce])?;
+        run_passes(&mut tf.func, &[&expand, &Gvn, &BoundsCheckElim, &Dce, &SimplifyCfg])?;
+        verify(&tf.func, Level::Lowered)?;
     }
     Ok(())
 }

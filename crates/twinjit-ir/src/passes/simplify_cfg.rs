@@ -24,7 +24,9 @@ impl Pass for SimplifyCfg {
     fn run(&self, f: &mut Function) -> bool {
         let a = remove_unreachable(f);
         let b = remove_trivial_params(f);
-        a || b
+        let c = merge_straight_line(f);
+        let d = if c { remove_unreachable(f) } else { false };
+        a || b || c || d
     }
 }
 
@@ -109,6 +111,54 @@ fn remove_trivial_params(f: &mut Function) -> bool {
         }
     }
     changed_any
+}
+
+/// Merges `A: ...; jump B(args)` with `B` when `A` is `B`'s only predecessor: B's parameters
+/// become the arguments and B's instructions and terminator move into A. Fewer blocks means
+/// fewer jumps in loops (Cranelift does not merge blocks itself).
+fn merge_straight_line(f: &mut Function) -> bool {
+    let mut changed = false;
+    loop {
+        let mut preds = vec![0usize; f.blocks.len()];
+        for b in &f.blocks {
+            for t in b.term.targets() {
+                preds[t.block.index()] += 1;
+            }
+        }
+        let mut merged = false;
+        for a in 0..f.blocks.len() {
+            let Terminator::Jump(call) = f.blocks[a].term.clone() else { continue };
+            let b = call.block.index();
+            if b == a || b == 0 || preds[b] != 1 {
+                continue;
+            }
+            let mut map: HashMap<Value, Value> = HashMap::new();
+            for (p, arg) in f.blocks[b].params.iter().zip(&call.args) {
+                map.insert(*p, *arg);
+            }
+            let moved = std::mem::take(&mut f.blocks[b].insts);
+            let term = std::mem::replace(&mut f.blocks[b].term, Terminator::Unreachable);
+            let term_span = f.blocks[b].term_span;
+            f.blocks[b].params.clear();
+            f.blocks[a].insts.extend(moved);
+            f.blocks[a].term = term;
+            f.blocks[a].term_span = term_span;
+            if !map.is_empty() {
+                for inst in &mut f.insts {
+                    inst.kind.map_operands(|v| *map.get(&v).unwrap_or(&v));
+                }
+                for blk in &mut f.blocks {
+                    blk.term.map_operands(|v| *map.get(&v).unwrap_or(&v));
+                }
+            }
+            merged = true;
+            break;
+        }
+        if !merged {
+            return changed;
+        }
+        changed = true;
+    }
 }
 
 fn remove_unreachable(f: &mut Function) -> bool {
