@@ -4,9 +4,11 @@ Usage (from the repository root):
     python3 -m venv .venv && .venv/bin/pip install numba
     .venv/bin/python benches/compare/compare_numba.py [--write BENCHMARKS.md]
 
-twinjit's figures come from `cargo run --release --example bench_host` (run by this script,
-right after Numba's, on the same machine). Numba's compile figure is its first call minus one
-steady call, measured after Numba itself is imported and warmed up on an unrelated function.
+twinjit's figures come from `cargo run --release --example bench_host` (run by this script on
+the same machine). The two sides alternate for --rounds rounds (default 3) and each figure is
+the best round's median, so that a burst of noise on this shared machine does not land on one
+side only. Numba's compile figure is its first call minus one steady call, measured after Numba
+itself is imported and warmed up on an unrelated function.
 """
 import argparse
 import importlib.util
@@ -96,15 +98,34 @@ def twinjit_side():
     return {r["kernel"]: r for r in rows}
 
 
+def best(rounds, key_fields):
+    """Per kernel, the minimum of each field over the rounds."""
+    out = {}
+    for r in rounds:
+        for k, row in r.items():
+            cur = out.setdefault(k, dict(row))
+            for f in key_fields:
+                if f in row:
+                    cur[f] = min(cur[f], row[f])
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--write", help="replace the host section of this markdown file")
+    ap.add_argument("--rounds", type=int, default=3)
     a = ap.parse_args()
-    nb = numba_side()
-    tj = twinjit_side()
+    subprocess.run(["cargo", "build", "--release", "--quiet", "--example", "bench_host"], cwd=ROOT, check=True)
+    nbs, tjs = [], []
+    for _ in range(a.rounds):
+        tjs.append(twinjit_side())
+        nbs.append(numba_side())
+    tj = best(tjs, ["compile_ms", "run_ms", "dispatcher_ns", "typed_ns"])
+    nb = best(nbs, ["compile_ms", "run_ms", "first_call_ms", "ns"])
     lines = []
     lines.append(f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores; "
-                 f"numba {numba.__version__}, numpy {np.__version__}, Python {platform.python_version()}.")
+                 f"numba {numba.__version__}, numpy {np.__version__}, Python {platform.python_version()}; "
+                 f"best of {a.rounds} alternating rounds, each the median of its repetitions.")
     lines.append("")
     lines.append("| kernel | twinjit compile ms | Numba compile ms | compile speed-up | twinjit run ms | Numba run ms | run ratio (twinjit/Numba) |")
     lines.append("|---|---:|---:|---:|---:|---:|---:|")

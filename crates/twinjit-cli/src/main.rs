@@ -123,13 +123,15 @@ fn main() -> ExitCode {
                 .into())
         }
     };
+    // Write errors (a closed pipe) are ignored rather than turned into a panic.
+    use std::io::Write;
     match result {
         Ok(out) => {
-            print!("{out}");
+            let _ = std::io::stdout().write_all(out.as_bytes());
             ExitCode::SUCCESS
         }
         Err(msg) => {
-            eprintln!("{}", msg.trim_end());
+            let _ = writeln!(std::io::stderr(), "{}", msg.trim_end());
             ExitCode::FAILURE
         }
     }

@@ -3,6 +3,23 @@
 use crate::{Diagnostic, Label, SourceMap};
 use std::fmt::Write;
 
+const WINDOW: usize = 80;
+
+/// The part of `line` shown for a label at character `col`: the whole line when short, else
+/// `…` plus a window around the column; returns the text and how many characters were cut
+/// from the front.
+fn window(line: &str, col: usize) -> (String, usize) {
+    let n = line.chars().count();
+    if n <= 2 * WINDOW {
+        return (line.to_string(), 0);
+    }
+    let start = col.saturating_sub(WINDOW / 2);
+    let body: String = line.chars().skip(start).take(WINDOW).collect();
+    let head = if start > 0 { "…" } else { "" };
+    let tail = if start + WINDOW < n { "…" } else { "" };
+    (format!("{head}{body}{tail}"), start)
+}
+
 pub(crate) fn render(d: &Diagnostic, sources: &SourceMap) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{}: {}", d.severity, d.message);
@@ -29,14 +46,16 @@ pub(crate) fn render(d: &Diagnostic, sources: &SourceMap) -> String {
         let _ = writeln!(out, "{pad}{arrow} {}:{}:{}", file.name(), lc.line, lc.col);
         let _ = writeln!(out, "{pad} |");
         let line_idx = file.line_index(label.span.start);
-        let text = file.line_text(line_idx);
+        let full = file.line_text(line_idx);
+        // Very long lines are shown as a window around the label.
+        let (text, skipped) = window(full, lc.col as usize - 1);
         let _ = writeln!(out, "{:>gutter$} | {}", line_idx + 1, text.replace('\t', "    "));
         // Underline from the start column to the span end, or to the end of the line when the
         // span covers several lines.
-        let start_chars = lc.col as usize - 1;
+        let start_chars = lc.col as usize - 1 - skipped + if skipped > 0 { 1 } else { 0 };
         let covered = file.slice(label.span);
         let first_line = covered.split('\n').next().unwrap_or("");
-        let width = first_line.chars().count().max(1);
+        let width = first_line.chars().count().clamp(1, 80);
         let tabs_before = text.chars().take(start_chars).filter(|&c| c == '\t').count() * 3 + start_chars;
         let mark = if *primary { '^' } else { '-' };
         let underline: String = std::iter::repeat_n(mark, width).collect();
@@ -81,6 +100,21 @@ mod tests {
               = hint: use a NumPy array
         "#]]
         .assert_eq(&d.render(&sm));
+    }
+
+    #[test]
+    fn long_lines_are_windowed() {
+        let mut sm = SourceMap::new();
+        let line = format!("x = {}y", "1+".repeat(500));
+        let f = sm.add("k.py", line.as_str());
+        let at = line.len() as u32 - 1;
+        let out = Diagnostic::error("bad", Span::new(f, at, at + 1), "here").render(&sm);
+        assert!(out.lines().all(|l| l.chars().count() < 120), "{out}");
+        let excerpt = out.lines().nth(3).unwrap();
+        let marker = out.lines().nth(4).unwrap();
+        // The caret sits under the `y`.
+        let col = marker.chars().position(|c| c == '^').unwrap();
+        assert_eq!(excerpt.chars().nth(col), Some('y'), "{out}");
     }
 
     #[test]

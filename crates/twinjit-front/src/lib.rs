@@ -15,6 +15,7 @@
 mod decorators;
 mod env;
 mod fold;
+mod limits;
 mod lower;
 mod module_level;
 mod ssa;
@@ -22,12 +23,33 @@ mod ssa;
 use twinjit_diag::{Diagnostic, FileId, SourceMap, Span};
 use twinjit_ir::Module;
 
+/// Stack for the front end's thread: the parser and the AST are recursive. With the nesting
+/// limits of [`limits`] checked first, this is far more than any accepted input needs.
+const FRONT_END_STACK: usize = 256 << 20;
+
 /// Lowers the source file `file` of `sources` to a module; on failure, every diagnostic found.
+///
+/// Runs on a thread of its own with a large stack, after a scan that rejects nesting deeper
+/// than CPython accepts, so that no input can overflow the stack.
 pub fn lower_module(sources: &SourceMap, file: FileId) -> Result<Module, Vec<Diagnostic>> {
     let Some(src) = sources.get(file) else {
         return Err(vec![Diagnostic::error_unlocated("internal: unknown source file")]);
     };
-    module_level::lower(src.text(), file)
+    let text = src.text();
+    limits::check(text, file).map_err(|d| vec![d])?;
+    std::thread::scope(|s| {
+        let worker = std::thread::Builder::new()
+            .name("twinjit-front".into())
+            .stack_size(FRONT_END_STACK)
+            .spawn_scoped(s, || module_level::lower(text, file));
+        match worker {
+            Ok(h) => h.join().unwrap_or_else(|_| {
+                Err(vec![Diagnostic::error_unlocated("internal compiler error: the front end panicked")])
+            }),
+            // No thread available: lower on this one (the limits still bound the depth).
+            Err(_) => module_level::lower(text, file),
+        }
+    })
 }
 
 /// Convenience: adds `text` under `name` to a fresh [`SourceMap`] and lowers it.

@@ -22,7 +22,7 @@ use twinjit_ir::{
 };
 
 /// Deepest expression nesting lowered (deeper input gets a diagnostic, not a stack overflow).
-const MAX_DEPTH: usize = 200;
+const MAX_DEPTH: usize = 2000;
 
 pub(crate) fn lower_function(
     fd: &ast::StmtFunctionDef,
@@ -763,7 +763,7 @@ impl Lower<'_> {
                 p
             }
             Expr::Call(c) => self.call(c),
-            Expr::Attribute(a) => self.attribute(a),
+            Expr::Attribute(a) => self.attribute(e, a),
             Expr::Subscript(s) => {
                 // `a.shape[k]` with a literal k is a dimension read.
                 if let Expr::Attribute(at) = &*s.value {
@@ -877,19 +877,21 @@ impl Lower<'_> {
 
     /// Dotted path of an attribute chain rooted at a name: `cuda.atomic.add` → ["cuda", "atomic", "add"].
     fn path<'e>(e: &'e Expr, out: &mut Vec<&'e str>) -> bool {
-        match e {
-            Expr::Name(n) => {
-                out.push(n.id.as_str());
-                true
-            }
-            Expr::Attribute(a) => {
-                if !Self::path(&a.value, out) {
-                    return false;
+        let mut cur = e;
+        let mut rev = Vec::new();
+        loop {
+            match cur {
+                Expr::Name(n) => {
+                    out.push(n.id.as_str());
+                    out.extend(rev.into_iter().rev());
+                    return true;
                 }
-                out.push(a.attr.id.as_str());
-                true
+                Expr::Attribute(a) => {
+                    rev.push(a.attr.id.as_str());
+                    cur = &a.value;
+                }
+                _ => return false,
             }
-            _ => false,
         }
     }
 
@@ -912,10 +914,10 @@ impl Lower<'_> {
         Some((g, rest))
     }
 
-    fn attribute(&mut self, a: &ast::ExprAttribute) -> Value {
+    fn attribute(&mut self, e: &Expr, a: &ast::ExprAttribute) -> Value {
         let span = self.sp(a.range);
         let attr = a.attr.id.as_str();
-        if let Some((g, rest)) = self.module_path(&Expr::Attribute(a.clone())) {
+        if let Some((g, rest)) = self.module_path(e) {
             match (g, rest.as_slice()) {
                 (Global::MathModule | Global::NumpyModule, [c]) if math_const(c).is_some() => {
                     return self.konst(Const::Float(math_const(c).expect("checked")), span);
