@@ -240,42 +240,73 @@ mod nd {
 }
 
 /// A list of arguments: tuples of up to 8 [`IntoArg`] values, or a `Vec<ArgValue>`.
+/// Tuples convert into a fixed-size array on the stack (no allocation, no copying of unused
+/// slots).
 pub trait IntoArgs<'a> {
+    /// The converted arguments.
+    type Args: AsRef<[ArgValue<'a>]>;
     /// The arguments in order.
-    fn into_args(self) -> SmallVec<[ArgValue<'a>; 8]>;
+    fn into_args(self) -> Self::Args;
 }
 
 impl<'a> IntoArgs<'a> for () {
-    fn into_args(self) -> SmallVec<[ArgValue<'a>; 8]> {
-        SmallVec::new()
+    type Args = [ArgValue<'a>; 0];
+    fn into_args(self) -> Self::Args {
+        []
     }
 }
 
 impl<'a> IntoArgs<'a> for Vec<ArgValue<'a>> {
-    fn into_args(self) -> SmallVec<[ArgValue<'a>; 8]> {
-        self.into_iter().collect()
+    type Args = Vec<ArgValue<'a>>;
+    fn into_args(self) -> Self::Args {
+        self
+    }
+}
+
+impl<'a, 'b> IntoArgs<'a> for &'b [ArgValue<'a>] {
+    type Args = &'b [ArgValue<'a>];
+    fn into_args(self) -> Self::Args {
+        self
     }
 }
 
 macro_rules! tuple_args {
-    ($($n:ident),+) => {
-        impl<'a, $($n: IntoArg<'a>),+> IntoArgs<'a> for ($($n,)+) {
+    ($n:literal; $($t:ident),+) => {
+        impl<'a, $($t: IntoArg<'a>),+> IntoArgs<'a> for ($($t,)+) {
+            type Args = [ArgValue<'a>; $n];
             #[allow(non_snake_case)]
-            fn into_args(self) -> SmallVec<[ArgValue<'a>; 8]> {
-                let ($($n,)+) = self;
-                smallvec::smallvec![$($n.into_arg()),+]
+            fn into_args(self) -> Self::Args {
+                let ($($t,)+) = self;
+                [$($t.into_arg()),+]
             }
         }
     };
 }
-tuple_args!(A);
-tuple_args!(A, B);
-tuple_args!(A, B, C);
-tuple_args!(A, B, C, D);
-tuple_args!(A, B, C, D, E);
-tuple_args!(A, B, C, D, E, F);
-tuple_args!(A, B, C, D, E, F, G);
-tuple_args!(A, B, C, D, E, F, G, H);
+tuple_args!(1; A);
+tuple_args!(2; A, B);
+tuple_args!(3; A, B, C);
+tuple_args!(4; A, B, C, D);
+tuple_args!(5; A, B, C, D, E);
+tuple_args!(6; A, B, C, D, E, F);
+tuple_args!(7; A, B, C, D, E, F, G);
+tuple_args!(8; A, B, C, D, E, F, G, H);
+
+impl ArgValue<'_> {
+    /// Whether this argument has exactly type `t` (the dispatcher's key).
+    pub(crate) fn is(&self, t: &Type) -> bool {
+        match (self, t) {
+            (ArgValue::Bool(_), Type::Scalar(Scalar::Bool))
+            | (ArgValue::I32(_), Type::Scalar(Scalar::Int32))
+            | (ArgValue::I64(_), Type::Scalar(Scalar::Int64))
+            | (ArgValue::F32(_), Type::Scalar(Scalar::Float32))
+            | (ArgValue::F64(_), Type::Scalar(Scalar::Float64)) => true,
+            (ArgValue::Array(a), Type::Array(at)) => {
+                a.dtype == at.dtype && a.ndim == at.ndim && (a.c_contiguous == (at.layout == Layout::C))
+            }
+            _ => false,
+        }
+    }
+}
 
 /// A value returned by a compiled function.
 #[derive(Clone, Debug, PartialEq)]

@@ -205,14 +205,31 @@ impl Function {
     /// ```
     pub fn call<'a, R: FromValue>(&self, args: impl IntoArgs<'a>) -> Result<R, Error> {
         let args = args.into_args();
-        let spec = self.specialization(&args)?;
-        spec.call(&args)
+        let args = args.as_ref();
+        // Fast path: an existing specialisation whose types match the arguments exactly, found
+        // without building a signature; the lock is released before the call, so a long call
+        // never blocks another signature's compilation.
+        {
+            let d = self.dispatcher();
+            let specs = d.specs.read().unwrap_or_else(|e| e.into_inner());
+            if let Some((_, slot)) =
+                specs.iter().find(|(t, _)| t.len() == args.len() && t.iter().zip(args).all(|(t, a)| a.is(t)))
+            {
+                if let Some(Ok(spec)) = slot.get() {
+                    let spec = spec.clone();
+                    drop(specs);
+                    return spec.call(args);
+                }
+            }
+        }
+        let spec = self.specialization(args)?;
+        spec.call(args)
     }
 
     /// The specialisation for these arguments' types (compiled if needed): a typed handle
     /// whose calls skip the dispatcher's lookup.
     pub fn specialize<'a>(&self, args: impl IntoArgs<'a>) -> Result<Arc<Specialization>, Error> {
-        self.specialization(&args.into_args())
+        self.specialization(args.into_args().as_ref())
     }
 
     /// Compiles for a signature in Numba's spelling (`"(float64[:], int64)"`).
@@ -391,7 +408,7 @@ impl Specialization {
 
     /// [`Specialization::call`] taking a tuple of arguments.
     pub fn call_with<'a, R: FromValue>(&self, args: impl IntoArgs<'a>) -> Result<R, Error> {
-        self.call(&args.into_args())
+        self.call(args.into_args().as_ref())
     }
 
     fn invoke(&self, args: &[ArgValue]) -> Result<Value, Error> {

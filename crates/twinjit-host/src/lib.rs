@@ -119,7 +119,17 @@ impl CompiledProgram {
     }
 }
 
+/// The host ISA, detected once per process (CPU feature detection is not free).
 fn isa() -> Result<cranelift_codegen::isa::OwnedTargetIsa, HostError> {
+    static ISA: std::sync::OnceLock<Result<cranelift_codegen::isa::OwnedTargetIsa, String>> =
+        std::sync::OnceLock::new();
+    match ISA.get_or_init(|| detect_isa().map_err(|e| e.to_string())) {
+        Ok(isa) => Ok(isa.clone()),
+        Err(e) => Err(HostError::Isa(e.clone())),
+    }
+}
+
+fn detect_isa() -> Result<cranelift_codegen::isa::OwnedTargetIsa, HostError> {
     let mut flags = settings::builder();
     let set = |f: &mut settings::Builder, k: &str, v: &str| f.set(k, v).map_err(|e| HostError::Internal(e.to_string()));
     set(&mut flags, "opt_level", "speed")?;

@@ -81,7 +81,7 @@ pub fn verify(f: &Function, level: Level) -> Result<(), VerifyError> {
         }
     };
     let rpo = f.reverse_postorder();
-    let idom = dominators(f, &rpo);
+    let dom = DomTree::new(f, &rpo);
     let mut pos_in_block = vec![usize::MAX; f.insts.len()];
     for b in &f.blocks {
         for (k, &i) in b.insts.iter().enumerate() {
@@ -101,17 +101,7 @@ pub fn verify(f: &Function, level: Level) -> Result<(), VerifyError> {
         if db == ub {
             return dpos <= upos;
         }
-        let mut cur = ub;
-        while let Some(d) = idom[cur.index()] {
-            if d == cur {
-                break;
-            }
-            if d == db {
-                return true;
-            }
-            cur = d;
-        }
-        false
+        dom.dominates(db, ub)
     };
     for &b in &rpo {
         let bd = &f.blocks[b.index()];
@@ -246,6 +236,51 @@ fn check_typed_inst(f: &Function, data: &InstData) -> Result<(), String> {
         _ => {}
     }
     Ok(())
+}
+
+/// The dominator tree with preorder/postorder numbers, so that `dominates` is O(1).
+pub struct DomTree {
+    /// Immediate dominator of each block (the entry's is itself; unreachable: `None`).
+    pub idom: Vec<Option<Block>>,
+    pre: Vec<u32>,
+    post: Vec<u32>,
+}
+
+impl DomTree {
+    /// Builds the tree for `f` (reachable blocks in `rpo`).
+    pub fn new(f: &Function, rpo: &[Block]) -> DomTree {
+        let idom = dominators(f, rpo);
+        let n = f.blocks.len();
+        let mut children: Vec<Vec<Block>> = vec![Vec::new(); n];
+        for &b in rpo.iter().skip(1) {
+            if let Some(d) = idom[b.index()] {
+                children[d.index()].push(b);
+            }
+        }
+        let (mut pre, mut post) = (vec![u32::MAX; n], vec![0u32; n]);
+        let mut clock = 0u32;
+        // Iterative DFS: (block, next child index).
+        let mut stack: Vec<(Block, usize)> = vec![(Function::ENTRY, 0)];
+        pre[0] = 0;
+        while let Some((b, i)) = stack.pop() {
+            if let Some(&c) = children[b.index()].get(i) {
+                stack.push((b, i + 1));
+                clock += 1;
+                pre[c.index()] = clock;
+                stack.push((c, 0));
+            } else {
+                clock += 1;
+                post[b.index()] = clock;
+            }
+        }
+        DomTree { idom, pre, post }
+    }
+
+    /// Whether `a` dominates `b` (every block dominates itself); false for unreachable blocks.
+    pub fn dominates(&self, a: Block, b: Block) -> bool {
+        let (pa, pb) = (self.pre[a.index()], self.pre[b.index()]);
+        pa != u32::MAX && pb != u32::MAX && pa <= pb && self.post[b.index()] <= self.post[a.index()]
+    }
 }
 
 /// Immediate dominators (Cooper, Harvey, Kennedy), indexed by block; `None` for unreachable.

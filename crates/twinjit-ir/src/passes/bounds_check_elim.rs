@@ -9,11 +9,10 @@
 //! compared by identity, so `gvn` runs first. Facts are only ever used where the block is
 //! dominated by what established them.
 
-use super::gvn::dominates;
 use super::Pass;
 use crate::function::*;
 use crate::types::Type;
-use crate::verify::{dominators, Level};
+use crate::verify::{DomTree, Level};
 use hashbrown::{HashMap, HashSet};
 
 /// The pass.
@@ -28,7 +27,7 @@ enum Rel {
 
 struct Facts<'f> {
     f: &'f Function,
-    idom: Vec<Option<Block>>,
+    dom: DomTree,
     /// Relations established at the start of each block (from dominating branch edges).
     edge_facts: Vec<Vec<Rel>>,
     nonneg: HashSet<Value>,
@@ -54,7 +53,7 @@ impl Facts<'_> {
         let mut cur = Some(b);
         while let Some(c) = cur {
             out.extend(self.edge_facts[c.index()].iter().copied());
-            cur = match self.idom[c.index()] {
+            cur = match self.dom.idom[c.index()] {
                 Some(d) if d != c => Some(d),
                 _ => None,
             };
@@ -124,7 +123,7 @@ impl Pass for BoundsCheckElim {
 
     fn run(&self, f: &mut Function) -> bool {
         let rpo = f.reverse_postorder();
-        let idom = dominators(f, &rpo);
+        let dom = DomTree::new(f, &rpo);
         let mut preds: Vec<Vec<Block>> = vec![Vec::new(); f.blocks.len()];
         for &b in &rpo {
             for t in f.blocks[b.index()].term.targets() {
@@ -197,7 +196,7 @@ impl Pass for BoundsCheckElim {
                 }
             }
         }
-        let mut facts = Facts { f, idom, edge_facts, nonneg: HashSet::new(), below: HashMap::new() };
+        let mut facts = Facts { f, dom, edge_facts, nonneg: HashSet::new(), below: HashMap::new() };
         // Where each value passed `checknonzero` (block, position in the block).
         let mut nonzero_at: Vec<(Value, Block, usize)> = Vec::new();
         for &b in &rpo {
@@ -210,13 +209,35 @@ impl Pass for BoundsCheckElim {
         let checked_nonzero = |facts: &Facts, v: Value, b: Block, pos: usize| {
             nonzero_at
                 .iter()
-                .any(|&(w, cb, cp)| w == v && ((cb == b && cp < pos) || (cb != b && dominates(&facts.idom, cb, b))))
+                .any(|&(w, cb, cp)| w == v && ((cb == b && cp < pos) || (cb != b && facts.dom.dominates(cb, b))))
         };
         // Non-negative values and `[0, m)` values, to a fixpoint (loop counters depend on
-        // their own increments).
+        // their own increments). One sweep in reverse post-order, parameters before
+        // instructions, settles straight-line code; loops take one more sweep.
         loop {
             let mut changed = false;
             for &b in &rpo {
+                // Block parameters: non-negative if every incoming argument is, or is the
+                // parameter itself plus a small non-negative constant (a loop counter).
+                for (k, &p) in f.blocks[b.index()].params.iter().enumerate() {
+                    if facts.nonneg.contains(&p) || *f.ty(p) != Type::I64 || preds[b.index()].is_empty() {
+                        continue;
+                    }
+                    let ok_arg = |a: Value| {
+                        a == p
+                            || facts.is_nonneg(a)
+                            || matches!(f.def_inst(a).map(|d| &d.kind),
+                                Some(InstKind::Binary(BinaryOp::Add, x, c))
+                                    if *x == p && facts.const_int(*c).is_some_and(|k| (0..=1 << 32).contains(&k)))
+                    };
+                    let all = preds[b.index()].iter().all(|pb| {
+                        f.blocks[pb.index()].term.targets().iter().filter(|t| t.block == b).all(|t| ok_arg(t.args[k]))
+                    });
+                    if all {
+                        facts.nonneg.insert(p);
+                        changed = true;
+                    }
+                }
                 let bd = &f.blocks[b.index()];
                 for (pos, &i) in bd.insts.iter().enumerate() {
                     let d = &f.insts[i.index()];
@@ -245,29 +266,6 @@ impl Pass for BoundsCheckElim {
                     };
                     if nn {
                         facts.nonneg.insert(r);
-                        changed = true;
-                    }
-                }
-            }
-            // Block parameters: non-negative if every incoming argument is, or is the
-            // parameter itself plus a small non-negative constant (a loop counter).
-            for &b in &rpo {
-                for (k, &p) in f.blocks[b.index()].params.iter().enumerate() {
-                    if facts.nonneg.contains(&p) || *f.ty(p) != Type::I64 || preds[b.index()].is_empty() {
-                        continue;
-                    }
-                    let ok_arg = |a: Value| {
-                        a == p
-                            || facts.is_nonneg(a)
-                            || matches!(f.def_inst(a).map(|d| &d.kind),
-                                Some(InstKind::Binary(BinaryOp::Add, x, c))
-                                    if *x == p && facts.const_int(*c).is_some_and(|k| (0..=1 << 32).contains(&k)))
-                    };
-                    let all = preds[b.index()].iter().all(|pb| {
-                        f.blocks[pb.index()].term.targets().iter().filter(|t| t.block == b).all(|t| ok_arg(t.args[k]))
-                    });
-                    if all {
-                        facts.nonneg.insert(p);
                         changed = true;
                     }
                 }
@@ -305,19 +303,17 @@ impl Pass for BoundsCheckElim {
                     // `x % m` with m > 0 and 0 <= x < 2m (a counter plus one, wrapping around
                     // a dimension): no division needed.
                     InstKind::Binary(BinaryOp::Mod, x, m)
-                        if d.result.is_some_and(|r| facts.below.get(&r) == Some(m)) =>
+                        if d.result.is_some_and(|r| facts.below.get(&r) == Some(m)) && facts.nonneg_at(*x, &rels) =>
                     {
-                        if facts.nonneg_at(*x, &rels) {
-                            if rels.contains(&Rel::Lt(*x, *m)) {
-                                replace.insert(d.result.expect("checked"), *x);
-                                remove.insert(inst);
-                            } else if facts.below_twice(*x, *m, &rels) {
-                                mod_rewrites.push((inst, *x, *m));
-                            }
+                        if rels.contains(&Rel::Lt(*x, *m)) {
+                            replace.insert(d.result.expect("checked"), *x);
+                            remove.insert(inst);
+                        } else if facts.below_twice(*x, *m, &rels) {
+                            mod_rewrites.push((inst, *x, *m));
                         }
                     }
                     InstKind::CheckNonZero(v) => {
-                        if nonzero_checked.iter().any(|(w, db)| w == v && dominates(&facts.idom, *db, b)) {
+                        if nonzero_checked.iter().any(|(w, db)| w == v && facts.dom.dominates(*db, b)) {
                             remove.insert(inst);
                         } else {
                             nonzero_checked.push((*v, b));

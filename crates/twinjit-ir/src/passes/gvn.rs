@@ -4,7 +4,7 @@
 
 use super::Pass;
 use crate::function::*;
-use crate::verify::{dominators, Level};
+use crate::verify::{DomTree, Level};
 use hashbrown::HashMap;
 
 /// Global value numbering of pure instructions (dominator-scoped).
@@ -27,19 +27,6 @@ fn is_pure(k: &InstKind) -> bool {
     }
 }
 
-pub(crate) fn dominates(idom: &[Option<Block>], a: Block, b: Block) -> bool {
-    let mut cur = b;
-    loop {
-        if cur == a {
-            return true;
-        }
-        match idom[cur.index()] {
-            Some(d) if d != cur => cur = d,
-            _ => return false,
-        }
-    }
-}
-
 impl Pass for Gvn {
     fn name(&self) -> &'static str {
         "gvn"
@@ -51,7 +38,7 @@ impl Pass for Gvn {
 
     fn run(&self, f: &mut Function) -> bool {
         let rpo = f.reverse_postorder();
-        let idom = dominators(f, &rpo);
+        let dom = DomTree::new(f, &rpo);
         let mut table: HashMap<String, Vec<(Value, Block)>> = HashMap::new();
         let mut replace: HashMap<Value, Value> = HashMap::new();
         let resolve = |m: &HashMap<Value, Value>, mut v: Value| {
@@ -73,7 +60,7 @@ impl Pass for Gvn {
                     // which is what identity of constants needs.
                     let key = format!("{kind:?}|{}", f.ty(r));
                     let entry = table.entry(key).or_default();
-                    if let Some(&(v, _)) = entry.iter().find(|(_, db)| dominates(&idom, *db, b)) {
+                    if let Some(&(v, _)) = entry.iter().find(|(_, db)| dom.dominates(*db, b)) {
                         replace.insert(r, v);
                         continue;
                     }

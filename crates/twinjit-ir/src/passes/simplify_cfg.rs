@@ -40,9 +40,9 @@ fn resolve(map: &HashMap<Value, Value>, mut v: Value) -> Value {
 fn remove_trivial_params(f: &mut Function) -> bool {
     let mut replaced: HashMap<Value, Value> = HashMap::new();
     let mut changed_any = false;
+    // Each round removes every parameter that is trivial given the previous rounds'
+    // replacements; removing one can make others trivial, hence the rounds.
     loop {
-        let mut changed = false;
-        // Incoming arguments per (block, param index).
         let mut incoming: Vec<Vec<Vec<Value>>> = f.blocks.iter().map(|b| vec![Vec::new(); b.params.len()]).collect();
         for b in &f.blocks {
             for t in b.term.targets() {
@@ -53,13 +53,14 @@ fn remove_trivial_params(f: &mut Function) -> bool {
                 }
             }
         }
+        let mut remove: Vec<Vec<usize>> = vec![Vec::new(); f.blocks.len()];
+        let mut any = false;
         for (bi, block_incoming) in incoming.iter().enumerate().skip(1) {
-            let params = f.blocks[bi].params.clone();
-            let mut remove = Vec::new();
-            for (k, &p) in params.iter().enumerate() {
+            for (k, &p) in f.blocks[bi].params.iter().enumerate() {
                 let mut same: Option<Value> = None;
                 let mut trivial = true;
                 for &a in &block_incoming[k] {
+                    let a = resolve(&replaced, a);
                     if a == p || Some(a) == same {
                         continue;
                     }
@@ -70,37 +71,39 @@ fn remove_trivial_params(f: &mut Function) -> bool {
                     same = Some(a);
                 }
                 if let (true, Some(v)) = (trivial, same) {
-                    replaced.insert(p, v);
-                    remove.push(k);
-                }
-            }
-            if remove.is_empty() {
-                continue;
-            }
-            changed = true;
-            let block = Block(bi as u32);
-            for pb in 0..f.blocks.len() {
-                for t in f.blocks[pb].term.targets_mut() {
-                    if t.block == block {
-                        for &k in remove.iter().rev() {
-                            t.args.remove(k);
-                        }
+                    if resolve(&replaced, v) != p {
+                        replaced.insert(p, v);
+                        remove[bi].push(k);
+                        any = true;
                     }
                 }
             }
-            for &k in remove.iter().rev() {
+        }
+        if !any {
+            break;
+        }
+        changed_any = true;
+        // Drop the removed parameters' arguments on every edge (one pass over the edges).
+        for pb in 0..f.blocks.len() {
+            for t in f.blocks[pb].term.targets_mut() {
+                let ks = &remove[t.block.index()];
+                for &k in ks.iter().rev() {
+                    t.args.remove(k);
+                }
+            }
+        }
+        for (bi, ks) in remove.iter().enumerate() {
+            if ks.is_empty() {
+                continue;
+            }
+            let block = Block(bi as u32);
+            for &k in ks.iter().rev() {
                 f.blocks[bi].params.remove(k);
             }
             for (k, &p) in f.blocks[bi].params.iter().enumerate() {
                 f.values[p.index()].def = ValueDef::Param(block, k as u32);
             }
-            // Recompute incoming for the next block from scratch next round.
-            break;
         }
-        if !changed {
-            break;
-        }
-        changed_any = true;
     }
     if changed_any {
         for inst in &mut f.insts {
