@@ -110,12 +110,10 @@ pub fn check(text: &str, file: FileId) -> Result<(), Diagnostic> {
                 i += 2;
                 continue;
             }
-            b'\n' => {
-                if depth == 0 {
-                    line_start = i + 1;
-                    nesting_ops = 0;
-                    at_line_start = true;
-                }
+            b'\n' if depth == 0 => {
+                line_start = i + 1;
+                nesting_ops = 0;
+                at_line_start = true;
             }
             c if c.is_ascii_alphabetic() || c == b'_' => {
                 let s = i;
