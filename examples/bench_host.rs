@@ -15,6 +15,10 @@ fn median(mut v: Vec<Duration>) -> Duration {
     v[v.len() / 2]
 }
 
+fn min(v: &[Duration]) -> Duration {
+    v.iter().copied().min().unwrap_or_default()
+}
+
 /// Cold compile: a fresh engine loads the source and compiles one signature.
 fn cold(name: &str, args: Vec<ArgValue>) -> Duration {
     let t = Instant::now();
@@ -24,24 +28,25 @@ fn cold(name: &str, args: Vec<ArgValue>) -> Duration {
     t.elapsed()
 }
 
-fn time_calls(f: &Function, reps: usize, mut call: impl FnMut(&Function)) -> Duration {
+/// (median, min) of `reps` timed calls after one warm-up call.
+fn time_calls(f: &Function, reps: usize, mut call: impl FnMut(&Function)) -> (Duration, Duration) {
     call(f);
-    median(
-        (0..reps)
-            .map(|_| {
-                let t = Instant::now();
-                call(f);
-                t.elapsed()
-            })
-            .collect(),
-    )
+    let v: Vec<Duration> = (0..reps)
+        .map(|_| {
+            let t = Instant::now();
+            call(f);
+            t.elapsed()
+        })
+        .collect();
+    (median(v.clone()), min(&v))
 }
 
-fn report(name: &str, compile: Duration, run: Duration) {
+fn report(name: &str, compile: Duration, run: (Duration, Duration)) {
     println!(
-        "{{\"kernel\": \"{name}\", \"compile_ms\": {:.4}, \"run_ms\": {:.4}}}",
+        "{{\"kernel\": \"{name}\", \"compile_ms\": {:.4}, \"run_ms\": {:.4}, \"run_min_ms\": {:.4}}}",
         compile.as_secs_f64() * 1e3,
-        run.as_secs_f64() * 1e3
+        run.0.as_secs_f64() * 1e3,
+        run.1.as_secs_f64() * 1e3
     );
 }
 

@@ -161,7 +161,25 @@ fn signature(module: &JITModule, param_parts: &[types::Type]) -> cl::Signature {
 }
 
 /// Compiles `program` (verified, lowered typed IR) to machine code.
+///
+/// Cranelift and cranelift-jit panic on some internal failures (an unresolvable symbol, a
+/// codegen bug); such a panic is caught here and returned as [`HostError::Internal`], so a
+/// twinjit bug never takes the embedding process down.
 pub fn compile(program: &TypedProgram, options: &HostOptions) -> Result<CompiledProgram, HostError> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| compile_inner(program, options))) {
+        Ok(r) => r,
+        Err(payload) => {
+            let what = payload
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "unknown panic".into());
+            Err(HostError::Internal(format!("Cranelift failed: {what}")))
+        }
+    }
+}
+
+fn compile_inner(program: &TypedProgram, options: &HostOptions) -> Result<CompiledProgram, HostError> {
     let isa = isa()?;
     let mut jb = JITBuilder::with_isa(isa, default_libcall_names());
     for (name, ptr) in runtime::symbols() {

@@ -424,7 +424,9 @@ impl FnLowering<'_, '_> {
                         _ => self.call_helper(&format!("twinjit_powi_{suffix}_rt"), &[x, y], &[t, types::I64], t),
                     }
                 }
-                BinaryOp::Pow => self.call_helper(&format!("twinjit_pow_{suffix}"), &[x, y], &[t, t], t),
+                BinaryOp::Pow => {
+                    self.call_helper(if s == Scalar::Float32 { "powf" } else { "pow" }, &[x, y], &[t, t], t)
+                }
                 _ => return Err(HostError::Internal(format!("{} on floats", op.name()))),
             });
         }
@@ -567,8 +569,6 @@ impl FnLowering<'_, '_> {
         let x = xs.first().copied();
         let arg_s = args.first().map(|a| self.scalar(*a));
         let t = scalar_type(arg_s.unwrap_or(s));
-        let suffix = if t == types::F32 { "f32" } else { "f64" };
-        let un = |name: &str| format!("twinjit_{name}_{suffix}");
         Ok(match bi {
             Sqrt => self.b.ins().sqrt(x.expect("arity")),
             Fabs => self.b.ins().fabs(x.expect("arity")),
@@ -587,9 +587,11 @@ impl FnLowering<'_, '_> {
                 self.b.ins().fcmp(cc, a, inf)
             }
             Exp | Log | Log2 | Log10 | Sin | Cos | Tan | Asin | Acos | Atan | Sinh | Cosh | Tanh => {
+                // libm itself, the same functions Rust's f64::exp & co. call (and so the
+                // interpreter): one call, bit-identical results.
                 let name = match bi {
                     Exp => "exp",
-                    Log => "ln",
+                    Log => "log",
                     Log2 => "log2",
                     Log10 => "log10",
                     Sin => "sin",
@@ -602,7 +604,8 @@ impl FnLowering<'_, '_> {
                     Cosh => "cosh",
                     _ => "tanh",
                 };
-                self.call_helper(&un(name), &[xs[0]], &[t], t)
+                let sym = if t == types::F32 { format!("{name}f") } else { name.to_string() };
+                self.call_helper(&sym, &[xs[0]], &[t], t)
             }
             Atan2 | MathPow | Hypot => {
                 let name = match bi {
@@ -610,7 +613,8 @@ impl FnLowering<'_, '_> {
                     MathPow => "pow",
                     _ => "hypot",
                 };
-                self.call_helper(&un(name), &[xs[0], xs[1]], &[t, t], t)
+                let sym = if t == types::F32 { format!("{name}f") } else { name.to_string() };
+                self.call_helper(&sym, &[xs[0], xs[1]], &[t, t], t)
             }
             other => {
                 return Err(HostError::Unsupported {

@@ -1,7 +1,8 @@
 //! Passes over typed IR and the pipeline that runs them.
 //!
 //! One pass per file. Each pass reports whether it changed the function; the pipeline verifies
-//! after every pass in debug builds and dumps the IR of a pass to stderr when
+//! after every pass in debug builds (so in every test; `TWINJIT_VERIFY=1` in release builds)
+//! and dumps the IR of a pass to stderr when
 //! `TWINJIT_DUMP` names it (`TWINJIT_DUMP=expand_indexing`, or `all`).
 
 mod bounds_check_elim;
@@ -42,14 +43,24 @@ pub fn dump_requested(name: &str) -> bool {
     std::env::var("TWINJIT_DUMP").is_ok_and(|v| v.split(',').any(|p| p == name || p == "all"))
 }
 
-/// Runs `passes` over `f`, verifying after each; returns the verifier error of a broken pass.
+/// Whether to run the verifier after every pass: always in debug builds (every test), and in
+/// release builds when `TWINJIT_VERIFY` is set.
+pub fn verify_each_pass() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| cfg!(debug_assertions) || std::env::var_os("TWINJIT_VERIFY").is_some())
+}
+
+/// Runs `passes` over `f`, verifying after each (see [`verify_each_pass`]); returns the
+/// verifier error of a broken pass.
 pub fn run_passes(f: &mut Function, passes: &[&dyn Pass]) -> Result<(), VerifyError> {
     for p in passes {
         let changed = p.run(f);
         if dump_requested(p.name()) {
             eprintln!("; after {} (changed: {changed})\n{f}", p.name());
         }
-        verify(f, p.level_after())?;
+        if verify_each_pass() {
+            verify(f, p.level_after())?;
+        }
     }
     Ok(())
 }
@@ -62,10 +73,14 @@ pub fn run_pipeline(program: &mut TypedProgram, boundscheck_for: impl Fn(&str) -
         if dump_requested("infer") {
             eprintln!("; after infer\n{}", tf.func);
         }
-        verify(&tf.func, Level::Typed)?;
+        if verify_each_pass() {
+            verify(&tf.func, Level::Typed)?;
+        }
         let expand = ExpandIndexing { boundscheck: boundscheck_for(&tf.source_name) };
         run_passes(&mut tf.func, &[&expand, &Gvn, &BoundsCheckElim, &Dce, &SimplifyCfg])?;
-        verify(&tf.func, Level::Lowered)?;
+        if verify_each_pass() {
+            verify(&tf.func, Level::Lowered)?;
+        }
     }
     Ok(())
 }
