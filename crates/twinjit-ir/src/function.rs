@@ -7,6 +7,7 @@
 //! only through `load`/`store` with the index arithmetic spelled out.
 
 use crate::types::{Scalar, Type};
+use smallvec::{smallvec, SmallVec};
 use twinjit_diag::Span;
 
 macro_rules! entity {
@@ -530,26 +531,26 @@ pub enum Terminator {
 
 impl Terminator {
     /// Successor edges.
-    pub fn targets(&self) -> Vec<&BlockCall> {
+    pub fn targets(&self) -> SmallVec<[&BlockCall; 2]> {
         match self {
-            Terminator::Jump(c) => vec![c],
-            Terminator::Branch(_, a, b) => vec![a, b],
-            _ => vec![],
+            Terminator::Jump(c) => smallvec![c],
+            Terminator::Branch(_, a, b) => smallvec![a, b],
+            _ => SmallVec::new(),
         }
     }
 
     /// Successor edges, mutable.
-    pub fn targets_mut(&mut self) -> Vec<&mut BlockCall> {
+    pub fn targets_mut(&mut self) -> SmallVec<[&mut BlockCall; 2]> {
         match self {
-            Terminator::Jump(c) => vec![c],
-            Terminator::Branch(_, a, b) => vec![a, b],
-            _ => vec![],
+            Terminator::Jump(c) => smallvec![c],
+            Terminator::Branch(_, a, b) => smallvec![a, b],
+            _ => SmallVec::new(),
         }
     }
 
     /// Values read by the terminator, including block arguments.
-    pub fn operands(&self) -> Vec<Value> {
-        let mut v = Vec::new();
+    pub fn operands(&self) -> SmallVec<[Value; 8]> {
+        let mut v = SmallVec::new();
         match self {
             Terminator::Branch(c, ..) => v.push(*c),
             Terminator::Return(Some(r)) => v.push(*r),
