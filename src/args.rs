@@ -4,7 +4,6 @@
 //! feature, `ndarray` views of 1 to 3 dimensions and any strides. A shared slice or view is
 //! read-only: passing one for a parameter the function writes is an [`crate::Error::Argument`].
 
-use smallvec::SmallVec;
 use std::marker::PhantomData;
 use twinjit_ir::{ArrayType, Layout, Scalar, Type};
 
@@ -130,25 +129,28 @@ impl ArgValue<'_> {
         })
     }
 
-    /// Appends the flattened 8-byte slots (see `twinjit_host::abi`).
-    pub(crate) fn push_slots(&self, out: &mut SmallVec<[u64; 16]>) {
+    /// Writes the flattened 8-byte slots (see `twinjit_host::abi`) at `out[at..]` and returns
+    /// the next free index. `out` must have room for 7 slots past `at`.
+    #[inline]
+    pub(crate) fn write_slots(&self, out: &mut [u64], at: usize) -> usize {
         match self {
-            ArgValue::Bool(b) => out.push(*b as u64),
-            ArgValue::I32(i) => out.push(*i as u32 as u64),
-            ArgValue::I64(i) => out.push(*i as u64),
-            ArgValue::F32(x) => out.push(x.to_bits() as u64),
-            ArgValue::F64(x) => out.push(x.to_bits()),
+            ArgValue::Bool(b) => out[at] = *b as u64,
+            ArgValue::I32(i) => out[at] = *i as u32 as u64,
+            ArgValue::I64(i) => out[at] = *i as u64,
+            ArgValue::F32(x) => out[at] = x.to_bits() as u64,
+            ArgValue::F64(x) => out[at] = x.to_bits(),
             ArgValue::Array(a) => {
-                out.push(a.data as u64);
-                for k in 0..a.ndim as usize {
-                    out.push(a.shape[k] as u64);
+                let n = a.ndim as usize;
+                out[at] = a.data as u64;
+                for k in 0..n {
+                    out[at + 1 + k] = a.shape[k] as u64;
+                    out[at + 1 + n + k] = a.strides[k] as u64;
                 }
-                for k in 0..a.ndim as usize {
-                    out.push(a.strides[k] as u64);
-                }
+                return at + 1 + 2 * n;
             }
-            ArgValue::Invalid(_) => {}
+            ArgValue::Invalid(_) => return at,
         }
+        at + 1
     }
 }
 
@@ -161,6 +163,7 @@ pub trait IntoArg<'a> {
 macro_rules! scalar_arg {
     ($($t:ty => $v:ident),*) => {$(
         impl<'a> IntoArg<'a> for $t {
+            #[inline]
             fn into_arg(self) -> ArgValue<'a> { ArgValue::$v(self) }
         }
     )*};
@@ -168,12 +171,14 @@ macro_rules! scalar_arg {
 scalar_arg!(bool => Bool, i32 => I32, i64 => I64, f32 => F32, f64 => F64);
 
 impl<'a, T: Element> IntoArg<'a> for &'a [T] {
+    #[inline]
     fn into_arg(self) -> ArgValue<'a> {
         ArgValue::Array(ArrayArg::from_slice(self.as_ptr() as *mut T, self.len(), false))
     }
 }
 
 impl<'a, T: Element> IntoArg<'a> for &'a mut [T] {
+    #[inline]
     fn into_arg(self) -> ArgValue<'a> {
         ArgValue::Array(ArrayArg::from_slice(self.as_mut_ptr(), self.len(), true))
     }
@@ -275,6 +280,7 @@ macro_rules! tuple_args {
         impl<'a, $($t: IntoArg<'a>),+> IntoArgs<'a> for ($($t,)+) {
             type Args = [ArgValue<'a>; $n];
             #[allow(non_snake_case)]
+            #[inline]
             fn into_args(self) -> Self::Args {
                 let ($($t,)+) = self;
                 [$($t.into_arg()),+]
@@ -293,6 +299,7 @@ tuple_args!(8; A, B, C, D, E, F, G, H);
 
 impl ArgValue<'_> {
     /// Whether this argument has exactly type `t` (the dispatcher's key).
+    #[inline]
     pub(crate) fn is(&self, t: &Type) -> bool {
         match (self, t) {
             (ArgValue::Bool(_), Type::Scalar(Scalar::Bool))
@@ -380,19 +387,39 @@ pub trait FromValue: Sized {
     fn from_value(v: Value) -> Option<Self>;
     /// The Rust type's name, for errors.
     fn describe() -> &'static str;
+    /// Reads the value straight from result slots when the type matches (the fast path of
+    /// scalar results); the default goes through [`Value`].
+    #[inline]
+    fn from_slots(t: &Type, slots: &[u64]) -> Option<Self> {
+        Self::from_value(Value::from_slots(t, slots, &mut 0)?)
+    }
 }
 
 macro_rules! from_value {
-    ($($t:ty => $v:ident),*) => {$(
+    ($($t:ty => $v:ident, $s:ident, $conv:expr),*) => {$(
         impl FromValue for $t {
+            #[inline]
             fn from_value(v: Value) -> Option<Self> {
                 match v { Value::$v(x) => Some(x), _ => None }
             }
             fn describe() -> &'static str { stringify!($t) }
+            #[inline]
+            fn from_slots(t: &Type, slots: &[u64]) -> Option<Self> {
+                match t {
+                    Type::Scalar(Scalar::$s) => slots.first().map(|&x| $conv(x)),
+                    _ => None,
+                }
+            }
         }
     )*};
 }
-from_value!(bool => Bool, i32 => I32, i64 => I64, f32 => F32, f64 => F64);
+from_value!(
+    bool => Bool, Bool, |x: u64| x as u8 != 0,
+    i32 => I32, Int32, |x: u64| x as u32 as i32,
+    i64 => I64, Int64, |x: u64| x as i64,
+    f32 => F32, Float32, |x: u64| f32::from_bits(x as u32),
+    f64 => F64, Float64, f64::from_bits
+);
 
 impl FromValue for () {
     fn from_value(v: Value) -> Option<Self> {

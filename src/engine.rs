@@ -5,7 +5,7 @@
 //! written in its decorator eagerly when the module is loaded. Concurrent first calls with the
 //! same types compile once (the others wait for that result).
 
-use crate::args::{ArgValue, FromValue, IntoArgs, Value};
+use crate::args::{ArgValue, FromValue, IntoArgs};
 use crate::error::{Error, RuntimeErrorKind};
 use crate::source::SourceModule;
 use crate::Target;
@@ -397,9 +397,16 @@ impl Specialization {
     }
 
     /// Calls with arguments of exactly this specialisation's types.
+    #[inline]
     pub fn call<'a, R: FromValue>(&self, args: &[ArgValue<'a>]) -> Result<R, Error> {
-        let v = self.invoke(args)?;
-        R::from_value(v).ok_or_else(|| Error::Argument {
+        let mut ret = [0u64; 8];
+        let r = if self.compiled.ret_slots <= ret.len() {
+            self.invoke(args, &mut ret).map(|()| R::from_slots(&self.ret, &ret))
+        } else {
+            let mut big = vec![0u64; self.compiled.ret_slots];
+            self.invoke(args, &mut big).map(|()| R::from_slots(&self.ret, &big))
+        };
+        r?.ok_or_else(|| Error::Argument {
             function: self.name.clone(),
             param: None,
             message: format!("returns {}, which does not convert to {}", self.ret.numba_name(), R::describe()),
@@ -411,7 +418,7 @@ impl Specialization {
         self.call(args.into_args().as_ref())
     }
 
-    fn invoke(&self, args: &[ArgValue]) -> Result<Value, Error> {
+    fn invoke(&self, args: &[ArgValue], ret: &mut [u64]) -> Result<(), Error> {
         if args.len() != self.args.len() {
             return Err(Error::Argument {
                 function: self.name.clone(),
@@ -419,7 +426,16 @@ impl Specialization {
                 message: format!("takes {} arguments but {} were given", self.args.len(), args.len()),
             });
         }
-        let mut slots: SmallVec<[u64; 16]> = SmallVec::new();
+        // Every argument takes at most 7 slots (a 3-D array).
+        let mut small = [0u64; 8 * 7];
+        let mut big = Vec::new();
+        let slots: &mut [u64] = if args.len() <= 8 {
+            &mut small
+        } else {
+            big.resize(args.len() * 7, 0);
+            &mut big
+        };
+        let mut used = 0;
         for (k, a) in args.iter().enumerate() {
             let ok = match (a, &self.args[k]) {
                 (ArgValue::Bool(_), Type::Scalar(twinjit_ir::Scalar::Bool))
@@ -454,22 +470,15 @@ impl Specialization {
                     ),
                 });
             }
-            a.push_slots(&mut slots);
+            used = a.write_slots(slots, used);
         }
-        let mut ret: SmallVec<[u64; 8]> = smallvec::smallvec![0; self.compiled.ret_slots.max(1)];
         // SAFETY: the slots were built from arguments whose types match the compiled
         // signature (checked above), so the entry reads exactly the parts it expects; array
-        // pointers come from live borrows held by `args` for the duration of the call; and
-        // with bounds checking on every access is checked against the shapes passed.
-        let r = unsafe { self.compiled.call(&slots, &mut ret) };
-        match r {
-            Ok(()) => {
-                let mut k = 0;
-                Value::from_slots(&self.ret, &ret, &mut k)
-                    .ok_or_else(|| Error::Internal(format!("cannot read a {} result", self.ret)))
-            }
-            Err(info) => Err(self.runtime_error(info)),
-        }
+        // pointers come from live borrows held by `args` for the duration of the call; `ret`
+        // has at least `ret_slots` slots (the caller sizes it); and with bounds checking on
+        // every access is checked against the shapes passed.
+        let r = unsafe { self.compiled.call(&slots[..used], ret) };
+        r.map_err(|info| self.runtime_error(info))
     }
 
     fn runtime_error(&self, info: ErrorInfo) -> Error {
