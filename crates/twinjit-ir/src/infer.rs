@@ -519,7 +519,8 @@ impl<'m> Inferencer<'m> {
                 scalar(0)?;
                 Type::BOOL
             }
-            Grid | Gridsize => unreachable!("typed in result_type from the constant argument"),
+            // Typed in `result_type` from the constant argument, before reaching here.
+            Grid | Gridsize => return Err(err(span, "internal: cuda.grid typed without its constant", "here")),
             ThreadIdxX | ThreadIdxY | ThreadIdxZ | BlockIdxX | BlockIdxY | BlockIdxZ | BlockDimX | BlockDimY
             | BlockDimZ | GridDimX | GridDimY | GridDimZ | LaneId | WarpSize => Type::I32,
             SyncThreads | ThreadFence => Type::None,
