@@ -1,6 +1,9 @@
 //! Property tests: on random inputs the host target computes exactly what the interpreter
 //! (the definition of the semantics) computes, errors included.
 
+mod common;
+
+use common::value_to_rt;
 use proptest::prelude::*;
 use twinjit::ir::interp::RtValue;
 use twinjit::{Engine, Module, SourceModule, Target, Value};
@@ -56,23 +59,11 @@ fn both() -> &'static Both {
     })
 }
 
-fn to_rt(v: &Value) -> RtValue {
-    match v {
-        Value::None => RtValue::None,
-        Value::Bool(b) => RtValue::Bool(*b),
-        Value::I32(i) => RtValue::I32(*i),
-        Value::I64(i) => RtValue::I64(*i),
-        Value::F32(x) => RtValue::F32(*x),
-        Value::F64(x) => RtValue::F64(*x),
-        Value::Tuple(vs) => RtValue::Tuple(vs.iter().map(to_rt).collect()),
-    }
-}
-
 fn same(b: &Both, f: &str, host_args: Vec<twinjit::ArgValue>, rt_args: Vec<RtValue>) -> Result<(), TestCaseError> {
     let h = b.host.function(f).unwrap().call::<Value>(host_args);
     let o = b.oracle.interpret(f, &rt_args);
     match (h, o) {
-        (Ok(h), Ok(o)) => prop_assert!(to_rt(&h).same(&o), "{f}{rt_args:?}: host {h} vs interpreter {o}"),
+        (Ok(h), Ok(o)) => prop_assert!(value_to_rt(&h).same(&o), "{f}{rt_args:?}: host {h} vs interpreter {o}"),
         (Err(h), Err(o)) => prop_assert_eq!(h.python_exception(), o.python_exception()),
         (h, o) => prop_assert!(false, "{f}{rt_args:?}: host {h:?} vs interpreter {o:?}"),
     }

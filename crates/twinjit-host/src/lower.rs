@@ -412,17 +412,8 @@ impl FnLowering<'_, '_> {
                 BinaryOp::FloorDiv => self.call_helper(&format!("twinjit_floordiv_{suffix}"), &[x, y], &[t, t], t),
                 BinaryOp::Mod => self.call_helper(&format!("twinjit_mod_{suffix}"), &[x, y], &[t, t], t),
                 BinaryOp::Pow if self.scalar(c).is_int() => {
-                    // Numba: 0.0 ** negative int raises.
-                    let z = self.fzero(t);
-                    let base0 = self.b.ins().fcmp(FloatCC::Equal, x, z);
-                    let neg = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, y, 0);
-                    let bad = self.b.ins().band(base0, neg);
-                    let zi = self.iconst(types::I64, 0);
-                    self.raise_if(bad, ERR_ZERO_DIVISION, span, zi, zi, 0);
-                    match self.const_int(c) {
-                        Some(e) if (0..=64).contains(&e) => self.powi_unrolled(x, e, t),
-                        _ => self.call_helper(&format!("twinjit_powi_{suffix}_rt"), &[x, y], &[t, types::I64], t),
-                    }
+                    let helper = format!("twinjit_powi_{suffix}_rt");
+                    self.pow_by_int(x, y, c, t, span, &helper)
                 }
                 BinaryOp::Pow => {
                     self.call_helper(if s == Scalar::Float32 { "powf" } else { "pow" }, &[x, y], &[t, t], t)
@@ -448,17 +439,7 @@ impl FnLowering<'_, '_> {
                 self.b.ins().fdiv(fx, fy)
             }
             BinaryOp::FloorDiv | BinaryOp::Mod => self.int_divmod(op, x, y, c, t),
-            BinaryOp::Pow => {
-                let base0 = self.b.ins().icmp_imm_s(IntCC::Equal, x, 0);
-                let neg = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, y, 0);
-                let bad = self.b.ins().band(base0, neg);
-                let zi = self.iconst(types::I64, 0);
-                self.raise_if(bad, ERR_ZERO_DIVISION, span, zi, zi, 0);
-                match self.const_int(c) {
-                    Some(e) if (0..=64).contains(&e) => self.powi_unrolled(x, e, t),
-                    _ => self.call_helper("twinjit_powi_i64", &[x, y], &[types::I64, types::I64], types::I64),
-                }
-            }
+            BinaryOp::Pow => self.pow_by_int(x, y, c, t, span, "twinjit_powi_i64"),
             BinaryOp::BitAnd => self.b.ins().band(x, y),
             BinaryOp::BitOr => self.b.ins().bor(x, y),
             BinaryOp::BitXor => self.b.ins().bxor(x, y),
@@ -470,6 +451,34 @@ impl FnLowering<'_, '_> {
                 self.b.ins().select(in_range, shifted, other)
             }
         })
+    }
+
+    /// `x ** y` with an integer exponent (x int or float, of type `t`): `0 ** negative` raises
+    /// ZeroDivisionError as in Numba; small constant exponents are unrolled, others call
+    /// `helper`.
+    fn pow_by_int(
+        &mut self,
+        x: cl::Value,
+        y: cl::Value,
+        c: Value,
+        t: types::Type,
+        span: Span,
+        helper: &str,
+    ) -> cl::Value {
+        let base0 = if t.is_float() {
+            let z = self.fzero(t);
+            self.b.ins().fcmp(FloatCC::Equal, x, z)
+        } else {
+            self.b.ins().icmp_imm_s(IntCC::Equal, x, 0)
+        };
+        let neg = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, y, 0);
+        let bad = self.b.ins().band(base0, neg);
+        let zi = self.iconst(types::I64, 0);
+        self.raise_if(bad, ERR_ZERO_DIVISION, span, zi, zi, 0);
+        match self.const_int(c) {
+            Some(e) if (0..=64).contains(&e) => self.powi_unrolled(x, e, t),
+            _ => self.call_helper(helper, &[x, y], &[t, types::I64], t),
+        }
     }
 
     /// `x ** e` for a constant `e >= 0` by the same square-and-multiply sequence as the
