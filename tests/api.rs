@@ -165,3 +165,68 @@ fn engine_is_send_sync_and_concurrent_first_calls_compile_once() {
     let other = f.specialize((1i64,)).unwrap();
     assert!(!Arc::ptr_eq(&specs[0], &other));
 }
+
+#[test]
+fn runtime_bad_input_gives_documented_results() {
+    let src = r#"
+import math
+from numba import njit
+
+@njit
+def first(a):
+    return a[0]
+
+@njit
+def total(a, n):
+    s = 0.0
+    for i in range(n):
+        s += a[i]
+    return s
+
+@njit
+def div(a, b):
+    return a // b, a % b
+
+@njit
+def fdiv(x, y):
+    return x / y
+
+@njit
+def nan_ops(x):
+    return x + 1.0, math.isnan(x), math.sqrt(x), x < 0.0, int(x)
+"#;
+    let m = Engine::new(Target::Host).unwrap().load("bad_input.py", src).unwrap();
+    // Array of the wrong dimension: a located compile error, not a crash.
+    let data = [1.0f64, 2.0, 3.0, 4.0];
+    let e = m.function("first").unwrap().call::<f64>((ArgValue::array(&data, &[2, 2]),)).unwrap_err();
+    assert!(
+        e.to_string().contains("a 2-D array needs 2 indices, found 1") && e.to_string().contains("bad_input.py:7:12"),
+        "{e}"
+    );
+    // Empty arrays and zero-length ranges.
+    let empty: [f64; 0] = [];
+    assert_eq!(m.function("total").unwrap().call::<f64>((&empty[..], 0i64)).unwrap(), 0.0);
+    assert_eq!(m.function("total").unwrap().call::<f64>((&data[..], -5i64)).unwrap(), 0.0);
+    assert_eq!(
+        m.function("first").unwrap().call::<f64>((&empty[..],)).unwrap_err().python_exception(),
+        Some("IndexError")
+    );
+    // Integer and float division by zero raise; i64::MIN // -1 wraps.
+    assert_eq!(
+        m.function("div").unwrap().call::<(i64, i64)>((7i64, 0i64)).unwrap_err().python_exception(),
+        Some("ZeroDivisionError")
+    );
+    assert_eq!(m.function("div").unwrap().call::<(i64, i64)>((i64::MIN, -1i64)).unwrap(), (i64::MIN, 0));
+    assert_eq!(
+        m.function("fdiv").unwrap().call::<f64>((1.0f64, 0.0f64)).unwrap_err().python_exception(),
+        Some("ZeroDivisionError")
+    );
+    assert_eq!(m.function("fdiv").unwrap().call::<f64>((f64::INFINITY, 2.0f64)).unwrap(), f64::INFINITY);
+    // NaN flows through arithmetic and math; int(NaN) saturates to 0 (documented deviation).
+    let (a, isnan, root, lt, i): (f64, bool, f64, bool, i64) =
+        m.function("nan_ops").unwrap().call((f64::NAN,)).unwrap();
+    assert!(a.is_nan() && isnan && root.is_nan() && !lt && i == 0);
+    let (_, _, root, _, i): (f64, bool, f64, bool, i64) =
+        m.function("nan_ops").unwrap().call((f64::NEG_INFINITY,)).unwrap();
+    assert!(root.is_nan() && i == i64::MIN);
+}

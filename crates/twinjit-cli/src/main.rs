@@ -2,6 +2,8 @@
 //! `.npy`); every subcommand is a thin layer over the `twinjit` facade. Errors go to stderr
 //! with exit code 1; usage errors exit 2 (clap's convention).
 
+#![forbid(unsafe_code)]
+
 mod commands;
 mod npy;
 mod run;

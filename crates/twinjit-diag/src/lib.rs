@@ -8,6 +8,8 @@
 //! inside its file and on UTF-8 character boundaries (the renderer clamps anything else, so a
 //! bad span can garble a message but never panic).
 
+#![forbid(unsafe_code)]
+
 mod render;
 mod source;
 

@@ -9,6 +9,7 @@
 //!
 //! It knows nothing of types beyond syntax (typing is `twinjit_ir::infer`) nor of backends.
 
+#![forbid(unsafe_code)]
 // Diagnostics travel only on the (cold) error path; their size does not matter there.
 #![allow(clippy::result_large_err)]
 

@@ -33,6 +33,10 @@ pub(crate) fn lower_function(
 ) -> Result<ModuleFunction, Vec<Diagnostic>> {
     let fspan = span(file, fd.range);
     let name_span = span(file, fd.name.range);
+    if fd.is_async {
+        return Err(vec![Diagnostic::error("`async def` is not supported", name_span, "async function")
+            .with_hint("compiled functions are ordinary `def` functions")]);
+    }
     let mut lw = Lower {
         f: Function::new(fd.name.id.as_str(), fspan),
         ssa: Ssa::default(),
@@ -250,6 +254,14 @@ impl Lower<'_> {
     fn params(&mut self, p: &ast::Parameters) {
         for a in p.posonlyargs.iter().chain(&p.args) {
             let name = a.parameter.name.id.to_string();
+            if self.f.param_names.contains(&name) {
+                self.diags.push(Diagnostic::error(
+                    format!("duplicate parameter `{name}`"),
+                    self.sp(a.parameter.name.range),
+                    "defined twice",
+                ));
+                continue;
+            }
             if let Some(d) = &a.default {
                 self.diags.push(unsupported(
                     self.sp(d.range()),
@@ -508,7 +520,13 @@ impl Lower<'_> {
                 return;
             }
         };
-        let args: Vec<Value> = range_args.iter().map(|e| self.expr(e)).collect();
+        let args: Vec<Value> = range_args
+            .iter()
+            .map(|e| {
+                let v = self.expr(e);
+                self.emit(InstKind::Builtin(Builtin::RangeArg, vec![v]), self.sp(e.range()))
+            })
+            .collect();
         let (start, stop, step) = match args.as_slice() {
             [stop] => (self.konst(Const::Int(0), span), *stop, None),
             [start, stop] => (*start, *stop, None),

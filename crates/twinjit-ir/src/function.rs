@@ -235,6 +235,9 @@ named_enum!(
         Max = "max",
         /// `len(a)`: the first dimension.
         Len = "len",
+        /// An argument of `range()`: must be an integer (Python's `operator.index`); becomes
+        /// a cast to int64 during inference.
+        RangeArg = "range_arg",
         /// `a.size`
         Size = "size",
         /// `a.ndim`

@@ -392,6 +392,14 @@ impl<'m> Inferencer<'m> {
                 }
                 self.instances[c].ret.clone()
             }
+            InstKind::Builtin(b, _) if b.is_cuda() && self.mf(i).attrs.kind == FunctionKind::Host => {
+                return Err(err(
+                    span,
+                    format!("`{}` exists only in CUDA kernels and device functions", b.name()),
+                    "in a host function",
+                )
+                .with_hint("decorate the function with @cuda.jit (or @cuda.jit(device=True))"));
+            }
             InstKind::Builtin(b @ (Builtin::Grid | Builtin::Gridsize), args) => {
                 let n = match args.first().and_then(|a| f.def_inst(*a)).map(|d| &d.kind) {
                     Some(InstKind::Const(Const::Int(n))) if (1..=3).contains(n) => *n as usize,
@@ -506,6 +514,17 @@ impl<'m> Inferencer<'m> {
                 array_of(&ty(0), span, b.name())?;
                 Type::I64
             }
+            RangeArg => match ty(0) {
+                Type::Scalar(s) if !s.is_float() => Type::I64,
+                t => {
+                    return Err(err(
+                        span,
+                        format!("range() arguments must be integers, found {t}"),
+                        format!("this is {t}"),
+                    )
+                    .with_hint("convert with int(...)"))
+                }
+            },
             Shape => Type::Tuple(vec![Type::I64; array_of(&ty(0), span, "`.shape`")?.ndim as usize]),
             Sqrt | Exp | Log | Log2 | Log10 | Sin | Cos | Tan | Asin | Acos | Atan | Sinh | Cosh | Tanh | Fabs => {
                 Type::Scalar(typing::math_unary(scalar(0)?))
@@ -1002,6 +1021,10 @@ impl Rewriter<'_> {
                 let a = a0.expect("arity");
                 self.push(b, InstKind::Dim(a, 0), Type::I64, span)
             }
+            RangeArg => {
+                let a = a0.expect("arity");
+                self.coerce(b, a, &Type::I64, span)?
+            }
             Ndim => {
                 let a = a0.expect("arity");
                 let n = self.ty(a).array().expect("typed").ndim;
@@ -1158,9 +1181,10 @@ impl Rewriter<'_> {
                 if self.g.ret != Type::None {
                     return Err(err(
                         span,
-                        format!("returns nothing where the function returns {}", self.g.ret),
-                        "bare return",
-                    ));
+                        format!("a path returns nothing, but the function returns {} elsewhere", self.g.ret),
+                        "no value returned here (a bare `return`, or the end of the function)",
+                    )
+                    .with_hint("return a value on every path"));
                 }
                 Terminator::Return(None)
             }

@@ -9,6 +9,7 @@
 //! function leaving a pass verifies ([`verify::verify`]); the interpreter defines the
 //! semantics every backend reproduces.
 
+#![forbid(unsafe_code)]
 // Diagnostics travel only on the (cold) error path; their size does not matter there.
 #![allow(clippy::result_large_err)]
 

@@ -166,7 +166,7 @@ pub fn builtin_arity(b: Builtin) -> (usize, usize) {
     use Builtin::*;
     match b {
         Min | Max => (2, 64),
-        Abs | Len | Size | Ndim | Shape => (1, 1),
+        Abs | Len | Size | Ndim | Shape | RangeArg => (1, 1),
         Sqrt | Exp | Log | Log2 | Log10 | Sin | Cos | Tan | Asin | Acos | Atan | Sinh | Cosh | Tanh | Floor | Ceil
         | Fabs | IsNan | IsInf | IsFinite => (1, 1),
         Atan2 | MathPow | Hypot | Copysign => (2, 2),
