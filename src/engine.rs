@@ -11,7 +11,7 @@ use crate::source::SourceModule;
 use crate::Target;
 use smallvec::SmallVec;
 use std::sync::{Arc, OnceLock, RwLock};
-use twinjit_host::abi::{ErrorInfo, ERR_INDEX, ERR_ZERO_DIVISION};
+use twinjit_host::abi::{ErrorInfo, ERR_INDEX, ERR_RECURSION, ERR_ZERO_DIVISION};
 use twinjit_host::{CompiledProgram, HostOptions};
 use twinjit_ir::{FunctionKind, Signature, Type};
 
@@ -491,6 +491,10 @@ impl Specialization {
                     "IndexError: index {} is out of bounds for axis {} with size {}",
                     info.index, info.axis, info.len
                 ),
+            ),
+            ERR_RECURSION => (
+                RuntimeErrorKind::Recursion,
+                format!("RecursionError: maximum recursion depth ({}) exceeded", info.len),
             ),
             other => (RuntimeErrorKind::Other(format!("error kind {other}")), format!("error kind {other}")),
         };

@@ -34,7 +34,9 @@ pub enum RuntimeErrorKind {
         /// The axis.
         axis: u8,
     },
-    /// Another interpreter-only condition (recursion limit, step budget).
+    /// Recursion deeper than the limit (1000, Python's default).
+    Recursion,
+    /// Another interpreter-only condition (step budget).
     Other(String),
 }
 
@@ -104,6 +106,7 @@ impl Error {
         match self {
             Error::Runtime { kind: RuntimeErrorKind::ZeroDivision, .. } => Some("ZeroDivisionError"),
             Error::Runtime { kind: RuntimeErrorKind::Index { .. }, .. } => Some("IndexError"),
+            Error::Runtime { kind: RuntimeErrorKind::Recursion, .. } => Some("RecursionError"),
             Error::Runtime { .. } => Some("RuntimeError"),
             _ => None,
         }
@@ -115,6 +118,7 @@ impl Error {
             K::ZeroDivision => RuntimeErrorKind::ZeroDivision,
             K::Index { index, len, axis } => RuntimeErrorKind::Index { index: *index, len: *len, axis: *axis },
             K::OutOfBounds => RuntimeErrorKind::Index { index: -1, len: -1, axis: 0 },
+            K::RecursionLimit => RuntimeErrorKind::Recursion,
             other => RuntimeErrorKind::Other(format!("{other:?}")),
         };
         let location = sources.location(error.span).map(|(f, lc)| format!("{f}:{}:{}", lc.line, lc.col));

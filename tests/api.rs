@@ -230,3 +230,29 @@ def nan_ops(x):
         m.function("nan_ops").unwrap().call((f64::NEG_INFINITY,)).unwrap();
     assert!(root.is_nan() && i == i64::MIN);
 }
+
+#[test]
+fn unbounded_recursion_is_a_recursion_error_not_a_stack_overflow() {
+    let src = "from numba import njit\n\n@njit\ndef down(n):\n    if n == 0:\n        return 0\n    return 1 + down(n - 1)\n\n@njit\ndef forever(n):\n    return forever(n + 1) + 1\n\n@njit\ndef ping(n):\n    return 0 if n == 0 else pong(n - 1)\n\n@njit\ndef pong(n):\n    return ping(n)\n";
+    let m = Engine::new(Target::Host).unwrap().load("rec.py", src).unwrap();
+    assert_eq!(m.function("down").unwrap().call::<i64>((500i64,)).unwrap(), 500);
+    let e = m.function("down").unwrap().call::<i64>((100_000i64,)).unwrap_err();
+    assert_eq!(e.python_exception(), Some("RecursionError"), "{e}");
+    // No base case reachable at run time (typing succeeds through the `0` branch of nothing:
+    // `forever` has none, so it is a compile error instead).
+    assert!(m.function("forever").unwrap().call::<i64>((1i64,)).is_err());
+    // Mutual recursion counts too.
+    assert_eq!(m.function("ping").unwrap().call::<i64>((10i64,)).unwrap(), 0);
+    assert_eq!(
+        m.function("ping").unwrap().call::<i64>((1_000_000i64,)).unwrap_err().python_exception(),
+        Some("RecursionError")
+    );
+    // The same specialisation still works afterwards (the depth counter is per call).
+    assert_eq!(m.function("down").unwrap().call::<i64>((3i64,)).unwrap(), 3);
+    // And the interpreter agrees (its own frame stack: no Rust stack overflow either).
+    let oracle = twinjit::SourceModule::parse("rec.py", src).unwrap();
+    let r = oracle.interpret("down", &[twinjit::ir::interp::RtValue::I64(100_000)]);
+    assert_eq!(r.unwrap_err().python_exception(), Some("RecursionError"));
+    let r = oracle.interpret("down", &[twinjit::ir::interp::RtValue::I64(900)]).unwrap();
+    assert_eq!(r.to_string(), "900");
+}

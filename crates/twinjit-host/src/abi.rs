@@ -26,12 +26,20 @@ pub struct ErrorInfo {
     pub len: i64,
     /// The axis (IndexError).
     pub axis: i64,
+    /// Current call depth of recursive functions (maintained by compiled code).
+    pub depth: i64,
 }
 
 /// `ErrorInfo::kind` of a division by zero.
 pub const ERR_ZERO_DIVISION: u32 = 1;
 /// `ErrorInfo::kind` of an index out of bounds.
 pub const ERR_INDEX: u32 = 2;
+/// `ErrorInfo::kind` of recursion deeper than [`MAX_RECURSION`].
+pub const ERR_RECURSION: u32 = 3;
+
+/// Deepest recursion compiled code allows before raising `RecursionError` (Python's default
+/// limit, and the reference interpreter's): native stack overflow is never reached.
+pub const MAX_RECURSION: i64 = 1000;
 
 /// Byte offsets in [`ErrorInfo`].
 pub(crate) mod err_off {
@@ -40,6 +48,7 @@ pub(crate) mod err_off {
     pub const INDEX: i32 = 8;
     pub const LEN: i32 = 16;
     pub const AXIS: i32 = 24;
+    pub const DEPTH: i32 = 32;
 }
 
 /// The entry trampoline's type.

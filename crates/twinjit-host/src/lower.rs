@@ -4,7 +4,7 @@
 //! (see `abi`). Raising instructions branch to one cold error block per function that stores
 //! the error and returns status 1; calls propagate a non-zero status.
 
-use crate::abi::{err_off, parts, scalar_type, ERR_INDEX, ERR_ZERO_DIVISION};
+use crate::abi::{err_off, parts, scalar_type, ERR_INDEX, ERR_RECURSION, ERR_ZERO_DIVISION, MAX_RECURSION};
 use crate::HostError;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{self as cl, types, BlockArg, InstBuilder, MemFlagsData};
@@ -39,6 +39,8 @@ pub(crate) struct FnLowering<'a, 'b> {
     pub ret_ptr: cl::Value,
     pub err_block: Option<cl::Block>,
     pub prop_block: Option<cl::Block>,
+    /// For functions on a call cycle: the call depth on entry (restored on return).
+    pub depth_on_entry: Option<cl::Value>,
     pub sites: &'a mut Vec<RaiseSite>,
     /// Callee name → (FuncRef, flattened return types).
     pub callees: &'a HashMap<String, (cl::FuncRef, Vec<types::Type>)>,
@@ -139,6 +141,17 @@ impl FnLowering<'_, '_> {
         }
     }
 
+    /// Entry of a recursive function: depth += 1, raising RecursionError past the limit.
+    pub(crate) fn enter_recursive(&mut self) {
+        let d = self.b.ins().load(types::I64, flags(), self.err_ptr, err_off::DEPTH);
+        let d1 = self.b.ins().iadd_imm_s(d, 1);
+        let too_deep = self.b.ins().icmp_imm_s(IntCC::SignedGreaterThan, d1, MAX_RECURSION);
+        let limit = self.iconst(types::I64, MAX_RECURSION);
+        self.raise_if(too_deep, ERR_RECURSION, self.f.span, d1, limit, 0);
+        self.b.ins().store(flags(), d1, self.err_ptr, err_off::DEPTH);
+        self.depth_on_entry = Some(d);
+    }
+
     pub(crate) fn lower_block(&mut self, ir_block: twinjit_ir::Block) -> Result<(), HostError> {
         let bd = &self.f.blocks[ir_block.index()];
         for &inst in &bd.insts {
@@ -173,6 +186,9 @@ impl FnLowering<'_, '_> {
                     for (k, p) in ps.iter().enumerate() {
                         self.b.ins().store(flags(), *p, self.ret_ptr, (8 * k) as i32);
                     }
+                }
+                if let Some(d) = self.depth_on_entry {
+                    self.b.ins().store(flags(), d, self.err_ptr, err_off::DEPTH);
                 }
                 let zero = self.iconst(types::I32, 0);
                 self.b.ins().return_(&[zero]);

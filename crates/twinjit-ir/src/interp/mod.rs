@@ -123,7 +123,7 @@ impl Default for InterpOptions {
 pub fn run(program: &TypedProgram, args: &[RtValue], options: InterpOptions) -> Result<RtValue, RuntimeError> {
     let by_name: HashMap<&str, usize> =
         program.functions.iter().enumerate().map(|(i, f)| (f.func.name.as_str(), i)).collect();
-    let mut m = Machine { program, by_name, options, fuel: options.fuel, depth: 0 };
+    let mut m = Machine { program, by_name, options, fuel: options.fuel };
     m.call(0, args.to_vec())
 }
 
@@ -132,76 +132,113 @@ struct Machine<'p> {
     by_name: HashMap<&'p str, usize>,
     options: InterpOptions,
     fuel: Option<u64>,
-    depth: usize,
 }
 
-impl Machine<'_> {
-    fn call(&mut self, fidx: usize, args: Vec<RtValue>) -> Result<RtValue, RuntimeError> {
-        let tf = &self.program.functions[fidx];
-        let f = &tf.func;
-        let fail = |kind: RuntimeErrorKind, span: Span| RuntimeError { kind, function: tf.source_name.clone(), span };
-        if self.depth >= self.options.max_depth {
-            return Err(fail(RuntimeErrorKind::RecursionLimit, f.span));
-        }
-        self.depth += 1;
+/// One activation: the interpreter keeps its own stack of these, so deep recursion in the
+/// interpreted program never deepens the Rust stack.
+struct Frame<'p> {
+    fidx: usize,
+    f: &'p Function,
+    vals: Vec<RtValue>,
+    block: Block,
+    pos: usize,
+    /// Where the caller wants the result.
+    ret_to: Option<Value>,
+}
+
+impl<'p> Machine<'p> {
+    fn frame(&self, fidx: usize, args: Vec<RtValue>, ret_to: Option<Value>) -> Frame<'p> {
+        let f = &self.program.functions[fidx].func;
         let mut vals: Vec<RtValue> = vec![RtValue::None; f.values.len()];
         for (p, a) in f.params().iter().zip(args) {
             vals[p.index()] = a;
         }
-        let mut block = Function::ENTRY;
-        let result = loop {
-            let bd = &f.blocks[block.index()];
-            for &inst in &bd.insts {
+        Frame { fidx, f, vals, block: Function::ENTRY, pos: 0, ret_to }
+    }
+
+    fn call(&mut self, fidx: usize, args: Vec<RtValue>) -> Result<RtValue, RuntimeError> {
+        let mut stack: Vec<Frame<'p>> = vec![self.frame(fidx, args, None)];
+        loop {
+            let depth = stack.len();
+            let top = stack.last_mut().expect("non-empty while running");
+            let f = top.f;
+            let fail = |kind: RuntimeErrorKind, span: Span, fidx: usize| RuntimeError {
+                kind,
+                function: self.program.functions[fidx].source_name.clone(),
+                span,
+            };
+            let bd = &f.blocks[top.block.index()];
+            if let Some(&inst) = bd.insts.get(top.pos) {
+                top.pos += 1;
                 if let Some(fuel) = &mut self.fuel {
                     if *fuel == 0 {
-                        self.depth -= 1;
-                        return Err(fail(RuntimeErrorKind::OutOfFuel, f.insts[inst.index()].span));
+                        return Err(fail(RuntimeErrorKind::OutOfFuel, f.insts[inst.index()].span, top.fidx));
                     }
                     *fuel -= 1;
                 }
                 let data = &f.insts[inst.index()];
-                let v = match self.eval(f, data, &vals) {
-                    Ok(v) => v,
-                    Err(kind) => {
-                        self.depth -= 1;
-                        return Err(match kind {
-                            Raised::Here(k) => fail(k, data.span),
-                            Raised::Callee(e) => e,
-                        });
+                if let InstKind::Call(name, args) = &data.kind {
+                    let Some(&callee) = self.by_name.get(name.as_str()) else {
+                        let k = RuntimeErrorKind::Unsupported(format!("call of missing function {name}"));
+                        return Err(fail(k, data.span, top.fidx));
+                    };
+                    if depth >= self.options.max_depth {
+                        return Err(fail(RuntimeErrorKind::RecursionLimit, data.span, top.fidx));
                     }
-                };
-                if let Some(r) = data.result {
-                    vals[r.index()] = v;
+                    let argv: Vec<RtValue> = args.iter().map(|a| top.vals[a.index()].clone()).collect();
+                    let frame = self.frame(callee, argv, data.result);
+                    stack.push(frame);
+                    continue;
                 }
+                match self.eval(f, data, &top.vals) {
+                    Ok(v) => {
+                        if let Some(r) = data.result {
+                            top.vals[r.index()] = v;
+                        }
+                    }
+                    Err(k) => return Err(fail(k, data.span, top.fidx)),
+                }
+                continue;
             }
             match &bd.term {
-                Terminator::Jump(c) => block = pass_args(f, c, &mut vals),
-                Terminator::Branch(c, t, e) => {
-                    let take = matches!(vals[c.index()], RtValue::Bool(true));
-                    block = pass_args(f, if take { t } else { e }, &mut vals);
+                Terminator::Jump(c) => {
+                    top.block = pass_args(f, c, &mut top.vals);
+                    top.pos = 0;
                 }
-                Terminator::Return(v) => break v.map(|v| vals[v.index()].clone()).unwrap_or(RtValue::None),
+                Terminator::Branch(c, t, e) => {
+                    let take = matches!(top.vals[c.index()], RtValue::Bool(true));
+                    top.block = pass_args(f, if take { t } else { e }, &mut top.vals);
+                    top.pos = 0;
+                }
+                Terminator::Return(v) => {
+                    let value = v.map(|v| top.vals[v.index()].clone()).unwrap_or(RtValue::None);
+                    let done = stack.pop().expect("non-empty");
+                    match stack.last_mut() {
+                        None => return Ok(value),
+                        Some(caller) => {
+                            if let Some(r) = done.ret_to {
+                                caller.vals[r.index()] = value;
+                            }
+                        }
+                    }
+                }
                 Terminator::Unreachable => {
-                    self.depth -= 1;
-                    return Err(fail(
-                        RuntimeErrorKind::Unsupported("reached an unreachable block".into()),
-                        bd.term_span,
-                    ));
+                    let k = RuntimeErrorKind::Unsupported("reached an unreachable block".into());
+                    return Err(fail(k, bd.term_span, top.fidx));
                 }
             }
-        };
-        self.depth -= 1;
-        Ok(result)
+        }
     }
 
-    fn eval(&mut self, f: &Function, data: &InstData, vals: &[RtValue]) -> Result<RtValue, Raised> {
+    /// Evaluates every instruction but calls (which `call` runs on its own frame stack).
+    fn eval(&mut self, f: &Function, data: &InstData, vals: &[RtValue]) -> Result<RtValue, RuntimeErrorKind> {
         let v = |x: &Value| &vals[x.index()];
         let rty = data.result.map(|r| f.ty(r).clone()).unwrap_or(Type::None);
         Ok(match &data.kind {
             InstKind::Const(c) => RtValue::from_const(*c, &rty),
             InstKind::Undef => RtValue::zero_of(&rty),
             InstKind::Unary(op, a) => arith::unary(*op, v(a)),
-            InstKind::Binary(op, a, b) => arith::binary(*op, v(a), v(b)).map_err(Raised::Here)?,
+            InstKind::Binary(op, a, b) => arith::binary(*op, v(a), v(b))?,
             InstKind::Compare(op, a, b) => RtValue::Bool(arith::compare(*op, v(a), v(b))),
             InstKind::Cast(s, a) => arith::cast(v(a), *s),
             InstKind::Select(c, a, b) => {
@@ -211,77 +248,62 @@ impl Machine<'_> {
                     v(b).clone()
                 }
             }
-            InstKind::Call(name, args) => {
-                let Some(&idx) = self.by_name.get(name.as_str()) else {
-                    return Err(Raised::Here(RuntimeErrorKind::Unsupported(format!(
-                        "call of missing function {name}"
-                    ))));
-                };
-                let argv: Vec<RtValue> = args.iter().map(|a| v(a).clone()).collect();
-                self.call(idx, argv).map_err(Raised::Callee)?
-            }
+            InstKind::Call(..) => return Err(RuntimeErrorKind::Unsupported("call evaluated out of frame".into())),
             InstKind::Builtin(b, args) => {
                 let argv: Vec<&RtValue> = args.iter().map(v).collect();
-                arith::builtin(*b, &argv, &rty).map_err(Raised::Here)?
+                arith::builtin(*b, &argv, &rty)?
             }
             InstKind::Dim(a, k) => match v(a) {
                 RtValue::Array(arr) => RtValue::I64(arr.shape.get(*k as usize).copied().unwrap_or(0)),
-                _ => return Err(Raised::Here(RuntimeErrorKind::Unsupported("dim of a non-array".into()))),
+                _ => return Err(RuntimeErrorKind::Unsupported("dim of a non-array".into())),
             },
             InstKind::Stride(a, k) => match v(a) {
                 RtValue::Array(arr) => RtValue::I64(arr.strides.get(*k as usize).copied().unwrap_or(0)),
-                _ => return Err(Raised::Here(RuntimeErrorKind::Unsupported("stride of a non-array".into()))),
+                _ => return Err(RuntimeErrorKind::Unsupported("stride of a non-array".into())),
             },
             InstKind::CheckIndex(i, n, axis) => {
                 let (RtValue::I64(i), RtValue::I64(n)) = (v(i), v(n)) else {
-                    return Err(Raised::Here(RuntimeErrorKind::Unsupported("checkindex on non-int64".into())));
+                    return Err(RuntimeErrorKind::Unsupported("checkindex on non-int64".into()));
                 };
                 if *i < 0 || *i >= *n {
-                    return Err(Raised::Here(RuntimeErrorKind::Index { index: *i, len: *n, axis: *axis }));
+                    return Err(RuntimeErrorKind::Index { index: *i, len: *n, axis: *axis });
                 }
                 RtValue::None
             }
             InstKind::CheckNonZero(a) => {
                 if arith::is_zero(v(a)) {
-                    return Err(Raised::Here(RuntimeErrorKind::ZeroDivision));
+                    return Err(RuntimeErrorKind::ZeroDivision);
                 }
                 RtValue::None
             }
             InstKind::Load(a, o) => match (v(a), v(o)) {
-                (RtValue::Array(arr), RtValue::I64(off)) => {
-                    arr.load(*off).ok_or(Raised::Here(RuntimeErrorKind::OutOfBounds))?
-                }
-                _ => return Err(Raised::Here(RuntimeErrorKind::Unsupported("bad load".into()))),
+                (RtValue::Array(arr), RtValue::I64(off)) => arr.load(*off).ok_or(RuntimeErrorKind::OutOfBounds)?,
+                _ => return Err(RuntimeErrorKind::Unsupported("bad load".into())),
             },
             InstKind::Store(a, o, x) => match (v(a), v(o)) {
                 (RtValue::Array(arr), RtValue::I64(off)) => {
-                    arr.store(*off, v(x)).ok_or(Raised::Here(RuntimeErrorKind::OutOfBounds))?;
+                    arr.store(*off, v(x)).ok_or(RuntimeErrorKind::OutOfBounds)?;
                     RtValue::None
                 }
-                _ => return Err(Raised::Here(RuntimeErrorKind::Unsupported("bad store".into()))),
+                _ => return Err(RuntimeErrorKind::Unsupported("bad store".into())),
             },
             InstKind::MakeTuple(vs) => RtValue::Tuple(vs.iter().map(|x| v(x).clone()).collect()),
             InstKind::TupleGet(t, k) => match v(t) {
                 RtValue::Tuple(items) => items.get(*k as usize).cloned().unwrap_or(RtValue::None),
-                _ => return Err(Raised::Here(RuntimeErrorKind::Unsupported("tupleget of a non-tuple".into()))),
+                _ => return Err(RuntimeErrorKind::Unsupported("tupleget of a non-tuple".into())),
             },
             InstKind::AllocArray { .. } => {
-                return Err(Raised::Here(RuntimeErrorKind::Unsupported(
+                return Err(RuntimeErrorKind::Unsupported(
                     "cuda.shared/local arrays run only in the kernel interpreter".into(),
-                )))
+                ))
             }
             InstKind::GetItem(..) | InstKind::SetItem(..) => {
-                return Err(Raised::Here(RuntimeErrorKind::Unsupported(
+                return Err(RuntimeErrorKind::Unsupported(
                     "getitem/setitem must be expanded before interpretation".into(),
-                )))
+                ))
             }
         })
     }
-}
-
-enum Raised {
-    Here(RuntimeErrorKind),
-    Callee(RuntimeError),
 }
 
 fn pass_args(f: &Function, c: &BlockCall, vals: &mut [RtValue]) -> Block {
