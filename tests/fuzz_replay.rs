@@ -29,6 +29,8 @@ fn files(dir: &Path) -> Vec<PathBuf> {
             let p = e.path();
             if p.is_dir() {
                 out.extend(files(&p));
+            } else if p.file_name().is_some_and(|n| n == "README.md") {
+                continue;
             } else {
                 out.push(p);
             }
