@@ -493,10 +493,13 @@ impl Specialization {
                 ),
             ),
             ERR_RECURSION => (
-                RuntimeErrorKind::Recursion,
+                RuntimeErrorKind::RecursionLimit,
                 format!("RecursionError: maximum recursion depth ({}) exceeded", info.len),
             ),
-            other => (RuntimeErrorKind::Other(format!("error kind {other}")), format!("error kind {other}")),
+            other => (
+                RuntimeErrorKind::Unsupported(format!("unknown error kind {other}")),
+                format!("internal error: unknown error kind {other}"),
+            ),
         };
         let message = match &location {
             Some(l) => format!("{what} in `{function}` at {l}"),

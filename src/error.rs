@@ -4,6 +4,7 @@ use crate::Target;
 use std::fmt;
 use twinjit_diag::Diagnostic;
 use twinjit_ir::interp::RuntimeError;
+pub use twinjit_ir::interp::RuntimeErrorKind;
 
 /// Compilation failed: the diagnostics, rendered against their sources.
 #[derive(Clone, Debug)]
@@ -18,26 +19,6 @@ impl fmt::Display for CompileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.rendered.trim_end())
     }
-}
-
-/// What a compiled function raised at run time.
-#[derive(Clone, Debug, PartialEq)]
-pub enum RuntimeErrorKind {
-    /// Division or modulo by zero, or `0 ** negative`.
-    ZeroDivision,
-    /// An index outside its dimension.
-    Index {
-        /// The index (after negative wrap-around).
-        index: i64,
-        /// The length of that dimension.
-        len: i64,
-        /// The axis.
-        axis: u8,
-    },
-    /// Recursion deeper than the limit (1000, Python's default).
-    Recursion,
-    /// Another interpreter-only condition (step budget).
-    Other(String),
 }
 
 /// Any twinjit failure.
@@ -104,23 +85,13 @@ impl Error {
     /// The Python exception name of a runtime error (`ZeroDivisionError`, `IndexError`).
     pub fn python_exception(&self) -> Option<&'static str> {
         match self {
-            Error::Runtime { kind: RuntimeErrorKind::ZeroDivision, .. } => Some("ZeroDivisionError"),
-            Error::Runtime { kind: RuntimeErrorKind::Index { .. }, .. } => Some("IndexError"),
-            Error::Runtime { kind: RuntimeErrorKind::Recursion, .. } => Some("RecursionError"),
-            Error::Runtime { .. } => Some("RuntimeError"),
+            Error::Runtime { kind, .. } => Some(kind.python_name()),
             _ => None,
         }
     }
 
     pub(crate) fn from_interp(error: RuntimeError, sources: &twinjit_diag::SourceMap) -> Error {
-        use twinjit_ir::interp::RuntimeErrorKind as K;
-        let kind = match &error.kind {
-            K::ZeroDivision => RuntimeErrorKind::ZeroDivision,
-            K::Index { index, len, axis } => RuntimeErrorKind::Index { index: *index, len: *len, axis: *axis },
-            K::OutOfBounds => RuntimeErrorKind::Index { index: -1, len: -1, axis: 0 },
-            K::RecursionLimit => RuntimeErrorKind::Recursion,
-            other => RuntimeErrorKind::Other(format!("{other:?}")),
-        };
+        let kind = error.kind.clone();
         let location = sources.location(error.span).map(|(f, lc)| format!("{f}:{}:{}", lc.line, lc.col));
         Error::Runtime { kind, function: error.function.clone(), location, message: error.describe(sources) }
     }

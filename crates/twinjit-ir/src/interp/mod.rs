@@ -47,6 +47,19 @@ pub enum RuntimeErrorKind {
     Unsupported(String),
 }
 
+impl RuntimeErrorKind {
+    /// The Python exception name (`ZeroDivisionError`, `IndexError`, ...).
+    pub fn python_name(&self) -> &'static str {
+        match self {
+            RuntimeErrorKind::ZeroDivision => "ZeroDivisionError",
+            RuntimeErrorKind::Index { .. } | RuntimeErrorKind::OutOfBounds => "IndexError",
+            RuntimeErrorKind::RecursionLimit => "RecursionError",
+            RuntimeErrorKind::OutOfFuel => "TimeoutError",
+            RuntimeErrorKind::Unsupported(_) => "NotImplementedError",
+        }
+    }
+}
+
 /// A runtime error: kind, the function (source name) and the span of the failing operation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RuntimeError {
@@ -61,13 +74,7 @@ pub struct RuntimeError {
 impl RuntimeError {
     /// The Python exception name (`ZeroDivisionError`, `IndexError`, ...).
     pub fn python_name(&self) -> &'static str {
-        match self.kind {
-            RuntimeErrorKind::ZeroDivision => "ZeroDivisionError",
-            RuntimeErrorKind::Index { .. } | RuntimeErrorKind::OutOfBounds => "IndexError",
-            RuntimeErrorKind::RecursionLimit => "RecursionError",
-            RuntimeErrorKind::OutOfFuel => "TimeoutError",
-            RuntimeErrorKind::Unsupported(_) => "NotImplementedError",
-        }
+        self.kind.python_name()
     }
 
     /// The message with `file:line:col` resolved through `sources`.
