@@ -119,42 +119,6 @@ impl CompiledProgram {
     }
 }
 
-/// Names of the functions that lie on a call cycle (they track their recursion depth).
-fn recursive_functions(program: &TypedProgram) -> hashbrown::HashSet<String> {
-    let calls: HashMap<&str, Vec<&str>> = program
-        .functions
-        .iter()
-        .map(|tf| {
-            let callees = tf
-                .func
-                .insts
-                .iter()
-                .filter_map(|i| match &i.kind {
-                    InstKind::Call(n, _) => Some(n.as_str()),
-                    _ => None,
-                })
-                .collect();
-            (tf.func.name.as_str(), callees)
-        })
-        .collect();
-    let mut out = hashbrown::HashSet::new();
-    for tf in &program.functions {
-        let start = tf.func.name.as_str();
-        let mut stack: Vec<&str> = calls.get(start).cloned().unwrap_or_default();
-        let mut seen: hashbrown::HashSet<&str> = hashbrown::HashSet::new();
-        while let Some(n) = stack.pop() {
-            if n == start {
-                out.insert(start.to_string());
-                break;
-            }
-            if seen.insert(n) {
-                stack.extend(calls.get(n).into_iter().flatten().copied());
-            }
-        }
-    }
-    out
-}
-
 /// The host ISA, detected once per process (CPU feature detection is not free).
 fn isa() -> Result<cranelift_codegen::isa::OwnedTargetIsa, HostError> {
     static ISA: std::sync::OnceLock<Result<cranelift_codegen::isa::OwnedTargetIsa, String>> =
@@ -232,7 +196,7 @@ fn compile_inner(program: &TypedProgram, options: &HostOptions) -> Result<Compil
         let id = module.declare_function(&tf.func.name, Linkage::Local, &sig).map_err(internal)?;
         ids.insert(tf.func.name.clone(), (id, parts(&tf.func.ret)));
     }
-    let recursive = recursive_functions(program);
+    let recursive = twinjit_ir::call_graph::recursive_functions(program);
     let mut sites = Vec::new();
     let mut clif = Vec::new();
     let mut asm = Vec::new();
