@@ -3,7 +3,12 @@
 //! Format (the same lines `tests/kernels/verify_numba.py` checks under real Numba):
 //! `# check: CALL -> EXPECTED [; argN == LIST]...` or `# check: CALL raises ExceptionName`.
 //! CALL arguments are Python literals, `np.int32(..)`-style scalars and `np.array/zeros/ones/
-//! arange(...)` arrays; EXPECTED is a literal, a tuple, `None` or `math.nan/inf`.
+//! full/arange(...)` arrays (optionally `.reshape(...)`); EXPECTED is a literal, a tuple, `None`
+//! or `math.nan/inf`.
+//!
+//! The CUDA corpus (`tests/kernels_cuda/*.py`, checked by `verify_numba_cudasim.py`) writes
+//! kernel launches: `# check: KERNEL[GRID, BLOCK](ARGS) -> None ; argN == LIST`, GRID and
+//! BLOCK an int or a tuple of up to three ints (`(2, 3)`); [`Check::launch`] holds them.
 
 #![allow(dead_code)]
 
@@ -38,6 +43,8 @@ pub struct Check {
     pub call_text: String,
     pub args: Vec<Expr>,
     pub expect: Expect,
+    /// `KERNEL[GRID, BLOCK](...)`: (grid, block) with missing dimensions 1.
+    pub launch: Option<([u32; 3], [u32; 3])>,
 }
 
 /// Reads every check of a corpus file.
@@ -75,7 +82,18 @@ pub fn read_checks(file: &str, text: &str) -> Result<Vec<Check>, String> {
         let Expr::Call(c) = parse_expr(call).map_err(|m| format!("{at}: {m}"))? else {
             return Err(format!("{at}: check is not a call"));
         };
-        let Expr::Name(n) = &*c.func else { return Err(format!("{at}: callee is not a name")) };
+        let (n, launch) = match &*c.func {
+            Expr::Name(n) => (n, None),
+            Expr::Subscript(s) => {
+                let Expr::Name(n) = &*s.value else { return Err(format!("{at}: launched callee is not a name")) };
+                let Expr::Tuple(cfg) = &*s.slice else { return Err(format!("{at}: launch is not [GRID, BLOCK]")) };
+                let [grid, block] = &cfg.elts[..] else { return Err(format!("{at}: launch is not [GRID, BLOCK]")) };
+                let grid = dims(grid).ok_or(format!("{at}: bad grid"))?;
+                let block = dims(block).ok_or(format!("{at}: bad block"))?;
+                (n, Some((grid, block)))
+            }
+            _ => return Err(format!("{at}: callee is not a name")),
+        };
         out.push(Check {
             file: file.to_string(),
             line: i + 1,
@@ -83,9 +101,29 @@ pub fn read_checks(file: &str, text: &str) -> Result<Vec<Check>, String> {
             call_text: call.to_string(),
             args: c.arguments.args.to_vec(),
             expect,
+            launch,
         });
     }
     Ok(out)
+}
+
+/// A launch dimension: `N` or a tuple of one to three positive ints; missing ones are 1.
+fn dims(e: &Expr) -> Option<[u32; 3]> {
+    let ds: Vec<i64> = match lit(e)? {
+        Lit::Int(n) => vec![n],
+        Lit::Seq(items) => {
+            items.iter().map(|x| if let Lit::Int(n) = x { Some(*n) } else { None }).collect::<Option<_>>()?
+        }
+        _ => return None,
+    };
+    if ds.is_empty() || ds.len() > 3 {
+        return None;
+    }
+    let mut out = [1u32; 3];
+    for (o, d) in out.iter_mut().zip(ds) {
+        *o = u32::try_from(d).ok()?;
+    }
+    Some(out)
 }
 
 fn parse_expr(s: &str) -> Result<Expr, String> {
@@ -195,6 +233,19 @@ fn shape_of(e: &Expr) -> Option<Vec<i64>> {
 /// Builds a fresh runtime value for a check argument.
 pub fn arg_value(e: &Expr) -> Option<RtValue> {
     if let Some((name, c)) = np_call(e) {
+        // `ARRAY.reshape(d0, d1)` / `.reshape((d0, d1))`: the same elements, C order.
+        if let (Expr::Attribute(a), "reshape") = (&*c.func, name) {
+            let RtValue::Array(inner) = arg_value(&a.value)? else { return None };
+            let shape = match &c.arguments.args[..] {
+                [one] => shape_of(one)?,
+                many => many
+                    .iter()
+                    .map(|d| if let Lit::Int(n) = num(d)? { Some(n) } else { None })
+                    .collect::<Option<_>>()?,
+            };
+            let data = inner.data.borrow().clone();
+            return ArrayRef::new(data, shape).map(RtValue::Array);
+        }
         let dt = dtype_kw(c);
         let a0 = c.arguments.args.first();
         return match name {
@@ -239,9 +290,32 @@ pub fn arg_value(e: &Expr) -> Option<RtValue> {
                 let v = if name == "ones" { Lit::Int(1) } else { Lit::Int(0) };
                 make_array(dt.as_deref().unwrap_or("float64"), shape, &vec![v; n as usize])
             }
+            "full" => {
+                let shape = shape_of(a0?)?;
+                let n: i64 = shape.iter().product();
+                let v = num(c.arguments.args.get(1)?)?;
+                let default = if matches!(v, Lit::Float(_)) { "float64" } else { "int64" };
+                make_array(dt.as_deref().unwrap_or(default), shape, &vec![v; n as usize])
+            }
             "arange" => {
-                let Lit::Int(n) = num(a0?)? else { return None };
-                let vals: Vec<Lit> = (0..n).map(Lit::Int).collect();
+                let ints: Vec<i64> = c
+                    .arguments
+                    .args
+                    .iter()
+                    .map(|a| if let Lit::Int(n) = num(a)? { Some(n) } else { None })
+                    .collect::<Option<_>>()?;
+                let (start, stop, step) = match ints[..] {
+                    [n] => (0, n, 1),
+                    [a, b] => (a, b, 1),
+                    [a, b, s] if s != 0 => (a, b, s),
+                    _ => return None,
+                };
+                let vals: Vec<Lit> = if step > 0 {
+                    (start..stop).step_by(step as usize).map(Lit::Int).collect()
+                } else {
+                    (stop + 1..=start).rev().step_by((-step) as usize).map(Lit::Int).collect()
+                };
+                let n = vals.len() as i64;
                 make_array(dt.as_deref().unwrap_or("int64"), vec![n], &vals)
             }
             _ => None,
@@ -284,9 +358,14 @@ pub fn matches(got: &RtValue, want: &Lit) -> bool {
 
 /// All corpus files with their text.
 pub fn corpus() -> Vec<(String, String)> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/kernels");
+    corpus_in("kernels")
+}
+
+/// The `.py` files of `tests/DIR` (but the `verify*` scripts) with their text, sorted.
+pub fn corpus_in(dir: &str) -> Vec<(String, String)> {
+    let dir = format!("{}/tests/{dir}", env!("CARGO_MANIFEST_DIR"));
     let mut files: Vec<_> = std::fs::read_dir(dir)
-        .expect("tests/kernels exists")
+        .expect("the corpus directory exists")
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| {
             p.extension().is_some_and(|x| x == "py")

@@ -543,10 +543,57 @@ impl<'m> Inferencer<'m> {
             ThreadIdxX | ThreadIdxY | ThreadIdxZ | BlockIdxX | BlockIdxY | BlockIdxZ | BlockDimX | BlockDimY
             | BlockDimZ | GridDimX | GridDimY | GridDimZ | LaneId | WarpSize => Type::I32,
             SyncThreads | ThreadFence => Type::None,
-            SyncThreadsCount | SyncThreadsAnd | SyncThreadsOr => Type::I32,
+            SyncThreadsCount | SyncThreadsAnd | SyncThreadsOr => {
+                // numba-cuda types the predicate as an Integer (a bool is refused) and passes
+                // it as int32.
+                if !scalar(0)?.is_int() {
+                    return Err(err(
+                        span,
+                        format!("{}() takes an integer predicate, found {}", b.name(), ty(0)),
+                        format!("this is {}", ty(0)),
+                    )
+                    .with_hint("convert a condition with int(...), as numba-cuda requires"));
+                }
+                Type::I32
+            }
             ActiveMask => Type::I64,
             AtomicAdd | AtomicSub | AtomicMax | AtomicMin | AtomicExch | AtomicCas => {
-                Type::Scalar(array_of(&ty(0), span, b.name())?.dtype)
+                let at = array_of(&ty(0), span, b.name())?;
+                let ok_dtype = if b == AtomicCas { at.dtype.is_int() } else { at.dtype != Scalar::Bool };
+                if !ok_dtype {
+                    return Err(err(
+                        span,
+                        format!("{}() does not support arrays of {}", b.name(), at.dtype.name()),
+                        "this array",
+                    )
+                    .with_hint(if b == AtomicCas {
+                        "numba-cuda's cas works on int32 and int64 arrays"
+                    } else {
+                        "atomics work on int32, int64, float32 and float64 arrays"
+                    }));
+                }
+                let idx: Vec<Type> = match ty(1) {
+                    Type::Tuple(ts) => ts,
+                    t => vec![t],
+                };
+                if idx.len() != at.ndim as usize || !idx.iter().all(|t| t.scalar().is_some_and(|s| s.is_int())) {
+                    return Err(err(
+                        span,
+                        format!(
+                            "{}() on a {}-D array needs {} integer index(es), found {}",
+                            b.name(),
+                            at.ndim,
+                            at.ndim,
+                            ty(1)
+                        ),
+                        "bad index",
+                    )
+                    .with_hint("index a 2-D array with a tuple, e.g. cuda.atomic.add(a, (i, j), v)"));
+                }
+                for k in 2..args.len() {
+                    scalar(k)?;
+                }
+                Type::Scalar(at.dtype)
             }
             ShflDownSync | ShflXorSync | ShflSync => ty(1),
             Fma => Type::Scalar(typing::math_binary(typing::math_binary(scalar(0)?, scalar(1)?), scalar(2)?)),
@@ -1077,6 +1124,16 @@ impl Rewriter<'_> {
                 }
                 if matches!(bi, Fma) {
                     for a in nargs.iter_mut() {
+                        *a = self.coerce(b, *a, &rt, span)?;
+                    }
+                }
+                if matches!(bi, SyncThreadsCount | SyncThreadsAnd | SyncThreadsOr) {
+                    for a in nargs.iter_mut() {
+                        *a = self.coerce(b, *a, &Type::I32, span)?;
+                    }
+                }
+                if matches!(bi, Selp) {
+                    for a in nargs.iter_mut().skip(1) {
                         *a = self.coerce(b, *a, &rt, span)?;
                     }
                 }

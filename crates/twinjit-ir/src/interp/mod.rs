@@ -8,17 +8,27 @@
 //! `0 ** -1` raises); `float ** int` is computed by repeated squaring; float to int conversion
 //! truncates and saturates (NaN gives 0); shifts by 64 or more (or negative counts) give 0
 //! (`<<`) or the sign (`>>`). Errors come back as [`RuntimeError`] values, never panics.
+//!
+//! [`run`] calls a host function; [`run_kernel`] launches a `@cuda.jit` kernel over a grid
+//! (the CUDA execution model is described in `kernel.rs`). Both drive the same instruction
+//! loop (`Machine::exec`), which runs one thread's frame stack until it returns or stops at a
+//! CUDA synchronisation point; only kernel launches give it a device context, so CUDA
+//! builtins in a plain `run` are `Unsupported`.
 
 mod arith;
+mod cuda;
+mod kernel;
 mod value;
 
 pub use arith::{cast, divmod_f32, divmod_f64, int_floordiv, int_mod, int_pow, powi_f32, powi_f64};
+pub use kernel::{run_kernel, KernelLaunch, KernelThread};
 pub use value::{ArrayData, ArrayRef, RtValue};
 
 use crate::function::*;
 use crate::infer::TypedProgram;
 use crate::types::{Scalar, Type};
 use hashbrown::HashMap;
+use smallvec::SmallVec;
 use std::fmt;
 use twinjit_diag::{SourceMap, Span};
 
@@ -45,6 +55,12 @@ pub enum RuntimeErrorKind {
     OutOfFuel,
     /// An operation the interpreter does not run (CUDA intrinsics outside a kernel launch).
     Unsupported(String),
+    /// The threads of a block cannot all meet at a barrier or warp shuffle: some exited while
+    /// others wait at a barrier, threads wait at different kinds of barrier, or lanes named in
+    /// a shuffle's mask wait elsewhere (a hang or undefined behaviour on a GPU).
+    BarrierDivergence(String),
+    /// A kernel launch configuration CUDA would refuse (zero or too large dimensions).
+    InvalidLaunch(String),
 }
 
 impl RuntimeErrorKind {
@@ -56,6 +72,8 @@ impl RuntimeErrorKind {
             RuntimeErrorKind::RecursionLimit => "RecursionError",
             RuntimeErrorKind::OutOfFuel => "TimeoutError",
             RuntimeErrorKind::Unsupported(_) => "NotImplementedError",
+            RuntimeErrorKind::BarrierDivergence(_) => "RuntimeError",
+            RuntimeErrorKind::InvalidLaunch(_) => "ValueError",
         }
     }
 }
@@ -69,6 +87,8 @@ pub struct RuntimeError {
     pub function: String,
     /// The failing operation.
     pub span: Span,
+    /// In a kernel launch, the thread that failed (`None` for host calls and launch errors).
+    pub thread: Option<KernelThread>,
 }
 
 impl RuntimeError {
@@ -105,6 +125,16 @@ impl fmt::Display for RuntimeError {
             RuntimeErrorKind::Unsupported(what) => {
                 write!(f, "NotImplementedError: {what} in `{}`", self.function)
             }
+            RuntimeErrorKind::BarrierDivergence(what) => {
+                write!(f, "RuntimeError: barrier divergence: {what} in `{}`", self.function)
+            }
+            RuntimeErrorKind::InvalidLaunch(what) => {
+                write!(f, "ValueError: invalid kernel launch: {what} for `{}`", self.function)
+            }
+        }?;
+        match &self.thread {
+            Some(t) => write!(f, " ({t})"),
+            None => Ok(()),
         }
     }
 }
@@ -128,16 +158,24 @@ impl Default for InterpOptions {
 
 /// Runs the entry of `program` on `args` (arrays are shared: writes are visible to the caller).
 pub fn run(program: &TypedProgram, args: &[RtValue], options: InterpOptions) -> Result<RtValue, RuntimeError> {
-    let by_name: HashMap<&str, usize> =
-        program.functions.iter().enumerate().map(|(i, f)| (f.func.name.as_str(), i)).collect();
-    let mut m = Machine { program, by_name, options, fuel: options.fuel };
-    m.call(0, args.to_vec())
+    let mut m = Machine::new(program, options);
+    let mut stack = vec![m.frame(0, args.to_vec(), None)];
+    match m.exec(&mut stack, &mut HostOnly)? {
+        Stop::Returned(v) => Ok(v),
+        // `HostOnly` never asks a thread to wait.
+        Stop::Wait(w) => Err(m.error(
+            RuntimeErrorKind::Unsupported(format!("{} outside a kernel launch", w.builtin.name())),
+            w.span,
+            w.fidx,
+        )),
+    }
 }
 
 struct Machine<'p> {
     program: &'p TypedProgram,
     by_name: HashMap<&'p str, usize>,
     options: InterpOptions,
+    /// Instructions left; shared by every thread of a kernel launch.
     fuel: Option<u64>,
 }
 
@@ -153,7 +191,65 @@ struct Frame<'p> {
     ret_to: Option<Value>,
 }
 
+/// Why [`Machine::exec`] stopped.
+enum Stop {
+    /// The bottom frame returned.
+    Returned(RtValue),
+    /// The thread waits at a barrier or shuffle; its frame stack is left as it is, positioned
+    /// after the waiting instruction, and resumes when the scheduler has written the result.
+    Wait(Wait),
+}
+
+/// A thread waiting at a CUDA synchronisation point.
+struct Wait {
+    builtin: Builtin,
+    /// The builtin's evaluated operands (predicate; or mask, value, lane argument).
+    args: Vec<RtValue>,
+    /// Where the result goes, in the top frame.
+    result: Option<Value>,
+    /// The function and instruction (the synchronisation site).
+    fidx: usize,
+    inst: Inst,
+    span: Span,
+}
+
+/// The execution context of CUDA builtins: what `threadIdx` is, where shared arrays live.
+/// `run` passes [`HostOnly`], where every CUDA construct is an error.
+trait Device {
+    /// Evaluates CUDA builtin `b`; `Ok(None)` makes the thread wait (barriers, shuffles).
+    fn builtin(&mut self, b: Builtin, args: &[RtValue], rty: &Type) -> Result<Option<RtValue>, RuntimeErrorKind>;
+    /// `cuda.shared.array` / `cuda.local.array` at instruction `inst` of function `fidx`.
+    fn alloc(
+        &mut self,
+        space: AddressSpace,
+        dtype: Scalar,
+        shape: &[i64],
+        site: (usize, Inst),
+    ) -> Result<RtValue, RuntimeErrorKind>;
+}
+
+/// The device context of a host call: no CUDA.
+struct HostOnly;
+
+impl Device for HostOnly {
+    fn builtin(&mut self, b: Builtin, _: &[RtValue], _: &Type) -> Result<Option<RtValue>, RuntimeErrorKind> {
+        Err(RuntimeErrorKind::Unsupported(format!("{} runs only in a kernel launch (interp::run_kernel)", b.name())))
+    }
+
+    fn alloc(&mut self, _: AddressSpace, _: Scalar, _: &[i64], _: (usize, Inst)) -> Result<RtValue, RuntimeErrorKind> {
+        Err(RuntimeErrorKind::Unsupported(
+            "cuda.shared/local arrays run only in a kernel launch (interp::run_kernel)".into(),
+        ))
+    }
+}
+
 impl<'p> Machine<'p> {
+    fn new(program: &'p TypedProgram, options: InterpOptions) -> Machine<'p> {
+        let by_name: HashMap<&str, usize> =
+            program.functions.iter().enumerate().map(|(i, f)| (f.func.name.as_str(), i)).collect();
+        Machine { program, by_name, options, fuel: options.fuel }
+    }
+
     fn frame(&self, fidx: usize, args: Vec<RtValue>, ret_to: Option<Value>) -> Frame<'p> {
         let f = &self.program.functions[fidx].func;
         let mut vals: Vec<RtValue> = vec![RtValue::None; f.values.len()];
@@ -163,16 +259,28 @@ impl<'p> Machine<'p> {
         Frame { fidx, f, vals, block: Function::ENTRY, pos: 0, ret_to }
     }
 
-    fn call(&mut self, fidx: usize, args: Vec<RtValue>) -> Result<RtValue, RuntimeError> {
-        let mut stack: Vec<Frame<'p>> = vec![self.frame(fidx, args, None)];
+    fn error(&self, kind: RuntimeErrorKind, span: Span, fidx: usize) -> RuntimeError {
+        RuntimeError { kind, function: self.program.functions[fidx].source_name.clone(), span, thread: None }
+    }
+
+    /// Runs the frame stack (non-empty) until its bottom frame returns or the thread waits.
+    fn exec<D: Device>(&mut self, stack: &mut Vec<Frame<'p>>, dev: &mut D) -> Result<Stop, RuntimeError> {
         loop {
             let depth = stack.len();
-            let top = stack.last_mut().expect("non-empty while running");
+            let Some(top) = stack.last_mut() else {
+                return Err(RuntimeError {
+                    kind: RuntimeErrorKind::Unsupported("resumed a finished thread".into()),
+                    function: String::new(),
+                    span: Span::DUMMY,
+                    thread: None,
+                });
+            };
             let f = top.f;
             let fail = |kind: RuntimeErrorKind, span: Span, fidx: usize| RuntimeError {
                 kind,
                 function: self.program.functions[fidx].source_name.clone(),
                 span,
+                thread: None,
             };
             let bd = &f.blocks[top.block.index()];
             if let Some(&inst) = bd.insts.get(top.pos) {
@@ -184,18 +292,55 @@ impl<'p> Machine<'p> {
                     *fuel -= 1;
                 }
                 let data = &f.insts[inst.index()];
-                if let InstKind::Call(name, args) = &data.kind {
-                    let Some(&callee) = self.by_name.get(name.as_str()) else {
-                        let k = RuntimeErrorKind::Unsupported(format!("call of missing function {name}"));
-                        return Err(fail(k, data.span, top.fidx));
-                    };
-                    if depth >= self.options.max_depth {
-                        return Err(fail(RuntimeErrorKind::RecursionLimit, data.span, top.fidx));
+                match &data.kind {
+                    InstKind::Call(name, args) => {
+                        let Some(&callee) = self.by_name.get(name.as_str()) else {
+                            let k = RuntimeErrorKind::Unsupported(format!("call of missing function {name}"));
+                            return Err(fail(k, data.span, top.fidx));
+                        };
+                        if depth >= self.options.max_depth {
+                            return Err(fail(RuntimeErrorKind::RecursionLimit, data.span, top.fidx));
+                        }
+                        let argv: Vec<RtValue> = args.iter().map(|a| top.vals[a.index()].clone()).collect();
+                        let frame = self.frame(callee, argv, data.result);
+                        stack.push(frame);
+                        continue;
                     }
-                    let argv: Vec<RtValue> = args.iter().map(|a| top.vals[a.index()].clone()).collect();
-                    let frame = self.frame(callee, argv, data.result);
-                    stack.push(frame);
-                    continue;
+                    InstKind::Builtin(b, args) if b.is_cuda() => {
+                        let argv: SmallVec<[RtValue; 4]> = args.iter().map(|a| top.vals[a.index()].clone()).collect();
+                        let rty = data.result.map(|r| f.ty(r)).unwrap_or(&Type::None);
+                        match dev.builtin(*b, &argv, rty) {
+                            Ok(Some(v)) => {
+                                if let Some(r) = data.result {
+                                    top.vals[r.index()] = v;
+                                }
+                            }
+                            Ok(None) => {
+                                return Ok(Stop::Wait(Wait {
+                                    builtin: *b,
+                                    args: argv.into_vec(),
+                                    result: data.result,
+                                    fidx: top.fidx,
+                                    inst,
+                                    span: data.span,
+                                }))
+                            }
+                            Err(k) => return Err(fail(k, data.span, top.fidx)),
+                        }
+                        continue;
+                    }
+                    InstKind::AllocArray { space, dtype, shape } => {
+                        match dev.alloc(*space, *dtype, shape, (top.fidx, inst)) {
+                            Ok(v) => {
+                                if let Some(r) = data.result {
+                                    top.vals[r.index()] = v;
+                                }
+                            }
+                            Err(k) => return Err(fail(k, data.span, top.fidx)),
+                        }
+                        continue;
+                    }
+                    _ => {}
                 }
                 match self.eval(f, data, &top.vals) {
                     Ok(v) => {
@@ -221,7 +366,7 @@ impl<'p> Machine<'p> {
                     let value = v.map(|v| top.vals[v.index()].clone()).unwrap_or(RtValue::None);
                     let done = stack.pop().expect("non-empty");
                     match stack.last_mut() {
-                        None => return Ok(value),
+                        None => return Ok(Stop::Returned(value)),
                         Some(caller) => {
                             if let Some(r) = done.ret_to {
                                 caller.vals[r.index()] = value;
@@ -299,10 +444,9 @@ impl<'p> Machine<'p> {
                 RtValue::Tuple(items) => items.get(*k as usize).cloned().unwrap_or(RtValue::None),
                 _ => return Err(RuntimeErrorKind::Unsupported("tupleget of a non-tuple".into())),
             },
+            // `exec` runs these with its device context.
             InstKind::AllocArray { .. } => {
-                return Err(RuntimeErrorKind::Unsupported(
-                    "cuda.shared/local arrays run only in the kernel interpreter".into(),
-                ))
+                return Err(RuntimeErrorKind::Unsupported("cuda array evaluated out of a device context".into()))
             }
             InstKind::GetItem(..) | InstKind::SetItem(..) => {
                 return Err(RuntimeErrorKind::Unsupported(

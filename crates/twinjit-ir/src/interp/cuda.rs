@@ -1,0 +1,222 @@
+//! CUDA builtins as one thread of a kernel launch evaluates them: indices and dimensions,
+//! `fma`, `selp`, atomics, and `cuda.shared` / `cuda.local` arrays.
+//!
+//! Barriers and warp shuffles only make the thread wait here; the block scheduler
+//! (`kernel.rs`) resolves them once every thread involved has arrived. Threads run one at a
+//! time, so atomics are trivially atomic: read, combine, write, return the old value.
+//!
+//! Semantics follow numba-cuda: atomic indices wrap when negative (an index still outside the
+//! array is an `IndexError` here, undefined behaviour on a GPU); float `atomic.max/min` leave
+//! the element unchanged when either value is NaN; `atomic.cas` works on integer arrays only.
+
+use super::value::{ArrayData, ArrayRef, RtValue};
+use super::{arith, Device, RuntimeErrorKind};
+use crate::function::{AddressSpace, BinaryOp, Builtin, CmpOp, Inst};
+use crate::types::{Scalar, Type};
+use hashbrown::HashMap;
+
+/// Elements one `cuda.shared/local.array` may have in the interpreter (2^26, 256 MiB of
+/// float32): far above what a GPU allows (48 KiB of static shared memory per block), low enough
+/// that a wrong shape cannot exhaust memory.
+const MAX_ALLOC_ELEMENTS: i64 = 1 << 26;
+
+/// What one thread sees of its launch.
+pub(super) struct ThreadCx<'a> {
+    pub grid: [u32; 3],
+    pub block_dim: [u32; 3],
+    pub block_idx: [u32; 3],
+    pub thread_idx: [u32; 3],
+    /// Linear thread index in the block (`x` fastest).
+    pub linear: u32,
+    /// The lanes that exist in this thread's warp (a block's last warp may be partial).
+    pub warp_lanes: u32,
+    /// The block's shared arrays, one per allocation site.
+    pub shared: &'a mut HashMap<(usize, Inst), ArrayRef>,
+}
+
+fn arg(args: &[RtValue], k: usize) -> Result<&RtValue, RuntimeErrorKind> {
+    args.get(k).ok_or_else(|| RuntimeErrorKind::Unsupported(format!("missing operand {k} of a CUDA builtin")))
+}
+
+/// An integer at the builtin's result type (`int32` for `threadIdx.x`, `int64` for `cuda.grid`).
+fn typed_int(v: i64, ty: &Type) -> RtValue {
+    match ty.scalar() {
+        Some(s) => arith::cast(&RtValue::I64(v), s),
+        None => RtValue::I64(v),
+    }
+}
+
+/// An integer operand (predicate, lane, mask, index).
+pub(super) fn int_value(v: &RtValue) -> Option<i64> {
+    match v {
+        RtValue::Bool(b) => Some(*b as i64),
+        RtValue::I32(i) => Some(*i as i64),
+        RtValue::I64(i) => Some(*i),
+        _ => None,
+    }
+}
+
+/// Python truthiness of a scalar (predicates of `syncthreads_*`, the condition of `selp`).
+pub(super) fn truthy(v: &RtValue) -> bool {
+    !arith::is_zero(v)
+}
+
+impl Device for ThreadCx<'_> {
+    fn builtin(&mut self, b: Builtin, args: &[RtValue], rty: &Type) -> Result<Option<RtValue>, RuntimeErrorKind> {
+        use Builtin::*;
+        let t = &self.thread_idx;
+        Ok(Some(match b {
+            Grid | Gridsize => {
+                let n = int_value(arg(args, 0)?).unwrap_or(0);
+                if !(1..=3).contains(&n) {
+                    return Err(RuntimeErrorKind::Unsupported(format!("{}({n})", b.name())));
+                }
+                let comp = |k: usize| -> i64 {
+                    if b == Grid {
+                        self.block_idx[k] as i64 * self.block_dim[k] as i64 + t[k] as i64
+                    } else {
+                        self.block_dim[k] as i64 * self.grid[k] as i64
+                    }
+                };
+                match rty {
+                    Type::Tuple(ts) => {
+                        RtValue::Tuple(ts.iter().enumerate().map(|(k, ty)| typed_int(comp(k), ty)).collect())
+                    }
+                    ty => typed_int(comp(0), ty),
+                }
+            }
+            ThreadIdxX => typed_int(t[0] as i64, rty),
+            ThreadIdxY => typed_int(t[1] as i64, rty),
+            ThreadIdxZ => typed_int(t[2] as i64, rty),
+            BlockIdxX => typed_int(self.block_idx[0] as i64, rty),
+            BlockIdxY => typed_int(self.block_idx[1] as i64, rty),
+            BlockIdxZ => typed_int(self.block_idx[2] as i64, rty),
+            BlockDimX => typed_int(self.block_dim[0] as i64, rty),
+            BlockDimY => typed_int(self.block_dim[1] as i64, rty),
+            BlockDimZ => typed_int(self.block_dim[2] as i64, rty),
+            GridDimX => typed_int(self.grid[0] as i64, rty),
+            GridDimY => typed_int(self.grid[1] as i64, rty),
+            GridDimZ => typed_int(self.grid[2] as i64, rty),
+            LaneId => typed_int((self.linear % 32) as i64, rty),
+            WarpSize => typed_int(32, rty),
+            ActiveMask => typed_int(self.warp_lanes as i64, rty),
+            ThreadFence => RtValue::None,
+            SyncThreads | SyncThreadsCount | SyncThreadsAnd | SyncThreadsOr | ShflDownSync | ShflXorSync | ShflSync => {
+                return Ok(None)
+            }
+            AtomicAdd | AtomicSub | AtomicMax | AtomicMin | AtomicExch | AtomicCas => atomic(b, args)?,
+            Fma => match (arg(args, 0)?, arg(args, 1)?, arg(args, 2)?) {
+                (RtValue::F64(a), RtValue::F64(x), RtValue::F64(c)) => RtValue::F64(a.mul_add(*x, *c)),
+                (RtValue::F32(a), RtValue::F32(x), RtValue::F32(c)) => RtValue::F32(a.mul_add(*x, *c)),
+                _ => return Err(RuntimeErrorKind::Unsupported("cuda.fma of non-floats".into())),
+            },
+            Selp => {
+                if truthy(arg(args, 0)?) {
+                    arg(args, 1)?.clone()
+                } else {
+                    arg(args, 2)?.clone()
+                }
+            }
+            other => return Err(RuntimeErrorKind::Unsupported(format!("{} is not a CUDA builtin", other.name()))),
+        }))
+    }
+
+    fn alloc(
+        &mut self,
+        space: AddressSpace,
+        dtype: Scalar,
+        shape: &[i64],
+        site: (usize, Inst),
+    ) -> Result<RtValue, RuntimeErrorKind> {
+        if space == AddressSpace::Shared {
+            if let Some(a) = self.shared.get(&site) {
+                return Ok(RtValue::Array(a.clone()));
+            }
+        }
+        let n = shape.iter().try_fold(1i64, |acc, &d| if d > 0 { acc.checked_mul(d) } else { None });
+        let Some(n) = n.filter(|&n| n <= MAX_ALLOC_ELEMENTS) else {
+            return Err(RuntimeErrorKind::Unsupported(format!("a cuda array of shape {shape:?}")));
+        };
+        let a = ArrayRef::new(ArrayData::zeros(dtype, n as usize), shape.to_vec())
+            .ok_or_else(|| RuntimeErrorKind::Unsupported(format!("a cuda array of shape {shape:?}")))?;
+        if space == AddressSpace::Shared {
+            self.shared.insert(site, a.clone());
+        }
+        Ok(RtValue::Array(a))
+    }
+}
+
+/// The element offset of `index` (an integer or a tuple of them) in `arr`, negative indices
+/// wrapped as numba-cuda wraps them.
+fn element_offset(arr: &ArrayRef, index: &RtValue) -> Result<i64, RuntimeErrorKind> {
+    let idx: Vec<i64> = match index {
+        RtValue::Tuple(items) => items.iter().map(int_value).collect::<Option<_>>(),
+        v => int_value(v).map(|i| vec![i]),
+    }
+    .ok_or_else(|| RuntimeErrorKind::Unsupported("an atomic index that is not an integer".into()))?;
+    if idx.len() != arr.shape.len() {
+        return Err(RuntimeErrorKind::Unsupported(format!(
+            "an atomic on a {}-D array with {} indices",
+            arr.shape.len(),
+            idx.len()
+        )));
+    }
+    let mut off = 0i64;
+    for (axis, (&i, (&len, &stride))) in idx.iter().zip(arr.shape.iter().zip(&arr.strides)).enumerate() {
+        let i = if i < 0 { i.wrapping_add(len) } else { i };
+        if i < 0 || i >= len {
+            return Err(RuntimeErrorKind::Index { index: i, len, axis: axis as u8 });
+        }
+        off = off.wrapping_add(i.wrapping_mul(stride));
+    }
+    Ok(off)
+}
+
+/// Float `atomic.max/min` as numba-cuda's CAS loop: no store when either value is NaN.
+fn float_minmax(old: f64, val: f64, max: bool) -> bool {
+    !old.is_nan() && !val.is_nan() && if max { old < val } else { old > val }
+}
+
+fn atomic(b: Builtin, args: &[RtValue]) -> Result<RtValue, RuntimeErrorKind> {
+    use Builtin::*;
+    let RtValue::Array(arr) = arg(args, 0)? else {
+        return Err(RuntimeErrorKind::Unsupported(format!("{} on a non-array", b.name())));
+    };
+    let dtype = arr.data.borrow().dtype();
+    if dtype == Scalar::Bool || (b == AtomicCas && dtype.is_float()) {
+        return Err(RuntimeErrorKind::Unsupported(format!("{} on an array of {}", b.name(), dtype.name())));
+    }
+    let off = element_offset(arr, arg(args, 1)?)?;
+    let old = arr.load(off).ok_or(RuntimeErrorKind::OutOfBounds)?;
+    let val = arg(args, 2)?;
+    let new = match b {
+        AtomicAdd => arith::binary(BinaryOp::Add, &old, val)?,
+        AtomicSub => arith::binary(BinaryOp::Sub, &old, val)?,
+        AtomicMax | AtomicMin => {
+            let max = b == AtomicMax;
+            let store = match (&old, val) {
+                (RtValue::F64(o), RtValue::F64(v)) => float_minmax(*o, *v, max),
+                (RtValue::F32(o), RtValue::F32(v)) => float_minmax(*o as f64, *v as f64, max),
+                (o, v) => arith::compare(if max { CmpOp::Lt } else { CmpOp::Gt }, o, v),
+            };
+            if store {
+                val.clone()
+            } else {
+                old.clone()
+            }
+        }
+        AtomicExch => val.clone(),
+        AtomicCas => {
+            if arith::compare(CmpOp::Eq, &old, val) {
+                arg(args, 3)?.clone()
+            } else {
+                old.clone()
+            }
+        }
+        _ => return Err(RuntimeErrorKind::Unsupported(format!("{} is not an atomic", b.name()))),
+    };
+    arr.store(off, &new).ok_or_else(|| {
+        RuntimeErrorKind::Unsupported(format!("{} stores a {:?} into an array of {}", b.name(), new.ty(), dtype.name()))
+    })?;
+    Ok(old)
+}

@@ -1,0 +1,413 @@
+//! Kernel launches in the reference interpreter: the CUDA execution model, made deterministic.
+//!
+//! Blocks run one after another (`x` fastest, then `y`, then `z`). The threads of a block are
+//! interleaved cooperatively: each is a resumable frame stack that runs, in linear order
+//! (`threadIdx.x` fastest), until it returns or reaches a synchronisation point:
+//!
+//! - `cuda.syncthreads()` and `syncthreads_count/and/or(p)`: a block barrier. When every thread
+//!   of the block waits at one, it resolves (count/and/or over the predicates, `int32` as in
+//!   CUDA) and all resume. A thread that exited while others wait, or threads waiting at
+//!   different kinds of barrier, is [`RuntimeErrorKind::BarrierDivergence`] (a hang or undefined
+//!   behaviour on a GPU), never a hang here.
+//! - `cuda.shfl_down_sync/shfl_xor_sync/shfl_sync(mask, v, b)`: a warp exchange. Each lane
+//!   waits; once no thread of the block can run, a warp whose lanes wait at a shuffle exchanges
+//!   values. Every live lane named in a waiting lane's mask must wait at the same shuffle
+//!   (otherwise: divergence). The source lane is computed as PTX does with numba-cuda's clamp
+//!   (`b` taken modulo 32): `lane + b` (down; past lane 31 the lane keeps its own value),
+//!   `lane ^ b` (xor), `b` (sync). A source lane that does not exist (partial warp), has exited
+//!   or is not at the shuffle gives the lane its own value (undefined in CUDA).
+//!
+//! Warps are 32 consecutive linear thread ids; `cuda.laneid` is the linear id modulo 32 and
+//! `cuda.activemask()` the lanes present in the warp (all 32 except in a partial last warp).
+//! `cuda.shared.array` is one zero-filled array per allocation site per block (fresh for the
+//! next block); `cuda.local.array` a fresh zero-filled array each time it executes (CUDA leaves
+//! both uninitialised; zeros make a kernel that reads them deterministic, not correct).
+//! Dynamic shared memory is not supported (the front end rejects `cuda.shared.array(0, ...)`).
+//!
+//! `InterpOptions::fuel` counts instructions across the whole launch; `max_depth` bounds each
+//! thread's frame stack. The first runtime error of any thread stops the launch and is
+//! returned with [`RuntimeError::thread`] set.
+
+use super::cuda::{int_value, truthy, ThreadCx};
+use super::value::{ArrayRef, RtValue};
+use super::{Frame, InterpOptions, Machine, RuntimeError, RuntimeErrorKind, Stop, Wait};
+use crate::function::{Builtin, Inst};
+use crate::infer::TypedProgram;
+use crate::module::FunctionKind;
+use hashbrown::HashMap;
+use std::fmt;
+
+/// A launch configuration: `kernel[grid, block]`, dimensions `(x, y, z)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KernelLaunch {
+    /// Blocks per grid.
+    pub grid: [u32; 3],
+    /// Threads per block.
+    pub block: [u32; 3],
+    /// Bytes of dynamic shared memory (accepted for completeness; nothing reads it yet).
+    pub dynamic_shared_bytes: u32,
+}
+
+impl KernelLaunch {
+    /// `kernel[grid, block]` with 1-D dimensions.
+    pub fn linear(grid: u32, block: u32) -> KernelLaunch {
+        KernelLaunch { grid: [grid, 1, 1], block: [block, 1, 1], dynamic_shared_bytes: 0 }
+    }
+
+    /// Why CUDA would refuse this configuration, if it would.
+    pub fn validate(&self) -> Result<(), String> {
+        let [bx, by, bz] = self.block;
+        let [gx, gy, gz] = self.grid;
+        if self.grid.contains(&0) || self.block.contains(&0) {
+            return Err(format!("zero dimension in grid {:?} or block {:?}", self.grid, self.block));
+        }
+        let threads = bx as u64 * by as u64 * bz as u64;
+        if bx > 1024 || by > 1024 || bz > 64 || threads > 1024 {
+            return Err(format!(
+                "block {:?} has {threads} threads (CUDA allows x, y <= 1024, z <= 64 and 1024 in all)",
+                self.block
+            ));
+        }
+        if gx > i32::MAX as u32 || gy > 65535 || gz > 65535 {
+            return Err(format!("grid {:?} is too large (x < 2^31, y and z <= 65535)", self.grid));
+        }
+        Ok(())
+    }
+}
+
+/// A thread of a launch: its `blockIdx` and `threadIdx`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct KernelThread {
+    /// `cuda.blockIdx`.
+    pub block: [u32; 3],
+    /// `cuda.threadIdx`.
+    pub thread: [u32; 3],
+}
+
+impl fmt::Display for KernelThread {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [x, y, z] = self.thread;
+        let [bx, by, bz] = self.block;
+        write!(f, "thread ({x}, {y}, {z}) of block ({bx}, {by}, {bz})")
+    }
+}
+
+/// Launches the entry of `program`, a `@cuda.jit` kernel, over `launch` on `args` (arrays are
+/// shared: the kernel's writes are visible through them). See the module doc for the model.
+pub fn run_kernel(
+    program: &TypedProgram,
+    args: &[RtValue],
+    launch: &KernelLaunch,
+    options: InterpOptions,
+) -> Result<(), RuntimeError> {
+    let Some(entry) = program.functions.first() else {
+        return Err(RuntimeError {
+            kind: RuntimeErrorKind::Unsupported("a program without functions".into()),
+            function: String::new(),
+            span: twinjit_diag::Span::DUMMY,
+            thread: None,
+        });
+    };
+    let launch_error = |kind: RuntimeErrorKind| RuntimeError {
+        kind,
+        function: entry.source_name.clone(),
+        span: entry.func.span,
+        thread: None,
+    };
+    if entry.kind != FunctionKind::Kernel {
+        return Err(launch_error(RuntimeErrorKind::Unsupported(format!(
+            "launching a {} (run_kernel needs a @cuda.jit kernel)",
+            entry.kind.describe()
+        ))));
+    }
+    let nparams = entry.func.params().len();
+    if args.len() != nparams {
+        return Err(launch_error(RuntimeErrorKind::InvalidLaunch(format!(
+            "the kernel takes {nparams} arguments but {} were given",
+            args.len()
+        ))));
+    }
+    launch.validate().map_err(|m| launch_error(RuntimeErrorKind::InvalidLaunch(m)))?;
+    let mut m = Machine::new(program, options);
+    for z in 0..launch.grid[2] {
+        for y in 0..launch.grid[1] {
+            for x in 0..launch.grid[0] {
+                BlockRun::new(launch, [x, y, z]).run(&mut m, args)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+enum State<'p> {
+    /// Not started: no frames yet (most threads of a barrier-free kernel run to completion
+    /// one after another, so only one frame stack exists at a time).
+    Fresh,
+    /// Runnable: its frame stack is positioned after a resolved synchronisation point.
+    Ready(Vec<Frame<'p>>),
+    /// Waiting at a barrier or shuffle.
+    Waiting(Vec<Frame<'p>>, Wait),
+    /// Returned.
+    Done,
+}
+
+/// One block of a launch while it runs.
+struct BlockRun<'l, 'p> {
+    launch: &'l KernelLaunch,
+    block_idx: [u32; 3],
+    threads: Vec<State<'p>>,
+    shared: HashMap<(usize, Inst), ArrayRef>,
+}
+
+fn is_barrier(b: Builtin) -> bool {
+    matches!(b, Builtin::SyncThreads | Builtin::SyncThreadsCount | Builtin::SyncThreadsAnd | Builtin::SyncThreadsOr)
+}
+
+impl<'l, 'p> BlockRun<'l, 'p> {
+    fn new(launch: &'l KernelLaunch, block_idx: [u32; 3]) -> Self {
+        let n = launch.block.iter().map(|&d| d as usize).product();
+        BlockRun { launch, block_idx, threads: (0..n).map(|_| State::Fresh).collect(), shared: HashMap::new() }
+    }
+
+    fn thread_idx(&self, linear: usize) -> [u32; 3] {
+        let [bx, by, _] = self.launch.block;
+        let l = linear as u32;
+        [l % bx, (l / bx) % by, l / (bx * by)]
+    }
+
+    fn who(&self, linear: usize) -> KernelThread {
+        KernelThread { block: self.block_idx, thread: self.thread_idx(linear) }
+    }
+
+    /// The lanes that exist in the warp of thread `linear`.
+    fn warp_lanes(&self, linear: usize) -> u32 {
+        let base = linear / 32 * 32;
+        let present = (self.threads.len() - base).min(32);
+        if present == 32 {
+            u32::MAX
+        } else {
+            (1u32 << present) - 1
+        }
+    }
+
+    fn run(mut self, m: &mut Machine<'p>, args: &[RtValue]) -> Result<(), RuntimeError> {
+        loop {
+            for t in 0..self.threads.len() {
+                let stack = match std::mem::replace(&mut self.threads[t], State::Done) {
+                    State::Fresh => vec![m.frame(0, args.to_vec(), None)],
+                    State::Ready(stack) => stack,
+                    other => {
+                        self.threads[t] = other;
+                        continue;
+                    }
+                };
+                self.threads[t] = self.run_thread(m, t, stack)?;
+            }
+            if self.threads.iter().all(|s| matches!(s, State::Done)) {
+                return Ok(());
+            }
+            if !self.resolve_shuffles(m)? {
+                self.resolve_barrier(m)?;
+            }
+        }
+    }
+
+    fn run_thread(
+        &mut self,
+        m: &mut Machine<'p>,
+        t: usize,
+        mut stack: Vec<Frame<'p>>,
+    ) -> Result<State<'p>, RuntimeError> {
+        let mut cx = ThreadCx {
+            grid: self.launch.grid,
+            block_dim: self.launch.block,
+            block_idx: self.block_idx,
+            thread_idx: self.thread_idx(t),
+            linear: t as u32,
+            warp_lanes: self.warp_lanes(t),
+            shared: &mut self.shared,
+        };
+        match m.exec(&mut stack, &mut cx) {
+            Ok(Stop::Returned(_)) => Ok(State::Done),
+            Ok(Stop::Wait(w)) => Ok(State::Waiting(stack, w)),
+            Err(mut e) => {
+                e.thread = Some(self.who(t));
+                Err(e)
+            }
+        }
+    }
+
+    fn divergence(&self, m: &Machine<'p>, t: usize, w: &Wait, what: String) -> RuntimeError {
+        let mut e = m.error(RuntimeErrorKind::BarrierDivergence(what), w.span, w.fidx);
+        e.thread = Some(self.who(t));
+        e
+    }
+
+    /// Resumes waiting thread `t` with `value` as the result of its synchronisation point.
+    fn resume(&mut self, m: &Machine<'p>, t: usize, value: RtValue) {
+        if let State::Waiting(mut stack, w) = std::mem::replace(&mut self.threads[t], State::Done) {
+            if let (Some(r), Some(top)) = (w.result, stack.last_mut()) {
+                let ty = m.program.functions[w.fidx].func.ty(r);
+                top.vals[r.index()] = match (ty.scalar(), &value) {
+                    (Some(s), RtValue::I32(_) | RtValue::I64(_)) => super::arith::cast(&value, s),
+                    _ => value,
+                };
+            }
+            self.threads[t] = State::Ready(stack);
+        }
+    }
+
+    fn waiting(&self, t: usize) -> Option<&Wait> {
+        match &self.threads[t] {
+            State::Waiting(_, w) => Some(w),
+            _ => None,
+        }
+    }
+
+    /// Exchanges values in every warp whose lanes wait at a shuffle; whether any did.
+    fn resolve_shuffles(&mut self, m: &Machine<'p>) -> Result<bool, RuntimeError> {
+        let n = self.threads.len();
+        let mut any = false;
+        for base in (0..n).step_by(32) {
+            let end = (base + 32).min(n);
+            let Some(first) = (base..end).find(|&t| self.waiting(t).is_some_and(|w| !is_barrier(w.builtin))) else {
+                continue;
+            };
+            let site = self.waiting(first).map(|w| (w.fidx, w.inst));
+            let at_site = |t: usize| self.waiting(t).is_some_and(|w| Some((w.fidx, w.inst)) == site);
+            let mut lanes: Vec<Option<(i64, RtValue)>> = vec![None; end - base];
+            for t in base..end {
+                let Some(w) = self.waiting(t) else { continue };
+                if is_barrier(w.builtin) {
+                    continue;
+                }
+                let lane = t - base;
+                if !at_site(t) {
+                    let other = self.who(first);
+                    return Err(self.divergence(
+                        m,
+                        t,
+                        w,
+                        format!("lanes of one warp wait at different shuffles ({other} waits at another)"),
+                    ));
+                }
+                let mask = w.args.first().and_then(int_value).unwrap_or(0) as u32;
+                if mask & (1 << lane) == 0 {
+                    return Err(self.divergence(
+                        m,
+                        t,
+                        w,
+                        format!("{} with mask {mask:#x}, which leaves out the calling lane {lane}", w.builtin.name()),
+                    ));
+                }
+                for l in 0..(end - base) {
+                    let other = base + l;
+                    let alive = !matches!(self.threads[other], State::Done);
+                    if mask & (1 << l) != 0 && alive && !at_site(other) {
+                        return Err(self.divergence(
+                            m,
+                            t,
+                            w,
+                            format!(
+                                "{} with mask {mask:#x} names lane {l} ({}), which waits elsewhere",
+                                w.builtin.name(),
+                                self.who(other)
+                            ),
+                        ));
+                    }
+                }
+                let b = w.args.get(2).and_then(int_value).unwrap_or(0) & 31;
+                let value = w.args.get(1).cloned().unwrap_or(RtValue::None);
+                let src = match w.builtin {
+                    Builtin::ShflDownSync => lane as i64 + b,
+                    Builtin::ShflXorSync => lane as i64 ^ b,
+                    _ => b,
+                };
+                lanes[lane] = Some((src, value));
+            }
+            let results: Vec<Option<RtValue>> = lanes
+                .iter()
+                .map(|l| {
+                    let (src, own) = l.as_ref()?;
+                    let from = usize::try_from(*src).ok().and_then(|s| lanes.get(s)).and_then(|s| s.as_ref());
+                    Some(from.map(|(_, v)| v.clone()).unwrap_or_else(|| own.clone()))
+                })
+                .collect();
+            for (lane, r) in results.into_iter().enumerate() {
+                if let Some(v) = r {
+                    self.resume(m, base + lane, v);
+                    any = true;
+                }
+            }
+        }
+        Ok(any)
+    }
+
+    /// Resolves the block barrier every live thread waits at, or reports why it cannot.
+    fn resolve_barrier(&mut self, m: &Machine<'p>) -> Result<(), RuntimeError> {
+        let n = self.threads.len();
+        let Some((first, w0)) = (0..n).find_map(|t| Some((t, self.waiting(t)?))) else {
+            // Not reached: `run` returns when every thread is done.
+            return Ok(());
+        };
+        let mut count = 0i64;
+        for t in 0..n {
+            let Some(w) = self.waiting(t) else {
+                // Every thread ran until it waited or returned, so this one has exited.
+                return Err(self.divergence(
+                    m,
+                    first,
+                    w0,
+                    format!("{} exited while {} waits at {}()", self.who(t), self.who(first), w0.builtin.name()),
+                ));
+            };
+            if w.builtin != w0.builtin {
+                return Err(self.divergence(
+                    m,
+                    t,
+                    w,
+                    format!(
+                        "{} waits at {}() while {} waits at {}()",
+                        self.who(t),
+                        w.builtin.name(),
+                        self.who(first),
+                        w0.builtin.name()
+                    ),
+                ));
+            }
+            count += w.args.first().is_some_and(truthy) as i64;
+        }
+        let value = match w0.builtin {
+            Builtin::SyncThreadsCount => RtValue::I32(count as i32),
+            Builtin::SyncThreadsAnd => RtValue::I32((count == n as i64) as i32),
+            Builtin::SyncThreadsOr => RtValue::I32((count > 0) as i32),
+            _ => RtValue::None,
+        };
+        for t in 0..n {
+            self.resume(m, t, value.clone());
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn launch_limits() {
+        assert!(KernelLaunch::linear(4, 256).validate().is_ok());
+        assert!(KernelLaunch::linear(0, 256).validate().is_err());
+        assert!(KernelLaunch::linear(1, 1025).validate().is_err());
+        let l = KernelLaunch { grid: [1, 1, 1], block: [32, 32, 2], dynamic_shared_bytes: 0 };
+        assert!(l.validate().is_err());
+        let l = KernelLaunch { grid: [1, 70000, 1], block: [1, 1, 1], dynamic_shared_bytes: 0 };
+        assert!(l.validate().is_err());
+    }
+
+    #[test]
+    fn thread_display() {
+        let t = KernelThread { block: [1, 0, 0], thread: [3, 2, 1] };
+        assert_eq!(t.to_string(), "thread (3, 2, 1) of block (1, 0, 0)");
+    }
+}

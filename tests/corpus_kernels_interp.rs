@@ -1,0 +1,385 @@
+//! Every `# check:` of the CUDA kernel corpus (`tests/kernels_cuda/*.py`) launched in the
+//! reference interpreter (`interp::run_kernel`), bounds checks on. The expected arrays were
+//! computed by Numba's CUDA simulator (`tests/kernels_cuda/verify_numba_cudasim.py` re-checks
+//! them there); ints and bools must match exactly, floats exactly unless the kernel calls a
+//! `math` function or `cuda.fma` (then within 1e-12 relative for float64 and 1e-6 for float32:
+//! the simulator computes `math.*` in float64, GPUs and twinjit in the argument's type).
+//!
+//! The bad-kernel tests at the end check that divergent barriers, out-of-bounds accesses and
+//! runaway launches come back as errors (never a hang or a panic).
+
+mod common;
+
+use common::{arg_value, corpus_in, read_checks, Expect, Lit};
+use twinjit::ir::interp::{run_kernel, InterpOptions, KernelLaunch, RtValue, RuntimeError, RuntimeErrorKind};
+use twinjit::ir::{Builtin, InstKind, Signature, TypedProgram};
+use twinjit::SourceModule;
+
+/// Instructions per launch: far more than any corpus kernel needs, few enough that a kernel
+/// that loops forever fails in seconds.
+const FUEL: u64 = 50_000_000;
+
+fn options() -> InterpOptions {
+    InterpOptions { fuel: Some(FUEL), ..InterpOptions::default() }
+}
+
+/// Whether the program calls a float math function (results may differ in the last bits
+/// between libm, libdevice and the simulator's float64 `math`).
+fn uses_math(p: &TypedProgram) -> bool {
+    p.functions.iter().flat_map(|f| &f.func.insts).any(|i| match &i.kind {
+        InstKind::Builtin(b, _) => b.name().starts_with("math.") || *b == Builtin::Fma,
+        _ => false,
+    })
+}
+
+fn close(got: f64, want: f64, rel: f64) -> bool {
+    got == want || (got.is_nan() && want.is_nan()) || (got - want).abs() <= rel * got.abs().max(want.abs())
+}
+
+/// Whether array element `got` is `want` (ints and bools exact and of the array's kind).
+fn element_matches(got: &RtValue, want: &Lit, math: bool) -> bool {
+    match (got, want) {
+        (RtValue::I64(g), Lit::Int(w)) => g == w,
+        (RtValue::I32(g), Lit::Int(w)) => *g as i64 == *w,
+        (RtValue::Bool(g), Lit::Bool(w)) => g == w,
+        (RtValue::F64(g), Lit::Float(w)) => close(*g, *w, if math { 1e-12 } else { 0.0 }),
+        // A float32 is compared as the float64 the simulator's `tolist()` printed.
+        (RtValue::F32(g), Lit::Float(w)) => close(*g as f64, *w, if math { 1e-6 } else { 0.0 }),
+        _ => false,
+    }
+}
+
+fn flatten(l: &Lit, shape: &mut Vec<i64>, depth: usize, out: &mut Vec<Lit>) {
+    match l {
+        Lit::Seq(items) => {
+            if shape.len() <= depth {
+                shape.push(items.len() as i64);
+            }
+            for it in items {
+                flatten(it, shape, depth + 1, out);
+            }
+        }
+        other => out.push(other.clone()),
+    }
+}
+
+/// `None` when the array equals `want`, else what differs.
+fn compare_array(got: &RtValue, want: &Lit, math: bool) -> Option<String> {
+    let RtValue::Array(a) = got else { return Some(format!("{got} is not an array")) };
+    let mut shape = Vec::new();
+    let mut vals = Vec::new();
+    flatten(want, &mut shape, 0, &mut vals);
+    if shape != a.shape {
+        return Some(format!("shape {:?}, expected {shape:?}", a.shape));
+    }
+    let got = a.to_vec();
+    let bad: Vec<String> = got
+        .iter()
+        .zip(&vals)
+        .enumerate()
+        .filter(|(_, (g, w))| !element_matches(g, w, math))
+        .map(|(k, (g, w))| format!("[{k}] {g} != {w:?}"))
+        .collect();
+    if bad.is_empty() {
+        None
+    } else {
+        let more = if bad.len() > 8 { format!(" (and {} more)", bad.len() - 8) } else { String::new() };
+        Some(format!("{}{more}", bad[..bad.len().min(8)].join(", ")))
+    }
+}
+
+fn launch_of(grid: [u32; 3], block: [u32; 3]) -> KernelLaunch {
+    KernelLaunch { grid, block, dynamic_shared_bytes: 0 }
+}
+
+#[test]
+fn cuda_corpus_matches_the_simulator_in_the_interpreter() {
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    let mut files = 0;
+    for (name, text) in corpus_in("kernels_cuda") {
+        files += 1;
+        let module = match SourceModule::parse(&name, &text) {
+            Ok(m) => m,
+            Err(e) => {
+                failures.push(format!("{name}: front end failed:\n{e}"));
+                continue;
+            }
+        };
+        let checks = match read_checks(&name, &text) {
+            Ok(c) => c,
+            Err(e) => {
+                failures.push(e);
+                continue;
+            }
+        };
+        for c in checks {
+            ran += 1;
+            let at = format!("{}:{} {}", c.file, c.line, c.call_text);
+            let Some((grid, block)) = c.launch else {
+                failures.push(format!("{at}: not a kernel launch"));
+                continue;
+            };
+            let Some(args) = c.args.iter().map(arg_value).collect::<Option<Vec<RtValue>>>() else {
+                failures.push(format!("{at}: unreadable argument"));
+                continue;
+            };
+            let sig = Signature { args: args.iter().map(RtValue::ty).collect(), ret: None };
+            let program = match module.specialize(&c.func, &sig, Some(true)) {
+                Ok(p) => p,
+                Err(e) => {
+                    failures.push(format!("{at}: compile failed:\n{e}"));
+                    continue;
+                }
+            };
+            let math = uses_math(&program);
+            let result = run_kernel(&program, &args, &launch_of(grid, block), options());
+            match (&c.expect, result) {
+                (Expect::Raises(exc), Err(e)) if e.python_name() == exc.as_str() => {}
+                (Expect::Raises(exc), other) => failures.push(format!("{at}: expected {exc}, got {other:?}")),
+                (Expect::Value { ret, arrays }, Ok(())) => {
+                    if !matches!(ret, Lit::None) {
+                        failures.push(format!("{at}: a kernel returns None, the check expects {ret:?}"));
+                    }
+                    for (k, want) in arrays {
+                        let Some(got) = args.get(*k) else {
+                            failures.push(format!("{at}: no arg{k}"));
+                            continue;
+                        };
+                        if let Some(diff) = compare_array(got, want, math) {
+                            failures.push(format!("{at}: arg{k}: {diff}"));
+                        }
+                    }
+                }
+                (Expect::Value { .. }, Err(e)) => {
+                    failures.push(format!("{at}: failed: {}", e.describe(module.sources())))
+                }
+            }
+        }
+    }
+    println!("CUDA kernel corpus in the interpreter: {ran} checks in {files} files, {} failed", failures.len());
+    assert!(ran >= 40, "only {ran} checks found");
+    assert!(failures.is_empty(), "{} of {ran} checks failed:\n{}", failures.len(), failures.join("\n"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bad kernels: errors, never hangs.
+
+const BAD: &str = r#"
+import numpy as np
+from numba import cuda
+
+
+@cuda.jit
+def half_sync(a):
+    i = cuda.threadIdx.x
+    if i < 16:
+        cuda.syncthreads()
+    a[i] = i
+
+
+@cuda.jit
+def early_return(a):
+    i = cuda.grid(1)
+    if i >= a.size:
+        return
+    a[i] = 1
+    cuda.syncthreads()
+    a[i] = 2
+
+
+@cuda.jit
+def mixed_barriers(a):
+    i = cuda.threadIdx.x
+    if i % 2 == 0:
+        cuda.syncthreads()
+    else:
+        a[i] = cuda.syncthreads_count(1)
+
+
+@cuda.jit
+def split_shuffle(a):
+    i = cuda.threadIdx.x
+    v = a[i]
+    if i < 16:
+        v = cuda.shfl_down_sync(0xffffffff, v, 1)
+    else:
+        v = cuda.shfl_xor_sync(0xffffffff, v, 1)
+    a[i] = v
+
+
+@cuda.jit
+def out_of_bounds(a):
+    i = cuda.grid(1)
+    a[i] = i
+
+
+@cuda.jit
+def spin(a):
+    i = cuda.grid(1)
+    k = 0
+    while a[0] == 0:
+        k += 1
+
+
+@cuda.jit(device=True)
+def device_only(x):
+    return x
+"#;
+
+fn bad_module() -> SourceModule {
+    SourceModule::parse("bad_kernels.py", BAD).expect("bad kernels parse")
+}
+
+fn launch(module: &SourceModule, func: &str, args: &[RtValue], l: KernelLaunch) -> Result<(), RuntimeError> {
+    launch_with(module, func, args, l, options())
+}
+
+fn launch_with(
+    module: &SourceModule,
+    func: &str,
+    args: &[RtValue],
+    l: KernelLaunch,
+    options: InterpOptions,
+) -> Result<(), RuntimeError> {
+    let sig = Signature { args: args.iter().map(RtValue::ty).collect(), ret: None };
+    let program = module.specialize(func, &sig, Some(true)).expect("compiles");
+    run_kernel(&program, args, &l, options)
+}
+
+fn i64_array(n: usize) -> RtValue {
+    RtValue::Array(twinjit::ir::interp::ArrayRef::from_vec(twinjit::ir::interp::ArrayData::I64(vec![0; n])))
+}
+
+fn divergence(e: &RuntimeError) -> &str {
+    match &e.kind {
+        RuntimeErrorKind::BarrierDivergence(m) => m,
+        other => panic!("expected barrier divergence, got {other:?}: {e}"),
+    }
+}
+
+#[test]
+fn half_the_threads_at_a_barrier_is_divergence() {
+    let m = bad_module();
+    let e = launch(&m, "half_sync", &[i64_array(32)], KernelLaunch::linear(1, 32)).unwrap_err();
+    let msg = divergence(&e);
+    assert!(msg.contains("thread (16, 0, 0) of block (0, 0, 0) exited"), "{msg}");
+    assert_eq!(e.python_name(), "RuntimeError");
+    assert!(e.to_string().contains("barrier divergence"), "{e}");
+    assert!(e.describe(m.sources()).contains("bad_kernels.py:10:"), "{}", e.describe(m.sources()));
+}
+
+#[test]
+fn early_return_before_a_barrier_is_divergence() {
+    let m = bad_module();
+    // 40 elements, 2 blocks of 32: the second block's last 24 threads return early.
+    let e = launch(&m, "early_return", &[i64_array(40)], KernelLaunch::linear(2, 32)).unwrap_err();
+    let msg = divergence(&e);
+    assert!(msg.contains("of block (1, 0, 0) exited"), "{msg}");
+    // Every thread of a full grid reaches the barrier: fine.
+    let a = i64_array(64);
+    launch(&m, "early_return", std::slice::from_ref(&a), KernelLaunch::linear(2, 32)).expect("runs");
+    assert!(a.to_string().starts_with("[2, 2, 2"), "{a}");
+}
+
+#[test]
+fn different_barrier_kinds_are_divergence() {
+    let m = bad_module();
+    let e = launch(&m, "mixed_barriers", &[i64_array(8)], KernelLaunch::linear(1, 8)).unwrap_err();
+    let msg = divergence(&e);
+    assert!(msg.contains("cuda.syncthreads_count") && msg.contains("cuda.syncthreads()"), "{msg}");
+}
+
+#[test]
+fn a_shuffle_half_the_warp_skips_is_divergence() {
+    let m = bad_module();
+    let e = launch(&m, "split_shuffle", &[i64_array(32)], KernelLaunch::linear(1, 32)).unwrap_err();
+    let msg = divergence(&e);
+    assert!(msg.contains("cuda.shfl_down_sync with mask 0xffffffff names lane 16"), "{msg}");
+}
+
+#[test]
+fn out_of_bounds_with_boundscheck_is_an_index_error_with_the_thread() {
+    let m = bad_module();
+    let e = launch(&m, "out_of_bounds", &[i64_array(8)], KernelLaunch::linear(2, 8)).unwrap_err();
+    assert_eq!(e.kind, RuntimeErrorKind::Index { index: 8, len: 8, axis: 0 });
+    let t = e.thread.expect("thread recorded");
+    assert_eq!((t.block, t.thread), ([1, 0, 0], [0, 0, 0]));
+    assert!(e.to_string().contains("(thread (0, 0, 0) of block (1, 0, 0))"), "{e}");
+}
+
+#[test]
+fn fuel_bounds_a_launch_that_never_ends() {
+    let m = bad_module();
+    // A million threads, each spinning forever: the launch-wide budget stops it.
+    let l = KernelLaunch { grid: [1000, 1, 1], block: [1000, 1, 1], dynamic_shared_bytes: 0 };
+    let budget = InterpOptions { fuel: Some(2_000_000), ..InterpOptions::default() };
+    let e = launch_with(&m, "spin", &[i64_array(1)], l, budget).unwrap_err();
+    assert_eq!(e.kind, RuntimeErrorKind::OutOfFuel);
+    assert!(e.thread.is_some());
+}
+
+#[test]
+fn bad_launches_are_errors() {
+    let m = bad_module();
+    let a = i64_array(4);
+    let l = KernelLaunch { grid: [1, 1, 1], block: [2048, 1, 1], dynamic_shared_bytes: 0 };
+    let e = launch(&m, "out_of_bounds", std::slice::from_ref(&a), l).unwrap_err();
+    assert!(matches!(e.kind, RuntimeErrorKind::InvalidLaunch(_)), "{e}");
+    let e = launch(&m, "out_of_bounds", std::slice::from_ref(&a), KernelLaunch::linear(0, 4)).unwrap_err();
+    assert!(matches!(e.kind, RuntimeErrorKind::InvalidLaunch(_)), "{e}");
+    // A device function is called, not launched.
+    let sig = Signature { args: vec![twinjit::ir::Type::I64], ret: None };
+    let p = m.specialize("device_only", &sig, None).expect("compiles");
+    let e = run_kernel(&p, &[RtValue::I64(1)], &KernelLaunch::linear(1, 1), options()).unwrap_err();
+    assert!(matches!(e.kind, RuntimeErrorKind::Unsupported(_)), "{e}");
+    // Wrong argument count.
+    let sig = Signature { args: vec![a.ty()], ret: None };
+    let p = m.specialize("out_of_bounds", &sig, None).expect("compiles");
+    let e = run_kernel(&p, &[], &KernelLaunch::linear(1, 1), options()).unwrap_err();
+    assert!(matches!(e.kind, RuntimeErrorKind::InvalidLaunch(_)), "{e}");
+}
+
+#[test]
+fn cuda_builtins_outside_a_launch_are_unsupported() {
+    let m = bad_module();
+    let e = m.interpret("out_of_bounds", &[i64_array(4)]).unwrap_err();
+    assert_eq!(e.python_exception(), Some("NotImplementedError"), "{e}");
+}
+
+#[test]
+fn cuda_constructs_numba_refuses_are_compile_errors() {
+    let text = r#"
+import numpy as np
+from numba import cuda
+
+
+@cuda.jit
+def bool_vote(a, out):
+    i = cuda.grid(1)
+    out[i] = cuda.syncthreads_count(a[i] > 0)
+
+
+@cuda.jit
+def float_cas(a):
+    cuda.atomic.cas(a, 0, 1.0, 2.0)
+
+
+@cuda.jit
+def short_index(a):
+    cuda.atomic.add(a, 0, 1)
+"#;
+    let m = SourceModule::parse("refused.py", text).expect("parses");
+    let f64_1d = twinjit::ir::parse_type("float64[::1]").expect("type");
+    let i64_1d = twinjit::ir::parse_type("int64[::1]").expect("type");
+    let i64_2d = twinjit::ir::parse_type("int64[:, ::1]").expect("type");
+    let cases = [
+        ("bool_vote", vec![f64_1d.clone(), i64_1d], "takes an integer predicate"),
+        ("float_cas", vec![f64_1d], "does not support arrays of float64"),
+        ("short_index", vec![i64_2d], "needs 2 integer index(es)"),
+    ];
+    for (func, args, want) in cases {
+        let e = m.specialize(func, &Signature { args, ret: None }, None).unwrap_err();
+        assert!(e.to_string().contains(want), "{func}: {e}");
+    }
+}

@@ -1,0 +1,378 @@
+#!/usr/bin/env python3
+"""Check the `# check:` lines of tests/kernels_cuda/*.py under Numba's CUDA simulator.
+
+Usage:
+    python tests/kernels_cuda/verify_numba_cudasim.py              # check every file
+    python tests/kernels_cuda/verify_numba_cudasim.py FILE.py ...  # only these files
+    python tests/kernels_cuda/verify_numba_cudasim.py --generate [FILE.py ...]
+    python tests/kernels_cuda/verify_numba_cudasim.py --gpu [FILE.py ...]
+
+Run it with the project's venv (numba 0.68.1 ships `numba.cuda` and its simulator; the
+separate `numba-cuda` package has the same simulator). The script sets
+NUMBA_ENABLE_CUDASIM=1 itself, so no GPU is needed.
+
+Check line grammar (one per line, anywhere in the file):
+
+    # check: KERNEL[GRID, BLOCK](ARG, ...) -> None ; arg0 == [..] ; arg2 == [..]
+
+GRID and BLOCK are ints or tuples of up to three ints, as in `kernel[grid, block](...)`.
+Each ARG is a Python expression evaluated with `np` and `math` in scope (fresh arrays per
+check). After the launch, `argN == LIST` compares `argN.tolist()`: ints and bools exactly
+(and of the same kind), floats equal or both NaN (a relative 1e-12 is tolerated, as in
+tests/kernels/verify_numba.py). tests/corpus_kernels_interp.rs launches the same lines in
+twinjit's interpreter.
+
+--gpu runs the same checks under compiled numba-cuda on a real GPU instead of the simulator
+(no shim; floats may then differ in the last bits: each check reports exact, or within 1e-6
+relative, which it counts as `inexact` rather than failed).
+
+--generate rewrites every `argN == ?` placeholder in the given files with the values the
+simulator produces (floats as repr() of the Python float of each element, so float32 values
+appear exactly). Run the plain mode afterwards; generated values still need a human look.
+
+The simulator is not a GPU: it runs each CUDA thread as a Python thread over NumPy, so its
+arithmetic follows NumPy (float32 math functions are computed in float64, `cuda.fma` is not
+fused, `float32 * 0.1` stays float32 under NEP 50 where compiled Numba computes float64),
+shared and local arrays start uninitialised, and it has no warp shuffles. The corpus is
+written to stay inside the part where the simulator and compiled Numba agree: float32 work
+uses np.float32 constants, `fma` operands whose product is exact, arrays initialised before
+they are read, race-free kernels and order-independent atomics (float atomics add exactly
+representable values). numba-cuda on a real GPU is the final arbiter of every expected value.
+
+Warp shuffles: the simulator lacks `cuda.shfl_down_sync`, `shfl_xor_sync` and `shfl_sync`
+(and `cuda.activemask`, shimmed as the lanes of the caller's warp that exist, which is what
+converged code sees), so this script installs a shim with PTX's semantics as numba-cuda emits them (`shfl.sync`
+with clamp 0x1f: the lane offset or index is taken modulo 32; `down` past lane 31 and a
+missing source lane return the caller's own value). The shim exchanges values through two
+block-wide barriers, so every thread of the block must execute the shuffle (true for every
+shuffle kernel in the corpus). Checks of warp.py therefore rest on this shim, not on code
+from Numba: they are the least independent checks of the corpus.
+"""
+
+import ast
+import glob
+import importlib.util
+import math
+import os
+import re
+import sys
+import tempfile
+import threading
+
+GPU = "--gpu" in sys.argv[1:]
+if not GPU:
+    os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
+os.environ.setdefault("NUMBA_CACHE_DIR", tempfile.mkdtemp(prefix="twinjit-numba-cache-"))
+sys.dont_write_bytecode = True
+
+import numpy as np  # noqa: E402
+
+if not hasattr(np, "row_stack"):
+    # numba 0.68.0's typing registry still names np.row_stack, which NumPy 2.5 removed.
+    np.row_stack = np.vstack
+
+from numba import cuda  # noqa: E402, F401
+
+if not GPU:
+    from numba.cuda.simulator import kernelapi
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CHECK_RE = re.compile(r"^\s*#\s*check:\s*(.*?)\s*$")
+ARG_RE = re.compile(r"^arg(\d+)\s*==\s*(.*)$")
+REL_TOL = 1e-12
+GPU_REL_TOL = 1e-6
+INEXACT = []
+
+
+class CheckError(Exception):
+    pass
+
+
+# --- the shuffle shim -----------------------------------------------------------------------
+
+_SHFL_LOCK = threading.Lock()
+
+
+def _exchange(value, source_lane):
+    t = threading.current_thread()
+    manager = t._manager
+    with _SHFL_LOCK:
+        slots = manager.__dict__.setdefault("_twinjit_shfl_slots", {})
+    me = t.thread_id
+    slots[me] = value
+    t.syncthreads()
+    lane = me % 32
+    src = source_lane(lane)
+    got = slots.get(me - lane + src, value) if 0 <= src < 32 else value
+    t.syncthreads()
+    return got
+
+
+def _activemask(self):
+    # Converged code: the lanes of the caller's warp that exist.
+    t = threading.current_thread()
+    bx, by, bz = t._manager._block_dim
+    present = min(32, bx * by * bz - (t.thread_id - t.thread_id % 32))
+    return (1 << present) - 1
+
+
+def _shfl_down_sync(self, mask, value, delta):
+    return _exchange(value, lambda lane: lane + (int(delta) & 31))
+
+
+def _shfl_xor_sync(self, mask, value, lane_mask):
+    return _exchange(value, lambda lane: lane ^ (int(lane_mask) & 31))
+
+
+def _shfl_sync(self, mask, value, src_lane):
+    return _exchange(value, lambda lane: int(src_lane) & 31)
+
+
+if not GPU:
+    for _name, _fn in [
+        ("shfl_down_sync", _shfl_down_sync),
+        ("shfl_xor_sync", _shfl_xor_sync),
+        ("shfl_sync", _shfl_sync),
+        ("activemask", _activemask),
+    ]:
+        if not hasattr(kernelapi.FakeCUDAModule, _name):
+            setattr(kernelapi.FakeCUDAModule, _name, _fn)
+
+
+# --- checks ---------------------------------------------------------------------------------
+
+
+def load_module(path):
+    name = "twinjit_cuda_kernel_" + os.path.splitext(os.path.basename(path))[0]
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def parse_check(text):
+    """Return (launch_src, expected_src, [(argno, list_src)])."""
+    parts = [p.strip() for p in text.split(";")]
+    head, rest = parts[0], parts[1:]
+    arg_checks = []
+    for p in rest:
+        m = ARG_RE.match(p)
+        if not m:
+            raise CheckError("bad array clause %r" % p)
+        arg_checks.append((int(m.group(1)), m.group(2).strip()))
+    if " -> " not in head:
+        raise CheckError("missing ' -> ' in %r" % head)
+    call, expected = head.rsplit(" -> ", 1)
+    return call.strip(), expected.strip(), arg_checks
+
+
+def eval_env():
+    return {"np": np, "math": math, "__builtins__": __builtins__}
+
+
+def prepare_launch(mod, call_src):
+    node = ast.parse(call_src, mode="eval").body
+    if not (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Subscript)
+        and isinstance(node.func.value, ast.Name)
+        and isinstance(node.func.slice, ast.Tuple)
+        and len(node.func.slice.elts) == 2
+    ):
+        raise CheckError("a check must launch KERNEL[GRID, BLOCK](ARGS): %r" % call_src)
+    if node.keywords:
+        raise CheckError("no keyword arguments: %r" % call_src)
+    env = eval_env()
+    name = node.func.value.id
+    if not hasattr(mod, name):
+        raise CheckError("no kernel %r in module" % name)
+    grid = eval(ast.unparse(node.func.slice.elts[0]), env)
+    block = eval(ast.unparse(node.func.slice.elts[1]), env)
+    args = [eval(ast.unparse(a), env) for a in node.args]
+    return getattr(mod, name), grid, block, args
+
+
+def is_bool(x):
+    return isinstance(x, (bool, np.bool_))
+
+
+def is_int(x):
+    return isinstance(x, (int, np.integer)) and not is_bool(x)
+
+
+def is_float(x):
+    return isinstance(x, (float, np.floating))
+
+
+def same(expected, got, path):
+    """Return None when equal, else a message."""
+    if isinstance(expected, (list, tuple)):
+        if not isinstance(got, (list, tuple)) or len(got) != len(expected):
+            return "%s: expected %r, got %r" % (path, expected, got)
+        for i, (e, g) in enumerate(zip(expected, got)):
+            msg = same(e, g, "%s[%d]" % (path, i))
+            if msg:
+                return msg
+        return None
+    if is_bool(expected):
+        if not is_bool(got) or bool(got) != bool(expected):
+            return "%s: expected %r, got %r" % (path, expected, got)
+        return None
+    if is_int(expected):
+        if not is_int(got) or int(got) != int(expected):
+            return "%s: expected %r, got %r" % (path, expected, got)
+        return None
+    if is_float(expected):
+        if not is_float(got):
+            return "%s: expected float %r, got %r" % (path, expected, got)
+        e, g = float(expected), float(got)
+        if (math.isnan(e) and math.isnan(g)) or e == g:
+            return None
+        if math.isfinite(e) and math.isfinite(g) and abs(e - g) <= REL_TOL * max(abs(e), abs(g)):
+            return None
+        if GPU and math.isfinite(e) and math.isfinite(g) and abs(e - g) <= GPU_REL_TOL * max(abs(e), abs(g)):
+            INEXACT.append("%s: expected %r, got %r" % (path, e, g))
+            return None
+        return "%s: expected %r, got %r" % (path, e, g)
+    return "%s: unsupported expected value %r" % (path, expected)
+
+
+def fmt(x):
+    if isinstance(x, list):
+        return "[%s]" % ", ".join(fmt(v) for v in x)
+    if is_bool(x):
+        return repr(bool(x))
+    if is_int(x):
+        return repr(int(x))
+    if is_float(x):
+        f = float(x)
+        if math.isnan(f):
+            return "math.nan"
+        if math.isinf(f):
+            return "math.inf" if f > 0 else "-math.inf"
+        return repr(f)
+    raise CheckError("cannot format %r (%s)" % (x, type(x).__name__))
+
+
+def run_check(mod, text):
+    call_src, expected_src, arg_checks = parse_check(text)
+    if expected_src != "None":
+        return ["a kernel returns None; write `-> None`"]
+    kernel, grid, block, args = prepare_launch(mod, call_src)
+    try:
+        kernel[grid, block](*args)
+    except Exception as exc:  # noqa: BLE001
+        return ["raised %s: %s" % (type(exc).__name__, exc)]
+    fails = []
+    env = eval_env()
+    for argno, list_src in arg_checks:
+        if argno >= len(args) or not hasattr(args[argno], "tolist"):
+            fails.append("arg%d is not an array" % argno)
+            continue
+        msg = same(eval(list_src, env), args[argno].tolist(), "arg%d" % argno)
+        if msg:
+            fails.append(msg)
+    if not arg_checks:
+        fails.append("no `argN == LIST` clause: the check checks nothing")
+    return fails
+
+
+def generate_line(mod, text):
+    call_src, expected_src, arg_checks = parse_check(text)
+    if all(src != "?" for _, src in arg_checks):
+        return text
+    kernel, grid, block, args = prepare_launch(mod, call_src)
+    kernel[grid, block](*args)
+    clauses = ["%s -> %s" % (call_src, expected_src)]
+    for argno, src in arg_checks:
+        if src == "?":
+            src = fmt(args[argno].tolist())
+        clauses.append("arg%d == %s" % (argno, src))
+    return " ; ".join(clauses)
+
+
+def kernel_files(argv):
+    if argv:
+        return [os.path.abspath(p) for p in argv]
+    files = sorted(glob.glob(os.path.join(HERE, "*.py")))
+    return [f for f in files if not os.path.basename(f).startswith("verify")]
+
+
+def unchecked_kernels(mod, src):
+    called = set(re.findall(r"#\s*check:\s*([A-Za-z_][A-Za-z0-9_]*)\[", src))
+    names = []
+    for name, obj in vars(mod).items():
+        if type(obj).__name__ == "FakeCUDAKernel":
+            if not getattr(obj, "_device", False) and name not in called:
+                names.append(name)
+    return names
+
+
+def main():
+    argv = [a for a in sys.argv[1:] if a != "--gpu"]
+    generate = bool(argv) and argv[0] == "--generate"
+    if generate:
+        argv = argv[1:]
+    if generate and GPU:
+        print("--generate runs only under the simulator")
+        return 2
+    passed = failed = 0
+    for path in kernel_files(argv):
+        rel = os.path.relpath(path)
+        with open(path) as fh:
+            lines = fh.read().split("\n")
+        try:
+            mod = load_module(path)
+        except Exception as exc:  # noqa: BLE001
+            print("FAIL %s: import error %s: %s" % (rel, type(exc).__name__, exc))
+            failed += 1
+            continue
+        if generate:
+            changed = False
+            for i, line in enumerate(lines):
+                m = CHECK_RE.match(line)
+                if not m:
+                    continue
+                indent = line[: len(line) - len(line.lstrip())]
+                try:
+                    new = generate_line(mod, m.group(1))
+                except Exception as exc:  # noqa: BLE001
+                    print("GEN-ERROR %s:%d: %s: %s" % (rel, i + 1, type(exc).__name__, exc))
+                    continue
+                if new != m.group(1):
+                    lines[i] = "%s# check: %s" % (indent, new)
+                    changed = True
+            if changed:
+                with open(path, "w") as fh:
+                    fh.write("\n".join(lines))
+                print("generated %s" % rel)
+            continue
+        for name in unchecked_kernels(mod, "\n".join(lines)):
+            print("note %s: kernel %s has no check line" % (rel, name))
+        for i, line in enumerate(lines):
+            m = CHECK_RE.match(line)
+            if not m:
+                continue
+            before = len(INEXACT)
+            try:
+                fails = run_check(mod, m.group(1))
+            except Exception as exc:  # noqa: BLE001
+                fails = ["bad check: %s: %s" % (type(exc).__name__, exc)]
+            if len(INEXACT) > before:
+                print("inexact %s:%d: %d element(s), e.g. %s" % (rel, i + 1, len(INEXACT) - before, INEXACT[before]))
+            if fails:
+                failed += 1
+                print("FAIL %s:%d: %s\n    %s" % (rel, i + 1, m.group(1)[:200], "\n    ".join(fails)))
+            else:
+                passed += 1
+    if generate:
+        return 0
+    mode = "numba-cuda on the GPU" if GPU else "the numba CUDA simulator"
+    inexact = " (%d float elements within 1e-6, not exact)" % len(INEXACT) if INEXACT else ""
+    print("%d passed, %d failed under %s%s" % (passed, failed, mode, inexact))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
