@@ -1,0 +1,143 @@
+//! An opened device: its (primary) context and its properties.
+//!
+//! Every object that uses device resources (arrays, modules, streams, events) holds a `Device`,
+//! so the context outlives them. Every driver call is preceded by binding the context to the
+//! calling thread, so all types here can be used from any thread.
+
+use std::fmt;
+use std::sync::{Arc, Mutex};
+
+use cudarc::driver::{result::DriverError, sys, CudaContext};
+
+use crate::driver::{device_count, ready};
+use crate::error::{code_message, code_name, driver_error, is_kernel_fault, CudaError, Result};
+use crate::properties::{query, DeviceProperties};
+use crate::stream::Stream;
+
+/// One CUDA device, opened. Cloning is cheap and shares the context.
+#[derive(Clone)]
+pub struct Device {
+    inner: Arc<DeviceInner>,
+}
+
+struct DeviceInner {
+    context: Arc<CudaContext>,
+    properties: DeviceProperties,
+    /// The last kernel launched through any handle of this device, named in [`CudaError::Fault`].
+    last_kernel: Mutex<Option<Arc<str>>>,
+}
+
+impl fmt::Debug for Device {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Device")
+            .field("ordinal", &self.inner.properties.ordinal)
+            .field("name", &self.inner.properties.name)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Device {
+    /// Opens device `ordinal` (retaining its primary context) and reads its properties.
+    ///
+    /// [`CudaError::NoDriver`] without a usable driver, [`CudaError::NoDevice`] when there is no
+    /// such device; never panics.
+    pub fn open(ordinal: usize) -> Result<Device> {
+        let count = device_count()?;
+        if ordinal >= count {
+            return Err(CudaError::NoDevice { ordinal, count });
+        }
+        ready()?;
+        let context = CudaContext::new(ordinal).map_err(|e| driver_error("cuDevicePrimaryCtxRetain", e))?;
+        let properties = query(ordinal, context.cu_device())?;
+        Ok(Device { inner: Arc::new(DeviceInner { context, properties, last_kernel: Mutex::new(None) }) })
+    }
+
+    /// The device's ordinal.
+    pub fn ordinal(&self) -> usize {
+        self.inner.properties.ordinal
+    }
+
+    /// The properties read when the device was opened.
+    pub fn properties(&self) -> &DeviceProperties {
+        &self.inner.properties
+    }
+
+    /// Waits for all work on the device. A kernel that failed while running gives
+    /// [`CudaError::Fault`].
+    pub fn synchronize(&self) -> Result<()> {
+        self.bind().map_err(|e| self.wait_error("cuCtxSetCurrent", e))?;
+        cudarc::driver::result::ctx::synchronize().map_err(|e| self.wait_error("cuCtxSynchronize", e))
+    }
+
+    /// The legacy default stream: it waits for, and is waited for by, every other stream of this
+    /// crate (they are created blocking). Array copies use it.
+    pub fn default_stream(&self) -> Stream {
+        Stream::default_of(self.clone())
+    }
+
+    /// A new stream. It is a blocking stream, so work on it is ordered with the default stream
+    /// (and therefore with array copies).
+    pub fn new_stream(&self) -> Result<Stream> {
+        Stream::create(self.clone())
+    }
+
+    /// (free, total) device memory in bytes.
+    pub fn memory_info(&self) -> Result<(u64, u64)> {
+        self.bind().map_err(|e| driver_error("cuCtxSetCurrent", e))?;
+        let (free, total) = cudarc::driver::result::mem_get_info().map_err(|e| driver_error("cuMemGetInfo", e))?;
+        Ok((free as u64, total as u64))
+    }
+
+    /// Raises the per-thread stack (`CU_LIMIT_STACK_SIZE`, 1 KiB by default) to at least
+    /// `bytes`; never lowers it. Recursive kernels need more than the default. The driver
+    /// reserves this much local memory for every thread that can be resident at once.
+    pub fn ensure_stack_size(&self, bytes: usize) -> Result<()> {
+        use cudarc::driver::sys::CUlimit;
+        self.bind().map_err(|e| driver_error("cuCtxSetCurrent", e))?;
+        let now = cudarc::driver::result::ctx::get_limit(CUlimit::CU_LIMIT_STACK_SIZE)
+            .map_err(|e| driver_error("cuCtxGetLimit", e))?;
+        if now < bytes {
+            cudarc::driver::result::ctx::set_limit(CUlimit::CU_LIMIT_STACK_SIZE, bytes)
+                .map_err(|e| driver_error("cuCtxSetLimit", e))?;
+        }
+        Ok(())
+    }
+
+    /// Makes this device's context current on the calling thread.
+    pub(crate) fn bind(&self) -> std::result::Result<(), DriverError> {
+        self.inner.context.bind_to_thread()
+    }
+
+    pub(crate) fn raw_context(&self) -> sys::CUcontext {
+        self.inner.context.cu_ctx()
+    }
+
+    /// Whether two handles use the same CUDA context (two opens of one ordinal share the
+    /// primary context).
+    pub(crate) fn same_context(&self, other: &Device) -> bool {
+        Arc::ptr_eq(&self.inner, &other.inner) || self.raw_context() == other.raw_context()
+    }
+
+    /// Records the kernel just launched, for [`CudaError::Fault`] messages.
+    pub(crate) fn note_launch(&self, kernel: &Arc<str>) {
+        let mut last = self.inner.last_kernel.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        match &*last {
+            Some(previous) if Arc::ptr_eq(previous, kernel) => {}
+            _ => *last = Some(kernel.clone()),
+        }
+    }
+
+    /// Converts an error from a call that waits for the device: a kernel failure becomes
+    /// [`CudaError::Fault`] naming the last kernel launched; anything else a driver error.
+    pub(crate) fn wait_error(&self, call: &str, error: DriverError) -> CudaError {
+        if !is_kernel_fault(error.0) {
+            return driver_error(call, error);
+        }
+        let last = self.inner.last_kernel.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let kernel = match &*last {
+            Some(name) => name.to_string(),
+            None => "(no kernel launched through twinjit)".to_string(),
+        };
+        CudaError::Fault { kernel, code: code_name(error.0), message: code_message(error) }
+    }
+}

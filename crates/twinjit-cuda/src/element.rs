@@ -1,0 +1,111 @@
+//! The element types a [`crate::DeviceArray`] can hold, and how each crosses the bus.
+//!
+//! Every element is stored on the device exactly as on the host (little-endian, `bool` as one
+//! byte 0 or 1, matching NumPy's `bool_`). Copies back to the host must not trust the device's
+//! bytes to be valid host values, so `bool` is read as bytes and converted (`!= 0`).
+
+use cudarc::driver::{result, result::DriverError, sys::CUdeviceptr};
+
+/// The scalar kind of an element.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ElementType {
+    Bool,
+    Int32,
+    Int64,
+    Float32,
+    Float64,
+}
+
+impl ElementType {
+    /// The Numba/NumPy name: `bool`, `int32`, `int64`, `float32`, `float64`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ElementType::Bool => "bool",
+            ElementType::Int32 => "int32",
+            ElementType::Int64 => "int64",
+            ElementType::Float32 => "float32",
+            ElementType::Float64 => "float64",
+        }
+    }
+
+    /// Bytes per element on the device.
+    pub fn size(self) -> usize {
+        match self {
+            ElementType::Bool => 1,
+            ElementType::Int32 | ElementType::Float32 => 4,
+            ElementType::Int64 | ElementType::Float64 => 8,
+        }
+    }
+}
+
+/// A scalar type that device arrays can hold: `bool`, `i32`, `i64`, `f32`, `f64`. Sealed.
+pub trait DeviceElement: sealed::Transfer + Copy + Default + Send + Sync + 'static {
+    /// The element's scalar kind.
+    const TYPE: ElementType;
+}
+
+pub(crate) mod sealed {
+    use super::*;
+
+    /// Host ↔ device copies of a slice of elements (synchronous, on the legacy default stream).
+    pub trait Transfer: Sized {
+        /// # Safety
+        /// `dst` must be live device memory of at least `size_of_val(src)` bytes in the
+        /// current context.
+        unsafe fn upload(dst: CUdeviceptr, src: &[Self]) -> Result<(), DriverError>;
+
+        /// # Safety
+        /// `src` must be live device memory of at least `size_of_val(dst)` bytes in the
+        /// current context.
+        unsafe fn download(dst: &mut [Self], src: CUdeviceptr) -> Result<(), DriverError>;
+    }
+}
+
+macro_rules! plain_element {
+    ($ty:ty, $kind:ident) => {
+        impl DeviceElement for $ty {
+            const TYPE: ElementType = ElementType::$kind;
+        }
+
+        impl sealed::Transfer for $ty {
+            unsafe fn upload(dst: CUdeviceptr, src: &[Self]) -> Result<(), DriverError> {
+                // SAFETY: the caller guarantees `dst` holds `size_of_val(src)` bytes.
+                unsafe { result::memcpy_htod_sync(dst, src) }
+            }
+
+            unsafe fn download(dst: &mut [Self], src: CUdeviceptr) -> Result<(), DriverError> {
+                // SAFETY: the caller guarantees `src` holds `size_of_val(dst)` bytes, and every
+                // bit pattern is a valid value of this integer or float type.
+                unsafe { result::memcpy_dtoh_sync(dst, src) }
+            }
+        }
+    };
+}
+
+plain_element!(i32, Int32);
+plain_element!(i64, Int64);
+plain_element!(f32, Float32);
+plain_element!(f64, Float64);
+
+impl DeviceElement for bool {
+    const TYPE: ElementType = ElementType::Bool;
+}
+
+impl sealed::Transfer for bool {
+    unsafe fn upload(dst: CUdeviceptr, src: &[Self]) -> Result<(), DriverError> {
+        // SAFETY: the caller guarantees `dst` holds `src.len()` bytes; a host bool is one byte,
+        // 0 or 1, which is the device representation.
+        unsafe { result::memcpy_htod_sync(dst, src) }
+    }
+
+    unsafe fn download(dst: &mut [Self], src: CUdeviceptr) -> Result<(), DriverError> {
+        // A kernel may have stored any byte; reading it straight into a `bool` would be UB.
+        let mut bytes = vec![0u8; dst.len()];
+        // SAFETY: the caller guarantees `src` holds `dst.len()` bytes; any byte is a valid u8.
+        unsafe { result::memcpy_dtoh_sync(&mut bytes, src) }?;
+        for (out, byte) in dst.iter_mut().zip(&bytes) {
+            *out = *byte != 0;
+        }
+        Ok(())
+    }
+}

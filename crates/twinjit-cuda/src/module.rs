@@ -1,0 +1,286 @@
+//! Modules loaded from PTX text, and the kernels in them.
+//!
+//! Loading uses `cuModuleLoadDataEx` with the JIT's error and info log buffers, so rejected PTX
+//! comes back with ptxas's message (cudarc's `load_module` gives only the result code). A
+//! [`Kernel`] reads its attributes once, at lookup, so launching queries nothing.
+
+use std::ffi::{c_void, CString};
+use std::fmt;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use cudarc::driver::{result, sys, sys::CUfunction_attribute as FuncAttr, sys::CUjit_option as Jit};
+
+use crate::device::Device;
+use crate::driver::optional_symbol;
+use crate::error::{code_message, code_name, driver_error, CudaError, Result};
+
+/// Bytes of each JIT log buffer; ptxas messages are short, this bounds a pathological one.
+const LOG_BYTES: usize = 64 * 1024;
+
+/// Most kernel parameters probed with `cuFuncGetParamInfo` (the driver allows 32764 bytes of
+/// parameters; 8-byte slots give at most 4095).
+const MAX_PARAMS: usize = 4096;
+
+/// A module loaded into a device's context; unloaded when the last handle (including every
+/// [`Kernel`] from it) is dropped.
+#[derive(Clone)]
+pub struct CudaModule {
+    inner: Arc<ModuleInner>,
+}
+
+struct ModuleInner {
+    device: Device,
+    raw: sys::CUmodule,
+    info_log: String,
+}
+
+// SAFETY: a CUmodule is a driver handle usable from any thread once its context is current,
+// and every use here binds the context first; the handle is never mutated after loading.
+unsafe impl Send for ModuleInner {}
+// SAFETY: as above; shared references only pass the handle to thread-safe driver calls.
+unsafe impl Sync for ModuleInner {}
+
+impl Drop for ModuleInner {
+    fn drop(&mut self) {
+        if self.device.bind().is_ok() {
+            // SAFETY: the module was loaded in this context and is unloaded only here, once; no
+            // Kernel outlives it (each holds a CudaModule).
+            let _ = unsafe { result::module::unload(self.raw) };
+        }
+    }
+}
+
+impl fmt::Debug for CudaModule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CudaModule").field("device", &self.inner.device.ordinal()).finish_non_exhaustive()
+    }
+}
+
+/// The text the JIT wrote into a log buffer: up to the size it reports and the first NUL.
+fn log_text(buffer: &[u8], reported: usize) -> String {
+    let filled = &buffer[..reported.min(buffer.len())];
+    let end = filled.iter().position(|&b| b == 0).unwrap_or(filled.len());
+    String::from_utf8_lossy(&filled[..end]).trim_end().to_string()
+}
+
+impl Device {
+    /// Loads PTX text into this device's context (the driver JIT-compiles it for the device).
+    /// Rejected PTX gives [`CudaError::ModuleLoad`] with the JIT's error log.
+    pub fn load_ptx(&self, ptx: &str) -> Result<CudaModule> {
+        let image = CString::new(ptx).map_err(|e| CudaError::ModuleLoad {
+            code: "CUDA_ERROR_INVALID_PTX".to_string(),
+            log: format!("the PTX text has a NUL byte at offset {}", e.nul_position()),
+        })?;
+        self.bind().map_err(|e| driver_error("cuCtxSetCurrent", e))?;
+
+        let mut error_log = vec![0u8; LOG_BYTES];
+        let mut info_log = vec![0u8; LOG_BYTES];
+        let mut options = [
+            Jit::CU_JIT_ERROR_LOG_BUFFER,
+            Jit::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+            Jit::CU_JIT_INFO_LOG_BUFFER,
+            Jit::CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+        ];
+        // Size options pass the number itself in the pointer slot; the driver writes back how
+        // many bytes it filled.
+        let mut values: [*mut c_void; 4] = [
+            error_log.as_mut_ptr().cast(),
+            std::ptr::without_provenance_mut(LOG_BYTES),
+            info_log.as_mut_ptr().cast(),
+            std::ptr::without_provenance_mut(LOG_BYTES),
+        ];
+        let mut raw: sys::CUmodule = std::ptr::null_mut();
+        // SAFETY: `image` is a NUL-terminated PTX string; the four options and values match in
+        // number and kind, the log buffers are LOG_BYTES long and outlive the call, and `raw`
+        // is a valid out pointer. The context is current.
+        let code = unsafe {
+            sys::cuModuleLoadDataEx(
+                &mut raw,
+                image.as_ptr().cast(),
+                options.len() as u32,
+                options.as_mut_ptr(),
+                values.as_mut_ptr(),
+            )
+        };
+        let error_text = log_text(&error_log, values[1].addr());
+        let info_text = log_text(&info_log, values[3].addr());
+        if let Err(error) = code.result() {
+            let log = if error_text.is_empty() { info_text } else { error_text };
+            let log = if log.is_empty() { code_message(error) } else { log };
+            return Err(CudaError::ModuleLoad { code: code_name(error.0), log });
+        }
+        Ok(CudaModule { inner: Arc::new(ModuleInner { device: self.clone(), raw, info_log: info_text }) })
+    }
+}
+
+impl CudaModule {
+    /// The device the module is loaded on.
+    pub fn device(&self) -> &Device {
+        &self.inner.device
+    }
+
+    /// The JIT compiler's informational log (often empty).
+    pub fn info_log(&self) -> &str {
+        &self.inner.info_log
+    }
+
+    /// Looks up a kernel (`.entry`) by name and reads its attributes.
+    pub fn kernel(&self, name: &str) -> Result<Kernel> {
+        let missing = || CudaError::MissingKernel { name: name.to_string() };
+        // The driver answers CUDA_ERROR_INVALID_VALUE, not NOT_FOUND, for an empty name.
+        if name.is_empty() {
+            return Err(missing());
+        }
+        let c_name = CString::new(name).map_err(|_| missing())?;
+        let device = &self.inner.device;
+        device.bind().map_err(|e| driver_error("cuCtxSetCurrent", e))?;
+        let mut raw: sys::CUfunction = std::ptr::null_mut();
+        // SAFETY: the module is live (held by self), the name is NUL-terminated, `raw` is a
+        // valid out pointer, and the context is current.
+        let code = unsafe { sys::cuModuleGetFunction(&mut raw, self.inner.raw, c_name.as_ptr()) };
+        match code {
+            sys::CUresult::CUDA_SUCCESS => {}
+            sys::CUresult::CUDA_ERROR_NOT_FOUND => return Err(missing()),
+            other => return Err(driver_error("cuModuleGetFunction", result::DriverError(other))),
+        }
+
+        let attribute = |which: FuncAttr| -> Result<u32> {
+            // SAFETY: `raw` is a function of the live module; the context is current.
+            let value = unsafe { result::function::get_function_attribute(raw, which) }
+                .map_err(|e| driver_error(&format!("cuFuncGetAttribute({which:?})"), e))?;
+            Ok(u32::try_from(value).unwrap_or(0))
+        };
+        let attributes = KernelAttributes {
+            max_threads_per_block: attribute(FuncAttr::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)?,
+            static_shared_bytes: attribute(FuncAttr::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)?,
+            num_registers: attribute(FuncAttr::CU_FUNC_ATTRIBUTE_NUM_REGS)?,
+            local_bytes: attribute(FuncAttr::CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES)?,
+            const_bytes: attribute(FuncAttr::CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES)?,
+            ptx_version: attribute(FuncAttr::CU_FUNC_ATTRIBUTE_PTX_VERSION)?,
+            binary_version: attribute(FuncAttr::CU_FUNC_ATTRIBUTE_BINARY_VERSION)?,
+        };
+        Ok(Kernel {
+            inner: Arc::new(KernelInner {
+                module: self.clone(),
+                raw,
+                name: Arc::from(name),
+                attributes,
+                param_sizes: param_sizes(raw),
+                shared_opted_in: AtomicBool::new(false),
+            }),
+        })
+    }
+}
+
+type ParamInfoFn = unsafe extern "C" fn(sys::CUfunction, usize, *mut usize, *mut usize) -> sys::CUresult;
+
+/// The byte size of each kernel parameter, from `cuFuncGetParamInfo` (drivers from CUDA 12.4);
+/// `None` when the driver cannot say. Called with the kernel's context current.
+fn param_sizes(function: sys::CUfunction) -> Option<Vec<usize>> {
+    // SAFETY: a Kernel exists only after the driver loaded; the symbol's C signature is
+    // `CUresult (CUfunction, size_t, size_t*, size_t*)`.
+    let get_info = unsafe { optional_symbol::<ParamInfoFn>(&["cuFuncGetParamInfo"]) }?;
+    let mut sizes = Vec::new();
+    for index in 0..MAX_PARAMS {
+        let (mut offset, mut size) = (0usize, 0usize);
+        // SAFETY: `function` is live and its context current; both out pointers are valid.
+        let code = unsafe { get_info(function, index, &mut offset, &mut size) };
+        match code {
+            sys::CUresult::CUDA_SUCCESS => sizes.push(size),
+            // The index is past the last parameter.
+            sys::CUresult::CUDA_ERROR_INVALID_VALUE => return Some(sizes),
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// What the driver reports about a compiled kernel (`cuFuncGetAttribute`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KernelAttributes {
+    /// The most threads per block this kernel can be launched with (its registers or launch
+    /// bounds may make it lower than the device's limit).
+    pub max_threads_per_block: u32,
+    pub static_shared_bytes: u32,
+    /// Registers per thread.
+    pub num_registers: u32,
+    /// Local memory per thread (spills and stack), in bytes.
+    pub local_bytes: u32,
+    pub const_bytes: u32,
+    /// PTX ISA version the kernel was compiled from, major * 10 + minor.
+    pub ptx_version: u32,
+    /// SASS architecture it was compiled to, major * 10 + minor.
+    pub binary_version: u32,
+}
+
+/// A kernel of a loaded module. Keeps the module loaded; cloning is cheap.
+#[derive(Clone)]
+pub struct Kernel {
+    pub(crate) inner: Arc<KernelInner>,
+}
+
+pub(crate) struct KernelInner {
+    pub(crate) module: CudaModule,
+    pub(crate) raw: sys::CUfunction,
+    pub(crate) name: Arc<str>,
+    pub(crate) attributes: KernelAttributes,
+    pub(crate) param_sizes: Option<Vec<usize>>,
+    /// Whether `CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES` was raised to the device's
+    /// opt-in maximum (needed once a launch asks for more than the default 48 KiB).
+    pub(crate) shared_opted_in: AtomicBool,
+}
+
+// SAFETY: a CUfunction is a driver handle usable from any thread once its context is current,
+// and every use here binds the context first; the handle is never mutated after lookup.
+unsafe impl Send for KernelInner {}
+// SAFETY: as above; the only shared mutable state is an atomic.
+unsafe impl Sync for KernelInner {}
+
+impl fmt::Debug for Kernel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Kernel")
+            .field("name", &self.inner.name)
+            .field("attributes", &self.inner.attributes)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Kernel {
+    pub fn name(&self) -> &str {
+        &self.inner.name
+    }
+
+    pub fn attributes(&self) -> &KernelAttributes {
+        &self.inner.attributes
+    }
+
+    pub fn max_threads_per_block(&self) -> u32 {
+        self.inner.attributes.max_threads_per_block
+    }
+
+    pub fn static_shared_bytes(&self) -> u32 {
+        self.inner.attributes.static_shared_bytes
+    }
+
+    pub fn num_registers(&self) -> u32 {
+        self.inner.attributes.num_registers
+    }
+
+    pub fn local_bytes(&self) -> u32 {
+        self.inner.attributes.local_bytes
+    }
+
+    /// The byte size of each parameter, where the driver can report it (CUDA 12.4 or later).
+    pub fn param_sizes(&self) -> Option<&[usize]> {
+        self.inner.param_sizes.as_deref()
+    }
+
+    pub fn module(&self) -> &CudaModule {
+        &self.inner.module
+    }
+
+    pub fn device(&self) -> &Device {
+        &self.inner.module.inner.device
+    }
+}

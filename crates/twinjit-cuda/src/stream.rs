@@ -1,0 +1,173 @@
+//! Streams (queues of device work) and timing events.
+//!
+//! Streams made here are *blocking* streams (`CU_STREAM_DEFAULT`), unlike cudarc's, so the
+//! legacy default stream, which array copies use, is ordered with them: a copy after a launch on
+//! any stream sees the launch's writes. Events are created with timing enabled.
+
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+
+use cudarc::driver::{result, result::DriverError, sys};
+
+use crate::device::Device;
+use crate::driver::optional_symbol;
+use crate::error::{driver_error, CudaError, Result};
+
+/// A queue of device work. Cloning shares the stream.
+#[derive(Clone)]
+pub struct Stream {
+    inner: Arc<StreamInner>,
+}
+
+struct StreamInner {
+    device: Device,
+    raw: sys::CUstream,
+    /// False for the default (null) stream, which is never destroyed.
+    owned: bool,
+}
+
+// SAFETY: a CUstream is a driver handle usable from any thread once its context is current,
+// and every use here binds the context first; the handle is never mutated after creation.
+unsafe impl Send for StreamInner {}
+// SAFETY: as above; shared references only pass the handle to thread-safe driver calls.
+unsafe impl Sync for StreamInner {}
+
+impl Drop for StreamInner {
+    fn drop(&mut self) {
+        if self.owned && self.device.bind().is_ok() {
+            // SAFETY: the stream was created by cuStreamCreate in this context and is destroyed
+            // only here, once; pending work still completes (the driver defers the release).
+            let _ = unsafe { result::stream::destroy(self.raw) };
+        }
+    }
+}
+
+impl fmt::Debug for Stream {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Stream")
+            .field("device", &self.inner.device.ordinal())
+            .field("default", &!self.inner.owned)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Stream {
+    pub(crate) fn default_of(device: Device) -> Stream {
+        Stream { inner: Arc::new(StreamInner { device, raw: result::stream::null(), owned: false }) }
+    }
+
+    pub(crate) fn create(device: Device) -> Result<Stream> {
+        device.bind().map_err(|e| driver_error("cuCtxSetCurrent", e))?;
+        let raw = result::stream::create(result::stream::StreamKind::Default)
+            .map_err(|e| driver_error("cuStreamCreate", e))?;
+        Ok(Stream { inner: Arc::new(StreamInner { device, raw, owned: true }) })
+    }
+
+    /// The device this stream belongs to.
+    pub fn device(&self) -> &Device {
+        &self.inner.device
+    }
+
+    /// Whether this is the device's default (null) stream.
+    pub fn is_default(&self) -> bool {
+        !self.inner.owned
+    }
+
+    pub(crate) fn raw(&self) -> sys::CUstream {
+        self.inner.raw
+    }
+
+    /// Waits for all work queued on this stream. A kernel that failed while running gives
+    /// [`CudaError::Fault`].
+    pub fn synchronize(&self) -> Result<()> {
+        let device = &self.inner.device;
+        device.bind().map_err(|e| device.wait_error("cuCtxSetCurrent", e))?;
+        // SAFETY: the stream handle is live (owned by `self`, or the null stream).
+        unsafe { result::stream::synchronize(self.inner.raw) }.map_err(|e| device.wait_error("cuStreamSynchronize", e))
+    }
+
+    /// Records an event (timing enabled) after the work queued so far.
+    pub fn record_event(&self) -> Result<Event> {
+        let device = &self.inner.device;
+        device.bind().map_err(|e| driver_error("cuCtxSetCurrent", e))?;
+        let raw = result::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT)
+            .map_err(|e| driver_error("cuEventCreate", e))?;
+        let event = Event { device: device.clone(), raw };
+        // SAFETY: both handles are live and belong to the current context.
+        unsafe { result::event::record(event.raw, self.inner.raw) }.map_err(|e| driver_error("cuEventRecord", e))?;
+        Ok(event)
+    }
+}
+
+/// A point in a stream's work, with a timestamp once the device reaches it.
+pub struct Event {
+    device: Device,
+    raw: sys::CUevent,
+}
+
+// SAFETY: a CUevent is a driver handle usable from any thread once its context is current,
+// and every use here binds the context first; the handle is never mutated after creation.
+unsafe impl Send for Event {}
+// SAFETY: as above; shared references only pass the handle to thread-safe driver calls.
+unsafe impl Sync for Event {}
+
+impl Drop for Event {
+    fn drop(&mut self) {
+        if self.device.bind().is_ok() {
+            // SAFETY: the event was created by cuEventCreate and is destroyed only here, once.
+            let _ = unsafe { result::event::destroy(self.raw) };
+        }
+    }
+}
+
+impl fmt::Debug for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Event").field("device", &self.device.ordinal()).finish_non_exhaustive()
+    }
+}
+
+impl Event {
+    /// Waits until the device has reached this event.
+    pub fn synchronize(&self) -> Result<()> {
+        self.device.bind().map_err(|e| self.device.wait_error("cuCtxSetCurrent", e))?;
+        // SAFETY: the event handle is live (owned by `self`).
+        unsafe { result::event::synchronize(self.raw) }.map_err(|e| self.device.wait_error("cuEventSynchronize", e))
+    }
+
+    /// Milliseconds of device time from this event to `later`; waits for both.
+    pub fn elapsed_ms(&self, later: &Event) -> Result<f32> {
+        if !self.device.same_context(&later.device) {
+            return Err(CudaError::Driver {
+                call: "cuEventElapsedTime".to_string(),
+                code: "CUDA_ERROR_INVALID_CONTEXT".to_string(),
+                message: "the two events belong to different devices".to_string(),
+            });
+        }
+        self.synchronize()?;
+        later.synchronize()?;
+        let elapsed = elapsed_time_fn().ok_or_else(|| CudaError::Driver {
+            call: "cuEventElapsedTime".to_string(),
+            code: "CUDA_ERROR_NOT_FOUND".to_string(),
+            message: "the driver exports neither cuEventElapsedTime_v2 nor cuEventElapsedTime".to_string(),
+        })?;
+        let mut ms = 0.0f32;
+        // SAFETY: both events are live, recorded in the current context, and complete; the
+        // function writes one f32 through the valid pointer.
+        let code = unsafe { elapsed(&mut ms, self.raw, later.raw) };
+        code.result().map_err(|e: DriverError| driver_error("cuEventElapsedTime", e))?;
+        Ok(ms)
+    }
+}
+
+type ElapsedTimeFn = unsafe extern "C" fn(*mut f32, sys::CUevent, sys::CUevent) -> sys::CUresult;
+
+/// cudarc's binding for CUDA 13 calls `cuEventElapsedTime_v2`, which drivers before 12.8 lack
+/// (cudarc would panic); the original entry point has the same signature.
+fn elapsed_time_fn() -> Option<ElapsedTimeFn> {
+    static FUNCTION: OnceLock<Option<ElapsedTimeFn>> = OnceLock::new();
+    *FUNCTION.get_or_init(|| {
+        // SAFETY: only reached through an Event, which exists only after the driver loaded;
+        // both symbols have the C signature `CUresult (float*, CUevent, CUevent)`.
+        unsafe { optional_symbol::<ElapsedTimeFn>(&["cuEventElapsedTime_v2", "cuEventElapsedTime"]) }
+    })
+}
