@@ -1,0 +1,1279 @@
+//! Typed, lowered IR → LLVM IR text for the NVPTX target.
+//!
+//! Like llvmlite (which Numba uses), the IR is produced as text and parsed by LLVM: the text is
+//! what `twinjit llvm` prints, snapshot tests read it, and no LLVM object is touched until the
+//! whole module is written. Only operations NVPTX can select are emitted: transcendentals are
+//! calls of libdevice's `__nv_*` functions, never `llvm.exp`/`llvm.sin`/`llvm.pow` (which make
+//! LLVM abort the process), and integer division is guarded (no `sdiv` by zero or `MIN / -1`).
+//!
+//! Conventions, the same as the host backend's: every function is
+//! `i32 @"name$f"(ptr %err, ptr %ret, parts...)` returning status 0 or 1 (an error record in
+//! `*err`, see [`crate::ErrorRecord`]), results stored to `ret` as 8-byte slots; values are
+//! flattened into parts (a scalar is one part; an array is `data, shape.., strides..` with
+//! strides in elements; a tuple is its elements' parts). IR blocks map to LLVM blocks, block
+//! parameters to phis. The kernel entry `.entry NAME(gerr, parts...)` calls the body and, if it
+//! failed, publishes the first error of the launch (with the thread and block ids) to `gerr`.
+
+use crate::runtime_ir;
+use crate::{EntryKind, PtxError, PtxOptions, RaiseSite, ERR_INDEX, ERR_RECURSION, ERR_ZERO_DIVISION};
+use hashbrown::{HashMap, HashSet};
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use twinjit_diag::Span;
+use twinjit_ir::{
+    AddressSpace, BinaryOp, Block, BlockCall, Builtin, CmpOp, Const, Function, FunctionKind, InstKind, Scalar,
+    Terminator, Type, TypedProgram, UnaryOp, Value,
+};
+
+/// One flattened part of a value: its LLVM type and an operand (register or constant).
+#[derive(Clone, Debug)]
+struct Part {
+    ty: &'static str,
+    op: String,
+}
+
+type Parts = Vec<Part>;
+
+/// LLVM type of a scalar in registers.
+fn reg_ty(s: Scalar) -> &'static str {
+    match s {
+        Scalar::Bool => "i1",
+        Scalar::Int32 => "i32",
+        Scalar::Int64 => "i64",
+        Scalar::Float32 => "float",
+        Scalar::Float64 => "double",
+    }
+}
+
+/// LLVM type of a scalar in memory (bools are bytes).
+fn mem_ty(s: Scalar) -> &'static str {
+    match s {
+        Scalar::Bool => "i8",
+        other => reg_ty(other),
+    }
+}
+
+/// The LLVM types of the flattened parts of `t`.
+pub(crate) fn part_types(t: &Type) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    push_part_types(t, &mut out);
+    out
+}
+
+fn push_part_types(t: &Type, out: &mut Vec<&'static str>) {
+    match t {
+        Type::Unknown | Type::None => {}
+        Type::Scalar(s) => out.push(reg_ty(*s)),
+        Type::Array(a) => {
+            out.push("ptr");
+            out.extend(std::iter::repeat_n("i64", 2 * a.ndim as usize));
+        }
+        Type::Tuple(ts) => ts.iter().for_each(|t| push_part_types(t, out)),
+    }
+}
+
+/// An LLVM constant of type `ty` from an IR constant.
+fn const_op(c: Const, s: Scalar) -> String {
+    match (c, s) {
+        (Const::Float(x), Scalar::Float32) => float_lit(x as f32 as f64),
+        (Const::Float(x), _) if s.is_float() => float_lit(x),
+        (Const::Int(i), Scalar::Float32) => float_lit(i as f32 as f64),
+        (Const::Int(i), Scalar::Float64) => float_lit(i as f64),
+        (Const::Int(i), Scalar::Bool) => (i != 0).to_string(),
+        (Const::Int(i), Scalar::Int32) => (i as i32).to_string(),
+        (Const::Int(i), _) => i.to_string(),
+        (Const::Bool(b), Scalar::Bool) => b.to_string(),
+        (Const::Bool(b), Scalar::Float32 | Scalar::Float64) => float_lit(b as i64 as f64),
+        (Const::Bool(b), _) => (b as i64).to_string(),
+        (Const::Float(x), Scalar::Bool) => (x != 0.0).to_string(),
+        (Const::Float(x), _) => (x as i64).to_string(),
+        (Const::None, s) => zero_op(reg_ty(s)).to_string(),
+    }
+}
+
+/// LLVM's exact hexadecimal float literal (a float constant is written as the double it equals).
+fn float_lit(x: f64) -> String {
+    format!("0x{:016X}", x.to_bits())
+}
+
+fn zero_op(ty: &str) -> &'static str {
+    match ty {
+        "i1" => "false",
+        "float" | "double" => "0.0",
+        "ptr" => "null",
+        _ => "0",
+    }
+}
+
+/// LLVM's suffix for intrinsics overloaded on a float type.
+fn fsuffix(ty: &str) -> &'static str {
+    if ty == "float" {
+        "f32"
+    } else {
+        "f64"
+    }
+}
+
+/// Quotes a symbol name for LLVM IR (`@"fib$i8"`).
+pub(crate) fn sym(name: &str) -> String {
+    format!("@\"{name}\"")
+}
+
+/// The body's symbol for a specialisation.
+fn body_sym(mangled: &str) -> String {
+    sym(&format!("{mangled}$f"))
+}
+
+/// Module-wide state: declarations, helpers, shared-memory globals, raise sites.
+pub(crate) struct ModuleEmitter<'p> {
+    program: &'p TypedProgram,
+    options: &'p PtxOptions,
+    /// Intrinsic and libdevice declarations by name.
+    decls: BTreeMap<String, String>,
+    /// Runtime helpers used.
+    helpers: std::collections::BTreeSet<&'static str>,
+    globals: Vec<String>,
+    pub(crate) sites: Vec<RaiseSite>,
+    recursive: HashSet<String>,
+    ret_slots: HashMap<String, usize>,
+    /// Whether any `__nv_*` function is called (libdevice must be linked).
+    pub(crate) uses_libdevice: bool,
+}
+
+impl<'p> ModuleEmitter<'p> {
+    pub(crate) fn new(program: &'p TypedProgram, options: &'p PtxOptions) -> Self {
+        let ret_slots =
+            program.functions.iter().map(|tf| (tf.func.name.clone(), part_types(&tf.func.ret).len())).collect();
+        ModuleEmitter {
+            program,
+            options,
+            decls: BTreeMap::new(),
+            helpers: Default::default(),
+            globals: Vec::new(),
+            sites: Vec::new(),
+            recursive: twinjit_ir::call_graph::recursive_functions(program),
+            ret_slots,
+            uses_libdevice: false,
+        }
+    }
+
+    fn declare(&mut self, name: &str, decl: &str) {
+        if name.starts_with("__nv_") {
+            self.uses_libdevice = true;
+        }
+        self.decls.entry(name.to_string()).or_insert_with(|| decl.to_string());
+    }
+
+    fn use_helper(&mut self, name: &'static str) {
+        for (n, d) in runtime_ir::helper_needs(name) {
+            self.declare(n, d);
+        }
+        self.helpers.insert(name);
+    }
+
+    /// The whole module's text; `entry_name` is the `.entry` symbol.
+    pub(crate) fn emit_module(&mut self, entry_name: &str) -> Result<String, PtxError> {
+        let mut bodies = String::new();
+        for tf in &self.program.functions {
+            let text = FnEmitter::new(self, &tf.func, &tf.source_name).emit()?;
+            bodies.push_str(&text);
+            bodies.push('\n');
+        }
+        let entry = self.program.entry();
+        let wrapper = match self.options.entry {
+            EntryKind::Kernel => {
+                if entry.kind != FunctionKind::Kernel {
+                    return Err(PtxError::Unsupported {
+                        what: format!("launching `{}`, a {}", entry.source_name, entry.kind.describe()),
+                        span: entry.func.span,
+                        hint: "only @cuda.jit kernels are launched; device functions are called from kernels".into(),
+                    });
+                }
+                if !matches!(entry.func.ret, Type::None | Type::Unknown) {
+                    return Err(PtxError::Unsupported {
+                        what: format!("kernel `{}` returning a value", entry.source_name),
+                        span: entry.func.span,
+                        hint: "kernels return nothing; write results into an array argument".into(),
+                    });
+                }
+                self.kernel_entry(entry_name)
+            }
+            EntryKind::Call => self.call_entry(entry_name),
+        };
+        let mut out = String::new();
+        out.push_str("; twinjit: generated LLVM IR for the NVPTX target\n");
+        out.push_str("target datalayout = \"e-i64:64-i128:128-v16:16-v32:32-n16:32:64\"\n");
+        out.push_str("target triple = \"nvptx64-nvidia-cuda\"\n\n");
+        for g in &self.globals {
+            out.push_str(g);
+            out.push('\n');
+        }
+        if !self.globals.is_empty() {
+            out.push('\n');
+        }
+        for h in &self.helpers {
+            out.push_str(&runtime_ir::helper(h).unwrap_or_default());
+            out.push('\n');
+        }
+        out.push_str(&bodies);
+        out.push_str(&wrapper);
+        out.push('\n');
+        for d in self.decls.values() {
+            out.push_str(d);
+            out.push('\n');
+        }
+        let _ = writeln!(out, "\n!nvvm.annotations = !{{!0}}");
+        let _ = writeln!(out, "!0 = !{{ptr {}, !\"kernel\", i32 1}}", sym(entry_name));
+        let _ = writeln!(out, "!llvm.module.flags = !{{!1}}");
+        let _ = writeln!(out, "!1 = !{{i32 4, !\"nvvm-reflect-ftz\", i32 0}}");
+        Ok(out)
+    }
+
+    fn sreg(&mut self, name: &str) -> String {
+        let f = format!("llvm.nvvm.read.ptx.sreg.{name}");
+        self.declare(&f, &format!("declare i32 @{f}()"));
+        format!("call i32 @{f}()")
+    }
+
+    /// Entry parameters: `(declaration, parts passed to the body)`; arrays arrive as global
+    /// pointers, bools as bytes.
+    fn entry_params(&self, lines: &mut String) -> (Vec<String>, Vec<String>) {
+        let entry = self.program.entry();
+        let mut decl = Vec::new();
+        let mut pass = Vec::new();
+        let mut n = 0;
+        for p in entry.func.params() {
+            for ty in part_types(entry.func.ty(*p)) {
+                let name = format!("%p{n}");
+                n += 1;
+                match ty {
+                    "ptr" => {
+                        decl.push(format!("ptr addrspace(1) {name}"));
+                        let _ = writeln!(lines, "  {name}.g = addrspacecast ptr addrspace(1) {name} to ptr");
+                        pass.push(format!("ptr {name}.g"));
+                    }
+                    "i1" => {
+                        decl.push(format!("i8 {name}"));
+                        let _ = writeln!(lines, "  {name}.b = icmp ne i8 {name}, 0");
+                        pass.push(format!("i1 {name}.b"));
+                    }
+                    t => {
+                        decl.push(format!("{t} {name}"));
+                        pass.push(format!("{t} {name}"));
+                    }
+                }
+            }
+        }
+        (decl, pass)
+    }
+
+    fn kernel_entry(&mut self, entry_name: &str) -> String {
+        let entry = self.program.entry();
+        let mut pre = String::new();
+        let (decl, pass) = self.entry_params(&mut pre);
+        let body = body_sym(&entry.func.name);
+        let mut s = String::new();
+        let _ =
+            writeln!(s, "define void {}(ptr addrspace(1) %gerr{}{}) {{", sym(entry_name), sep(&decl), decl.join(", "));
+        s.push_str("entry:\n  %err = alloca [5 x i64], align 8\n  %ret = alloca i64, align 8\n");
+        s.push_str("  %depth = getelementptr inbounds i8, ptr %err, i64 32\n  store i64 0, ptr %depth, align 8\n");
+        s.push_str(&pre);
+        let _ = writeln!(s, "  %st = call i32 {body}(ptr %err, ptr %ret{}{})", sep(&pass), pass.join(", "));
+        s.push_str("  %bad = icmp ne i32 %st, 0\n  br i1 %bad, label %fail, label %done\nfail:\n");
+        s.push_str("  %kind = load i32, ptr %err, align 8\n");
+        s.push_str("  %cas = cmpxchg ptr addrspace(1) %gerr, i32 0, i32 %kind monotonic monotonic\n");
+        s.push_str(
+            "  %first = extractvalue { i32, i1 } %cas, 1\n  br i1 %first, label %record, label %done\nrecord:\n",
+        );
+        // Fields 4..40 of the thread's record, then thread and block ids.
+        for (k, off) in [(0, 4), (1, 8), (2, 16), (3, 24)] {
+            let (t, al) = if off == 4 { ("i32", 4) } else { ("i64", 8) };
+            let _ = writeln!(s, "  %src{k} = getelementptr inbounds i8, ptr %err, i64 {off}");
+            let _ = writeln!(s, "  %val{k} = load {t}, ptr %src{k}, align {al}");
+            let _ = writeln!(s, "  %dst{k} = getelementptr inbounds i8, ptr addrspace(1) %gerr, i64 {off}");
+            let _ = writeln!(s, "  store volatile {t} %val{k}, ptr addrspace(1) %dst{k}, align {al}");
+        }
+        for (k, reg) in ["tid.x", "tid.y", "tid.z", "ctaid.x", "ctaid.y", "ctaid.z"].iter().enumerate() {
+            let call = self.sreg(reg);
+            let _ = writeln!(s, "  %id{k} = {call}");
+            let _ = writeln!(s, "  %idp{k} = getelementptr inbounds i8, ptr addrspace(1) %gerr, i64 {}", 40 + 4 * k);
+            let _ = writeln!(s, "  store volatile i32 %id{k}, ptr addrspace(1) %idp{k}, align 4");
+        }
+        s.push_str("  br label %done\ndone:\n  ret void\n}\n");
+        s
+    }
+
+    /// A one-thread entry that calls a function and copies its result slots and error record
+    /// to global memory: runs any (host-style) function on the GPU, for differential tests.
+    fn call_entry(&mut self, entry_name: &str) -> String {
+        let entry = self.program.entry();
+        let mut pre = String::new();
+        let (decl, pass) = self.entry_params(&mut pre);
+        let body = body_sym(&entry.func.name);
+        let slots = part_types(&entry.func.ret).len().max(1);
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "define void {}(ptr addrspace(1) %gerr, ptr addrspace(1) %gret{}{}) {{",
+            sym(entry_name),
+            sep(&decl),
+            decl.join(", ")
+        );
+        let _ = writeln!(s, "entry:\n  %err = alloca [5 x i64], align 8\n  %ret = alloca [{slots} x i64], align 8");
+        s.push_str("  %depth = getelementptr inbounds i8, ptr %err, i64 32\n  store i64 0, ptr %depth, align 8\n");
+        s.push_str(&pre);
+        let _ = writeln!(s, "  %st = call i32 {body}(ptr %err, ptr %ret{}{})", sep(&pass), pass.join(", "));
+        for k in 0..slots {
+            let _ = writeln!(s, "  %r{k}p = getelementptr inbounds i64, ptr %ret, i64 {k}");
+            let _ = writeln!(s, "  %r{k} = load i64, ptr %r{k}p, align 8");
+            let _ = writeln!(s, "  %g{k}p = getelementptr inbounds i64, ptr addrspace(1) %gret, i64 {k}");
+            let _ = writeln!(s, "  store i64 %r{k}, ptr addrspace(1) %g{k}p, align 8");
+        }
+        for k in 0..5 {
+            let _ = writeln!(s, "  %e{k}p = getelementptr inbounds i64, ptr %err, i64 {k}");
+            let _ = writeln!(s, "  %e{k} = load i64, ptr %e{k}p, align 8");
+            let _ = writeln!(s, "  %ge{k}p = getelementptr inbounds i64, ptr addrspace(1) %gerr, i64 {k}");
+            let _ = writeln!(s, "  store i64 %e{k}, ptr addrspace(1) %ge{k}p, align 8");
+        }
+        s.push_str("  %stp = getelementptr inbounds i8, ptr addrspace(1) %gerr, i64 40\n");
+        s.push_str("  store i32 %st, ptr addrspace(1) %stp, align 4\n  ret void\n}\n");
+        s
+    }
+}
+
+fn sep(v: &[String]) -> &'static str {
+    if v.is_empty() {
+        ""
+    } else {
+        ", "
+    }
+}
+
+/// The LLVM text of one block while it is being written.
+struct BlockText {
+    label: String,
+    /// The IR block whose parameters become this block's phis.
+    ir_block: Option<Block>,
+    body: String,
+}
+
+struct FnEmitter<'m, 'p> {
+    m: &'m mut ModuleEmitter<'p>,
+    f: &'p Function,
+    source_name: &'p str,
+    vals: Vec<Parts>,
+    tmp: usize,
+    done: Vec<BlockText>,
+    cur: BlockText,
+    /// Incoming `(value, from label)` per `(IR block, flattened parameter part)`.
+    incoming: HashMap<(u32, usize), Vec<(String, String)>>,
+    allocas: String,
+    depth_on_entry: Option<String>,
+}
+
+impl<'m, 'p> FnEmitter<'m, 'p> {
+    fn new(m: &'m mut ModuleEmitter<'p>, f: &'p Function, source_name: &'p str) -> Self {
+        FnEmitter {
+            m,
+            f,
+            source_name,
+            vals: vec![Vec::new(); f.values.len()],
+            tmp: 0,
+            done: Vec::new(),
+            cur: BlockText { label: "entry".into(), ir_block: None, body: String::new() },
+            incoming: HashMap::new(),
+            allocas: String::new(),
+            depth_on_entry: None,
+        }
+    }
+
+    fn t(&mut self) -> String {
+        self.tmp += 1;
+        format!("%t{}", self.tmp)
+    }
+
+    fn line(&mut self, l: impl AsRef<str>) {
+        self.cur.body.push_str("  ");
+        self.cur.body.push_str(l.as_ref());
+        self.cur.body.push('\n');
+    }
+
+    /// `%tN = <rhs>`; returns `%tN`.
+    fn def(&mut self, rhs: impl AsRef<str>) -> String {
+        let t = self.t();
+        self.line(format!("{t} = {}", rhs.as_ref()));
+        t
+    }
+
+    fn start_block(&mut self, label: String, ir_block: Option<Block>) {
+        let old = std::mem::replace(&mut self.cur, BlockText { label, ir_block, body: String::new() });
+        self.done.push(old);
+    }
+
+    fn fresh_label(&mut self, what: &str) -> String {
+        self.tmp += 1;
+        format!("{what}{}", self.tmp)
+    }
+
+    fn one(&self, v: Value) -> &str {
+        &self.vals[v.index()][0].op
+    }
+
+    fn one_part(&self, v: Value) -> Part {
+        self.vals[v.index()][0].clone()
+    }
+
+    fn scalar(&self, v: Value) -> Scalar {
+        self.f.ty(v).scalar().unwrap_or(Scalar::Int64)
+    }
+
+    fn internal(&self, m: impl Into<String>) -> PtxError {
+        PtxError::Internal(format!("`{}`: {}", self.source_name, m.into()))
+    }
+
+    fn emit(mut self) -> Result<String, PtxError> {
+        let f = self.f;
+        // Parameters.
+        let mut params = vec!["ptr %err".to_string(), "ptr %ret".to_string()];
+        for p in f.params() {
+            let tys = part_types(f.ty(*p));
+            let mut parts = Vec::new();
+            for (k, ty) in tys.iter().enumerate() {
+                let name = format!("%a{}_{k}", p.0);
+                params.push(format!("{ty} {name}"));
+                parts.push(Part { ty, op: name });
+            }
+            self.vals[p.index()] = parts;
+        }
+        // Block parameters (phis) other than the entry's.
+        for (bi, bd) in f.blocks.iter().enumerate() {
+            if bi == 0 {
+                continue;
+            }
+            for p in &bd.params {
+                let parts = part_types(f.ty(*p))
+                    .iter()
+                    .enumerate()
+                    .map(|(k, ty)| Part { ty, op: format!("%v{}_{k}", p.0) })
+                    .collect();
+                self.vals[p.index()] = parts;
+            }
+        }
+        let order = f.reverse_postorder();
+        for b in &order {
+            if f.blocks[b.index()].term.targets().iter().any(|t| t.block == Function::ENTRY) {
+                return Err(self.internal("a branch to the entry block"));
+            }
+        }
+        if self.m.recursive.contains(&f.name) {
+            self.enter_recursive();
+        }
+        self.line(format!("br label %b{}", order.first().map(|b| b.0).unwrap_or(0)));
+        for b in order {
+            let phis = if b == Function::ENTRY { None } else { Some(b) };
+            self.start_block(format!("b{}", b.0), phis);
+            let bd = &f.blocks[b.index()];
+            for &inst in &bd.insts {
+                let data = &f.insts[inst.index()];
+                let parts = self.inst(&data.kind, data.result, data.span)?;
+                if let Some(r) = data.result {
+                    self.vals[r.index()] = parts;
+                }
+            }
+            self.term(&bd.term, bd.term_span)?;
+        }
+        let last =
+            std::mem::replace(&mut self.cur, BlockText { label: String::new(), ir_block: None, body: String::new() });
+        self.done.push(last);
+        let mut out = String::new();
+        let _ = writeln!(out, "; {} ({})", self.source_name, f.name);
+        let _ = writeln!(out, "define internal i32 {}({}) {{", body_sym(&f.name), params.join(", "));
+        for (i, bt) in self.done.iter().enumerate() {
+            let _ = writeln!(out, "{}:", bt.label);
+            if i == 0 {
+                out.push_str(&self.allocas);
+            }
+            if let Some(b) = bt.ir_block {
+                let mut k = 0;
+                for p in &f.blocks[b.index()].params {
+                    for part in &self.vals[p.index()] {
+                        let inc = self.incoming.get(&(b.0, k)).map(Vec::as_slice).unwrap_or(&[]);
+                        if inc.is_empty() {
+                            return Err(self.internal(format!("block {b} parameter without predecessors")));
+                        }
+                        let list: Vec<String> = inc.iter().map(|(v, l)| format!("[ {v}, %{l} ]")).collect();
+                        let _ = writeln!(out, "  {} = phi {} {}", part.op, part.ty, list.join(", "));
+                        k += 1;
+                    }
+                }
+            }
+            out.push_str(&bt.body);
+        }
+        out.push_str("}\n");
+        Ok(out)
+    }
+
+    fn enter_recursive(&mut self) {
+        let dp = self.def("getelementptr inbounds i8, ptr %err, i64 32");
+        let d = self.def(format!("load i64, ptr {dp}, align 8"));
+        let d1 = self.def(format!("add i64 {d}, 1"));
+        let max = self.m.options.max_recursion;
+        let deep = self.def(format!("icmp sgt i64 {d1}, {max}"));
+        self.raise_if(&deep, ERR_RECURSION, self.f.span, &d1, &max.to_string(), 0);
+        self.line(format!("store i64 {d1}, ptr {dp}, align 8"));
+        self.depth_on_entry = Some(d);
+    }
+
+    /// Raises `kind` when `cond` holds: stores the record, returns status 1.
+    fn raise_if(&mut self, cond: &str, kind: u32, span: Span, index: &str, len: &str, axis: i64) {
+        self.m.sites.push(RaiseSite { function: self.source_name.to_string(), span });
+        let site = self.m.sites.len() - 1;
+        let raise = self.fresh_label("raise");
+        let cont = self.fresh_label("ok");
+        self.line(format!(
+            "br i1 {cond}, label %{raise}, label %{cont}, !prof !{{!\"branch_weights\", i32 1, i32 1048575}}"
+        ));
+        self.start_block(raise, None);
+        self.line(format!("store i32 {kind}, ptr %err, align 8"));
+        let sp = self.def("getelementptr inbounds i8, ptr %err, i64 4");
+        self.line(format!("store i32 {site}, ptr {sp}, align 4"));
+        for (off, v) in [(8, index.to_string()), (16, len.to_string()), (24, axis.to_string())] {
+            let p = self.def(format!("getelementptr inbounds i8, ptr %err, i64 {off}"));
+            self.line(format!("store i64 {v}, ptr {p}, align 8"));
+        }
+        self.line("ret i32 1");
+        self.start_block(cont, None);
+    }
+
+    fn edge(&mut self, c: &BlockCall, args: &[Part]) {
+        let from = self.cur.label.clone();
+        for (k, a) in args.iter().enumerate() {
+            self.incoming.entry((c.block.0, k)).or_default().push((a.op.clone(), from.clone()));
+        }
+    }
+
+    fn edge_parts(&self, c: &BlockCall) -> Vec<Part> {
+        c.args.iter().flat_map(|a| self.vals[a.index()].iter().cloned()).collect()
+    }
+
+    fn term(&mut self, t: &Terminator, span: Span) -> Result<(), PtxError> {
+        match t {
+            Terminator::Jump(c) => {
+                let args = self.edge_parts(c);
+                self.edge(c, &args);
+                self.line(format!("br label %b{}", c.block.0));
+            }
+            Terminator::Branch(cond, a, b) => {
+                let cv = self.one(*cond).to_string();
+                if a.block == b.block {
+                    // Both edges reach one block: choose the arguments, then jump once (a phi
+                    // cannot take two values from one predecessor).
+                    let (xa, xb) = (self.edge_parts(a), self.edge_parts(b));
+                    let mut args = Vec::new();
+                    for (x, y) in xa.iter().zip(&xb) {
+                        let s = self.def(format!("select i1 {cv}, {} {}, {} {}", x.ty, x.op, y.ty, y.op));
+                        args.push(Part { ty: x.ty, op: s });
+                    }
+                    self.edge(a, &args);
+                    self.line(format!("br label %b{}", a.block.0));
+                } else {
+                    let (xa, xb) = (self.edge_parts(a), self.edge_parts(b));
+                    self.edge(a, &xa);
+                    self.edge(b, &xb);
+                    self.line(format!("br i1 {cv}, label %b{}, label %b{}", a.block.0, b.block.0));
+                }
+            }
+            Terminator::Return(v) => {
+                if let Some(v) = v {
+                    let parts = self.vals[v.index()].clone();
+                    for (k, p) in parts.iter().enumerate() {
+                        let slot = self.def(format!("getelementptr inbounds i64, ptr %ret, i64 {k}"));
+                        self.line(format!("store {} {}, ptr {slot}, align 8", p.ty, p.op));
+                    }
+                }
+                if let Some(d) = self.depth_on_entry.clone() {
+                    let dp = self.def("getelementptr inbounds i8, ptr %err, i64 32");
+                    self.line(format!("store i64 {d}, ptr {dp}, align 8"));
+                }
+                self.line("ret i32 0");
+            }
+            Terminator::Unreachable => {
+                let _ = span;
+                self.m.declare("llvm.trap", "declare void @llvm.trap()");
+                self.line("call void @llvm.trap()");
+                self.line("unreachable");
+            }
+        }
+        Ok(())
+    }
+
+    fn unsupported(&self, what: impl Into<String>, span: Span, hint: impl Into<String>) -> PtxError {
+        PtxError::Unsupported { what: what.into(), span, hint: hint.into() }
+    }
+
+    fn inst(&mut self, kind: &InstKind, result: Option<Value>, span: Span) -> Result<Parts, PtxError> {
+        let rty = result.map(|r| self.f.ty(r).clone()).unwrap_or(Type::None);
+        let one = |ty: &'static str, op: String| vec![Part { ty, op }];
+        Ok(match kind {
+            InstKind::Const(c) => match rty.scalar() {
+                Some(s) => one(reg_ty(s), const_op(*c, s)),
+                None => Vec::new(),
+            },
+            InstKind::Undef => part_types(&rty).into_iter().map(|ty| Part { ty, op: zero_op(ty).into() }).collect(),
+            InstKind::Unary(op, a) => {
+                let x = self.one_part(*a);
+                let s = self.scalar(*a);
+                let r = match (op, s) {
+                    (UnaryOp::Pos, _) => x.op.clone(),
+                    (UnaryOp::Neg, s) if s.is_float() => self.def(format!("fneg {} {}", x.ty, x.op)),
+                    (UnaryOp::Neg, _) => self.def(format!("sub {} 0, {}", x.ty, x.op)),
+                    (UnaryOp::Not | UnaryOp::Invert, Scalar::Bool) => self.def(format!("xor i1 {}, true", x.op)),
+                    (UnaryOp::Not, s) if s.is_float() => {
+                        return Ok(one("i1", self.def(format!("fcmp oeq {} {}, 0.0", x.ty, x.op))))
+                    }
+                    (UnaryOp::Not, _) => return Ok(one("i1", self.def(format!("icmp eq {} {}, 0", x.ty, x.op)))),
+                    (UnaryOp::Invert, _) => self.def(format!("xor {} {}, -1", x.ty, x.op)),
+                };
+                one(x.ty, r)
+            }
+            InstKind::Binary(op, a, c) => {
+                let ty = rty.scalar().map(reg_ty).unwrap_or("i64");
+                one(ty, self.binary(*op, *a, *c, span)?)
+            }
+            InstKind::Compare(op, a, c) => {
+                let (x, y) = (self.one_part(*a), self.one(*c).to_string());
+                let s = self.scalar(*a);
+                let pred = if s.is_float() {
+                    match op {
+                        CmpOp::Eq => "fcmp oeq",
+                        CmpOp::Ne => "fcmp une",
+                        CmpOp::Lt => "fcmp olt",
+                        CmpOp::Le => "fcmp ole",
+                        CmpOp::Gt => "fcmp ogt",
+                        CmpOp::Ge => "fcmp oge",
+                    }
+                } else {
+                    let b = s == Scalar::Bool;
+                    match op {
+                        CmpOp::Eq => "icmp eq",
+                        CmpOp::Ne => "icmp ne",
+                        CmpOp::Lt if b => "icmp ult",
+                        CmpOp::Le if b => "icmp ule",
+                        CmpOp::Gt if b => "icmp ugt",
+                        CmpOp::Ge if b => "icmp uge",
+                        CmpOp::Lt => "icmp slt",
+                        CmpOp::Le => "icmp sle",
+                        CmpOp::Gt => "icmp sgt",
+                        CmpOp::Ge => "icmp sge",
+                    }
+                };
+                one("i1", self.def(format!("{pred} {} {}, {y}", x.ty, x.op)))
+            }
+            InstKind::Cast(to, a) => {
+                let x = self.one_part(*a);
+                let from = self.scalar(*a);
+                one(reg_ty(*to), self.cast(&x, from, *to))
+            }
+            InstKind::Select(c, a, b) => {
+                let cv = self.one(*c).to_string();
+                let (xs, ys) = (self.vals[a.index()].clone(), self.vals[b.index()].clone());
+                let mut out = Vec::new();
+                for (x, y) in xs.iter().zip(&ys) {
+                    let r = self.def(format!("select i1 {cv}, {} {}, {} {}", x.ty, x.op, y.ty, y.op));
+                    out.push(Part { ty: x.ty, op: r });
+                }
+                out
+            }
+            InstKind::Call(name, args) => self.call(name, args, &rty)?,
+            InstKind::Builtin(bi, args) => self.builtin(*bi, args, &rty, span)?,
+            InstKind::Dim(a, k) => vec![self.vals[a.index()][1 + *k as usize].clone()],
+            InstKind::Stride(a, k) => {
+                let nd = self.f.ty(*a).array().map(|t| t.ndim as usize).unwrap_or(0);
+                vec![self.vals[a.index()][1 + nd + *k as usize].clone()]
+            }
+            InstKind::CheckIndex(i, n, axis) => {
+                let (x, len) = (self.one(*i).to_string(), self.one(*n).to_string());
+                let bad = self.def(format!("icmp uge i64 {x}, {len}"));
+                self.raise_if(&bad, ERR_INDEX, span, &x, &len, *axis as i64);
+                Vec::new()
+            }
+            InstKind::CheckNonZero(a) => {
+                let x = self.one_part(*a);
+                let z = if self.scalar(*a).is_float() {
+                    self.def(format!("fcmp oeq {} {}, 0.0", x.ty, x.op))
+                } else if x.ty == "i1" {
+                    self.def(format!("xor i1 {}, true", x.op))
+                } else {
+                    self.def(format!("icmp eq {} {}, 0", x.ty, x.op))
+                };
+                self.raise_if(&z, ERR_ZERO_DIVISION, span, "0", "0", 0);
+                Vec::new()
+            }
+            InstKind::Load(a, o) => {
+                let dt = self.f.ty(*a).array().map(|t| t.dtype).ok_or_else(|| self.internal("load of a non-array"))?;
+                let p = self.element_ptr(*a, self.one(*o).to_string(), dt);
+                let mt = mem_ty(dt);
+                let v = self.def(format!("load {mt}, ptr {p}, align {}", dt.size()));
+                if dt == Scalar::Bool {
+                    one("i1", self.def(format!("icmp ne i8 {v}, 0")))
+                } else {
+                    one(reg_ty(dt), v)
+                }
+            }
+            InstKind::Store(a, o, v) => {
+                let dt = self.f.ty(*a).array().map(|t| t.dtype).ok_or_else(|| self.internal("store to a non-array"))?;
+                let p = self.element_ptr(*a, self.one(*o).to_string(), dt);
+                let x = self.mem_value(*v, dt);
+                self.line(format!("store {} {x}, ptr {p}, align {}", mem_ty(dt), dt.size()));
+                Vec::new()
+            }
+            InstKind::MakeTuple(vs) => vs.iter().flat_map(|v| self.vals[v.index()].iter().cloned()).collect(),
+            InstKind::TupleGet(t, k) => {
+                let Type::Tuple(ts) = self.f.ty(*t) else { return Err(self.internal("tupleget of a non-tuple")) };
+                let start: usize = ts[..*k as usize].iter().map(|t| part_types(t).len()).sum();
+                let n = part_types(&ts[*k as usize]).len();
+                self.vals[t.index()][start..start + n].to_vec()
+            }
+            InstKind::AllocArray { space, dtype, shape } => self.alloc_array(*space, *dtype, shape, span)?,
+            InstKind::GetItem(..) | InstKind::SetItem(..) => {
+                return Err(self.internal("getitem/setitem reached the backend"))
+            }
+        })
+    }
+
+    /// A scalar in its memory form (bools as bytes).
+    fn mem_value(&mut self, v: Value, dt: Scalar) -> String {
+        let x = self.one(v).to_string();
+        if dt == Scalar::Bool {
+            self.def(format!("zext i1 {x} to i8"))
+        } else {
+            x
+        }
+    }
+
+    fn element_ptr(&mut self, a: Value, off: String, dt: Scalar) -> String {
+        let data = self.vals[a.index()][0].op.clone();
+        self.def(format!("getelementptr inbounds {}, ptr {data}, i64 {off}", mem_ty(dt)))
+    }
+
+    fn alloc_array(&mut self, space: AddressSpace, dt: Scalar, shape: &[i64], span: Span) -> Result<Parts, PtxError> {
+        let mt = mem_ty(dt);
+        let dynamic = space == AddressSpace::Shared && shape.len() == 1 && shape[0] == 0;
+        let mut parts = Vec::new();
+        let count: i64 = shape.iter().product();
+        if count < 0 || shape.iter().any(|&d| d < 0) || (count == 0 && !dynamic) {
+            return Err(self.unsupported(format!("an array of shape {shape:?}"), span, "use positive dimensions"));
+        }
+        let bytes = count.saturating_mul(dt.size() as i64);
+        if bytes > (1 << 30) {
+            return Err(self.unsupported(
+                format!("an array of {bytes} bytes"),
+                span,
+                "allocate it on the host and pass it in",
+            ));
+        }
+        match space {
+            AddressSpace::Shared if dynamic => {
+                self.m.declare("__tj_dynshared", "@__tj_dynshared = external addrspace(3) global [0 x i8], align 16");
+                let p = self.def("addrspacecast ptr addrspace(3) @__tj_dynshared to ptr");
+                let sz = self.def("call i32 asm \"mov.u32 $0, %dynamic_smem_size;\", \"=r\"()");
+                let sz64 = self.def(format!("zext i32 {sz} to i64"));
+                let n = self.def(format!("udiv i64 {sz64}, {}", dt.size()));
+                parts.push(Part { ty: "ptr", op: p });
+                parts.push(Part { ty: "i64", op: n });
+                parts.push(Part { ty: "i64", op: "1".into() });
+                return Ok(parts);
+            }
+            AddressSpace::Shared => {
+                let g = format!("@__tj_shared{}", self.m.globals.len());
+                self.m.globals.push(format!("{g} = internal addrspace(3) global [{count} x {mt}] undef, align 16"));
+                let p = self.def(format!("addrspacecast ptr addrspace(3) {g} to ptr"));
+                parts.push(Part { ty: "ptr", op: p });
+            }
+            AddressSpace::Local => {
+                self.tmp += 1;
+                let a = format!("%local{}", self.tmp);
+                let _ = writeln!(self.allocas, "  {a} = alloca [{count} x {mt}], align 16");
+                self.m.declare("llvm.memset.p0.i64", "declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)");
+                self.line(format!("call void @llvm.memset.p0.i64(ptr {a}, i8 0, i64 {bytes}, i1 false)"));
+                parts.push(Part { ty: "ptr", op: a });
+            }
+        }
+        for d in shape {
+            parts.push(Part { ty: "i64", op: d.to_string() });
+        }
+        for k in 0..shape.len() {
+            let stride: i64 = shape[k + 1..].iter().product();
+            parts.push(Part { ty: "i64", op: stride.to_string() });
+        }
+        Ok(parts)
+    }
+
+    fn call(&mut self, name: &str, args: &[Value], rty: &Type) -> Result<Parts, PtxError> {
+        let slots = *self.m.ret_slots.get(name).ok_or_else(|| self.internal(format!("missing callee {name}")))?;
+        self.tmp += 1;
+        let buf = format!("%retbuf{}", self.tmp);
+        let _ = writeln!(self.allocas, "  {buf} = alloca [{} x i64], align 8", slots.max(1));
+        let mut argv = vec!["ptr %err".to_string(), format!("ptr {buf}")];
+        for a in args {
+            argv.extend(self.vals[a.index()].iter().map(|p| format!("{} {}", p.ty, p.op)));
+        }
+        let st = self.def(format!("call i32 {}({})", body_sym(name), argv.join(", ")));
+        let bad = self.def(format!("icmp ne i32 {st}, 0"));
+        let prop = self.fresh_label("prop");
+        let cont = self.fresh_label("ret");
+        self.line(format!("br i1 {bad}, label %{prop}, label %{cont}"));
+        self.start_block(prop, None);
+        self.line(format!("ret i32 {st}"));
+        self.start_block(cont, None);
+        let mut out = Vec::new();
+        for (k, ty) in part_types(rty).into_iter().enumerate() {
+            let p = self.def(format!("getelementptr inbounds i64, ptr {buf}, i64 {k}"));
+            let v = self.def(format!("load {ty}, ptr {p}, align 8"));
+            out.push(Part { ty, op: v });
+        }
+        Ok(out)
+    }
+
+    fn cast(&mut self, x: &Part, from: Scalar, to: Scalar) -> String {
+        use Scalar::*;
+        if from == to {
+            return x.op.clone();
+        }
+        let (xt, xo) = (x.ty, &x.op);
+        let tt = reg_ty(to);
+        match (from, to) {
+            (f, Bool) if f.is_float() => self.def(format!("fcmp une {xt} {xo}, 0.0")),
+            (_, Bool) => self.def(format!("icmp ne {xt} {xo}, 0")),
+            (Bool, Int32 | Int64) => self.def(format!("zext i1 {xo} to {tt}")),
+            (Bool, _) => self.def(format!("uitofp i1 {xo} to {tt}")),
+            (Int32, Int64) => self.def(format!("sext i32 {xo} to i64")),
+            (Int64, Int32) => self.def(format!("trunc i64 {xo} to i32")),
+            (Int32 | Int64, _) => self.def(format!("sitofp {xt} {xo} to {tt}")),
+            (Float32, Float64) => self.def(format!("fpext float {xo} to double")),
+            (Float64, Float32) => self.def(format!("fptrunc double {xo} to float")),
+            (_, Int32 | Int64) => {
+                let name = format!("llvm.fptosi.sat.{tt}.{}", fsuffix(xt));
+                self.m.declare(&name, &format!("declare {tt} @{name}({xt})"));
+                self.def(format!("call {tt} @{name}({xt} {xo})"))
+            }
+            _ => xo.clone(),
+        }
+    }
+
+    fn fmath_flags(&self) -> &'static str {
+        if self.m.options.fastmath {
+            "fast "
+        } else if self.m.options.contract {
+            "contract "
+        } else {
+            ""
+        }
+    }
+
+    fn binary(&mut self, op: BinaryOp, a: Value, c: Value, span: Span) -> Result<String, PtxError> {
+        let (x, y) = (self.one_part(a), self.one_part(c));
+        let s = self.scalar(a);
+        let t = x.ty;
+        if s.is_float() {
+            let fl = self.fmath_flags();
+            return Ok(match op {
+                BinaryOp::Add => self.def(format!("fadd {fl}{t} {}, {}", x.op, y.op)),
+                BinaryOp::Sub => self.def(format!("fsub {fl}{t} {}, {}", x.op, y.op)),
+                BinaryOp::Mul => self.def(format!("fmul {fl}{t} {}, {}", x.op, y.op)),
+                BinaryOp::Div => self.def(format!("fdiv {t} {}, {}", x.op, y.op)),
+                BinaryOp::FloorDiv | BinaryOp::Mod => {
+                    let h = if t == "float" { "__tj_divmod_f32" } else { "__tj_divmod_f64" };
+                    self.m.use_helper(h);
+                    let pair = self.def(format!("call {{ {t}, {t} }} @{h}({t} {}, {t} {})", x.op, y.op));
+                    let k = if op == BinaryOp::FloorDiv { 0 } else { 1 };
+                    self.def(format!("extractvalue {{ {t}, {t} }} {pair}, {k}"))
+                }
+                BinaryOp::Pow if self.scalar(c).is_int() => {
+                    let h = if t == "float" { "__tj_powi_f32" } else { "__tj_powi_f64" };
+                    self.pow_by_int(&x, &y, c, span, h)
+                }
+                BinaryOp::Pow => {
+                    let f = if t == "float" { "__nv_powf" } else { "__nv_pow" };
+                    self.libdevice_call(f, t, &[&x.op, &y.op])
+                }
+                _ => return Err(self.internal(format!("{} on floats", op.name()))),
+            });
+        }
+        if s == Scalar::Bool {
+            let o = match op {
+                BinaryOp::BitAnd => "and",
+                BinaryOp::BitOr => "or",
+                BinaryOp::BitXor => "xor",
+                _ => return Err(self.internal(format!("{} on bools", op.name()))),
+            };
+            return Ok(self.def(format!("{o} i1 {}, {}", x.op, y.op)));
+        }
+        // Integers: i32 operations other than the wrapping ones are done in i64 and truncated,
+        // exactly as the interpreter does.
+        let wide = |me: &mut Self, p: &Part| {
+            if p.ty == "i32" {
+                me.def(format!("sext i32 {} to i64", p.op))
+            } else {
+                p.op.clone()
+            }
+        };
+        let narrow = |me: &mut Self, v: String| if t == "i32" { me.def(format!("trunc i64 {v} to i32")) } else { v };
+        Ok(match op {
+            BinaryOp::Add => self.def(format!("add {t} {}, {}", x.op, y.op)),
+            BinaryOp::Sub => self.def(format!("sub {t} {}, {}", x.op, y.op)),
+            BinaryOp::Mul => self.def(format!("mul {t} {}, {}", x.op, y.op)),
+            BinaryOp::BitAnd => self.def(format!("and {t} {}, {}", x.op, y.op)),
+            BinaryOp::BitOr => self.def(format!("or {t} {}, {}", x.op, y.op)),
+            BinaryOp::BitXor => self.def(format!("xor {t} {}, {}", x.op, y.op)),
+            BinaryOp::Div => {
+                let fx = self.def(format!("sitofp {t} {} to double", x.op));
+                let fy = self.def(format!("sitofp {t} {} to double", y.op));
+                self.def(format!("fdiv double {fx}, {fy}"))
+            }
+            BinaryOp::FloorDiv | BinaryOp::Mod => {
+                let h = if op == BinaryOp::FloorDiv { "__tj_floordiv_i64" } else { "__tj_mod_i64" };
+                self.m.use_helper(h);
+                let (wx, wy) = (wide(self, &x), wide(self, &y));
+                let r = self.def(format!("call i64 @{h}(i64 {wx}, i64 {wy})"));
+                narrow(self, r)
+            }
+            BinaryOp::Pow => {
+                let (wx, wy) = (wide(self, &x), wide(self, &y));
+                let r =
+                    self.pow_by_int(&Part { ty: "i64", op: wx }, &Part { ty: "i64", op: wy }, c, span, "__tj_powi_i64");
+                narrow(self, r)
+            }
+            BinaryOp::Shl | BinaryOp::Shr => {
+                let (wx, wy) = (wide(self, &x), wide(self, &y));
+                let inr = self.def(format!("icmp ult i64 {wy}, 64"));
+                let safe = self.def(format!("select i1 {inr}, i64 {wy}, i64 63"));
+                let r = if op == BinaryOp::Shl {
+                    let sh = self.def(format!("shl i64 {wx}, {safe}"));
+                    self.def(format!("select i1 {inr}, i64 {sh}, i64 0"))
+                } else {
+                    self.def(format!("ashr i64 {wx}, {safe}"))
+                };
+                narrow(self, r)
+            }
+        })
+    }
+
+    /// `x ** y` with an int64 exponent: `0 ** negative` raises; constant exponents 0..=64 are
+    /// unrolled with the interpreter's square-and-multiply sequence.
+    fn pow_by_int(&mut self, x: &Part, y: &Part, c: Value, span: Span, helper: &'static str) -> String {
+        let t = x.ty;
+        let float = t != "i64" && t != "i32";
+        let base0 = if float {
+            self.def(format!("fcmp oeq {t} {}, 0.0", x.op))
+        } else {
+            self.def(format!("icmp eq {t} {}, 0", x.op))
+        };
+        let neg = self.def(format!("icmp slt i64 {}, 0", y.op));
+        let bad = self.def(format!("and i1 {base0}, {neg}"));
+        self.raise_if(&bad, ERR_ZERO_DIVISION, span, "0", "0", 0);
+        let konst = match self.f.def_inst(c).map(|d| &d.kind) {
+            Some(InstKind::Const(Const::Int(k))) if (0..=64).contains(k) => Some(*k as u64),
+            _ => None,
+        };
+        let Some(mut e) = konst else {
+            self.m.use_helper(helper);
+            return self.def(format!("call {t} @{helper}({t} {}, i64 {})", x.op, y.op));
+        };
+        let mul = if float { "fmul" } else { "mul" };
+        let mut r: Option<String> = None;
+        let mut base = x.op.clone();
+        while e != 0 {
+            if e & 1 == 1 {
+                r = Some(match r {
+                    None => base.clone(),
+                    Some(r) => self.def(format!("{mul} {t} {r}, {base}")),
+                });
+            }
+            e >>= 1;
+            if e != 0 {
+                base = self.def(format!("{mul} {t} {base}, {base}"));
+            }
+        }
+        r.unwrap_or_else(|| if float { float_lit(1.0) } else { "1".into() })
+    }
+
+    fn libdevice_call(&mut self, f: &str, t: &str, args: &[&str]) -> String {
+        let params = vec![t; args.len()].join(", ");
+        self.m.declare(f, &format!("declare {t} @{f}({params})"));
+        let a: Vec<String> = args.iter().map(|x| format!("{t} {x}")).collect();
+        self.def(format!("call {t} @{f}({})", a.join(", ")))
+    }
+
+    fn intrinsic(&mut self, name: &str, t: &str, args: &[&str]) -> String {
+        let full = format!("llvm.{name}.{}", fsuffix(t));
+        let params = vec![t; args.len()].join(", ");
+        self.m.declare(&full, &format!("declare {t} @{full}({params})"));
+        let a: Vec<String> = args.iter().map(|x| format!("{t} {x}")).collect();
+        self.def(format!("call {t} @{full}({})", a.join(", ")))
+    }
+
+    fn i64_sreg(&mut self, reg: &str) -> String {
+        let call = self.m.sreg(reg);
+        let v = self.def(call);
+        self.def(format!("zext i32 {v} to i64"))
+    }
+
+    fn builtin(&mut self, bi: Builtin, args: &[Value], rty: &Type, span: Span) -> Result<Parts, PtxError> {
+        use Builtin::*;
+        let xs: Vec<Part> = args
+            .iter()
+            .map(|a| self.vals[a.index()].first().cloned().unwrap_or(Part { ty: "i64", op: "0".into() }))
+            .collect();
+        let one = |ty: &'static str, op: String| Ok(vec![Part { ty, op }]);
+        let t = xs.first().map(|p| p.ty).unwrap_or("double");
+        match bi {
+            Sqrt => one(t, self.intrinsic("sqrt", t, &[&xs[0].op])),
+            Fabs => one(t, self.intrinsic("fabs", t, &[&xs[0].op])),
+            Floor => one(t, self.intrinsic("floor", t, &[&xs[0].op])),
+            Ceil => one(t, self.intrinsic("ceil", t, &[&xs[0].op])),
+            Copysign => one(t, self.intrinsic("copysign", t, &[&xs[0].op, &xs[1].op])),
+            IsNan => one("i1", self.def(format!("fcmp uno {t} {}, {}", xs[0].op, xs[0].op))),
+            IsInf | IsFinite => {
+                let a = self.intrinsic("fabs", t, &[&xs[0].op]);
+                let inf = float_lit(f64::INFINITY);
+                let pred = if bi == IsInf { "oeq" } else { "olt" };
+                one("i1", self.def(format!("fcmp {pred} {t} {a}, {inf}")))
+            }
+            Exp | Log | Log2 | Log10 | Sin | Cos | Tan | Asin | Acos | Atan | Sinh | Cosh | Tanh => {
+                let base = match bi {
+                    Exp => "exp",
+                    Log => "log",
+                    Log2 => "log2",
+                    Log10 => "log10",
+                    Sin => "sin",
+                    Cos => "cos",
+                    Tan => "tan",
+                    Asin => "asin",
+                    Acos => "acos",
+                    Atan => "atan",
+                    Sinh => "sinh",
+                    Cosh => "cosh",
+                    _ => "tanh",
+                };
+                let f = if t == "float" { format!("__nv_{base}f") } else { format!("__nv_{base}") };
+                one(t, self.libdevice_call(&f, t, &[&xs[0].op]))
+            }
+            Atan2 | MathPow | Hypot => {
+                let base = match bi {
+                    Atan2 => "atan2",
+                    MathPow => "pow",
+                    _ => "hypot",
+                };
+                let f = if t == "float" { format!("__nv_{base}f") } else { format!("__nv_{base}") };
+                one(t, self.libdevice_call(&f, t, &[&xs[0].op, &xs[1].op]))
+            }
+            Grid | Gridsize => {
+                let n = match args.first().and_then(|a| self.f.def_inst(*a)).map(|d| &d.kind) {
+                    Some(InstKind::Const(Const::Int(n))) if (1..=3).contains(n) => *n as usize,
+                    _ => return Err(self.internal("cuda.grid without a constant dimension")),
+                };
+                let mut out = Vec::new();
+                for axis in ["x", "y", "z"].iter().take(n) {
+                    let v = if bi == Grid {
+                        let tid = self.i64_sreg(&format!("tid.{axis}"));
+                        let bid = self.i64_sreg(&format!("ctaid.{axis}"));
+                        let bdim = self.i64_sreg(&format!("ntid.{axis}"));
+                        let m = self.def(format!("mul nuw nsw i64 {bid}, {bdim}"));
+                        self.def(format!("add nuw nsw i64 {m}, {tid}"))
+                    } else {
+                        let bdim = self.i64_sreg(&format!("ntid.{axis}"));
+                        let gdim = self.i64_sreg(&format!("nctaid.{axis}"));
+                        self.def(format!("mul nuw nsw i64 {bdim}, {gdim}"))
+                    };
+                    out.push(Part { ty: "i64", op: v });
+                }
+                Ok(out)
+            }
+            ThreadIdxX | ThreadIdxY | ThreadIdxZ | BlockIdxX | BlockIdxY | BlockIdxZ | BlockDimX | BlockDimY
+            | BlockDimZ | GridDimX | GridDimY | GridDimZ | LaneId | WarpSize => {
+                let reg = match bi {
+                    ThreadIdxX => "tid.x",
+                    ThreadIdxY => "tid.y",
+                    ThreadIdxZ => "tid.z",
+                    BlockIdxX => "ctaid.x",
+                    BlockIdxY => "ctaid.y",
+                    BlockIdxZ => "ctaid.z",
+                    BlockDimX => "ntid.x",
+                    BlockDimY => "ntid.y",
+                    BlockDimZ => "ntid.z",
+                    GridDimX => "nctaid.x",
+                    GridDimY => "nctaid.y",
+                    GridDimZ => "nctaid.z",
+                    LaneId => "laneid",
+                    _ => "warpsize",
+                };
+                let call = self.m.sreg(reg);
+                one("i32", self.def(call))
+            }
+            SyncThreads => {
+                self.m.declare("llvm.nvvm.barrier0", "declare void @llvm.nvvm.barrier0()");
+                self.line("call void @llvm.nvvm.barrier0()");
+                Ok(Vec::new())
+            }
+            SyncThreadsCount | SyncThreadsAnd | SyncThreadsOr => {
+                let name = match bi {
+                    SyncThreadsCount => "llvm.nvvm.barrier0.popc",
+                    SyncThreadsAnd => "llvm.nvvm.barrier0.and",
+                    _ => "llvm.nvvm.barrier0.or",
+                };
+                self.m.declare(name, &format!("declare i32 @{name}(i32)"));
+                let s = self.scalar(args[0]);
+                let p = self.cast(&xs[0], s, Scalar::Bool);
+                let p32 = self.def(format!("zext i1 {p} to i32"));
+                one("i32", self.def(format!("call i32 @{name}(i32 {p32})")))
+            }
+            ThreadFence => {
+                self.m.declare("llvm.nvvm.membar.gl", "declare void @llvm.nvvm.membar.gl()");
+                self.line("call void @llvm.nvvm.membar.gl()");
+                Ok(Vec::new())
+            }
+            ActiveMask => {
+                let m = self.def("call i32 asm sideeffect \"activemask.b32 $0;\", \"=r\"()");
+                one("i64", self.def(format!("zext i32 {m} to i64")))
+            }
+            Fma => one(t, self.intrinsic("fma", t, &[&xs[0].op, &xs[1].op, &xs[2].op])),
+            Selp => {
+                let c = self.cast(&xs[0], self.scalar(args[0]), Scalar::Bool);
+                let parts = self.vals[args[1].index()].clone();
+                let other = self.vals[args[2].index()].clone();
+                let mut out = Vec::new();
+                for (a, b) in parts.iter().zip(&other) {
+                    out.push(Part {
+                        ty: a.ty,
+                        op: self.def(format!("select i1 {c}, {} {}, {} {}", a.ty, a.op, b.ty, b.op)),
+                    });
+                }
+                Ok(out)
+            }
+            AtomicAdd | AtomicSub | AtomicMax | AtomicMin | AtomicExch | AtomicCas => self.atomic(bi, args, span),
+            ShflDownSync | ShflXorSync | ShflSync => self.shuffle(bi, args, rty, span),
+            other => Err(self.unsupported(other.name(), span, "lowered before the backend")),
+        }
+    }
+
+    /// Address of `a[idx]` for atomics (`idx` an integer or a tuple of integers).
+    fn indexed_ptr(&mut self, a: Value, idx: Value, dt: Scalar) -> String {
+        let nd = self.f.ty(a).array().map(|t| t.ndim as usize).unwrap_or(1);
+        let idx_parts = self.vals[idx.index()].clone();
+        let arr = self.vals[a.index()].clone();
+        let mut off: Option<String> = None;
+        for (k, ip) in idx_parts.iter().enumerate().take(nd) {
+            let raw = if ip.ty == "i32" { self.def(format!("sext i32 {} to i64", ip.op)) } else { ip.op.clone() };
+            // Negative indices wrap, as in numba-cuda's atomics.
+            let neg = self.def(format!("icmp slt i64 {raw}, 0"));
+            let wrapped = self.def(format!("add i64 {raw}, {}", arr[1 + k].op));
+            let i64v = self.def(format!("select i1 {neg}, i64 {wrapped}, i64 {raw}"));
+            let term = self.def(format!("mul i64 {i64v}, {}", arr[1 + nd + k].op));
+            off = Some(match off {
+                None => term,
+                Some(o) => self.def(format!("add i64 {o}, {term}")),
+            });
+        }
+        self.element_ptr(a, off.unwrap_or_else(|| "0".into()), dt)
+    }
+
+    fn atomic(&mut self, bi: Builtin, args: &[Value], span: Span) -> Result<Parts, PtxError> {
+        use Builtin::*;
+        let Some(dt) = self.f.ty(args[0]).array().map(|t| t.dtype) else {
+            return Err(self.internal("atomic on a non-array"));
+        };
+        if dt == Scalar::Bool {
+            return Err(self.unsupported(format!("{} on a bool array", bi.name()), span, "use an int32 array"));
+        }
+        let t = reg_ty(dt);
+        let float = dt.is_float();
+        let p = self.indexed_ptr(args[0], args[1], dt);
+        let v = self.one(args[2]).to_string();
+        if bi == AtomicCas {
+            let new = self.one(args[3]).to_string();
+            let it = if dt.size() == 4 { "i32" } else { "i64" };
+            let (o, n) = if float {
+                (self.def(format!("bitcast {t} {v} to {it}")), self.def(format!("bitcast {t} {new} to {it}")))
+            } else {
+                (v, new)
+            };
+            let pair = self.def(format!("cmpxchg ptr {p}, {it} {o}, {it} {n} monotonic monotonic"));
+            let old = self.def(format!("extractvalue {{ {it}, i1 }} {pair}, 0"));
+            let r = if float { self.def(format!("bitcast {it} {old} to {t}")) } else { old };
+            return Ok(vec![Part { ty: t, op: r }]);
+        }
+        let op = match (bi, float) {
+            (AtomicAdd, false) => "add",
+            (AtomicAdd, true) => "fadd",
+            (AtomicSub, false) => "sub",
+            (AtomicSub, true) => "fsub",
+            (AtomicMax, false) => "max",
+            (AtomicMax, true) => "fmax",
+            (AtomicMin, false) => "min",
+            (AtomicMin, true) => "fmin",
+            _ => "xchg",
+        };
+        let r = self.def(format!("atomicrmw {op} ptr {p}, {t} {v} monotonic, align {}", dt.size()));
+        Ok(vec![Part { ty: t, op: r }])
+    }
+
+    fn shuffle(&mut self, bi: Builtin, args: &[Value], rty: &Type, span: Span) -> Result<Parts, PtxError> {
+        let Some(s) = rty.scalar() else {
+            return Err(self.unsupported(format!("{} of a non-scalar", bi.name()), span, "shuffle scalars"));
+        };
+        let kind = match bi {
+            Builtin::ShflDownSync => "down",
+            Builtin::ShflXorSync => "bfly",
+            _ => "idx",
+        };
+        let mask = self.one_part(args[0]);
+        let mask32 = self.cast_to_i32(&mask, self.scalar(args[0]));
+        let lane = self.one_part(args[2]);
+        let lane32 = self.cast_to_i32(&lane, self.scalar(args[2]));
+        let name = format!("llvm.nvvm.shfl.sync.{kind}.i32");
+        self.m.declare(&name, &format!("declare i32 @{name}(i32, i32, i32, i32)"));
+        let v = self.one_part(args[1]);
+        let shfl =
+            |me: &mut Self, x: &str| me.def(format!("call i32 @{name}(i32 {mask32}, i32 {x}, i32 {lane32}, i32 31)"));
+        let r = match s {
+            Scalar::Int32 => shfl(self, &v.op),
+            Scalar::Float32 => {
+                let b = self.def(format!("bitcast float {} to i32", v.op));
+                let r = shfl(self, &b);
+                self.def(format!("bitcast i32 {r} to float"))
+            }
+            Scalar::Bool => {
+                let b = self.def(format!("zext i1 {} to i32", v.op));
+                let r = shfl(self, &b);
+                self.def(format!("icmp ne i32 {r}, 0"))
+            }
+            Scalar::Int64 | Scalar::Float64 => {
+                let bits = if s == Scalar::Float64 {
+                    self.def(format!("bitcast double {} to i64", v.op))
+                } else {
+                    v.op.clone()
+                };
+                let lo = self.def(format!("trunc i64 {bits} to i32"));
+                let hi0 = self.def(format!("lshr i64 {bits}, 32"));
+                let hi = self.def(format!("trunc i64 {hi0} to i32"));
+                let rlo = shfl(self, &lo);
+                let rhi = shfl(self, &hi);
+                let l64 = self.def(format!("zext i32 {rlo} to i64"));
+                let h64 = self.def(format!("zext i32 {rhi} to i64"));
+                let hs = self.def(format!("shl i64 {h64}, 32"));
+                let r = self.def(format!("or i64 {hs}, {l64}"));
+                if s == Scalar::Float64 {
+                    self.def(format!("bitcast i64 {r} to double"))
+                } else {
+                    r
+                }
+            }
+        };
+        Ok(vec![Part { ty: reg_ty(s), op: r }])
+    }
+
+    fn cast_to_i32(&mut self, p: &Part, s: Scalar) -> String {
+        self.cast(p, s, Scalar::Int32)
+    }
+}

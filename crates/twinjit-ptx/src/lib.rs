@@ -1,0 +1,309 @@
+//! twinjit's CUDA code generator: typed, lowered IR → LLVM IR → PTX through LLVM 19's NVPTX
+//! target (statically linked through inkwell). Needs no GPU and no CUDA installation, except
+//! libdevice for kernels that call `math.*` transcendentals (see [`libdevice`]).
+//!
+//! [`emit_llvm`] writes the LLVM IR text of a [`TypedProgram`] (see `emit` for the
+//! conventions); [`compile`] parses it, links libdevice when it is used, internalizes everything
+//! but the entry, runs LLVM's `default<O3>` pipeline and prints PTX for the requested `sm_XX`.
+//!
+//! This crate knows nothing of Python source, of the facade's argument types or of the CUDA
+//! driver. Invariant: it never hands LLVM an operation NVPTX cannot select (LLVM would abort the
+//! process); everything else LLVM rejects comes back as [`PtxError::Internal`].
+
+#![deny(unsafe_op_in_unsafe_fn)]
+
+mod emit;
+pub mod libdevice;
+mod runtime_ir;
+
+use inkwell::context::Context;
+use inkwell::memory_buffer::MemoryBuffer;
+use inkwell::module::{Linkage, Module};
+use inkwell::passes::PassBuilderOptions;
+use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetTriple};
+use inkwell::OptimizationLevel;
+use std::path::PathBuf;
+use std::sync::Once;
+use twinjit_diag::Span;
+use twinjit_ir::TypedProgram;
+
+/// Error record kind of a division by zero (the host backend's numbering).
+pub const ERR_ZERO_DIVISION: u32 = 1;
+/// Error record kind of an index out of bounds.
+pub const ERR_INDEX: u32 = 2;
+/// Error record kind of recursion deeper than [`MAX_RECURSION`].
+pub const ERR_RECURSION: u32 = 3;
+/// Deepest recursion compiled code allows by default (Python's limit, as on the host).
+pub const MAX_RECURSION: i64 = 1000;
+/// The recursion limit for code that runs on a GPU: every level needs stack in local memory
+/// for every resident thread, so the limit is lower than the host's (a documented deviation).
+pub const GPU_MAX_RECURSION: i64 = 64;
+/// Size of the error record a kernel entry receives as its first parameter (`gerr`): `kind:
+/// u32` (0: no error), `site: u32`, `index, len, axis, depth: i64` (the thread's record), then
+/// `tid.x/y/z, ctaid.x/y/z: u32` of the first thread that failed. The call entry stores its
+/// status as a `u32` at offset 40 instead of the ids.
+pub const ERROR_RECORD_BYTES: usize = 64;
+
+/// The architectures LLVM 19's NVPTX target knows.
+pub const KNOWN_ARCHS: &[&str] = &[
+    "sm_50", "sm_52", "sm_53", "sm_60", "sm_61", "sm_62", "sm_70", "sm_72", "sm_75", "sm_80", "sm_86", "sm_87",
+    "sm_89", "sm_90", "sm_90a",
+];
+
+/// Why PTX generation failed.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum PtxError {
+    /// The program uses something the CUDA target cannot compile.
+    #[error("{what} is not supported on the CUDA target")]
+    Unsupported {
+        /// What.
+        what: String,
+        /// Where.
+        span: Span,
+        /// How to fix it.
+        hint: String,
+    },
+    /// A kernel calls a libdevice function and libdevice was not found.
+    #[error(
+        "this kernel calls math functions from NVIDIA's libdevice, and libdevice.10.bc was not found; searched:\n{}\n\
+         fix: set TWINJIT_LIBDEVICE to the file, set CUDA_HOME to a CUDA installation, or \
+         `pip install nvidia-nvvm` (and set TWINJIT_NVIDIA_WHEELS to its site-packages if it is not found)",
+        searched.iter().map(|p| format!("  {}", p.display())).collect::<Vec<_>>().join("\n")
+    )]
+    LibdeviceNotFound {
+        /// Every path tried, in order.
+        searched: Vec<PathBuf>,
+    },
+    /// The architecture is not one LLVM 19 can generate code for.
+    #[error("unknown GPU architecture `{arch}` (LLVM 19 knows {})", KNOWN_ARCHS.join(", "))]
+    UnknownArch {
+        /// What was asked for.
+        arch: String,
+    },
+    /// A bug in twinjit: LLVM rejected what we generated.
+    #[error("internal PTX backend error: {0}")]
+    Internal(String),
+}
+
+/// Which entry point the module gets.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EntryKind {
+    /// `.entry NAME(gerr, params...)`: the program's entry must be a `@cuda.jit` kernel.
+    #[default]
+    Kernel,
+    /// `.entry NAME(gerr, gret, params...)`: calls any function once and stores its result
+    /// slots (8 bytes each) to `gret`; for running host functions on the GPU in tests.
+    Call,
+}
+
+/// Options of a PTX compilation.
+#[derive(Clone, Debug)]
+pub struct PtxOptions {
+    /// `sm_XX`.
+    pub arch: String,
+    /// The entry point's shape.
+    pub entry: EntryKind,
+    /// Let LLVM contract `a * b + c` into FMA (nvcc's and numba-cuda's default).
+    pub contract: bool,
+    /// `fastmath=True`: every fast-math flag on float arithmetic.
+    pub fastmath: bool,
+    /// LLVM optimisation (`default<O3>`); off only to debug the emitter.
+    pub optimize: bool,
+    /// Recursion deeper than this raises `RecursionError`.
+    pub max_recursion: i64,
+}
+
+impl Default for PtxOptions {
+    fn default() -> Self {
+        PtxOptions {
+            arch: "sm_90".into(),
+            entry: EntryKind::Kernel,
+            contract: true,
+            fastmath: false,
+            optimize: true,
+            max_recursion: GPU_MAX_RECURSION,
+        }
+    }
+}
+
+/// Where an error was raised, for messages.
+#[derive(Clone, Debug)]
+pub struct RaiseSite {
+    /// Source name of the function.
+    pub function: String,
+    /// The raising operation.
+    pub span: Span,
+}
+
+/// The LLVM IR text of a program, before LLVM has seen it.
+#[derive(Clone, Debug)]
+pub struct LlvmText {
+    /// The module.
+    pub text: String,
+    /// The `.entry` symbol.
+    pub entry: String,
+    /// Raise sites, indexed by the error record's `site`.
+    pub sites: Vec<RaiseSite>,
+    /// Whether libdevice must be linked.
+    pub uses_libdevice: bool,
+}
+
+/// A compiled PTX module.
+#[derive(Clone, Debug)]
+pub struct PtxModule {
+    /// The PTX text.
+    pub ptx: String,
+    /// The `.entry` symbol to launch.
+    pub entry: String,
+    /// The architecture it was generated for.
+    pub arch: String,
+    /// Raise sites, indexed by the error record's `site`.
+    pub sites: Vec<RaiseSite>,
+    /// Whether libdevice was linked.
+    pub used_libdevice: bool,
+    /// For recursive programs: the per-thread stack the launch needs for `max_recursion`
+    /// levels (set it with the driver's `CU_LIMIT_STACK_SIZE`); `None` when nothing recurses.
+    pub stack_bytes: Option<usize>,
+}
+
+/// The `.entry` symbol of a program: the kernel's source name (a PTX identifier).
+pub fn entry_name(program: &TypedProgram) -> String {
+    let n: String = program
+        .entry()
+        .source_name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' })
+        .collect();
+    if n.starts_with(|c: char| c.is_ascii_digit()) || n.is_empty() {
+        format!("_{n}")
+    } else {
+        n
+    }
+}
+
+/// The LLVM IR text of `program` (what `twinjit llvm` prints).
+pub fn emit_llvm(program: &TypedProgram, options: &PtxOptions) -> Result<LlvmText, PtxError> {
+    let entry = entry_name(program);
+    let mut m = emit::ModuleEmitter::new(program, options);
+    let text = m.emit_module(&entry)?;
+    Ok(LlvmText { text, entry, sites: m.sites, uses_libdevice: m.uses_libdevice })
+}
+
+/// Compiles `program` to PTX (what `twinjit ptx` prints). Never panics: LLVM errors and panics
+/// inside inkwell come back as [`PtxError::Internal`].
+pub fn compile(program: &TypedProgram, options: &PtxOptions) -> Result<PtxModule, PtxError> {
+    if !KNOWN_ARCHS.contains(&options.arch.as_str()) {
+        return Err(PtxError::UnknownArch { arch: options.arch.clone() });
+    }
+    let llvm = emit_llvm(program, options)?;
+    let libdevice = if llvm.uses_libdevice { Some(libdevice::bitcode()?) } else { None };
+    let recursive = !twinjit_ir::call_graph::recursive_functions(program).is_empty();
+    let opts = options.clone();
+    let r = std::panic::catch_unwind(move || {
+        let ptx = llvm_to_ptx(&llvm.text, &llvm.entry, libdevice.as_deref().map(Vec::as_slice), &opts)?;
+        let stack_bytes = recursive.then(|| stack_estimate(&ptx, opts.max_recursion));
+        Ok(PtxModule {
+            stack_bytes,
+            ptx,
+            entry: llvm.entry,
+            arch: opts.arch.clone(),
+            sites: llvm.sites,
+            used_libdevice: libdevice.is_some(),
+        })
+    });
+    match r {
+        Ok(r) => r,
+        Err(p) => {
+            let msg = p.downcast_ref::<String>().cloned().or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()));
+            Err(PtxError::Internal(format!("LLVM panicked: {}", msg.unwrap_or_else(|| "unknown panic".into()))))
+        }
+    }
+}
+
+/// Stack for `depth` levels of recursion: the largest frame (`__local_depot`) plus room for the
+/// call's parameters and saved registers, per level.
+fn stack_estimate(ptx: &str, depth: i64) -> usize {
+    let frame = ptx
+        .lines()
+        .filter_map(|l| l.split("__local_depot").nth(1))
+        .filter_map(|rest| rest.split('[').nth(1)?.split(']').next()?.parse::<usize>().ok())
+        .max()
+        .unwrap_or(0);
+    (frame + 128) * depth.max(1) as usize
+}
+
+/// Optimises LLVM IR text for `options.arch` and prints PTX (also used by tests on hand-written
+/// IR).
+pub fn llvm_to_ptx(
+    text: &str,
+    entry: &str,
+    libdevice: Option<&[u8]>,
+    options: &PtxOptions,
+) -> Result<String, PtxError> {
+    static INIT: Once = Once::new();
+    INIT.call_once(|| Target::initialize_nvptx(&InitializationConfig::default()));
+    let triple = TargetTriple::create("nvptx64-nvidia-cuda");
+    let target = Target::from_triple(&triple).map_err(|e| PtxError::Internal(format!("NVPTX target: {e}")))?;
+    let tm = target
+        .create_target_machine(
+            &triple,
+            &options.arch,
+            "",
+            OptimizationLevel::Aggressive,
+            RelocMode::Default,
+            CodeModel::Default,
+        )
+        .ok_or_else(|| PtxError::Internal(format!("cannot create an NVPTX target machine for {}", options.arch)))?;
+    let ctx = Context::create();
+    let buf = MemoryBuffer::create_from_memory_range_copy(text.as_bytes(), "twinjit");
+    let module = ctx
+        .create_module_from_ir(buf)
+        .map_err(|e| PtxError::Internal(format!("LLVM rejected the generated IR: {}", e.to_string_lossy())))?;
+    module
+        .verify()
+        .map_err(|e| PtxError::Internal(format!("generated IR does not verify: {}", e.to_string_lossy())))?;
+    if let Some(bc) = libdevice {
+        link_libdevice(&ctx, &module, bc)?;
+    }
+    internalize(&module, entry);
+    let passes = if options.optimize { "default<O3>" } else { "globaldce" };
+    module
+        .run_passes(passes, &tm, PassBuilderOptions::create())
+        .map_err(|e| PtxError::Internal(format!("LLVM passes failed: {}", e.to_string_lossy())))?;
+    let out = tm
+        .write_to_memory_buffer(&module, FileType::Assembly)
+        .map_err(|e| PtxError::Internal(format!("PTX emission failed: {}", e.to_string_lossy())))?;
+    String::from_utf8(out.as_slice().to_vec()).map_err(|e| PtxError::Internal(format!("PTX is not UTF-8: {e}")))
+}
+
+fn link_libdevice<'c>(ctx: &'c Context, module: &Module<'c>, bc: &[u8]) -> Result<(), PtxError> {
+    let buf = MemoryBuffer::create_from_memory_range_copy(bc, "libdevice.10.bc");
+    let ld = Module::parse_bitcode_from_buffer(&buf, ctx)
+        .map_err(|e| PtxError::Internal(format!("cannot parse libdevice: {}", e.to_string_lossy())))?;
+    // libdevice carries an older data layout; use ours so the linker does not warn.
+    ld.set_triple(&module.get_triple());
+    ld.set_data_layout(&module.get_data_layout());
+    module
+        .link_in_module(ld)
+        .map_err(|e| PtxError::Internal(format!("linking libdevice failed: {}", e.to_string_lossy())))
+}
+
+/// Every defined function and global but the entry becomes internal, so `default<O3>` inlines
+/// what it needs and drops the rest of libdevice.
+fn internalize(module: &Module<'_>, entry: &str) {
+    let mut f = module.get_first_function();
+    while let Some(func) = f {
+        let name = func.get_name().to_string_lossy().into_owned();
+        if func.count_basic_blocks() > 0 && name != entry {
+            func.set_linkage(Linkage::Internal);
+        }
+        f = func.get_next_function();
+    }
+    let mut g = module.get_first_global();
+    while let Some(gv) = g {
+        if !gv.is_declaration() {
+            gv.set_linkage(Linkage::Internal);
+        }
+        g = gv.get_next_global();
+    }
+}
