@@ -22,6 +22,28 @@ pub struct EngineOptions {
     /// default for host functions). With checks off, an out-of-bounds index is undefined
     /// behaviour, as in Numba: turn them off only for code you trust.
     pub boundscheck: Option<bool>,
+    /// CUDA: let LLVM contract `a * b + c` into one FMA instruction (`None`: yes, as nvcc and
+    /// numba-cuda do). Off, float results match the host's bit for bit except for libdevice's
+    /// math functions.
+    pub fp_contract: Option<bool>,
+    /// CUDA: recursion deeper than this raises `RecursionError` (`None`: 64). Each level costs
+    /// stack for every thread the GPU can hold at once, so the GPU limit is lower than the
+    /// host's 1000.
+    pub gpu_recursion_limit: Option<i64>,
+}
+
+impl EngineOptions {
+    /// PTX options for this engine's choices and `arch`.
+    #[cfg(feature = "cuda")]
+    pub(crate) fn ptx_options(&self, arch: &str, entry: crate::cuda::EntryKind) -> crate::cuda::PtxOptions {
+        crate::cuda::PtxOptions {
+            arch: arch.to_string(),
+            entry,
+            contract: self.fp_contract.unwrap_or(true),
+            max_recursion: self.gpu_recursion_limit.unwrap_or(twinjit_ptx::GPU_MAX_RECURSION),
+            ..Default::default()
+        }
+    }
 }
 
 /// Compiles Python-subset modules for one target. `Send + Sync`.
@@ -29,6 +51,17 @@ pub struct EngineOptions {
 pub struct Engine {
     target: Target,
     options: EngineOptions,
+    backend: Backend,
+}
+
+/// What an engine compiles with: only the named target, never another.
+#[derive(Clone, Debug)]
+pub(crate) enum Backend {
+    Host,
+    #[cfg(feature = "cuda")]
+    Cuda(Arc<crate::cuda::CudaBackend>),
+    #[cfg(feature = "cuda")]
+    Ptx(String),
 }
 
 impl Engine {
@@ -51,12 +84,95 @@ impl Engine {
 
     /// [`Engine::new`] with options.
     pub fn with_options(target: Target, options: EngineOptions) -> Result<Engine, Error> {
-        match &target {
-            Target::Host => Ok(Engine { target, options }),
-            Target::Cuda { .. } | Target::Ptx { .. } => Err(Error::TargetUnavailable {
-                reason: "this build of twinjit has no CUDA support (rebuild with `--features cuda`)".into(),
-                target,
-            }),
+        let backend = match &target {
+            Target::Host => Backend::Host,
+            #[cfg(feature = "cuda")]
+            Target::Cuda { device } => match crate::cuda::CudaBackend::open(*device) {
+                Ok(b) => Backend::Cuda(Arc::new(b)),
+                Err(reason) => return Err(Error::TargetUnavailable { reason, target }),
+            },
+            #[cfg(feature = "cuda")]
+            Target::Ptx { arch } => {
+                if !twinjit_ptx::KNOWN_ARCHS.contains(&arch.as_str()) {
+                    return Err(Error::TargetUnavailable {
+                        reason: format!(
+                            "unknown GPU architecture `{arch}` (LLVM 19 knows {})",
+                            twinjit_ptx::KNOWN_ARCHS.join(", ")
+                        ),
+                        target,
+                    });
+                }
+                Backend::Ptx(arch.clone())
+            }
+            #[cfg(not(feature = "cuda"))]
+            Target::Cuda { .. } | Target::Ptx { .. } => {
+                return Err(Error::TargetUnavailable {
+                    reason: "this build of twinjit has no CUDA support (rebuild with `--features cuda`)".into(),
+                    target,
+                })
+            }
+        };
+        Ok(Engine { target, options, backend })
+    }
+
+    /// The CUDA device of a `Target::Cuda` engine.
+    #[cfg(feature = "cuda")]
+    pub fn device(&self) -> Option<&crate::cuda::Device> {
+        match &self.backend {
+            Backend::Cuda(b) => Some(&b.device),
+            _ => None,
+        }
+    }
+
+    #[cfg(feature = "cuda")]
+    fn cuda_device(&self) -> Result<&crate::cuda::Device, Error> {
+        self.device().ok_or_else(|| Error::TargetUnavailable {
+            target: self.target.clone(),
+            reason: "device memory exists only on a Target::Cuda engine".into(),
+        })
+    }
+
+    /// Copies a slice to a new 1-D device array on this engine's device.
+    #[cfg(feature = "cuda")]
+    pub fn to_device<T: crate::cuda::DeviceElement>(&self, data: &[T]) -> Result<crate::cuda::DeviceArray<T>, Error> {
+        self.to_device_shaped(data, &[data.len()])
+    }
+
+    /// Copies a slice to a new device array of `shape` (C order, 1 to 3 dimensions).
+    #[cfg(feature = "cuda")]
+    pub fn to_device_shaped<T: crate::cuda::DeviceElement>(
+        &self,
+        data: &[T],
+        shape: &[usize],
+    ) -> Result<crate::cuda::DeviceArray<T>, Error> {
+        crate::cuda::DeviceArray::from_slice(self.cuda_device()?, data, shape)
+            .map_err(|e| crate::cuda::cuda_error(e, None))
+    }
+
+    /// Copies an `ndarray` (any strides) to a new C-ordered device array.
+    #[cfg(all(feature = "cuda", feature = "ndarray"))]
+    pub fn to_device_ndarray<T: crate::cuda::DeviceElement, D: ndarray::Dimension>(
+        &self,
+        a: ndarray::ArrayView<'_, T, D>,
+    ) -> Result<crate::cuda::DeviceArray<T>, Error> {
+        let shape = a.shape().to_vec();
+        let data: Vec<T> = a.iter().copied().collect();
+        self.to_device_shaped(&data, &shape)
+    }
+
+    /// A zero-filled device array of `shape`.
+    #[cfg(feature = "cuda")]
+    pub fn zeros<T: crate::cuda::DeviceElement>(&self, shape: &[usize]) -> Result<crate::cuda::DeviceArray<T>, Error> {
+        crate::cuda::DeviceArray::zeros(self.cuda_device()?, shape).map_err(|e| crate::cuda::cuda_error(e, None))
+    }
+
+    /// Waits for every launch on the device, then reports a fault or the first error a kernel
+    /// raised since the last synchronisation (bounds-checked kernels). A no-op on the host.
+    pub fn synchronize(&self) -> Result<(), Error> {
+        match &self.backend {
+            #[cfg(feature = "cuda")]
+            Backend::Cuda(b) => b.synchronize(),
+            _ => Ok(()),
         }
     }
 
@@ -83,15 +199,33 @@ impl Engine {
                 name: f.name.clone(),
                 params: f.body.param_names.clone(),
                 specs: RwLock::new(Vec::new()),
+                #[cfg(feature = "cuda")]
+                kernels: RwLock::new(Vec::new()),
             })
             .collect();
-        let module = Module { inner: Arc::new(ModuleInner { source, options: self.options, functions }) };
+        let module = Module {
+            inner: Arc::new(ModuleInner {
+                source,
+                options: self.options,
+                functions,
+                backend: self.backend.clone(),
+                target: self.target.clone(),
+            }),
+        };
         for (i, f) in module.inner.source.functions().iter().enumerate() {
-            if f.attrs.kind != FunctionKind::Host {
-                continue;
-            }
-            for sig in &f.attrs.signatures {
-                module.function_at(i).compile_signature(sig)?;
+            match (&self.backend, f.attrs.kind) {
+                (Backend::Host, FunctionKind::Host) => {
+                    for sig in &f.attrs.signatures {
+                        module.function_at(i).compile_signature(sig)?;
+                    }
+                }
+                #[cfg(feature = "cuda")]
+                (Backend::Cuda(_), FunctionKind::Kernel) => {
+                    for sig in &f.attrs.signatures {
+                        module.kernel_at(i).compile_signature(sig)?;
+                    }
+                }
+                _ => {}
             }
         }
         Ok(module)
@@ -113,18 +247,23 @@ impl Engine {
     }
 }
 
-struct ModuleInner {
-    source: SourceModule,
-    options: EngineOptions,
-    functions: Vec<Dispatcher>,
+pub(crate) struct ModuleInner {
+    pub(crate) source: SourceModule,
+    pub(crate) options: EngineOptions,
+    pub(crate) functions: Vec<Dispatcher>,
+    pub(crate) backend: Backend,
+    pub(crate) target: Target,
 }
 
 type Slot = Arc<OnceLock<Result<Arc<Specialization>, Error>>>;
 
-struct Dispatcher {
-    name: String,
-    params: Vec<String>,
+/// Compiled specialisations of one function, keyed by argument types.
+pub(crate) struct Dispatcher {
+    pub(crate) name: String,
+    pub(crate) params: Vec<String>,
     specs: RwLock<Vec<(SmallVec<[Type; 4]>, Slot)>>,
+    #[cfg(feature = "cuda")]
+    pub(crate) kernels: RwLock<Vec<(SmallVec<[Type; 4]>, crate::kernel::KernelSlot)>>,
 }
 
 /// A loaded module: cheap to clone, `Send + Sync`.
@@ -154,6 +293,78 @@ impl Module {
 
     fn function_at(&self, index: usize) -> Function {
         Function { module: self.inner.clone(), index }
+    }
+
+    /// The kernel `name` (a `@cuda.jit` function) of a `Target::Cuda` engine's module.
+    #[cfg(feature = "cuda")]
+    pub fn kernel(&self, name: &str) -> Result<crate::kernel::Kernel, Error> {
+        let f = self.function(name)?;
+        let kind = self.inner.source.functions()[f.index].attrs.kind;
+        if kind != FunctionKind::Kernel {
+            return Err(Error::Unsupported(format!(
+                "`{name}` is a {}, not a kernel; only @cuda.jit functions (without device=True) are launched",
+                kind.describe()
+            )));
+        }
+        match &self.inner.backend {
+            Backend::Cuda(_) => Ok(self.kernel_at(f.index)),
+            _ => Err(Error::TargetUnavailable {
+                target: self.inner.target.clone(),
+                reason: format!("kernel `{name}` can only be launched by an engine for Target::Cuda"),
+            }),
+        }
+    }
+
+    #[cfg(feature = "cuda")]
+    fn kernel_at(&self, index: usize) -> crate::kernel::Kernel {
+        crate::kernel::Kernel { module: self.inner.clone(), index }
+    }
+
+    /// The PTX of `name` for `signature` (Numba spelling), for the engine's architecture
+    /// (`Target::Ptx { arch }`, or the device's on `Target::Cuda`). Kernels get a `.entry` of
+    /// their own name; other functions a one-thread `.entry` that calls them.
+    #[cfg(feature = "cuda")]
+    pub fn ptx(&self, name: &str, signature: &str) -> Result<crate::cuda::PtxModule, Error> {
+        let (program, options) = self.ptx_program(name, signature)?;
+        twinjit_ptx::compile(&program, &options).map_err(|e| crate::cuda::ptx_error(e, &self.inner.source, name))
+    }
+
+    /// The LLVM IR twinjit hands to LLVM for `name` and `signature` (before optimisation).
+    #[cfg(feature = "cuda")]
+    pub fn llvm_ir(&self, name: &str, signature: &str) -> Result<String, Error> {
+        let (program, options) = self.ptx_program(name, signature)?;
+        twinjit_ptx::emit_llvm(&program, &options)
+            .map(|t| t.text)
+            .map_err(|e| crate::cuda::ptx_error(e, &self.inner.source, name))
+    }
+
+    #[cfg(feature = "cuda")]
+    fn ptx_program(
+        &self,
+        name: &str,
+        signature: &str,
+    ) -> Result<(twinjit_ir::TypedProgram, crate::cuda::PtxOptions), Error> {
+        let arch = match &self.inner.backend {
+            Backend::Ptx(arch) => arch.clone(),
+            Backend::Cuda(b) => b.arch.clone(),
+            Backend::Host => {
+                return Err(Error::TargetUnavailable {
+                    target: self.inner.target.clone(),
+                    reason: "PTX is generated by engines for Target::Ptx or Target::Cuda".into(),
+                })
+            }
+        };
+        let f = self.function(name)?;
+        let sig = twinjit_ir::parse_signature(signature).map_err(|e| Error::Argument {
+            function: name.to_string(),
+            param: None,
+            message: e.to_string(),
+        })?;
+        let kind = self.inner.source.functions()[f.index].attrs.kind;
+        let program = self.inner.source.specialize(name, &sig, self.inner.options.boundscheck)?;
+        let entry =
+            if kind == FunctionKind::Kernel { crate::cuda::EntryKind::Kernel } else { crate::cuda::EntryKind::Call };
+        Ok((program, self.inner.options.ptx_options(&arch, entry)))
     }
 
     /// The parsed source (untyped IR, diagnostics' source map).
@@ -308,6 +519,16 @@ impl Function {
     fn build(&self, types: &[Type], ret: Option<Type>) -> Result<Arc<Specialization>, Error> {
         let d = self.dispatcher();
         let m = &self.module;
+        if !matches!(m.backend, Backend::Host) {
+            return Err(Error::TargetUnavailable {
+                target: m.target.clone(),
+                reason: format!(
+                    "`{}` would run on the host, but this engine targets {}; launch kernels with \
+                     Module::kernel, or call host functions through an Engine for Target::Host",
+                    d.name, m.target
+                ),
+            });
+        }
         let sig = Signature { args: types.to_vec(), ret };
         let started = std::time::Instant::now();
         let program = m.source.specialize(&d.name, &sig, m.options.boundscheck)?;

@@ -65,6 +65,16 @@ pub enum Error {
         /// Why.
         reason: String,
     },
+    /// The CUDA driver reported an error: a launch the device cannot run (the limit, the
+    /// value and the device are named), a fault found at synchronize, a module the driver
+    /// rejected, or a missing libdevice.
+    #[error("{message}")]
+    Cuda {
+        /// The kernel involved, when known.
+        kernel: Option<String>,
+        /// The full message.
+        message: String,
+    },
     /// The target cannot compile this construct.
     #[error("{0}")]
     Unsupported(String),

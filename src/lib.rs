@@ -30,14 +30,20 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 mod args;
+#[cfg(feature = "cuda")]
+pub mod cuda;
 mod engine;
 mod error;
+#[cfg(feature = "cuda")]
+mod kernel;
 mod source;
 mod target;
 
 pub use args::{ArgValue, ArrayArg, Element, FromValue, IntoArg, IntoArgs, Value};
 pub use engine::{Engine, EngineOptions, Function, Module, Specialization};
 pub use error::{CompileError, Error, RuntimeErrorKind};
+#[cfg(feature = "cuda")]
+pub use kernel::Kernel;
 pub use source::SourceModule;
 pub use target::Target;
 pub use twinjit_diag as diag;

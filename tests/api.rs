@@ -133,6 +133,7 @@ fn results_tuples_and_eager_signatures() {
     assert!(matches!(ArgValue::array(&data, &[3, 2]), ArgValue::Invalid(_)));
 }
 
+#[cfg(not(feature = "cuda"))]
 #[test]
 fn unavailable_targets_are_errors_never_fallbacks() {
     for t in [Target::Cuda { device: 0 }, Target::Ptx { arch: "sm_90".into() }] {
@@ -143,6 +144,38 @@ fn unavailable_targets_are_errors_never_fallbacks() {
             }
             other => panic!("expected TargetUnavailable for {t}, got {other:?}"),
         }
+    }
+}
+
+/// With the CUDA target built: `Ptx` works anywhere (an unknown architecture is refused), and
+/// `Cuda` is `TargetUnavailable` exactly when no driver or device is there, never a fallback.
+#[cfg(feature = "cuda")]
+#[test]
+fn unavailable_targets_are_errors_never_fallbacks() {
+    assert!(Engine::new(Target::Ptx { arch: "sm_90".into() }).is_ok());
+    match Engine::new(Target::Ptx { arch: "sm_999".into() }) {
+        Err(Error::TargetUnavailable { reason, .. }) => assert!(reason.contains("sm_999"), "{reason}"),
+        other => panic!("expected TargetUnavailable, got {other:?}"),
+    }
+    let driver = twinjit::cuda::driver_available();
+    match (Engine::new(Target::Cuda { device: 0 }), driver) {
+        (Err(Error::TargetUnavailable { target, reason }), Err(why)) => {
+            assert_eq!(target, Target::Cuda { device: 0 });
+            assert!(reason.contains(&why), "{reason} vs {why}");
+        }
+        (Ok(engine), Ok(())) => {
+            // A GPU is here: a host function is still refused on this engine (no CPU run).
+            let m = engine.load("h.py", "from numba import njit\n@njit\ndef f(x):\n    return x\n").unwrap();
+            match m.function("f").unwrap().call::<i64>((1i64,)) {
+                Err(Error::TargetUnavailable { .. }) => {}
+                other => panic!("a host function ran on a CUDA engine: {other:?}"),
+            }
+        }
+        (r, d) => panic!("engine {r:?} disagrees with the driver check {d:?}"),
+    }
+    match Engine::new(Target::Cuda { device: 4096 }) {
+        Err(Error::TargetUnavailable { target, .. }) => assert_eq!(target, Target::Cuda { device: 4096 }),
+        other => panic!("expected TargetUnavailable for a missing device, got {other:?}"),
     }
 }
 

@@ -112,3 +112,87 @@ pub fn listing(file: &str, func: &str, sig: Option<&str>, asm: bool) -> Result<S
     }
     Ok(out)
 }
+
+/// `twinjit ptx` / `twinjit llvm`.
+pub fn ptx(file: &str, func: &str, sig: &str, arch: &str, llvm: bool) -> Result<String, String> {
+    let target = twinjit::Target::Ptx { arch: arch.to_string() };
+    let engine = twinjit::Engine::new(target).map_err(|e| format!("error: {e}"))?;
+    let module = engine.load_file(file).map_err(|e| e.to_string())?;
+    emit_ptx(&module, func, sig, llvm)
+}
+
+#[cfg(feature = "cuda")]
+fn emit_ptx(module: &twinjit::Module, func: &str, sig: &str, llvm: bool) -> Result<String, String> {
+    let text = |e: twinjit::Error| match e {
+        twinjit::Error::Compile(c) => c.rendered,
+        other => format!("error: {other}"),
+    };
+    if llvm {
+        module.llvm_ir(func, sig).map_err(text)
+    } else {
+        module.ptx(func, sig).map(|p| p.ptx).map_err(text)
+    }
+}
+
+#[cfg(not(feature = "cuda"))]
+fn emit_ptx(_module: &twinjit::Module, _func: &str, _sig: &str, _llvm: bool) -> Result<String, String> {
+    Err("error: internal: a PTX engine exists in a build without CUDA".into())
+}
+
+/// `twinjit detect`: every CUDA device with its properties, like `numba.cuda.detect()`.
+#[cfg(feature = "cuda")]
+pub fn detect() -> Result<String, String> {
+    use std::fmt::Write;
+    use twinjit::cuda;
+    if let Err(reason) = cuda::driver_available() {
+        return Err(format!("no CUDA driver found: {reason}"));
+    }
+    let n = cuda::device_count().map_err(|e| format!("error: {e}"))?;
+    let mut out = String::new();
+    let (maj, min) = cuda::driver_version().unwrap_or((0, 0));
+    let _ = writeln!(out, "CUDA driver {maj}.{min}; found {n} CUDA device{}", if n == 1 { "" } else { "s" });
+    for i in 0..n {
+        match cuda::Device::open(i) {
+            Ok(d) => {
+                let p = d.properties();
+                let _ = writeln!(out, "id {i}: {} [{}]", p.name, p.pci_bus_id);
+                let _ = writeln!(
+                    out,
+                    "    compute capability: {}.{} (PTX target {})",
+                    p.compute_capability.0,
+                    p.compute_capability.1,
+                    p.arch()
+                );
+                let _ = writeln!(
+                    out,
+                    "    memory: {:.1} GiB, {} multiprocessors, L2 {} KiB",
+                    p.total_memory as f64 / (1u64 << 30) as f64,
+                    p.multiprocessors,
+                    p.l2_cache_bytes / 1024
+                );
+                let _ = writeln!(
+                    out,
+                    "    max threads per block: {}, block dims {:?}, grid dims {:?}",
+                    p.max_threads_per_block, p.max_block_dim, p.max_grid_dim
+                );
+                let _ = writeln!(
+                    out,
+                    "    shared memory per block: {} KiB ({} KiB opt-in), warp size {}",
+                    p.max_shared_memory_per_block / 1024,
+                    p.max_shared_memory_per_block_optin / 1024,
+                    p.warp_size
+                );
+            }
+            Err(e) => {
+                let _ = writeln!(out, "id {i}: unusable: {e}");
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// `twinjit detect` in a build without CUDA.
+#[cfg(not(feature = "cuda"))]
+pub fn detect() -> Result<String, String> {
+    Err("no CUDA driver found: this build of twinjit has no CUDA support (rebuild with `--features cuda`)".into())
+}

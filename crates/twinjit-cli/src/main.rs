@@ -7,6 +7,7 @@
 mod commands;
 mod npy;
 mod run;
+mod run_cuda;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -84,6 +85,33 @@ enum Command {
         #[arg(long)]
         sig: Option<String>,
     },
+    /// Print the PTX of a kernel (or of a one-thread entry calling any function) for one
+    /// signature; needs no GPU.
+    Ptx {
+        /// The Python file.
+        file: String,
+        /// The kernel or function.
+        func: String,
+        /// The signature, e.g. `void(float32[:], float32[:])`.
+        #[arg(long)]
+        sig: String,
+        /// The GPU architecture.
+        #[arg(long, default_value = "sm_90")]
+        arch: String,
+    },
+    /// Print the LLVM IR twinjit generates for the NVPTX target (before LLVM optimises it).
+    Llvm {
+        /// The Python file.
+        file: String,
+        /// The kernel or function.
+        func: String,
+        /// The signature.
+        #[arg(long)]
+        sig: String,
+        /// The GPU architecture.
+        #[arg(long, default_value = "sm_90")]
+        arch: String,
+    },
     /// List CUDA devices (like numba.cuda.detect()).
     Detect,
 }
@@ -120,10 +148,9 @@ fn main() -> ExitCode {
         Command::Bench { common, warmup, reps } => run::bench(&common.into_run_args(), warmup, reps),
         Command::Clif { file, func, sig } => commands::listing(&file, &func, sig.as_deref(), false),
         Command::Asm { file, func, sig } => commands::listing(&file, &func, sig.as_deref(), true),
-        Command::Detect => {
-            Err("no CUDA driver found: this build of twinjit has no CUDA support (rebuild with `--features cuda`)"
-                .into())
-        }
+        Command::Ptx { file, func, sig, arch } => commands::ptx(&file, &func, &sig, &arch, false),
+        Command::Llvm { file, func, sig, arch } => commands::ptx(&file, &func, &sig, &arch, true),
+        Command::Detect => commands::detect(),
     };
     // Write errors (a closed pipe) are ignored rather than turned into a panic.
     use std::io::Write;

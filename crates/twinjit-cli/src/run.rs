@@ -15,13 +15,13 @@ pub struct RunArgs {
     pub args: Vec<String>,
 }
 
-enum Bound {
+pub(crate) enum Bound {
     Scalar(ArgValueOwned),
     Array(Npy),
 }
 
 #[derive(Clone, Copy)]
-enum ArgValueOwned {
+pub(crate) enum ArgValueOwned {
     Bool(bool),
     I32(i32),
     I64(i64),
@@ -85,7 +85,7 @@ pub fn json_value(v: &Value) -> String {
     }
 }
 
-fn ms(d: std::time::Duration) -> String {
+pub(crate) fn ms(d: std::time::Duration) -> String {
     format!("{:.3}", d.as_secs_f64() * 1e3)
 }
 
@@ -104,6 +104,12 @@ fn prepare(a: &RunArgs) -> Result<Prepared, String> {
     let module = engine.load_file(&a.file).map_err(|e| e.to_string())?;
     let function = module.function(&a.func).map_err(|e| format!("error: {e}"))?;
     let params = module.source().module().function(&a.func).map(|f| f.body.param_names.clone()).unwrap_or_default();
+    let bound = bind(a, &params)?;
+    Ok(Prepared { function, params, bound })
+}
+
+/// Binds every `--arg NAME=VALUE` to a parameter by name; every parameter must be bound once.
+pub(crate) fn bind(a: &RunArgs, params: &[String]) -> Result<Vec<Bound>, String> {
     let mut slots: Vec<Option<Bound>> = params.iter().map(|_| None).collect();
     for spec in &a.args {
         let (name, value) =
@@ -134,7 +140,7 @@ fn prepare(a: &RunArgs) -> Result<Prepared, String> {
             missing.join(", ")
         ));
     }
-    Ok(Prepared { function, params, bound: slots.into_iter().map(|s| s.expect("checked")).collect() })
+    Ok(slots.into_iter().map(|s| s.expect("checked")).collect())
 }
 
 fn arg_values(bound: &mut [Bound]) -> Vec<ArgValue<'_>> {
@@ -159,7 +165,7 @@ fn arg_values(bound: &mut [Bound]) -> Vec<ArgValue<'_>> {
         .collect()
 }
 
-fn err_text(e: Error) -> String {
+pub(crate) fn err_text(e: Error) -> String {
     match e {
         Error::Compile(c) => c.rendered,
         other => format!("error: {other}"),
@@ -168,6 +174,9 @@ fn err_text(e: Error) -> String {
 
 /// `twinjit run`.
 pub fn run(a: &RunArgs, out: Option<PathBuf>) -> Result<String, String> {
+    if is_cuda(&a.target) {
+        return crate::run_cuda::run(a, out);
+    }
     let mut p = prepare(a)?;
     let t0 = Instant::now();
     let spec = p.function.specialize(arg_values(&mut p.bound)).map_err(err_text)?;
@@ -176,13 +185,7 @@ pub fn run(a: &RunArgs, out: Option<PathBuf>) -> Result<String, String> {
     let r: Value = spec.call(&arg_values(&mut p.bound)).map_err(err_text)?;
     let run = t1.elapsed();
     if let Some(dir) = out {
-        std::fs::create_dir_all(&dir).map_err(|e| format!("error: cannot create `{}`: {e}", dir.display()))?;
-        for (name, b) in p.params.iter().zip(&p.bound) {
-            if let Bound::Array(arr) = b {
-                let path = dir.join(format!("{name}.npy"));
-                npy::write(&path, arr).map_err(|e| format!("error: cannot write `{}`: {e}", path.display()))?;
-            }
-        }
+        write_outputs(&dir, &p.params, &p.bound)?;
     }
     Ok(format!("{{\"return\": {}, \"compile_ms\": {}, \"run_ms\": {}}}\n", json_value(&r), ms(compile), ms(run)))
 }
@@ -191,6 +194,9 @@ pub fn run(a: &RunArgs, out: Option<PathBuf>) -> Result<String, String> {
 pub fn bench(a: &RunArgs, warmup: usize, reps: usize) -> Result<String, String> {
     if reps == 0 {
         return Err("error: --reps must be at least 1".into());
+    }
+    if is_cuda(&a.target) {
+        return crate::run_cuda::bench(a, warmup, reps);
     }
     let mut p = prepare(a)?;
     let t0 = Instant::now();
@@ -207,7 +213,7 @@ pub fn bench(a: &RunArgs, warmup: usize, reps: usize) -> Result<String, String> 
         times.push(t.elapsed());
     }
     times.sort();
-    let median = if reps % 2 == 1 { times[reps / 2] } else { (times[reps / 2 - 1] + times[reps / 2]) / 2 };
+    let median = median(&times);
     Ok(format!(
         "{{\"compile_ms\": {}, \"median_ms\": {}, \"min_ms\": {}, \"max_ms\": {}, \"reps\": {reps}}}\n",
         ms(compile),
@@ -215,4 +221,30 @@ pub fn bench(a: &RunArgs, warmup: usize, reps: usize) -> Result<String, String> 
         ms(times[0]),
         ms(times[reps - 1])
     ))
+}
+
+fn is_cuda(target: &str) -> bool {
+    target == "cuda" || target.starts_with("cuda:")
+}
+
+/// Writes every bound array to `DIR/NAME.npy`.
+pub(crate) fn write_outputs(dir: &std::path::Path, params: &[String], bound: &[Bound]) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("error: cannot create `{}`: {e}", dir.display()))?;
+    for (name, b) in params.iter().zip(bound) {
+        if let Bound::Array(arr) = b {
+            let path = dir.join(format!("{name}.npy"));
+            npy::write(&path, arr).map_err(|e| format!("error: cannot write `{}`: {e}", path.display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// The median of sorted durations.
+pub(crate) fn median<T: Copy + std::ops::Add<Output = T> + std::ops::Div<u32, Output = T>>(sorted: &[T]) -> T {
+    let n = sorted.len();
+    if n % 2 == 1 {
+        sorted[n / 2]
+    } else {
+        (sorted[n / 2 - 1] + sorted[n / 2]) / 2
+    }
 }

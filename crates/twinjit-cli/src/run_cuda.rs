@@ -1,0 +1,249 @@
+//! `twinjit run/bench --target cuda`: copies `.npy` inputs to the device, launches the kernel
+//! with `--launch GRID,BLOCK`, synchronizes, copies arrays back. Without the `cuda` feature the
+//! engine refuses the target (`TargetUnavailable`), and so does this command.
+
+#[cfg(not(feature = "cuda"))]
+use crate::run::RunArgs;
+#[cfg(not(feature = "cuda"))]
+use std::path::PathBuf;
+
+#[cfg(not(feature = "cuda"))]
+pub fn run(a: &RunArgs, _out: Option<PathBuf>) -> Result<String, String> {
+    unavailable(a)
+}
+
+#[cfg(not(feature = "cuda"))]
+pub fn bench(a: &RunArgs, _warmup: usize, _reps: usize) -> Result<String, String> {
+    unavailable(a)
+}
+
+#[cfg(not(feature = "cuda"))]
+fn unavailable(a: &RunArgs) -> Result<String, String> {
+    let target: twinjit::Target = a.target.parse()?;
+    match twinjit::Engine::new(target) {
+        Err(e) => Err(format!("error: {e}")),
+        Ok(_) => Err("error: internal: a CUDA engine exists in a build without CUDA".into()),
+    }
+}
+
+/// `GRID,BLOCK` where each is `N` or `(X,Y[,Z])`.
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+pub fn parse_launch(s: &str) -> Result<([u32; 3], [u32; 3]), String> {
+    let bad =
+        || format!("error: --launch `{s}`: expected GRID,BLOCK with each N or (X,Y[,Z]), e.g. \"(64,64),(16,16)\"");
+    let mut parts: Vec<String> = Vec::new();
+    let mut depth = 0;
+    let mut cur = String::new();
+    for c in s.chars().filter(|c| !c.is_whitespace()) {
+        match c {
+            '(' => {
+                depth += 1;
+                cur.push(c)
+            }
+            ')' => {
+                depth -= 1;
+                cur.push(c)
+            }
+            ',' if depth == 0 => parts.push(std::mem::take(&mut cur)),
+            _ => cur.push(c),
+        }
+    }
+    parts.push(cur);
+    if parts.len() != 2 || depth != 0 {
+        return Err(bad());
+    }
+    let dims = |p: &str| -> Result<[u32; 3], String> {
+        let inner = p.strip_prefix('(').and_then(|x| x.strip_suffix(')')).unwrap_or(p);
+        let nums: Vec<&str> = inner.split(',').filter(|x| !x.is_empty()).collect();
+        if nums.is_empty() || nums.len() > 3 {
+            return Err(bad());
+        }
+        let mut d = [1u32; 3];
+        for (k, n) in nums.iter().enumerate() {
+            d[k] = n.parse().map_err(|_| bad())?;
+        }
+        Ok(d)
+    };
+    Ok((dims(&parts[0])?, dims(&parts[1])?))
+}
+
+#[cfg(feature = "cuda")]
+pub use with_cuda::{bench, run};
+
+#[cfg(feature = "cuda")]
+mod with_cuda {
+    use super::parse_launch;
+    use crate::npy::NpyData;
+    use crate::run::{bind, err_text, ms, write_outputs, ArgValueOwned, Bound, RunArgs};
+    use std::path::PathBuf;
+    use std::time::Instant;
+    use twinjit::cuda::{DeviceArray, KernelArg, LaunchConfig};
+    use twinjit::{ArgValue, Engine, IntoArg, Target};
+
+    enum DevBuf {
+        Bool(DeviceArray<bool>),
+        I32(DeviceArray<i32>),
+        I64(DeviceArray<i64>),
+        F32(DeviceArray<f32>),
+        F64(DeviceArray<f64>),
+    }
+
+    struct Prepared {
+        engine: Engine,
+        kernel: twinjit::Kernel,
+        params: Vec<String>,
+        bound: Vec<Bound>,
+        dev: Vec<Option<DevBuf>>,
+        cfg: LaunchConfig,
+    }
+
+    fn prepare(a: &RunArgs) -> Result<Prepared, String> {
+        let target: Target = a.target.parse()?;
+        let engine = Engine::new(target).map_err(|e| format!("error: {e}"))?;
+        let launch = a.launch.as_deref().ok_or("error: --target cuda needs --launch GRID,BLOCK")?;
+        let (grid, block) = parse_launch(launch)?;
+        let module = engine.load_file(&a.file).map_err(|e| e.to_string())?;
+        let kernel = module.kernel(&a.func).map_err(|e| format!("error: {e}"))?;
+        let params = module.source().module().function(&a.func).map(|f| f.body.param_names.clone()).unwrap_or_default();
+        let bound = bind(a, &params)?;
+        let dev_err = |e: twinjit::Error| format!("error: {e}");
+        let mut dev = Vec::new();
+        for b in &bound {
+            dev.push(match b {
+                Bound::Scalar(_) => None,
+                Bound::Array(arr) => Some(match &arr.data {
+                    NpyData::Bool(v) => DevBuf::Bool(engine.to_device_shaped(v, &arr.shape).map_err(dev_err)?),
+                    NpyData::I32(v) => DevBuf::I32(engine.to_device_shaped(v, &arr.shape).map_err(dev_err)?),
+                    NpyData::I64(v) => DevBuf::I64(engine.to_device_shaped(v, &arr.shape).map_err(dev_err)?),
+                    NpyData::F32(v) => DevBuf::F32(engine.to_device_shaped(v, &arr.shape).map_err(dev_err)?),
+                    NpyData::F64(v) => DevBuf::F64(engine.to_device_shaped(v, &arr.shape).map_err(dev_err)?),
+                }),
+            });
+        }
+        Ok(Prepared { engine, kernel, params, bound, dev, cfg: LaunchConfig::new(grid, block) })
+    }
+
+    impl Prepared {
+        fn args(&self) -> Vec<KernelArg<'_>> {
+            self.bound
+                .iter()
+                .zip(&self.dev)
+                .map(|(b, d)| match (b, d) {
+                    (_, Some(DevBuf::Bool(x))) => x.into_kernel_arg(),
+                    (_, Some(DevBuf::I32(x))) => x.into_kernel_arg(),
+                    (_, Some(DevBuf::I64(x))) => x.into_kernel_arg(),
+                    (_, Some(DevBuf::F32(x))) => x.into_kernel_arg(),
+                    (_, Some(DevBuf::F64(x))) => x.into_kernel_arg(),
+                    (Bound::Scalar(s), None) => KernelArg::Scalar(match *s {
+                        ArgValueOwned::Bool(x) => x.into_arg(),
+                        ArgValueOwned::I32(x) => x.into_arg(),
+                        ArgValueOwned::I64(x) => x.into_arg(),
+                        ArgValueOwned::F32(x) => x.into_arg(),
+                        ArgValueOwned::F64(x) => x.into_arg(),
+                    }),
+                    (Bound::Array(_), None) => KernelArg::Scalar(ArgValue::Invalid("array not on the device")),
+                })
+                .collect()
+        }
+
+        fn copy_back(&mut self) -> Result<(), String> {
+            let e = |e: twinjit::cuda::CudaError| format!("error: copying results back: {e}");
+            for (b, d) in self.bound.iter_mut().zip(&self.dev) {
+                if let (Bound::Array(arr), Some(d)) = (b, d) {
+                    match (&mut arr.data, d) {
+                        (NpyData::Bool(v), DevBuf::Bool(x)) => x.copy_to_host(v).map_err(e)?,
+                        (NpyData::I32(v), DevBuf::I32(x)) => x.copy_to_host(v).map_err(e)?,
+                        (NpyData::I64(v), DevBuf::I64(x)) => x.copy_to_host(v).map_err(e)?,
+                        (NpyData::F32(v), DevBuf::F32(x)) => x.copy_to_host(v).map_err(e)?,
+                        (NpyData::F64(v), DevBuf::F64(x)) => x.copy_to_host(v).map_err(e)?,
+                        _ => return Err("error: internal: host and device arrays disagree".into()),
+                    }
+                }
+            }
+            Ok(())
+        }
+    }
+
+    use twinjit::cuda::IntoKernelArg;
+
+    fn median(sorted: &[f64]) -> f64 {
+        let n = sorted.len();
+        if n % 2 == 1 {
+            sorted[n / 2]
+        } else {
+            (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
+        }
+    }
+
+    /// `twinjit run --target cuda`: compile (source → PTX → loaded module), one launch,
+    /// synchronize, copy back.
+    pub fn run(a: &RunArgs, out: Option<PathBuf>) -> Result<String, String> {
+        let mut p = prepare(a)?;
+        let t0 = Instant::now();
+        p.kernel.specialize(p.args()).map_err(err_text)?;
+        let compile = t0.elapsed();
+        let t1 = Instant::now();
+        p.kernel.launch(p.cfg, p.args()).map_err(err_text)?;
+        p.engine.synchronize().map_err(err_text)?;
+        let run = t1.elapsed();
+        p.copy_back()?;
+        if let Some(dir) = out {
+            write_outputs(&dir, &p.params, &p.bound)?;
+        }
+        Ok(format!("{{\"return\": null, \"compile_ms\": {}, \"run_ms\": {}}}\n", ms(compile), ms(run)))
+    }
+
+    /// `twinjit bench --target cuda`: kernel time from CUDA events around each launch (median
+    /// after warm-up), and `launch_us`, the median host time of one asynchronous launch.
+    pub fn bench(a: &RunArgs, warmup: usize, reps: usize) -> Result<String, String> {
+        let p = prepare(a)?;
+        let t0 = Instant::now();
+        let k = p.kernel.specialize(p.args()).map_err(err_text)?;
+        let compile = t0.elapsed();
+        let device = p.engine.device().ok_or("error: internal: no device")?;
+        let stream = device.default_stream();
+        let args = p.args();
+        let cuda = |e: twinjit::cuda::CudaError| format!("error: {e}");
+        for _ in 0..warmup {
+            k.launch_on(&stream, &p.cfg, &args).map_err(err_text)?;
+        }
+        p.engine.synchronize().map_err(err_text)?;
+        let mut kernel_ms = Vec::with_capacity(reps);
+        let mut host_us = Vec::with_capacity(reps);
+        for _ in 0..reps {
+            let e0 = stream.record_event().map_err(cuda)?;
+            let h = Instant::now();
+            k.launch_on(&stream, &p.cfg, &args).map_err(err_text)?;
+            host_us.push(h.elapsed().as_secs_f64() * 1e6);
+            let e1 = stream.record_event().map_err(cuda)?;
+            e1.synchronize().map_err(cuda)?;
+            kernel_ms.push(e0.elapsed_ms(&e1).map_err(cuda)? as f64);
+        }
+        p.engine.synchronize().map_err(err_text)?;
+        kernel_ms.sort_by(f64::total_cmp);
+        host_us.sort_by(f64::total_cmp);
+        Ok(format!(
+            "{{\"compile_ms\": {}, \"median_ms\": {:.6}, \"min_ms\": {:.6}, \"max_ms\": {:.6}, \"reps\": {reps}, \"launch_us\": {:.3}}}\n",
+            ms(compile),
+            median(&kernel_ms),
+            kernel_ms[0],
+            kernel_ms[reps - 1],
+            median(&host_us)
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_launch;
+
+    #[test]
+    fn launch_shapes_parse() {
+        assert_eq!(parse_launch("256,128"), Ok(([256, 1, 1], [128, 1, 1])));
+        assert_eq!(parse_launch("(64,64),(16,16)"), Ok(([64, 64, 1], [16, 16, 1])));
+        assert_eq!(parse_launch("(2, 3, 4), 32"), Ok(([2, 3, 4], [32, 1, 1])));
+        for bad in ["", "1", "1,2,3", "(1,2,3,4),1", "(1,2,1", "a,b", "-1,4"] {
+            assert!(parse_launch(bad).is_err(), "{bad} parsed");
+        }
+    }
+}

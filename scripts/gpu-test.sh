@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# The GPU test run, repeatable by any later session. Two halves:
+#
+#   scripts/gpu-test.sh pack   # here (Rust + LLVM 19, no GPU): release-builds the GPU test binaries,
+#                              # the examples and the CLI with --features cuda, strips and xz-packs
+#                              # them into device/ (git-ignored), with the benchmark folder.
+#   scripts/gpu-test.sh run    # on the GPU machine, in the repo root, with device/ carried: unpacks
+#                              # and runs `twinjit detect`, the GPU test binaries, the examples, and
+#                              # prints one summary line per step and a final `gpu-test: N ok, M failed`.
+#   scripts/gpu-test.sh bench  # on the GPU machine: ../shared/gpu_bench (copied into device/bench by
+#                              # pack) with the packed `twinjit` as the engine; results.md under $OUT.
+#
+# Through the device tool: run(command="scripts/gpu-test.sh run", carry=["device"]).
+# The test binaries and examples read files under the path they were built in (/work/main);
+# `run` links that path to the checkout when it differs.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+ROOT="$PWD"
+PACK="$ROOT/device"
+
+pack() {
+  set -e
+  rm -rf "$PACK/bin" "$PACK/bin.tar.xz"
+  mkdir -p "$PACK/bin"
+  local log; log=$(mktemp)
+  cargo build --release --features cuda -p twinjit-cli -p twinjit --bins --examples
+  cargo test --release --features cuda --test gpu_corpus --no-run --message-format=json > "$log"
+  cargo test --release -p twinjit-cuda --no-run --message-format=json >> "$log"
+  local bins=(target/release/twinjit target/release/examples/cuda_vecadd target/release/examples/cuda_exp_decay
+              target/release/examples/cuda_fill_array target/release/examples/cuda_launch_error
+              target/release/examples/ptx_only)
+  while read -r exe; do bins+=("$exe"); done < <(grep -o '"executable":"[^"]*"' "$log" | cut -d'"' -f4 | grep -E '/(gpu_corpus|gpu|gpu_fault)-[0-9a-f]+$' | sort -u)
+  rm -f "$log"
+  for b in "${bins[@]}"; do
+    local name; name=$(basename "$b" | sed -E 's/-[0-9a-f]{16}$//')
+    [[ "$b" == *twinjit-cuda* || "$b" == */deps/gpu-* || "$b" == */deps/gpu_fault-* ]] && name="cuda_crate_$name"
+    strip -o "$PACK/bin/$name" "$b"
+  done
+  # One archive with a dictionary larger than a binary: every binary links the same LLVM, so
+  # the second and later ones cost little (6 binaries of ~47 MB pack to well under 64 MiB).
+  tar -C "$PACK" -cf - bin | xz -T1 --lzma2=preset=6,dict=192MiB > "$PACK/bin.tar.xz"
+  rm -rf "$PACK/bin"
+  rm -rf "$PACK/bench"
+  if [[ -d ../shared/gpu_bench ]]; then cp -r ../shared/gpu_bench "$PACK/bench"; rm -rf "$PACK/bench/results"; fi
+  du -sh "$PACK"/*
+}
+
+unpack() {
+  BIN=/tmp/twinjit/bin
+  if [[ ! -d "$BIN" || "$PACK/bin.tar.xz" -nt "$BIN" ]]; then
+    rm -rf /tmp/twinjit && mkdir -p /tmp/twinjit
+    xz -dc "$PACK/bin.tar.xz" | tar -C /tmp/twinjit -xf -
+  fi
+  if [[ "$ROOT" != /work/main && ! -e /work/main ]]; then mkdir -p /work && ln -s "$ROOT" /work/main; fi
+}
+
+run() {
+  unpack
+  export TWINJIT_REQUIRE_GPU=1 RUST_BACKTRACE=1
+  local ok=0 bad=0
+  step() {
+    local name="$1"; shift
+    local t0=$SECONDS
+    if "$@" > "/tmp/gt-$name.log" 2>&1; then
+      ok=$((ok + 1)); echo "ok     $name ($((SECONDS - t0)) s)"
+    else
+      bad=$((bad + 1)); echo "FAILED $name ($((SECONDS - t0)) s)"; tail -n 60 "/tmp/gt-$name.log"
+    fi
+    grep -E "^(test result|kernel corpus|host corpus|vecadd|fill_array|exp_decay|first launch|GPU:|verified|caught|id [0-9]|CUDA driver|    compute)" "/tmp/gt-$name.log" | sed 's/^/         /'
+    # Only a few files come back from the device tool: keep the failing steps' logs.
+    if [[ -n "${OUT:-}" && -f "/tmp/gt-$name.log" ]] && ! tail -n 3 "/tmp/gt-$name.log" | grep -q "test result: ok"; then
+      cp "/tmp/gt-$name.log" "$OUT/" 2>/dev/null
+    fi
+    return 0
+  }
+  step detect "$BIN/twinjit" detect
+  for t in "$BIN"/gpu_corpus "$BIN"/cuda_crate_*; do
+    [[ -x "$t" ]] && step "$(basename "$t")" "$t" --test-threads=1 --nocapture
+  done
+  for ex in cuda_vecadd cuda_exp_decay cuda_fill_array cuda_launch_error; do step "$ex" "$BIN/$ex"; done
+  step ptx_only bash -c "'$BIN/ptx_only' | grep -q '.entry vecadd'"
+  echo "gpu-test: $ok ok, $bad failed"
+  [[ $bad -eq 0 ]]
+}
+
+bench() {
+  unpack
+  export PATH="$PATH:/usr/local/cuda/bin"
+  OUT="${OUT:-/tmp/gb}" bash "$PACK/bench/run.sh" "$BIN/twinjit"
+}
+
+case "${1:-}" in
+  pack) pack ;;
+  run) run ;;
+  bench) bench ;;
+  *) echo "usage: scripts/gpu-test.sh pack|run|bench" >&2; exit 2 ;;
+esac

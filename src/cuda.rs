@@ -1,0 +1,460 @@
+//! The CUDA target in the facade (feature `cuda`): kernels specialised per argument types,
+//! compiled to PTX by `twinjit-ptx`, loaded and launched on the engine's device by
+//! `twinjit-cuda`.
+//!
+//! Launches are asynchronous, as in numba-cuda. [`crate::Engine::synchronize`] waits for the
+//! device and reports what went wrong since the last synchronisation: a fault
+//! (`CUDA_ERROR_ILLEGAL_ADDRESS`) or an error a kernel raised (an `IndexError` with bounds
+//! checking on), naming the kernel, the source line and the first failing thread.
+
+use crate::args::Element;
+use crate::error::{Error, RuntimeErrorKind};
+use crate::source::SourceModule;
+use smallvec::SmallVec;
+use std::marker::PhantomData;
+use std::sync::{Arc, Mutex};
+use twinjit_ir::{Scalar, Signature, Type};
+
+pub use twinjit_cuda::{
+    device_count, driver_available, driver_version, CudaError, Device, DeviceArray, DeviceElement, DeviceProperties,
+    ElementType, Event, LaunchConfig, Stream,
+};
+pub use twinjit_ptx::{EntryKind, PtxModule, PtxOptions};
+
+/// The CUDA side of an engine: its device, the PTX architecture and the kernels launched since
+/// the last synchronisation that can report errors.
+pub(crate) struct CudaBackend {
+    pub(crate) device: Device,
+    pub(crate) arch: String,
+    pending: Mutex<Vec<Arc<CompiledKernel>>>,
+    last_kernel: Mutex<Option<String>>,
+}
+
+impl std::fmt::Debug for CudaBackend {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "CudaBackend({}, {})", self.device.properties().name, self.arch)
+    }
+}
+
+/// The architecture to generate PTX for on a device: its own if LLVM 19 knows it, else the
+/// newest older one (PTX is forward compatible: the driver compiles it for the device).
+pub(crate) fn arch_for(props: &DeviceProperties) -> String {
+    let own = props.arch();
+    if twinjit_ptx::KNOWN_ARCHS.contains(&own.as_str()) {
+        return own;
+    }
+    let cc = props.compute_capability.0 * 10 + props.compute_capability.1;
+    twinjit_ptx::KNOWN_ARCHS
+        .iter()
+        .filter(|a| !a.ends_with('a'))
+        .filter_map(|a| a[3..].parse::<u32>().ok().map(|n| (n, *a)))
+        .filter(|(n, _)| *n <= cc)
+        .max()
+        .map(|(_, a)| a.to_string())
+        .unwrap_or_else(|| "sm_50".into())
+}
+
+impl CudaBackend {
+    pub(crate) fn open(ordinal: usize) -> Result<CudaBackend, String> {
+        let device = Device::open(ordinal).map_err(|e| e.to_string())?;
+        let arch = arch_for(device.properties());
+        Ok(CudaBackend { device, arch, pending: Mutex::new(Vec::new()), last_kernel: Mutex::new(None) })
+    }
+
+    pub(crate) fn note_launch(&self, k: &Arc<CompiledKernel>) {
+        if let Ok(mut last) = self.last_kernel.lock() {
+            if last.as_deref() != Some(k.name.as_str()) {
+                *last = Some(k.name.clone());
+            }
+        }
+        if k.can_raise {
+            let mut p = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+            if !p.iter().any(|x| Arc::ptr_eq(x, k)) {
+                p.push(k.clone());
+            }
+        }
+    }
+
+    /// Waits for the device; reports a fault, then the first error a kernel raised.
+    pub(crate) fn synchronize(&self) -> Result<(), Error> {
+        let last = self.last_kernel.lock().ok().and_then(|l| l.clone());
+        self.device.synchronize().map_err(|e| cuda_error(e, last.as_deref()))?;
+        let pending = std::mem::take(&mut *self.pending.lock().unwrap_or_else(|e| e.into_inner()));
+        for k in pending {
+            k.check_errors()?;
+        }
+        Ok(())
+    }
+}
+
+/// A CUDA driver error as a facade error.
+pub(crate) fn cuda_error(e: CudaError, kernel: Option<&str>) -> Error {
+    let kernel = match &e {
+        CudaError::Fault { kernel, .. } | CudaError::Launch { kernel, .. } | CudaError::LaunchLimit { kernel, .. } => {
+            Some(kernel.clone())
+        }
+        _ => kernel.map(str::to_string),
+    };
+    let message = match (&e, &kernel) {
+        (CudaError::Driver { .. }, Some(k)) => format!("{e} (after launching `{k}`)"),
+        _ => e.to_string(),
+    };
+    Error::Cuda { kernel, message }
+}
+
+/// A kernel argument: a scalar, a device array, or a host array (refused with a hint).
+#[derive(Clone, Copy, Debug)]
+pub enum KernelArg<'a> {
+    /// `bool`, `int32`, `int64`, `float32`, `float64`.
+    Scalar(crate::ArgValue<'static>),
+    /// A device array: pointer, element type, shape (C order).
+    Device {
+        /// Device pointer.
+        ptr: u64,
+        /// Element type.
+        dtype: Scalar,
+        /// Dimensions (1 to 3).
+        ndim: u8,
+        /// Shape.
+        shape: [i64; 3],
+        /// Ties the argument to the borrow of the array.
+        _life: PhantomData<&'a ()>,
+    },
+    /// A host slice where a device array belongs.
+    Host {
+        /// Its element type's name.
+        dtype: &'static str,
+    },
+}
+
+impl KernelArg<'_> {
+    fn ty(&self) -> Option<Type> {
+        match self {
+            KernelArg::Scalar(a) => a.ty(),
+            KernelArg::Device { dtype, ndim, .. } => {
+                Some(Type::Array(twinjit_ir::ArrayType { dtype: *dtype, ndim: *ndim, layout: twinjit_ir::Layout::C }))
+            }
+            KernelArg::Host { .. } => None,
+        }
+    }
+
+    fn write_slots(&self, out: &mut SmallVec<[u64; 24]>) {
+        match self {
+            KernelArg::Scalar(a) => {
+                let mut s = [0u64; 1];
+                a.write_slots(&mut s, 0);
+                out.push(s[0]);
+            }
+            KernelArg::Device { ptr, ndim, shape, .. } => {
+                out.push(*ptr);
+                let n = *ndim as usize;
+                out.extend(shape[..n].iter().map(|&d| d as u64));
+                for k in 0..n {
+                    out.push(shape[k + 1..n].iter().product::<i64>() as u64);
+                }
+            }
+            KernelArg::Host { .. } => {}
+        }
+    }
+}
+
+fn scalar_of_element(t: ElementType) -> Scalar {
+    match t {
+        ElementType::Bool => Scalar::Bool,
+        ElementType::Int32 => Scalar::Int32,
+        ElementType::Int64 => Scalar::Int64,
+        ElementType::Float32 => Scalar::Float32,
+        ElementType::Float64 => Scalar::Float64,
+    }
+}
+
+/// Converts a Rust value into a kernel argument.
+pub trait IntoKernelArg<'a> {
+    /// The argument.
+    fn into_kernel_arg(self) -> KernelArg<'a>;
+}
+
+macro_rules! scalar_kernel_arg {
+    ($($t:ty => $v:ident),*) => {$(
+        impl<'a> IntoKernelArg<'a> for $t {
+            fn into_kernel_arg(self) -> KernelArg<'a> { KernelArg::Scalar(crate::ArgValue::$v(self)) }
+        }
+    )*};
+}
+scalar_kernel_arg!(bool => Bool, i32 => I32, i64 => I64, f32 => F32, f64 => F64);
+
+fn device_arg<'a, T: DeviceElement>(a: &DeviceArray<T>) -> KernelArg<'a> {
+    let mut shape = [0i64; 3];
+    for (k, d) in a.shape().iter().take(3).enumerate() {
+        shape[k] = *d as i64;
+    }
+    KernelArg::Device {
+        ptr: a.device_ptr(),
+        dtype: scalar_of_element(T::TYPE),
+        ndim: a.ndim() as u8,
+        shape,
+        _life: PhantomData,
+    }
+}
+
+impl<'a, T: DeviceElement> IntoKernelArg<'a> for &'a DeviceArray<T> {
+    fn into_kernel_arg(self) -> KernelArg<'a> {
+        device_arg(self)
+    }
+}
+impl<'a, T: DeviceElement> IntoKernelArg<'a> for &'a mut DeviceArray<T> {
+    fn into_kernel_arg(self) -> KernelArg<'a> {
+        device_arg(self)
+    }
+}
+impl<'a, T: Element> IntoKernelArg<'a> for &'a [T] {
+    fn into_kernel_arg(self) -> KernelArg<'a> {
+        KernelArg::Host { dtype: T::SCALAR.name() }
+    }
+}
+impl<'a, T: Element> IntoKernelArg<'a> for &'a mut [T] {
+    fn into_kernel_arg(self) -> KernelArg<'a> {
+        KernelArg::Host { dtype: T::SCALAR.name() }
+    }
+}
+impl<'a, T: Element> IntoKernelArg<'a> for &'a Vec<T> {
+    fn into_kernel_arg(self) -> KernelArg<'a> {
+        KernelArg::Host { dtype: T::SCALAR.name() }
+    }
+}
+impl<'a> IntoKernelArg<'a> for KernelArg<'a> {
+    fn into_kernel_arg(self) -> KernelArg<'a> {
+        self
+    }
+}
+
+/// A list of kernel arguments: tuples of up to 10 [`IntoKernelArg`] values, or a slice.
+pub trait IntoKernelArgs<'a> {
+    /// The arguments.
+    fn into_kernel_args(self) -> SmallVec<[KernelArg<'a>; 8]>;
+}
+impl<'a> IntoKernelArgs<'a> for &[KernelArg<'a>] {
+    fn into_kernel_args(self) -> SmallVec<[KernelArg<'a>; 8]> {
+        self.iter().copied().collect()
+    }
+}
+impl<'a> IntoKernelArgs<'a> for Vec<KernelArg<'a>> {
+    fn into_kernel_args(self) -> SmallVec<[KernelArg<'a>; 8]> {
+        self.into_iter().collect()
+    }
+}
+macro_rules! tuple_kernel_args {
+    ($(($($n:ident),*)),*) => {$(
+        impl<'a, $($n: IntoKernelArg<'a>),*> IntoKernelArgs<'a> for ($($n,)*) {
+            #[allow(non_snake_case)]
+            fn into_kernel_args(self) -> SmallVec<[KernelArg<'a>; 8]> {
+                let ($($n,)*) = self;
+                smallvec::smallvec![$($n.into_kernel_arg()),*]
+            }
+        }
+    )*};
+}
+tuple_kernel_args!(
+    (A),
+    (A, B),
+    (A, B, C),
+    (A, B, C, D),
+    (A, B, C, D, E),
+    (A, B, C, D, E, F),
+    (A, B, C, D, E, F, G),
+    (A, B, C, D, E, F, G, H),
+    (A, B, C, D, E, F, G, H, I),
+    (A, B, C, D, E, F, G, H, I, J)
+);
+impl<'a> IntoKernelArgs<'a> for () {
+    fn into_kernel_args(self) -> SmallVec<[KernelArg<'a>; 8]> {
+        SmallVec::new()
+    }
+}
+
+/// One kernel compiled for one signature and loaded on the device.
+pub struct CompiledKernel {
+    pub(crate) name: String,
+    params: Vec<String>,
+    args: Vec<Type>,
+    kernel: twinjit_cuda::Kernel,
+    /// The error record (64 bytes) the entry receives; only read back when `can_raise`.
+    gerr: Mutex<DeviceArray<i64>>,
+    gerr_ptr: u64,
+    can_raise: bool,
+    sites: Vec<(String, Option<String>)>,
+    ptx: String,
+    compile_time: std::time::Duration,
+}
+
+impl std::fmt::Debug for CompiledKernel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "CompiledKernel({}{})", self.name, Signature { args: self.args.clone(), ret: Some(Type::None) })
+    }
+}
+
+impl CompiledKernel {
+    /// Compiles `program` (a kernel specialisation) and loads it on `backend`'s device.
+    pub(crate) fn build(
+        backend: &CudaBackend,
+        engine_options: &crate::EngineOptions,
+        source: &SourceModule,
+        program: &twinjit_ir::TypedProgram,
+        params: Vec<String>,
+        started: std::time::Instant,
+    ) -> Result<CompiledKernel, Error> {
+        let name = program.entry().source_name.clone();
+        let options = engine_options.ptx_options(&backend.arch, EntryKind::Kernel);
+        let ptx = twinjit_ptx::compile(program, &options).map_err(|e| ptx_error(e, source, &name))?;
+        if let Some(bytes) = ptx.stack_bytes {
+            backend.device.ensure_stack_size(bytes).map_err(|e| cuda_error(e, Some(&name)))?;
+        }
+        let module = backend.device.load_ptx(&ptx.ptx).map_err(|e| cuda_error(e, Some(&name)))?;
+        let kernel = module.kernel(&ptx.entry).map_err(|e| cuda_error(e, Some(&name)))?;
+        let gerr = DeviceArray::<i64>::zeros(&backend.device, &[twinjit_ptx::ERROR_RECORD_BYTES / 8])
+            .map_err(|e| cuda_error(e, Some(&name)))?;
+        let sites = ptx
+            .sites
+            .iter()
+            .map(|s| {
+                let loc = source.sources().location(s.span).map(|(f, lc)| format!("{f}:{}:{}", lc.line, lc.col));
+                (s.function.clone(), loc)
+            })
+            .collect();
+        Ok(CompiledKernel {
+            name,
+            params,
+            args: program.entry().args.clone(),
+            kernel,
+            gerr_ptr: gerr.device_ptr(),
+            gerr: Mutex::new(gerr),
+            can_raise: !ptx.sites.is_empty(),
+            sites,
+            ptx: ptx.ptx,
+            compile_time: started.elapsed(),
+        })
+    }
+
+    /// The PTX it was loaded from.
+    pub fn ptx(&self) -> &str {
+        &self.ptx
+    }
+
+    /// Time from the source module to the loaded kernel (type inference, passes, LLVM, the
+    /// driver's module load).
+    pub fn compile_time(&self) -> std::time::Duration {
+        self.compile_time
+    }
+
+    /// The signature.
+    pub fn signature(&self) -> Signature {
+        Signature { args: self.args.clone(), ret: Some(Type::None) }
+    }
+
+    /// Registers, static shared memory and local memory per thread, as the driver reports them.
+    pub fn attributes(&self) -> &twinjit_cuda::KernelAttributes {
+        self.kernel.attributes()
+    }
+
+    /// Enqueues a launch on `stream` (asynchronous). Arguments must have exactly this
+    /// specialisation's types.
+    pub fn launch_on(&self, stream: &Stream, cfg: &LaunchConfig, args: &[KernelArg<'_>]) -> Result<(), Error> {
+        if args.len() != self.args.len() {
+            return Err(Error::Argument {
+                function: self.name.clone(),
+                param: None,
+                message: format!("takes {} arguments but {} were given", self.args.len(), args.len()),
+            });
+        }
+        let mut slots: SmallVec<[u64; 24]> = SmallVec::new();
+        slots.push(self.gerr_ptr);
+        for (k, a) in args.iter().enumerate() {
+            if let KernelArg::Host { dtype } = a {
+                return Err(Error::Argument {
+                    function: self.name.clone(),
+                    param: Some(self.params[k].clone()),
+                    message: format!(
+                        "a host array ({dtype}) was passed to a kernel; copy it to the device first \
+                         (engine.to_device(&data)?) and copy results back with copy_to_host"
+                    ),
+                });
+            }
+            let ok = a.ty().as_ref() == Some(&self.args[k]);
+            if !ok {
+                return Err(Error::Argument {
+                    function: self.name.clone(),
+                    param: Some(self.params[k].clone()),
+                    message: format!(
+                        "expected {}, got {}",
+                        self.args[k].numba_name(),
+                        a.ty().map(|t| t.numba_name()).unwrap_or_else(|| "an invalid argument".into())
+                    ),
+                });
+            }
+            a.write_slots(&mut slots);
+        }
+        // SAFETY: the slots follow the entry's parameter list (the error record, then every
+        // argument's flattened parts, checked against the compiled signature above); device
+        // pointers come from live `DeviceArray` borrows and the error record is owned by
+        // `self`. Out-of-bounds accesses with bounds checking off are the kernel's own
+        // behaviour, as in CUDA C and numba-cuda; faults are reported at synchronize.
+        unsafe { self.kernel.launch(cfg, stream, &slots) }.map_err(|e| cuda_error(e, Some(&self.name)))
+    }
+
+    /// After a synchronize: the first error a thread raised, if any (and clears the record).
+    pub(crate) fn check_errors(&self) -> Result<(), Error> {
+        let mut rec = [0i64; twinjit_ptx::ERROR_RECORD_BYTES / 8];
+        let mut g = self.gerr.lock().unwrap_or_else(|e| e.into_inner());
+        g.copy_to_host(&mut rec).map_err(|e| cuda_error(e, Some(&self.name)))?;
+        let kind = rec[0] as u32;
+        if kind == 0 {
+            return Ok(());
+        }
+        // The record is small; re-uploading zeros is simpler than a memset binding.
+        let zero = [0i64; twinjit_ptx::ERROR_RECORD_BYTES / 8];
+        g.copy_from_host(&zero).map_err(|e| cuda_error(e, Some(&self.name)))?;
+        drop(g);
+        let site = (rec[0] >> 32) as usize;
+        let (index, len, axis) = (rec[1], rec[2], rec[3]);
+        let ids = |w: i64| [(w & 0xffff_ffff) as u32, (w >> 32) as u32];
+        let [tx, ty] = ids(rec[5]);
+        let [tz, bx] = ids(rec[6]);
+        let [by, bz] = ids(rec[7]);
+        let (function, location) = self.sites.get(site).cloned().unwrap_or((self.name.clone(), None));
+        let (kind, what) = match kind {
+            twinjit_ptx::ERR_ZERO_DIVISION => {
+                (RuntimeErrorKind::ZeroDivision, "ZeroDivisionError: division by zero".to_string())
+            }
+            twinjit_ptx::ERR_INDEX => (
+                RuntimeErrorKind::Index { index, len, axis: axis as u8 },
+                format!("IndexError: index {index} is out of bounds for axis {axis} with size {len}"),
+            ),
+            twinjit_ptx::ERR_RECURSION => {
+                (RuntimeErrorKind::RecursionLimit, "RecursionError: maximum recursion depth exceeded".to_string())
+            }
+            other => (
+                RuntimeErrorKind::Unsupported(format!("unknown error kind {other}")),
+                format!("internal error: unknown error kind {other}"),
+            ),
+        };
+        let at = location.as_ref().map(|l| format!(" at {l}")).unwrap_or_default();
+        let message = format!(
+            "{what} in `{function}`{at}, thread ({tx}, {ty}, {tz}) of block ({bx}, {by}, {bz}) of kernel `{}`",
+            self.name
+        );
+        Err(Error::Runtime { kind, function, location, message })
+    }
+}
+
+pub(crate) fn ptx_error(e: twinjit_ptx::PtxError, source: &SourceModule, kernel: &str) -> Error {
+    match e {
+        twinjit_ptx::PtxError::Unsupported { what, span, hint } => {
+            let d =
+                twinjit_diag::Diagnostic::error(format!("{what} is not supported on the CUDA target"), span, "here")
+                    .with_hint(hint);
+            crate::source::compile_error(vec![d], source.sources())
+        }
+        twinjit_ptx::PtxError::Internal(m) => Error::Internal(m),
+        other => Error::Cuda { kernel: Some(kernel.to_string()), message: other.to_string() },
+    }
+}

@@ -1,0 +1,169 @@
+//! The kernel dispatcher (feature `cuda`): like [`crate::Function`] for host functions, a
+//! [`Kernel`] compiles once per argument-type signature (lazily on the first launch, eagerly for
+//! signatures written in `@cuda.jit("void(...)")`), and concurrent first launches compile once.
+
+use crate::cuda::{CompiledKernel, IntoKernelArgs, KernelArg, LaunchConfig, Stream};
+use crate::engine::{Backend, Dispatcher, ModuleInner};
+use crate::error::Error;
+use smallvec::SmallVec;
+use std::sync::{Arc, OnceLock};
+use twinjit_ir::{Signature, Type};
+
+pub(crate) type KernelSlot = Arc<OnceLock<Result<Arc<CompiledKernel>, Error>>>;
+
+/// A `@cuda.jit` kernel of a module loaded by a `Target::Cuda` engine. Cheap to clone.
+#[derive(Clone)]
+pub struct Kernel {
+    pub(crate) module: Arc<ModuleInner>,
+    pub(crate) index: usize,
+}
+
+impl std::fmt::Debug for Kernel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Kernel({})", self.dispatcher().name)
+    }
+}
+
+impl Kernel {
+    fn dispatcher(&self) -> &Dispatcher {
+        &self.module.functions[self.index]
+    }
+
+    /// The kernel's name.
+    pub fn name(&self) -> &str {
+        &self.dispatcher().name
+    }
+
+    fn backend(&self) -> Result<&crate::cuda::CudaBackend, Error> {
+        match &self.module.backend {
+            Backend::Cuda(b) => Ok(b),
+            _ => Err(Error::TargetUnavailable {
+                target: self.module.target.clone(),
+                reason: "kernels launch only on a Target::Cuda engine".into(),
+            }),
+        }
+    }
+
+    /// Launches on the device's default stream (asynchronous: call
+    /// [`crate::Engine::synchronize`] to wait and to collect errors), compiling for these
+    /// argument types on first use.
+    pub fn launch<'a>(&self, cfg: LaunchConfig, args: impl IntoKernelArgs<'a>) -> Result<(), Error> {
+        let backend = self.backend()?;
+        self.launch_on(&backend.device.default_stream(), cfg, args)
+    }
+
+    /// Launches on `stream`.
+    pub fn launch_on<'a>(
+        &self,
+        stream: &Stream,
+        cfg: LaunchConfig,
+        args: impl IntoKernelArgs<'a>,
+    ) -> Result<(), Error> {
+        let args = args.into_kernel_args();
+        let k = self.specialization(&args)?;
+        k.launch_on(stream, &cfg, &args)?;
+        if let Backend::Cuda(b) = &self.module.backend {
+            b.note_launch(&k);
+        }
+        Ok(())
+    }
+
+    /// The compiled kernel for these arguments' types (compiled and loaded if needed).
+    pub fn specialize<'a>(&self, args: impl IntoKernelArgs<'a>) -> Result<Arc<CompiledKernel>, Error> {
+        self.specialization(&args.into_kernel_args())
+    }
+
+    /// Compiles for a signature in Numba's spelling (`"void(float32[:], int64)"`).
+    pub fn compile(&self, signature: &str) -> Result<Arc<CompiledKernel>, Error> {
+        let sig = twinjit_ir::parse_signature(signature).map_err(|e| Error::Argument {
+            function: self.name().to_string(),
+            param: None,
+            message: e.to_string(),
+        })?;
+        self.compile_signature(&sig)
+    }
+
+    pub(crate) fn compile_signature(&self, sig: &Signature) -> Result<Arc<CompiledKernel>, Error> {
+        self.lookup_or_compile(sig.args.iter().cloned().collect(), sig.ret.clone())
+    }
+
+    fn specialization(&self, args: &[KernelArg<'_>]) -> Result<Arc<CompiledKernel>, Error> {
+        let d = self.dispatcher();
+        if args.len() != d.params.len() {
+            return Err(Error::Argument {
+                function: d.name.clone(),
+                param: None,
+                message: format!(
+                    "takes {} argument{} ({}) but {} were given",
+                    d.params.len(),
+                    if d.params.len() == 1 { "" } else { "s" },
+                    d.params.join(", "),
+                    args.len()
+                ),
+            });
+        }
+        let mut types: SmallVec<[Type; 4]> = SmallVec::new();
+        for (k, a) in args.iter().enumerate() {
+            match a {
+                KernelArg::Host { dtype } => {
+                    return Err(Error::Argument {
+                        function: d.name.clone(),
+                        param: Some(d.params[k].clone()),
+                        message: format!(
+                            "a host array ({dtype}) was passed to a kernel; copy it to the device first \
+                             (engine.to_device(&data)?) and copy results back with copy_to_host"
+                        ),
+                    })
+                }
+                KernelArg::Scalar(crate::ArgValue::Invalid(why)) => {
+                    return Err(Error::Argument {
+                        function: d.name.clone(),
+                        param: Some(d.params[k].clone()),
+                        message: why.to_string(),
+                    })
+                }
+                KernelArg::Scalar(s) => types.extend(s.ty()),
+                KernelArg::Device { dtype, ndim, .. } => types.push(Type::Array(twinjit_ir::ArrayType {
+                    dtype: *dtype,
+                    ndim: *ndim,
+                    layout: twinjit_ir::Layout::C,
+                })),
+            }
+        }
+        {
+            let specs = d.kernels.read().unwrap_or_else(|e| e.into_inner());
+            if let Some((_, slot)) = specs.iter().find(|(t, _)| *t == types) {
+                if let Some(r) = slot.get() {
+                    return r.clone();
+                }
+            }
+        }
+        self.lookup_or_compile(types, None)
+    }
+
+    fn lookup_or_compile(&self, types: SmallVec<[Type; 4]>, ret: Option<Type>) -> Result<Arc<CompiledKernel>, Error> {
+        let d = self.dispatcher();
+        let slot: KernelSlot = {
+            let mut specs = d.kernels.write().unwrap_or_else(|e| e.into_inner());
+            match specs.iter().find(|(t, _)| *t == types) {
+                Some((_, s)) => s.clone(),
+                None => {
+                    let s: KernelSlot = Arc::new(OnceLock::new());
+                    specs.push((types.clone(), s.clone()));
+                    s
+                }
+            }
+        };
+        slot.get_or_init(|| self.build(&types, ret)).clone()
+    }
+
+    fn build(&self, types: &[Type], ret: Option<Type>) -> Result<Arc<CompiledKernel>, Error> {
+        let backend = self.backend()?;
+        let d = self.dispatcher();
+        let m = &self.module;
+        let started = std::time::Instant::now();
+        let sig = Signature { args: types.to_vec(), ret };
+        let program = m.source.specialize(&d.name, &sig, m.options.boundscheck)?;
+        CompiledKernel::build(backend, &m.options, &m.source, &program, d.params.clone(), started).map(Arc::new)
+    }
+}

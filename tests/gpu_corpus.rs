@@ -1,0 +1,367 @@
+//! Feature `cuda`, on a machine with a GPU (run through `scripts/gpu-test.sh`): both corpora on
+//! the device, compared with the reference interpreter.
+//!
+//! - `tests/kernels_cuda`: every check launches its kernel over its grid with `Module::kernel`
+//!   and compares every array argument with `interp::run_kernel` on the same inputs, and with
+//!   the values numba-cuda's simulator gave (the `# check:` lines).
+//! - `tests/kernels`: every host-function check runs on the GPU through a one-thread `.entry`
+//!   that calls the function (the PTX backend's `EntryKind::Call`), and its result, raised
+//!   exception and arrays are compared with the interpreter's.
+//!
+//! Integers and bools must be equal. Floats may differ by what CUDA does differently from the
+//! host, by design: libdevice's transcendentals (within 2 ulp) and, for kernels, FMA
+//! contraction (nvcc's and numba-cuda's default; host functions run with it off), so they are
+//! compared with a relative tolerance (1e-12 for float64, 1e-5 for float32) scaled by the
+//! array's largest magnitude; NaN must match NaN.
+//!
+//! Without a CUDA driver or device the tests print why and pass, unless `TWINJIT_REQUIRE_GPU`
+//! is set (the GPU script sets it), which turns that into a failure.
+
+#![cfg(feature = "cuda")]
+
+mod common;
+
+use common::{arg_value, corpus_in, matches, read_checks, Expect, Native};
+use twinjit::cuda::{DeviceArray, KernelArg, LaunchConfig};
+use twinjit::ir::interp::{run_kernel, ArrayData, InterpOptions, KernelLaunch, RtValue};
+use twinjit::ir::{Scalar, Signature, Type};
+use twinjit::{Engine, EngineOptions, Error, IntoArg, SourceModule, Target};
+
+fn gpu_engine(options: EngineOptions) -> Option<Engine> {
+    match Engine::with_options(Target::Cuda { device: 0 }, options) {
+        Ok(e) => Some(e),
+        Err(Error::TargetUnavailable { reason, .. }) => {
+            if std::env::var_os("TWINJIT_REQUIRE_GPU").is_some() {
+                panic!("TWINJIT_REQUIRE_GPU is set but the CUDA target is unavailable: {reason}");
+            }
+            println!("skipped: no usable GPU here ({reason})");
+            None
+        }
+        Err(other) => panic!("unexpected error opening the CUDA target: {other}"),
+    }
+}
+
+fn libdevice_from_repo() {
+    let wheels = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(".tools/nvidia");
+    if std::env::var_os("TWINJIT_NVIDIA_WHEELS").is_none() && wheels.exists() {
+        std::env::set_var("TWINJIT_NVIDIA_WHEELS", &wheels);
+    }
+}
+
+/// Float closeness: `|a - b| <= rtol * scale` where `scale` is the larger magnitude (or the
+/// array's largest, passed in); NaN equals NaN; infinities must be equal.
+fn close(a: f64, b: f64, rtol: f64, scale: f64) -> bool {
+    if a.is_nan() || b.is_nan() {
+        return a.is_nan() && b.is_nan();
+    }
+    if a.is_infinite() || b.is_infinite() {
+        return a == b;
+    }
+    (a - b).abs() <= rtol * scale.max(a.abs()).max(b.abs()).max(f64::MIN_POSITIVE)
+}
+
+fn floats(v: &RtValue) -> Option<(Vec<f64>, f64)> {
+    match v {
+        RtValue::F64(x) => Some((vec![*x], 1e-12)),
+        RtValue::F32(x) => Some((vec![*x as f64], 1e-5)),
+        RtValue::Array(a) => match &*a.data.borrow() {
+            ArrayData::F64(v) => Some((v.clone(), 1e-12)),
+            ArrayData::F32(v) => Some((v.iter().map(|&x| x as f64).collect(), 1e-5)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Equal up to the float tolerance above (exact for everything else).
+fn agree(got: &RtValue, want: &RtValue) -> bool {
+    match (got, want) {
+        (RtValue::Tuple(a), RtValue::Tuple(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| agree(x, y)),
+        _ => match (floats(got), floats(want)) {
+            (Some((a, rtol)), Some((b, _))) => {
+                let scale = b.iter().filter(|x| x.is_finite()).fold(0.0f64, |m, x| m.max(x.abs()));
+                a.len() == b.len() && a.iter().zip(&b).all(|(x, y)| close(*x, *y, rtol, scale))
+            }
+            _ => got.same(want),
+        },
+    }
+}
+
+enum Dev {
+    B(DeviceArray<bool>),
+    I32(DeviceArray<i32>),
+    I64(DeviceArray<i64>),
+    F32(DeviceArray<f32>),
+    F64(DeviceArray<f64>),
+    Scalar(twinjit::ArgValue<'static>),
+}
+
+fn to_device(engine: &Engine, n: &Native) -> Result<Dev, Error> {
+    Ok(match n {
+        Native::Bool(b) => Dev::Scalar(b.into_arg()),
+        Native::I32(i) => Dev::Scalar(i.into_arg()),
+        Native::I64(i) => Dev::Scalar(i.into_arg()),
+        Native::F32(x) => Dev::Scalar(x.into_arg()),
+        Native::F64(x) => Dev::Scalar(x.into_arg()),
+        Native::ArrB(v, s) => Dev::B(engine.to_device_shaped(v, s)?),
+        Native::ArrI32(v, s) => Dev::I32(engine.to_device_shaped(v, s)?),
+        Native::ArrI64(v, s) => Dev::I64(engine.to_device_shaped(v, s)?),
+        Native::ArrF32(v, s) => Dev::F32(engine.to_device_shaped(v, s)?),
+        Native::ArrF64(v, s) => Dev::F64(engine.to_device_shaped(v, s)?),
+    })
+}
+
+impl Dev {
+    fn arg(&self) -> KernelArg<'_> {
+        use twinjit::cuda::IntoKernelArg;
+        match self {
+            Dev::B(a) => a.into_kernel_arg(),
+            Dev::I32(a) => a.into_kernel_arg(),
+            Dev::I64(a) => a.into_kernel_arg(),
+            Dev::F32(a) => a.into_kernel_arg(),
+            Dev::F64(a) => a.into_kernel_arg(),
+            Dev::Scalar(s) => KernelArg::Scalar(*s),
+        }
+    }
+
+    /// Copies a device array back into `n` (scalars are left alone).
+    fn copy_back(&self, n: &mut Native) -> Result<(), String> {
+        let e = |e: twinjit::cuda::CudaError| e.to_string();
+        match (self, n) {
+            (Dev::B(a), Native::ArrB(v, _)) => a.copy_to_host(v).map_err(e),
+            (Dev::I32(a), Native::ArrI32(v, _)) => a.copy_to_host(v).map_err(e),
+            (Dev::I64(a), Native::ArrI64(v, _)) => a.copy_to_host(v).map_err(e),
+            (Dev::F32(a), Native::ArrF32(v, _)) => a.copy_to_host(v).map_err(e),
+            (Dev::F64(a), Native::ArrF64(v, _)) => a.copy_to_host(v).map_err(e),
+            _ => Ok(()),
+        }
+    }
+}
+
+#[test]
+fn kernel_corpus_matches_the_interpreter_on_the_gpu() {
+    libdevice_from_repo();
+    let Some(engine) = gpu_engine(EngineOptions::default()) else { return };
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for (name, text) in corpus_in("kernels_cuda") {
+        let module = engine.load(&name, &text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let oracle = SourceModule::parse(&name, &text).unwrap();
+        for c in read_checks(&name, &text).unwrap() {
+            let Some((grid, block)) = c.launch else { continue };
+            ran += 1;
+            let at = format!("{}:{} {}", c.file, c.line, c.call_text);
+            let rt: Vec<RtValue> = c.args.iter().map(|e| arg_value(e).expect("argument")).collect();
+            // The oracle.
+            let sig = Signature { args: rt.iter().map(RtValue::ty).collect(), ret: None };
+            let program = match oracle.specialize(&c.func, &sig, None) {
+                Ok(p) => p,
+                Err(e) => {
+                    failures.push(format!("{at}: does not compile: {e}"));
+                    continue;
+                }
+            };
+            let launch = KernelLaunch { grid, block, dynamic_shared_bytes: 0 };
+            let interp = run_kernel(&program, &rt, &launch, InterpOptions::default());
+            // The GPU, on fresh copies of the inputs.
+            let mut native: Vec<Native> =
+                c.args.iter().map(|e| Native::from_rt(&arg_value(e).expect("argument"))).collect();
+            let gpu = (|| -> Result<(), String> {
+                let dev: Vec<Dev> = native
+                    .iter()
+                    .map(|n| to_device(&engine, n))
+                    .collect::<Result<_, _>>()
+                    .map_err(|e| e.to_string())?;
+                let args: Vec<KernelArg> = dev.iter().map(Dev::arg).collect();
+                let k = module.kernel(&c.func).map_err(|e| e.to_string())?;
+                k.launch(LaunchConfig::new(grid, block), args).map_err(|e| e.to_string())?;
+                engine.synchronize().map_err(|e| e.to_string())?;
+                for (d, n) in dev.iter().zip(native.iter_mut()) {
+                    d.copy_back(n)?;
+                }
+                Ok(())
+            })();
+            match (gpu, interp) {
+                (Ok(()), Ok(())) => {
+                    for (k, (n, o)) in native.iter().zip(&rt).enumerate() {
+                        if !agree(&n.to_rt(), o) {
+                            failures.push(format!("{at}: arg{k} on the GPU {} but in the interpreter {o}", n.to_rt()));
+                        }
+                    }
+                    if let Expect::Value { arrays, .. } = &c.expect {
+                        for (k, want) in arrays {
+                            if !native.get(*k).is_some_and(|a| matches_close(&a.to_rt(), want)) {
+                                failures.push(format!("{at}: arg{k} on the GPU is not the expected {want:?}"));
+                            }
+                        }
+                    }
+                }
+                (Err(e), Ok(())) => failures.push(format!("{at}: GPU failed: {e}")),
+                (Ok(()), Err(e)) => failures.push(format!("{at}: interpreter failed but the GPU ran: {e}")),
+                (Err(_), Err(_)) => {}
+            }
+        }
+    }
+    println!("kernel corpus on the GPU: {} of {ran} checks match", ran - failures.len());
+    assert!(ran >= 20, "only {ran} kernel checks ran");
+    assert!(failures.is_empty(), "{} of {ran} checks failed:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// `matches` with float tolerance: the expected lists were printed by Python with full
+/// precision, so compare through `agree` on a rebuilt value when the exact match fails.
+fn matches_close(got: &RtValue, want: &common::Lit) -> bool {
+    if matches(got, want) {
+        return true;
+    }
+    let (Some((g, rtol)), Some(w)) = (floats(got), flat_lit(want)) else { return false };
+    let scale = w.iter().filter(|x| x.is_finite()).fold(0.0f64, |m, x| m.max(x.abs()));
+    g.len() == w.len() && g.iter().zip(&w).all(|(a, b)| close(*a, *b, rtol, scale))
+}
+
+fn flat_lit(l: &common::Lit) -> Option<Vec<f64>> {
+    use common::Lit;
+    let mut out = Vec::new();
+    fn walk(l: &Lit, out: &mut Vec<f64>) -> Option<()> {
+        match l {
+            Lit::Float(x) => out.push(*x),
+            Lit::Int(i) => out.push(*i as f64),
+            Lit::Bool(b) => out.push(*b as i64 as f64),
+            Lit::Seq(v) => v.iter().try_for_each(|x| walk(x, out))?,
+            Lit::None => return None,
+        }
+        Some(())
+    }
+    walk(l, &mut out)?;
+    Some(out)
+}
+
+/// Decodes result slots (8 bytes per flattened part) of type `t`.
+fn decode(t: &Type, slots: &[i64], k: &mut usize) -> RtValue {
+    let mut take = || {
+        let v = slots[*k];
+        *k += 1;
+        v
+    };
+    match t {
+        Type::Scalar(Scalar::Bool) => RtValue::Bool(take() as u8 != 0),
+        Type::Scalar(Scalar::Int32) => RtValue::I32(take() as u32 as i32),
+        Type::Scalar(Scalar::Int64) => RtValue::I64(take()),
+        Type::Scalar(Scalar::Float32) => RtValue::F32(f32::from_bits(take() as u32)),
+        Type::Scalar(Scalar::Float64) => RtValue::F64(f64::from_bits(take() as u64)),
+        Type::Tuple(ts) => RtValue::Tuple(ts.iter().map(|t| decode(t, slots, k)).collect()),
+        _ => RtValue::None,
+    }
+}
+
+fn exception_of(kind: i64) -> &'static str {
+    match kind as u32 {
+        1 => "ZeroDivisionError",
+        2 => "IndexError",
+        3 => "RecursionError",
+        _ => "unknown",
+    }
+}
+
+#[test]
+fn host_corpus_runs_on_the_gpu_like_the_interpreter() {
+    libdevice_from_repo();
+    // Host functions are compared with the host's semantics: no FMA contraction (a chaotic
+    // iteration such as logistic_map amplifies one rounding difference into any other), and a
+    // recursion limit the corpus's deepest recursion (tri_recursive(100)) fits under.
+    let options = EngineOptions { fp_contract: Some(false), gpu_recursion_limit: Some(200), ..Default::default() };
+    let Some(engine) = gpu_engine(options) else { return };
+    let device = engine.device().expect("a CUDA engine has a device").clone();
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for (name, text) in corpus_in("kernels") {
+        let module = engine.load(&name, &text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let oracle = SourceModule::parse(&name, &text).unwrap();
+        for c in read_checks(&name, &text).unwrap() {
+            ran += 1;
+            let at = format!("{}:{} {}", c.file, c.line, c.call_text);
+            let rt: Vec<RtValue> = c.args.iter().map(|e| arg_value(e).expect("argument")).collect();
+            let sig = Signature { args: rt.iter().map(RtValue::ty).collect(), ret: None };
+            let expected = oracle.interpret(&c.func, &rt);
+            let run = (|| -> Result<(Result<RtValue, String>, Vec<Native>), String> {
+                let ptx = module.ptx(&c.func, &sig.to_string()).map_err(|e| e.to_string())?;
+                let ret_ty =
+                    oracle.specialize(&c.func, &sig, None).map_err(|e| e.to_string())?.entry().func.ret.clone();
+                if let Some(bytes) = ptx.stack_bytes {
+                    device.ensure_stack_size(bytes).map_err(|e| e.to_string())?;
+                }
+                let cm = device.load_ptx(&ptx.ptx).map_err(|e| e.to_string())?;
+                let kernel = cm.kernel(&ptx.entry).map_err(|e| e.to_string())?;
+                let gerr = engine.zeros::<i64>(&[8]).map_err(|e| e.to_string())?;
+                let gret = engine.zeros::<i64>(&[64]).map_err(|e| e.to_string())?;
+                let mut native: Vec<Native> =
+                    c.args.iter().map(|e| Native::from_rt(&arg_value(e).expect("argument"))).collect();
+                let dev: Vec<Dev> = native
+                    .iter()
+                    .map(|n| to_device(&engine, n))
+                    .collect::<Result<_, _>>()
+                    .map_err(|e| e.to_string())?;
+                let mut slots = vec![gerr.device_ptr(), gret.device_ptr()];
+                for d in &dev {
+                    let arg = d.arg();
+                    match arg {
+                        KernelArg::Scalar(s) => slots.push(match s {
+                            twinjit::ArgValue::Bool(b) => b as u64,
+                            twinjit::ArgValue::I32(i) => i as u32 as u64,
+                            twinjit::ArgValue::I64(i) => i as u64,
+                            twinjit::ArgValue::F32(x) => x.to_bits() as u64,
+                            twinjit::ArgValue::F64(x) => x.to_bits(),
+                            _ => 0,
+                        }),
+                        KernelArg::Device { ptr, ndim, shape, .. } => {
+                            // The corpus's array signatures are layout `A` or `C`: strides are
+                            // always passed.
+                            let n = ndim as usize;
+                            slots.push(ptr);
+                            slots.extend(shape[..n].iter().map(|&d| d as u64));
+                            for k in 0..n {
+                                slots.push(shape[k + 1..n].iter().product::<i64>() as u64);
+                            }
+                        }
+                        KernelArg::Host { .. } => unreachable!("device arguments only"),
+                    }
+                }
+                // SAFETY: the slots follow the call entry's parameters (error record, result
+                // slots, the flattened arguments of the signature just compiled); every
+                // pointer is a live device allocation of the right size.
+                unsafe { kernel.launch(&LaunchConfig::new([1, 1, 1], [1, 1, 1]), &device.default_stream(), &slots) }
+                    .map_err(|e| e.to_string())?;
+                device.synchronize().map_err(|e| e.to_string())?;
+                let err = gerr.to_vec().map_err(|e| e.to_string())?;
+                let status = err[5] as u32;
+                let result = if status != 0 {
+                    Err(exception_of(err[0] & 0xffff_ffff).to_string())
+                } else {
+                    let ret = gret.to_vec().map_err(|e| e.to_string())?;
+                    Ok(decode(&ret_ty, &ret, &mut 0))
+                };
+                for (d, n) in dev.iter().zip(native.iter_mut()) {
+                    d.copy_back(n)?;
+                }
+                Ok((result, native))
+            })();
+            match (run, &expected) {
+                (Err(e), _) => failures.push(format!("{at}: GPU run failed: {e}")),
+                (Ok((Ok(v), native)), Ok(o)) => {
+                    if !agree(&v, o) {
+                        failures.push(format!("{at}: GPU returned {v} but the interpreter {o}"));
+                    }
+                    for (k, (n, o)) in native.iter().zip(&rt).enumerate() {
+                        if !agree(&n.to_rt(), o) {
+                            failures.push(format!("{at}: arg{k} on the GPU {} but in the interpreter {o}", n.to_rt()));
+                        }
+                    }
+                }
+                (Ok((Err(exc), _)), Err(e)) if Some(exc.as_str()) == e.python_exception() => {}
+                (Ok((got, _)), want) => failures.push(format!("{at}: GPU {got:?} but interpreter {want:?}")),
+            }
+        }
+    }
+    println!("host corpus on the GPU: {} of {ran} checks match the interpreter", ran - failures.len());
+    assert!(ran > 300, "only {ran} checks ran");
+    assert!(failures.is_empty(), "{} of {ran} checks failed:\n{}", failures.len(), failures.join("\n"));
+}
