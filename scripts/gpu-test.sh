@@ -89,9 +89,51 @@ bench() {
   OUT="${OUT:-/tmp/gb}" bash "$PACK/bench/run.sh" "$BIN/twinjit"
 }
 
+# The cost of bounds-checked kernels (issue: debug mode) and the first call of each benchmark
+# kernel in fresh processes, with the benchmark's kernels and sizes.
+checks() {
+  unpack
+  local d=/tmp/twinjit/in K="$PACK/bench/kernels_cuda.py"
+  mkdir -p "$d"
+  python3 - "$d" <<'PY'
+import sys, numpy as np
+d = sys.argv[1]; r = np.random.default_rng(1); n = 1 << 26; m = 4096; t = 8192
+for name, a in {"x32": r.random(n, dtype=np.float32), "y32": r.random(n, dtype=np.float32),
+                "o32": np.zeros(n, np.float32), "x64": r.random(n), "o64": np.zeros(n),
+                "p": np.zeros(n // 256, np.float32), "A": r.random((m, m), dtype=np.float32),
+                "B": r.random((m, m), dtype=np.float32), "C": np.zeros((m, m), np.float32),
+                "T": r.random((t, t), dtype=np.float32), "TO": np.zeros((t, t), np.float32)}.items():
+    np.save(f"{d}/{name}.npy", a)
+PY
+  local -a cases=(
+    "vecadd|262144,256|--arg a=$d/x32.npy --arg b=$d/y32.npy --arg out=$d/o32.npy"
+    "exp_decay|262144,256|--arg x=$d/x64.npy --arg tau=float64:2.5 --arg out=$d/o64.npy"
+    "transpose_tiled|(256,256),(32,8)|--arg a=$d/T.npy --arg out=$d/TO.npy"
+    "block_reduce|262144,256|--arg x=$d/x32.npy --arg partial=$d/p.npy"
+    "matmul_tiled|(256,256),(16,16)|--arg A=$d/A.npy --arg B=$d/B.npy --arg C=$d/C.npy")
+  echo "| kernel | boundscheck off ms | boundscheck on ms | on / off |"
+  echo "|---|---:|---:|---:|"
+  for c in "${cases[@]}"; do
+    IFS='|' read -r f l args <<< "$c"
+    local off on
+    off=$("$BIN/twinjit" bench "$K" "$f" --target cuda --launch "$l" $args --warmup 3 --reps 20 --boundscheck false | python3 -c 'import json,sys; print(json.load(sys.stdin)["median_ms"])')
+    on=$("$BIN/twinjit" bench "$K" "$f" --target cuda --launch "$l" $args --warmup 3 --reps 20 --boundscheck true | python3 -c 'import json,sys; print(json.load(sys.stdin)["median_ms"])')
+    echo "| $f | $off | $on | $(python3 -c "print(f'{$on / $off:.3f}')") |"
+  done
+  echo
+  echo "first call (fresh process, driver JIT cache off: source -> PTX -> loaded module -> launch -> synchronize), 3 samples:"
+  for c in "${cases[@]}"; do
+    IFS='|' read -r f l args <<< "$c"
+    for i in 1 2 3; do
+      CUDA_CACHE_DISABLE=1 "$BIN/twinjit" run "$K" "$f" --target cuda --launch "$l" $args | python3 -c "import json,sys; r=json.load(sys.stdin); print('$f', r['compile_ms'], r['run_ms'])"
+    done
+  done
+}
+
 case "${1:-}" in
   pack) pack ;;
   run) run ;;
   bench) bench ;;
-  *) echo "usage: scripts/gpu-test.sh pack|run|bench" >&2; exit 2 ;;
+  checks) checks ;;
+  *) echo "usage: scripts/gpu-test.sh pack|run|bench|checks" >&2; exit 2 ;;
 esac

@@ -365,3 +365,37 @@ fn host_corpus_runs_on_the_gpu_like_the_interpreter() {
     assert!(ran > 300, "only {ran} checks ran");
     assert!(failures.is_empty(), "{} of {ran} checks failed:\n{}", failures.len(), failures.join("\n"));
 }
+
+/// Bounds-checked kernels (`boundscheck=True` or the engine option): an out-of-bounds access
+/// stops that thread, and `synchronize` reports an `IndexError` naming the kernel, the source
+/// line, the index, the dimension and the first failing thread; memory is not corrupted.
+#[test]
+fn bounds_checked_kernel_reports_the_failing_thread() {
+    libdevice_from_repo();
+    let Some(engine) = gpu_engine(EngineOptions { boundscheck: Some(true), ..Default::default() }) else { return };
+    let src = "from numba import cuda\n\n@cuda.jit\ndef shift(a, out):\n    i = cuda.grid(1)\n    if i < a.size:\n        out[i] = a[i + 1]\n";
+    let k = engine.load("shift.py", src).unwrap().kernel("shift").unwrap();
+    let a = engine.to_device(&[1.0f32, 2.0, 3.0, 4.0]).unwrap();
+    let out = engine.zeros::<f32>(&[4]).unwrap();
+    k.launch(LaunchConfig::linear(1, 32), (&a, &out)).unwrap();
+    match engine.synchronize() {
+        Err(Error::Runtime { kind, message, location, .. }) => {
+            assert_eq!(kind, twinjit::RuntimeErrorKind::Index { index: 4, len: 4, axis: 0 }, "{message}");
+            assert_eq!(location.as_deref(), Some("shift.py:7:18"), "{message}");
+            for part in ["IndexError", "index 4", "size 4", "thread (3, 0, 0) of block (0, 0, 0)", "kernel `shift`"] {
+                assert!(message.contains(part), "`{part}` missing from: {message}");
+            }
+        }
+        other => panic!("expected an IndexError at synchronize, got {other:?}"),
+    }
+    // The threads in bounds finished their work; the failing one stored nothing.
+    assert_eq!(out.to_vec().unwrap(), vec![2.0, 3.0, 4.0, 0.0]);
+    // The record was cleared: a launch that stays in bounds reports nothing.
+    let a5 = engine.to_device(&[1.0f32, 2.0, 3.0, 4.0, 5.0]).unwrap();
+    k.launch(LaunchConfig::linear(1, 4), (&a5, &out)).unwrap();
+    engine.synchronize().unwrap();
+    assert_eq!(out.to_vec().unwrap(), vec![2.0, 3.0, 4.0, 5.0]);
+    let ok = engine.load("ok.py", "from numba import cuda\n@cuda.jit\ndef one(a):\n    i = cuda.grid(1)\n    if i < a.size:\n        a[i] = 1.0\n").unwrap();
+    ok.kernel("one").unwrap().launch(LaunchConfig::linear(1, 32), (&out,)).unwrap();
+    engine.synchronize().unwrap();
+}

@@ -131,11 +131,22 @@ struct Common {
     /// An argument: NAME=PATH.npy or NAME=DTYPE:VALUE (e.g. n=int64:100, flag=bool:true).
     #[arg(long = "arg", value_name = "NAME=VALUE")]
     args: Vec<String>,
+    /// Override bounds checking (default: the decorator's `boundscheck=`, else on for host
+    /// functions and off for kernels, as in Numba).
+    #[arg(long, value_name = "true|false")]
+    boundscheck: Option<bool>,
 }
 
 impl Common {
     fn into_run_args(self) -> run::RunArgs {
-        run::RunArgs { file: self.file, func: self.func, target: self.target, launch: self.launch, args: self.args }
+        run::RunArgs {
+            file: self.file,
+            func: self.func,
+            target: self.target,
+            launch: self.launch,
+            args: self.args,
+            boundscheck: self.boundscheck,
+        }
     }
 }
 

@@ -13,6 +13,15 @@ pub struct RunArgs {
     pub target: String,
     pub launch: Option<String>,
     pub args: Vec<String>,
+    pub boundscheck: Option<bool>,
+}
+
+impl RunArgs {
+    /// The engine for `--target` with `--boundscheck`.
+    pub(crate) fn engine(&self, target: Target) -> Result<Engine, String> {
+        let options = twinjit::EngineOptions { boundscheck: self.boundscheck, ..Default::default() };
+        Engine::with_options(target, options).map_err(|e| format!("error: {e}"))
+    }
 }
 
 pub(crate) enum Bound {
@@ -100,7 +109,7 @@ fn prepare(a: &RunArgs) -> Result<Prepared, String> {
     if a.launch.is_some() && target == Target::Host {
         return Err("error: --launch is only meaningful for --target cuda".into());
     }
-    let engine = Engine::new(target).map_err(|e| format!("error: {e}"))?;
+    let engine = a.engine(target)?;
     let module = engine.load_file(&a.file).map_err(|e| e.to_string())?;
     let function = module.function(&a.func).map_err(|e| format!("error: {e}"))?;
     let params = module.source().module().function(&a.func).map(|f| f.body.param_names.clone()).unwrap_or_default();

@@ -20,8 +20,8 @@ pub fn bench(a: &RunArgs, _warmup: usize, _reps: usize) -> Result<String, String
 #[cfg(not(feature = "cuda"))]
 fn unavailable(a: &RunArgs) -> Result<String, String> {
     let target: twinjit::Target = a.target.parse()?;
-    match twinjit::Engine::new(target) {
-        Err(e) => Err(format!("error: {e}")),
+    match a.engine(target) {
+        Err(e) => Err(e),
         Ok(_) => Err("error: internal: a CUDA engine exists in a build without CUDA".into()),
     }
 }
@@ -99,7 +99,7 @@ mod with_cuda {
 
     fn prepare(a: &RunArgs) -> Result<Prepared, String> {
         let target: Target = a.target.parse()?;
-        let engine = Engine::new(target).map_err(|e| format!("error: {e}"))?;
+        let engine = a.engine(target)?;
         let launch = a.launch.as_deref().ok_or("error: --target cuda needs --launch GRID,BLOCK")?;
         let (grid, block) = parse_launch(launch)?;
         let module = engine.load_file(&a.file).map_err(|e| e.to_string())?;

@@ -266,7 +266,9 @@ pub fn llvm_to_ptx(
         link_libdevice(&ctx, &module, bc)?;
     }
     internalize(&module, entry);
-    let passes = if options.optimize { "default<O3>" } else { "globaldce" };
+    // Dropping the unused part of libdevice first keeps O3 from optimising hundreds of
+    // functions that nothing calls.
+    let passes = if options.optimize { "globaldce,default<O3>" } else { "globaldce" };
     module
         .run_passes(passes, &tm, PassBuilderOptions::create())
         .map_err(|e| PtxError::Internal(format!("LLVM passes failed: {}", e.to_string_lossy())))?;
