@@ -1,0 +1,81 @@
+//! Feature `cuda`: snapshots of the LLVM IR twinjit writes and of the PTX LLVM 19 makes of it,
+//! for a few kernels that cover the kernel model (grid indexing, a device function, shared
+//! memory with barriers, atomics, a bounds-checked kernel's error path). A change in code
+//! generation shows up as a diff here; re-bless with `UPDATE_EXPECT=1 cargo test --features
+//! cuda --test ptx_snapshots`. The PTX text depends on the exact LLVM (Debian's 19.1.7).
+
+#![cfg(feature = "cuda")]
+
+use twinjit::{Engine, EngineOptions, Target};
+
+const SRC: &str = r#"
+import numpy as np
+from numba import cuda
+
+
+@cuda.jit
+def vecadd(a, b, out):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = a[i] + b[i]
+
+
+@cuda.jit(device=True)
+def clamp(x, lo, hi):
+    return min(max(x, lo), hi)
+
+
+@cuda.jit
+def clamp2d(a, lo, hi):
+    i, j = cuda.grid(2)
+    if i < a.shape[0] and j < a.shape[1]:
+        a[i, j] = clamp(a[i, j], lo, hi)
+
+
+@cuda.jit
+def block_sum(x, partial):
+    buf = cuda.shared.array(128, dtype=np.float32)
+    t = cuda.threadIdx.x
+    i = cuda.grid(1)
+    buf[t] = x[i] if i < x.size else np.float32(0.0)
+    cuda.syncthreads()
+    s = 64
+    while s > 0:
+        if t < s:
+            buf[t] += buf[t + s]
+        cuda.syncthreads()
+        s //= 2
+    if t == 0:
+        cuda.atomic.add(partial, 0, buf[0])
+"#;
+
+fn check(name: &str, sig: &str, boundscheck: bool) {
+    let options = EngineOptions { boundscheck: Some(boundscheck), ..Default::default() };
+    let engine = Engine::with_options(Target::Ptx { arch: "sm_90".into() }, options).unwrap();
+    let m = engine.load("snap.py", SRC).unwrap();
+    let suffix = if boundscheck { "_checked" } else { "" };
+    let llvm = m.llvm_ir(name, sig).unwrap();
+    expect_test::expect_file![format!("snapshots/ptx/{name}{suffix}.ll")].assert_eq(&llvm);
+    let ptx = m.ptx(name, sig).unwrap().ptx;
+    expect_test::expect_file![format!("snapshots/ptx/{name}{suffix}.ptx")].assert_eq(&ptx);
+}
+
+#[test]
+fn vecadd() {
+    check("vecadd", "void(float32[::1], float32[::1], float32[::1])", false);
+}
+
+#[test]
+fn device_function_and_2d_grid() {
+    check("clamp2d", "void(float64[:, ::1], float64, float64)", false);
+}
+
+#[test]
+fn shared_memory_barriers_and_atomics() {
+    check("block_sum", "void(float32[::1], float32[::1])", false);
+}
+
+#[test]
+fn bounds_checked_kernel_publishes_the_failing_thread() {
+    check("vecadd", "void(float32[::1], float32[::1], float32[::1])", true);
+}
