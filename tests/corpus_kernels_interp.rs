@@ -88,8 +88,8 @@ fn compare_array(got: &RtValue, want: &Lit, math: bool) -> Option<String> {
     }
 }
 
-fn launch_of(grid: [u32; 3], block: [u32; 3]) -> KernelLaunch {
-    KernelLaunch { grid, block, dynamic_shared_bytes: 0 }
+fn launch_of(grid: [u32; 3], block: [u32; 3], dynamic_shared_bytes: u32) -> KernelLaunch {
+    KernelLaunch { grid, block, dynamic_shared_bytes }
 }
 
 #[test]
@@ -133,7 +133,7 @@ fn cuda_corpus_matches_the_simulator_in_the_interpreter() {
                 }
             };
             let math = uses_math(&program);
-            let result = run_kernel(&program, &args, &launch_of(grid, block), options());
+            let result = run_kernel(&program, &args, &launch_of(grid, block, c.shared_bytes), options());
             match (&c.expect, result) {
                 (Expect::Raises(exc), Err(e)) if e.python_name() == exc.as_str() => {}
                 (Expect::Raises(exc), other) => failures.push(format!("{at}: expected {exc}, got {other:?}")),

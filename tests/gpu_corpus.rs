@@ -161,7 +161,7 @@ fn kernel_corpus_matches_the_interpreter_on_the_gpu() {
                     continue;
                 }
             };
-            let launch = KernelLaunch { grid, block, dynamic_shared_bytes: 0 };
+            let launch = KernelLaunch { grid, block, dynamic_shared_bytes: c.shared_bytes };
             let interp = run_kernel(&program, &rt, &launch, InterpOptions::default());
             // The GPU, on fresh copies of the inputs.
             let mut native: Vec<Native> =
@@ -174,7 +174,8 @@ fn kernel_corpus_matches_the_interpreter_on_the_gpu() {
                     .map_err(|e| e.to_string())?;
                 let args: Vec<KernelArg> = dev.iter().map(Dev::arg).collect();
                 let k = module.kernel(&c.func).map_err(|e| e.to_string())?;
-                k.launch(LaunchConfig::new(grid, block), args).map_err(|e| e.to_string())?;
+                k.launch(LaunchConfig::new(grid, block).with_shared_mem_bytes(c.shared_bytes), args)
+                    .map_err(|e| e.to_string())?;
                 engine.synchronize().map_err(|e| e.to_string())?;
                 for (d, n) in dev.iter().zip(native.iter_mut()) {
                     d.copy_back(n)?;

@@ -9,6 +9,8 @@
 //! The CUDA corpus (`tests/kernels_cuda/*.py`, checked by `verify_numba_cudasim.py`) writes
 //! kernel launches: `# check: KERNEL[GRID, BLOCK](ARGS) -> None ; argN == LIST`, GRID and
 //! BLOCK an int or a tuple of up to three ints (`(2, 3)`); [`Check::launch`] holds them.
+//! Numba's four-part form `KERNEL[GRID, BLOCK, 0, SHARED_BYTES]` (stream 0) sets the dynamic
+//! shared memory ([`Check::shared_bytes`]).
 
 #![allow(dead_code)]
 
@@ -45,6 +47,8 @@ pub struct Check {
     pub expect: Expect,
     /// `KERNEL[GRID, BLOCK](...)`: (grid, block) with missing dimensions 1.
     pub launch: Option<([u32; 3], [u32; 3])>,
+    /// Dynamic shared memory of the launch, in bytes.
+    pub shared_bytes: u32,
 }
 
 /// Reads every check of a corpus file.
@@ -82,15 +86,25 @@ pub fn read_checks(file: &str, text: &str) -> Result<Vec<Check>, String> {
         let Expr::Call(c) = parse_expr(call).map_err(|m| format!("{at}: {m}"))? else {
             return Err(format!("{at}: check is not a call"));
         };
-        let (n, launch) = match &*c.func {
-            Expr::Name(n) => (n, None),
+        let (n, launch, shared_bytes) = match &*c.func {
+            Expr::Name(n) => (n, None, 0),
             Expr::Subscript(s) => {
                 let Expr::Name(n) = &*s.value else { return Err(format!("{at}: launched callee is not a name")) };
                 let Expr::Tuple(cfg) = &*s.slice else { return Err(format!("{at}: launch is not [GRID, BLOCK]")) };
-                let [grid, block] = &cfg.elts[..] else { return Err(format!("{at}: launch is not [GRID, BLOCK]")) };
+                let (grid, block, shared) = match &cfg.elts[..] {
+                    [grid, block] => (grid, block, 0),
+                    [grid, block, stream, shared] => {
+                        if !matches!(lit(stream), Some(Lit::Int(0))) {
+                            return Err(format!("{at}: only stream 0 is supported in checks"));
+                        }
+                        let Some(Lit::Int(b)) = lit(shared) else { return Err(format!("{at}: bad shared bytes")) };
+                        (grid, block, u32::try_from(b).map_err(|_| format!("{at}: bad shared bytes"))?)
+                    }
+                    _ => return Err(format!("{at}: launch is not [GRID, BLOCK] or [GRID, BLOCK, 0, SHARED]")),
+                };
                 let grid = dims(grid).ok_or(format!("{at}: bad grid"))?;
                 let block = dims(block).ok_or(format!("{at}: bad block"))?;
-                (n, Some((grid, block)))
+                (n, Some((grid, block)), shared)
             }
             _ => return Err(format!("{at}: callee is not a name")),
         };
@@ -102,6 +116,7 @@ pub fn read_checks(file: &str, text: &str) -> Result<Vec<Check>, String> {
             args: c.arguments.args.to_vec(),
             expect,
             launch,
+            shared_bytes,
         });
     }
     Ok(out)

@@ -7,7 +7,7 @@ uninitialised; so does the simulator) and every thread of a block reaches every 
 Expected values: Numba's CUDA simulator (verify_numba_cudasim.py).
 """
 import numpy as np
-from numba import cuda
+from numba import cuda, float64
 
 TPB = 64
 TILE = 32
@@ -252,3 +252,17 @@ def block_max(v):
 def block_max_kernel(a, out):
     i = cuda.grid(1)
     out[i] = block_max(a[i]) * 100 + a[i]
+
+
+# Dynamic shared memory, sized at launch (Numba's kernel[grid, block, stream, bytes] form):
+# each block reverses its slice through a buffer of blockDim.x float64s. (dtype=float64 from
+# numba: the simulator mis-sizes dynamic arrays given a NumPy dtype.)
+# check: dyn_reverse[2, 8, 0, 64](np.arange(16, dtype=np.float64), np.zeros(16)) -> None ; arg1 == [7.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0, 0.0, 15.0, 14.0, 13.0, 12.0, 11.0, 10.0, 9.0, 8.0]
+@cuda.jit
+def dyn_reverse(a, out):
+    buf = cuda.shared.array(0, dtype=float64)
+    t = cuda.threadIdx.x
+    i = cuda.grid(1)
+    buf[t] = a[i]
+    cuda.syncthreads()
+    out[i] = buf[buf.size - 1 - t]

@@ -15,7 +15,8 @@ Check line grammar (one per line, anywhere in the file):
 
     # check: KERNEL[GRID, BLOCK](ARG, ...) -> None ; arg0 == [..] ; arg2 == [..]
 
-GRID and BLOCK are ints or tuples of up to three ints, as in `kernel[grid, block](...)`.
+GRID and BLOCK are ints or tuples of up to three ints, as in `kernel[grid, block](...)`;
+`kernel[grid, block, 0, shared_bytes](...)` (stream 0) adds dynamic shared memory.
 Each ARG is a Python expression evaluated with `np` and `math` in scope (fresh arrays per
 check). After the launch, `argN == LIST` compares `argN.tolist()`: ints and bools exactly
 (and of the same kind), floats equal or both NaN (a relative 1e-12 is tolerated, as in
@@ -178,19 +179,18 @@ def prepare_launch(mod, call_src):
         and isinstance(node.func, ast.Subscript)
         and isinstance(node.func.value, ast.Name)
         and isinstance(node.func.slice, ast.Tuple)
-        and len(node.func.slice.elts) == 2
+        and len(node.func.slice.elts) in (2, 4)
     ):
-        raise CheckError("a check must launch KERNEL[GRID, BLOCK](ARGS): %r" % call_src)
+        raise CheckError("a check must launch KERNEL[GRID, BLOCK](ARGS) or KERNEL[GRID, BLOCK, 0, SHARED]: %r" % call_src)
     if node.keywords:
         raise CheckError("no keyword arguments: %r" % call_src)
     env = eval_env()
     name = node.func.value.id
     if not hasattr(mod, name):
         raise CheckError("no kernel %r in module" % name)
-    grid = eval(ast.unparse(node.func.slice.elts[0]), env)
-    block = eval(ast.unparse(node.func.slice.elts[1]), env)
+    cfg = tuple(eval(ast.unparse(e), env) for e in node.func.slice.elts)
     args = [eval(ast.unparse(a), env) for a in node.args]
-    return getattr(mod, name), grid, block, args
+    return getattr(mod, name), cfg, args
 
 
 def is_bool(x):
@@ -259,9 +259,9 @@ def run_check(mod, text):
     call_src, expected_src, arg_checks = parse_check(text)
     if expected_src != "None":
         return ["a kernel returns None; write `-> None`"]
-    kernel, grid, block, args = prepare_launch(mod, call_src)
+    kernel, cfg, args = prepare_launch(mod, call_src)
     try:
-        kernel[grid, block](*args)
+        kernel[cfg](*args)
     except Exception as exc:  # noqa: BLE001
         return ["raised %s: %s" % (type(exc).__name__, exc)]
     fails = []
@@ -282,8 +282,8 @@ def generate_line(mod, text):
     call_src, expected_src, arg_checks = parse_check(text)
     if all(src != "?" for _, src in arg_checks):
         return text
-    kernel, grid, block, args = prepare_launch(mod, call_src)
-    kernel[grid, block](*args)
+    kernel, cfg, args = prepare_launch(mod, call_src)
+    kernel[cfg](*args)
     clauses = ["%s -> %s" % (call_src, expected_src)]
     for argno, src in arg_checks:
         if src == "?":

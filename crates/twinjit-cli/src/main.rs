@@ -131,6 +131,9 @@ struct Common {
     /// An argument: NAME=PATH.npy or NAME=DTYPE:VALUE (e.g. n=int64:100, flag=bool:true).
     #[arg(long = "arg", value_name = "NAME=VALUE")]
     args: Vec<String>,
+    /// Dynamic shared memory per block for --target cuda, in bytes (`cuda.shared.array(0, dtype)`).
+    #[arg(long, value_name = "BYTES", default_value_t = 0)]
+    shared_mem: u32,
     /// Override bounds checking (default: the decorator's `boundscheck=`, else on for host
     /// functions and off for kernels, as in Numba).
     #[arg(long, value_name = "true|false")]
@@ -146,6 +149,7 @@ impl Common {
             launch: self.launch,
             args: self.args,
             boundscheck: self.boundscheck,
+            shared_mem: self.shared_mem,
         }
     }
 }

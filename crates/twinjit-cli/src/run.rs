@@ -14,6 +14,7 @@ pub struct RunArgs {
     pub launch: Option<String>,
     pub args: Vec<String>,
     pub boundscheck: Option<bool>,
+    pub shared_mem: u32,
 }
 
 impl RunArgs {

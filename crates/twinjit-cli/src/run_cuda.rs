@@ -120,7 +120,14 @@ mod with_cuda {
                 }),
             });
         }
-        Ok(Prepared { engine, kernel, params, bound, dev, cfg: LaunchConfig::new(grid, block) })
+        Ok(Prepared {
+            engine,
+            kernel,
+            params,
+            bound,
+            dev,
+            cfg: LaunchConfig::new(grid, block).with_shared_mem_bytes(a.shared_mem),
+        })
     }
 
     impl Prepared {

@@ -1248,8 +1248,13 @@ impl Lower<'_> {
                             .with_hint("write dtype=np.float32 (or numba.float32)"),
                     );
                 };
-                if shape.is_empty() || shape.len() > 3 || shape.iter().any(|&d| d <= 0) {
-                    return self.fail(Diagnostic::error("shape must have 1 to 3 positive dimensions", self.sp(se.range()), "here"));
+                // `cuda.shared.array(0, dtype)`: dynamic shared memory, sized at launch.
+                let dynamic = *space == "shared" && shape == [0];
+                if !dynamic && (shape.is_empty() || shape.len() > 3 || shape.iter().any(|&d| d <= 0)) {
+                    return self.fail(
+                        Diagnostic::error("shape must have 1 to 3 positive dimensions", self.sp(se.range()), "here")
+                            .with_hint("cuda.shared.array(0, dtype) is dynamic shared memory, sized at launch"),
+                    );
                 }
                 let space = if *space == "shared" { AddressSpace::Shared } else { AddressSpace::Local };
                 self.emit(InstKind::AllocArray { space, dtype, shape }, span)

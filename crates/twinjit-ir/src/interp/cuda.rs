@@ -32,6 +32,8 @@ pub(super) struct ThreadCx<'a> {
     pub warp_lanes: u32,
     /// The block's shared arrays, one per allocation site.
     pub shared: &'a mut HashMap<(usize, Inst), ArrayRef>,
+    /// Bytes of dynamic shared memory of the launch (`cuda.shared.array(0, dtype)`).
+    pub dynamic_shared_bytes: u32,
 }
 
 fn arg(args: &[RtValue], k: usize) -> Result<&RtValue, RuntimeErrorKind> {
@@ -133,7 +135,17 @@ impl Device for ThreadCx<'_> {
                 return Ok(RtValue::Array(a.clone()));
             }
         }
-        let n = shape.iter().try_fold(1i64, |acc, &d| if d > 0 { acc.checked_mul(d) } else { None });
+        // Dynamic shared memory: as many elements as the launch's bytes hold. (On the GPU every
+        // dynamic array of a kernel starts at the same address; here each allocation site has
+        // its own, so kernels that reinterpret one dynamic buffer as two types differ.)
+        let dynamic;
+        let shape = if space == AddressSpace::Shared && shape == [0] {
+            dynamic = [self.dynamic_shared_bytes as i64 / dtype.size() as i64];
+            &dynamic[..]
+        } else {
+            shape
+        };
+        let n = shape.iter().try_fold(1i64, |acc, &d| if d >= 0 { acc.checked_mul(d) } else { None });
         let Some(n) = n.filter(|&n| n <= MAX_ALLOC_ELEMENTS) else {
             return Err(RuntimeErrorKind::Unsupported(format!("a cuda array of shape {shape:?}")));
         };

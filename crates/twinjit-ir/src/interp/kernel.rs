@@ -44,7 +44,8 @@ pub struct KernelLaunch {
     pub grid: [u32; 3],
     /// Threads per block.
     pub block: [u32; 3],
-    /// Bytes of dynamic shared memory (accepted for completeness; nothing reads it yet).
+    /// Bytes of dynamic shared memory (`cuda.shared.array(0, dtype)` arrays hold this many
+    /// bytes of elements).
     pub dynamic_shared_bytes: u32,
 }
 
@@ -226,6 +227,7 @@ impl<'l, 'p> BlockRun<'l, 'p> {
             linear: t as u32,
             warp_lanes: self.warp_lanes(t),
             shared: &mut self.shared,
+            dynamic_shared_bytes: self.launch.dynamic_shared_bytes,
         };
         match m.exec(&mut stack, &mut cx) {
             Ok(Stop::Returned(_)) => Ok(State::Done),
