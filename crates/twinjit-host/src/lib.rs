@@ -5,6 +5,10 @@
 //! trampoline with a fixed signature (see [`abi`]). Runtime errors come back as a status plus
 //! an [`abi::ErrorInfo`] naming a raise site (function and span), never as a crash.
 //!
+//! [`compile_with_artifact`] also keeps the program's serialized form ([`CompiledProgram::to_bytes`],
+//! format in `artifact`), and [`load`] links such bytes again in another process without the
+//! front end or Cranelift's compiler (for the facade's on-disk cache).
+//!
 //! This crate knows nothing of Python source or of the facade's argument types; it relies on
 //! the IR verifier's invariants (typed, lowered IR) and reports anything else as
 //! [`HostError::Internal`].
@@ -12,17 +16,21 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 pub mod abi;
+mod artifact;
+mod link;
 mod lower;
 mod runtime;
 
+pub use link::load;
 pub use lower::RaiseSite;
 
 use abi::{parts, EntryFn, ErrorInfo};
+use cranelift_codegen::control::ControlPlane;
 use cranelift_codegen::ir::{self as cl, types, AbiParam, InstBuilder, MemFlagsData};
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::{JITBuilder, JITModule};
-use cranelift_module::{default_libcall_names, FuncId, Linkage, Module};
+use cranelift_module::{default_libcall_names, FuncId, Linkage, Module, ModuleError, ModuleReloc};
 use hashbrown::HashMap;
 use twinjit_diag::Span;
 use twinjit_ir::{InstKind, TypedProgram};
@@ -48,6 +56,21 @@ pub enum HostError {
     Internal(String),
 }
 
+/// Why [`load`] refused an artifact. Every variant means "compile instead"; `Corrupt` also
+/// means the stored bytes should be replaced.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// Not an artifact, or a damaged one (the validator's finding).
+    #[error("corrupt host artifact: {0}")]
+    Corrupt(String),
+    /// A well-formed artifact for another format version, target, CPU or twinjit version.
+    #[error("incompatible host artifact: {0}")]
+    Incompatible(String),
+    /// The host cannot run code at all, or linking failed.
+    #[error(transparent)]
+    Host(#[from] HostError),
+}
+
 /// Options of a host compilation.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct HostOptions {
@@ -71,6 +94,8 @@ pub struct CompiledProgram {
     pub arg_slots: usize,
     /// Number of 8-byte result slots the entry writes.
     pub ret_slots: usize,
+    /// What `to_bytes` returns (already validated); only with [`compile_with_artifact`].
+    artifact: Option<Vec<u8>>,
 }
 
 // SAFETY: after `finalize_definitions` the module's code and data are immutable; the only
@@ -100,6 +125,12 @@ impl std::fmt::Debug for CompiledProgram {
 }
 
 impl CompiledProgram {
+    /// The serialized program for [`load`]: `Some` when compiled by [`compile_with_artifact`]
+    /// and everything the code refers to can be named in another process.
+    pub fn to_bytes(&self) -> Option<Vec<u8>> {
+        self.artifact.clone()
+    }
+
     /// Calls the entry with arguments flattened into 8-byte slots (see [`abi`]).
     ///
     /// # Safety
@@ -166,7 +197,18 @@ fn signature(module: &JITModule, param_parts: &[types::Type]) -> cl::Signature {
 /// codegen bug); such a panic is caught here and returned as [`HostError::Internal`], so a
 /// twinjit bug never takes the embedding process down.
 pub fn compile(program: &TypedProgram, options: &HostOptions) -> Result<CompiledProgram, HostError> {
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| compile_inner(program, options))) {
+    catch_panic(|| compile_inner(program, options, false))
+}
+
+/// [`compile`], also keeping the serialized program for [`CompiledProgram::to_bytes`]: a copy
+/// of the machine code and relocations, so plain `compile` does not pay for it.
+pub fn compile_with_artifact(program: &TypedProgram, options: &HostOptions) -> Result<CompiledProgram, HostError> {
+    catch_panic(|| compile_inner(program, options, true))
+}
+
+/// Runs `f`, turning a panic inside Cranelift or cranelift-jit into [`HostError::Internal`].
+pub(crate) fn catch_panic<T, E: From<HostError>>(f: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
         Ok(r) => r,
         Err(payload) => {
             let what = payload
@@ -174,18 +216,48 @@ pub fn compile(program: &TypedProgram, options: &HostOptions) -> Result<Compiled
                 .cloned()
                 .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
                 .unwrap_or_else(|| "unknown panic".into());
-            Err(HostError::Internal(format!("Cranelift failed: {what}")))
+            Err(HostError::Internal(format!("Cranelift failed: {what}")).into())
         }
     }
 }
 
-fn compile_inner(program: &TypedProgram, options: &HostOptions) -> Result<CompiledProgram, HostError> {
-    let isa = isa()?;
+/// An empty JIT module for `isa` that resolves the runtime helpers (libm through the process).
+pub(crate) fn new_module(isa: cranelift_codegen::isa::OwnedTargetIsa) -> JITModule {
     let mut jb = JITBuilder::with_isa(isa, default_libcall_names());
     for (name, ptr) in runtime::symbols() {
         jb.symbol(name, ptr);
     }
-    let mut module = JITModule::new(jb);
+    JITModule::new(jb)
+}
+
+/// Compiles `ctx.func` and defines it as `id`, as `Module::define_function` would, but through
+/// `define_function_bytes` so that the bytes and relocations can be kept in `captured`.
+fn define(
+    module: &mut JITModule,
+    id: FuncId,
+    ctx: &mut cranelift_codegen::Context,
+    captured: Option<&mut Vec<link::CapturedFunction>>,
+) -> Result<(), HostError> {
+    let internal = |e: ModuleError| HostError::Internal(format!("{e:?}"));
+    ctx.compile(module.isa(), &mut ControlPlane::default()).map_err(|e| internal(e.into()))?;
+    let code = ctx.compiled_code().expect("compiled just above");
+    let relocs: Vec<ModuleReloc> =
+        code.buffer.relocs().iter().map(|r| ModuleReloc::from_mach_reloc(r, &ctx.func, id)).collect();
+    let alignment = u64::from(code.buffer.alignment);
+    module.define_function_bytes(id, alignment, code.code_buffer(), &relocs).map_err(internal)?;
+    if let Some(c) = captured {
+        c.push(link::CapturedFunction { id, alignment, code: code.code_buffer().to_vec(), relocs });
+    }
+    Ok(())
+}
+
+fn compile_inner(
+    program: &TypedProgram,
+    options: &HostOptions,
+    keep_artifact: bool,
+) -> Result<CompiledProgram, HostError> {
+    let mut module = new_module(isa()?);
+    let mut captured = keep_artifact.then(Vec::new);
     let internal = |e: cranelift_module::ModuleError| HostError::Internal(e.to_string());
 
     // Declare every function first so that calls (and recursion) can refer to each other.
@@ -228,6 +300,7 @@ fn compile_inner(program: &TypedProgram, options: &HostOptions) -> Result<Compil
                     if let Some(r) = helper_refs.get(name) {
                         return *r;
                     }
+                    debug_assert!(runtime::is_known_import(name), "add `{name}` to runtime::is_known_import");
                     let mut sig = module_ref.make_signature();
                     sig.params.extend(params.iter().map(|t| AbiParam::new(*t)));
                     sig.returns.extend(rets.iter().map(|t| AbiParam::new(*t)));
@@ -297,7 +370,7 @@ fn compile_inner(program: &TypedProgram, options: &HostOptions) -> Result<Compil
             clif.push((f.name.clone(), ctx.func.display().to_string()));
         }
         ctx.set_disasm(options.keep_asm);
-        module.define_function(id, &mut ctx).map_err(|e| HostError::Internal(format!("{e:?}")))?;
+        define(&mut module, id, &mut ctx, captured.as_mut())?;
         if options.keep_asm {
             let text = ctx.compiled_code().and_then(|c| c.vcode.clone()).unwrap_or_default();
             asm.push((f.name.clone(), text));
@@ -333,20 +406,14 @@ fn compile_inner(program: &TypedProgram, options: &HostOptions) -> Result<Compil
         b.seal_all_blocks();
         b.finalize(fconfig);
     }
-    module.define_function(tid, &mut ctx).map_err(|e| HostError::Internal(format!("{e:?}")))?;
+    define(&mut module, tid, &mut ctx, captured.as_mut())?;
     module.clear_context(&mut ctx);
     module.finalize_definitions().map_err(internal)?;
+    let (arg_slots, ret_slots) = (entry_parts.len(), parts(&entry_tf.func.ret).len());
+    let artifact = captured.and_then(|c| link::capture(&module, c, tid, &sites, arg_slots, ret_slots));
     let ptr = module.get_finalized_function(tid);
     // SAFETY: `twinjit_entry` was defined above with exactly the `EntryFn` signature
     // (three pointer-sized integers in, i32 out) in the platform's default calling convention.
     let entry: EntryFn = unsafe { std::mem::transmute::<*const u8, EntryFn>(ptr) };
-    Ok(CompiledProgram {
-        module: Some(module),
-        entry,
-        sites,
-        clif,
-        asm,
-        arg_slots: entry_parts.len(),
-        ret_slots: parts(&entry_tf.func.ret).len(),
-    })
+    Ok(CompiledProgram { module: Some(module), entry, sites, clif, asm, arg_slots, ret_slots, artifact })
 }

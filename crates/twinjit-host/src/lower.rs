@@ -17,7 +17,7 @@ use twinjit_ir::{BinaryOp, Builtin, CmpOp, Const, Function, InstKind, Scalar, Te
 type Parts = SmallVec<[cl::Value; 4]>;
 
 /// Where an error was raised, for messages.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RaiseSite {
     /// Source name of the function.
     pub function: String,
