@@ -47,9 +47,10 @@ pack() {
 
 unpack() {
   BIN=/tmp/twinjit/bin
-  if [[ ! -d "$BIN" || "$PACK/bin.tar.xz" -nt "$BIN" ]]; then
-    rm -rf /tmp/twinjit && mkdir -p /tmp/twinjit
+  if [[ ! -f /tmp/twinjit/.unpacked || "$PACK/bin.tar.xz" -nt /tmp/twinjit/.unpacked ]]; then
+    rm -rf "$BIN" && mkdir -p /tmp/twinjit
     xz -dc "$PACK/bin.tar.xz" | tar -C /tmp/twinjit -xf -
+    touch /tmp/twinjit/.unpacked
   fi
   if [[ "$ROOT" != /work/main && ! -e /work/main ]]; then mkdir -p /work && ln -s "$ROOT" /work/main; fi
 }
@@ -91,9 +92,9 @@ bench() {
 
 # The cost of bounds-checked kernels (issue: debug mode) and the first call of each benchmark
 # kernel in fresh processes, with the benchmark's kernels and sizes.
-checks() {
-  unpack
-  local d=/tmp/twinjit/in K="$PACK/bench/kernels_cuda.py"
+inputs() {
+  local d=/tmp/twinjit-in
+  [[ -f "$d/done" ]] && return 0
   mkdir -p "$d"
   python3 - "$d" <<'PY'
 import sys, numpy as np
@@ -105,6 +106,13 @@ for name, a in {"x32": r.random(n, dtype=np.float32), "y32": r.random(n, dtype=n
                 "T": r.random((t, t), dtype=np.float32), "TO": np.zeros((t, t), np.float32)}.items():
     np.save(f"{d}/{name}.npy", a)
 PY
+  touch "$d/done"
+}
+
+checks() {
+  unpack
+  inputs
+  local d=/tmp/twinjit-in K="$PACK/bench/kernels_cuda.py"
   local -a cases=(
     "vecadd|262144,256|--arg a=$d/x32.npy --arg b=$d/y32.npy --arg out=$d/o32.npy"
     "exp_decay|262144,256|--arg x=$d/x64.npy --arg tau=float64:2.5 --arg out=$d/o64.npy"
@@ -130,10 +138,37 @@ PY
   done
 }
 
+# The CUDA half of the on-disk cache on the GPU: each benchmark kernel run twice in fresh
+# processes with one cache directory (`--cache always`); the second must be a hit (its PTX read
+# from the cache: no type inference, no LLVM). The driver's own JIT cache is off for both, so
+# both pay the PTX-to-SASS JIT.
+cache() {
+  unpack
+  inputs
+  local d=/tmp/twinjit-in K="$PACK/bench/kernels_cuda.py" cdir=/tmp/twinjit-cache
+  rm -rf "$cdir"
+  local -a cases=(
+    "vecadd|262144,256|--arg a=$d/x32.npy --arg b=$d/y32.npy --arg out=$d/o32.npy"
+    "exp_decay|262144,256|--arg x=$d/x64.npy --arg tau=float64:2.5 --arg out=$d/o64.npy"
+    "matmul_tiled|(256,256),(16,16)|--arg A=$d/A.npy --arg B=$d/B.npy --arg C=$d/C.npy")
+  echo "| kernel | cold compile_ms | warm compile_ms | warm lookup |"
+  echo "|---|---:|---:|---|"
+  for c in "${cases[@]}"; do
+    IFS='|' read -r f l args <<< "$c"
+    local cold warm log
+    cold=$(CUDA_CACHE_DISABLE=1 TWINJIT_CACHE_DIR=$cdir "$BIN/twinjit" run "$K" "$f" --target cuda --launch "$l" $args --cache always | python3 -c 'import json,sys; print(json.load(sys.stdin)["compile_ms"])')
+    warm=$(CUDA_CACHE_DISABLE=1 TWINJIT_CACHE_DIR=$cdir TWINJIT_CACHE_LOG=1 "$BIN/twinjit" run "$K" "$f" --target cuda --launch "$l" $args --cache always 2>/tmp/twinjit-cache.err | python3 -c 'import json,sys; print(json.load(sys.stdin)["compile_ms"])')
+    log=$(grep -o "cache hit[^[]*" /tmp/twinjit-cache.err | head -1)
+    echo "| $f | $cold | $warm | ${log:-MISS} |"
+  done
+  TWINJIT_CACHE_DIR=$cdir "$BIN/twinjit" cache list 2>&1 | sed 's/^/    /'
+}
+
 case "${1:-}" in
+  cache) cache ;;
   pack) pack ;;
   run) run ;;
   bench) bench ;;
   checks) checks ;;
-  *) echo "usage: scripts/gpu-test.sh pack|run|bench|checks" >&2; exit 2 ;;
+  *) echo "usage: scripts/gpu-test.sh pack|run|bench|checks|cache" >&2; exit 2 ;;
 esac

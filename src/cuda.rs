@@ -294,18 +294,16 @@ impl std::fmt::Debug for CompiledKernel {
 }
 
 impl CompiledKernel {
-    /// Compiles `program` (a kernel specialisation) and loads it on `backend`'s device.
+    /// Loads a kernel's PTX on `backend`'s device.
     pub(crate) fn build(
         backend: &CudaBackend,
-        engine_options: &crate::EngineOptions,
         source: &SourceModule,
-        program: &twinjit_ir::TypedProgram,
+        name: String,
+        args: Vec<Type>,
+        ptx: PtxModule,
         params: Vec<String>,
         started: std::time::Instant,
     ) -> Result<CompiledKernel, Error> {
-        let name = program.entry().source_name.clone();
-        let options = engine_options.ptx_options(&backend.arch, EntryKind::Kernel);
-        let ptx = twinjit_ptx::compile(program, &options).map_err(|e| ptx_error(e, source, &name))?;
         if let Some(bytes) = ptx.stack_bytes {
             backend.device.ensure_stack_size(bytes).map_err(|e| cuda_error(e, Some(&name)))?;
         }
@@ -324,7 +322,7 @@ impl CompiledKernel {
         Ok(CompiledKernel {
             name,
             params,
-            args: program.entry().args.clone(),
+            args,
             kernel,
             gerr_ptr: gerr.device_ptr(),
             gerr: Mutex::new(gerr),
@@ -457,4 +455,71 @@ pub(crate) fn ptx_error(e: twinjit_ptx::PtxError, source: &SourceModule, kernel:
         twinjit_ptx::PtxError::Internal(m) => Error::Internal(m),
         other => Error::Cuda { kernel: Some(kernel.to_string()), message: other.to_string() },
     }
+}
+
+/// The cache key of a PTX compilation.
+pub(crate) fn ptx_cache_key(
+    m: &crate::engine::ModuleInner,
+    name: &str,
+    sig: &Signature,
+    options: &PtxOptions,
+) -> twinjit_cache::CacheKey {
+    let bc = m.options.boundscheck.or_else(|| m.source.module().function(name).and_then(|f| f.attrs.boundscheck));
+    let opts = vec![
+        format!("entry={:?}", options.entry),
+        format!("boundscheck={bc:?}"),
+        format!("contract={}", options.contract),
+        format!("fastmath={}", options.fastmath),
+        format!("max_recursion={}", options.max_recursion),
+    ];
+    crate::disk_cache::key(&m.source, name, sig, &format!("cuda {} (LLVM 19 NVPTX)", options.arch), &opts)
+}
+
+/// The PTX of `name` for `sig`, from the disk cache when it has it (no inference, no LLVM),
+/// else compiled (and stored when the function is cached).
+pub(crate) fn ptx_for(
+    m: &crate::engine::ModuleInner,
+    name: &str,
+    sig: &Signature,
+    options: &PtxOptions,
+) -> Result<PtxModule, Error> {
+    use crate::disk_cache::{wanted, Reader, Writer};
+    let cache_key = wanted(&m.options.cache, &m.source, name).then(|| ptx_cache_key(m, name, sig, options));
+    if let Some(k) = &cache_key {
+        if let Some(bytes) = m.disk.get(k) {
+            let mut r = Reader(&bytes);
+            let decoded = (|| {
+                let ptx = r.str()?.to_string();
+                let entry = r.str()?.to_string();
+                let arch = r.str()?.to_string();
+                let stack = r.u64()?;
+                let used_libdevice = r.u64()? == 1;
+                let n = r.u64()?;
+                let mut sites = Vec::new();
+                for _ in 0..n {
+                    let function = r.str()?.to_string();
+                    let (start, end) = (u32::try_from(r.u64()?).ok()?, u32::try_from(r.u64()?).ok()?);
+                    let span = twinjit_diag::Span::new(m.source.file(), start, end);
+                    sites.push(twinjit_ptx::RaiseSite { function, span });
+                }
+                let stack_bytes = (stack != 0).then_some(stack as usize);
+                Some(PtxModule { ptx, entry, arch, sites, used_libdevice, stack_bytes })
+            })();
+            if let Some(p) = decoded {
+                return Ok(p);
+            }
+        }
+    }
+    let program = m.source.specialize(name, sig, m.options.boundscheck)?;
+    let ptx = twinjit_ptx::compile(&program, options).map_err(|e| ptx_error(e, &m.source, name))?;
+    if let Some(k) = &cache_key {
+        let mut w = Writer::default();
+        w.str(&ptx.ptx).str(&ptx.entry).str(&ptx.arch).u64(ptx.stack_bytes.unwrap_or(0) as u64);
+        w.u64(ptx.used_libdevice as u64).u64(ptx.sites.len() as u64);
+        for site in &ptx.sites {
+            w.str(&site.function).u64(site.span.start as u64).u64(site.span.end as u64);
+        }
+        m.disk.put(k, &w.0);
+    }
+    Ok(ptx)
 }

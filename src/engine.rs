@@ -16,8 +16,13 @@ use twinjit_host::{CompiledProgram, HostOptions};
 use twinjit_ir::{FunctionKind, Signature, Type};
 
 /// Engine-wide options.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct EngineOptions {
+    /// When compiled code is kept in the on-disk cache: for `cache=True` functions (the
+    /// default, as in Numba), for every function, or never.
+    pub cache: crate::CacheMode,
+    /// The cache directory (default: `TWINJIT_CACHE_DIR`, else `~/.cache/twinjit`).
+    pub cache_dir: Option<std::path::PathBuf>,
     /// Overrides every function's bounds checking (`None`: the decorator decides; on by
     /// default for host functions). With checks off, an out-of-bounds index is undefined
     /// behaviour, as in Numba: turn them off only for code you trust.
@@ -52,6 +57,7 @@ pub struct Engine {
     target: Target,
     options: EngineOptions,
     backend: Backend,
+    disk: Arc<crate::disk_cache::DiskCache>,
 }
 
 /// What an engine compiles with: only the named target, never another.
@@ -112,7 +118,8 @@ impl Engine {
                 })
             }
         };
-        Ok(Engine { target, options, backend })
+        let disk = crate::disk_cache::DiskCache::new(options.cache_dir.clone());
+        Ok(Engine { target, options, backend, disk })
     }
 
     /// The CUDA device of a `Target::Cuda` engine.
@@ -206,7 +213,8 @@ impl Engine {
         let module = Module {
             inner: Arc::new(ModuleInner {
                 source,
-                options: self.options,
+                options: self.options.clone(),
+                disk: self.disk.clone(),
                 functions,
                 backend: self.backend.clone(),
                 target: self.target.clone(),
@@ -250,6 +258,7 @@ impl Engine {
 pub(crate) struct ModuleInner {
     pub(crate) source: SourceModule,
     pub(crate) options: EngineOptions,
+    pub(crate) disk: Arc<crate::disk_cache::DiskCache>,
     pub(crate) functions: Vec<Dispatcher>,
     pub(crate) backend: Backend,
     pub(crate) target: Target,
@@ -325,25 +334,38 @@ impl Module {
     /// their own name; other functions a one-thread `.entry` that calls them.
     #[cfg(feature = "cuda")]
     pub fn ptx(&self, name: &str, signature: &str) -> Result<crate::cuda::PtxModule, Error> {
-        let (program, options) = self.ptx_program(name, signature)?;
-        twinjit_ptx::compile(&program, &options).map_err(|e| crate::cuda::ptx_error(e, &self.inner.source, name))
+        let (sig, options) = self.ptx_request(name, signature)?;
+        if options.entry == crate::cuda::EntryKind::Kernel {
+            self.check_kernel_signature(name, &sig)?;
+        }
+        crate::cuda::ptx_for(&self.inner, name, &sig, &options)
     }
 
     /// The LLVM IR twinjit hands to LLVM for `name` and `signature` (before optimisation).
     #[cfg(feature = "cuda")]
     pub fn llvm_ir(&self, name: &str, signature: &str) -> Result<String, Error> {
-        let (program, options) = self.ptx_program(name, signature)?;
+        let (sig, options) = self.ptx_request(name, signature)?;
+        let program = self.inner.source.specialize(name, &sig, self.inner.options.boundscheck)?;
         twinjit_ptx::emit_llvm(&program, &options)
             .map(|t| t.text)
             .map_err(|e| crate::cuda::ptx_error(e, &self.inner.source, name))
     }
 
+    /// Kernels return nothing: a signature that says otherwise is refused before the cache.
     #[cfg(feature = "cuda")]
-    fn ptx_program(
-        &self,
-        name: &str,
-        signature: &str,
-    ) -> Result<(twinjit_ir::TypedProgram, crate::cuda::PtxOptions), Error> {
+    fn check_kernel_signature(&self, name: &str, sig: &Signature) -> Result<(), Error> {
+        match &sig.ret {
+            None | Some(Type::None) => Ok(()),
+            Some(t) => Err(Error::Argument {
+                function: name.to_string(),
+                param: None,
+                message: format!("a kernel returns nothing, but the signature says {}", t.numba_name()),
+            }),
+        }
+    }
+
+    #[cfg(feature = "cuda")]
+    fn ptx_request(&self, name: &str, signature: &str) -> Result<(Signature, crate::cuda::PtxOptions), Error> {
         let arch = match &self.inner.backend {
             Backend::Ptx(arch) => arch.clone(),
             Backend::Cuda(b) => b.arch.clone(),
@@ -361,10 +383,43 @@ impl Module {
             message: e.to_string(),
         })?;
         let kind = self.inner.source.functions()[f.index].attrs.kind;
-        let program = self.inner.source.specialize(name, &sig, self.inner.options.boundscheck)?;
         let entry =
             if kind == FunctionKind::Kernel { crate::cuda::EntryKind::Kernel } else { crate::cuda::EntryKind::Call };
-        Ok((program, self.inner.options.ptx_options(&arch, entry)))
+        Ok((sig, self.inner.options.ptx_options(&arch, entry)))
+    }
+
+    /// The on-disk cache's key for `name` compiled for `signature` on this engine's target.
+    pub fn cache_key(&self, name: &str, signature: &str) -> Result<crate::cache::CacheKey, Error> {
+        let f = self.function(name)?;
+        match &self.inner.backend {
+            Backend::Host => {
+                let sig = twinjit_ir::parse_signature(signature).map_err(|e| Error::Argument {
+                    function: name.to_string(),
+                    param: None,
+                    message: e.to_string(),
+                })?;
+                Ok(crate::disk_cache::key(&self.inner.source, name, &sig, &f.target_key(), &f.option_key()))
+            }
+            #[cfg(feature = "cuda")]
+            _ => {
+                let (sig, options) = self.ptx_request(name, signature)?;
+                Ok(crate::cuda::ptx_cache_key(&self.inner, name, &sig, &options))
+            }
+        }
+    }
+
+    /// Why `name` for `signature` would hit or miss the on-disk cache (which part of the key
+    /// changed since a cached entry for the same function and signature was written).
+    pub fn cache_explain(&self, name: &str, signature: &str) -> Result<crate::cache::Explanation, Error> {
+        let key = self.cache_key(name, signature)?;
+        let dir = self
+            .inner
+            .disk
+            .dir()
+            .ok_or_else(|| Error::Unsupported("no cache directory (set TWINJIT_CACHE_DIR)".into()))?;
+        let cache = crate::cache::Cache::open(&dir, Default::default())
+            .map_err(|e| Error::Unsupported(format!("cannot open the cache: {e}")))?;
+        Ok(cache.explain(&key))
     }
 
     /// The parsed source (untyped IR, diagnostics' source map).
@@ -531,6 +586,13 @@ impl Function {
         }
         let sig = Signature { args: types.to_vec(), ret };
         let started = std::time::Instant::now();
+        let cache_key = crate::disk_cache::wanted(&m.options.cache, &m.source, &d.name)
+            .then(|| crate::disk_cache::key(&m.source, &d.name, &sig, &self.target_key(), &self.option_key()));
+        if let Some(key) = &cache_key {
+            if let Some(spec) = m.disk.get(key).and_then(|bytes| self.load_cached(&bytes, started)) {
+                return Ok(Arc::new(spec));
+            }
+        }
         let program = m.source.specialize(&d.name, &sig, m.options.boundscheck)?;
         let entry = program.entry();
         if contains_array(&entry.func.ret) {
@@ -540,8 +602,12 @@ impl Function {
             )));
         }
         let written = twinjit_ir::written_params::written_params(&program);
-        let compiled =
-            twinjit_host::compile(&program, &HostOptions::default()).map_err(|e| host_error(e, &m.source))?;
+        let compiled = if cache_key.is_some() {
+            twinjit_host::compile_with_artifact(&program, &HostOptions::default())
+        } else {
+            twinjit_host::compile(&program, &HostOptions::default())
+        }
+        .map_err(|e| host_error(e, &m.source))?;
         let sites = compiled
             .sites
             .iter()
@@ -550,7 +616,7 @@ impl Function {
                 (s.function.clone(), loc)
             })
             .collect();
-        Ok(Arc::new(Specialization {
+        let spec = Specialization {
             name: d.name.clone(),
             params: d.params.clone(),
             args: types.to_vec(),
@@ -559,7 +625,62 @@ impl Function {
             sites,
             compiled,
             compile_time: started.elapsed(),
-        }))
+        };
+        if let (Some(key), Some(bytes)) = (&cache_key, spec.to_cache()) {
+            m.disk.put(key, &bytes);
+        }
+        Ok(Arc::new(spec))
+    }
+
+    /// `host` plus the CPU triple and features the code was generated for.
+    fn target_key(&self) -> String {
+        format!("host {}", twinjit_host::host_description())
+    }
+
+    fn option_key(&self) -> Vec<String> {
+        let m = &self.module;
+        let f = m.source.module().function(self.name());
+        let bc = m.options.boundscheck.or_else(|| f.and_then(|f| f.attrs.boundscheck)).unwrap_or(true);
+        vec![format!("boundscheck={bc}"), format!("fastmath={}", f.is_some_and(|f| f.attrs.fastmath))]
+    }
+
+    /// A specialisation from a cache entry's payload, without inference or Cranelift; `None`
+    /// if the payload does not load here (the caller compiles instead).
+    fn load_cached(&self, bytes: &[u8], started: std::time::Instant) -> Option<Specialization> {
+        use crate::disk_cache::Reader;
+        let d = self.dispatcher();
+        let mut r = Reader(bytes);
+        let args = crate::disk_cache::decode_types(&mut r)?;
+        let ret = crate::disk_cache::decode_types(&mut r)?.pop()?;
+        let written: Vec<bool> = r.bytes()?.iter().map(|&b| b != 0).collect();
+        let nsites = r.u64()?;
+        let mut sites = Vec::new();
+        for _ in 0..nsites {
+            let function = r.str()?.to_string();
+            let loc = r.str()?;
+            sites.push((function, (!loc.is_empty()).then(|| loc.to_string())));
+        }
+        let code = r.bytes()?;
+        if args.len() != d.params.len() || written.len() != args.len() {
+            return None;
+        }
+        let compiled = match twinjit_host::load(code) {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("twinjit: warning: cache entry for `{}` does not load ({e}); compiling", d.name);
+                return None;
+            }
+        };
+        Some(Specialization {
+            name: d.name.clone(),
+            params: d.params.clone(),
+            args,
+            ret,
+            written,
+            sites,
+            compiled,
+            compile_time: started.elapsed(),
+        })
     }
 }
 
@@ -615,6 +736,22 @@ impl Specialization {
     /// Time the compilation took (front end excluded: the module was parsed at load).
     pub fn compile_time(&self) -> std::time::Duration {
         self.compile_time
+    }
+
+    /// The cache payload: argument and return types, written parameters, raise sites, then
+    /// the host backend's serialized machine code.
+    fn to_cache(&self) -> Option<Vec<u8>> {
+        let code = self.compiled.to_bytes()?;
+        let mut w = crate::disk_cache::Writer::default();
+        crate::disk_cache::encode_types(&mut w, &self.args);
+        crate::disk_cache::encode_types(&mut w, std::slice::from_ref(&self.ret));
+        w.bytes(&self.written.iter().map(|&b| b as u8).collect::<Vec<u8>>());
+        w.u64(self.sites.len() as u64);
+        for (f, loc) in &self.sites {
+            w.str(f).str(loc.as_deref().unwrap_or(""));
+        }
+        w.bytes(&code);
+        Some(w.0)
     }
 
     /// Calls with arguments of exactly this specialisation's types.

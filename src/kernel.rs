@@ -163,7 +163,9 @@ impl Kernel {
         let m = &self.module;
         let started = std::time::Instant::now();
         let sig = Signature { args: types.to_vec(), ret };
-        let program = m.source.specialize(&d.name, &sig, m.options.boundscheck)?;
-        CompiledKernel::build(backend, &m.options, &m.source, &program, d.params.clone(), started).map(Arc::new)
+        let options = m.options.ptx_options(&backend.arch, crate::cuda::EntryKind::Kernel);
+        let ptx = crate::cuda::ptx_for(m, &d.name, &sig, &options)?;
+        CompiledKernel::build(backend, &m.source, d.name.clone(), types.to_vec(), ptx, d.params.clone(), started)
+            .map(Arc::new)
     }
 }

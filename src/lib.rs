@@ -32,6 +32,7 @@
 mod args;
 #[cfg(feature = "cuda")]
 pub mod cuda;
+mod disk_cache;
 mod engine;
 mod error;
 #[cfg(feature = "cuda")]
@@ -40,6 +41,20 @@ mod source;
 mod target;
 
 pub use args::{ArgValue, ArrayArg, Element, FromValue, IntoArg, IntoArgs, Value};
+pub use disk_cache::CacheMode;
+
+/// The on-disk compilation cache's store (directory, entries, explanations), for tools such as
+/// `twinjit cache`.
+pub mod cache {
+    pub use twinjit_cache::{
+        Cache, CacheError, CacheKey, CacheOptions, CacheStats, EntryInfo, Explanation, KeyDifference, Outcome,
+    };
+
+    /// The directory engines use by default: `TWINJIT_CACHE_DIR`, else `~/.cache/twinjit`.
+    pub fn default_dir() -> Option<std::path::PathBuf> {
+        Cache::default_dir()
+    }
+}
 pub use engine::{Engine, EngineOptions, Function, Module, Specialization};
 pub use error::{CompileError, Error, RuntimeErrorKind};
 #[cfg(feature = "cuda")]

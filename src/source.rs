@@ -34,6 +34,11 @@ impl SourceModule {
         self.file
     }
 
+    /// The module's source text.
+    pub fn text(&self) -> &str {
+        self.sources.get(self.file).map(|f| f.text()).unwrap_or("")
+    }
+
     /// The untyped module.
     pub fn module(&self) -> &Module {
         &self.module

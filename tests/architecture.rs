@@ -39,6 +39,16 @@ fn crate_boundaries_hold() {
     assert_eq!(internal(&crate_deps("twinjit-front")), ["twinjit-diag", "twinjit-ir"]);
     assert_eq!(internal(&crate_deps("twinjit-host")), ["twinjit-diag", "twinjit-ir"]);
     assert_eq!(internal(&crate_deps("twinjit-cli")), ["twinjit"]);
+    assert_eq!(internal(&crate_deps("twinjit-ptx")), ["twinjit-diag", "twinjit-ir"]);
+    assert_eq!(internal(&crate_deps("twinjit-cuda")), Vec::<&str>::new());
+    assert_eq!(internal(&crate_deps("twinjit-cache")), Vec::<&str>::new());
+    // Only twinjit-ptx links LLVM; only twinjit-cuda talks to the driver.
+    for c in ["twinjit-cuda", "twinjit-cache", "twinjit-host", "twinjit-cli"] {
+        assert!(!crate_deps(c).iter().any(|n| n == "inkwell" || n == "llvm-sys"), "{c} links LLVM");
+    }
+    for c in ["twinjit-ptx", "twinjit-cache", "twinjit-host", "twinjit-cli"] {
+        assert!(!crate_deps(c).iter().any(|n| n == "cudarc"), "{c} talks to the CUDA driver");
+    }
     for c in ["twinjit-diag", "twinjit-ir", "twinjit-front", "twinjit-host"] {
         let d = crate_deps(c);
         for banned in ["clap", "inkwell", "llvm-sys", "cudarc"] {

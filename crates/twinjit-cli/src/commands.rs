@@ -196,3 +196,48 @@ pub fn detect() -> Result<String, String> {
 pub fn detect() -> Result<String, String> {
     Err("no CUDA driver found: this build of twinjit has no CUDA support (rebuild with `--features cuda`)".into())
 }
+
+fn open_cache() -> Result<twinjit::cache::Cache, String> {
+    let dir = twinjit::cache::default_dir().ok_or("error: no cache directory (set TWINJIT_CACHE_DIR or HOME)")?;
+    twinjit::cache::Cache::open(&dir, Default::default()).map_err(|e| format!("error: {e}"))
+}
+
+/// `twinjit cache dir`.
+pub fn cache_dir() -> Result<String, String> {
+    let dir = twinjit::cache::default_dir().ok_or("error: no cache directory (set TWINJIT_CACHE_DIR or HOME)")?;
+    Ok(format!("{}\n", dir.display()))
+}
+
+/// `twinjit cache list`.
+pub fn cache_list() -> Result<String, String> {
+    use std::fmt::Write;
+    let cache = open_cache()?;
+    let mut out = String::new();
+    for e in cache.entries() {
+        let age = e.last_use.elapsed().map(|d| d.as_secs()).unwrap_or(0);
+        let _ = writeln!(out, "{}{}  [{}]  {} bytes  last used {age} s ago", e.function, e.signature, e.target, e.size);
+    }
+    Ok(out)
+}
+
+/// `twinjit cache stats`.
+pub fn cache_stats() -> Result<String, String> {
+    let s = open_cache()?.stats();
+    Ok(format!("{}: {} entries, {} bytes\n", s.dir.display(), s.entries, s.bytes))
+}
+
+/// `twinjit cache clear`.
+pub fn cache_clear() -> Result<String, String> {
+    let n = open_cache()?.clear().map_err(|e| format!("error: {e}"))?;
+    Ok(format!("removed {n} entries\n"))
+}
+
+/// `twinjit cache explain FILE FUNC --sig SIG [--target T]`.
+pub fn cache_explain(file: &str, func: &str, sig: &str, target: &str) -> Result<String, String> {
+    let target: twinjit::Target = target.parse()?;
+    let options = twinjit::EngineOptions { cache: twinjit::CacheMode::Off, ..Default::default() };
+    let engine = twinjit::Engine::with_options(target, options).map_err(|e| format!("error: {e}"))?;
+    let module = engine.load_file(file).map_err(|e| e.to_string())?;
+    let e = module.cache_explain(func, sig).map_err(|e| format!("error: {e}"))?;
+    Ok(format!("{e}\n"))
+}

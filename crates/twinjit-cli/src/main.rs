@@ -114,6 +114,36 @@ enum Command {
     },
     /// List CUDA devices (like numba.cuda.detect()).
     Detect,
+    /// The on-disk compilation cache: dir, list, stats, clear, explain.
+    Cache {
+        #[command(subcommand)]
+        action: CacheAction,
+    },
+}
+
+#[derive(Subcommand)]
+enum CacheAction {
+    /// Print the cache directory.
+    Dir,
+    /// One line per entry: function, signature, target, size, last use.
+    List,
+    /// Number of entries and bytes.
+    Stats,
+    /// Remove every entry.
+    Clear,
+    /// Why a function and signature would hit or miss (which part of the key changed).
+    Explain {
+        /// The Python file.
+        file: String,
+        /// The function.
+        func: String,
+        /// The signature.
+        #[arg(long)]
+        sig: String,
+        /// host, cuda or ptx:sm_XX.
+        #[arg(long, default_value = "host")]
+        target: String,
+    },
 }
 
 #[derive(clap::Args)]
@@ -134,6 +164,10 @@ struct Common {
     /// Dynamic shared memory per block for --target cuda, in bytes (`cuda.shared.array(0, dtype)`).
     #[arg(long, value_name = "BYTES", default_value_t = 0)]
     shared_mem: u32,
+    /// The on-disk cache: `decorator` (functions with cache=True, the default), `always` or
+    /// `off`. The directory is TWINJIT_CACHE_DIR or ~/.cache/twinjit.
+    #[arg(long, value_name = "MODE", default_value = "decorator")]
+    cache: String,
     /// Override bounds checking (default: the decorator's `boundscheck=`, else on for host
     /// functions and off for kernels, as in Numba).
     #[arg(long, value_name = "true|false")]
@@ -150,6 +184,7 @@ impl Common {
             args: self.args,
             boundscheck: self.boundscheck,
             shared_mem: self.shared_mem,
+            cache: self.cache,
         }
     }
 }
@@ -166,6 +201,13 @@ fn main() -> ExitCode {
         Command::Ptx { file, func, sig, arch } => commands::ptx(&file, &func, &sig, &arch, false),
         Command::Llvm { file, func, sig, arch } => commands::ptx(&file, &func, &sig, &arch, true),
         Command::Detect => commands::detect(),
+        Command::Cache { action } => match action {
+            CacheAction::Dir => commands::cache_dir(),
+            CacheAction::List => commands::cache_list(),
+            CacheAction::Stats => commands::cache_stats(),
+            CacheAction::Clear => commands::cache_clear(),
+            CacheAction::Explain { file, func, sig, target } => commands::cache_explain(&file, &func, &sig, &target),
+        },
     };
     // Write errors (a closed pipe) are ignored rather than turned into a panic.
     use std::io::Write;

@@ -14,13 +14,21 @@ pub struct RunArgs {
     pub launch: Option<String>,
     pub args: Vec<String>,
     pub boundscheck: Option<bool>,
+    #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
     pub shared_mem: u32,
+    pub cache: String,
 }
 
 impl RunArgs {
     /// The engine for `--target` with `--boundscheck`.
     pub(crate) fn engine(&self, target: Target) -> Result<Engine, String> {
-        let options = twinjit::EngineOptions { boundscheck: self.boundscheck, ..Default::default() };
+        let cache = match self.cache.as_str() {
+            "decorator" => twinjit::CacheMode::Decorator,
+            "always" | "on" => twinjit::CacheMode::Always,
+            "off" => twinjit::CacheMode::Off,
+            other => return Err(format!("error: --cache {other}: expected decorator, always or off")),
+        };
+        let options = twinjit::EngineOptions { boundscheck: self.boundscheck, cache, ..Default::default() };
         Engine::with_options(target, options).map_err(|e| format!("error: {e}"))
     }
 }
@@ -103,6 +111,7 @@ struct Prepared {
     function: twinjit::Function,
     params: Vec<String>,
     bound: Vec<Bound>,
+    load: std::time::Duration,
 }
 
 fn prepare(a: &RunArgs) -> Result<Prepared, String> {
@@ -111,11 +120,13 @@ fn prepare(a: &RunArgs) -> Result<Prepared, String> {
         return Err("error: --launch is only meaningful for --target cuda".into());
     }
     let engine = a.engine(target)?;
+    let t = Instant::now();
     let module = engine.load_file(&a.file).map_err(|e| e.to_string())?;
+    let load = t.elapsed();
     let function = module.function(&a.func).map_err(|e| format!("error: {e}"))?;
     let params = module.source().module().function(&a.func).map(|f| f.body.param_names.clone()).unwrap_or_default();
     let bound = bind(a, &params)?;
-    Ok(Prepared { function, params, bound })
+    Ok(Prepared { function, params, bound, load })
 }
 
 /// Binds every `--arg NAME=VALUE` to a parameter by name; every parameter must be bound once.
@@ -197,7 +208,13 @@ pub fn run(a: &RunArgs, out: Option<PathBuf>) -> Result<String, String> {
     if let Some(dir) = out {
         write_outputs(&dir, &p.params, &p.bound)?;
     }
-    Ok(format!("{{\"return\": {}, \"compile_ms\": {}, \"run_ms\": {}}}\n", json_value(&r), ms(compile), ms(run)))
+    Ok(format!(
+        "{{\"return\": {}, \"compile_ms\": {}, \"run_ms\": {}, \"load_ms\": {}}}\n",
+        json_value(&r),
+        ms(compile),
+        ms(run),
+        ms(p.load)
+    ))
 }
 
 /// `twinjit bench`.

@@ -1,0 +1,254 @@
+//! The on-disk compilation cache in the facade: cache keys, entry payloads, and the engine's
+//! handle on the cache directory.
+//!
+//! A key covers everything that changes the compiled output: the source of the function and of
+//! every function it calls (transitively), the module-level text (imports, constants), the
+//! argument types, the target with its details (host: triple and CPU features; CUDA: the PTX
+//! architecture), the compile options, and twinjit's version. Entries are looked up before type
+//! inference, so a hit runs neither inference nor a backend: host entries hold machine code with
+//! relocations (`twinjit_host::load`), CUDA entries hold PTX.
+//!
+//! Failures never change a result: an unusable cache directory (not private to the user, not
+//! writable) gives one warning on stderr and compilation in memory.
+
+use crate::source::SourceModule;
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+use twinjit_cache::{Cache, CacheKey, CacheOptions};
+use twinjit_ir::{FunctionKind, Signature};
+
+/// When the disk cache is used.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum CacheMode {
+    /// Functions whose decorator says `cache=True` (Numba's switch).
+    #[default]
+    Decorator,
+    /// Every function.
+    Always,
+    /// Never.
+    Off,
+}
+
+/// The engine's cache directory, opened on first use.
+#[derive(Debug, Default)]
+pub(crate) struct DiskCache {
+    dir: Option<PathBuf>,
+    cache: OnceLock<Option<Cache>>,
+}
+
+/// Whether `TWINJIT_CACHE_LOG` asks for a line per lookup on stderr.
+fn log_enabled() -> bool {
+    std::env::var_os("TWINJIT_CACHE_LOG").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+impl DiskCache {
+    pub(crate) fn new(dir: Option<PathBuf>) -> Arc<DiskCache> {
+        Arc::new(DiskCache { dir, cache: OnceLock::new() })
+    }
+
+    /// The directory: the engine option, else `TWINJIT_CACHE_DIR`, else the platform default.
+    pub(crate) fn dir(&self) -> Option<PathBuf> {
+        self.dir.clone().or_else(Cache::default_dir)
+    }
+
+    fn cache(&self) -> Option<&Cache> {
+        self.cache
+            .get_or_init(|| {
+                let dir = self.dir()?;
+                match Cache::open(&dir, CacheOptions::default()) {
+                    Ok(c) => Some(c),
+                    Err(e) => {
+                        eprintln!("twinjit: warning: not using the compilation cache: {e}; compiling in memory");
+                        None
+                    }
+                }
+            })
+            .as_ref()
+    }
+
+    /// The entry's verified bytes, or `None` (a miss, or the cache is unusable).
+    pub(crate) fn get(&self, key: &CacheKey) -> Option<Vec<u8>> {
+        let cache = self.cache()?;
+        match cache.get(key) {
+            Ok(Some(bytes)) => {
+                if log_enabled() {
+                    eprintln!("twinjit: cache hit: {}{} on {}", key.function, key.signature, key.target);
+                }
+                Some(bytes)
+            }
+            Ok(None) => {
+                if log_enabled() {
+                    eprintln!("twinjit: cache {}", cache.explain(key).summary());
+                }
+                None
+            }
+            Err(e) => {
+                eprintln!("twinjit: warning: cache entry refused: {e}; compiling in memory");
+                None
+            }
+        }
+    }
+
+    /// Stores an entry; a failure is a warning, never an error.
+    pub(crate) fn put(&self, key: &CacheKey, bytes: &[u8]) {
+        if let Some(cache) = self.cache() {
+            if let Err(e) = cache.put(key, bytes) {
+                eprintln!("twinjit: warning: cannot write the compilation cache: {e}");
+            }
+        }
+    }
+}
+
+/// Whether `func` of `source` is cached under `mode`.
+pub(crate) fn wanted(mode: &CacheMode, source: &SourceModule, func: &str) -> bool {
+    match mode {
+        CacheMode::Always => true,
+        CacheMode::Off => false,
+        CacheMode::Decorator => source.module().function(func).is_some_and(|f| f.attrs.cache),
+    }
+}
+
+/// The key of `func` specialised for `sig` on `target` with `options` (each a `name=value`
+/// string of everything else that changes the output).
+pub(crate) fn key(source: &SourceModule, func: &str, sig: &Signature, target: &str, options: &[String]) -> CacheKey {
+    let module = source.module();
+    // `void(...)` and `(...)` are the same kernel signature.
+    let sig = &match &sig.ret {
+        Some(twinjit_ir::Type::None) => Signature { args: sig.args.clone(), ret: None },
+        _ => sig.clone(),
+    };
+    let sig_text = format!("{sig}");
+    let mut key = CacheKey::new(func, sig_text.clone(), target);
+    // The text of the file outside the compiled functions: imports and module constants.
+    let mut rest = source.text().to_string();
+    for f in &module.functions {
+        rest = rest.replacen(&f.source, "", 1);
+    }
+    key = key.with_part("module-level", rest);
+    for name in module.call_closure(func) {
+        if let Some(f) = module.function(&name) {
+            let kind = match f.attrs.kind {
+                FunctionKind::Host => "host",
+                FunctionKind::Kernel => "kernel",
+                FunctionKind::Device => "device",
+            };
+            key = key.with_part(format!("source:{name}"), format!("{kind}\n{}", f.source));
+        }
+    }
+    key = key.with_part("signature", sig_text);
+    key = key.with_part("options", options.join(" "));
+    key.with_part("version", format!("twinjit {} payload 1", env!("CARGO_PKG_VERSION")))
+}
+
+/// A tiny length-prefixed encoding for entry payloads (strings and byte blobs).
+#[derive(Default)]
+pub(crate) struct Writer(pub(crate) Vec<u8>);
+
+impl Writer {
+    pub(crate) fn bytes(&mut self, b: &[u8]) -> &mut Self {
+        self.0.extend_from_slice(&(b.len() as u64).to_le_bytes());
+        self.0.extend_from_slice(b);
+        self
+    }
+    pub(crate) fn str(&mut self, s: &str) -> &mut Self {
+        self.bytes(s.as_bytes())
+    }
+    pub(crate) fn u64(&mut self, x: u64) -> &mut Self {
+        self.0.extend_from_slice(&x.to_le_bytes());
+        self
+    }
+}
+
+/// Reads what [`Writer`] wrote; every read is bounds-checked (`None` on a malformed payload).
+pub(crate) struct Reader<'a>(pub(crate) &'a [u8]);
+
+impl<'a> Reader<'a> {
+    pub(crate) fn u64(&mut self) -> Option<u64> {
+        let (h, t) = self.0.split_at_checked(8)?;
+        self.0 = t;
+        Some(u64::from_le_bytes(h.try_into().ok()?))
+    }
+    pub(crate) fn bytes(&mut self) -> Option<&'a [u8]> {
+        let n = usize::try_from(self.u64()?).ok()?;
+        let (h, t) = self.0.split_at_checked(n)?;
+        self.0 = t;
+        Some(h)
+    }
+    pub(crate) fn str(&mut self) -> Option<&'a str> {
+        std::str::from_utf8(self.bytes()?).ok()
+    }
+}
+
+/// Writes a list of types (tag, then fields; tuples recursively).
+pub(crate) fn encode_types(w: &mut Writer, types: &[twinjit_ir::Type]) {
+    use twinjit_ir::Type;
+    fn one(w: &mut Writer, t: &Type) {
+        match t {
+            Type::Unknown | Type::None => {
+                w.u64(0);
+            }
+            Type::Scalar(s) => {
+                w.u64(1).u64(scalar_code(*s));
+            }
+            Type::Array(a) => {
+                w.u64(2).u64(scalar_code(a.dtype)).u64(a.ndim as u64).u64((a.layout == twinjit_ir::Layout::C) as u64);
+            }
+            Type::Tuple(ts) => {
+                w.u64(3).u64(ts.len() as u64);
+                ts.iter().for_each(|t| one(w, t));
+            }
+        }
+    }
+    w.u64(types.len() as u64);
+    types.iter().for_each(|t| one(w, t));
+}
+
+fn scalar_code(s: twinjit_ir::Scalar) -> u64 {
+    use twinjit_ir::Scalar::*;
+    match s {
+        Bool => 0,
+        Int32 => 1,
+        Int64 => 2,
+        Float32 => 3,
+        Float64 => 4,
+    }
+}
+
+fn scalar_of(c: u64) -> Option<twinjit_ir::Scalar> {
+    use twinjit_ir::Scalar::*;
+    Some(match c {
+        0 => Bool,
+        1 => Int32,
+        2 => Int64,
+        3 => Float32,
+        4 => Float64,
+        _ => return None,
+    })
+}
+
+/// Reads what [`encode_types`] wrote (`None` if malformed).
+pub(crate) fn decode_types(r: &mut Reader<'_>) -> Option<Vec<twinjit_ir::Type>> {
+    use twinjit_ir::{ArrayType, Layout, Type};
+    fn one(r: &mut Reader<'_>, depth: usize) -> Option<Type> {
+        if depth > 16 {
+            return None;
+        }
+        Some(match r.u64()? {
+            0 => Type::None,
+            1 => Type::Scalar(scalar_of(r.u64()?)?),
+            2 => {
+                let dtype = scalar_of(r.u64()?)?;
+                let ndim = u8::try_from(r.u64()?).ok().filter(|n| (1..=3).contains(n))?;
+                let layout = if r.u64()? == 1 { Layout::C } else { Layout::A };
+                Type::Array(ArrayType { dtype, ndim, layout })
+            }
+            3 => {
+                let n = usize::try_from(r.u64()?).ok().filter(|&n| n <= 64)?;
+                Type::Tuple((0..n).map(|_| one(r, depth + 1)).collect::<Option<_>>()?)
+            }
+            _ => return None,
+        })
+    }
+    let n = usize::try_from(r.u64()?).ok().filter(|&n| n <= 256)?;
+    (0..n).map(|_| one(r, 0)).collect()
+}
