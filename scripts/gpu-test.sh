@@ -67,7 +67,7 @@ run() {
     else
       bad=$((bad + 1)); echo "FAILED $name ($((SECONDS - t0)) s)"; tail -n 60 "/tmp/gt-$name.log"
     fi
-    grep -E "^(test result|kernel corpus|host corpus|vecadd|fill_array|exp_decay|first launch|GPU:|verified|caught|id [0-9]|CUDA driver|    compute)" "/tmp/gt-$name.log" | sed 's/^/         /'
+    grep -E "^(test result|vecadd|fill_array|exp_decay|first launch|GPU:|verified|caught|id [0-9]|CUDA driver|    compute)|corpus on the GPU" "/tmp/gt-$name.log" | sed 's/^/         /'
     # Only a few files come back from the device tool: keep the failing steps' logs.
     if [[ -n "${OUT:-}" && -f "/tmp/gt-$name.log" ]] && ! tail -n 3 "/tmp/gt-$name.log" | grep -q "test result: ok"; then
       cp "/tmp/gt-$name.log" "$OUT/" 2>/dev/null
@@ -165,10 +165,11 @@ cache() {
 }
 
 case "${1:-}" in
+  histogram) unpack; bash benches/gpu/histogram/run.sh "$BIN/twinjit" ;;
   cache) cache ;;
   pack) pack ;;
   run) run ;;
   bench) bench ;;
   checks) checks ;;
-  *) echo "usage: scripts/gpu-test.sh pack|run|bench|checks|cache" >&2; exit 2 ;;
+  *) echo "usage: scripts/gpu-test.sh pack|run|bench|checks|cache|histogram" >&2; exit 2 ;;
 esac

@@ -167,6 +167,16 @@ impl Engine {
         self.to_device_shaped(&data, &shape)
     }
 
+    /// Copies a device array back into a new `ndarray` of its shape.
+    #[cfg(all(feature = "cuda", feature = "ndarray"))]
+    pub fn to_host_ndarray<T: crate::cuda::DeviceElement>(
+        &self,
+        a: &crate::cuda::DeviceArray<T>,
+    ) -> Result<ndarray::ArrayD<T>, Error> {
+        let data = a.to_vec().map_err(|e| crate::cuda::cuda_error(e, None))?;
+        ndarray::ArrayD::from_shape_vec(a.shape().to_vec(), data).map_err(|e| Error::Internal(e.to_string()))
+    }
+
     /// A zero-filled device array of `shape`.
     #[cfg(feature = "cuda")]
     pub fn zeros<T: crate::cuda::DeviceElement>(&self, shape: &[usize]) -> Result<crate::cuda::DeviceArray<T>, Error> {

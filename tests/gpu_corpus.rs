@@ -400,3 +400,38 @@ fn bounds_checked_kernel_reports_the_failing_thread() {
     ok.kernel("one").unwrap().launch(LaunchConfig::linear(1, 32), (&out,)).unwrap();
     engine.synchronize().unwrap();
 }
+
+/// A host slice where a device array belongs is an argument error with a hint; a launch over
+/// the device's limits names the limit, the value and the device; neither poisons the context.
+#[test]
+fn host_arrays_and_impossible_launches_are_clear_errors() {
+    libdevice_from_repo();
+    let Some(engine) = gpu_engine(EngineOptions::default()) else { return };
+    let src = "from numba import cuda\n@cuda.jit\ndef vecadd(a, b, out):\n    i = cuda.grid(1)\n    if i < out.size:\n        out[i] = a[i] + b[i]\n";
+    let k = engine.load("v.py", src).unwrap().kernel("vecadd").unwrap();
+    let host = vec![1.0f32; 8];
+    let d = engine.to_device(&host).unwrap();
+    let out = engine.zeros::<f32>(&[8]).unwrap();
+    match k.launch(LaunchConfig::linear(1, 8), (&host[..], &d, &out)) {
+        Err(Error::Argument { param: Some(p), message, .. }) => {
+            assert_eq!(p, "a");
+            assert!(message.contains("copy it to the device first"), "{message}");
+        }
+        other => panic!("expected an argument error, got {other:?}"),
+    }
+    match k.launch(LaunchConfig::linear(1, 2048), (&d, &d, &out)) {
+        Err(Error::Cuda { kernel, message }) => {
+            assert_eq!(kernel.as_deref(), Some("vecadd"));
+            let name = &engine.device().unwrap().properties().name;
+            for part in ["2048 threads per block", "1024", name.as_str()] {
+                assert!(message.contains(part), "`{part}` missing from: {message}");
+            }
+        }
+        other => panic!("expected a launch-limit error, got {other:?}"),
+    }
+    k.launch(LaunchConfig::linear(1, 8), (&d, &d, &out)).unwrap();
+    engine.synchronize().unwrap();
+    assert_eq!(out.to_vec().unwrap(), vec![2.0f32; 8]);
+    let nd = engine.to_host_ndarray(&out).unwrap();
+    assert_eq!(nd.shape(), &[8]);
+}
