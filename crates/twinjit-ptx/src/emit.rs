@@ -853,9 +853,12 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
             (Float32, Float64) => self.def(format!("fpext float {xo} to double")),
             (Float64, Float32) => self.def(format!("fptrunc double {xo} to float")),
             (_, Int32 | Int64) => {
-                let name = format!("llvm.fptosi.sat.{tt}.{}", fsuffix(xt));
-                self.m.declare(&name, &format!("declare {tt} @{name}({xt})"));
-                self.def(format!("call {tt} @{name}({xt} {xo})"))
+                // PTX's `cvt.rzi` truncates, saturates and turns NaN into 0: exactly the IR's
+                // cast. (`llvm.fptosi.sat` would be expanded into compares and selects around
+                // the same instruction.) Pure inline asm, so LLVM may still CSE and hoist it.
+                let (dst, dc) = if to == Int64 { ("s64", "l") } else { ("s32", "r") };
+                let (src, sc) = if xt == "float" { ("f32", "f") } else { ("f64", "d") };
+                self.def(format!("call {tt} asm \"cvt.rzi.{dst}.{src} $0, $1;\", \"={dc},{sc}\"({xt} {xo})"))
             }
             _ => xo.clone(),
         }
