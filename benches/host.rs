@@ -94,5 +94,18 @@ fn benches(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(host, benches);
+/// The on-disk cache's host path: compiling a specialisation against loading its stored bytes
+/// (`twinjit_host::load`: no inference, no Cranelift).
+fn cache_load(c: &mut Criterion) {
+    let src = "from numba import njit\n@njit\ndef sq(x):\n    return x * x + 1\n@njit\ndef sum_sq(n):\n    t = 0\n    for i in range(n):\n        t += sq(i)\n    return t\n";
+    let m = twinjit::SourceModule::parse("b.py", src).unwrap();
+    let sig = twinjit::ir::parse_signature("(int64,)").unwrap();
+    let p = m.specialize("sum_sq", &sig, None).unwrap();
+    let opts = twinjit_host::HostOptions::default();
+    let bytes = twinjit_host::compile_with_artifact(&p, &opts).unwrap().to_bytes().unwrap();
+    c.bench_function("cache/compile sum_sq (Cranelift)", |b| b.iter(|| twinjit_host::compile(black_box(&p), &opts)));
+    c.bench_function("cache/load sum_sq (stored bytes)", |b| b.iter(|| twinjit_host::load(black_box(&bytes))));
+}
+
+criterion_group!(host, benches, cache_load);
 criterion_main!(host);

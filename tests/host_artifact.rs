@@ -1,7 +1,8 @@
-//! Host artifacts: compile → `to_bytes` → `load` runs like the original; damaged or foreign
-//! bytes are refused (or, for damage only inside machine code, loaded) but never panic.
+//! Host artifacts (`twinjit_host::compile_with_artifact`, `to_bytes`, `load`): compile → bytes →
+//! load runs like the original; damaged or foreign bytes are refused (or, for damage only inside
+//! machine code, loaded) but never panic. Here rather than in `twinjit-host` so that the host
+//! backend does not depend on the front end, even for tests.
 
-use twinjit_diag::SourceMap;
 use twinjit_host::abi::{ErrorInfo, ERR_INDEX};
 use twinjit_host::{compile, compile_with_artifact, load, CompiledProgram, HostOptions, LoadError};
 use twinjit_ir::{parse_type, Type, TypedProgram};
@@ -56,13 +57,9 @@ def mix(n, x):
 "#;
 
 fn program(func: &str, args: &str) -> TypedProgram {
-    let mut sources = SourceMap::new();
-    let file = sources.add("artifact_test.py", SOURCE);
-    let module = twinjit_front::lower_module(&sources, file).expect("front end");
+    let module = twinjit::SourceModule::parse("artifact_test.py", SOURCE).expect("front end");
     let args: Vec<Type> = args.split(';').filter(|a| !a.is_empty()).map(|a| parse_type(a).expect("type")).collect();
-    let mut p = twinjit_ir::infer(&module, func, &args, None, Default::default()).expect("infers");
-    twinjit_ir::passes::run_pipeline(&mut p, |_| true).expect("pipeline");
-    p
+    module.specialize(func, &twinjit_ir::Signature { args, ret: None }, Some(true)).expect("infers")
 }
 
 fn call(c: &CompiledProgram, args: &[u64]) -> Result<Vec<u64>, ErrorInfo> {
@@ -208,30 +205,4 @@ fn artifacts_of_another_host_are_refused() {
     let mut b = bytes.clone();
     b[8] = 99;
     assert!(matches!(load_quietly(&b), Err(LoadError::Incompatible(_))), "format version");
-}
-
-#[test]
-fn load_is_faster_than_compile() {
-    let p = program("sum_sq", "int64");
-    let t = std::time::Instant::now();
-    let n = 20;
-    for _ in 0..n {
-        compile(&p, &HostOptions::default()).unwrap();
-    }
-    let compile_t = t.elapsed() / n;
-    let bytes = compile_with_artifact(&p, &HostOptions::default()).unwrap().to_bytes().unwrap();
-    let t = std::time::Instant::now();
-    for _ in 0..n {
-        load(&bytes).unwrap();
-    }
-    let load_t = t.elapsed() / n;
-    let t = std::time::Instant::now();
-    for _ in 0..n {
-        program("sum_sq", "int64");
-    }
-    let front_t = t.elapsed() / n;
-    eprintln!(
-        "sum_sq: front end + infer + passes {front_t:?}, compile {compile_t:?}, load {load_t:?} ({} bytes)",
-        bytes.len()
-    );
 }
