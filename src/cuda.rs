@@ -27,7 +27,6 @@ pub(crate) struct CudaBackend {
     pub(crate) device: Device,
     pub(crate) arch: String,
     pending: Mutex<Vec<Arc<CompiledKernel>>>,
-    last_kernel: Mutex<Option<String>>,
 }
 
 impl std::fmt::Debug for CudaBackend {
@@ -58,15 +57,12 @@ impl CudaBackend {
     pub(crate) fn open(ordinal: usize) -> Result<CudaBackend, String> {
         let device = Device::open(ordinal).map_err(|e| e.to_string())?;
         let arch = arch_for(device.properties());
-        Ok(CudaBackend { device, arch, pending: Mutex::new(Vec::new()), last_kernel: Mutex::new(None) })
+        Ok(CudaBackend { device, arch, pending: Mutex::new(Vec::new()) })
     }
 
+    /// Remembers a launched kernel that can raise, so `synchronize` reads its error record.
+    /// (Faults are attributed by the driver layer, which tracks the last kernel launched.)
     pub(crate) fn note_launch(&self, k: &Arc<CompiledKernel>) {
-        if let Ok(mut last) = self.last_kernel.lock() {
-            if last.as_deref() != Some(k.name.as_str()) {
-                *last = Some(k.name.clone());
-            }
-        }
         if k.can_raise {
             let mut p = self.pending.lock().unwrap_or_else(|e| e.into_inner());
             if !p.iter().any(|x| Arc::ptr_eq(x, k)) {
@@ -77,13 +73,24 @@ impl CudaBackend {
 
     /// Waits for the device; reports a fault, then the first error a kernel raised.
     pub(crate) fn synchronize(&self) -> Result<(), Error> {
-        let last = self.last_kernel.lock().ok().and_then(|l| l.clone());
-        self.device.synchronize().map_err(|e| cuda_error(e, last.as_deref()))?;
+        self.device.synchronize().map_err(|e| cuda_error(e, None))?;
         let pending = std::mem::take(&mut *self.pending.lock().unwrap_or_else(|e| e.into_inner()));
         for k in pending {
             k.check_errors()?;
         }
         Ok(())
+    }
+}
+
+/// A host array passed where a kernel wants a device array.
+pub(crate) fn host_array_error(kernel: &str, param: &str, dtype: &str) -> Error {
+    Error::Argument {
+        function: kernel.to_string(),
+        param: Some(param.to_string()),
+        message: format!(
+            "a host array ({dtype}) was passed to a kernel; copy it to the device first \
+             (engine.to_device(&data)?) and copy results back with copy_to_host"
+        ),
     }
 }
 
@@ -364,21 +371,11 @@ impl CompiledKernel {
                 message: format!("takes {} arguments but {} were given", self.args.len(), args.len()),
             });
         }
-        let mut slots: SmallVec<[u64; 24]> = SmallVec::new();
-        slots.push(self.gerr_ptr);
         for (k, a) in args.iter().enumerate() {
             if let KernelArg::Host { dtype } = a {
-                return Err(Error::Argument {
-                    function: self.name.clone(),
-                    param: Some(self.params[k].clone()),
-                    message: format!(
-                        "a host array ({dtype}) was passed to a kernel; copy it to the device first \
-                         (engine.to_device(&data)?) and copy results back with copy_to_host"
-                    ),
-                });
+                return Err(host_array_error(&self.name, &self.params[k], dtype));
             }
-            let ok = a.ty().as_ref() == Some(&self.args[k]);
-            if !ok {
+            if a.ty().as_ref() != Some(&self.args[k]) {
                 return Err(Error::Argument {
                     function: self.name.clone(),
                     param: Some(self.params[k].clone()),
@@ -389,13 +386,24 @@ impl CompiledKernel {
                     ),
                 });
             }
+        }
+        self.enqueue(stream, cfg, args)
+    }
+
+    /// Launches with arguments already known to have this kernel's types (the dispatcher
+    /// found it by exactly these types).
+    pub(crate) fn enqueue(&self, stream: &Stream, cfg: &LaunchConfig, args: &[KernelArg<'_>]) -> Result<(), Error> {
+        let mut slots: SmallVec<[u64; 24]> = SmallVec::new();
+        slots.push(self.gerr_ptr);
+        for a in args {
             a.write_slots(&mut slots);
         }
         // SAFETY: the slots follow the entry's parameter list (the error record, then every
-        // argument's flattened parts, checked against the compiled signature above); device
-        // pointers come from live `DeviceArray` borrows and the error record is owned by
-        // `self`. Out-of-bounds accesses with bounds checking off are the kernel's own
-        // behaviour, as in CUDA C and numba-cuda; faults are reported at synchronize.
+        // argument's flattened parts; the arguments have the compiled signature's types, checked
+        // by `launch_on` or by the dispatcher's lookup); device pointers come from live
+        // `DeviceArray` borrows and the error record is owned by `self`. Out-of-bounds accesses
+        // with bounds checking off are the kernel's own behaviour, as in CUDA C and numba-cuda;
+        // faults are reported at synchronize.
         unsafe { self.kernel.launch(cfg, stream, &slots) }.map_err(|e| cuda_error(e, Some(&self.name)))
     }
 

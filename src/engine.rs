@@ -8,9 +8,10 @@
 use crate::args::{ArgValue, FromValue, IntoArgs};
 use crate::error::{Error, RuntimeErrorKind};
 use crate::source::SourceModule;
+use crate::spec_table::SpecTable;
 use crate::Target;
 use smallvec::SmallVec;
-use std::sync::{Arc, OnceLock, RwLock};
+use std::sync::Arc;
 use twinjit_host::abi::{ErrorInfo, ERR_INDEX, ERR_RECURSION, ERR_ZERO_DIVISION};
 use twinjit_host::{CompiledProgram, HostOptions};
 use twinjit_ir::{FunctionKind, Signature, Type};
@@ -215,9 +216,9 @@ impl Engine {
             .map(|f| Dispatcher {
                 name: f.name.clone(),
                 params: f.body.param_names.clone(),
-                specs: RwLock::new(Vec::new()),
+                specs: Default::default(),
                 #[cfg(feature = "cuda")]
-                kernels: RwLock::new(Vec::new()),
+                kernels: Default::default(),
             })
             .collect();
         let module = Module {
@@ -274,15 +275,13 @@ pub(crate) struct ModuleInner {
     pub(crate) target: Target,
 }
 
-type Slot = Arc<OnceLock<Result<Arc<Specialization>, Error>>>;
-
 /// Compiled specialisations of one function, keyed by argument types.
 pub(crate) struct Dispatcher {
     pub(crate) name: String,
     pub(crate) params: Vec<String>,
-    specs: RwLock<Vec<(SmallVec<[Type; 4]>, Slot)>>,
+    specs: SpecTable<Specialization>,
     #[cfg(feature = "cuda")]
-    pub(crate) kernels: RwLock<Vec<(SmallVec<[Type; 4]>, crate::kernel::KernelSlot)>>,
+    pub(crate) kernels: SpecTable<crate::cuda::CompiledKernel>,
 }
 
 /// A loaded module: cheap to clone, `Send + Sync`.
@@ -485,18 +484,9 @@ impl Function {
         // Fast path: an existing specialisation whose types match the arguments exactly, found
         // without building a signature; the lock is released before the call, so a long call
         // never blocks another signature's compilation.
-        {
-            let d = self.dispatcher();
-            let specs = d.specs.read().unwrap_or_else(|e| e.into_inner());
-            if let Some((_, slot)) =
-                specs.iter().find(|(t, _)| t.len() == args.len() && t.iter().zip(args).all(|(t, a)| a.is(t)))
-            {
-                if let Some(Ok(spec)) = slot.get() {
-                    let spec = spec.clone();
-                    drop(specs);
-                    return spec.call(args);
-                }
-            }
+        let found = self.dispatcher().specs.find(|t| t.len() == args.len() && t.iter().zip(args).all(|(t, a)| a.is(t)));
+        if let Some(Ok(spec)) = found {
+            return spec.call(args);
         }
         let spec = self.specialization(args)?;
         spec.call(args)
@@ -551,34 +541,11 @@ impl Function {
                 a => types.push(a.ty().expect("valid")),
             }
         }
-        // Fast path: an existing specialisation (read lock, linear scan of a few entries).
-        {
-            let specs = d.specs.read().unwrap_or_else(|e| e.into_inner());
-            if let Some((_, slot)) = specs.iter().find(|(t, _)| *t == types) {
-                if let Some(r) = slot.get() {
-                    return r.clone();
-                }
-            }
-        }
         self.lookup_or_compile(types, None)
     }
 
     fn lookup_or_compile(&self, types: SmallVec<[Type; 4]>, ret: Option<Type>) -> Result<Arc<Specialization>, Error> {
-        let d = self.dispatcher();
-        let slot: Slot = {
-            let mut specs = d.specs.write().unwrap_or_else(|e| e.into_inner());
-            match specs.iter().find(|(t, _)| *t == types) {
-                Some((_, s)) => s.clone(),
-                None => {
-                    let s: Slot = Arc::new(OnceLock::new());
-                    specs.push((types.clone(), s.clone()));
-                    s
-                }
-            }
-        };
-        // Outside the lock: other signatures stay callable while this one compiles; callers of
-        // the same signature wait on the OnceLock and share the result.
-        slot.get_or_init(|| self.build(&types, ret)).clone()
+        self.dispatcher().specs.get_or_build(types, |t| self.build(t, ret))
     }
 
     fn build(&self, types: &[Type], ret: Option<Type>) -> Result<Arc<Specialization>, Error> {

@@ -6,10 +6,8 @@ use crate::cuda::{CompiledKernel, IntoKernelArgs, KernelArg, LaunchConfig, Strea
 use crate::engine::{Backend, Dispatcher, ModuleInner};
 use crate::error::Error;
 use smallvec::SmallVec;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use twinjit_ir::{Signature, Type};
-
-pub(crate) type KernelSlot = Arc<OnceLock<Result<Arc<CompiledKernel>, Error>>>;
 
 /// A `@cuda.jit` kernel of a module loaded by a `Target::Cuda` engine. Cheap to clone.
 #[derive(Clone)]
@@ -61,7 +59,8 @@ impl Kernel {
     ) -> Result<(), Error> {
         let args = args.into_kernel_args();
         let k = self.specialization(&args)?;
-        k.launch_on(stream, &cfg, &args)?;
+        // Found by exactly these arguments' types: no second check.
+        k.enqueue(stream, &cfg, &args)?;
         if let Backend::Cuda(b) = &self.module.backend {
             b.note_launch(&k);
         }
@@ -105,16 +104,7 @@ impl Kernel {
         let mut types: SmallVec<[Type; 4]> = SmallVec::new();
         for (k, a) in args.iter().enumerate() {
             match a {
-                KernelArg::Host { dtype } => {
-                    return Err(Error::Argument {
-                        function: d.name.clone(),
-                        param: Some(d.params[k].clone()),
-                        message: format!(
-                            "a host array ({dtype}) was passed to a kernel; copy it to the device first \
-                             (engine.to_device(&data)?) and copy results back with copy_to_host"
-                        ),
-                    })
-                }
+                KernelArg::Host { dtype } => return Err(crate::cuda::host_array_error(&d.name, &d.params[k], dtype)),
                 KernelArg::Scalar(crate::ArgValue::Invalid(why)) => {
                     return Err(Error::Argument {
                         function: d.name.clone(),
@@ -130,31 +120,11 @@ impl Kernel {
                 })),
             }
         }
-        {
-            let specs = d.kernels.read().unwrap_or_else(|e| e.into_inner());
-            if let Some((_, slot)) = specs.iter().find(|(t, _)| *t == types) {
-                if let Some(r) = slot.get() {
-                    return r.clone();
-                }
-            }
-        }
         self.lookup_or_compile(types, None)
     }
 
     fn lookup_or_compile(&self, types: SmallVec<[Type; 4]>, ret: Option<Type>) -> Result<Arc<CompiledKernel>, Error> {
-        let d = self.dispatcher();
-        let slot: KernelSlot = {
-            let mut specs = d.kernels.write().unwrap_or_else(|e| e.into_inner());
-            match specs.iter().find(|(t, _)| *t == types) {
-                Some((_, s)) => s.clone(),
-                None => {
-                    let s: KernelSlot = Arc::new(OnceLock::new());
-                    specs.push((types.clone(), s.clone()));
-                    s
-                }
-            }
-        };
-        slot.get_or_init(|| self.build(&types, ret)).clone()
+        self.dispatcher().kernels.get_or_build(types, |t| self.build(t, ret))
     }
 
     fn build(&self, types: &[Type], ret: Option<Type>) -> Result<Arc<CompiledKernel>, Error> {

@@ -38,6 +38,7 @@ mod error;
 #[cfg(feature = "cuda")]
 mod kernel;
 mod source;
+mod spec_table;
 mod target;
 
 pub use args::{ArgValue, ArrayArg, Element, FromValue, IntoArg, IntoArgs, Value};
