@@ -4,23 +4,14 @@
 //! input's first four bytes), asserting: no panic, a located diagnostic for each rejected input, and bounded
 //! time per input.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use twinjit::ir::parse_signature;
 use twinjit::SourceModule;
 
-const TYPES: &[&str] = &[
-    "int64",
-    "int32",
-    "float64",
-    "float32",
-    "boolean",
-    "float64[:]",
-    "int64[:]",
-    "float32[:, :]",
-    "float64[::1]",
-    "int32[:, :, :]",
-];
+use common::FUZZ_SIGNATURE_TYPES as TYPES;
 
 fn files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();

@@ -6,22 +6,12 @@
 
 #![cfg(feature = "cuda")]
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use twinjit::{Engine, Error, Target};
 
-/// The same table as `tests/fuzz_replay.rs` (and the fuzz target): a byte picks a type.
-const TYPES: &[&str] = &[
-    "int64",
-    "int32",
-    "float64",
-    "float32",
-    "boolean",
-    "float64[:]",
-    "int64[:]",
-    "float32[:, :]",
-    "float64[::1]",
-    "int32[:, :, :]",
-];
+use common::FUZZ_SIGNATURE_TYPES as TYPES;
 
 fn ptxas() -> Option<PathBuf> {
     std::env::var_os("TWINJIT_PTXAS").map(PathBuf::from).or_else(|| {

@@ -483,3 +483,18 @@ pub fn value_to_rt(v: &twinjit::Value) -> RtValue {
         V::Tuple(vs) => RtValue::Tuple(vs.iter().map(value_to_rt).collect()),
     }
 }
+
+/// How the `infer_signature` fuzz target (and the tests that replay its corpus) turn a byte into
+/// an argument type: `TYPES[byte % TYPES.len()]`.
+pub const FUZZ_SIGNATURE_TYPES: &[&str] = &[
+    "int64",
+    "int32",
+    "float64",
+    "float32",
+    "boolean",
+    "float64[:]",
+    "int64[:]",
+    "float32[:, :]",
+    "float64[::1]",
+    "int32[:, :, :]",
+];
