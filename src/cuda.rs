@@ -9,7 +9,6 @@
 
 use crate::args::Element;
 use crate::error::{Error, RuntimeErrorKind};
-use crate::source::SourceModule;
 use smallvec::SmallVec;
 use std::marker::PhantomData;
 use std::sync::{Arc, Mutex};
@@ -304,7 +303,7 @@ impl CompiledKernel {
     /// Loads a kernel's PTX on `backend`'s device.
     pub(crate) fn build(
         backend: &CudaBackend,
-        source: &SourceModule,
+        sources: &twinjit_diag::SourceMap,
         name: String,
         args: Vec<Type>,
         ptx: PtxModule,
@@ -322,7 +321,7 @@ impl CompiledKernel {
             .sites
             .iter()
             .map(|s| {
-                let loc = source.sources().location(s.span).map(|(f, lc)| format!("{f}:{}:{}", lc.line, lc.col));
+                let loc = sources.location(s.span).map(|(f, lc)| format!("{f}:{}:{}", lc.line, lc.col));
                 (s.function.clone(), loc)
             })
             .collect();
@@ -452,13 +451,13 @@ impl CompiledKernel {
     }
 }
 
-pub(crate) fn ptx_error(e: twinjit_ptx::PtxError, source: &SourceModule, kernel: &str) -> Error {
+pub(crate) fn ptx_error(e: twinjit_ptx::PtxError, sources: &twinjit_diag::SourceMap, kernel: &str) -> Error {
     match e {
         twinjit_ptx::PtxError::Unsupported { what, span, hint } => {
             let d =
                 twinjit_diag::Diagnostic::error(format!("{what} is not supported on the CUDA target"), span, "here")
                     .with_hint(hint);
-            crate::source::compile_error(vec![d], source.sources())
+            crate::source::compile_error(vec![d], sources)
         }
         twinjit_ptx::PtxError::Internal(m) => Error::Internal(m),
         other => Error::Cuda { kernel: Some(kernel.to_string()), message: other.to_string() },
@@ -472,7 +471,7 @@ pub(crate) fn ptx_cache_key(
     sig: &Signature,
     options: &PtxOptions,
 ) -> twinjit_cache::CacheKey {
-    let bc = m.options.boundscheck.or_else(|| m.source.module().function(name).and_then(|f| f.attrs.boundscheck));
+    let bc = m.options.boundscheck.or_else(|| m.source.outline().function(name).and_then(|f| f.attrs.boundscheck));
     let opts = vec![
         format!("entry={:?}", options.entry),
         format!("boundscheck={bc:?}"),
@@ -491,7 +490,7 @@ pub(crate) fn ptx_for(
     sig: &Signature,
     options: &PtxOptions,
 ) -> Result<PtxModule, Error> {
-    use crate::disk_cache::{wanted, Reader, Writer};
+    use crate::disk_cache::{wanted, Reader, Site, Writer};
     let cache_key = wanted(&m.options.cache, &m.source, name).then(|| ptx_cache_key(m, name, sig, options));
     if let Some(k) = &cache_key {
         if let Some(bytes) = m.disk.get(k) {
@@ -505,10 +504,10 @@ pub(crate) fn ptx_for(
                 let n = r.u64()?;
                 let mut sites = Vec::new();
                 for _ in 0..n {
-                    let function = r.str()?.to_string();
-                    let (start, end) = (u32::try_from(r.u64()?).ok()?, u32::try_from(r.u64()?).ok()?);
-                    let span = twinjit_diag::Span::new(m.source.file(), start, end);
-                    sites.push(twinjit_ptx::RaiseSite { function, span });
+                    let site = Site::decode(&mut r)?;
+                    // A site whose place no longer fits is reported without a location.
+                    let span = site.span(&m.source).unwrap_or(twinjit_diag::Span::DUMMY);
+                    sites.push(twinjit_ptx::RaiseSite { function: site.function, span });
                 }
                 let stack_bytes = (stack != 0).then_some(stack as usize);
                 Some(PtxModule { ptx, entry, arch, sites, used_libdevice, stack_bytes })
@@ -518,14 +517,14 @@ pub(crate) fn ptx_for(
             }
         }
     }
-    let program = m.source.specialize(name, sig, m.options.boundscheck)?;
-    let ptx = twinjit_ptx::compile(&program, options).map_err(|e| ptx_error(e, &m.source, name))?;
+    let program = m.source.parsed_module()?.specialize(name, sig, m.options.boundscheck)?;
+    let ptx = twinjit_ptx::compile(&program, options).map_err(|e| ptx_error(e, m.source.sources(), name))?;
     if let Some(k) = &cache_key {
         let mut w = Writer::default();
         w.str(&ptx.ptx).str(&ptx.entry).str(&ptx.arch).u64(ptx.stack_bytes.unwrap_or(0) as u64);
         w.u64(ptx.used_libdevice as u64).u64(ptx.sites.len() as u64);
         for site in &ptx.sites {
-            w.str(&site.function).u64(site.span.start as u64).u64(site.span.end as u64);
+            Site { function: site.function.clone(), at: m.source.relative_span(site.span) }.encode(&mut w);
         }
         m.disk.put(k, &w.0);
     }

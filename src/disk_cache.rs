@@ -11,7 +11,9 @@
 //! Failures never change a result: an unusable cache directory (not private to the user, not
 //! writable) gives one warning on stderr and compilation in memory.
 
-use crate::source::SourceModule;
+use crate::error::Error;
+use crate::outline::Outline;
+use crate::source::{LoadedSource, SourceModule};
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 use twinjit_cache::{Cache, CacheKey, CacheOptions};
@@ -72,13 +74,21 @@ impl DiskCache {
         match cache.get(key) {
             Ok(Some(bytes)) => {
                 if log_enabled() {
-                    eprintln!("twinjit: cache hit: {}{} on {}", key.function, key.signature, key.target);
+                    if key.target == OUTLINE_TARGET {
+                        eprintln!("twinjit: cache hit: front end of {}", key.function);
+                    } else {
+                        eprintln!("twinjit: cache hit: {}{} on {}", key.function, key.signature, key.target);
+                    }
                 }
                 Some(bytes)
             }
             Ok(None) => {
                 if log_enabled() {
-                    eprintln!("twinjit: cache {}", cache.explain(key).summary());
+                    if key.target == OUTLINE_TARGET {
+                        eprintln!("twinjit: cache miss: front end of {} (running it)", key.function);
+                    } else {
+                        eprintln!("twinjit: cache {}", cache.explain(key).summary());
+                    }
                 }
                 None
             }
@@ -100,18 +110,27 @@ impl DiskCache {
 }
 
 /// Whether `func` of `source` is cached under `mode`.
-pub(crate) fn wanted(mode: &CacheMode, source: &SourceModule, func: &str) -> bool {
+pub(crate) fn wanted(mode: &CacheMode, source: &LoadedSource, func: &str) -> bool {
     match mode {
         CacheMode::Always => true,
         CacheMode::Off => false,
-        CacheMode::Decorator => source.module().function(func).is_some_and(|f| f.attrs.cache),
+        CacheMode::Decorator => source.outline().function(func).is_some_and(|f| f.attrs.cache),
     }
+}
+
+/// What the entries' payloads look like; part of every key, so a new layout never reads an old
+/// entry.
+const PAYLOAD_VERSION: u32 = 2;
+
+fn version_part() -> String {
+    format!("twinjit {} payload {PAYLOAD_VERSION}", env!("CARGO_PKG_VERSION"))
 }
 
 /// The key of `func` specialised for `sig` on `target` with `options` (each a `name=value`
 /// string of everything else that changes the output).
-pub(crate) fn key(source: &SourceModule, func: &str, sig: &Signature, target: &str, options: &[String]) -> CacheKey {
-    let module = source.module();
+pub(crate) fn key(source: &LoadedSource, func: &str, sig: &Signature, target: &str, options: &[String]) -> CacheKey {
+    let outline = source.outline();
+    let text = source.text();
     // `void(...)` and `(...)` are the same kernel signature.
     let sig = &match &sig.ret {
         Some(twinjit_ir::Type::None) => Signature { args: sig.args.clone(), ret: None },
@@ -120,24 +139,89 @@ pub(crate) fn key(source: &SourceModule, func: &str, sig: &Signature, target: &s
     let sig_text = format!("{sig}");
     let mut key = CacheKey::new(func, sig_text.clone(), target);
     // The text of the file outside the compiled functions: imports and module constants.
-    let mut rest = source.text().to_string();
-    for f in &module.functions {
-        rest = rest.replacen(&f.source, "", 1);
-    }
-    key = key.with_part("module-level", rest);
-    for name in module.call_closure(func) {
-        if let Some(f) = module.function(&name) {
+    key = key.with_part("module-level", outline.module_level(text));
+    for name in outline.call_closure(func) {
+        if let Some(f) = outline.function(&name) {
             let kind = match f.attrs.kind {
                 FunctionKind::Host => "host",
                 FunctionKind::Kernel => "kernel",
                 FunctionKind::Device => "device",
             };
-            key = key.with_part(format!("source:{name}"), format!("{kind}\n{}", f.source));
+            let src = text.get(f.source.clone()).unwrap_or("");
+            key = key.with_part(format!("source:{name}"), format!("{kind}\n{src}"));
         }
     }
     key = key.with_part("signature", sig_text);
     key = key.with_part("options", options.join(" "));
-    key.with_part("version", format!("twinjit {} payload 1", env!("CARGO_PKG_VERSION")))
+    key.with_part("version", version_part())
+}
+
+/// The target of outline entries (`cache list` shows `FILE on front end`).
+const OUTLINE_TARGET: &str = "front end";
+
+/// The key of the outline of `text`: the whole text, so any edit misses.
+fn outline_key(name: &str, text: &str) -> CacheKey {
+    CacheKey::new(name, "", OUTLINE_TARGET).with_part("text", text).with_part("version", version_part())
+}
+
+/// The module `text` for an engine whose cache mode is `mode`: from its cached outline when
+/// there is one (no front end), else parsed, storing the outline when a function of it is
+/// cached. Front-end errors are reported here either way (an outline is only stored for a text
+/// the front end accepted).
+pub(crate) fn load_source(name: &str, text: &str, mode: &CacheMode, disk: &DiskCache) -> Result<LoadedSource, Error> {
+    let look = match mode {
+        CacheMode::Off => false,
+        CacheMode::Always => true,
+        // Only a module that says `cache=True` somewhere can have cached functions; other
+        // modules never touch the cache directory.
+        CacheMode::Decorator => text.contains("cache"),
+    };
+    let key = look.then(|| outline_key(name, text));
+    if let Some(k) = &key {
+        if let Some(outline) = disk.get(k).and_then(|b| Outline::decode(&b, text)) {
+            return Ok(LoadedSource::from_outline(name, text, outline));
+        }
+    }
+    let source = LoadedSource::parsed(SourceModule::parse(name, text)?);
+    if let Some(k) = &key {
+        if source.outline().functions.iter().any(|f| wanted(mode, &source, &f.name)) {
+            disk.put(k, &source.outline().encode());
+        }
+    }
+    Ok(source)
+}
+
+/// A raise site as entries store it: the function raising, and where (see
+/// [`LoadedSource::relative_span`]).
+pub(crate) struct Site {
+    pub(crate) function: String,
+    pub(crate) at: Option<(String, u32, u32)>,
+}
+
+impl Site {
+    pub(crate) fn encode(&self, w: &mut Writer) {
+        w.str(&self.function);
+        match &self.at {
+            Some((within, start, end)) => w.u64(1).str(within).u64(*start as u64).u64(*end as u64),
+            None => w.u64(0),
+        };
+    }
+
+    pub(crate) fn decode(r: &mut Reader<'_>) -> Option<Site> {
+        let function = r.str()?.to_string();
+        let at = match r.u64()? {
+            0 => None,
+            1 => Some((r.str()?.to_string(), u32::try_from(r.u64()?).ok()?, u32::try_from(r.u64()?).ok()?)),
+            _ => return None,
+        };
+        Some(Site { function, at })
+    }
+
+    /// The span in `source` (`None` if it had none or no longer fits).
+    pub(crate) fn span(&self, source: &LoadedSource) -> Option<twinjit_diag::Span> {
+        let (within, start, end) = self.at.as_ref()?;
+        source.absolute_span(within, *start, *end)
+    }
 }
 
 /// A tiny length-prefixed encoding for entry payloads (strings and byte blobs).

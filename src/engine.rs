@@ -6,8 +6,9 @@
 //! same types compile once (the others wait for that result).
 
 use crate::args::{ArgValue, FromValue, IntoArgs};
+use crate::disk_cache::Site;
 use crate::error::{Error, RuntimeErrorKind};
-use crate::source::SourceModule;
+use crate::source::{LoadedSource, SourceModule};
 use crate::spec_table::SpecTable;
 use crate::Target;
 use smallvec::SmallVec;
@@ -208,14 +209,19 @@ impl Engine {
     /// let y: f64 = m.function("sq").unwrap().call((1.5f64,)).unwrap();
     /// assert_eq!(y, 2.25);
     /// ```
+    ///
+    /// With the disk cache in use for the module, a module loaded before (same text, same
+    /// twinjit) is read from its cached outline: the front end runs only when a signature
+    /// misses the cache.
     pub fn load(&self, name: &str, source: &str) -> Result<Module, Error> {
-        let source = SourceModule::parse(name, source)?;
+        let source = crate::disk_cache::load_source(name, source, &self.options.cache, &self.disk)?;
         let functions = source
-            .functions()
+            .outline()
+            .functions
             .iter()
             .map(|f| Dispatcher {
                 name: f.name.clone(),
-                params: f.body.param_names.clone(),
+                params: f.params.clone(),
                 specs: Default::default(),
                 #[cfg(feature = "cuda")]
                 kernels: Default::default(),
@@ -231,7 +237,7 @@ impl Engine {
                 target: self.target.clone(),
             }),
         };
-        for (i, f) in module.inner.source.functions().iter().enumerate() {
+        for (i, f) in module.inner.source.outline().functions.iter().enumerate() {
             match (&self.backend, f.attrs.kind) {
                 (Backend::Host, FunctionKind::Host) => {
                     for sig in &f.attrs.signatures {
@@ -267,7 +273,7 @@ impl Engine {
 }
 
 pub(crate) struct ModuleInner {
-    pub(crate) source: SourceModule,
+    pub(crate) source: LoadedSource,
     pub(crate) options: EngineOptions,
     pub(crate) disk: Arc<crate::disk_cache::DiskCache>,
     pub(crate) functions: Vec<Dispatcher>,
@@ -317,7 +323,7 @@ impl Module {
     #[cfg(feature = "cuda")]
     pub fn kernel(&self, name: &str) -> Result<crate::kernel::Kernel, Error> {
         let f = self.function(name)?;
-        let kind = self.inner.source.functions()[f.index].attrs.kind;
+        let kind = self.inner.source.outline().functions[f.index].attrs.kind;
         if kind != FunctionKind::Kernel {
             return Err(Error::Unsupported(format!(
                 "`{name}` is a {}, not a kernel; only @cuda.jit functions (without device=True) are launched",
@@ -354,10 +360,10 @@ impl Module {
     #[cfg(feature = "cuda")]
     pub fn llvm_ir(&self, name: &str, signature: &str) -> Result<String, Error> {
         let (sig, options) = self.ptx_request(name, signature)?;
-        let program = self.inner.source.specialize(name, &sig, self.inner.options.boundscheck)?;
+        let program = self.inner.source.parsed_module()?.specialize(name, &sig, self.inner.options.boundscheck)?;
         twinjit_ptx::emit_llvm(&program, &options)
             .map(|t| t.text)
-            .map_err(|e| crate::cuda::ptx_error(e, &self.inner.source, name))
+            .map_err(|e| crate::cuda::ptx_error(e, self.inner.source.sources(), name))
     }
 
     /// Kernels return nothing: a signature that says otherwise is refused before the cache.
@@ -391,7 +397,7 @@ impl Module {
             param: None,
             message: e.to_string(),
         })?;
-        let kind = self.inner.source.functions()[f.index].attrs.kind;
+        let kind = self.inner.source.outline().functions[f.index].attrs.kind;
         let entry =
             if kind == FunctionKind::Kernel { crate::cuda::EntryKind::Kernel } else { crate::cuda::EntryKind::Call };
         Ok((sig, self.inner.options.ptx_options(&arch, entry)))
@@ -431,9 +437,17 @@ impl Module {
         Ok(cache.explain(&key))
     }
 
-    /// The parsed source (untyped IR, diagnostics' source map).
-    pub fn source(&self) -> &SourceModule {
-        &self.inner.source
+    /// The parsed source (untyped IR, diagnostics' source map). A module loaded from a cached
+    /// outline runs the front end now, the first time this is asked for.
+    pub fn source(&self) -> Result<&SourceModule, Error> {
+        self.inner.source.parsed_module()
+    }
+
+    /// Whether the front end has run on this module: always after a load that parsed it;
+    /// after a load from a cached outline, only once a signature missed the cache or
+    /// [`Module::source`] was asked for.
+    pub fn is_parsed(&self) -> bool {
+        self.inner.source.is_parsed()
     }
 
     /// Names of the compiled functions.
@@ -463,6 +477,11 @@ impl Function {
     /// The function's name.
     pub fn name(&self) -> &str {
         &self.dispatcher().name
+    }
+
+    /// The names of its parameters.
+    pub fn params(&self) -> &[String] {
+        &self.dispatcher().params
     }
 
     /// Calls the function, compiling it for these argument types on first use.
@@ -570,7 +589,7 @@ impl Function {
                 return Ok(Arc::new(spec));
             }
         }
-        let program = m.source.specialize(&d.name, &sig, m.options.boundscheck)?;
+        let program = m.source.parsed_module()?.specialize(&d.name, &sig, m.options.boundscheck)?;
         let entry = program.entry();
         if contains_array(&entry.func.ret) {
             return Err(Error::Unsupported(format!(
@@ -584,15 +603,13 @@ impl Function {
         } else {
             twinjit_host::compile(&program, &HostOptions::default())
         }
-        .map_err(|e| host_error(e, &m.source))?;
-        let sites = compiled
+        .map_err(|e| host_error(e, m.source.sources()))?;
+        let site_refs: Vec<Site> = compiled
             .sites
             .iter()
-            .map(|s| {
-                let loc = m.source.sources().location(s.span).map(|(f, lc)| format!("{f}:{}:{}", lc.line, lc.col));
-                (s.function.clone(), loc)
-            })
+            .map(|s| Site { function: s.function.clone(), at: m.source.relative_span(s.span) })
             .collect();
+        let sites = compiled.sites.iter().map(|s| (s.function.clone(), m.source.location(s.span))).collect();
         let spec = Specialization {
             name: d.name.clone(),
             params: d.params.clone(),
@@ -603,7 +620,7 @@ impl Function {
             compiled,
             compile_time: started.elapsed(),
         };
-        if let (Some(key), Some(bytes)) = (&cache_key, spec.to_cache()) {
+        if let (Some(key), Some(bytes)) = (&cache_key, spec.to_cache(&site_refs)) {
             m.disk.put(key, &bytes);
         }
         Ok(Arc::new(spec))
@@ -616,7 +633,7 @@ impl Function {
 
     fn option_key(&self) -> Vec<String> {
         let m = &self.module;
-        let f = m.source.module().function(self.name());
+        let f = m.source.outline().function(self.name());
         let bc = m.options.boundscheck.or_else(|| f.and_then(|f| f.attrs.boundscheck)).unwrap_or(true);
         vec![format!("boundscheck={bc}"), format!("fastmath={}", f.is_some_and(|f| f.attrs.fastmath))]
     }
@@ -633,9 +650,11 @@ impl Function {
         let nsites = r.u64()?;
         let mut sites = Vec::new();
         for _ in 0..nsites {
-            let function = r.str()?.to_string();
-            let loc = r.str()?;
-            sites.push((function, (!loc.is_empty()).then(|| loc.to_string())));
+            let site = Site::decode(&mut r)?;
+            sites.push((
+                site.function.clone(),
+                site.span(&self.module.source).and_then(|s| self.module.source.location(s)),
+            ));
         }
         let code = r.bytes()?;
         if args.len() != d.params.len() || written.len() != args.len() {
@@ -669,13 +688,13 @@ fn contains_array(t: &Type) -> bool {
     }
 }
 
-pub(crate) fn host_error(e: twinjit_host::HostError, source: &SourceModule) -> Error {
+pub(crate) fn host_error(e: twinjit_host::HostError, sources: &twinjit_diag::SourceMap) -> Error {
     match e {
         twinjit_host::HostError::Unsupported { what, span, hint } => {
             let d =
                 twinjit_diag::Diagnostic::error(format!("{what} is not supported on the host target"), span, "here")
                     .with_hint(hint);
-            crate::source::compile_error(vec![d], source.sources())
+            crate::source::compile_error(vec![d], sources)
         }
         twinjit_host::HostError::Isa(m) => Error::TargetUnavailable { target: Target::Host, reason: m },
         twinjit_host::HostError::Internal(m) => Error::Internal(m),
@@ -693,6 +712,7 @@ pub struct Specialization {
     args: Vec<Type>,
     ret: Type,
     written: Vec<bool>,
+    /// Per raise site: the function raising and its `file:line:col`.
     sites: Vec<(String, Option<String>)>,
     compiled: CompiledProgram,
     compile_time: std::time::Duration,
@@ -717,15 +737,15 @@ impl Specialization {
 
     /// The cache payload: argument and return types, written parameters, raise sites, then
     /// the host backend's serialized machine code.
-    fn to_cache(&self) -> Option<Vec<u8>> {
+    fn to_cache(&self, sites: &[Site]) -> Option<Vec<u8>> {
         let code = self.compiled.to_bytes()?;
         let mut w = crate::disk_cache::Writer::default();
         crate::disk_cache::encode_types(&mut w, &self.args);
         crate::disk_cache::encode_types(&mut w, std::slice::from_ref(&self.ret));
         w.bytes(&self.written.iter().map(|&b| b as u8).collect::<Vec<u8>>());
-        w.u64(self.sites.len() as u64);
-        for (f, loc) in &self.sites {
-            w.str(f).str(loc.as_deref().unwrap_or(""));
+        w.u64(sites.len() as u64);
+        for site in sites {
+            site.encode(&mut w);
         }
         w.bytes(&code);
         Some(w.0)
@@ -847,9 +867,9 @@ impl Specialization {
     /// listings enabled (for `twinjit clif` / `twinjit asm`).
     pub fn listings(module: &Module, name: &str, sig: &Signature) -> Result<(Listing, Listing), Error> {
         let m = &module.inner;
-        let program = m.source.specialize(name, sig, m.options.boundscheck)?;
+        let program = m.source.parsed_module()?.specialize(name, sig, m.options.boundscheck)?;
         let c = twinjit_host::compile(&program, &HostOptions { keep_clif: true, keep_asm: true })
-            .map_err(|e| host_error(e, &m.source))?;
+            .map_err(|e| host_error(e, m.source.sources()))?;
         Ok((c.clif.clone(), c.asm.clone()))
     }
 }

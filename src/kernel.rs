@@ -32,6 +32,11 @@ impl Kernel {
         &self.dispatcher().name
     }
 
+    /// The names of its parameters.
+    pub fn params(&self) -> &[String] {
+        &self.dispatcher().params
+    }
+
     fn backend(&self) -> Result<&crate::cuda::CudaBackend, Error> {
         match &self.module.backend {
             Backend::Cuda(b) => Ok(b),
@@ -135,7 +140,15 @@ impl Kernel {
         let sig = Signature { args: types.to_vec(), ret };
         let options = m.options.ptx_options(&backend.arch, crate::cuda::EntryKind::Kernel);
         let ptx = crate::cuda::ptx_for(m, &d.name, &sig, &options)?;
-        CompiledKernel::build(backend, &m.source, d.name.clone(), types.to_vec(), ptx, d.params.clone(), started)
-            .map(Arc::new)
+        CompiledKernel::build(
+            backend,
+            m.source.sources(),
+            d.name.clone(),
+            types.to_vec(),
+            ptx,
+            d.params.clone(),
+            started,
+        )
+        .map(Arc::new)
     }
 }

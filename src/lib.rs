@@ -37,6 +37,7 @@ mod engine;
 mod error;
 #[cfg(feature = "cuda")]
 mod kernel;
+mod outline;
 mod source;
 mod spec_table;
 mod target;

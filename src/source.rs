@@ -5,6 +5,9 @@ use twinjit_diag::{render_all, Diagnostic, FileId, SourceMap};
 use twinjit_ir::interp::{InterpOptions, RtValue};
 use twinjit_ir::{FunctionKind, Module, ModuleFunction, Signature, TypedProgram};
 
+use crate::outline::Outline;
+use std::sync::OnceLock;
+
 /// A parsed Python module: its sources and the untyped IR of every decorated function.
 #[derive(Debug)]
 pub struct SourceModule {
@@ -74,6 +77,86 @@ impl SourceModule {
         let program = self.specialize(func, &sig, None)?;
         twinjit_ir::interp::run(&program, args, InterpOptions::default())
             .map_err(|error| Error::from_interp(error, &self.sources))
+    }
+}
+
+/// A module's source as an engine holds it: the text and its [`Outline`] always, the untyped
+/// IR from the first time something needs it (at once when the module was parsed at load; on
+/// the first cache miss when it was loaded from a cached outline).
+#[derive(Debug)]
+pub(crate) struct LoadedSource {
+    sources: SourceMap,
+    file: FileId,
+    outline: Outline,
+    lowered: OnceLock<SourceModule>,
+}
+
+impl LoadedSource {
+    /// A module the front end has just parsed.
+    pub(crate) fn parsed(module: SourceModule) -> LoadedSource {
+        let mut sources = SourceMap::new();
+        let file = sources.add(module.sources.get(module.file).map(|f| f.name()).unwrap_or(""), module.text());
+        let outline = Outline::of(module.module(), module.text());
+        LoadedSource { sources, file, outline, lowered: OnceLock::from(module) }
+    }
+
+    /// A module known only by its outline (read from the cache); not parsed yet.
+    pub(crate) fn from_outline(name: &str, text: &str, outline: Outline) -> LoadedSource {
+        let mut sources = SourceMap::new();
+        let file = sources.add(name, text);
+        LoadedSource { sources, file, outline, lowered: OnceLock::new() }
+    }
+
+    pub(crate) fn outline(&self) -> &Outline {
+        &self.outline
+    }
+
+    /// The source map for locations (the same file id as the parsed module's).
+    pub(crate) fn sources(&self) -> &SourceMap {
+        &self.sources
+    }
+
+    pub(crate) fn name(&self) -> &str {
+        self.sources.get(self.file).map(|f| f.name()).unwrap_or("")
+    }
+
+    pub(crate) fn text(&self) -> &str {
+        self.sources.get(self.file).map(|f| f.text()).unwrap_or("")
+    }
+
+    /// The parsed module, running the front end now if it has not run yet.
+    pub(crate) fn parsed_module(&self) -> Result<&SourceModule, Error> {
+        if let Some(m) = self.lowered.get() {
+            return Ok(m);
+        }
+        let m = SourceModule::parse(self.name(), self.text())?;
+        Ok(self.lowered.get_or_init(|| m))
+    }
+
+    /// Whether the front end has run on this module (tests of the lazy path).
+    pub(crate) fn is_parsed(&self) -> bool {
+        self.lowered.get().is_some()
+    }
+
+    /// Where `span` lies as cache entries store it: the function whose source contains it and
+    /// the offsets from that function's start, so that an entry stays right when code outside
+    /// the function (which its key does not cover) moves it.
+    pub(crate) fn relative_span(&self, span: twinjit_diag::Span) -> Option<(String, u32, u32)> {
+        let (f, start) = self.outline.containing(span.start as usize)?;
+        let start = u32::try_from(start).ok()?;
+        (span.end as usize <= f.source.end).then(|| (f.name.clone(), span.start - start, span.end - start))
+    }
+
+    /// The span in this module of what [`LoadedSource::relative_span`] stored.
+    pub(crate) fn absolute_span(&self, function: &str, start: u32, end: u32) -> Option<twinjit_diag::Span> {
+        let f = self.outline.function(function)?;
+        let (s, e) = (f.source.start + start as usize, f.source.start + end as usize);
+        (s <= e && e <= f.source.end).then(|| twinjit_diag::Span::new(self.file, s as u32, e as u32))
+    }
+
+    /// `file:line:col` of `span`.
+    pub(crate) fn location(&self, span: twinjit_diag::Span) -> Option<String> {
+        self.sources.location(span).map(|(f, lc)| format!("{f}:{}:{}", lc.line, lc.col))
     }
 }
 

@@ -12,10 +12,26 @@ fn scratch(name: &str) -> PathBuf {
     d
 }
 
+/// The cache's entries for compiled code (not module outlines), as paths.
+fn compiled(dir: &Path) -> Vec<PathBuf> {
+    match twinjit::cache::Cache::open(dir, Default::default()) {
+        Ok(c) => c.entries().into_iter().filter(|e| e.target != "front end").map(|e| e.path).collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
 fn entries(dir: &Path) -> usize {
-    std::fs::read_dir(dir)
-        .map(|rd| rd.flatten().filter(|e| e.path().extension().is_some_and(|x| x == "twjc")).count())
-        .unwrap_or(0)
+    if dir.exists() {
+        compiled(dir).len()
+    } else {
+        0
+    }
+}
+
+/// Module outlines (the front end's summary of a file) in the cache.
+fn outlines(dir: &Path) -> usize {
+    let c = twinjit::cache::Cache::open(dir, Default::default()).unwrap();
+    c.entries().into_iter().filter(|e| e.target == "front end").count()
 }
 
 fn engine(dir: &Path, cache: CacheMode) -> Engine {
@@ -46,7 +62,7 @@ fn another_module_loads_the_entry_instead_of_compiling() {
     let e = engine(&dir, CacheMode::Always);
     let first = e.load("s.py", SRC).unwrap().function("sq").unwrap().specialize((2.5f64,)).unwrap();
     assert_eq!(entries(&dir), 1);
-    let entry = std::fs::read_dir(&dir).unwrap().flatten().next().unwrap().path();
+    let entry = compiled(&dir).pop().unwrap();
     let before = std::fs::read(&entry).unwrap();
     let second = e.load("s.py", SRC).unwrap().function("sq").unwrap().specialize((2.5f64,)).unwrap();
     assert_eq!(second.call::<f64>(&[twinjit::ArgValue::F64(1.5)]).unwrap(), 2.25);
@@ -68,6 +84,12 @@ fn the_decorator_decides_by_default_and_off_means_off() {
     let off = engine(&dir, CacheMode::Off).load("s.py", SRC).unwrap();
     assert_eq!(off.function("sq").unwrap().call::<f64>((2.0f64,)).unwrap(), 4.0);
     assert_eq!(entries(&dir), 1, "CacheMode::Off wrote an entry");
+    assert_eq!(outlines(&dir), 1, "one outline for s.py");
+    // A module that never says `cache` does not touch the cache directory by default.
+    let plain = scratch("plain");
+    let m = engine(&plain, CacheMode::Decorator).load("p.py", &SRC.replace("(cache=True)", "")).unwrap();
+    assert_eq!(m.function("sq").unwrap().call::<i64>((3i64,)).unwrap(), 9);
+    assert!(!plain.exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -82,5 +104,90 @@ fn explain_names_the_part_of_the_key_that_changed() {
     assert!(why.to_string().contains("source:sq changed"), "{why}");
     let same = e.load("s.py", SRC).unwrap().cache_explain("sq", "(int64,)").unwrap();
     assert!(same.is_hit(), "{same}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_module_whose_code_is_cached_loads_and_runs_without_the_front_end() {
+    let dir = scratch("lazy");
+    let e = engine(&dir, CacheMode::Decorator);
+    let m = e.load("s.py", SRC).unwrap();
+    assert!(m.is_parsed(), "a first load parses");
+    assert_eq!(m.function("sq").unwrap().call::<i64>((7i64,)).unwrap(), 49);
+    assert_eq!((entries(&dir), outlines(&dir)), (1, 1));
+
+    let m = e.load("s.py", SRC).unwrap();
+    assert!(!m.is_parsed(), "the outline was not used");
+    assert_eq!(m.function_names(), ["sq", "cube"]);
+    assert_eq!(m.function("sq").unwrap().params(), ["x"]);
+    assert_eq!(m.function("sq").unwrap().call::<i64>((8i64,)).unwrap(), 64);
+    assert!(!m.is_parsed(), "a cache hit ran the front end");
+    // Arguments are still checked against the outline's parameters.
+    let e2 = m.function("sq").unwrap().call::<i64>((1i64, 2i64)).unwrap_err();
+    assert!(e2.to_string().contains("takes 1 argument (x) but 2 were given"), "{e2}");
+    // A signature that misses runs the front end then, and gives the right result.
+    assert_eq!(m.function("sq").unwrap().call::<f64>((1.5f64,)).unwrap(), 2.25);
+    assert!(m.is_parsed());
+    assert_eq!(m.function("cube").unwrap().call::<i64>((2i64,)).unwrap(), 8);
+
+    // Any edit to the text is a new outline: the front end runs (and reports errors) again.
+    let edited = format!("{SRC}\n# a comment\n");
+    let m = e.load("s.py", &edited).unwrap();
+    assert!(m.is_parsed());
+    assert_eq!(outlines(&dir), 2);
+    let broken = format!("{SRC}\n@njit(cache=True)\ndef bad(x):\n    return y\n");
+    let err = e.load("s.py", &broken).unwrap_err();
+    assert!(err.to_string().contains("`y`"), "{err}");
+    assert!(e.load("s.py", &broken).is_err(), "a rejected text must never get an outline");
+    assert_eq!(outlines(&dir), 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn runtime_error_locations_follow_the_function_when_code_above_it_moves() {
+    let dir = scratch("moved");
+    let e = engine(&dir, CacheMode::Decorator);
+    let src = "from numba import njit\n\n@njit\ndef other(x):\n    return x\n\n@njit(cache=True)\ndef at(a, i):\n    return a[i]\n";
+    let a = [1.0f64, 2.0];
+    let err = e.load("m.py", src).unwrap().function("at").unwrap().call::<f64>((&a[..], 5i64)).unwrap_err();
+    assert!(err.to_string().contains("m.py:9:12"), "{err}");
+    // Two more lines in a function above `at` that `at` does not call: its key, and so its
+    // entry, are unchanged, but its code now starts two lines lower.
+    let moved = src.replace("    return x\n", "    y = x\n    z = y\n    return z\n");
+    e.load("m.py", &moved).unwrap();
+    // Loaded again from its outline, so that a run without the front end proves a hit.
+    let m = e.load("m.py", &moved).unwrap();
+    let err = m.function("at").unwrap().call::<f64>((&a[..], 5i64)).unwrap_err();
+    assert!(!m.is_parsed(), "`at` should have come from its cache entry");
+    assert_eq!(entries(&dir), 1);
+    assert!(err.to_string().contains("m.py:11:12"), "stale location: {err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Feature `cuda` (no GPU needed): PTX entries store raise sites relative to their function
+/// too, so a kernel's error location is right after code above it moved.
+#[cfg(feature = "cuda")]
+#[test]
+fn ptx_entries_keep_raise_sites_relative_to_their_function() {
+    let dir = scratch("ptx-moved");
+    let e = Engine::with_options(
+        Target::Ptx { arch: "sm_80".into() },
+        EngineOptions { cache: CacheMode::Decorator, cache_dir: Some(dir.clone()), ..Default::default() },
+    )
+    .unwrap();
+    let src = "from numba import cuda\n\n@cuda.jit(device=True)\ndef other(x):\n    return x\n\n\
+               @cuda.jit(cache=True, boundscheck=True)\ndef shift(a):\n    i = cuda.grid(1)\n    a[i] = a[i + 1]\n";
+    let moved = src.replace("    return x\n", "    y = x\n    return y\n");
+    let sig = "void(float64[::1])";
+    let line_of = |text: &str, span: twinjit::diag::Span| text[..span.start as usize].matches('\n').count() + 1;
+    let first = e.load("k.py", src).unwrap().ptx("shift", sig).unwrap();
+    assert!(!first.sites.is_empty());
+    assert!(first.sites.iter().all(|s| line_of(src, s.span) == 10), "{:?}", first.sites);
+    e.load("k.py", &moved).unwrap();
+    let m = e.load("k.py", &moved).unwrap();
+    let again = m.ptx("shift", sig).unwrap();
+    assert!(!m.is_parsed(), "the PTX should have come from the cache");
+    assert_eq!(again.ptx, first.ptx);
+    assert!(again.sites.iter().all(|s| line_of(&moved, s.span) == 11), "stale sites: {:?}", again.sites);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -43,7 +43,7 @@ fn fuzz_found_programs_lower_to_valid_ptx() {
         let text = String::from_utf8_lossy(text);
         let Ok(m) = engine.load("f.py", &text) else { continue };
         let mut k = 0;
-        for f in m.source().functions().to_vec() {
+        for f in m.source().expect("parsed at load").functions().to_vec() {
             let args: Vec<&str> = (0..f.body.param_names.len())
                 .map(|_| {
                     let b = sig_bytes.get(k).copied().unwrap_or(0);

@@ -97,7 +97,7 @@ pub fn ir(file: &str, func: &str, sig: Option<&str>, untyped: bool, spans: bool)
 pub fn listing(file: &str, func: &str, sig: Option<&str>, asm: bool) -> Result<String, String> {
     let engine = twinjit::Engine::new(twinjit::Target::Host).map_err(|e| format!("error: {e}"))?;
     let module = engine.load_file(file).map_err(|e| e.to_string())?;
-    let f = module.source().module().function(func).ok_or_else(|| {
+    let f = module.source().map_err(|e| e.to_string())?.module().function(func).ok_or_else(|| {
         format!("error: no compiled function `{func}` in `{file}` (functions: {})", module.function_names().join(", "))
     })?;
     let sig = match (sig, f.attrs.signatures.first()) {

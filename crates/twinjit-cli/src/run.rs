@@ -124,7 +124,7 @@ fn prepare(a: &RunArgs) -> Result<Prepared, String> {
     let module = engine.load_file(&a.file).map_err(|e| e.to_string())?;
     let load = t.elapsed();
     let function = module.function(&a.func).map_err(|e| format!("error: {e}"))?;
-    let params = module.source().module().function(&a.func).map(|f| f.body.param_names.clone()).unwrap_or_default();
+    let params = function.params().to_vec();
     let bound = bind(a, &params)?;
     Ok(Prepared { function, params, bound, load })
 }

@@ -104,7 +104,7 @@ mod with_cuda {
         let (grid, block) = parse_launch(launch)?;
         let module = engine.load_file(&a.file).map_err(|e| e.to_string())?;
         let kernel = module.kernel(&a.func).map_err(|e| format!("error: {e}"))?;
-        let params = module.source().module().function(&a.func).map(|f| f.body.param_names.clone()).unwrap_or_default();
+        let params = kernel.params().to_vec();
         let bound = bind(a, &params)?;
         let dev_err = |e: twinjit::Error| format!("error: {e}");
         let mut dev = Vec::new();

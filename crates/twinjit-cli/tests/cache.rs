@@ -53,12 +53,18 @@ impl Scratch {
         let ret = out.split("\"return\": ").nth(1).and_then(|r| r.split(',').next()).unwrap_or("").to_string();
         (ret, err)
     }
+    /// Entry files: compiled code and module outlines (what the front end found in a file).
     fn entries(&self) -> Vec<PathBuf> {
         let mut v: Vec<PathBuf> = std::fs::read_dir(self.cache())
             .map(|rd| rd.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "twjc")).collect())
             .unwrap_or_default();
         v.sort();
         v
+    }
+    /// Entries of compiled code only.
+    fn compiled(&self) -> Vec<PathBuf> {
+        let c = twinjit::cache::Cache::open(&self.cache(), Default::default()).unwrap();
+        c.entries().into_iter().filter(|e| e.target != "front end").map(|e| e.path).collect()
     }
 }
 
@@ -78,19 +84,22 @@ fn a_fresh_process_hits_and_the_result_is_the_same() {
     let s = Scratch::new("hit");
     let (r1, e1) = s.total(10, &[]);
     assert!(e1.contains("cache miss for total(int64)"), "{e1}");
-    assert_eq!(s.entries().len(), 1);
+    assert!(e1.contains("cache miss: front end of"), "{e1}");
+    assert_eq!((s.entries().len(), s.compiled().len()), (2, 1), "the compiled code and the file's outline");
     let (r2, e2) = s.total(10, &[]);
     assert!(e2.contains("cache hit: total(int64)"), "{e2}");
+    assert!(e2.contains(&format!("cache hit: front end of {}", s.file())), "{e2}");
     assert_eq!((r1.as_str(), r2.as_str()), (expect_total(10).as_str(), expect_total(10).as_str()));
     let (code, list, _) = s.twinjit(&s.cache(), &["cache", "list"]);
     assert_eq!(code, 0);
-    assert!(list.starts_with("total(int64)  [host "), "{list}");
+    assert!(list.lines().any(|l| l.starts_with("total(int64)  [host ")), "{list}");
+    assert!(list.lines().any(|l| l.starts_with(&format!("{}  [front end]", s.file()))), "{list}");
     let (_, stats, _) = s.twinjit(&s.cache(), &["cache", "stats"]);
-    assert!(stats.contains(": 1 entries, "), "{stats}");
+    assert!(stats.contains(": 2 entries, "), "{stats}");
     let (_, dir, _) = s.twinjit(&s.cache(), &["cache", "dir"]);
     assert_eq!(dir.trim(), s.cache().display().to_string());
     let (_, cleared, _) = s.twinjit(&s.cache(), &["cache", "clear"]);
-    assert_eq!(cleared.trim(), "removed 1 entries");
+    assert_eq!(cleared.trim(), "removed 2 entries");
     assert!(s.entries().is_empty());
 }
 
@@ -114,7 +123,7 @@ fn a_changed_callee_signature_or_option_misses_and_says_why() {
     // Another option (bounds checks off).
     let (_, e) = s.total(5, &["--boundscheck", "false"]);
     assert!(e.contains("although an entry exists: options changed"), "{e}");
-    assert_eq!(s.entries().len(), 4);
+    assert_eq!(s.compiled().len(), 4);
 }
 
 #[test]
@@ -132,16 +141,22 @@ fn corrupted_entries_are_misses_and_are_replaced() {
         ("empty", |b| b.clear()),
     ];
     for (what, f) in damage {
-        let entry = s.entries().pop().expect("an entry");
-        let mut bytes = std::fs::read(&entry).unwrap();
-        f(&mut bytes);
-        std::fs::write(&entry, &bytes).unwrap();
+        // Both entries: the compiled code and the file's outline.
+        let entries = s.entries();
+        assert_eq!(entries.len(), 2);
+        for entry in entries {
+            let mut bytes = std::fs::read(&entry).unwrap();
+            f(&mut bytes);
+            std::fs::write(&entry, &bytes).unwrap();
+        }
         let (r, e) = s.total(7, &[]);
         assert_eq!(r, expect_total(7), "{what}");
         assert!(e.contains("cache miss for total(int64)"), "{what}: {e}");
+        assert!(e.contains("cache miss: front end of"), "{what}: {e}");
         let (r, e) = s.total(7, &[]);
         assert_eq!(r, expect_total(7), "{what}");
         assert!(e.contains("cache hit: total(int64)"), "{what}: the entry was not replaced: {e}");
+        assert!(e.contains("cache hit: front end of"), "{what}: the outline was not replaced: {e}");
     }
 }
 
@@ -166,7 +181,8 @@ fn eight_processes_racing_on_one_key_leave_one_valid_entry() {
         assert!(String::from_utf8_lossy(&out.stdout).contains(&format!("\"return\": {}", expect_total(12))));
     }
     let all: Vec<_> = std::fs::read_dir(s.cache()).unwrap().flatten().map(|e| e.file_name()).collect();
-    assert_eq!(all.len(), 1, "exactly one file (no temp files left): {all:?}");
+    assert_eq!(all.len(), 2, "exactly two files, the compiled code and the outline (no temp files left): {all:?}");
+    assert_eq!(s.compiled().len(), 1);
     let (_, e) = s.total(12, &[]);
     assert!(e.contains("cache hit: total(int64)"), "{e}");
 }

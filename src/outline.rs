@@ -1,0 +1,229 @@
+//! What the engine needs to know of a module without its untyped IR: each function's name,
+//! parameters, decorator attributes, where its source text lies and which module functions it
+//! calls. That is enough to build the dispatchers, compile decorator signatures, and compute
+//! cache keys, so a module whose compiled code is all in the disk cache never runs the front
+//! end (Ruff parse and SSA lowering); the IR is made on the first cache miss.
+//!
+//! An outline is written to the disk cache only after the front end accepted the whole file,
+//! keyed by the file's full text and twinjit's version: finding one proves that the front end
+//! would accept the text again, so loading from it reports exactly what a full load would
+//! (nothing) and the lazy front end cannot fail later except on an internal error.
+
+use crate::disk_cache::{decode_types, encode_types, Reader, Writer};
+use std::ops::Range;
+use twinjit_ir::{ErrorModel, FunctionAttrs, FunctionKind, Module, Signature};
+
+/// The outline of one module (functions in source order).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Outline {
+    pub(crate) functions: Vec<OutlineFunction>,
+}
+
+/// One compiled function of a module.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct OutlineFunction {
+    pub(crate) name: String,
+    pub(crate) params: Vec<String>,
+    pub(crate) attrs: FunctionAttrs,
+    /// Byte range of the `def` (decorators included) in the module's text.
+    pub(crate) source: Range<usize>,
+    /// Module functions it calls directly.
+    pub(crate) callees: Vec<String>,
+}
+
+impl Outline {
+    /// The outline of a lowered module whose text is `text`.
+    pub(crate) fn of(module: &Module, text: &str) -> Outline {
+        let functions = module
+            .functions
+            .iter()
+            .map(|f| {
+                // The front end takes `source` as the slice of the text ending where the
+                // function's span ends.
+                let end = f.body.span.end as usize;
+                let start = end.saturating_sub(f.source.len());
+                let source = if text.get(start..end) == Some(f.source.as_str()) { start..end } else { 0..0 };
+                OutlineFunction {
+                    name: f.name.clone(),
+                    params: f.body.param_names.clone(),
+                    attrs: f.attrs.clone(),
+                    source,
+                    callees: f.callees.clone(),
+                }
+            })
+            .collect();
+        Outline { functions }
+    }
+
+    pub(crate) fn function(&self, name: &str) -> Option<&OutlineFunction> {
+        self.functions.iter().find(|f| f.name == name)
+    }
+
+    /// `name` and every module function it calls, directly or not, sorted.
+    pub(crate) fn call_closure(&self, name: &str) -> Vec<String> {
+        let mut seen = vec![name.to_string()];
+        let mut i = 0;
+        while i < seen.len() {
+            if let Some(f) = self.function(&seen[i]) {
+                for c in &f.callees {
+                    if !seen.contains(c) {
+                        seen.push(c.clone());
+                    }
+                }
+            }
+            i += 1;
+        }
+        seen.sort();
+        seen
+    }
+
+    /// The text outside every compiled function (imports, module constants, other code).
+    pub(crate) fn module_level(&self, text: &str) -> String {
+        let mut ranges: Vec<Range<usize>> = self.functions.iter().map(|f| f.source.clone()).collect();
+        ranges.sort_by_key(|r| r.start);
+        let mut rest = String::with_capacity(text.len());
+        let mut at = 0;
+        for r in ranges {
+            if r.start >= at {
+                rest.push_str(text.get(at..r.start).unwrap_or(""));
+                at = r.end;
+            }
+        }
+        rest.push_str(text.get(at..).unwrap_or(""));
+        rest
+    }
+
+    /// The function whose source contains byte `offset`, with the offset of its start.
+    pub(crate) fn containing(&self, offset: usize) -> Option<(&OutlineFunction, usize)> {
+        self.functions.iter().find(|f| f.source.contains(&offset)).map(|f| (f, f.source.start))
+    }
+
+    pub(crate) fn encode(&self) -> Vec<u8> {
+        let mut w = Writer::default();
+        w.u64(self.functions.len() as u64);
+        for f in &self.functions {
+            w.str(&f.name).u64(f.params.len() as u64);
+            for p in &f.params {
+                w.str(p);
+            }
+            let a = &f.attrs;
+            let kind = match a.kind {
+                FunctionKind::Host => 0,
+                FunctionKind::Kernel => 1,
+                FunctionKind::Device => 2,
+            };
+            w.u64(kind).u64(a.signatures.len() as u64);
+            for s in &a.signatures {
+                encode_types(&mut w, &s.args);
+                encode_types(&mut w, s.ret.as_slice());
+            }
+            let bc = match a.boundscheck {
+                None => 0,
+                Some(false) => 1,
+                Some(true) => 2,
+            };
+            let em = match a.error_model {
+                ErrorModel::Python => 0,
+                ErrorModel::Numpy => 1,
+            };
+            w.u64(a.cache as u64).u64(bc).u64(a.fastmath as u64).u64(em).str(&a.decorator);
+            w.u64(f.source.start as u64).u64(f.source.end as u64).u64(f.callees.len() as u64);
+            for c in &f.callees {
+                w.str(c);
+            }
+        }
+        w.0
+    }
+
+    /// Reads what [`Outline::encode`] wrote for `text`; `None` if malformed or if a source
+    /// range does not fit the text.
+    pub(crate) fn decode(bytes: &[u8], text: &str) -> Option<Outline> {
+        let mut r = Reader(bytes);
+        let count = |r: &mut Reader<'_>| usize::try_from(r.u64()?).ok().filter(|&n| n <= 1 << 20);
+        let n = count(&mut r)?;
+        let mut functions = Vec::new();
+        for _ in 0..n {
+            let name = r.str()?.to_string();
+            let params = (0..count(&mut r)?).map(|_| r.str().map(str::to_string)).collect::<Option<Vec<_>>>()?;
+            let kind = match r.u64()? {
+                0 => FunctionKind::Host,
+                1 => FunctionKind::Kernel,
+                2 => FunctionKind::Device,
+                _ => return None,
+            };
+            let mut signatures = Vec::new();
+            for _ in 0..count(&mut r)? {
+                let args = decode_types(&mut r)?;
+                let mut ret = decode_types(&mut r)?;
+                if ret.len() > 1 {
+                    return None;
+                }
+                signatures.push(Signature { args, ret: ret.pop() });
+            }
+            let cache = r.u64()? == 1;
+            let boundscheck = match r.u64()? {
+                0 => None,
+                1 => Some(false),
+                2 => Some(true),
+                _ => return None,
+            };
+            let fastmath = r.u64()? == 1;
+            let error_model = match r.u64()? {
+                0 => ErrorModel::Python,
+                1 => ErrorModel::Numpy,
+                _ => return None,
+            };
+            let decorator = r.str()?.to_string();
+            let (start, end) = (usize::try_from(r.u64()?).ok()?, usize::try_from(r.u64()?).ok()?);
+            text.get(start..end)?;
+            let callees = (0..count(&mut r)?).map(|_| r.str().map(str::to_string)).collect::<Option<Vec<_>>>()?;
+            let attrs = FunctionAttrs { kind, signatures, cache, boundscheck, fastmath, error_model, decorator };
+            functions.push(OutlineFunction { name, params, attrs, source: start..end, callees });
+        }
+        r.0.is_empty().then_some(Outline { functions })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SRC: &str = "import math\nfrom numba import njit\n\nK = 2.0\n\n@njit(cache=True, boundscheck=False)\ndef f(a, n):\n    return g(n) * K\n\n@njit(['float64(int64)'])\ndef g(n):\n    return math.sqrt(n)\n\nZ = 1\n";
+
+    fn outline() -> Outline {
+        let m = crate::SourceModule::parse("o.py", SRC).unwrap();
+        Outline::of(m.module(), SRC)
+    }
+
+    #[test]
+    fn source_ranges_module_level_and_closure() {
+        let o = outline();
+        let f = o.function("f").unwrap();
+        assert!(SRC[f.source.clone()].starts_with("@njit(cache=True"), "{:?}", &SRC[f.source.clone()]);
+        assert!(SRC[f.source.clone()].ends_with("* K"));
+        assert_eq!(f.params, ["a", "n"]);
+        assert_eq!(f.attrs.boundscheck, Some(false));
+        assert_eq!(o.call_closure("f"), ["f", "g"]);
+        assert_eq!(o.call_closure("g"), ["g"]);
+        let rest = o.module_level(SRC);
+        assert!(rest.contains("K = 2.0") && rest.contains("Z = 1") && !rest.contains("def "), "{rest}");
+        let at = SRC.find("math.sqrt").unwrap();
+        assert_eq!(o.containing(at).map(|(f, _)| f.name.as_str()), Some("g"));
+        assert!(o.containing(SRC.find("Z = 1").unwrap()).is_none());
+    }
+
+    #[test]
+    fn encoding_round_trips_and_rejects_damage() {
+        let o = outline();
+        let bytes = o.encode();
+        assert_eq!(Outline::decode(&bytes, SRC), Some(o.clone()));
+        for cut in 0..bytes.len() {
+            assert_eq!(Outline::decode(&bytes[..cut], SRC), None, "truncated at {cut}");
+        }
+        // Ranges must fit the text they are read against.
+        assert_eq!(Outline::decode(&bytes, &SRC[..20]), None);
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert_eq!(Outline::decode(&longer, SRC), None);
+    }
+}
