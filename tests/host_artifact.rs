@@ -4,7 +4,9 @@
 //! backend does not depend on the front end, even for tests.
 
 use twinjit_host::abi::{ErrorInfo, ERR_INDEX};
-use twinjit_host::{compile, compile_with_artifact, load, CompiledProgram, HostOptions, LoadError};
+use twinjit_host::{
+    compile, compile_with_artifact, load, load_through_jit_module, CompiledProgram, HostOptions, LoadError,
+};
 use twinjit_ir::{parse_type, Type, TypedProgram};
 
 const SOURCE: &str = r#"
@@ -70,16 +72,20 @@ fn call(c: &CompiledProgram, args: &[u64]) -> Result<Vec<u64>, ErrorInfo> {
 }
 
 /// Compiles `func` for `args` (`;`-separated Numba types) both ways and checks that the loaded
-/// program returns what the compiled one does, for each argument list.
+/// program returns what the compiled one does, for each argument list; both loaders (the
+/// direct one `load` uses on x86-64 Unix, and `cranelift_jit`'s module) are checked.
 fn check(func: &str, args: &str, calls: &[Vec<u64>]) -> (CompiledProgram, Vec<u8>) {
     let p = program(func, args);
     let compiled = compile_with_artifact(&p, &HostOptions::default()).expect("compiles");
     let bytes = compiled.to_bytes().expect("storable");
     let loaded = load(&bytes).expect("loads");
-    assert_eq!((loaded.arg_slots, loaded.ret_slots), (compiled.arg_slots, compiled.ret_slots));
-    assert_eq!(loaded.sites, compiled.sites);
-    for a in calls {
-        assert_eq!(call(&loaded, a), call(&compiled, a), "{func}{a:?}");
+    let through_jit = load_through_jit_module(&bytes).expect("loads through a JIT module");
+    for l in [&loaded, &through_jit] {
+        assert_eq!((l.arg_slots, l.ret_slots), (compiled.arg_slots, compiled.ret_slots));
+        assert_eq!(l.sites, compiled.sites);
+        for a in calls {
+            assert_eq!(call(l, a), call(&compiled, a), "{func}{a:?}");
+        }
     }
     drop(compiled);
     (loaded, bytes)
@@ -151,8 +157,12 @@ fn plain_compile_keeps_no_artifact() {
 }
 
 /// Loading must not panic; `Ok` is allowed only when the change cannot be seen (code bytes).
+/// Both loaders must agree on whether the bytes load.
 fn load_quietly(bytes: &[u8]) -> Result<CompiledProgram, LoadError> {
-    std::panic::catch_unwind(|| load(bytes)).expect("load never panics")
+    let direct = std::panic::catch_unwind(|| load(bytes)).expect("load never panics");
+    let jit = std::panic::catch_unwind(|| load_through_jit_module(bytes)).expect("load never panics");
+    assert_eq!(direct.is_ok(), jit.is_ok(), "the loaders disagree: {direct:?} / {jit:?}");
+    direct
 }
 
 fn u32_at(b: &[u8], at: usize) -> usize {

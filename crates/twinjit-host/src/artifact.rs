@@ -11,7 +11,7 @@
 //! ```text
 //! magic      8 bytes   "TWJHOST\0"
 //! version    u32       FORMAT_VERSION
-//! isa        str       producer, target triple, shared and ISA flags (see `isa_description`)
+//! isa        str       producer, target triple and CPU features, settings (`describe::artifact_description`)
 //! arg_slots  u32
 //! ret_slots  u32
 //! entry      str       name of the entry trampoline
@@ -48,7 +48,7 @@ use crate::lower::RaiseSite;
 use crate::LoadError;
 use cranelift_codegen::binemit::Reloc;
 use cranelift_codegen::ir::{types, LibCall};
-use cranelift_codegen::isa::{CallConv, TargetIsa};
+use cranelift_codegen::isa::CallConv;
 use cranelift_module::Linkage;
 use hashbrown::HashMap;
 use twinjit_diag::{FileId, Span};
@@ -120,22 +120,6 @@ pub(crate) enum RelocTarget {
     Function(String),
     OwnOffset(u32),
     LibCall(LibCall),
-}
-
-/// What must match between the producing and the loading process: the code is only valid for
-/// the same target, CPU features and code-affecting flags, and the same twinjit ABI.
-pub(crate) fn isa_description(isa: &dyn TargetIsa) -> String {
-    // The verifier only checks; it is on in debug builds only and does not change the code.
-    let shared: Vec<String> =
-        isa.flags().iter().filter(|v| v.name != "enable_verifier").map(|v| v.to_string()).collect();
-    let specific: Vec<String> = isa.isa_flags().iter().map(|v| v.to_string()).collect();
-    format!(
-        "twinjit-host {}; {}; {}; {}",
-        env!("CARGO_PKG_VERSION"),
-        isa.triple(),
-        shared.join(","),
-        specific.join(",")
-    )
 }
 
 /// Relocation kinds this backend emits (x86-64 and aarch64, non-PIC), with their width.
@@ -228,7 +212,7 @@ impl Artifact {
     }
 
     /// Parses and validates `bytes` (see the module doc); `isa` is this host's
-    /// `isa_description`, compared before anything past the header is read.
+    /// `describe::artifact_description`, compared before anything past the header is read.
     pub fn decode(bytes: &[u8], isa: &str) -> Result<Artifact, LoadError> {
         let mut r = Reader { bytes, pos: 0 };
         if r.take(MAGIC.len())? != MAGIC {

@@ -17,17 +17,20 @@
 
 pub mod abi;
 mod artifact;
+mod describe;
+#[cfg(all(target_arch = "x86_64", unix))]
+mod image;
 mod link;
 mod lower;
 mod runtime;
 
-pub use link::load;
+pub use describe::host_description;
+pub use link::{load, load_through_jit_module};
 pub use lower::RaiseSite;
 
 use abi::{parts, EntryFn, ErrorInfo};
 use cranelift_codegen::control::ControlPlane;
 use cranelift_codegen::ir::{self as cl, types, AbiParam, InstBuilder, MemFlagsData};
-use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, FuncId, Linkage, Module, ModuleError, ModuleReloc};
@@ -83,6 +86,9 @@ pub struct HostOptions {
 /// Machine code for one entry point and everything it calls.
 pub struct CompiledProgram {
     module: Option<JITModule>,
+    /// Code linked by the direct loader (cache entries on x86-64 Unix).
+    #[cfg(all(target_arch = "x86_64", unix))]
+    image: Option<image::Image>,
     entry: EntryFn,
     /// Raise sites, indexed by `ErrorInfo::site`.
     pub sites: Vec<RaiseSite>,
@@ -107,6 +113,9 @@ unsafe impl Sync for CompiledProgram {}
 
 impl Drop for CompiledProgram {
     fn drop(&mut self) {
+        // The direct loader's mapping is unmapped by `Image`'s own drop.
+        #[cfg(all(target_arch = "x86_64", unix))]
+        drop(self.image.take());
         if let Some(m) = self.module.take() {
             // SAFETY: no function pointer into this module outlives `self`: `entry` is private
             // and callers reach it only through `&self`.
@@ -161,25 +170,9 @@ fn isa() -> Result<cranelift_codegen::isa::OwnedTargetIsa, HostError> {
 }
 
 fn detect_isa() -> Result<cranelift_codegen::isa::OwnedTargetIsa, HostError> {
-    let mut flags = settings::builder();
-    let set = |f: &mut settings::Builder, k: &str, v: &str| f.set(k, v).map_err(|e| HostError::Internal(e.to_string()));
-    set(&mut flags, "opt_level", "speed")?;
-    set(&mut flags, "enable_verifier", if cfg!(debug_assertions) { "true" } else { "false" })?;
-    set(&mut flags, "preserve_frame_pointers", "true")?;
+    let flags = describe::flags().map_err(HostError::Internal)?;
     let builder = cranelift_native::builder().map_err(|e| HostError::Isa(e.to_string()))?;
-    builder.finish(settings::Flags::new(flags)).map_err(|e| HostError::Isa(e.to_string()))
-}
-
-/// The target triple and CPU features Cranelift compiles for on this machine (cache keys).
-pub fn host_description() -> String {
-    match isa() {
-        Ok(isa) => {
-            let flags: Vec<String> =
-                isa.isa_flags().iter().filter(|f| f.as_bool() == Some(true)).map(|f| f.name.to_string()).collect();
-            format!("{} [{}]", isa.triple(), flags.join(","))
-        }
-        Err(e) => format!("unsupported host: {e}"),
-    }
+    builder.finish(flags).map_err(|e| HostError::Isa(e.to_string()))
 }
 
 fn signature(module: &JITModule, param_parts: &[types::Type]) -> cl::Signature {
@@ -415,5 +408,16 @@ fn compile_inner(
     // SAFETY: `twinjit_entry` was defined above with exactly the `EntryFn` signature
     // (three pointer-sized integers in, i32 out) in the platform's default calling convention.
     let entry: EntryFn = unsafe { std::mem::transmute::<*const u8, EntryFn>(ptr) };
-    Ok(CompiledProgram { module: Some(module), entry, sites, clif, asm, arg_slots, ret_slots, artifact })
+    Ok(CompiledProgram {
+        module: Some(module),
+        #[cfg(all(target_arch = "x86_64", unix))]
+        image: None,
+        entry,
+        sites,
+        clif,
+        asm,
+        arg_slots,
+        ret_slots,
+        artifact,
+    })
 }

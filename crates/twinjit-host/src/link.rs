@@ -79,7 +79,7 @@ pub(crate) fn capture(
         });
     }
     let artifact = Artifact {
-        isa: artifact::isa_description(module.isa()),
+        isa: crate::describe::artifact_description().to_string(),
         arg_slots: u32::try_from(arg_slots).ok()?,
         ret_slots: u32::try_from(ret_slots).ok()?,
         entry: name_of(entry)?,
@@ -98,13 +98,51 @@ pub(crate) fn capture(
 /// Every offset, length and name is validated first: damaged bytes give
 /// [`LoadError::Corrupt`], never a panic or an out-of-bounds write. Damage inside machine code
 /// itself cannot be seen here; the caller's checksum must cover the bytes.
+///
+/// On x86-64 Unix the code is linked directly into a mapping of its own (`image.rs`), without
+/// a Cranelift module; elsewhere through `cranelift_jit::JITModule`.
 pub fn load(bytes: &[u8]) -> Result<CompiledProgram, LoadError> {
-    catch_panic(|| load_inner(bytes))
+    #[cfg(all(target_arch = "x86_64", unix))]
+    return catch_panic(|| load_direct(bytes));
+    #[cfg(not(all(target_arch = "x86_64", unix)))]
+    return catch_panic(|| load_with_jit_module(bytes));
 }
 
-fn load_inner(bytes: &[u8]) -> Result<CompiledProgram, LoadError> {
+/// [`load`] through `cranelift_jit::JITModule` on every target (the direct loader's tests
+/// compare the two).
+#[doc(hidden)]
+pub fn load_through_jit_module(bytes: &[u8]) -> Result<CompiledProgram, LoadError> {
+    catch_panic(|| load_with_jit_module(bytes))
+}
+
+#[cfg(all(target_arch = "x86_64", unix))]
+fn load_direct(bytes: &[u8]) -> Result<CompiledProgram, LoadError> {
+    let art = Artifact::decode(bytes, crate::describe::artifact_description())?;
+    let call_conv = cranelift_codegen::isa::CallConv::triple_default(&target_lexicon::HOST);
+    if let Some(f) = art.functions.iter().find(|f| f.call_conv != call_conv) {
+        return Err(LoadError::Corrupt(format!("`{}` has calling convention {}", f.name, f.call_conv)));
+    }
+    let (image, entry) = crate::image::link(&art)?;
+    // SAFETY: as in `load_with_jit_module`: `decode` checked that the entry is a local
+    // function declared `(i64, i64, i64) -> i32`, in the default calling convention (checked
+    // just above), which is `EntryFn`; `entry` points at its linked code inside `image`.
+    let entry: EntryFn = unsafe { std::mem::transmute::<*const u8, EntryFn>(entry) };
+    Ok(CompiledProgram {
+        module: None,
+        image: Some(image),
+        entry,
+        sites: art.sites,
+        clif: Vec::new(),
+        asm: Vec::new(),
+        arg_slots: art.arg_slots as usize,
+        ret_slots: art.ret_slots as usize,
+        artifact: None,
+    })
+}
+
+fn load_with_jit_module(bytes: &[u8]) -> Result<CompiledProgram, LoadError> {
     let isa = isa()?;
-    let art = Artifact::decode(bytes, &host_isa_description(&isa))?;
+    let art = Artifact::decode(bytes, crate::describe::artifact_description())?;
     let mut module = new_module(isa);
     match define_all(&mut module, &art) {
         Ok(entry) => {
@@ -115,6 +153,8 @@ fn load_inner(bytes: &[u8]) -> Result<CompiledProgram, LoadError> {
             let entry: EntryFn = unsafe { std::mem::transmute::<*const u8, EntryFn>(ptr) };
             Ok(CompiledProgram {
                 module: Some(module),
+                #[cfg(all(target_arch = "x86_64", unix))]
+                image: None,
                 entry,
                 sites: art.sites,
                 clif: Vec::new(),
@@ -130,12 +170,6 @@ fn load_inner(bytes: &[u8]) -> Result<CompiledProgram, LoadError> {
             Err(e)
         }
     }
-}
-
-/// `isa_description` of this host, computed once.
-fn host_isa_description(isa: &cranelift_codegen::isa::OwnedTargetIsa) -> String {
-    static DESC: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    DESC.get_or_init(|| artifact::isa_description(&**isa)).clone()
 }
 
 /// Declares and defines every function of `art`, links them, and returns the entry's id.

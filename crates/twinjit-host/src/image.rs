@@ -1,0 +1,144 @@
+//! A direct loader for artifacts on x86-64 Unix: the code of every local function is copied
+//! into one fresh mapping, the relocations are applied, and the mapping is made read-and-execute.
+//!
+//! It does what `cranelift_jit::JITModule` does for the same bytes (same symbol resolution:
+//! runtime helpers first, then `dlsym`; the same relocation arithmetic) without building a
+//! Cranelift ISA or module, which is most of the cost of loading a cache entry in a fresh
+//! process. [`crate::link`] uses the `JITModule` path on other targets; the tests run both on
+//! the same artifacts.
+//!
+//! Everything here relies on `Artifact::decode`'s checks: relocations lie inside their
+//! function's code, PC-relative ones point into local code (the same mapping, so always within
+//! ±2 GiB), targets exist, and alignments are powers of two up to a page.
+
+use crate::artifact::{Artifact, RelocTarget};
+use crate::LoadError;
+use cranelift_codegen::binemit::Reloc;
+use hashbrown::HashMap;
+use std::ffi::CString;
+
+/// Machine code linked into a mapping of its own, unmapped on drop.
+#[derive(Debug)]
+pub(crate) struct Image {
+    base: *mut u8,
+    len: usize,
+}
+
+impl Drop for Image {
+    fn drop(&mut self) {
+        // SAFETY: `base`/`len` are the mapping `link` created, not unmapped elsewhere; the
+        // owner (`CompiledProgram`) hands out no pointer into it that outlives it.
+        unsafe { libc::munmap(self.base.cast(), self.len) };
+    }
+}
+
+fn page_size() -> usize {
+    // SAFETY: sysconf has no preconditions.
+    let p = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    usize::try_from(p).ok().filter(|p| p.is_power_of_two()).unwrap_or(4096)
+}
+
+/// The address of an external symbol: a runtime helper, else whatever the process exports
+/// (libm), as `JITModule` resolves it.
+fn external(name: &str) -> Result<*const u8, LoadError> {
+    if let Some((_, p)) = crate::runtime::symbols().into_iter().find(|(n, _)| *n == name) {
+        return Ok(p);
+    }
+    let c = CString::new(name).map_err(|_| LoadError::Corrupt(format!("symbol name `{name}` has a NUL byte")))?;
+    // SAFETY: `c` is a valid C string; RTLD_DEFAULT searches the loaded objects.
+    let p = unsafe { libc::dlsym(libc::RTLD_DEFAULT, c.as_ptr()) };
+    if p.is_null() {
+        Err(LoadError::Incompatible(format!("symbol `{name}` is not available in this process")))
+    } else {
+        Ok(p as *const u8)
+    }
+}
+
+/// Links `art` and returns the image with the address of its entry function.
+pub(crate) fn link(art: &Artifact) -> Result<(Image, *const u8), LoadError> {
+    // Layout: each local function at its alignment, in declaration order.
+    let mut offsets: HashMap<&str, usize> = HashMap::with_capacity(art.functions.len());
+    let mut end = 0usize;
+    for f in &art.functions {
+        if let Some(body) = &f.body {
+            let align = body.align.max(1) as usize;
+            let at = end.next_multiple_of(align);
+            offsets.insert(f.name.as_str(), at);
+            end = at + body.code.len();
+        }
+    }
+    let page = page_size();
+    let len = end.max(1).next_multiple_of(page);
+    // SAFETY: an anonymous private mapping with no address hint has no preconditions.
+    let base = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            len,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        )
+    };
+    if base == libc::MAP_FAILED {
+        return Err(LoadError::Incompatible(format!(
+            "cannot map {len} bytes for code: {}",
+            std::io::Error::last_os_error()
+        )));
+    }
+    let image = Image { base: base.cast(), len };
+    let base = image.base;
+    let mut imports: HashMap<&str, *const u8> = HashMap::new();
+    for f in &art.functions {
+        if f.body.is_none() {
+            imports.insert(f.name.as_str(), external(&f.name)?);
+        }
+    }
+    for f in &art.functions {
+        let Some(body) = &f.body else { continue };
+        let at = offsets[f.name.as_str()];
+        // SAFETY: `at + code.len() <= end <= len`: the layout above placed this function
+        // inside the mapping, which is writable and does not overlap `code`.
+        unsafe { std::ptr::copy_nonoverlapping(body.code.as_ptr(), base.add(at), body.code.len()) };
+        for r in &body.relocs {
+            let target = match &r.target {
+                RelocTarget::Function(name) => match offsets.get(name.as_str()) {
+                    // SAFETY: inside the mapping (see the layout).
+                    Some(&o) => unsafe { base.add(o) as *const u8 },
+                    None => *imports
+                        .get(name.as_str())
+                        .ok_or_else(|| LoadError::Corrupt(format!("relocation to unknown `{name}`")))?,
+                },
+                // SAFETY: `decode` checked that the offset lies within this function's code.
+                RelocTarget::OwnOffset(off) => unsafe { base.add(at + *off as usize) as *const u8 },
+                RelocTarget::LibCall(lc) => external(&cranelift_module::default_libcall_names()(*lc))?,
+            };
+            let what = (target as i64).wrapping_add(r.addend);
+            // SAFETY: `decode` checked `offset + width <= code.len()`, so the patched bytes lie
+            // inside this function's copy in the writable mapping.
+            let site = unsafe { base.add(at + r.offset as usize) };
+            match r.kind {
+                Reloc::Abs8 => unsafe { std::ptr::write_unaligned(site.cast::<u64>(), what as u64) },
+                Reloc::X86PCRel4 | Reloc::X86CallPCRel4 => {
+                    let pcrel = i32::try_from(what.wrapping_sub(site as i64)).map_err(|_| {
+                        LoadError::Corrupt(format!("a PC-relative relocation in `{}` is out of range", f.name))
+                    })?;
+                    // SAFETY: as above.
+                    unsafe { std::ptr::write_unaligned(site.cast::<i32>(), pcrel) }
+                }
+                other => return Err(LoadError::Incompatible(format!("relocation {other:?} on this target"))),
+            }
+        }
+    }
+    // SAFETY: the mapping is ours; from here on it is only read and executed (W^X).
+    if unsafe { libc::mprotect(base.cast(), len, libc::PROT_READ | libc::PROT_EXEC) } != 0 {
+        return Err(LoadError::Incompatible(format!(
+            "cannot make code executable: {}",
+            std::io::Error::last_os_error()
+        )));
+    }
+    let entry = offsets.get(art.entry.as_str()).ok_or_else(|| LoadError::Corrupt("the entry has no code".into()))?;
+    // SAFETY: inside the mapping.
+    let entry = unsafe { base.add(*entry) as *const u8 };
+    Ok((image, entry))
+}
