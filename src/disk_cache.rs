@@ -159,9 +159,10 @@ pub(crate) fn key(source: &LoadedSource, func: &str, sig: &Signature, target: &s
 /// The target of outline entries (`cache list` shows `FILE on front end`).
 const OUTLINE_TARGET: &str = "front end";
 
-/// The key of the outline of `text`: the whole text, so any edit misses.
+/// The key of the outline of `text`: a digest of the whole text, so any edit misses.
 fn outline_key(name: &str, text: &str) -> CacheKey {
-    CacheKey::new(name, "", OUTLINE_TARGET).with_part("text", text).with_part("version", version_part())
+    let digest = twinjit_cache::content_digest(text.as_bytes());
+    CacheKey::new(name, "", OUTLINE_TARGET).with_part("text sha256", digest).with_part("version", version_part())
 }
 
 /// The module `text` for an engine whose cache mode is `mode`: from its cached outline when

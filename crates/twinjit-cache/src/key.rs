@@ -61,7 +61,22 @@ impl CacheKey {
         let mut hasher = Sha256::new();
         hasher.update(DIGEST_DOMAIN);
         hasher.update(FORMAT_VERSION.to_le_bytes());
-        hasher.update(self.encode_with(parts.into_iter()));
+        // The bytes of `encode_with`, fed to the hasher without building them (keys hold
+        // whole source texts).
+        let mut put = |s: &str| {
+            hasher.update((s.len() as u64).to_le_bytes());
+            hasher.update(s.as_bytes());
+        };
+        for field in [&self.function, &self.signature, &self.target] {
+            put(field);
+        }
+        hasher.update((parts.len() as u64).to_le_bytes());
+        for (name, value) in parts {
+            hasher.update((name.len() as u64).to_le_bytes());
+            hasher.update(name.as_bytes());
+            hasher.update((value.len() as u64).to_le_bytes());
+            hasher.update(value.as_bytes());
+        }
         hasher.finalize().into()
     }
 
@@ -122,6 +137,11 @@ impl Reader<'_> {
     }
 }
 
+/// Lower-case hex SHA-256 of `data`, for key parts that stand for large texts.
+pub fn content_digest(data: &[u8]) -> String {
+    hex(&Sha256::digest(data))
+}
+
 pub(crate) fn hex(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut s = String::with_capacity(bytes.len() * 2);
@@ -146,6 +166,19 @@ mod tests {
         longer.push(0);
         assert_eq!(CacheKey::decode(&longer), None);
         assert_eq!(CacheKey::decode(&[0xff; 8]), None);
+    }
+
+    #[test]
+    fn the_digest_is_that_of_the_sorted_encoding() {
+        let key = CacheKey::new("f", "(int64,)", "host").with_part("z", "1").with_part("a", "déf");
+        let mut sorted = key.clone();
+        sorted.parts.sort();
+        let mut hasher = Sha256::new();
+        hasher.update(DIGEST_DOMAIN);
+        hasher.update(FORMAT_VERSION.to_le_bytes());
+        hasher.update(sorted.encode());
+        assert_eq!(key.digest_bytes(), <[u8; 32]>::from(hasher.finalize()));
+        assert_eq!(content_digest(b"abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
     }
 
     #[test]

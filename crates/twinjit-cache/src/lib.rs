@@ -38,5 +38,5 @@ mod store;
 pub use error::CacheError;
 pub use explain::{Explanation, KeyDifference, NearMiss, Outcome};
 pub use format::FORMAT_VERSION;
-pub use key::CacheKey;
+pub use key::{content_digest, CacheKey};
 pub use store::{Cache, CacheOptions, CacheStats, EntryInfo, DEFAULT_MAX_BYTES};

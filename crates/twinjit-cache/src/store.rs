@@ -71,8 +71,13 @@ impl Cache {
     /// or world-writable, and with [`CacheError::Io`] if it cannot be created or is not a
     /// directory. A directory we cannot write is accepted: `get` works, `put` fails.
     pub fn open(dir: &Path, options: CacheOptions) -> Result<Cache, CacheError> {
-        security::create_dir_private(dir).map_err(|e| CacheError::io(dir, e))?;
-        let meta = fs::metadata(dir).map_err(|e| CacheError::io(dir, e))?;
+        let meta = match fs::metadata(dir) {
+            Ok(meta) => meta,
+            Err(_) => {
+                security::create_dir_private(dir).map_err(|e| CacheError::io(dir, e))?;
+                fs::metadata(dir).map_err(|e| CacheError::io(dir, e))?
+            }
+        };
         let owner = security::current_owner();
         security::check_dir(dir, &meta, owner)?;
         Ok(Cache { dir: dir.to_path_buf(), options, owner })
@@ -112,8 +117,11 @@ impl Cache {
         match format::verify_entry(&bytes, &digest) {
             Ok(payload_start) => {
                 // Best effort: a read-only file system still serves hits, it just stops
-                // refreshing their place in the LRU order.
-                let _ = file.set_modified(SystemTime::now());
+                // refreshing their place in the LRU order. The access time is set too, so
+                // that the next read does not update it again (`relatime` would, since the
+                // modification would be newer).
+                let now = SystemTime::now();
+                let _ = file.set_times(std::fs::FileTimes::new().set_accessed(now).set_modified(now));
                 bytes.drain(..payload_start);
                 Ok(Some(bytes))
             }
@@ -216,8 +224,19 @@ impl Cache {
         };
         let meta = file.metadata().map_err(|e| CacheError::io(path, e))?;
         security::check_entry(path, &meta, self.owner)?;
-        let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-        file.read_to_end(&mut bytes).map_err(|e| CacheError::io(path, e))?;
+        // The length `fstat` gave, usually in one `read` with no second one to see the end; a
+        // file cut short meanwhile gives fewer bytes, which verification refuses.
+        let mut bytes = vec![0; usize::try_from(meta.len()).unwrap_or(0)];
+        let mut filled = 0;
+        while filled < bytes.len() {
+            match file.read(&mut bytes[filled..]) {
+                Ok(0) => break,
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(CacheError::io(path, e)),
+            }
+        }
+        bytes.truncate(filled);
         Ok(Some((file, bytes)))
     }
 
