@@ -609,7 +609,7 @@ impl Function {
             .iter()
             .map(|s| Site { function: s.function.clone(), at: m.source.relative_span(s.span) })
             .collect();
-        let sites = compiled.sites.iter().map(|s| (s.function.clone(), m.source.location(s.span))).collect();
+        let sites = compiled.sites.iter().map(|s| (s.function.clone(), Some(s.span))).collect();
         let spec = Specialization {
             name: d.name.clone(),
             params: d.params.clone(),
@@ -619,6 +619,7 @@ impl Function {
             sites,
             compiled,
             compile_time: started.elapsed(),
+            sources: self.module.source.sources().clone(),
         };
         if let (Some(key), Some(bytes)) = (&cache_key, spec.to_cache(&site_refs)) {
             m.disk.put(key, &bytes);
@@ -651,10 +652,7 @@ impl Function {
         let mut sites = Vec::new();
         for _ in 0..nsites {
             let site = Site::decode(&mut r)?;
-            sites.push((
-                site.function.clone(),
-                site.span(&self.module.source).and_then(|s| self.module.source.location(s)),
-            ));
+            sites.push((site.function.clone(), site.span(&self.module.source)));
         }
         let code = r.bytes()?;
         if args.len() != d.params.len() || written.len() != args.len() {
@@ -676,6 +674,7 @@ impl Function {
             sites,
             compiled,
             compile_time: started.elapsed(),
+            sources: self.module.source.sources().clone(),
         })
     }
 }
@@ -712,8 +711,9 @@ pub struct Specialization {
     args: Vec<Type>,
     ret: Type,
     written: Vec<bool>,
-    /// Per raise site: the function raising and its `file:line:col`.
-    sites: Vec<(String, Option<String>)>,
+    /// Per raise site: the function raising and where (rendered when an error is raised).
+    sites: Vec<(String, Option<twinjit_diag::Span>)>,
+    sources: Arc<twinjit_diag::SourceMap>,
     compiled: CompiledProgram,
     compile_time: std::time::Duration,
 }
@@ -837,7 +837,8 @@ impl Specialization {
     }
 
     fn runtime_error(&self, info: ErrorInfo) -> Error {
-        let (function, location) = self.sites.get(info.site as usize).cloned().unwrap_or((self.name.clone(), None));
+        let (function, span) = self.sites.get(info.site as usize).cloned().unwrap_or((self.name.clone(), None));
+        let location = span.and_then(|s| self.sources.location(s)).map(|(f, lc)| format!("{f}:{}:{}", lc.line, lc.col));
         let (kind, what) = match info.kind {
             ERR_ZERO_DIVISION => (RuntimeErrorKind::ZeroDivision, "ZeroDivisionError: division by zero".to_string()),
             ERR_INDEX => (

@@ -85,7 +85,7 @@ impl SourceModule {
 /// the first cache miss when it was loaded from a cached outline).
 #[derive(Debug)]
 pub(crate) struct LoadedSource {
-    sources: SourceMap,
+    sources: std::sync::Arc<SourceMap>,
     file: FileId,
     outline: Outline,
     lowered: OnceLock<SourceModule>,
@@ -97,14 +97,14 @@ impl LoadedSource {
         let mut sources = SourceMap::new();
         let file = sources.add(module.sources.get(module.file).map(|f| f.name()).unwrap_or(""), module.text());
         let outline = Outline::of(module.module(), module.text());
-        LoadedSource { sources, file, outline, lowered: OnceLock::from(module) }
+        LoadedSource { sources: sources.into(), file, outline, lowered: OnceLock::from(module) }
     }
 
     /// A module known only by its outline (read from the cache); not parsed yet.
     pub(crate) fn from_outline(name: &str, text: &str, outline: Outline) -> LoadedSource {
         let mut sources = SourceMap::new();
         let file = sources.add(name, text);
-        LoadedSource { sources, file, outline, lowered: OnceLock::new() }
+        LoadedSource { sources: sources.into(), file, outline, lowered: OnceLock::new() }
     }
 
     pub(crate) fn outline(&self) -> &Outline {
@@ -112,7 +112,7 @@ impl LoadedSource {
     }
 
     /// The source map for locations (the same file id as the parsed module's).
-    pub(crate) fn sources(&self) -> &SourceMap {
+    pub(crate) fn sources(&self) -> &std::sync::Arc<SourceMap> {
         &self.sources
     }
 
@@ -152,11 +152,6 @@ impl LoadedSource {
         let f = self.outline.function(function)?;
         let (s, e) = (f.source.start + start as usize, f.source.start + end as usize);
         (s <= e && e <= f.source.end).then(|| twinjit_diag::Span::new(self.file, s as u32, e as u32))
-    }
-
-    /// `file:line:col` of `span`.
-    pub(crate) fn location(&self, span: twinjit_diag::Span) -> Option<String> {
-        self.sources.location(span).map(|(f, lc)| format!("{f}:{}:{}", lc.line, lc.col))
     }
 }
 

@@ -49,23 +49,30 @@ pub struct LineCol {
     pub col: u32,
 }
 
-/// One source file: its name, text and line starts.
+/// One source file: its name, text and line starts (found on the first line lookup: a file
+/// loaded only to run cached code may never need them).
 #[derive(Debug)]
 pub struct SourceFile {
     name: String,
     text: Arc<str>,
-    line_starts: Vec<u32>,
+    line_starts: std::sync::OnceLock<Vec<u32>>,
 }
 
 impl SourceFile {
     fn new(name: String, text: Arc<str>) -> Self {
-        let mut line_starts = vec![0u32];
-        for (i, b) in text.bytes().enumerate() {
-            if b == b'\n' {
-                line_starts.push((i + 1) as u32);
+        SourceFile { name, text, line_starts: std::sync::OnceLock::new() }
+    }
+
+    fn line_starts(&self) -> &[u32] {
+        self.line_starts.get_or_init(|| {
+            let mut starts = vec![0u32];
+            for (i, b) in self.text.bytes().enumerate() {
+                if b == b'\n' {
+                    starts.push((i + 1) as u32);
+                }
             }
-        }
-        SourceFile { name, text, line_starts }
+            starts
+        })
     }
 
     /// The name shown in diagnostics (usually the path).
@@ -90,7 +97,7 @@ impl SourceFile {
     /// 0-based line index containing `offset`.
     pub fn line_index(&self, offset: u32) -> usize {
         let o = self.clamp(offset) as u32;
-        match self.line_starts.binary_search(&o) {
+        match self.line_starts().binary_search(&o) {
             Ok(i) => i,
             Err(i) => i - 1,
         }
@@ -100,21 +107,21 @@ impl SourceFile {
     pub fn line_col(&self, offset: u32) -> LineCol {
         let o = self.clamp(offset);
         let line = self.line_index(o as u32);
-        let start = self.line_starts[line] as usize;
+        let start = self.line_starts()[line] as usize;
         let col = self.text[start..o].chars().count() as u32 + 1;
         LineCol { line: line as u32 + 1, col }
     }
 
     /// The text of 0-based line `index`, without its newline.
     pub fn line_text(&self, index: usize) -> &str {
-        let Some(&start) = self.line_starts.get(index) else { return "" };
-        let end = self.line_starts.get(index + 1).map(|&e| e as usize).unwrap_or(self.text.len());
+        let Some(&start) = self.line_starts().get(index) else { return "" };
+        let end = self.line_starts().get(index + 1).map(|&e| e as usize).unwrap_or(self.text.len());
         self.text[start as usize..end].trim_end_matches(['\n', '\r'])
     }
 
     /// Byte offset where 0-based line `index` starts.
     pub fn line_start(&self, index: usize) -> usize {
-        self.line_starts.get(index).copied().unwrap_or(0) as usize
+        self.line_starts().get(index).copied().unwrap_or(0) as usize
     }
 
     /// The source text a span covers (clamped).
