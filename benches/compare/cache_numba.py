@@ -4,7 +4,9 @@ For each kernel of examples/kernels/host_kernels.py (copied with every @njit tur
 @njit(cache=True), so both tools read the same source), in fresh processes:
   - twinjit cold: `twinjit run` with an empty cache directory; warm: the same command again;
     the figure is load_ms + compile_ms + run_ms from its JSON (module load, lookup or compile,
-    first call), the process start excluded.
+    first call), the process start excluded. The timed runs do not log; the warm run is shown
+    to be a hit by the entries it leaves: a miss rewrites an entry (a new file renamed over
+    it), a hit only touches its times, so every entry file must keep its inode.
   - Numba cold: a fresh Python process with an empty NUMBA_CACHE_DIR that imports numba,
     then times importing the kernel module plus the first call; warm: the same again.
 Inputs are small (the call itself is microseconds), so the figures are the first-call costs.
@@ -38,14 +40,21 @@ def cases(d):
     }
 
 
+def entry_inodes(cache_dir):
+    return {e.name: e.inode() for e in os.scandir(cache_dir) if e.name.endswith(".twjc")}
+
+
 def twinjit_once(exe, kfile, name, args, cache_dir):
+    """(milliseconds, whether the run was a hit: it rewrote no entry and added none)."""
     argv = [exe, "run", kfile, name]
     for p, v in args.items():
         argv += ["--arg", f"{p}={v}" if isinstance(v, str) else f"{p}={v[0]}:{v[1]}"]
-    env = dict(os.environ, TWINJIT_CACHE_DIR=cache_dir, TWINJIT_CACHE_LOG="1")
+    env = dict(os.environ, TWINJIT_CACHE_DIR=cache_dir)
+    env.pop("TWINJIT_CACHE_LOG", None)
+    before = entry_inodes(cache_dir) if os.path.isdir(cache_dir) else {}
     r = subprocess.run(argv, capture_output=True, text=True, env=env, check=True)
     j = json.loads(r.stdout.strip().splitlines()[-1])
-    hit = "cache hit" in r.stderr
+    hit = bool(before) and entry_inodes(cache_dir) == before
     return j["load_ms"] + j["compile_ms"] + j["run_ms"], hit
 
 
