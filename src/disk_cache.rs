@@ -120,10 +120,10 @@ pub(crate) fn wanted(mode: &CacheMode, source: &LoadedSource, func: &str) -> boo
 
 /// What the entries' payloads look like; part of every key, so a new layout never reads an old
 /// entry.
-const PAYLOAD_VERSION: u32 = 2;
+const PAYLOAD_VERSION: &str = "2";
 
 fn version_part() -> String {
-    format!("twinjit {} payload {PAYLOAD_VERSION}", env!("CARGO_PKG_VERSION"))
+    ["twinjit ", env!("CARGO_PKG_VERSION"), " payload ", PAYLOAD_VERSION].concat()
 }
 
 /// The key of `func` specialised for `sig` on `target` with `options` (each a `name=value`

@@ -629,7 +629,7 @@ impl Function {
 
     /// `host` plus the CPU triple and features the code was generated for.
     fn target_key(&self) -> String {
-        format!("host {}", twinjit_host::host_description())
+        ["host ", &twinjit_host::host_description()].concat()
     }
 
     fn option_key(&self) -> Vec<String> {

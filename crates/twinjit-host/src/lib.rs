@@ -171,6 +171,21 @@ fn isa() -> Result<cranelift_codegen::isa::OwnedTargetIsa, HostError> {
 
 fn detect_isa() -> Result<cranelift_codegen::isa::OwnedTargetIsa, HostError> {
     let flags = describe::flags().map_err(HostError::Internal)?;
+    #[cfg(target_arch = "x86_64")]
+    let builder = {
+        use cranelift_codegen::settings::Configurable;
+        let isa_err = |e: &dyn std::fmt::Display| HostError::Isa(e.to_string());
+        let mut b = cranelift_codegen::isa::lookup(target_lexicon::HOST).map_err(|e| isa_err(&e))?;
+        let detected = describe::x86_features();
+        if !detected.iter().any(|f| f.name == "sse2") {
+            return Err(HostError::Isa("x86-64 code needs SSE2".into()));
+        }
+        for f in detected.iter().filter(|f| !f.flag.is_empty()) {
+            b.enable(f.flag).map_err(|e| isa_err(&e))?;
+        }
+        b
+    };
+    #[cfg(not(target_arch = "x86_64"))]
     let builder = cranelift_native::builder().map_err(|e| HostError::Isa(e.to_string()))?;
     builder.finish(flags).map_err(|e| HostError::Isa(e.to_string()))
 }
