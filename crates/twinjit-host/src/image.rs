@@ -14,7 +14,6 @@
 use crate::artifact::{Artifact, RelocTarget};
 use crate::LoadError;
 use cranelift_codegen::binemit::Reloc;
-use hashbrown::HashMap;
 use std::ffi::CString;
 
 /// Machine code linked into a mapping of its own, unmapped on drop.
@@ -56,17 +55,19 @@ fn external(name: &str) -> Result<*const u8, LoadError> {
 
 /// Links `art` and returns the image with the address of its entry function.
 pub(crate) fn link(art: &Artifact) -> Result<(Image, *const u8), LoadError> {
-    // Layout: each local function at its alignment, in declaration order.
-    let mut offsets: HashMap<&str, usize> = HashMap::with_capacity(art.functions.len());
+    // Layout: each local function at its alignment, in declaration order. (Programs have a
+    // handful of functions: a list is cheaper here than a hash map.)
+    let mut offsets: Vec<(&str, usize)> = Vec::with_capacity(art.functions.len());
     let mut end = 0usize;
     for f in &art.functions {
         if let Some(body) = &f.body {
             let align = body.align.max(1) as usize;
             let at = end.next_multiple_of(align);
-            offsets.insert(f.name.as_str(), at);
+            offsets.push((f.name.as_str(), at));
             end = at + body.code.len();
         }
     }
+    let offset_of = |name: &str| offsets.iter().find(|(n, _)| *n == name).map(|(_, o)| *o);
     let page = page_size();
     let len = end.max(1).next_multiple_of(page);
     // SAFETY: an anonymous private mapping with no address hint has no preconditions.
@@ -88,25 +89,27 @@ pub(crate) fn link(art: &Artifact) -> Result<(Image, *const u8), LoadError> {
     }
     let image = Image { base: base.cast(), len };
     let base = image.base;
-    let mut imports: HashMap<&str, *const u8> = HashMap::new();
+    let mut imports: Vec<(&str, *const u8)> = Vec::new();
     for f in &art.functions {
         if f.body.is_none() {
-            imports.insert(f.name.as_str(), external(&f.name)?);
+            imports.push((f.name.as_str(), external(&f.name)?));
         }
     }
     for f in &art.functions {
         let Some(body) = &f.body else { continue };
-        let at = offsets[f.name.as_str()];
+        let at = offset_of(&f.name).ok_or_else(|| LoadError::Corrupt(format!("`{}` has no place", f.name)))?;
         // SAFETY: `at + code.len() <= end <= len`: the layout above placed this function
         // inside the mapping, which is writable and does not overlap `code`.
         unsafe { std::ptr::copy_nonoverlapping(body.code.as_ptr(), base.add(at), body.code.len()) };
         for r in &body.relocs {
             let target = match &r.target {
-                RelocTarget::Function(name) => match offsets.get(name.as_str()) {
+                RelocTarget::Function(name) => match offset_of(name) {
                     // SAFETY: inside the mapping (see the layout).
-                    Some(&o) => unsafe { base.add(o) as *const u8 },
-                    None => *imports
-                        .get(name.as_str())
+                    Some(o) => unsafe { base.add(o) as *const u8 },
+                    None => imports
+                        .iter()
+                        .find(|(n, _)| n == name)
+                        .map(|(_, p)| *p)
                         .ok_or_else(|| LoadError::Corrupt(format!("relocation to unknown `{name}`")))?,
                 },
                 // SAFETY: `decode` checked that the offset lies within this function's code.
@@ -137,8 +140,8 @@ pub(crate) fn link(art: &Artifact) -> Result<(Image, *const u8), LoadError> {
             std::io::Error::last_os_error()
         )));
     }
-    let entry = offsets.get(art.entry.as_str()).ok_or_else(|| LoadError::Corrupt("the entry has no code".into()))?;
+    let entry = offset_of(&art.entry).ok_or_else(|| LoadError::Corrupt("the entry has no code".into()))?;
     // SAFETY: inside the mapping.
-    let entry = unsafe { base.add(*entry) as *const u8 };
+    let entry = unsafe { base.add(entry) as *const u8 };
     Ok((image, entry))
 }
