@@ -8,6 +8,7 @@
 //! checking on), naming the kernel, the source line and the first failing thread.
 
 use crate::args::Element;
+use crate::disk_cache::{wanted, Reader, Site, Writer};
 use crate::error::{Error, RuntimeErrorKind};
 use smallvec::SmallVec;
 use std::marker::PhantomData;
@@ -300,20 +301,21 @@ impl std::fmt::Debug for CompiledKernel {
 }
 
 impl CompiledKernel {
-    /// Loads a kernel's PTX on `backend`'s device.
+    /// A kernel from its PTX and the module loaded from it on `backend`'s device.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn build(
         backend: &CudaBackend,
         sources: &twinjit_diag::SourceMap,
         name: String,
         args: Vec<Type>,
         ptx: PtxModule,
+        module: twinjit_cuda::CudaModule,
         params: Vec<String>,
         started: std::time::Instant,
     ) -> Result<CompiledKernel, Error> {
         if let Some(bytes) = ptx.stack_bytes {
             backend.device.ensure_stack_size(bytes).map_err(|e| cuda_error(e, Some(&name)))?;
         }
-        let module = backend.device.load_ptx(&ptx.ptx).map_err(|e| cuda_error(e, Some(&name)))?;
         let kernel = module.kernel(&ptx.entry).map_err(|e| cuda_error(e, Some(&name)))?;
         let gerr = DeviceArray::<i64>::zeros(&backend.device, &[twinjit_ptx::ERROR_RECORD_BYTES / 8])
             .map_err(|e| cuda_error(e, Some(&name)))?;
@@ -490,43 +492,102 @@ pub(crate) fn ptx_for(
     sig: &Signature,
     options: &PtxOptions,
 ) -> Result<PtxModule, Error> {
-    use crate::disk_cache::{wanted, Reader, Site, Writer};
     let cache_key = wanted(&m.options.cache, &m.source, name).then(|| ptx_cache_key(m, name, sig, options));
     if let Some(k) = &cache_key {
-        if let Some(bytes) = m.disk.get(k) {
-            let mut r = Reader(&bytes);
-            let decoded = (|| {
-                let ptx = r.str()?.to_string();
-                let entry = r.str()?.to_string();
-                let arch = r.str()?.to_string();
-                let stack = r.u64()?;
-                let used_libdevice = r.u64()? == 1;
-                let n = r.u64()?;
-                let mut sites = Vec::new();
-                for _ in 0..n {
-                    let site = Site::decode(&mut r)?;
-                    // A site whose place no longer fits is reported without a location.
-                    let span = site.span(&m.source).unwrap_or(twinjit_diag::Span::DUMMY);
-                    sites.push(twinjit_ptx::RaiseSite { function: site.function, span });
-                }
-                let stack_bytes = (stack != 0).then_some(stack as usize);
-                Some(PtxModule { ptx, entry, arch, sites, used_libdevice, stack_bytes })
-            })();
-            if let Some(p) = decoded {
-                return Ok(p);
-            }
+        if let Some(p) = m.disk.get(k).and_then(|bytes| decode_ptx(m, &mut Reader(&bytes))) {
+            return Ok(p);
         }
     }
     let program = m.source.parsed_module()?.specialize(name, sig, m.options.boundscheck)?;
     let ptx = twinjit_ptx::compile(&program, options).map_err(|e| ptx_error(e, m.source.sources(), name))?;
     if let Some(k) = &cache_key {
-        let mut w = Writer::default();
-        w.str(&ptx.ptx).str(&ptx.entry).str(&ptx.arch).u64(ptx.stack_bytes.unwrap_or(0) as u64);
-        w.u64(ptx.used_libdevice as u64).u64(ptx.sites.len() as u64);
-        for site in &ptx.sites {
-            Site { function: site.function.clone(), at: m.source.relative_span(site.span) }.encode(&mut w);
-        }
-        m.disk.put(k, &w.0);
+        m.disk.put(k, &encode_ptx(m, &ptx).0);
     }
     Ok(ptx)
+}
+
+/// The payload of a PTX entry: the PTX and what launching it needs; raise sites relative to
+/// their function.
+fn encode_ptx(m: &crate::engine::ModuleInner, ptx: &PtxModule) -> Writer {
+    let mut w = Writer::default();
+    w.str(&ptx.ptx).str(&ptx.entry).str(&ptx.arch).u64(ptx.stack_bytes.unwrap_or(0) as u64);
+    w.u64(ptx.used_libdevice as u64).u64(ptx.sites.len() as u64);
+    for site in &ptx.sites {
+        Site { function: site.function.clone(), at: m.source.relative_span(site.span) }.encode(&mut w);
+    }
+    w
+}
+
+fn decode_ptx(m: &crate::engine::ModuleInner, r: &mut Reader<'_>) -> Option<PtxModule> {
+    let ptx = r.str()?.to_string();
+    let entry = r.str()?.to_string();
+    let arch = r.str()?.to_string();
+    let stack = r.u64()?;
+    let used_libdevice = r.u64()? == 1;
+    let n = r.u64()?;
+    let mut sites = Vec::new();
+    for _ in 0..n {
+        let site = Site::decode(r)?;
+        // A site whose place no longer fits is reported without a location.
+        let span = site.span(&m.source).unwrap_or(twinjit_diag::Span::DUMMY);
+        sites.push(twinjit_ptx::RaiseSite { function: site.function, span });
+    }
+    let stack_bytes = (stack != 0).then_some(stack as usize);
+    Some(PtxModule { ptx, entry, arch, sites, used_libdevice, stack_bytes })
+}
+
+/// The cache key of a kernel's cubin for `backend`'s device: the PTX key, plus the compute
+/// capability and the driver version (whose JIT made the cubin).
+fn cubin_cache_key(
+    m: &crate::engine::ModuleInner,
+    backend: &CudaBackend,
+    name: &str,
+    sig: &Signature,
+    options: &PtxOptions,
+) -> twinjit_cache::CacheKey {
+    let mut key = ptx_cache_key(m, name, sig, options);
+    let (major, minor) = backend.device.properties().compute_capability;
+    let driver = twinjit_cuda::driver_version().map(|(a, b)| format!("{a}.{b}")).unwrap_or_else(|_| "?".into());
+    key.target = format!("{} cubin for compute {major}.{minor}, driver {driver}", key.target);
+    key
+}
+
+/// The PTX of a kernel and its module loaded on `backend`'s device. For a cached function the
+/// module comes from a stored cubin when there is one for this device and driver (neither
+/// LLVM nor the driver's PTX JIT runs); otherwise the PTX (from `ptx_for`) is compiled by the
+/// driver's JIT linker and the cubin stored for the next process. Uncached functions load
+/// their PTX directly.
+pub(crate) fn loaded_for(
+    m: &crate::engine::ModuleInner,
+    backend: &CudaBackend,
+    name: &str,
+    sig: &Signature,
+    options: &PtxOptions,
+) -> Result<(PtxModule, twinjit_cuda::CudaModule), Error> {
+    let key = wanted(&m.options.cache, &m.source, name).then(|| cubin_cache_key(m, backend, name, sig, options));
+    if let Some(k) = &key {
+        if let Some(bytes) = m.disk.get(k) {
+            let mut r = Reader(&bytes);
+            if let Some((ptx, cubin)) = decode_ptx(m, &mut r).and_then(|p| Some((p, r.bytes()?))) {
+                match backend.device.load_cubin(cubin) {
+                    Ok(module) => return Ok((ptx, module)),
+                    Err(e) => {
+                        eprintln!("twinjit: warning: cached cubin for `{name}` does not load ({e}); using its PTX")
+                    }
+                }
+            }
+        }
+    }
+    let ptx = ptx_for(m, name, sig, options)?;
+    let device = &backend.device;
+    if let Some(k) = &key {
+        let cubin = device.ptx_to_cubin(&ptx.ptx).map_err(|e| cuda_error(e, Some(name)))?;
+        let module = device.load_cubin(&cubin).map_err(|e| cuda_error(e, Some(name)))?;
+        let mut w = encode_ptx(m, &ptx);
+        w.bytes(&cubin);
+        m.disk.put(k, &w.0);
+        return Ok((ptx, module));
+    }
+    let module = device.load_ptx(&ptx.ptx).map_err(|e| cuda_error(e, Some(name)))?;
+    Ok((ptx, module))
 }

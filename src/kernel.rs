@@ -139,13 +139,14 @@ impl Kernel {
         let started = std::time::Instant::now();
         let sig = Signature { args: types.to_vec(), ret };
         let options = m.options.ptx_options(&backend.arch, crate::cuda::EntryKind::Kernel);
-        let ptx = crate::cuda::ptx_for(m, &d.name, &sig, &options)?;
+        let (ptx, module) = crate::cuda::loaded_for(m, backend, &d.name, &sig, &options)?;
         CompiledKernel::build(
             backend,
             m.source.sources(),
             d.name.clone(),
             types.to_vec(),
             ptx,
+            module,
             d.params.clone(),
             started,
         )

@@ -401,6 +401,46 @@ fn bounds_checked_kernel_reports_the_failing_thread() {
     engine.synchronize().unwrap();
 }
 
+/// A cached kernel in a second module (a second process behaves alike): the cubin entry
+/// loads without the front end, LLVM or the driver's PTX JIT, computes the same result, and
+/// reports errors at the right place.
+#[test]
+fn cached_kernels_load_from_their_cubin() {
+    libdevice_from_repo();
+    let dir = std::env::temp_dir().join(format!("twinjit-gpu-cubin-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let options = EngineOptions { cache_dir: Some(dir.clone()), ..Default::default() };
+    let Some(engine) = gpu_engine(options) else { return };
+    let src = "from numba import cuda\n\n@cuda.jit(cache=True, boundscheck=True)\ndef shift(a, out):\n    i = cuda.grid(1)\n    if i < a.size:\n        out[i] = a[i + 1] * 2.0\n";
+    let a = engine.to_device(&[1.0f32, 2.0, 3.0, 4.0]).unwrap();
+    let a5 = engine.to_device(&[1.0f32, 2.0, 3.0, 4.0, 5.0]).unwrap();
+    let mut times = Vec::new();
+    for round in 0..2 {
+        let m = engine.load("shift.py", src).unwrap();
+        assert_eq!(m.is_parsed(), round == 0);
+        let k = m.kernel("shift").unwrap();
+        let out = engine.zeros::<f32>(&[4]).unwrap();
+        let t = std::time::Instant::now();
+        k.launch(LaunchConfig::linear(1, 4), (&a5, &out)).unwrap();
+        times.push(t.elapsed());
+        engine.synchronize().unwrap();
+        assert_eq!(out.to_vec().unwrap(), vec![4.0, 6.0, 8.0, 10.0], "round {round}");
+        assert!(!m.is_parsed() || round == 0, "the second module ran the front end");
+        k.launch(LaunchConfig::linear(1, 32), (&a, &out)).unwrap();
+        match engine.synchronize() {
+            Err(Error::Runtime { location, message, .. }) => {
+                assert_eq!(location.as_deref(), Some("shift.py:7:18"), "round {round}: {message}")
+            }
+            other => panic!("round {round}: expected an IndexError, got {other:?}"),
+        }
+    }
+    let cache = twinjit::cache::Cache::open(&dir, Default::default()).unwrap();
+    let targets: Vec<String> = cache.entries().into_iter().map(|e| e.target).collect();
+    assert!(targets.iter().any(|t| t.contains(" cubin for compute ")), "{targets:?}");
+    println!("first launch (compile, JIT, load): {:?}; from the cubin entry: {:?}", times[0], times[1]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A host slice where a device array belongs is an argument error with a hint; a launch over
 /// the device's limits names the limit, the value and the device; neither poisons the context.
 #[test]

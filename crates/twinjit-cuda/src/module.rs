@@ -114,6 +114,98 @@ impl Device {
     }
 }
 
+impl Device {
+    /// Compiles PTX text for this device with the driver's JIT linker and returns the cubin
+    /// (machine code for this device's architecture), which [`Device::load_cubin`] loads
+    /// without compiling again: what a cache stores so that a later process skips the JIT.
+    /// Rejected PTX gives [`CudaError::ModuleLoad`] with the JIT's error log.
+    pub fn ptx_to_cubin(&self, ptx: &str) -> Result<Vec<u8>> {
+        let image = CString::new(ptx).map_err(|e| CudaError::ModuleLoad {
+            code: "CUDA_ERROR_INVALID_PTX".to_string(),
+            log: format!("the PTX text has a NUL byte at offset {}", e.nul_position()),
+        })?;
+        self.bind().map_err(|e| driver_error("cuCtxSetCurrent", e))?;
+        let mut error_log = vec![0u8; LOG_BYTES];
+        let mut options = [Jit::CU_JIT_ERROR_LOG_BUFFER, Jit::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES];
+        let mut values: [*mut c_void; 2] = [error_log.as_mut_ptr().cast(), std::ptr::without_provenance_mut(LOG_BYTES)];
+        let mut state: sys::CUlinkState = std::ptr::null_mut();
+        // SAFETY: two options with matching values (a buffer of LOG_BYTES that outlives the
+        // link state, and its size); `state` is a valid out pointer; the context is current.
+        let code = unsafe { sys::cuLinkCreate_v2(2, options.as_mut_ptr(), values.as_mut_ptr(), &mut state) };
+        code.result().map_err(|e| driver_error("cuLinkCreate", e))?;
+        let link = LinkState(state);
+        let bytes = image.as_bytes_with_nul();
+        // SAFETY: `bytes` is the NUL-terminated PTX of the given length, read during the call;
+        // the name is a C string; no per-input options.
+        let code = unsafe {
+            sys::cuLinkAddData_v2(
+                link.0,
+                sys::CUjitInputType::CU_JIT_INPUT_PTX,
+                bytes.as_ptr() as *mut c_void,
+                bytes.len(),
+                c"twinjit.ptx".as_ptr(),
+                0,
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+            )
+        };
+        let mut cubin: *mut c_void = std::ptr::null_mut();
+        let mut size = 0usize;
+        let code = code.result().and_then(|()| {
+            // SAFETY: valid out pointers; the cubin stays owned by the link state, which lives
+            // until `link` is dropped below, after the copy.
+            unsafe { sys::cuLinkComplete(link.0, &mut cubin, &mut size) }.result()
+        });
+        if let Err(error) = code {
+            let log = log_text(&error_log, values[1].addr());
+            let log = if log.is_empty() { code_message(error) } else { log };
+            return Err(CudaError::ModuleLoad { code: code_name(error.0), log });
+        }
+        if cubin.is_null() || size == 0 {
+            return Err(CudaError::ModuleLoad {
+                code: "CUDA_ERROR_UNKNOWN".into(),
+                log: "the linker returned no cubin".into(),
+            });
+        }
+        // SAFETY: the driver returned `size` readable bytes at `cubin`, valid until the link
+        // state is destroyed (after this copy).
+        Ok(unsafe { std::slice::from_raw_parts(cubin.cast::<u8>(), size) }.to_vec())
+    }
+
+    /// Loads a cubin from [`Device::ptx_to_cubin`] (no JIT compilation). A cubin for another
+    /// architecture, or a damaged one, gives [`CudaError::ModuleLoad`]: the caller loads the
+    /// PTX instead.
+    pub fn load_cubin(&self, cubin: &[u8]) -> Result<CudaModule> {
+        // An ELF image: the driver reads its length from the headers, so at least check that
+        // it is one before handing it over.
+        if cubin.len() < 64 || &cubin[..4] != b"\x7fELF" {
+            return Err(CudaError::ModuleLoad {
+                code: "CUDA_ERROR_INVALID_IMAGE".into(),
+                log: "not a cubin (ELF) image".into(),
+            });
+        }
+        self.bind().map_err(|e| driver_error("cuCtxSetCurrent", e))?;
+        let mut raw: sys::CUmodule = std::ptr::null_mut();
+        // SAFETY: `cubin` is an ELF image in memory for the duration of the call (the driver
+        // copies what it needs); `raw` is a valid out pointer; the context is current.
+        let code = unsafe { sys::cuModuleLoadData(&mut raw, cubin.as_ptr().cast()) };
+        if let Err(error) = code.result() {
+            return Err(CudaError::ModuleLoad { code: code_name(error.0), log: code_message(error) });
+        }
+        Ok(CudaModule { inner: Arc::new(ModuleInner { device: self.clone(), raw, info_log: String::new() }) })
+    }
+}
+
+/// A JIT link in progress, destroyed on drop.
+struct LinkState(sys::CUlinkState);
+
+impl Drop for LinkState {
+    fn drop(&mut self) {
+        // SAFETY: created by cuLinkCreate and destroyed only here.
+        let _ = unsafe { sys::cuLinkDestroy(self.0) };
+    }
+}
+
 impl CudaModule {
     /// The device the module is loaded on.
     pub fn device(&self) -> &Device {

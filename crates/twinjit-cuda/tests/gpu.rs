@@ -396,3 +396,30 @@ fn handles_work_from_other_threads() {
     let reopened = Device::open(0).unwrap();
     assert_eq!(reopened.properties(), device.properties());
 }
+
+#[test]
+fn a_cubin_from_the_jit_linker_loads_without_the_jit_and_runs() {
+    let Some(device) = gpu() else { return };
+    let cubin = device.ptx_to_cubin(PTX).unwrap();
+    assert_eq!(&cubin[..4], b"\x7fELF");
+    let kernel = device.load_cubin(&cubin).unwrap().kernel("vecadd").unwrap();
+    let n = 4099usize;
+    let a: Vec<f32> = (0..n).map(|i| i as f32).collect();
+    let da = DeviceArray::from_slice(&device, &a, &[n]).unwrap();
+    let out = DeviceArray::<f32>::zeros(&device, &[n]).unwrap();
+    let params = [da.device_ptr(), da.device_ptr(), out.device_ptr(), n as u64];
+    // SAFETY: vecadd takes three f32 pointers of n elements and a u32 n.
+    unsafe { kernel.launch(&LaunchConfig::linear(n.div_ceil(256) as u32, 256), &device.default_stream(), &params) }
+        .unwrap();
+    assert!(out.to_vec().unwrap().iter().enumerate().all(|(i, &x)| x == 2.0 * i as f32));
+    // Timing, for information only: loading the cubin against JIT-compiling the PTX.
+    let t = std::time::Instant::now();
+    drop(device.load_cubin(&cubin).unwrap());
+    let cubin_load = t.elapsed();
+    let t = std::time::Instant::now();
+    drop(device.load_ptx(PTX).unwrap());
+    eprintln!("module load: cubin {:?}, PTX (driver JIT) {:?}", cubin_load, t.elapsed());
+    // Damaged or foreign images are refused with an error, never loaded.
+    assert!(matches!(device.load_cubin(b"not an elf image"), Err(CudaError::ModuleLoad { .. })));
+    assert!(matches!(device.ptx_to_cubin("this is not PTX"), Err(CudaError::ModuleLoad { .. })));
+}
