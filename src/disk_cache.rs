@@ -4,9 +4,12 @@
 //! A key covers everything that changes the compiled output: the source of the function and of
 //! every function it calls (transitively), the module-level text (imports, constants), the
 //! argument types, the target with its details (host: triple and CPU features; CUDA: the PTX
-//! architecture), the compile options, and twinjit's version. Entries are looked up before type
-//! inference, so a hit runs neither inference nor a backend: host entries hold machine code with
-//! relocations (`twinjit_host::load`), CUDA entries hold PTX.
+//! architecture, and for a cubin the compute capability and driver version), the compile
+//! options, and twinjit's version. Entries are looked up before type inference, so a hit runs
+//! neither inference nor a backend: host entries hold machine code with relocations
+//! (`twinjit_host::load`), CUDA entries hold PTX (and, in a second entry, the device's cubin).
+//! A file with a cached function also gets an outline entry keyed by its whole text
+//! ([`load_source`]), so loading it again runs no front end either.
 //!
 //! Failures never change a result: an unusable cache directory (not private to the user, not
 //! writable) gives one warning on stderr and compilation in memory.

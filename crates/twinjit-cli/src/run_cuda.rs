@@ -95,6 +95,8 @@ mod with_cuda {
         bound: Vec<Bound>,
         dev: Vec<Option<DevBuf>>,
         cfg: LaunchConfig,
+        /// Time `Engine::load_file` took (front end, or the cached outline).
+        load: std::time::Duration,
     }
 
     fn prepare(a: &RunArgs) -> Result<Prepared, String> {
@@ -102,7 +104,9 @@ mod with_cuda {
         let engine = a.engine(target)?;
         let launch = a.launch.as_deref().ok_or("error: --target cuda needs --launch GRID,BLOCK")?;
         let (grid, block) = parse_launch(launch)?;
+        let t = Instant::now();
         let module = engine.load_file(&a.file).map_err(|e| e.to_string())?;
+        let load = t.elapsed();
         let kernel = module.kernel(&a.func).map_err(|e| format!("error: {e}"))?;
         let params = kernel.params().to_vec();
         let bound = bind(a, &params)?;
@@ -127,6 +131,7 @@ mod with_cuda {
             bound,
             dev,
             cfg: LaunchConfig::new(grid, block).with_shared_mem_bytes(a.shared_mem),
+            load,
         })
     }
 
@@ -197,7 +202,12 @@ mod with_cuda {
         if let Some(dir) = out {
             write_outputs(&dir, &p.params, &p.bound)?;
         }
-        Ok(format!("{{\"return\": null, \"compile_ms\": {}, \"run_ms\": {}}}\n", ms(compile), ms(run)))
+        Ok(format!(
+            "{{\"return\": null, \"compile_ms\": {}, \"run_ms\": {}, \"load_ms\": {}}}\n",
+            ms(compile),
+            ms(run),
+            ms(p.load)
+        ))
     }
 
     /// `twinjit bench --target cuda`: kernel time from CUDA events around each launch (median
