@@ -111,7 +111,7 @@ def main():
     lines = ["| kernel | twinjit cold ms | twinjit warm ms | cold / warm | Numba cold ms | Numba warm (cache=True) ms | Numba warm / twinjit warm |",
              "|---|---:|---:|---:|---:|---:|---:|"]
     for name, tc, tw, nc, nw in rows:
-        lines.append(f"| {name} | {tc:.2f} | {tw:.3f} | {tc / tw:.0f}x | {nc:.1f} | {nw:.1f} | {nw / tw:.0f}x |")
+        lines.append(f"| {name} | {tc:.2f} | {tw:.3f} | {tc / tw:.1f}x | {nc:.1f} | {nw:.1f} | {nw / tw:.0f}x |")
     table = "\n".join(lines)
     print(table)
     if a.write:

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Cold first call with the cache off (PTX loaded through the driver JIT) against the cache on
 # with an empty directory (PTX compiled by the JIT linker, cubin stored, cubin loaded).
+# On the GPU machine, after `scripts/gpu-test.sh cache` (which unpacks the binaries into
+# /tmp/twinjit/bin and writes the inputs to /tmp/twinjit-in): bash benches/gpu/cold_compare.sh
 set -u
 BIN=/tmp/twinjit/bin; d=/tmp/twinjit-in; K=/work/main/device/bench/kernels_cuda.py
 cases=(
