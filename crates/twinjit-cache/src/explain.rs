@@ -213,7 +213,7 @@ impl Cache {
         let digest = key.digest_bytes();
         let path = self.entry_path(key);
         let outcome = match self.read_entry_file(&path) {
-            Ok(Some((_, bytes))) => match format::verify_entry(&bytes, &digest) {
+            Ok(Some((_, bytes, _))) => match format::verify_entry(&bytes, &digest) {
                 Ok(_) => Outcome::Hit { path, size: bytes.len() as u64 },
                 Err(corrupt) => Outcome::Unusable { path, reason: format!("corrupt: {corrupt}") },
             },

@@ -22,8 +22,9 @@
 //!   or others, and an entry must be a regular file, not a symlink; otherwise
 //!   [`CacheError::Insecure`]. New directories are created with mode 0700, entries with 0600.
 //! - The total size of entries is kept at or below [`CacheOptions::max_bytes`] by evicting the
-//!   least recently used entries after each `put` (last use = file mtime, set on every hit, so it
-//!   works on `noatime` mounts); the entry just written is never evicted.
+//!   least recently used entries after each `put` (last use = file mtime, set by a hit when it
+//!   is older than [`LAST_USE_RESOLUTION`], so it works on `noatime` mounts and most hits write
+//!   nothing); the entry just written is never evicted.
 
 #![forbid(unsafe_code)]
 
@@ -39,4 +40,4 @@ pub use error::CacheError;
 pub use explain::{Explanation, KeyDifference, NearMiss, Outcome};
 pub use format::FORMAT_VERSION;
 pub use key::{content_digest, CacheKey};
-pub use store::{Cache, CacheOptions, CacheStats, EntryInfo, DEFAULT_MAX_BYTES};
+pub use store::{Cache, CacheOptions, CacheStats, EntryInfo, DEFAULT_MAX_BYTES, LAST_USE_RESOLUTION};

@@ -16,6 +16,10 @@ use crate::format::{self, Corrupt, HEADER_LEN};
 use crate::key::{hex, CacheKey};
 use crate::security::{self, Owner};
 
+/// How stale an entry's last use may be before a hit refreshes it: LRU eviction needs no finer
+/// order, and a hit within it costs no write (most hits, when a program runs repeatedly).
+pub const LAST_USE_RESOLUTION: std::time::Duration = std::time::Duration::from_secs(60);
+
 /// Default size limit: 1 GiB.
 pub const DEFAULT_MAX_BYTES: u64 = 1 << 30;
 
@@ -107,11 +111,12 @@ impl Cache {
     /// foreign or mismatched entry is a miss and is removed. An entry that fails the security
     /// checks (another owner, group/world-writable, a symlink, not a regular file) is
     /// [`CacheError::Insecure`] and is left in place for the user to inspect; the caller should
-    /// compile without the cache. A hit sets the entry's last use to now.
+    /// compile without the cache. A hit sets the entry's last use to now, unless it was set
+    /// less than [`LAST_USE_RESOLUTION`] ago (then the hit writes nothing).
     pub fn get(&self, key: &CacheKey) -> Result<Option<Vec<u8>>, CacheError> {
         let digest = key.digest_bytes();
         let path = self.path_for_digest(&hex(&digest));
-        let Some((file, mut bytes)) = self.read_entry_file(&path)? else {
+        let Some((file, mut bytes, last_use)) = self.read_entry_file(&path)? else {
             return Ok(None);
         };
         match format::verify_entry(&bytes, &digest) {
@@ -121,7 +126,10 @@ impl Cache {
                 // that the next read does not update it again (`relatime` would, since the
                 // modification would be newer).
                 let now = SystemTime::now();
-                let _ = file.set_times(std::fs::FileTimes::new().set_accessed(now).set_modified(now));
+                let recent = now.duration_since(last_use).is_ok_and(|age| age < LAST_USE_RESOLUTION);
+                if !recent {
+                    let _ = file.set_times(std::fs::FileTimes::new().set_accessed(now).set_modified(now));
+                }
                 bytes.drain(..payload_start);
                 Ok(Some(bytes))
             }
@@ -217,8 +225,9 @@ impl Cache {
         read_dir.flatten().filter(|e| is_entry_name(&e.file_name())).map(|e| e.path()).collect()
     }
 
-    /// Opens an entry file after the security checks and reads it whole. `Ok(None)`: no entry.
-    pub(crate) fn read_entry_file(&self, path: &Path) -> Result<Option<(File, Vec<u8>)>, CacheError> {
+    /// Opens an entry file after the security checks and reads it whole, with its last use.
+    /// `Ok(None)`: no entry.
+    pub(crate) fn read_entry_file(&self, path: &Path) -> Result<Option<(File, Vec<u8>, SystemTime)>, CacheError> {
         let Some(mut file) = security::open_entry(path)? else {
             return Ok(None);
         };
@@ -237,7 +246,7 @@ impl Cache {
             }
         }
         bytes.truncate(filled);
-        Ok(Some((file, bytes)))
+        Ok(Some((file, bytes, meta.modified().unwrap_or(UNIX_EPOCH))))
     }
 
     /// Reads just the header and key of an entry file.

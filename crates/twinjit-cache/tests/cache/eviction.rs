@@ -1,6 +1,7 @@
 //! Least-recently-used eviction by file mtime.
 
 use std::fs;
+use std::time::SystemTime;
 
 use twinjit_cache::{CacheKey, CacheOptions};
 
@@ -78,4 +79,21 @@ fn a_put_removes_stale_temp_files_only() {
     assert!(!names.contains(&".tmp-99-0-0000abcd".to_string()), "{names:?}");
     assert!(names.contains(&".tmp-98-0-0000abcd".to_string()), "{names:?}");
     assert!(names.contains(&"notes.txt".to_string()), "{names:?}");
+}
+
+#[test]
+fn a_hit_on_a_recently_used_entry_writes_nothing() {
+    let (_temp, cache) = fresh_cache(CacheOptions::default());
+    cache.put(&key("fresh"), &PAYLOAD).unwrap();
+    let path = entry_path(&cache, &key("fresh"));
+    // Just written: a hit leaves its times alone.
+    let recent = SystemTime::now() - twinjit_cache::LAST_USE_RESOLUTION / 2;
+    set_mtime(&path, recent);
+    assert_eq!(cache.get(&key("fresh")).unwrap(), Some(PAYLOAD.to_vec()));
+    assert_eq!(mtime(&path), recent);
+    // Older than the resolution: the hit refreshes it.
+    let old = SystemTime::now() - 2 * twinjit_cache::LAST_USE_RESOLUTION;
+    set_mtime(&path, old);
+    assert_eq!(cache.get(&key("fresh")).unwrap(), Some(PAYLOAD.to_vec()));
+    assert!(mtime(&path) > old + twinjit_cache::LAST_USE_RESOLUTION);
 }
