@@ -279,6 +279,18 @@ impl<'a> IntoKernelArgs<'a> for () {
     }
 }
 
+/// Where a kernel's machine code came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum KernelOrigin {
+    /// Compiled in this process: type inference, LLVM, the driver's JIT.
+    Compiled,
+    /// PTX from the disk cache, compiled by the driver's JIT.
+    CachedPtx,
+    /// The device's cubin from the disk cache: no compilation at all.
+    CachedCubin,
+}
+
 /// One kernel compiled for one signature and loaded on the device.
 pub struct CompiledKernel {
     pub(crate) name: String,
@@ -292,6 +304,7 @@ pub struct CompiledKernel {
     sites: Vec<(String, Option<String>)>,
     ptx: String,
     compile_time: std::time::Duration,
+    origin: KernelOrigin,
 }
 
 impl std::fmt::Debug for CompiledKernel {
@@ -302,14 +315,12 @@ impl std::fmt::Debug for CompiledKernel {
 
 impl CompiledKernel {
     /// A kernel from its PTX and the module loaded from it on `backend`'s device.
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn build(
         backend: &CudaBackend,
         sources: &twinjit_diag::SourceMap,
         name: String,
         args: Vec<Type>,
-        ptx: PtxModule,
-        module: twinjit_cuda::CudaModule,
+        (ptx, module, origin): (PtxModule, twinjit_cuda::CudaModule, KernelOrigin),
         params: Vec<String>,
         started: std::time::Instant,
     ) -> Result<CompiledKernel, Error> {
@@ -338,12 +349,18 @@ impl CompiledKernel {
             sites,
             ptx: ptx.ptx,
             compile_time: started.elapsed(),
+            origin,
         })
     }
 
     /// The PTX it was loaded from.
     pub fn ptx(&self) -> &str {
         &self.ptx
+    }
+
+    /// Whether it was compiled here or came from the disk cache (as PTX or as a cubin).
+    pub fn origin(&self) -> KernelOrigin {
+        self.origin
     }
 
     /// Time from the source module to the loaded kernel (type inference, passes, LLVM, the
@@ -492,10 +509,20 @@ pub(crate) fn ptx_for(
     sig: &Signature,
     options: &PtxOptions,
 ) -> Result<PtxModule, Error> {
+    ptx_with_origin(m, name, sig, options).map(|(p, _)| p)
+}
+
+/// [`ptx_for`], saying whether the PTX came from the cache.
+fn ptx_with_origin(
+    m: &crate::engine::ModuleInner,
+    name: &str,
+    sig: &Signature,
+    options: &PtxOptions,
+) -> Result<(PtxModule, KernelOrigin), Error> {
     let cache_key = wanted(&m.options.cache, &m.source, name).then(|| ptx_cache_key(m, name, sig, options));
     if let Some(k) = &cache_key {
         if let Some(p) = m.disk.get(k).and_then(|bytes| decode_ptx(m, &mut Reader(&bytes))) {
-            return Ok(p);
+            return Ok((p, KernelOrigin::CachedPtx));
         }
     }
     let program = m.source.parsed_module()?.specialize(name, sig, m.options.boundscheck)?;
@@ -503,7 +530,7 @@ pub(crate) fn ptx_for(
     if let Some(k) = &cache_key {
         m.disk.put(k, &encode_ptx(m, &ptx).0);
     }
-    Ok(ptx)
+    Ok((ptx, KernelOrigin::Compiled))
 }
 
 /// The payload of a PTX entry: the PTX and what launching it needs; raise sites relative to
@@ -537,7 +564,10 @@ fn decode_ptx(m: &crate::engine::ModuleInner, r: &mut Reader<'_>) -> Option<PtxM
 }
 
 /// The cache key of a kernel's cubin for `backend`'s device: the PTX key, plus the compute
-/// capability and the driver version (whose JIT made the cubin).
+/// capability and the CUDA version the driver reports (`cuDriverGetVersion`, e.g. 13.0). That
+/// is the driver's API version, not its release: two releases of one CUDA version share
+/// cubins, which is safe (a cubin runs on every driver for its architecture) but means a JIT
+/// fix in a driver update reaches cached kernels only after `twinjit cache clear`.
 fn cubin_cache_key(
     m: &crate::engine::ModuleInner,
     backend: &CudaBackend,
@@ -552,25 +582,29 @@ fn cubin_cache_key(
     key
 }
 
-/// The PTX of a kernel and its module loaded on `backend`'s device. For a cached function the
-/// module comes from a stored cubin when there is one for this device and driver (neither
-/// LLVM nor the driver's PTX JIT runs); otherwise the PTX (from `ptx_for`) is compiled by the
-/// driver's JIT linker and the cubin stored for the next process. Uncached functions load
-/// their PTX directly.
+/// The PTX of a kernel, its module loaded on `backend`'s device, and where the code came from.
+/// For a cached function the module comes from a stored cubin when there is one for this
+/// device and driver (neither LLVM nor the driver's PTX JIT runs); otherwise the PTX (from the
+/// PTX entry or compiled) goes through the driver's JIT linker and the cubin is stored for the
+/// next process. If the linker path fails, the PTX is loaded as for an uncached function: the
+/// cache never changes whether a kernel runs.
 pub(crate) fn loaded_for(
     m: &crate::engine::ModuleInner,
     backend: &CudaBackend,
     name: &str,
     sig: &Signature,
     options: &PtxOptions,
-) -> Result<(PtxModule, twinjit_cuda::CudaModule), Error> {
+) -> Result<(PtxModule, twinjit_cuda::CudaModule, KernelOrigin), Error> {
+    let device = &backend.device;
     let key = wanted(&m.options.cache, &m.source, name).then(|| cubin_cache_key(m, backend, name, sig, options));
     if let Some(k) = &key {
         if let Some(bytes) = m.disk.get(k) {
             let mut r = Reader(&bytes);
             if let Some((ptx, cubin)) = decode_ptx(m, &mut r).and_then(|p| Some((p, r.bytes()?))) {
-                match backend.device.load_cubin(cubin) {
-                    Ok(module) => return Ok((ptx, module)),
+                // SAFETY: the cubin is the payload of a verified cache entry (its checksum
+                // matched), which `ptx_to_cubin` produced.
+                match unsafe { device.load_cubin(cubin) } {
+                    Ok(module) => return Ok((ptx, module, KernelOrigin::CachedCubin)),
                     Err(e) => {
                         eprintln!("twinjit: warning: cached cubin for `{name}` does not load ({e}); using its PTX")
                     }
@@ -578,16 +612,20 @@ pub(crate) fn loaded_for(
             }
         }
     }
-    let ptx = ptx_for(m, name, sig, options)?;
-    let device = &backend.device;
+    let (ptx, origin) = ptx_with_origin(m, name, sig, options)?;
     if let Some(k) = &key {
-        let cubin = device.ptx_to_cubin(&ptx.ptx).map_err(|e| cuda_error(e, Some(name)))?;
-        let module = device.load_cubin(&cubin).map_err(|e| cuda_error(e, Some(name)))?;
-        let mut w = encode_ptx(m, &ptx);
-        w.bytes(&cubin);
-        m.disk.put(k, &w.0);
-        return Ok((ptx, module));
+        // SAFETY: the bytes come straight from the driver's linker.
+        let linked = device.ptx_to_cubin(&ptx.ptx).and_then(|c| unsafe { device.load_cubin(&c) }.map(|m| (c, m)));
+        match linked {
+            Ok((cubin, module)) => {
+                let mut w = encode_ptx(m, &ptx);
+                w.bytes(&cubin);
+                m.disk.put(k, &w.0);
+                return Ok((ptx, module, origin));
+            }
+            Err(e) => eprintln!("twinjit: warning: cannot make a cubin of `{name}` to cache ({e}); loading its PTX"),
+        }
     }
     let module = device.load_ptx(&ptx.ptx).map_err(|e| cuda_error(e, Some(name)))?;
-    Ok((ptx, module))
+    Ok((ptx, module, origin))
 }

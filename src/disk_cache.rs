@@ -168,6 +168,12 @@ fn outline_key(name: &str, text: &str) -> CacheKey {
     CacheKey::new(name, "", OUTLINE_TARGET).with_part("text sha256", digest).with_part("version", version_part())
 }
 
+/// Whether `text` has `cache` followed by `=` (spaces allowed between): a cheap test that every
+/// module with a `cache=True` decorator passes.
+fn says_cache(text: &str) -> bool {
+    text.match_indices("cache").any(|(i, w)| text[i + w.len()..].trim_start_matches([' ', '\t']).starts_with('='))
+}
+
 /// The module `text` for an engine whose cache mode is `mode`: from its cached outline when
 /// there is one (no front end), else parsed, storing the outline when a function of it is
 /// cached. Front-end errors are reported here either way (an outline is only stored for a text
@@ -176,9 +182,9 @@ pub(crate) fn load_source(name: &str, text: &str, mode: &CacheMode, disk: &DiskC
     let look = match mode {
         CacheMode::Off => false,
         CacheMode::Always => true,
-        // Only a module that says `cache=True` somewhere can have cached functions; other
-        // modules never touch the cache directory.
-        CacheMode::Decorator => text.contains("cache"),
+        // Only a module that says `cache=` somewhere can have cached functions; other modules
+        // never touch the cache directory.
+        CacheMode::Decorator => says_cache(text),
     };
     let key = look.then(|| outline_key(name, text));
     if let Some(k) = &key {
@@ -339,4 +345,17 @@ pub(crate) fn decode_types(r: &mut Reader<'_>) -> Option<Vec<twinjit_ir::Type>> 
     }
     let n = usize::try_from(r.u64()?).ok().filter(|&n| n <= 256)?;
     (0..n).map(|_| one(r, 0)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn only_modules_that_say_cache_equals_look_for_an_outline() {
+        for yes in ["@njit(cache=True)", "@cuda.jit(cache = True)", "@jit(nopython=True, cache\t=True)"] {
+            assert!(super::says_cache(yes), "{yes}");
+        }
+        for no in ["# a cache of results", "cache_size = 3", "def f(x):\n    return x\n", "cache"] {
+            assert!(!super::says_cache(no), "{no}");
+        }
+    }
 }

@@ -139,14 +139,13 @@ impl Kernel {
         let started = std::time::Instant::now();
         let sig = Signature { args: types.to_vec(), ret };
         let options = m.options.ptx_options(&backend.arch, crate::cuda::EntryKind::Kernel);
-        let (ptx, module) = crate::cuda::loaded_for(m, backend, &d.name, &sig, &options)?;
+        let loaded = crate::cuda::loaded_for(m, backend, &d.name, &sig, &options)?;
         CompiledKernel::build(
             backend,
             m.source.sources(),
             d.name.clone(),
             types.to_vec(),
-            ptx,
-            module,
+            loaded,
             d.params.clone(),
             started,
         )

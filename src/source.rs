@@ -142,6 +142,9 @@ impl LoadedSource {
     /// the offsets from that function's start, so that an entry stays right when code outside
     /// the function (which its key does not cover) moves it.
     pub(crate) fn relative_span(&self, span: twinjit_diag::Span) -> Option<(String, u32, u32)> {
+        if span.file != self.file || span.end < span.start {
+            return None;
+        }
         let (f, start) = self.outline.containing(span.start as usize)?;
         let start = u32::try_from(start).ok()?;
         (span.end as usize <= f.source.end).then(|| (f.name.clone(), span.start - start, span.end - start))
@@ -158,4 +161,29 @@ impl LoadedSource {
 pub(crate) fn compile_error(diagnostics: Vec<Diagnostic>, sources: &SourceMap) -> Error {
     let rendered = render_all(&diagnostics, sources);
     Error::Compile(CompileError { diagnostics, rendered })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use twinjit_diag::Span;
+
+    #[test]
+    fn spans_map_to_their_function_and_back() {
+        let src = "from numba import njit\n@njit\ndef f(a):\n    return a[1]\n\nX = 1\n";
+        let m = LoadedSource::parsed(SourceModule::parse("s.py", src).unwrap());
+        let at = src.find("a[1]").unwrap() as u32;
+        let span = Span::new(m.file, at, at + 4);
+        let rel = m.relative_span(span).unwrap();
+        assert_eq!(rel.0, "f");
+        assert_eq!(m.absolute_span(&rel.0, rel.1, rel.2), Some(span));
+        // Outside every function, in no file, or malformed: no place to store.
+        let x = src.find("X = 1").unwrap() as u32;
+        assert_eq!(m.relative_span(Span::new(m.file, x, x + 1)), None);
+        assert_eq!(m.relative_span(Span::DUMMY), None);
+        assert_eq!(m.relative_span(Span::new(m.file, at + 4, at)), None);
+        // A stored place that no longer fits the function is dropped, not misplaced.
+        assert_eq!(m.absolute_span("f", 0, 10_000), None);
+        assert_eq!(m.absolute_span("g", 0, 1), None);
+    }
 }

@@ -22,7 +22,7 @@
 mod common;
 
 use common::{arg_value, corpus_in, matches, read_checks, Expect, Native};
-use twinjit::cuda::{DeviceArray, KernelArg, LaunchConfig};
+use twinjit::cuda::{DeviceArray, KernelArg, KernelOrigin, LaunchConfig};
 use twinjit::ir::interp::{run_kernel, ArrayData, InterpOptions, KernelLaunch, RtValue};
 use twinjit::ir::{Scalar, Signature, Type};
 use twinjit::{Engine, EngineOptions, Error, IntoArg, SourceModule, Target};
@@ -421,8 +421,11 @@ fn cached_kernels_load_from_their_cubin() {
         let k = m.kernel("shift").unwrap();
         let out = engine.zeros::<f32>(&[4]).unwrap();
         let t = std::time::Instant::now();
+        let compiled = k.specialize((&a5, &out)).unwrap();
         k.launch(LaunchConfig::linear(1, 4), (&a5, &out)).unwrap();
         times.push(t.elapsed());
+        let want = if round == 0 { KernelOrigin::Compiled } else { KernelOrigin::CachedCubin };
+        assert_eq!(compiled.origin(), want, "round {round}");
         engine.synchronize().unwrap();
         assert_eq!(out.to_vec().unwrap(), vec![4.0, 6.0, 8.0, 10.0], "round {round}");
         assert!(!m.is_parsed() || round == 0, "the second module ran the front end");

@@ -173,27 +173,72 @@ impl Device {
     }
 
     /// Loads a cubin from [`Device::ptx_to_cubin`] (no JIT compilation). A cubin for another
-    /// architecture, or a damaged one, gives [`CudaError::ModuleLoad`]: the caller loads the
-    /// PTX instead.
-    pub fn load_cubin(&self, cubin: &[u8]) -> Result<CudaModule> {
-        // An ELF image: the driver reads its length from the headers, so at least check that
-        // it is one before handing it over.
-        if cubin.len() < 64 || &cubin[..4] != b"\x7fELF" {
-            return Err(CudaError::ModuleLoad {
-                code: "CUDA_ERROR_INVALID_IMAGE".into(),
-                log: "not a cubin (ELF) image".into(),
-            });
-        }
+    /// architecture gives [`CudaError::ModuleLoad`] (the caller loads the PTX instead), as does
+    /// an image whose ELF header or section and program tables do not fit in `cubin`.
+    ///
+    /// # Safety
+    /// `cuModuleLoadData` takes no length: the driver trusts the image's own offsets. The
+    /// checks here keep the ELF tables inside the slice, but not everything the driver reads,
+    /// so `cubin` must be an image a CUDA toolchain or driver produced (such as the bytes of
+    /// [`Device::ptx_to_cubin`], or a cache entry whose checksum covers them).
+    pub unsafe fn load_cubin(&self, cubin: &[u8]) -> Result<CudaModule> {
+        check_elf(cubin).map_err(|why| CudaError::ModuleLoad {
+            code: "CUDA_ERROR_INVALID_IMAGE".into(),
+            log: format!("not a well-formed cubin: {why}"),
+        })?;
         self.bind().map_err(|e| driver_error("cuCtxSetCurrent", e))?;
         let mut raw: sys::CUmodule = std::ptr::null_mut();
-        // SAFETY: `cubin` is an ELF image in memory for the duration of the call (the driver
-        // copies what it needs); `raw` is a valid out pointer; the context is current.
+        // SAFETY: `cubin` is an ELF image whose tables lie within the slice (checked above)
+        // and, by the caller's contract, was produced by CUDA; it stays in memory for the call
+        // (the driver copies what it needs); `raw` is a valid out pointer; the context is
+        // current.
         let code = unsafe { sys::cuModuleLoadData(&mut raw, cubin.as_ptr().cast()) };
         if let Err(error) = code.result() {
             return Err(CudaError::ModuleLoad { code: code_name(error.0), log: code_message(error) });
         }
         Ok(CudaModule { inner: Arc::new(ModuleInner { device: self.clone(), raw, info_log: String::new() }) })
     }
+}
+
+/// A 64-bit little-endian ELF image whose section and program header tables, and every
+/// section and segment with file contents, lie within `image`.
+fn check_elf(image: &[u8]) -> std::result::Result<(), &'static str> {
+    let u16_at = |at: usize| image.get(at..at + 2).map(|b| u16::from_le_bytes([b[0], b[1]]) as usize);
+    let u32_at = |at: usize| image.get(at..at + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+    let u64_at =
+        |at: usize| image.get(at..at + 8).and_then(|b| usize::try_from(u64::from_le_bytes(b.try_into().ok()?)).ok());
+    let fits = |off: usize, len: usize| off.checked_add(len).is_some_and(|end| end <= image.len());
+    if image.len() < 64 || &image[..4] != b"\x7fELF" {
+        return Err("no ELF header");
+    }
+    if image[4] != 2 || image[5] != 1 {
+        return Err("not a 64-bit little-endian ELF image");
+    }
+    let bad = "an ELF table points outside the image";
+    let (phoff, shoff) = (u64_at(0x20).ok_or(bad)?, u64_at(0x28).ok_or(bad)?);
+    let (phentsize, phnum) = (u16_at(0x36).ok_or(bad)?, u16_at(0x38).ok_or(bad)?);
+    let (shentsize, shnum) = (u16_at(0x3a).ok_or(bad)?, u16_at(0x3c).ok_or(bad)?);
+    if (phnum > 0 && phentsize < 56) || (shnum > 0 && shentsize < 64) {
+        return Err("ELF table entries are too small");
+    }
+    if !fits(phoff, phentsize * phnum) || !fits(shoff, shentsize * shnum) {
+        return Err(bad);
+    }
+    for i in 0..shnum {
+        let h = shoff + i * shentsize;
+        const SHT_NOBITS: u32 = 8;
+        if u32_at(h + 4).ok_or(bad)? != SHT_NOBITS && !fits(u64_at(h + 0x18).ok_or(bad)?, u64_at(h + 0x20).ok_or(bad)?)
+        {
+            return Err("an ELF section lies outside the image");
+        }
+    }
+    for i in 0..phnum {
+        let h = phoff + i * phentsize;
+        if !fits(u64_at(h + 0x08).ok_or(bad)?, u64_at(h + 0x20).ok_or(bad)?) {
+            return Err("an ELF segment lies outside the image");
+        }
+    }
+    Ok(())
 }
 
 /// A JIT link in progress, destroyed on drop.
@@ -374,5 +419,47 @@ impl Kernel {
 
     pub fn device(&self) -> &Device {
         &self.inner.module.inner.device
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_elf;
+
+    /// A 64-byte ELF64 header with one section header of `sh` (type, offset, size) at 64.
+    fn image(sh: Option<(u32, u64, u64)>) -> Vec<u8> {
+        let mut b = vec![0u8; 64];
+        b[..4].copy_from_slice(b"\x7fELF");
+        b[4] = 2;
+        b[5] = 1;
+        if let Some((ty, off, size)) = sh {
+            b[0x28..0x30].copy_from_slice(&64u64.to_le_bytes());
+            b[0x3a..0x3c].copy_from_slice(&64u16.to_le_bytes());
+            b[0x3c..0x3e].copy_from_slice(&1u16.to_le_bytes());
+            let mut h = vec![0u8; 64];
+            h[4..8].copy_from_slice(&ty.to_le_bytes());
+            h[0x18..0x20].copy_from_slice(&off.to_le_bytes());
+            h[0x20..0x28].copy_from_slice(&size.to_le_bytes());
+            b.extend_from_slice(&h);
+        }
+        b
+    }
+
+    #[test]
+    fn elf_tables_must_lie_inside_the_image() {
+        assert_eq!(check_elf(&image(None)), Ok(()));
+        assert_eq!(check_elf(&image(Some((1, 0, 128)))), Ok(()));
+        assert!(check_elf(&image(Some((1, 100, 29)))).is_err(), "section past the end");
+        assert!(check_elf(&image(Some((1, u64::MAX, 2)))).is_err(), "offset overflow");
+        // A section without file contents may claim any size.
+        assert_eq!(check_elf(&image(Some((8, 0, 1 << 40)))), Ok(()));
+        let full = image(Some((1, 0, 128)));
+        for cut in [0, 4, 63, 64, 100] {
+            assert!(check_elf(&full[..cut]).is_err(), "cut at {cut}");
+        }
+        let mut class32 = image(None);
+        class32[4] = 1;
+        assert!(check_elf(&class32).is_err());
+        assert!(check_elf(b"not an elf image at all, but long enough to be read as a header....").is_err());
     }
 }

@@ -402,7 +402,8 @@ fn a_cubin_from_the_jit_linker_loads_without_the_jit_and_runs() {
     let Some(device) = gpu() else { return };
     let cubin = device.ptx_to_cubin(PTX).unwrap();
     assert_eq!(&cubin[..4], b"\x7fELF");
-    let kernel = device.load_cubin(&cubin).unwrap().kernel("vecadd").unwrap();
+    // SAFETY: the bytes come from the driver's linker.
+    let kernel = unsafe { device.load_cubin(&cubin) }.unwrap().kernel("vecadd").unwrap();
     let n = 4099usize;
     let a: Vec<f32> = (0..n).map(|i| i as f32).collect();
     let da = DeviceArray::from_slice(&device, &a, &[n]).unwrap();
@@ -414,12 +415,18 @@ fn a_cubin_from_the_jit_linker_loads_without_the_jit_and_runs() {
     assert!(out.to_vec().unwrap().iter().enumerate().all(|(i, &x)| x == 2.0 * i as f32));
     // Timing, for information only: loading the cubin against JIT-compiling the PTX.
     let t = std::time::Instant::now();
-    drop(device.load_cubin(&cubin).unwrap());
+    // SAFETY: as above.
+    drop(unsafe { device.load_cubin(&cubin) }.unwrap());
     let cubin_load = t.elapsed();
     let t = std::time::Instant::now();
     drop(device.load_ptx(PTX).unwrap());
     eprintln!("module load: cubin {:?}, PTX (driver JIT) {:?}", cubin_load, t.elapsed());
-    // Damaged or foreign images are refused with an error, never loaded.
-    assert!(matches!(device.load_cubin(b"not an elf image"), Err(CudaError::ModuleLoad { .. })));
+    // Images whose tables do not fit are refused before the driver sees them; PTX that is not
+    // PTX is refused by the linker with its log.
+    for cut in [cubin.len() / 2, 63, 4] {
+        // SAFETY: a prefix of a driver-made cubin; the header checks refuse it.
+        let r = unsafe { device.load_cubin(&cubin[..cut]) };
+        assert!(matches!(r, Err(CudaError::ModuleLoad { .. })), "cut at {cut}");
+    }
     assert!(matches!(device.ptx_to_cubin("this is not PTX"), Err(CudaError::ModuleLoad { .. })));
 }
