@@ -105,6 +105,9 @@ fn cache_load(c: &mut Criterion) {
     let bytes = twinjit_host::compile_with_artifact(&p, &opts).unwrap().to_bytes().unwrap();
     c.bench_function("cache/compile sum_sq (Cranelift)", |b| b.iter(|| twinjit_host::compile(black_box(&p), &opts)));
     c.bench_function("cache/load sum_sq (stored bytes)", |b| b.iter(|| twinjit_host::load(black_box(&bytes))));
+    c.bench_function("cache/load sum_sq through a JITModule", |b| {
+        b.iter(|| twinjit_host::load_through_jit_module(black_box(&bytes)))
+    });
 }
 
 criterion_group!(host, benches, cache_load);
