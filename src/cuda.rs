@@ -9,7 +9,7 @@
 
 use crate::args::Element;
 use crate::disk_cache::{wanted, Reader, Site, Writer};
-use crate::error::{Error, RuntimeErrorKind};
+use crate::error::Error;
 use smallvec::SmallVec;
 use std::marker::PhantomData;
 use std::sync::{Arc, Mutex};
@@ -445,22 +445,7 @@ impl CompiledKernel {
         let [tz, bx] = ids(rec[6]);
         let [by, bz] = ids(rec[7]);
         let (function, location) = self.sites.get(site).cloned().unwrap_or((self.name.clone(), None));
-        let (kind, what) = match kind {
-            twinjit_ptx::ERR_ZERO_DIVISION => {
-                (RuntimeErrorKind::ZeroDivision, "ZeroDivisionError: division by zero".to_string())
-            }
-            twinjit_ptx::ERR_INDEX => (
-                RuntimeErrorKind::Index { index, len, axis: axis as u8 },
-                format!("IndexError: index {index} is out of bounds for axis {axis} with size {len}"),
-            ),
-            twinjit_ptx::ERR_RECURSION => {
-                (RuntimeErrorKind::RecursionLimit, "RecursionError: maximum recursion depth exceeded".to_string())
-            }
-            other => (
-                RuntimeErrorKind::Unsupported(format!("unknown error kind {other}")),
-                format!("internal error: unknown error kind {other}"),
-            ),
-        };
+        let (kind, what) = crate::error::raised(kind, index, len, axis);
         let at = location.as_ref().map(|l| format!(" at {l}")).unwrap_or_default();
         let message = format!(
             "{what} in `{function}`{at}, thread ({tx}, {ty}, {tz}) of block ({bx}, {by}, {bz}) of kernel `{}`",

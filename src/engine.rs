@@ -7,13 +7,13 @@
 
 use crate::args::{ArgValue, FromValue, IntoArgs};
 use crate::disk_cache::Site;
-use crate::error::{Error, RuntimeErrorKind};
+use crate::error::Error;
 use crate::source::{LoadedSource, SourceModule};
 use crate::spec_table::SpecTable;
 use crate::Target;
 use smallvec::SmallVec;
 use std::sync::Arc;
-use twinjit_host::abi::{ErrorInfo, ERR_INDEX, ERR_RECURSION, ERR_ZERO_DIVISION};
+use twinjit_host::abi::ErrorInfo;
 use twinjit_host::{CompiledProgram, HostOptions};
 use twinjit_ir::{FunctionKind, Signature, Type};
 
@@ -290,6 +290,25 @@ pub(crate) struct Dispatcher {
     pub(crate) kernels: SpecTable<crate::cuda::CompiledKernel>,
 }
 
+impl Dispatcher {
+    /// The error for a call with `given` arguments, when that is not the parameter count.
+    pub(crate) fn check_arity(&self, given: usize) -> Result<(), Error> {
+        let n = self.params.len();
+        if given == n {
+            return Ok(());
+        }
+        Err(Error::Argument {
+            function: self.name.clone(),
+            param: None,
+            message: format!(
+                "takes {n} argument{} ({}) but {given} were given",
+                if n == 1 { "" } else { "s" },
+                self.params.join(", ")
+            ),
+        })
+    }
+}
+
 /// A loaded module: cheap to clone, `Send + Sync`.
 #[derive(Clone)]
 pub struct Module {
@@ -534,19 +553,7 @@ impl Function {
 
     fn specialization(&self, args: &[ArgValue]) -> Result<Arc<Specialization>, Error> {
         let d = self.dispatcher();
-        if args.len() != d.params.len() {
-            return Err(Error::Argument {
-                function: d.name.clone(),
-                param: None,
-                message: format!(
-                    "takes {} argument{} ({}) but {} were given",
-                    d.params.len(),
-                    if d.params.len() == 1 { "" } else { "s" },
-                    d.params.join(", "),
-                    args.len()
-                ),
-            });
-        }
+        d.check_arity(args.len())?;
         let mut types: SmallVec<[Type; 4]> = SmallVec::new();
         for (k, a) in args.iter().enumerate() {
             match a {
@@ -839,24 +846,7 @@ impl Specialization {
     fn runtime_error(&self, info: ErrorInfo) -> Error {
         let (function, span) = self.sites.get(info.site as usize).cloned().unwrap_or((self.name.clone(), None));
         let location = span.and_then(|s| self.sources.location(s)).map(|(f, lc)| format!("{f}:{}:{}", lc.line, lc.col));
-        let (kind, what) = match info.kind {
-            ERR_ZERO_DIVISION => (RuntimeErrorKind::ZeroDivision, "ZeroDivisionError: division by zero".to_string()),
-            ERR_INDEX => (
-                RuntimeErrorKind::Index { index: info.index, len: info.len, axis: info.axis as u8 },
-                format!(
-                    "IndexError: index {} is out of bounds for axis {} with size {}",
-                    info.index, info.axis, info.len
-                ),
-            ),
-            ERR_RECURSION => (
-                RuntimeErrorKind::RecursionLimit,
-                format!("RecursionError: maximum recursion depth ({}) exceeded", info.len),
-            ),
-            other => (
-                RuntimeErrorKind::Unsupported(format!("unknown error kind {other}")),
-                format!("internal error: unknown error kind {other}"),
-            ),
-        };
+        let (kind, what) = crate::error::raised(info.kind, info.index, info.len, info.axis);
         let message = match &location {
             Some(l) => format!("{what} in `{function}` at {l}"),
             None => format!("{what} in `{function}`"),

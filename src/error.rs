@@ -106,3 +106,32 @@ impl Error {
         Error::Runtime { kind, function: error.function.clone(), location, message: error.describe(sources) }
     }
 }
+
+/// What a compiled function raised, from the error record both backends fill in the same way
+/// (`twinjit_host::abi` and `twinjit_ptx` use one set of codes; for a recursion error `len` is
+/// the limit): the kind and the Python-style message, without the location.
+pub(crate) fn raised(code: u32, index: i64, len: i64, axis: i64) -> (RuntimeErrorKind, String) {
+    use twinjit_host::abi::{ERR_INDEX, ERR_RECURSION, ERR_ZERO_DIVISION};
+    match code {
+        ERR_ZERO_DIVISION => (RuntimeErrorKind::ZeroDivision, "ZeroDivisionError: division by zero".to_string()),
+        ERR_INDEX => (
+            RuntimeErrorKind::Index { index, len, axis: axis as u8 },
+            format!("IndexError: index {index} is out of bounds for axis {axis} with size {len}"),
+        ),
+        ERR_RECURSION => {
+            (RuntimeErrorKind::RecursionLimit, format!("RecursionError: maximum recursion depth ({len}) exceeded"))
+        }
+        other => (
+            RuntimeErrorKind::Unsupported(format!("unknown error kind {other}")),
+            format!("internal error: unknown error kind {other}"),
+        ),
+    }
+}
+
+// The two backends' error records share their codes.
+#[cfg(feature = "cuda")]
+const _: () = assert!(
+    twinjit_ptx::ERR_ZERO_DIVISION == twinjit_host::abi::ERR_ZERO_DIVISION
+        && twinjit_ptx::ERR_INDEX == twinjit_host::abi::ERR_INDEX
+        && twinjit_ptx::ERR_RECURSION == twinjit_host::abi::ERR_RECURSION
+);

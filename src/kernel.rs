@@ -93,19 +93,7 @@ impl Kernel {
 
     fn specialization(&self, args: &[KernelArg<'_>]) -> Result<Arc<CompiledKernel>, Error> {
         let d = self.dispatcher();
-        if args.len() != d.params.len() {
-            return Err(Error::Argument {
-                function: d.name.clone(),
-                param: None,
-                message: format!(
-                    "takes {} argument{} ({}) but {} were given",
-                    d.params.len(),
-                    if d.params.len() == 1 { "" } else { "s" },
-                    d.params.join(", "),
-                    args.len()
-                ),
-            });
-        }
+        d.check_arity(args.len())?;
         let mut types: SmallVec<[Type; 4]> = SmallVec::new();
         for (k, a) in args.iter().enumerate() {
             match a {
