@@ -61,20 +61,7 @@ impl Outline {
 
     /// `name` and every module function it calls, directly or not, sorted.
     pub(crate) fn call_closure(&self, name: &str) -> Vec<String> {
-        let mut seen = vec![name.to_string()];
-        let mut i = 0;
-        while i < seen.len() {
-            if let Some(f) = self.function(&seen[i]) {
-                for c in &f.callees {
-                    if !seen.contains(c) {
-                        seen.push(c.clone());
-                    }
-                }
-            }
-            i += 1;
-        }
-        seen.sort();
-        seen
+        twinjit_ir::module::call_closure(name, |f| self.function(f).map(|f| f.callees.as_slice()))
     }
 
     /// The text outside every compiled function (imports, module constants, other code).

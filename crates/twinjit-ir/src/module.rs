@@ -87,19 +87,23 @@ impl Module {
 
     /// Names of `name` and every function it calls, transitively, sorted (for cache keys).
     pub fn call_closure(&self, name: &str) -> Vec<String> {
-        let mut seen = vec![name.to_string()];
-        let mut i = 0;
-        while i < seen.len() {
-            if let Some(f) = self.function(&seen[i]) {
-                for c in &f.callees {
-                    if !seen.contains(c) {
-                        seen.push(c.clone());
-                    }
-                }
-            }
-            i += 1;
-        }
-        seen.sort();
-        seen
+        call_closure(name, |f| self.function(f).map(|f| f.callees.as_slice()))
     }
+}
+
+/// `name` and every function it calls, directly or not, sorted; `callees` gives a function's
+/// direct callees (`None` for a name that is not a module function).
+pub fn call_closure<'a>(name: &str, callees: impl Fn(&str) -> Option<&'a [String]>) -> Vec<String> {
+    let mut seen = vec![name.to_string()];
+    let mut i = 0;
+    while i < seen.len() {
+        for c in callees(&seen[i]).unwrap_or_default() {
+            if !seen.contains(c) {
+                seen.push(c.clone());
+            }
+        }
+        i += 1;
+    }
+    seen.sort();
+    seen
 }
