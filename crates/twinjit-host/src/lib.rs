@@ -83,12 +83,18 @@ pub struct HostOptions {
     pub keep_asm: bool,
 }
 
+/// Where a program's machine code lives; freed when the program is dropped.
+pub(crate) enum Code {
+    /// A Cranelift JIT module (`None` only while `Drop` frees it).
+    Jit(Option<Box<JITModule>>),
+    /// A mapping of the direct loader (cache entries on x86-64 Unix); unmapped by its drop.
+    #[cfg(all(target_arch = "x86_64", unix))]
+    Image(#[allow(dead_code)] image::Image),
+}
+
 /// Machine code for one entry point and everything it calls.
 pub struct CompiledProgram {
-    module: Option<JITModule>,
-    /// Code linked by the direct loader (cache entries on x86-64 Unix).
-    #[cfg(all(target_arch = "x86_64", unix))]
-    image: Option<image::Image>,
+    code: Code,
     entry: EntryFn,
     /// Raise sites, indexed by `ErrorInfo::site`.
     pub sites: Vec<RaiseSite>,
@@ -113,10 +119,8 @@ unsafe impl Sync for CompiledProgram {}
 
 impl Drop for CompiledProgram {
     fn drop(&mut self) {
-        // The direct loader's mapping is unmapped by `Image`'s own drop.
-        #[cfg(all(target_arch = "x86_64", unix))]
-        drop(self.image.take());
-        if let Some(m) = self.module.take() {
+        if let Code::Jit(slot) = &mut self.code {
+            let Some(m) = slot.take() else { return };
             // SAFETY: no function pointer into this module outlives `self`: `entry` is private
             // and callers reach it only through `&self`.
             unsafe { m.free_memory() };
@@ -424,9 +428,7 @@ fn compile_inner(
     // (three pointer-sized integers in, i32 out) in the platform's default calling convention.
     let entry: EntryFn = unsafe { std::mem::transmute::<*const u8, EntryFn>(ptr) };
     Ok(CompiledProgram {
-        module: Some(module),
-        #[cfg(all(target_arch = "x86_64", unix))]
-        image: None,
+        code: Code::Jit(Some(Box::new(module))),
         entry,
         sites,
         clif,

@@ -9,7 +9,7 @@
 
 use crate::artifact::{self, Artifact, ArtifactFunction, ArtifactReloc, Body, RelocTarget};
 use crate::lower::RaiseSite;
-use crate::{abi::EntryFn, catch_panic, isa, new_module, CompiledProgram, HostError, LoadError};
+use crate::{abi::EntryFn, catch_panic, isa, new_module, Code, CompiledProgram, HostError, LoadError};
 use cranelift_codegen::ir::{AbiParam, ArgumentExtension, ArgumentPurpose};
 use cranelift_jit::JITModule;
 use cranelift_module::{FuncId, Linkage, Module, ModuleReloc, ModuleRelocTarget};
@@ -127,9 +127,13 @@ fn load_direct(bytes: &[u8]) -> Result<CompiledProgram, LoadError> {
     // function declared `(i64, i64, i64) -> i32`, in the default calling convention (checked
     // just above), which is `EntryFn`; `entry` points at its linked code inside `image`.
     let entry: EntryFn = unsafe { std::mem::transmute::<*const u8, EntryFn>(entry) };
-    Ok(CompiledProgram {
-        module: None,
-        image: Some(image),
+    Ok(loaded(Code::Image(image), entry, art))
+}
+
+/// The program of a linked artifact.
+fn loaded(code: Code, entry: EntryFn, art: Artifact) -> CompiledProgram {
+    CompiledProgram {
+        code,
         entry,
         sites: art.sites,
         clif: Vec::new(),
@@ -137,7 +141,7 @@ fn load_direct(bytes: &[u8]) -> Result<CompiledProgram, LoadError> {
         arg_slots: art.arg_slots as usize,
         ret_slots: art.ret_slots as usize,
         artifact: None,
-    })
+    }
 }
 
 fn load_with_jit_module(bytes: &[u8]) -> Result<CompiledProgram, LoadError> {
@@ -151,18 +155,7 @@ fn load_with_jit_module(bytes: &[u8]) -> Result<CompiledProgram, LoadError> {
             // `(i64, i64, i64) -> i32` in the default calling convention (checked in
             // `define_all`), which is `EntryFn` on the 64-bit targets Cranelift supports.
             let entry: EntryFn = unsafe { std::mem::transmute::<*const u8, EntryFn>(ptr) };
-            Ok(CompiledProgram {
-                module: Some(module),
-                #[cfg(all(target_arch = "x86_64", unix))]
-                image: None,
-                entry,
-                sites: art.sites,
-                clif: Vec::new(),
-                asm: Vec::new(),
-                arg_slots: art.arg_slots as usize,
-                ret_slots: art.ret_slots as usize,
-                artifact: None,
-            })
+            Ok(loaded(Code::Jit(Some(Box::new(module))), entry, art))
         }
         Err(e) => {
             // SAFETY: nothing was finalized or handed out; no pointer into the module exists.
