@@ -6,12 +6,12 @@ use twinjit_ir::interp::{InterpOptions, RtValue};
 use twinjit_ir::{FunctionKind, Module, ModuleFunction, Signature, TypedProgram};
 
 use crate::outline::Outline;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// A parsed Python module: its sources and the untyped IR of every decorated function.
 #[derive(Debug)]
 pub struct SourceModule {
-    sources: SourceMap,
+    sources: Arc<SourceMap>,
     file: FileId,
     module: Module,
 }
@@ -21,6 +21,11 @@ impl SourceModule {
     pub fn parse(name: &str, text: &str) -> Result<SourceModule, Error> {
         let mut sources = SourceMap::new();
         let file = sources.add(name, text);
+        SourceModule::lower(Arc::new(sources), file)
+    }
+
+    /// Runs the front end on `file` of `sources`.
+    fn lower(sources: Arc<SourceMap>, file: FileId) -> Result<SourceModule, Error> {
         match twinjit_front::lower_module(&sources, file) {
             Ok(module) => Ok(SourceModule { sources, file, module }),
             Err(diags) => Err(compile_error(diags, &sources)),
@@ -85,7 +90,8 @@ impl SourceModule {
 /// the first cache miss when it was loaded from a cached outline).
 #[derive(Debug)]
 pub(crate) struct LoadedSource {
-    sources: std::sync::Arc<SourceMap>,
+    /// Shared with the parsed module, once there is one.
+    sources: Arc<SourceMap>,
     file: FileId,
     outline: Outline,
     lowered: OnceLock<SourceModule>,
@@ -94,10 +100,8 @@ pub(crate) struct LoadedSource {
 impl LoadedSource {
     /// A module the front end has just parsed.
     pub(crate) fn parsed(module: SourceModule) -> LoadedSource {
-        let mut sources = SourceMap::new();
-        let file = sources.add(module.sources.get(module.file).map(|f| f.name()).unwrap_or(""), module.text());
         let outline = Outline::of(module.module(), module.text());
-        LoadedSource { sources: sources.into(), file, outline, lowered: OnceLock::from(module) }
+        LoadedSource { sources: module.sources.clone(), file: module.file, outline, lowered: OnceLock::from(module) }
     }
 
     /// A module known only by its outline (read from the cache); not parsed yet.
@@ -111,13 +115,9 @@ impl LoadedSource {
         &self.outline
     }
 
-    /// The source map for locations (the same file id as the parsed module's).
-    pub(crate) fn sources(&self) -> &std::sync::Arc<SourceMap> {
+    /// The source map for locations (the parsed module's own).
+    pub(crate) fn sources(&self) -> &Arc<SourceMap> {
         &self.sources
-    }
-
-    pub(crate) fn name(&self) -> &str {
-        self.sources.get(self.file).map(|f| f.name()).unwrap_or("")
     }
 
     pub(crate) fn text(&self) -> &str {
@@ -129,7 +129,7 @@ impl LoadedSource {
         if let Some(m) = self.lowered.get() {
             return Ok(m);
         }
-        let m = SourceModule::parse(self.name(), self.text())?;
+        let m = SourceModule::lower(self.sources.clone(), self.file)?;
         Ok(self.lowered.get_or_init(|| m))
     }
 
