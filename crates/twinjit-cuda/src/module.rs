@@ -57,6 +57,14 @@ impl fmt::Debug for CudaModule {
     }
 }
 
+/// PTX text as the driver takes it (NUL-terminated); a NUL inside is a load error.
+fn ptx_image(ptx: &str) -> Result<CString> {
+    CString::new(ptx).map_err(|e| CudaError::ModuleLoad {
+        code: "CUDA_ERROR_INVALID_PTX".to_string(),
+        log: format!("the PTX text has a NUL byte at offset {}", e.nul_position()),
+    })
+}
+
 /// The text the JIT wrote into a log buffer: up to the size it reports and the first NUL.
 fn log_text(buffer: &[u8], reported: usize) -> String {
     let filled = &buffer[..reported.min(buffer.len())];
@@ -68,10 +76,7 @@ impl Device {
     /// Loads PTX text into this device's context (the driver JIT-compiles it for the device).
     /// Rejected PTX gives [`CudaError::ModuleLoad`] with the JIT's error log.
     pub fn load_ptx(&self, ptx: &str) -> Result<CudaModule> {
-        let image = CString::new(ptx).map_err(|e| CudaError::ModuleLoad {
-            code: "CUDA_ERROR_INVALID_PTX".to_string(),
-            log: format!("the PTX text has a NUL byte at offset {}", e.nul_position()),
-        })?;
+        let image = ptx_image(ptx)?;
         self.bind().map_err(|e| driver_error("cuCtxSetCurrent", e))?;
 
         let mut error_log = vec![0u8; LOG_BYTES];
@@ -120,10 +125,7 @@ impl Device {
     /// without compiling again: what a cache stores so that a later process skips the JIT.
     /// Rejected PTX gives [`CudaError::ModuleLoad`] with the JIT's error log.
     pub fn ptx_to_cubin(&self, ptx: &str) -> Result<Vec<u8>> {
-        let image = CString::new(ptx).map_err(|e| CudaError::ModuleLoad {
-            code: "CUDA_ERROR_INVALID_PTX".to_string(),
-            log: format!("the PTX text has a NUL byte at offset {}", e.nul_position()),
-        })?;
+        let image = ptx_image(ptx)?;
         self.bind().map_err(|e| driver_error("cuCtxSetCurrent", e))?;
         let mut error_log = vec![0u8; LOG_BYTES];
         let mut options = [Jit::CU_JIT_ERROR_LOG_BUFFER, Jit::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES];
