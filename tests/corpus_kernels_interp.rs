@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::{arg_value, corpus_in, read_checks, Expect, Lit};
+use common::{arg_value, corpus_in, flatten, read_checks, Expect, Lit};
 use twinjit::ir::interp::{run_kernel, InterpOptions, KernelLaunch, RtValue, RuntimeError, RuntimeErrorKind};
 use twinjit::ir::{Builtin, InstKind, Signature, TypedProgram};
 use twinjit::SourceModule;
@@ -46,20 +46,6 @@ fn element_matches(got: &RtValue, want: &Lit, math: bool) -> bool {
         // A float32 is compared as the float64 the simulator's `tolist()` printed.
         (RtValue::F32(g), Lit::Float(w)) => close(*g as f64, *w, if math { 1e-6 } else { 0.0 }),
         _ => false,
-    }
-}
-
-fn flatten(l: &Lit, shape: &mut Vec<i64>, depth: usize, out: &mut Vec<Lit>) {
-    match l {
-        Lit::Seq(items) => {
-            if shape.len() <= depth {
-                shape.push(items.len() as i64);
-            }
-            for it in items {
-                flatten(it, shape, depth + 1, out);
-            }
-        }
-        other => out.push(other.clone()),
     }
 }
 

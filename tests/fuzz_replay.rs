@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use twinjit::ir::parse_signature;
 use twinjit::SourceModule;
 
-use common::FUZZ_SIGNATURE_TYPES as TYPES;
+use common::fuzz_signature;
 
 fn files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
@@ -73,14 +73,7 @@ fn corpora_regressions_and_bad_programs_replay_cleanly() {
             if with_signature {
                 let mut k = 0;
                 for f in m.functions() {
-                    let args: Vec<&str> = (0..f.body.param_names.len())
-                        .map(|_| {
-                            let b = sig_bytes.get(k).copied().unwrap_or(0);
-                            k += 1;
-                            TYPES[b as usize % TYPES.len()]
-                        })
-                        .collect();
-                    if let Ok(sig) = parse_signature(&format!("({})", args.join(", "))) {
+                    if let Ok(sig) = parse_signature(&fuzz_signature(sig_bytes, &mut k, f.body.param_names.len())) {
                         if let Err(e) = m.specialize(&f.name, &sig, None) {
                             if e.diagnostics().iter().any(|d| d.span().is_none()) {
                                 problems.push(format!("{name}: unlocated inference error: {e}"));

@@ -11,7 +11,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use twinjit::{Engine, Error, Target};
 
-use common::FUZZ_SIGNATURE_TYPES as TYPES;
+use common::fuzz_signature;
 
 fn ptxas() -> Option<PathBuf> {
     std::env::var_os("TWINJIT_PTXAS").map(PathBuf::from).or_else(|| {
@@ -44,14 +44,7 @@ fn fuzz_found_programs_lower_to_valid_ptx() {
         let Ok(m) = engine.load("f.py", &text) else { continue };
         let mut k = 0;
         for f in m.source().expect("parsed at load").functions().to_vec() {
-            let args: Vec<&str> = (0..f.body.param_names.len())
-                .map(|_| {
-                    let b = sig_bytes.get(k).copied().unwrap_or(0);
-                    k += 1;
-                    TYPES[b as usize % TYPES.len()]
-                })
-                .collect();
-            let sig = format!("({})", args.join(", "));
+            let sig = fuzz_signature(sig_bytes, &mut k, f.body.param_names.len());
             match m.ptx(&f.name, &sig) {
                 Ok(p) => {
                     lowered += 1;

@@ -199,7 +199,8 @@ fn dtype_kw(c: &ast::ExprCall) -> Option<String> {
     )
 }
 
-fn flatten(l: &Lit, shape: &mut Vec<i64>, depth: usize, out: &mut Vec<Lit>) {
+/// The leaves of a nested literal in row-major order, and its shape.
+pub fn flatten(l: &Lit, shape: &mut Vec<i64>, depth: usize, out: &mut Vec<Lit>) {
     match l {
         Lit::Seq(items) => {
             if shape.len() <= depth {
@@ -498,3 +499,16 @@ pub const FUZZ_SIGNATURE_TYPES: &[&str] = &[
     "float64[::1]",
     "int32[:, :, :]",
 ];
+
+/// The signature the `infer_signature` fuzz target gives a function of `params` parameters: one
+/// type per byte of `sig_bytes` from `*next` on (0 past the end), `*next` advanced past them.
+pub fn fuzz_signature(sig_bytes: &[u8], next: &mut usize, params: usize) -> String {
+    let args: Vec<&str> = (0..params)
+        .map(|_| {
+            let b = sig_bytes.get(*next).copied().unwrap_or(0);
+            *next += 1;
+            FUZZ_SIGNATURE_TYPES[b as usize % FUZZ_SIGNATURE_TYPES.len()]
+        })
+        .collect();
+    format!("({})", args.join(", "))
+}

@@ -87,31 +87,9 @@ enum Command {
     },
     /// Print the PTX of a kernel (or of a one-thread entry calling any function) for one
     /// signature; needs no GPU.
-    Ptx {
-        /// The Python file.
-        file: String,
-        /// The kernel or function.
-        func: String,
-        /// The signature, e.g. `void(float32[:], float32[:])`.
-        #[arg(long)]
-        sig: String,
-        /// The GPU architecture.
-        #[arg(long, default_value = "sm_90")]
-        arch: String,
-    },
+    Ptx(GpuCode),
     /// Print the LLVM IR twinjit generates for the NVPTX target (before LLVM optimises it).
-    Llvm {
-        /// The Python file.
-        file: String,
-        /// The kernel or function.
-        func: String,
-        /// The signature.
-        #[arg(long)]
-        sig: String,
-        /// The GPU architecture.
-        #[arg(long, default_value = "sm_90")]
-        arch: String,
-    },
+    Llvm(GpuCode),
     /// List CUDA devices (like numba.cuda.detect()).
     Detect,
     /// The on-disk compilation cache: dir, list, stats, clear, explain.
@@ -144,6 +122,21 @@ enum CacheAction {
         #[arg(long, default_value = "host")]
         target: String,
     },
+}
+
+/// What `ptx` and `llvm` compile; needs no GPU.
+#[derive(clap::Args)]
+struct GpuCode {
+    /// The Python file.
+    file: String,
+    /// The kernel or function.
+    func: String,
+    /// The signature, e.g. `void(float32[:], float32[:])`.
+    #[arg(long)]
+    sig: String,
+    /// The GPU architecture.
+    #[arg(long, default_value = "sm_90")]
+    arch: String,
 }
 
 #[derive(clap::Args)]
@@ -198,8 +191,8 @@ fn main() -> ExitCode {
         Command::Bench { common, warmup, reps } => run::bench(&common.into_run_args(), warmup, reps),
         Command::Clif { file, func, sig } => commands::listing(&file, &func, sig.as_deref(), false),
         Command::Asm { file, func, sig } => commands::listing(&file, &func, sig.as_deref(), true),
-        Command::Ptx { file, func, sig, arch } => commands::ptx(&file, &func, &sig, &arch, false),
-        Command::Llvm { file, func, sig, arch } => commands::ptx(&file, &func, &sig, &arch, true),
+        Command::Ptx(c) => commands::ptx(&c.file, &c.func, &c.sig, &c.arch, false),
+        Command::Llvm(c) => commands::ptx(&c.file, &c.func, &c.sig, &c.arch, true),
         Command::Detect => commands::detect(),
         Command::Cache { action } => match action {
             CacheAction::Dir => commands::cache_dir(),
