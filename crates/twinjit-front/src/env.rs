@@ -41,36 +41,15 @@ pub(crate) enum ConstVal {
 
 pub(crate) type Env = HashMap<String, Global>;
 
-/// The `math` functions twinjit knows.
+/// The `math` function `name` (through the builtins table).
 pub(crate) fn math_function(name: &str) -> Option<Builtin> {
-    use Builtin::*;
-    Some(match name {
-        "sqrt" => Sqrt,
-        "exp" => Exp,
-        "log" => Log,
-        "log2" => Log2,
-        "log10" => Log10,
-        "sin" => Sin,
-        "cos" => Cos,
-        "tan" => Tan,
-        "asin" => Asin,
-        "acos" => Acos,
-        "atan" => Atan,
-        "atan2" => Atan2,
-        "sinh" => Sinh,
-        "cosh" => Cosh,
-        "tanh" => Tanh,
-        "floor" => Floor,
-        "ceil" => Ceil,
-        "fabs" => Fabs,
-        "pow" => MathPow,
-        "hypot" => Hypot,
-        "copysign" => Copysign,
-        "isnan" => IsNan,
-        "isinf" => IsInf,
-        "isfinite" => IsFinite,
-        _ => return None,
-    })
+    Builtin::from_path(&format!("math.{name}"))
+}
+
+/// The "supported: ..." hint for a module's functions, made from the builtins table.
+pub(crate) fn supported_hint(module: &str, extra: &str) -> String {
+    let names = twinjit_ir::builtins::paths_under(&format!("{module}."));
+    format!("supported: {module}.{}{extra}", names.join(" "))
 }
 
 /// The `math` (and `numpy`) constants.

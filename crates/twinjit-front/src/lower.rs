@@ -6,7 +6,7 @@
 //! expressions and comparison chains short-circuit through blocks with a parameter.
 //! Statements after `return`/`break`/`continue` land in a fresh unreachable block.
 
-use crate::env::{dtype_name, math_const, math_function, ConstVal, Env, Global};
+use crate::env::{dtype_name, math_const, math_function, supported_hint, ConstVal, Env, Global};
 use crate::fold::{fold, Folded, NoFold};
 use crate::module_level::stmt_kind;
 use crate::span;
@@ -18,7 +18,7 @@ use twinjit_diag::{Diagnostic, FileId, Span};
 use twinjit_ir::passes::{run_passes, SimplifyCfg};
 use twinjit_ir::{
     AddressSpace, BinaryOp, Block, BlockCall, Builtin, CmpOp, Const, Function, FunctionAttrs, FunctionKind, InstKind,
-    ModuleFunction, Scalar, Terminator, Type, UnaryOp, Value,
+    ModuleFunction, Scalar, Terminator, Type, Typing, UnaryOp, Value,
 };
 
 /// Deepest expression nesting lowered (deeper input gets a diagnostic, not a stack overflow).
@@ -941,23 +941,8 @@ impl Lower<'_> {
                     return self.konst(Const::Float(math_const(c).expect("checked")), span);
                 }
                 (Global::CudaModule, path) => {
-                    let b = match path {
-                        ["threadIdx", "x"] => Some(Builtin::ThreadIdxX),
-                        ["threadIdx", "y"] => Some(Builtin::ThreadIdxY),
-                        ["threadIdx", "z"] => Some(Builtin::ThreadIdxZ),
-                        ["blockIdx", "x"] => Some(Builtin::BlockIdxX),
-                        ["blockIdx", "y"] => Some(Builtin::BlockIdxY),
-                        ["blockIdx", "z"] => Some(Builtin::BlockIdxZ),
-                        ["blockDim", "x"] => Some(Builtin::BlockDimX),
-                        ["blockDim", "y"] => Some(Builtin::BlockDimY),
-                        ["blockDim", "z"] => Some(Builtin::BlockDimZ),
-                        ["gridDim", "x"] => Some(Builtin::GridDimX),
-                        ["gridDim", "y"] => Some(Builtin::GridDimY),
-                        ["gridDim", "z"] => Some(Builtin::GridDimZ),
-                        ["laneid"] => Some(Builtin::LaneId),
-                        ["warpsize"] => Some(Builtin::WarpSize),
-                        _ => None,
-                    };
+                    let b = Builtin::from_path(&format!("cuda.{}", path.join(".")))
+                        .filter(|b| b.info().typing == Typing::SpecialRegister);
                     if let Some(b) = b {
                         return self.emit(InstKind::Builtin(b, vec![]), span);
                     }
@@ -983,20 +968,23 @@ impl Lower<'_> {
                     } else {
                         format!("unknown attribute `{m}.{}`", path.join("."))
                     };
-                    return self.fail(Diagnostic::error(what, span, "not supported").with_hint(match m {
-                        "math" => "supported: math.sqrt exp log log2 log10 sin cos tan asin acos atan atan2 sinh cosh tanh floor ceil fabs pow hypot copysign isnan isinf isfinite pi e inf nan",
-                        "numpy" => "supported: np.float32/np.float64/np.int32/np.int64 casts and np.pi/np.e/np.inf/np.nan",
-                        _ => "supported: numba.njit, numba.jit, numba.cuda",
-                    }));
+                    return self.fail(
+                        Diagnostic::error(what, span, "not supported").with_hint(match m {
+                            "math" => supported_hint("math", " pi e inf nan tau"),
+                            "numpy" => {
+                                "supported: np.float32/np.float64/np.int32/np.int64 casts and np.pi/np.e/np.inf/np.nan"
+                                    .into()
+                            }
+                            _ => "supported: numba.njit, numba.jit, numba.cuda".into(),
+                        }),
+                    );
                 }
             }
         }
         let v = self.expr(&a.value);
-        let b = match attr {
-            "shape" => Builtin::Shape,
-            "size" => Builtin::Size,
-            "ndim" => Builtin::Ndim,
-            _ => {
+        let b = match Builtin::from_path(&format!(".{attr}")) {
+            Some(b) => b,
+            None => {
                 return self.fail(
                     Diagnostic::error(format!("unknown attribute `{attr}`"), span, "not supported")
                         .with_hint("arrays support .shape, .size and .ndim"),
@@ -1074,11 +1062,10 @@ impl Lower<'_> {
                     }
                     None => {}
                 }
+                if let Some(b) = Builtin::from_path(id) {
+                    return self.builtin_call(b, args, span);
+                }
                 match id {
-                    "abs" => self.builtin_call(Builtin::Abs, args, span),
-                    "min" => self.builtin_call(Builtin::Min, args, span),
-                    "max" => self.builtin_call(Builtin::Max, args, span),
-                    "len" => self.builtin_call(Builtin::Len, args, span),
                     "int" => self.cast_call(Scalar::Int64, args, span),
                     "float" => self.cast_call(Scalar::Float64, args, span),
                     "bool" => self.cast_call(Scalar::Bool, args, span),
@@ -1151,7 +1138,7 @@ impl Lower<'_> {
                 Some(b) => self.builtin_call(b, args, span),
                 None => self.fail(
                     Diagnostic::error(format!("unknown function `math.{f}`"), span, "not supported")
-                        .with_hint("supported: math.sqrt exp log log2 log10 sin cos tan asin acos atan atan2 sinh cosh tanh floor ceil fabs pow hypot copysign isnan isinf isfinite"),
+                        .with_hint(supported_hint("math", "")),
                 ),
             },
             (Global::NumpyModule | Global::NumbaModule, [t]) if dtype_name(t).is_some() => {
@@ -1172,20 +1159,19 @@ impl Lower<'_> {
 
     fn cuda_call(&mut self, path: &[&str], c: &ast::ExprCall, span: Span) -> Value {
         let args = &c.arguments.args;
+        // Plain calls of the table's kernel builtins (grid, atomics and arrays have their own
+        // forms below).
         let simple = |name: &str| -> Option<Builtin> {
-            Some(match name {
-                "syncthreads" => Builtin::SyncThreads,
-                "syncthreads_count" => Builtin::SyncThreadsCount,
-                "syncthreads_and" => Builtin::SyncThreadsAnd,
-                "syncthreads_or" => Builtin::SyncThreadsOr,
-                "threadfence" => Builtin::ThreadFence,
-                "activemask" => Builtin::ActiveMask,
-                "shfl_down_sync" => Builtin::ShflDownSync,
-                "shfl_xor_sync" => Builtin::ShflXorSync,
-                "shfl_sync" => Builtin::ShflSync,
-                "fma" => Builtin::Fma,
-                "selp" => Builtin::Selp,
-                _ => return None,
+            Builtin::from_path(&format!("cuda.{name}")).filter(|b| {
+                matches!(
+                    b.info().typing,
+                    Typing::NoResult
+                        | Typing::BarrierPredicate
+                        | Typing::ActiveMask
+                        | Typing::Shuffle
+                        | Typing::Fma
+                        | Typing::Select
+                )
             })
         };
         match path {
@@ -1204,19 +1190,11 @@ impl Lower<'_> {
                 }
             }
             ["atomic", op] => {
-                let b = match *op {
-                    "add" => Builtin::AtomicAdd,
-                    "sub" => Builtin::AtomicSub,
-                    "max" => Builtin::AtomicMax,
-                    "min" => Builtin::AtomicMin,
-                    "exch" => Builtin::AtomicExch,
-                    "cas" | "compare_and_swap" => Builtin::AtomicCas,
-                    _ => {
-                        return self.fail(
-                            Diagnostic::error(format!("unknown atomic `cuda.atomic.{op}`"), span, "not supported")
-                                .with_hint("supported: add sub max min exch cas"),
-                        )
-                    }
+                let Some(b) = Builtin::from_path(&format!("cuda.atomic.{op}")) else {
+                    return self.fail(
+                        Diagnostic::error(format!("unknown atomic `cuda.atomic.{op}`"), span, "not supported")
+                            .with_hint(supported_hint("cuda.atomic", "")),
+                    );
                 };
                 let vals: Vec<Value> = args.iter().map(|a| self.expr(a)).collect();
                 self.emit(InstKind::Builtin(b, vals), span)

@@ -439,7 +439,7 @@ mod tests {
             align: 16,
             code: vec![0x90; 32],
             relocs: vec![
-                reloc(2, Reloc::Abs8, RelocTarget::Function("exp".into())),
+                reloc(2, Reloc::Abs8, RelocTarget::Function("twinjit_libm_exp".into())),
                 reloc(12, Reloc::X86CallPCRel4, RelocTarget::Function("twinjit_entry".into())),
                 reloc(16, Reloc::Abs8, RelocTarget::LibCall(LibCall::FloorF64)),
                 reloc(28, Reloc::X86PCRel4, RelocTarget::OwnOffset(32)),
@@ -456,7 +456,7 @@ mod tests {
             ret_slots: 1,
             entry: "twinjit_entry".into(),
             functions: vec![
-                func("exp", &[types::F64], &[types::F64], None),
+                func("twinjit_libm_exp", &[types::F64], &[types::F64], None),
                 func("f", &[types::I64, types::I64, types::F64], &[types::I32], Some(f_body)),
                 func("twinjit_entry", &tramp, &[types::I32], Some(entry_body)),
             ],
@@ -492,7 +492,7 @@ mod tests {
         check_refused(|a| body(a, 1).relocs[1].offset = u32::MAX - 1, "outside");
         check_refused(|a| body(a, 1).relocs[3].target = RelocTarget::OwnOffset(33), "outside its function");
         check_refused(|a| body(a, 1).relocs[0].target = RelocTarget::Function("g".into()), "undeclared `g`");
-        check_refused(|a| body(a, 1).relocs[0].kind = Reloc::X86PCRel4, "PC-relatively to import `exp`");
+        check_refused(|a| body(a, 1).relocs[0].kind = Reloc::X86PCRel4, "PC-relatively to import `twinjit_libm_exp`");
         check_refused(|a| body(a, 1).relocs[2].kind = Reloc::X86PCRel4, "PC-relatively to a libcall");
         check_refused(|a| body(a, 1).relocs[2].target = RelocTarget::LibCall(LibCall::Probestack), "Probestack");
         check_refused(|a| body(a, 1).relocs[0].kind = Reloc::Abs4, "unknown relocation kind");
@@ -503,7 +503,7 @@ mod tests {
         check_refused(|a| a.functions[0].name = "system".into(), "unknown symbol `system`");
         check_refused(|a| a.functions[0].name = String::new(), "no name");
         check_refused(|a| a.functions[0].params[0] = types::I16, "unknown value type");
-        check_refused(|a| a.functions[1].name = "exp".into(), "declared twice");
+        check_refused(|a| a.functions[1].name = "twinjit_libm_exp".into(), "declared twice");
         check_refused(|a| a.entry = "g".into(), "entry is not declared");
         check_refused(|a| a.entry = "f".into(), "trampoline signature");
         check_refused(|a| a.functions[2].returns.clear(), "trampoline signature");

@@ -1,8 +1,8 @@
 //! A direct loader for artifacts on x86-64 Unix: the code of every local function is copied
 //! into one fresh mapping, the relocations are applied, and the mapping is made read-and-execute.
 //!
-//! It does what `cranelift_jit::JITModule` does for the same bytes (same symbol resolution:
-//! runtime helpers first, then `dlsym`; the same relocation arithmetic) without building a
+//! It does what `cranelift_jit::JITModule` does for the same bytes (the same symbols, from
+//! `runtime::symbols`; the same relocation arithmetic) without building a
 //! Cranelift ISA or module, which is most of the cost of loading a cache entry in a fresh
 //! process. [`crate::link`] uses the `JITModule` path on other targets; the tests run both on
 //! the same artifacts.
@@ -14,7 +14,6 @@
 use crate::artifact::{Artifact, RelocTarget};
 use crate::LoadError;
 use cranelift_codegen::binemit::Reloc;
-use std::ffi::CString;
 
 /// Machine code linked into a mapping of its own, unmapped on drop.
 #[derive(Debug)]
@@ -37,20 +36,11 @@ fn page_size() -> usize {
     usize::try_from(p).ok().filter(|p| p.is_power_of_two()).unwrap_or(4096)
 }
 
-/// The address of an external symbol: a runtime helper, else whatever the process exports
-/// (libm), as `JITModule` resolves it.
+/// The address of an external symbol: a runtime helper or a libm function of the builtins
+/// table (the only imports compiled code has).
 fn external(name: &str) -> Result<*const u8, LoadError> {
-    if let Some((_, p)) = crate::runtime::symbols().into_iter().find(|(n, _)| *n == name) {
-        return Ok(p);
-    }
-    let c = CString::new(name).map_err(|_| LoadError::Corrupt(format!("symbol name `{name}` has a NUL byte")))?;
-    // SAFETY: `c` is a valid C string; RTLD_DEFAULT searches the loaded objects.
-    let p = unsafe { libc::dlsym(libc::RTLD_DEFAULT, c.as_ptr()) };
-    if p.is_null() {
-        Err(LoadError::Incompatible(format!("symbol `{name}` is not available in this process")))
-    } else {
-        Ok(p as *const u8)
-    }
+    crate::runtime::lookup(name)
+        .ok_or_else(|| LoadError::Incompatible(format!("symbol `{name}` is not available in this process")))
 }
 
 /// Links `art` and returns the image with the address of its entry function.

@@ -233,11 +233,11 @@ pub(crate) fn catch_panic<T, E: From<HostError>>(f: impl FnOnce() -> Result<T, E
     }
 }
 
-/// An empty JIT module for `isa` that resolves the runtime helpers (libm through the process).
+/// An empty JIT module for `isa` that resolves the runtime helpers and the table's libm functions.
 pub(crate) fn new_module(isa: cranelift_codegen::isa::OwnedTargetIsa) -> JITModule {
     let mut jb = JITBuilder::with_isa(isa, default_libcall_names());
     for (name, ptr) in runtime::symbols() {
-        jb.symbol(name, ptr);
+        jb.symbol(&**name, *ptr as *const u8);
     }
     JITModule::new(jb)
 }

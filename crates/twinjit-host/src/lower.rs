@@ -5,6 +5,7 @@
 //! the error and returns status 1; calls propagate a non-zero status.
 
 use crate::abi::{err_off, parts, scalar_type, ERR_INDEX, ERR_RECURSION, ERR_ZERO_DIVISION, MAX_RECURSION};
+use crate::runtime;
 use crate::HostError;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{self as cl, types, BlockArg, InstBuilder, MemFlagsData};
@@ -12,7 +13,10 @@ use cranelift_frontend::FunctionBuilder;
 use hashbrown::HashMap;
 use smallvec::SmallVec;
 use twinjit_diag::Span;
-use twinjit_ir::{BinaryOp, Builtin, CmpOp, Const, Function, InstKind, Scalar, Terminator, Type, UnaryOp, Value};
+use twinjit_ir::builtins::{Helper, Intrinsic};
+use twinjit_ir::{
+    BinaryOp, Builtin, CmpOp, Const, Function, InstKind, Lowering, Scalar, Terminator, Type, UnaryOp, Value,
+};
 
 type Parts = SmallVec<[cl::Value; 4]>;
 
@@ -432,7 +436,7 @@ impl FnLowering<'_, '_> {
                     self.pow_by_int(x, y, c, t, span, &helper)
                 }
                 BinaryOp::Pow => {
-                    self.call_helper(if s == Scalar::Float32 { "powf" } else { "pow" }, &[x, y], &[t, t], t)
+                    self.call_helper(&libm_symbol(Builtin::MathPow, s == Scalar::Float32), &[x, y], &[t, t], t)
                 }
                 _ => return Err(HostError::Internal(format!("{} on floats", op.name()))),
             });
@@ -579,79 +583,53 @@ impl FnLowering<'_, '_> {
     }
 
     fn builtin(&mut self, bi: Builtin, args: &[Value], rty: &Type, span: Span) -> Result<cl::Value, HostError> {
-        use Builtin::*;
-        let s = match rty.scalar() {
-            Some(s) => s,
-            None => {
-                return Err(HostError::Unsupported {
-                    what: bi.name().into(),
-                    span,
-                    hint: "this builtin is not available on the host".into(),
-                })
-            }
-        };
+        let unsupported = |hint: &str| HostError::Unsupported { what: bi.name().into(), span, hint: hint.into() };
+        if rty.scalar().is_none() {
+            return Err(unsupported("this builtin is not available on the host"));
+        }
         let xs: Vec<cl::Value> = args.iter().map(|a| self.one(*a)).collect();
-        let x = xs.first().copied();
-        let arg_s = args.first().map(|a| self.scalar(*a));
-        let t = scalar_type(arg_s.unwrap_or(s));
-        Ok(match bi {
-            Sqrt => self.b.ins().sqrt(x.expect("arity")),
-            Fabs => self.b.ins().fabs(x.expect("arity")),
-            Floor => self.b.ins().floor(x.expect("arity")),
-            Ceil => self.b.ins().ceil(x.expect("arity")),
-            Copysign => self.b.ins().fcopysign(xs[0], xs[1]),
-            IsNan => self.b.ins().fcmp(FloatCC::Unordered, xs[0], xs[0]),
-            IsInf | IsFinite => {
-                let a = self.b.ins().fabs(xs[0]);
-                let inf = if t == types::F32 {
-                    self.b.ins().f32const(f32::INFINITY)
-                } else {
-                    self.b.ins().f64const(f64::INFINITY)
+        let arg_types: Vec<types::Type> = args.iter().map(|a| scalar_type(self.scalar(*a))).collect();
+        let t = arg_types.first().copied().unwrap_or(types::F64);
+        let f32 = t == types::F32;
+        Ok(match bi.info().lowering {
+            Lowering::Intrinsic(i) => match i {
+                Intrinsic::Sqrt => self.b.ins().sqrt(xs[0]),
+                Intrinsic::Fabs => self.b.ins().fabs(xs[0]),
+                Intrinsic::Floor => self.b.ins().floor(xs[0]),
+                Intrinsic::Ceil => self.b.ins().ceil(xs[0]),
+                Intrinsic::Trunc => self.b.ins().trunc(xs[0]),
+                Intrinsic::Copysign => self.b.ins().fcopysign(xs[0], xs[1]),
+                Intrinsic::IsNan => self.b.ins().fcmp(FloatCC::Unordered, xs[0], xs[0]),
+                Intrinsic::IsInf | Intrinsic::IsFinite => {
+                    let a = self.b.ins().fabs(xs[0]);
+                    let inf =
+                        if f32 { self.b.ins().f32const(f32::INFINITY) } else { self.b.ins().f64const(f64::INFINITY) };
+                    let cc = if i == Intrinsic::IsInf { FloatCC::Equal } else { FloatCC::LessThan };
+                    self.b.ins().fcmp(cc, a, inf)
+                }
+            },
+            // The interpreter's own libm function, through the table's address: bit-identical.
+            Lowering::Libm(m) => self.call_helper(&m.host_symbol(f32), &xs, &arg_types, t),
+            Lowering::Helper(h) => {
+                let ret = match h {
+                    Helper::Gcd => types::I64,
+                    Helper::FrexpMantissa => t,
+                    Helper::FrexpExponent => types::I32,
                 };
-                let cc = if bi == IsInf { FloatCC::Equal } else { FloatCC::LessThan };
-                self.b.ins().fcmp(cc, a, inf)
+                self.call_helper(runtime::helper_symbol(h, f32), &xs, &arg_types, ret)
             }
-            Exp | Log | Log2 | Log10 | Sin | Cos | Tan | Asin | Acos | Atan | Sinh | Cosh | Tanh => {
-                // libm itself, the same functions Rust's f64::exp & co. call (and so the
-                // interpreter): one call, bit-identical results.
-                let name = match bi {
-                    Exp => "exp",
-                    Log => "log",
-                    Log2 => "log2",
-                    Log10 => "log10",
-                    Sin => "sin",
-                    Cos => "cos",
-                    Tan => "tan",
-                    Asin => "asin",
-                    Acos => "acos",
-                    Atan => "atan",
-                    Sinh => "sinh",
-                    Cosh => "cosh",
-                    _ => "tanh",
-                };
-                let sym = if t == types::F32 { format!("{name}f") } else { name.to_string() };
-                self.call_helper(&sym, &[xs[0]], &[t], t)
-            }
-            Atan2 | MathPow | Hypot => {
-                let name = match bi {
-                    Atan2 => "atan2",
-                    MathPow => "pow",
-                    _ => "hypot",
-                };
-                let sym = if t == types::F32 { format!("{name}f") } else { name.to_string() };
-                self.call_helper(&sym, &[xs[0], xs[1]], &[t, t], t)
-            }
-            other => {
-                return Err(HostError::Unsupported {
-                    what: other.name().into(),
-                    span,
-                    hint: if other.is_cuda() {
-                        "CUDA intrinsics exist only in kernels compiled for the cuda target".into()
-                    } else {
-                        "lowered before the backend".into()
-                    },
-                })
+            Lowering::Rewritten => return Err(unsupported("rewritten by type inference before the backend")),
+            Lowering::Kernel(_) => {
+                return Err(unsupported("CUDA intrinsics exist only in kernels compiled for the cuda target"))
             }
         })
+    }
+}
+
+/// The host import of a libm builtin (float `**` is `math.pow`'s function).
+fn libm_symbol(b: Builtin, f32: bool) -> String {
+    match b.info().lowering {
+        Lowering::Libm(m) => m.host_symbol(f32),
+        _ => unreachable!("{} is not a libm builtin", b.name()),
     }
 }

@@ -1,12 +1,15 @@
-//! Runtime helpers that compiled code calls for Python's float floor division/modulo and
-//! powers. They call the very functions the reference interpreter uses, so host results match
-//! the oracle bit for bit. (Math functions such as `exp` are libm's own symbols, resolved by the
-//! JIT: the same functions Rust's `f64::exp` calls.)
+//! Runtime helpers that compiled code calls for Python's float floor division/modulo, powers
+//! and the builtins table's helpers (gcd, frexp). They call the very functions the reference
+//! interpreter uses, so host results match the oracle bit for bit. Math functions such as `exp`
+//! are imported as `twinjit_libm_exp`, bound to the address the builtins table gives the
+//! interpreter.
 //!
-//! [`is_known_import`] lists every symbol compiled code may import; a loaded artifact naming
-//! any other symbol is refused (the JIT would panic on an unresolvable name).
+//! [`symbols`] lists every symbol compiled code may import; a loaded artifact naming any other
+//! symbol is refused (the JIT would panic on an unresolvable name).
 
-use twinjit_ir::interp::{divmod_f32, divmod_f64, int_pow, powi_f32, powi_f64};
+use std::sync::OnceLock;
+use twinjit_ir::builtins::Helper;
+use twinjit_ir::interp::{divmod_f32, divmod_f64, int_gcd, int_pow, powi_f32, powi_f64};
 
 extern "C" fn floordiv_f64(x: f64, y: f64) -> f64 {
     divmod_f64(x, y).0
@@ -31,22 +34,67 @@ extern "C" fn powi_f32_rt(x: f32, y: i64) -> f32 {
     powi_f32(x, y).unwrap_or(f32::INFINITY)
 }
 
-/// (symbol name, address) of every helper, registered with the JIT.
-pub(crate) fn symbols() -> Vec<(&'static str, *const u8)> {
-    macro_rules! s {
-        ($($n:ident),*) => { vec![$((concat!("twinjit_", stringify!($n)), $n as *const u8)),*] };
-    }
-    s![floordiv_f64, mod_f64, floordiv_f32, mod_f32, powi_i64, powi_f64_rt, powi_f32_rt]
+extern "C" fn gcd_i64(x: i64, y: i64) -> i64 {
+    int_gcd(x, y)
+}
+extern "C" fn frexp_mantissa_f64(x: f64) -> f64 {
+    twinjit_ir::libm::frexp(x).0
+}
+extern "C" fn frexp_mantissa_f32(x: f32) -> f32 {
+    twinjit_ir::libm::frexpf(x).0
+}
+extern "C" fn frexp_exponent_f64(x: f64) -> i32 {
+    twinjit_ir::libm::frexp(x).1
+}
+extern "C" fn frexp_exponent_f32(x: f32) -> i32 {
+    twinjit_ir::libm::frexpf(x).1
 }
 
-/// libm functions compiled code calls, in their `f64` form (the `f32` form adds `f`).
-const LIBM: &[&str] = &[
-    "exp", "log", "log2", "log10", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "atan2", "pow",
-    "hypot",
-];
+/// The helper symbol of a table helper for a float (`f32` chooses the float32 form; ignored
+/// for integer helpers).
+pub(crate) fn helper_symbol(h: Helper, f32: bool) -> &'static str {
+    match (h, f32) {
+        (Helper::Gcd, _) => "twinjit_gcd_i64",
+        (Helper::FrexpMantissa, false) => "twinjit_frexp_mantissa_f64",
+        (Helper::FrexpMantissa, true) => "twinjit_frexp_mantissa_f32",
+        (Helper::FrexpExponent, false) => "twinjit_frexp_exponent_f64",
+        (Helper::FrexpExponent, true) => "twinjit_frexp_exponent_f32",
+    }
+}
 
-/// Whether compiled code may import `name`: a runtime helper or a libm function.
+/// (symbol name, address) of every symbol compiled code may import: the runtime helpers and
+/// the builtins table's libm functions (the interpreter's very functions). Built once.
+pub(crate) fn symbols() -> &'static [(Box<str>, usize)] {
+    static SYMBOLS: OnceLock<Vec<(Box<str>, usize)>> = OnceLock::new();
+    SYMBOLS.get_or_init(|| {
+        macro_rules! s {
+            ($($n:ident),*) => { vec![$((Box::from(concat!("twinjit_", stringify!($n))), $n as *const u8 as usize)),*] };
+        }
+        let mut v = s![
+            floordiv_f64,
+            mod_f64,
+            floordiv_f32,
+            mod_f32,
+            powi_i64,
+            powi_f64_rt,
+            powi_f32_rt,
+            gcd_i64,
+            frexp_mantissa_f64,
+            frexp_mantissa_f32,
+            frexp_exponent_f64,
+            frexp_exponent_f32
+        ];
+        v.extend(twinjit_ir::builtins::libm_symbols().into_iter().map(|(n, p)| (n.into_boxed_str(), p as usize)));
+        v
+    })
+}
+
+/// The address of the import `name`, if compiled code may import it.
+pub(crate) fn lookup(name: &str) -> Option<*const u8> {
+    symbols().iter().find(|(n, _)| &**n == name).map(|(_, p)| *p as *const u8)
+}
+
+/// Whether compiled code may import `name`.
 pub(crate) fn is_known_import(name: &str) -> bool {
-    let libm = |n: &str| LIBM.contains(&n) || n.strip_suffix('f').is_some_and(|b| LIBM.contains(&b));
-    libm(name) || symbols().iter().any(|(s, _)| *s == name)
+    lookup(name).is_some()
 }

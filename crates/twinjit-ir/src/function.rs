@@ -6,6 +6,7 @@
 //! inference) has a known type on every value, and after `expand_indexing` arrays are reached
 //! only through `load`/`store` with the index arithmetic spelled out.
 
+use crate::builtins::Builtin;
 use crate::types::{Scalar, Type};
 use smallvec::{smallvec, SmallVec};
 use twinjit_diag::Span;
@@ -102,24 +103,6 @@ pub enum CmpOp {
     Gt,
     /// `>=`
     Ge,
-}
-
-macro_rules! named_enum {
-    ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $var:ident = $text:literal,)* }) => {
-        $(#[$m])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum $name { $($(#[$vm])* $var,)* }
-        impl $name {
-            /// The name used in the text form.
-            pub fn name(self) -> &'static str {
-                match self { $($name::$var => $text,)* }
-            }
-            /// Parses the text-form name.
-            pub fn from_name(s: &str) -> Option<Self> {
-                match s { $($text => Some($name::$var),)* _ => None }
-            }
-        }
-    };
 }
 
 impl UnaryOp {
@@ -222,150 +205,6 @@ impl CmpOp {
     }
     /// All operators.
     pub const ALL: [CmpOp; 6] = [CmpOp::Eq, CmpOp::Ne, CmpOp::Lt, CmpOp::Le, CmpOp::Gt, CmpOp::Ge];
-}
-
-named_enum!(
-    /// Calls to built-in functions and attributes that are not plain arithmetic.
-    Builtin {
-        /// `abs(x)`
-        Abs = "abs",
-        /// `min(a, b, ...)`
-        Min = "min",
-        /// `max(a, b, ...)`
-        Max = "max",
-        /// `len(a)`: the first dimension.
-        Len = "len",
-        /// An argument of `range()`: must be an integer (Python's `operator.index`); becomes
-        /// a cast to int64 during inference.
-        RangeArg = "range_arg",
-        /// `a.size`
-        Size = "size",
-        /// `a.ndim`
-        Ndim = "ndim",
-        /// `a.shape` as a tuple.
-        Shape = "shape",
-        /// `math.sqrt`
-        Sqrt = "math.sqrt",
-        /// `math.exp`
-        Exp = "math.exp",
-        /// `math.log` (one argument)
-        Log = "math.log",
-        /// `math.log2`
-        Log2 = "math.log2",
-        /// `math.log10`
-        Log10 = "math.log10",
-        /// `math.sin`
-        Sin = "math.sin",
-        /// `math.cos`
-        Cos = "math.cos",
-        /// `math.tan`
-        Tan = "math.tan",
-        /// `math.asin`
-        Asin = "math.asin",
-        /// `math.acos`
-        Acos = "math.acos",
-        /// `math.atan`
-        Atan = "math.atan",
-        /// `math.atan2`
-        Atan2 = "math.atan2",
-        /// `math.sinh`
-        Sinh = "math.sinh",
-        /// `math.cosh`
-        Cosh = "math.cosh",
-        /// `math.tanh`
-        Tanh = "math.tanh",
-        /// `math.floor` (returns int64)
-        Floor = "math.floor",
-        /// `math.ceil` (returns int64)
-        Ceil = "math.ceil",
-        /// `math.fabs`
-        Fabs = "math.fabs",
-        /// `math.pow`
-        MathPow = "math.pow",
-        /// `math.hypot`
-        Hypot = "math.hypot",
-        /// `math.copysign`
-        Copysign = "math.copysign",
-        /// `math.isnan`
-        IsNan = "math.isnan",
-        /// `math.isinf`
-        IsInf = "math.isinf",
-        /// `math.isfinite`
-        IsFinite = "math.isfinite",
-        /// `cuda.grid(n)`; the constant `n` is the argument.
-        Grid = "cuda.grid",
-        /// `cuda.gridsize(n)`
-        Gridsize = "cuda.gridsize",
-        /// `cuda.threadIdx.x`
-        ThreadIdxX = "cuda.threadIdx.x",
-        /// `cuda.threadIdx.y`
-        ThreadIdxY = "cuda.threadIdx.y",
-        /// `cuda.threadIdx.z`
-        ThreadIdxZ = "cuda.threadIdx.z",
-        /// `cuda.blockIdx.x`
-        BlockIdxX = "cuda.blockIdx.x",
-        /// `cuda.blockIdx.y`
-        BlockIdxY = "cuda.blockIdx.y",
-        /// `cuda.blockIdx.z`
-        BlockIdxZ = "cuda.blockIdx.z",
-        /// `cuda.blockDim.x`
-        BlockDimX = "cuda.blockDim.x",
-        /// `cuda.blockDim.y`
-        BlockDimY = "cuda.blockDim.y",
-        /// `cuda.blockDim.z`
-        BlockDimZ = "cuda.blockDim.z",
-        /// `cuda.gridDim.x`
-        GridDimX = "cuda.gridDim.x",
-        /// `cuda.gridDim.y`
-        GridDimY = "cuda.gridDim.y",
-        /// `cuda.gridDim.z`
-        GridDimZ = "cuda.gridDim.z",
-        /// `cuda.laneid`
-        LaneId = "cuda.laneid",
-        /// `cuda.warpsize`
-        WarpSize = "cuda.warpsize",
-        /// `cuda.syncthreads()`
-        SyncThreads = "cuda.syncthreads",
-        /// `cuda.syncthreads_count(p)`
-        SyncThreadsCount = "cuda.syncthreads_count",
-        /// `cuda.syncthreads_and(p)`
-        SyncThreadsAnd = "cuda.syncthreads_and",
-        /// `cuda.syncthreads_or(p)`
-        SyncThreadsOr = "cuda.syncthreads_or",
-        /// `cuda.threadfence()`
-        ThreadFence = "cuda.threadfence",
-        /// `cuda.activemask()`
-        ActiveMask = "cuda.activemask",
-        /// `cuda.atomic.add(a, i, v)`
-        AtomicAdd = "cuda.atomic.add",
-        /// `cuda.atomic.sub(a, i, v)`
-        AtomicSub = "cuda.atomic.sub",
-        /// `cuda.atomic.max(a, i, v)`
-        AtomicMax = "cuda.atomic.max",
-        /// `cuda.atomic.min(a, i, v)`
-        AtomicMin = "cuda.atomic.min",
-        /// `cuda.atomic.exch(a, i, v)`
-        AtomicExch = "cuda.atomic.exch",
-        /// `cuda.atomic.cas(a, i, old, new)`
-        AtomicCas = "cuda.atomic.cas",
-        /// `cuda.shfl_down_sync(mask, v, delta)`
-        ShflDownSync = "cuda.shfl_down_sync",
-        /// `cuda.shfl_xor_sync(mask, v, lanemask)`
-        ShflXorSync = "cuda.shfl_xor_sync",
-        /// `cuda.shfl_sync(mask, v, src)`
-        ShflSync = "cuda.shfl_sync",
-        /// `cuda.fma(a, b, c)`
-        Fma = "cuda.fma",
-        /// `cuda.selp(c, a, b)`
-        Selp = "cuda.selp",
-    }
-);
-
-impl Builtin {
-    /// Whether this builtin exists only in CUDA kernels and device functions.
-    pub fn is_cuda(self) -> bool {
-        self.name().starts_with("cuda.")
-    }
 }
 
 /// Memory space of an array allocated inside a function.

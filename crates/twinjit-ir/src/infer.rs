@@ -12,6 +12,7 @@
 //! into `bool` (Python truthiness), and inserts `checknonzero` before division under the Python
 //! error model. Output is verified typed IR; errors are located diagnostics.
 
+use crate::builtins::{AtomicOp, Builtin, KernelOp, Typing};
 use crate::function::*;
 use crate::module::{ErrorModel, FunctionKind, Module, ModuleFunction};
 use crate::types::{ArrayType, Layout, Scalar, Type};
@@ -400,7 +401,7 @@ impl<'m> Inferencer<'m> {
                 )
                 .with_hint("decorate the function with @cuda.jit (or @cuda.jit(device=True))"));
             }
-            InstKind::Builtin(b @ (Builtin::Grid | Builtin::Gridsize), args) => {
+            InstKind::Builtin(b, args) if b.info().typing == Typing::GridIndex => {
                 let n = match args.first().and_then(|a| f.def_inst(*a)).map(|d| &d.kind) {
                     Some(InstKind::Const(Const::Int(n))) if (1..=3).contains(n) => *n as usize,
                     _ => return Err(err(span, format!("{}() takes a constant 1, 2 or 3", b.name()), "here")),
@@ -470,8 +471,8 @@ impl<'m> Inferencer<'m> {
     }
 
     fn builtin_type(&self, b: Builtin, args: &[Value], types: &[Type], span: Span) -> Result<Type, Diagnostic> {
-        use Builtin::*;
-        let (lo, hi) = typing::builtin_arity(b);
+        let info = b.info();
+        let (lo, hi) = (info.arity.0 as usize, info.arity.1 as usize);
         if args.len() < lo || args.len() > hi {
             let want = if lo == hi { lo.to_string() } else { format!("{lo} or more") };
             return Err(err(
@@ -495,26 +496,64 @@ impl<'m> Inferencer<'m> {
                 )
             })
         };
-        Ok(match b {
-            Abs => {
+        let integer = |k: usize| -> Result<Scalar, Diagnostic> {
+            let s = scalar(k)?;
+            if s.is_float() {
+                return Err(err(
+                    span,
+                    format!("{}() expects an integer, found {}", b.name(), s.name()),
+                    format!("argument {} is {}", k + 1, s.name()),
+                )
+                .with_hint("convert with int(...)"));
+            }
+            Ok(s)
+        };
+        let float_of_args = || -> Result<Scalar, Diagnostic> {
+            let mut acc = typing::math_unary(scalar(0)?);
+            for k in 1..args.len() {
+                acc = typing::math_binary(acc, scalar(k)?);
+            }
+            Ok(acc)
+        };
+        Ok(match info.typing {
+            Typing::FloatMath | Typing::FloatScale(_) => Type::Scalar(float_of_args()?),
+            Typing::FloatToInt => {
+                scalar(0)?;
+                Type::I64
+            }
+            Typing::FloatPredicate => {
+                scalar(0)?;
+                Type::BOOL
+            }
+            Typing::FloatInt => {
+                integer(1)?;
+                Type::Scalar(typing::math_unary(scalar(0)?))
+            }
+            Typing::Frexp => Type::Tuple(vec![Type::Scalar(typing::math_unary(scalar(0)?)), Type::I32]),
+            Typing::IntMath => {
+                let (x, y) = (integer(0)?, integer(1)?);
+                if x == Scalar::Int32 && y == Scalar::Int32 {
+                    Type::I32
+                } else {
+                    Type::I64
+                }
+            }
+            Typing::Abs => {
                 let s = scalar(0)?;
                 Type::Scalar(if s.is_float() { s } else { Scalar::Int64 })
             }
-            Min | Max => {
+            Typing::MinMax => {
                 let mut acc = scalar(0)?;
                 for k in 1..args.len() {
                     acc = typing::unify_scalar(acc, scalar(k)?);
                 }
-                if acc == Scalar::Bool && !args.is_empty() {
-                    acc = Scalar::Bool;
-                }
                 Type::Scalar(acc)
             }
-            Len | Size | Ndim => {
+            Typing::ArrayLen | Typing::ArraySize | Typing::ArrayNdim => {
                 array_of(&ty(0), span, b.name())?;
                 Type::I64
             }
-            RangeArg => match ty(0) {
+            Typing::RangeIndex => match ty(0) {
                 Type::Scalar(s) if !s.is_float() => Type::I64,
                 t => {
                     return Err(err(
@@ -525,25 +564,15 @@ impl<'m> Inferencer<'m> {
                     .with_hint("convert with int(...)"))
                 }
             },
-            Shape => Type::Tuple(vec![Type::I64; array_of(&ty(0), span, "`.shape`")?.ndim as usize]),
-            Sqrt | Exp | Log | Log2 | Log10 | Sin | Cos | Tan | Asin | Acos | Atan | Sinh | Cosh | Tanh | Fabs => {
-                Type::Scalar(typing::math_unary(scalar(0)?))
-            }
-            Floor | Ceil => {
-                scalar(0)?;
-                Type::I64
-            }
-            Atan2 | MathPow | Hypot | Copysign => Type::Scalar(typing::math_binary(scalar(0)?, scalar(1)?)),
-            IsNan | IsInf | IsFinite => {
-                scalar(0)?;
-                Type::BOOL
+            Typing::ArrayShape => Type::Tuple(vec![Type::I64; array_of(&ty(0), span, "`.shape`")?.ndim as usize]),
+            Typing::Internal => {
+                return Err(err(span, format!("internal: `{}` reached type inference", b.name()), "here"))
             }
             // Typed in `result_type` from the constant argument, before reaching here.
-            Grid | Gridsize => return Err(err(span, "internal: cuda.grid typed without its constant", "here")),
-            ThreadIdxX | ThreadIdxY | ThreadIdxZ | BlockIdxX | BlockIdxY | BlockIdxZ | BlockDimX | BlockDimY
-            | BlockDimZ | GridDimX | GridDimY | GridDimZ | LaneId | WarpSize => Type::I32,
-            SyncThreads | ThreadFence => Type::None,
-            SyncThreadsCount | SyncThreadsAnd | SyncThreadsOr => {
+            Typing::GridIndex => return Err(err(span, "internal: cuda.grid typed without its constant", "here")),
+            Typing::SpecialRegister => Type::I32,
+            Typing::NoResult => Type::None,
+            Typing::BarrierPredicate => {
                 // numba-cuda types the predicate as an Integer (a bool is refused) and passes
                 // it as int32.
                 if !scalar(0)?.is_int() {
@@ -556,17 +585,18 @@ impl<'m> Inferencer<'m> {
                 }
                 Type::I32
             }
-            ActiveMask => Type::I64,
-            AtomicAdd | AtomicSub | AtomicMax | AtomicMin | AtomicExch | AtomicCas => {
+            Typing::ActiveMask => Type::I64,
+            Typing::Atomic => {
+                let is_cas = b.kernel_op() == Some(KernelOp::Atomic(AtomicOp::Cas));
                 let at = array_of(&ty(0), span, b.name())?;
-                let ok_dtype = if b == AtomicCas { at.dtype.is_int() } else { at.dtype != Scalar::Bool };
+                let ok_dtype = if is_cas { at.dtype.is_int() } else { at.dtype != Scalar::Bool };
                 if !ok_dtype {
                     return Err(err(
                         span,
                         format!("{}() does not support arrays of {}", b.name(), at.dtype.name()),
                         "this array",
                     )
-                    .with_hint(if b == AtomicCas {
+                    .with_hint(if is_cas {
                         "numba-cuda's cas works on int32 and int64 arrays"
                     } else {
                         "atomics work on int32, int64, float32 and float64 arrays"
@@ -595,9 +625,9 @@ impl<'m> Inferencer<'m> {
                 }
                 Type::Scalar(at.dtype)
             }
-            ShflDownSync | ShflXorSync | ShflSync => ty(1),
-            Fma => Type::Scalar(typing::math_binary(typing::math_binary(scalar(0)?, scalar(1)?), scalar(2)?)),
-            Selp => {
+            Typing::Shuffle => ty(1),
+            Typing::Fma => Type::Scalar(typing::math_binary(typing::math_binary(scalar(0)?, scalar(1)?), scalar(2)?)),
+            Typing::Select => {
                 typing::unify(&ty(1), &ty(2)).ok_or_else(|| err(span, "selp operands have different types", "here"))?
             }
         })
@@ -1033,16 +1063,16 @@ impl Rewriter<'_> {
         rt: Option<Type>,
         span: Span,
     ) -> Result<Option<Value>, Diagnostic> {
-        use Builtin::*;
         let rt = rt.expect("builtins have a result");
         let a0 = args.first().map(|a| self.val(*a));
-        Ok(Some(match bi {
-            Abs => {
+        let mut nargs: Vec<Value> = args.iter().map(|a| self.val(*a)).collect();
+        Ok(Some(match bi.info().typing {
+            Typing::Abs => {
                 let x = a0.expect("arity checked");
                 let s = rt.scalar().expect("typed");
                 let x = self.coerce(b, x, &rt, span)?;
                 if s.is_float() {
-                    self.push(b, InstKind::Builtin(Fabs, vec![x]), rt, span)
+                    self.push(b, InstKind::Builtin(Builtin::Fabs, vec![x]), rt, span)
                 } else {
                     let zero = self.push(b, InstKind::Const(Const::Int(0)), rt.clone(), span);
                     let neg = self.push(b, InstKind::Compare(CmpOp::Lt, x, zero), Type::BOOL, span);
@@ -1050,34 +1080,32 @@ impl Rewriter<'_> {
                     self.push(b, InstKind::Select(neg, nx, x), rt, span)
                 }
             }
-            Min | Max => {
+            Typing::MinMax => {
                 // Python's algorithm, as Numba reproduces it: keep the accumulator unless the
                 // next value compares strictly smaller (min) / greater (max).
-                let op = if bi == Min { CmpOp::Lt } else { CmpOp::Gt };
-                let mut acc = self.val(args[0]);
-                acc = self.coerce(b, acc, &rt, span)?;
-                for a in &args[1..] {
-                    let v = self.val(*a);
+                let op = if bi == Builtin::Min { CmpOp::Lt } else { CmpOp::Gt };
+                let mut acc = self.coerce(b, nargs[0], &rt, span)?;
+                for &v in &nargs[1..] {
                     let v = self.coerce(b, v, &rt, span)?;
                     let c = self.push(b, InstKind::Compare(op, v, acc), Type::BOOL, span);
                     acc = self.push(b, InstKind::Select(c, v, acc), rt.clone(), span);
                 }
                 acc
             }
-            Len => {
+            Typing::ArrayLen => {
                 let a = a0.expect("arity");
                 self.push(b, InstKind::Dim(a, 0), Type::I64, span)
             }
-            RangeArg => {
+            Typing::RangeIndex => {
                 let a = a0.expect("arity");
                 self.coerce(b, a, &Type::I64, span)?
             }
-            Ndim => {
+            Typing::ArrayNdim => {
                 let a = a0.expect("arity");
                 let n = self.ty(a).array().expect("typed").ndim;
                 self.push(b, InstKind::Const(Const::Int(n as i64)), Type::I64, span)
             }
-            Size => {
+            Typing::ArraySize => {
                 let a = a0.expect("arity");
                 let n = self.ty(a).array().expect("typed").ndim;
                 let mut acc = self.push(b, InstKind::Dim(a, 0), Type::I64, span);
@@ -1087,14 +1115,14 @@ impl Rewriter<'_> {
                 }
                 acc
             }
-            Shape => {
+            Typing::ArrayShape => {
                 let a = a0.expect("arity");
                 let n = self.ty(a).array().expect("typed").ndim;
                 let dims: Vec<Value> =
                     (0..n).map(|k| self.push(b, InstKind::Dim(a, k as i64), Type::I64, span)).collect();
                 self.push(b, InstKind::MakeTuple(dims), rt, span)
             }
-            Floor | Ceil => {
+            Typing::FloatToInt => {
                 let x = a0.expect("arity");
                 let s = self.ty(x).scalar().expect("typed");
                 if s.is_float() {
@@ -1104,50 +1132,76 @@ impl Rewriter<'_> {
                     self.coerce(b, x, &Type::I64, span)?
                 }
             }
-            IsNan | IsInf | IsFinite => {
+            Typing::FloatPredicate => {
                 let x = a0.expect("arity");
                 let s = self.ty(x).scalar().expect("typed");
                 if s.is_float() {
                     self.push(b, InstKind::Builtin(bi, vec![x]), Type::BOOL, span)
                 } else {
-                    let v = bi == IsFinite;
+                    let v = bi == Builtin::IsFinite;
                     self.push(b, InstKind::Const(Const::Bool(v)), Type::BOOL, span)
                 }
             }
-            _ if bi.is_cuda() => {
-                let mut nargs: Vec<Value> = args.iter().map(|a| self.val(*a)).collect();
-                if matches!(bi, AtomicAdd | AtomicSub | AtomicMax | AtomicMin | AtomicExch | AtomicCas) {
-                    let at = self.ty(nargs[0]).array().expect("typed");
-                    for a in nargs.iter_mut().skip(2) {
-                        *a = self.coerce(b, *a, &Type::Scalar(at.dtype), span)?;
-                    }
-                }
-                if matches!(bi, Fma) {
-                    for a in nargs.iter_mut() {
-                        *a = self.coerce(b, *a, &rt, span)?;
-                    }
-                }
-                if matches!(bi, SyncThreadsCount | SyncThreadsAnd | SyncThreadsOr) {
-                    for a in nargs.iter_mut() {
-                        *a = self.coerce(b, *a, &Type::I32, span)?;
-                    }
-                }
-                if matches!(bi, Selp) {
-                    for a in nargs.iter_mut().skip(1) {
-                        *a = self.coerce(b, *a, &rt, span)?;
-                    }
-                }
-                self.push(b, InstKind::Builtin(bi, nargs), rt, span)
+            Typing::FloatScale(factor) => {
+                // Numba multiplies by the factor in the argument's float type.
+                let x = self.coerce(b, nargs[0], &rt, span)?;
+                let k = self.push(b, InstKind::Const(Const::Float(factor)), rt.clone(), span);
+                self.push(b, InstKind::Binary(BinaryOp::Mul, x, k), rt, span)
             }
-            _ => {
+            Typing::FloatInt => {
+                let x = self.coerce(b, nargs[0], &rt, span)?;
+                let n = self.coerce(b, nargs[1], &Type::I32, span)?;
+                self.push(b, InstKind::Builtin(bi, vec![x, n]), rt, span)
+            }
+            Typing::Frexp => {
+                let ft = match &rt {
+                    Type::Tuple(ts) => ts[0].clone(),
+                    _ => unreachable!("frexp is typed as a tuple"),
+                };
+                let x = self.coerce(b, nargs[0], &ft, span)?;
+                let m = self.push(b, InstKind::Builtin(Builtin::FrexpMantissa, vec![x]), ft, span);
+                let e = self.push(b, InstKind::Builtin(Builtin::FrexpExponent, vec![x]), Type::I32, span);
+                self.push(b, InstKind::MakeTuple(vec![m, e]), rt, span)
+            }
+            Typing::IntMath => {
+                // Computed in int64 (the helper's width), then narrowed to the result type.
+                let x = self.coerce(b, nargs[0], &Type::I64, span)?;
+                let y = self.coerce(b, nargs[1], &Type::I64, span)?;
+                let r = self.push(b, InstKind::Builtin(bi, vec![x, y]), Type::I64, span);
+                self.coerce(b, r, &rt, span)?
+            }
+            Typing::FloatMath | Typing::Fma => {
                 // Float math: arguments become the result's float type.
-                let mut nargs = Vec::with_capacity(args.len());
-                for a in args {
-                    let v = self.val(*a);
-                    nargs.push(self.coerce(b, v, &rt, span)?);
+                for a in nargs.iter_mut() {
+                    *a = self.coerce(b, *a, &rt, span)?;
                 }
                 self.push(b, InstKind::Builtin(bi, nargs), rt, span)
             }
+            Typing::Atomic => {
+                let at = self.ty(nargs[0]).array().expect("typed");
+                for a in nargs.iter_mut().skip(2) {
+                    *a = self.coerce(b, *a, &Type::Scalar(at.dtype), span)?;
+                }
+                self.push(b, InstKind::Builtin(bi, nargs), rt, span)
+            }
+            Typing::BarrierPredicate => {
+                for a in nargs.iter_mut() {
+                    *a = self.coerce(b, *a, &Type::I32, span)?;
+                }
+                self.push(b, InstKind::Builtin(bi, nargs), rt, span)
+            }
+            Typing::Select => {
+                for a in nargs.iter_mut().skip(1) {
+                    *a = self.coerce(b, *a, &rt, span)?;
+                }
+                self.push(b, InstKind::Builtin(bi, nargs), rt, span)
+            }
+            Typing::GridIndex
+            | Typing::SpecialRegister
+            | Typing::NoResult
+            | Typing::ActiveMask
+            | Typing::Shuffle
+            | Typing::Internal => self.push(b, InstKind::Builtin(bi, nargs), rt, span),
         }))
     }
 

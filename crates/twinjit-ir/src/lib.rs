@@ -9,14 +9,18 @@
 //! function leaving a pass verifies ([`verify::verify`]); the interpreter defines the
 //! semantics every backend reproduces.
 
-#![forbid(unsafe_code)]
+// Unsafe code only in `libm` (calls into the C math library), each block with a SAFETY comment.
+#![deny(unsafe_code)]
+#![deny(unsafe_op_in_unsafe_fn)]
 // Diagnostics travel only on the (cold) error path; their size does not matter there.
 #![allow(clippy::result_large_err)]
 
+pub mod builtins;
 pub mod call_graph;
 pub mod function;
 pub mod infer;
 pub mod interp;
+pub mod libm;
 pub mod module;
 pub mod parse;
 pub mod passes;
@@ -26,6 +30,7 @@ pub mod typing;
 pub mod verify;
 pub mod written_params;
 
+pub use builtins::{Builtin, BuiltinInfo, Lowering, Typing};
 pub use function::*;
 pub use infer::{infer, InferOptions, TypedFunction, TypedProgram};
 pub use module::{ErrorModel, FunctionAttrs, FunctionKind, Module, ModuleFunction};

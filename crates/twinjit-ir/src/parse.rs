@@ -4,6 +4,7 @@
 //! instruction numbers are assigned in text order. Spans (`@start..end`) are optional; without
 //! them instructions get [`Span::DUMMY`].
 
+use crate::builtins::Builtin;
 use crate::function::*;
 use crate::types::{ArrayType, Layout, Scalar, Type};
 use twinjit_diag::{FileId, Span};

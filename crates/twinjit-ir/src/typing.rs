@@ -7,7 +7,7 @@
 //! gives that integer type; arrays unify only with the identical array type (Numba relaxes
 //! the layout to `A`).
 
-use crate::function::{BinaryOp, Builtin, CmpOp, UnaryOp};
+use crate::function::{BinaryOp, CmpOp, UnaryOp};
 use crate::types::{Scalar, Type};
 
 /// The least type both values convert to, or `None` when they cannot meet (array vs float).
@@ -158,28 +158,6 @@ pub fn math_binary(a: Scalar, b: Scalar) -> Scalar {
         Scalar::Float32
     } else {
         Scalar::Float64
-    }
-}
-
-/// Expected argument count of a builtin: (min, max).
-pub fn builtin_arity(b: Builtin) -> (usize, usize) {
-    use Builtin::*;
-    match b {
-        Min | Max => (2, 64),
-        Abs | Len | Size | Ndim | Shape | RangeArg => (1, 1),
-        Sqrt | Exp | Log | Log2 | Log10 | Sin | Cos | Tan | Asin | Acos | Atan | Sinh | Cosh | Tanh | Floor | Ceil
-        | Fabs | IsNan | IsInf | IsFinite => (1, 1),
-        Atan2 | MathPow | Hypot | Copysign => (2, 2),
-        Grid | Gridsize => (1, 1),
-        ThreadIdxX | ThreadIdxY | ThreadIdxZ | BlockIdxX | BlockIdxY | BlockIdxZ | BlockDimX | BlockDimY
-        | BlockDimZ | GridDimX | GridDimY | GridDimZ | LaneId | WarpSize => (0, 0),
-        SyncThreads | ThreadFence | ActiveMask => (0, 0),
-        SyncThreadsCount | SyncThreadsAnd | SyncThreadsOr => (1, 1),
-        AtomicAdd | AtomicSub | AtomicMax | AtomicMin | AtomicExch => (3, 3),
-        AtomicCas => (4, 4),
-        ShflDownSync | ShflXorSync | ShflSync => (3, 3),
-        Fma => (3, 3),
-        Selp => (3, 3),
     }
 }
 

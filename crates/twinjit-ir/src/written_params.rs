@@ -4,6 +4,7 @@
 //!
 //! Conservative: an array value that may be parameter `k` on any path counts as `k`.
 
+use crate::builtins::KernelOp;
 use crate::function::*;
 use crate::infer::TypedProgram;
 use hashbrown::HashMap;
@@ -34,7 +35,9 @@ pub fn written_params(program: &TypedProgram) -> Vec<bool> {
             for inst in &f.insts {
                 match &inst.kind {
                     InstKind::Store(a, ..) | InstKind::SetItem(a, ..) => mark(*a, &mut w),
-                    InstKind::Builtin(b, args) if b.name().starts_with("cuda.atomic") => mark(args[0], &mut w),
+                    InstKind::Builtin(b, args) if matches!(b.kernel_op(), Some(KernelOp::Atomic(_))) => {
+                        mark(args[0], &mut w)
+                    }
                     InstKind::Call(name, args) => {
                         if let Some(&ci) = index.get(name.as_str()) {
                             for (k, a) in args.iter().enumerate() {

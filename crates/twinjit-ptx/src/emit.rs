@@ -20,9 +20,10 @@ use hashbrown::{HashMap, HashSet};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use twinjit_diag::Span;
+use twinjit_ir::builtins::{AtomicOp, BarrierReduce, Helper, Intrinsic, KernelOp, Register, ShuffleKind};
 use twinjit_ir::{
-    AddressSpace, BinaryOp, Block, BlockCall, Builtin, CmpOp, Const, Function, FunctionKind, InstKind, Scalar,
-    Terminator, Type, TypedProgram, UnaryOp, Value,
+    AddressSpace, BinaryOp, Block, BlockCall, Builtin, CmpOp, Const, Function, FunctionKind, InstKind, Lowering,
+    Scalar, Terminator, Type, TypedProgram, UnaryOp, Value,
 };
 
 /// One flattened part of a value: its LLVM type and an operand (register or constant).
@@ -1023,62 +1024,73 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
     }
 
     fn builtin(&mut self, bi: Builtin, args: &[Value], rty: &Type, span: Span) -> Result<Parts, PtxError> {
-        use Builtin::*;
         let xs: Vec<Part> = args
             .iter()
             .map(|a| self.vals[a.index()].first().cloned().unwrap_or(Part { ty: "i64", op: "0".into() }))
             .collect();
         let one = |ty: &'static str, op: String| Ok(vec![Part { ty, op }]);
         let t = xs.first().map(|p| p.ty).unwrap_or("double");
-        match bi {
-            Sqrt => one(t, self.intrinsic("sqrt", t, &[&xs[0].op])),
-            Fabs => one(t, self.intrinsic("fabs", t, &[&xs[0].op])),
-            Floor => one(t, self.intrinsic("floor", t, &[&xs[0].op])),
-            Ceil => one(t, self.intrinsic("ceil", t, &[&xs[0].op])),
-            Copysign => one(t, self.intrinsic("copysign", t, &[&xs[0].op, &xs[1].op])),
-            IsNan => one("i1", self.def(format!("fcmp uno {t} {}, {}", xs[0].op, xs[0].op))),
-            IsInf | IsFinite => {
-                let a = self.intrinsic("fabs", t, &[&xs[0].op]);
-                let inf = float_lit(f64::INFINITY);
-                let pred = if bi == IsInf { "oeq" } else { "olt" };
-                one("i1", self.def(format!("fcmp {pred} {t} {a}, {inf}")))
+        match bi.info().lowering {
+            Lowering::Intrinsic(i) => match i {
+                Intrinsic::Sqrt => one(t, self.intrinsic("sqrt", t, &[&xs[0].op])),
+                Intrinsic::Fabs => one(t, self.intrinsic("fabs", t, &[&xs[0].op])),
+                Intrinsic::Floor => one(t, self.intrinsic("floor", t, &[&xs[0].op])),
+                Intrinsic::Ceil => one(t, self.intrinsic("ceil", t, &[&xs[0].op])),
+                Intrinsic::Trunc => one(t, self.intrinsic("trunc", t, &[&xs[0].op])),
+                Intrinsic::Copysign => one(t, self.intrinsic("copysign", t, &[&xs[0].op, &xs[1].op])),
+                Intrinsic::IsNan => one("i1", self.def(format!("fcmp uno {t} {}, {}", xs[0].op, xs[0].op))),
+                Intrinsic::IsInf | Intrinsic::IsFinite => {
+                    let a = self.intrinsic("fabs", t, &[&xs[0].op]);
+                    let inf = float_lit(f64::INFINITY);
+                    let pred = if i == Intrinsic::IsInf { "oeq" } else { "olt" };
+                    one("i1", self.def(format!("fcmp {pred} {t} {a}, {inf}")))
+                }
+            },
+            Lowering::Libm(m) => {
+                let f = m.libdevice(t == "float");
+                let params: Vec<&str> = xs.iter().map(|p| p.ty).collect();
+                self.m.declare(&f, &format!("declare {t} @{f}({})", params.join(", ")));
+                let a: Vec<String> = xs.iter().map(|p| format!("{} {}", p.ty, p.op)).collect();
+                one(t, self.def(format!("call {t} @{f}({})", a.join(", "))))
             }
-            Exp | Log | Log2 | Log10 | Sin | Cos | Tan | Asin | Acos | Atan | Sinh | Cosh | Tanh => {
-                let base = match bi {
-                    Exp => "exp",
-                    Log => "log",
-                    Log2 => "log2",
-                    Log10 => "log10",
-                    Sin => "sin",
-                    Cos => "cos",
-                    Tan => "tan",
-                    Asin => "asin",
-                    Acos => "acos",
-                    Atan => "atan",
-                    Sinh => "sinh",
-                    Cosh => "cosh",
-                    _ => "tanh",
+            Lowering::Helper(h) => {
+                let f32 = t == "float";
+                let (name, rt): (&'static str, &'static str) = match h {
+                    Helper::Gcd => ("__tj_gcd_i64", "i64"),
+                    Helper::FrexpMantissa if f32 => ("__tj_frexp_mantissa_f32", t),
+                    Helper::FrexpMantissa => ("__tj_frexp_mantissa_f64", t),
+                    Helper::FrexpExponent if f32 => ("__tj_frexp_exponent_f32", "i32"),
+                    Helper::FrexpExponent => ("__tj_frexp_exponent_f64", "i32"),
                 };
-                let f = if t == "float" { format!("__nv_{base}f") } else { format!("__nv_{base}") };
-                one(t, self.libdevice_call(&f, t, &[&xs[0].op]))
+                self.m.use_helper(name);
+                let a: Vec<String> = xs.iter().map(|p| format!("{} {}", p.ty, p.op)).collect();
+                one(rt, self.def(format!("call {rt} @{name}({})", a.join(", "))))
             }
-            Atan2 | MathPow | Hypot => {
-                let base = match bi {
-                    Atan2 => "atan2",
-                    MathPow => "pow",
-                    _ => "hypot",
-                };
-                let f = if t == "float" { format!("__nv_{base}f") } else { format!("__nv_{base}") };
-                one(t, self.libdevice_call(&f, t, &[&xs[0].op, &xs[1].op]))
-            }
-            Grid | Gridsize => {
+            Lowering::Rewritten => Err(self.unsupported(bi.name(), span, "rewritten before the backend")),
+            Lowering::Kernel(k) => self.kernel_op(k, bi, args, &xs, rty, span),
+        }
+    }
+
+    fn kernel_op(
+        &mut self,
+        k: KernelOp,
+        bi: Builtin,
+        args: &[Value],
+        xs: &[Part],
+        rty: &Type,
+        span: Span,
+    ) -> Result<Parts, PtxError> {
+        let one = |ty: &'static str, op: String| Ok(vec![Part { ty, op }]);
+        let t = xs.first().map(|p| p.ty).unwrap_or("double");
+        match k {
+            KernelOp::Grid | KernelOp::Gridsize => {
                 let n = match args.first().and_then(|a| self.f.def_inst(*a)).map(|d| &d.kind) {
                     Some(InstKind::Const(Const::Int(n))) if (1..=3).contains(n) => *n as usize,
                     _ => return Err(self.internal("cuda.grid without a constant dimension")),
                 };
                 let mut out = Vec::new();
                 for axis in ["x", "y", "z"].iter().take(n) {
-                    let v = if bi == Grid {
+                    let v = if k == KernelOp::Grid {
                         let tid = self.i64_sreg(&format!("tid.{axis}"));
                         let bid = self.i64_sreg(&format!("ctaid.{axis}"));
                         let bdim = self.i64_sreg(&format!("ntid.{axis}"));
@@ -1093,37 +1105,29 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
                 }
                 Ok(out)
             }
-            ThreadIdxX | ThreadIdxY | ThreadIdxZ | BlockIdxX | BlockIdxY | BlockIdxZ | BlockDimX | BlockDimY
-            | BlockDimZ | GridDimX | GridDimY | GridDimZ | LaneId | WarpSize => {
-                let reg = match bi {
-                    ThreadIdxX => "tid.x",
-                    ThreadIdxY => "tid.y",
-                    ThreadIdxZ => "tid.z",
-                    BlockIdxX => "ctaid.x",
-                    BlockIdxY => "ctaid.y",
-                    BlockIdxZ => "ctaid.z",
-                    BlockDimX => "ntid.x",
-                    BlockDimY => "ntid.y",
-                    BlockDimZ => "ntid.z",
-                    GridDimX => "nctaid.x",
-                    GridDimY => "nctaid.y",
-                    GridDimZ => "nctaid.z",
-                    LaneId => "laneid",
-                    _ => "warpsize",
+            KernelOp::Register(r) => {
+                let axis = |k: u8| ["x", "y", "z"][k as usize % 3];
+                let reg = match r {
+                    Register::ThreadIdx(k) => format!("tid.{}", axis(k)),
+                    Register::BlockIdx(k) => format!("ctaid.{}", axis(k)),
+                    Register::BlockDim(k) => format!("ntid.{}", axis(k)),
+                    Register::GridDim(k) => format!("nctaid.{}", axis(k)),
+                    Register::LaneId => "laneid".into(),
+                    Register::WarpSize => "warpsize".into(),
                 };
-                let call = self.m.sreg(reg);
+                let call = self.m.sreg(&reg);
                 one("i32", self.def(call))
             }
-            SyncThreads => {
+            KernelOp::Barrier => {
                 self.m.declare("llvm.nvvm.barrier0", "declare void @llvm.nvvm.barrier0()");
                 self.line("call void @llvm.nvvm.barrier0()");
                 Ok(Vec::new())
             }
-            SyncThreadsCount | SyncThreadsAnd | SyncThreadsOr => {
-                let name = match bi {
-                    SyncThreadsCount => "llvm.nvvm.barrier0.popc",
-                    SyncThreadsAnd => "llvm.nvvm.barrier0.and",
-                    _ => "llvm.nvvm.barrier0.or",
+            KernelOp::BarrierReduce(r) => {
+                let name = match r {
+                    BarrierReduce::Count => "llvm.nvvm.barrier0.popc",
+                    BarrierReduce::And => "llvm.nvvm.barrier0.and",
+                    BarrierReduce::Or => "llvm.nvvm.barrier0.or",
                 };
                 self.m.declare(name, &format!("declare i32 @{name}(i32)"));
                 let s = self.scalar(args[0]);
@@ -1131,17 +1135,17 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
                 let p32 = self.def(format!("zext i1 {p} to i32"));
                 one("i32", self.def(format!("call i32 @{name}(i32 {p32})")))
             }
-            ThreadFence => {
+            KernelOp::ThreadFence => {
                 self.m.declare("llvm.nvvm.membar.gl", "declare void @llvm.nvvm.membar.gl()");
                 self.line("call void @llvm.nvvm.membar.gl()");
                 Ok(Vec::new())
             }
-            ActiveMask => {
+            KernelOp::ActiveMask => {
                 let m = self.def("call i32 asm sideeffect \"activemask.b32 $0;\", \"=r\"()");
                 one("i64", self.def(format!("zext i32 {m} to i64")))
             }
-            Fma => one(t, self.intrinsic("fma", t, &[&xs[0].op, &xs[1].op, &xs[2].op])),
-            Selp => {
+            KernelOp::Fma => one(t, self.intrinsic("fma", t, &[&xs[0].op, &xs[1].op, &xs[2].op])),
+            KernelOp::Select => {
                 let c = self.cast(&xs[0], self.scalar(args[0]), Scalar::Bool);
                 let parts = self.vals[args[1].index()].clone();
                 let other = self.vals[args[2].index()].clone();
@@ -1154,9 +1158,8 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
                 }
                 Ok(out)
             }
-            AtomicAdd | AtomicSub | AtomicMax | AtomicMin | AtomicExch | AtomicCas => self.atomic(bi, args, span),
-            ShflDownSync | ShflXorSync | ShflSync => self.shuffle(bi, args, rty, span),
-            other => Err(self.unsupported(other.name(), span, "lowered before the backend")),
+            KernelOp::Atomic(op) => self.atomic(bi, op, args, span),
+            KernelOp::Shuffle(kind) => self.shuffle(bi, kind, args, rty, span),
         }
     }
 
@@ -1181,8 +1184,7 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
         self.element_ptr(a, off.unwrap_or_else(|| "0".into()), dt)
     }
 
-    fn atomic(&mut self, bi: Builtin, args: &[Value], span: Span) -> Result<Parts, PtxError> {
-        use Builtin::*;
+    fn atomic(&mut self, bi: Builtin, aop: AtomicOp, args: &[Value], span: Span) -> Result<Parts, PtxError> {
         let Some(dt) = self.f.ty(args[0]).array().map(|t| t.dtype) else {
             return Err(self.internal("atomic on a non-array"));
         };
@@ -1193,7 +1195,7 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
         let float = dt.is_float();
         let p = self.indexed_ptr(args[0], args[1], dt);
         let v = self.one(args[2]).to_string();
-        if bi == AtomicCas {
+        if aop == AtomicOp::Cas {
             let new = self.one(args[3]).to_string();
             let it = if dt.size() == 4 { "i32" } else { "i64" };
             let (o, n) = if float {
@@ -1206,29 +1208,37 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
             let r = if float { self.def(format!("bitcast {it} {old} to {t}")) } else { old };
             return Ok(vec![Part { ty: t, op: r }]);
         }
-        let op = match (bi, float) {
-            (AtomicAdd, false) => "add",
-            (AtomicAdd, true) => "fadd",
-            (AtomicSub, false) => "sub",
-            (AtomicSub, true) => "fsub",
-            (AtomicMax, false) => "max",
-            (AtomicMax, true) => "fmax",
-            (AtomicMin, false) => "min",
-            (AtomicMin, true) => "fmin",
-            _ => "xchg",
+        let op = match (aop, float) {
+            (AtomicOp::Add, false) => "add",
+            (AtomicOp::Add, true) => "fadd",
+            (AtomicOp::Sub, false) => "sub",
+            (AtomicOp::Sub, true) => "fsub",
+            (AtomicOp::Max, false) => "max",
+            (AtomicOp::Max, true) => "fmax",
+            (AtomicOp::Min, false) => "min",
+            (AtomicOp::Min, true) => "fmin",
+            (AtomicOp::Exch, _) => "xchg",
+            (AtomicOp::Cas, _) => unreachable!("handled above"),
         };
         let r = self.def(format!("atomicrmw {op} ptr {p}, {t} {v} monotonic, align {}", dt.size()));
         Ok(vec![Part { ty: t, op: r }])
     }
 
-    fn shuffle(&mut self, bi: Builtin, args: &[Value], rty: &Type, span: Span) -> Result<Parts, PtxError> {
+    fn shuffle(
+        &mut self,
+        bi: Builtin,
+        kind: ShuffleKind,
+        args: &[Value],
+        rty: &Type,
+        span: Span,
+    ) -> Result<Parts, PtxError> {
         let Some(s) = rty.scalar() else {
             return Err(self.unsupported(format!("{} of a non-scalar", bi.name()), span, "shuffle scalars"));
         };
-        let kind = match bi {
-            Builtin::ShflDownSync => "down",
-            Builtin::ShflXorSync => "bfly",
-            _ => "idx",
+        let kind = match kind {
+            ShuffleKind::Down => "down",
+            ShuffleKind::Xor => "bfly",
+            ShuffleKind::Idx => "idx",
         };
         let mask = self.one_part(args[0]);
         let mask32 = self.cast_to_i32(&mask, self.scalar(args[0]));

@@ -13,6 +13,11 @@ pub(crate) fn helper(name: &str) -> Option<String> {
         "__tj_powi_f64" => powi_float(name, "double", "__nv_pow"),
         "__tj_powi_f32" => powi_float(name, "float", "__nv_powf"),
         "__tj_powi_i64" => powi_int(name),
+        "__tj_gcd_i64" => gcd(name),
+        "__tj_frexp_mantissa_f64" => frexp(name, "double", "__nv_frexp", false),
+        "__tj_frexp_mantissa_f32" => frexp(name, "float", "__nv_frexpf", false),
+        "__tj_frexp_exponent_f64" => frexp(name, "double", "__nv_frexp", true),
+        "__tj_frexp_exponent_f32" => frexp(name, "float", "__nv_frexpf", true),
         _ => return None,
     })
 }
@@ -32,6 +37,13 @@ pub(crate) fn helper_needs(name: &str) -> &'static [(&'static str, &'static str)
             ("llvm.copysign.f64", "declare double @llvm.copysign.f64(double, double)"),
             ("llvm.floor.f64", "declare double @llvm.floor.f64(double)"),
         ],
+        "__tj_gcd_i64" => &[("llvm.abs.i64", "declare i64 @llvm.abs.i64(i64, i1)")],
+        "__tj_frexp_mantissa_f64" | "__tj_frexp_exponent_f64" => {
+            &[("__nv_frexp", "declare double @__nv_frexp(double, ptr)")]
+        }
+        "__tj_frexp_mantissa_f32" | "__tj_frexp_exponent_f32" => {
+            &[("__nv_frexpf", "declare float @__nv_frexpf(float, ptr)")]
+        }
         "__tj_divmod_f32" => &[
             ("llvm.copysign.f32", "declare float @llvm.copysign.f32(float, float)"),
             ("llvm.floor.f32", "declare float @llvm.floor.f32(float)"),
@@ -176,6 +188,42 @@ body:
 exit:
   ret i64 %r
 }}
+"
+    )
+}
+
+/// `math.gcd` on int64 (as `interp::int_gcd`): Euclid on the unsigned magnitudes.
+fn gcd(name: &str) -> String {
+    format!(
+        "define internal i64 @{name}(i64 %a, i64 %b) alwaysinline {{
+entry:
+  %xa = call i64 @llvm.abs.i64(i64 %a, i1 false)
+  %yb = call i64 @llvm.abs.i64(i64 %b, i1 false)
+  br label %loop
+loop:
+  %x = phi i64 [ %xa, %entry ], [ %y, %body ]
+  %y = phi i64 [ %yb, %entry ], [ %r, %body ]
+  %done = icmp eq i64 %y, 0
+  br i1 %done, label %exit, label %body
+body:
+  %r = urem i64 %x, %y
+  br label %loop
+exit:
+  ret i64 %x
+}}
+"
+    )
+}
+
+/// The mantissa or the exponent of libdevice's `frexp`.
+fn frexp(name: &str, t: &str, nv: &str, exponent: bool) -> String {
+    let (rt, tail) = if exponent { ("i32", "  %e = load i32, ptr %p\n  ret i32 %e\n") } else { (t, "  ret {t} %m\n") };
+    let tail = tail.replace("{t}", t);
+    format!(
+        "define internal {rt} @{name}({t} %x) alwaysinline {{
+  %p = alloca i32
+  %m = call {t} @{nv}({t} %x, ptr %p)
+{tail}}}
 "
     )
 }

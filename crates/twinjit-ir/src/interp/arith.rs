@@ -3,7 +3,9 @@
 
 use super::value::RtValue;
 use super::RuntimeErrorKind;
-use crate::function::{BinaryOp, Builtin, CmpOp, UnaryOp};
+use crate::builtins::{Builtin, Helper, Intrinsic, LibmSig, Lowering};
+use crate::function::{BinaryOp, CmpOp, UnaryOp};
+use crate::libm;
 use crate::types::{Scalar, Type};
 
 pub(super) fn is_zero(v: &RtValue) -> bool {
@@ -260,66 +262,81 @@ pub fn cast(v: &RtValue, to: Scalar) -> RtValue {
 }
 
 pub(super) fn builtin(b: Builtin, args: &[&RtValue], rty: &Type) -> Result<RtValue, RuntimeErrorKind> {
-    use Builtin::*;
-    macro_rules! un {
-        ($x:expr, $m:ident) => {
-            match $x {
-                RtValue::F64(x) => RtValue::F64(x.$m()),
-                RtValue::F32(x) => RtValue::F32(x.$m()),
-                _ => return Err(RuntimeErrorKind::Unsupported(format!("{} of a non-float", b.name()))),
-            }
-        };
+    let _ = rty;
+    let bad = || RuntimeErrorKind::Unsupported(format!("{} of {:?}", b.name(), args));
+    match b.info().lowering {
+        Lowering::Intrinsic(i) => intrinsic(i, args).ok_or_else(bad),
+        Lowering::Libm(m) => Ok(match (m.sig, args) {
+            (LibmSig::Unary(f, _), [RtValue::F64(x)]) => RtValue::F64(f(*x)),
+            (LibmSig::Unary(_, g), [RtValue::F32(x)]) => RtValue::F32(g(*x)),
+            (LibmSig::Binary(f, _), [RtValue::F64(x), RtValue::F64(y)]) => RtValue::F64(f(*x, *y)),
+            (LibmSig::Binary(_, g), [RtValue::F32(x), RtValue::F32(y)]) => RtValue::F32(g(*x, *y)),
+            (LibmSig::FloatInt(f, _), [RtValue::F64(x), RtValue::I32(n)]) => RtValue::F64(f(*x, *n)),
+            (LibmSig::FloatInt(_, g), [RtValue::F32(x), RtValue::I32(n)]) => RtValue::F32(g(*x, *n)),
+            _ => return Err(bad()),
+        }),
+        Lowering::Helper(h) => helper(h, args).ok_or_else(bad),
+        Lowering::Rewritten => Err(RuntimeErrorKind::Unsupported(format!("{} reached the interpreter", b.name()))),
+        Lowering::Kernel(_) => {
+            Err(RuntimeErrorKind::Unsupported(format!("{} runs only in the kernel interpreter", b.name())))
+        }
     }
-    macro_rules! bin {
-        ($x:expr, $y:expr, $m:ident) => {
-            match ($x, $y) {
-                (RtValue::F64(x), RtValue::F64(y)) => RtValue::F64(x.$m(*y)),
-                (RtValue::F32(x), RtValue::F32(y)) => RtValue::F32(x.$m(*y)),
-                _ => return Err(RuntimeErrorKind::Unsupported(format!("{} of non-floats", b.name()))),
+}
+
+fn intrinsic(i: Intrinsic, args: &[&RtValue]) -> Option<RtValue> {
+    macro_rules! un {
+        ($m:ident) => {
+            match args {
+                [RtValue::F64(x)] => RtValue::F64(x.$m()),
+                [RtValue::F32(x)] => RtValue::F32(x.$m()),
+                _ => return None,
             }
         };
     }
     macro_rules! pred {
-        ($x:expr, $m:ident) => {
-            match $x {
-                RtValue::F64(x) => RtValue::Bool(x.$m()),
-                RtValue::F32(x) => RtValue::Bool(x.$m()),
-                _ => return Err(RuntimeErrorKind::Unsupported(format!("{} of a non-float", b.name()))),
+        ($m:ident) => {
+            match args {
+                [RtValue::F64(x)] => RtValue::Bool(x.$m()),
+                [RtValue::F32(x)] => RtValue::Bool(x.$m()),
+                _ => return None,
             }
         };
     }
-    let _ = rty;
-    Ok(match b {
-        Sqrt => un!(args[0], sqrt),
-        Exp => un!(args[0], exp),
-        Log => un!(args[0], ln),
-        Log2 => un!(args[0], log2),
-        Log10 => un!(args[0], log10),
-        Sin => un!(args[0], sin),
-        Cos => un!(args[0], cos),
-        Tan => un!(args[0], tan),
-        Asin => un!(args[0], asin),
-        Acos => un!(args[0], acos),
-        Atan => un!(args[0], atan),
-        Sinh => un!(args[0], sinh),
-        Cosh => un!(args[0], cosh),
-        Tanh => un!(args[0], tanh),
-        Floor => un!(args[0], floor),
-        Ceil => un!(args[0], ceil),
-        Fabs => un!(args[0], abs),
-        Atan2 => bin!(args[0], args[1], atan2),
-        MathPow => bin!(args[0], args[1], powf),
-        Hypot => bin!(args[0], args[1], hypot),
-        Copysign => bin!(args[0], args[1], copysign),
-        IsNan => pred!(args[0], is_nan),
-        IsInf => pred!(args[0], is_infinite),
-        IsFinite => pred!(args[0], is_finite),
-        other => {
-            return Err(RuntimeErrorKind::Unsupported(format!(
-                "{} runs only in the kernel interpreter (not yet available)",
-                other.name()
-            )))
-        }
+    Some(match i {
+        Intrinsic::Sqrt => un!(sqrt),
+        Intrinsic::Fabs => un!(abs),
+        Intrinsic::Floor => un!(floor),
+        Intrinsic::Ceil => un!(ceil),
+        Intrinsic::Trunc => un!(trunc),
+        Intrinsic::Copysign => match args {
+            [RtValue::F64(x), RtValue::F64(y)] => RtValue::F64(x.copysign(*y)),
+            [RtValue::F32(x), RtValue::F32(y)] => RtValue::F32(x.copysign(*y)),
+            _ => return None,
+        },
+        Intrinsic::IsNan => pred!(is_nan),
+        Intrinsic::IsInf => pred!(is_infinite),
+        Intrinsic::IsFinite => pred!(is_finite),
+    })
+}
+
+/// Python's `math.gcd` on int64: non-negative, `gcd(0, 0) == 0`. `gcd(i64::MIN, 0)` is 2**63
+/// in Python; it wraps to `i64::MIN` here (as in Numba).
+pub fn int_gcd(a: i64, b: i64) -> i64 {
+    let (mut x, mut y) = (a.unsigned_abs(), b.unsigned_abs());
+    while y != 0 {
+        (x, y) = (y, x % y);
+    }
+    x as i64
+}
+
+fn helper(h: Helper, args: &[&RtValue]) -> Option<RtValue> {
+    Some(match (h, args) {
+        (Helper::Gcd, [RtValue::I64(a), RtValue::I64(b)]) => RtValue::I64(int_gcd(*a, *b)),
+        (Helper::FrexpMantissa, [RtValue::F64(x)]) => RtValue::F64(libm::frexp(*x).0),
+        (Helper::FrexpMantissa, [RtValue::F32(x)]) => RtValue::F32(libm::frexpf(*x).0),
+        (Helper::FrexpExponent, [RtValue::F64(x)]) => RtValue::I32(libm::frexp(*x).1),
+        (Helper::FrexpExponent, [RtValue::F32(x)]) => RtValue::I32(libm::frexpf(*x).1),
+        _ => return None,
     })
 }
 

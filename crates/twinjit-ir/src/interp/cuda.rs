@@ -11,7 +11,8 @@
 
 use super::value::{ArrayData, ArrayRef, RtValue};
 use super::{arith, Device, RuntimeErrorKind};
-use crate::function::{AddressSpace, BinaryOp, Builtin, CmpOp, Inst};
+use crate::builtins::{AtomicOp, Builtin, KernelOp, Register};
+use crate::function::{AddressSpace, BinaryOp, CmpOp, Inst};
 use crate::types::{Scalar, Type};
 use hashbrown::HashMap;
 
@@ -65,16 +66,18 @@ pub(super) fn truthy(v: &RtValue) -> bool {
 
 impl Device for ThreadCx<'_> {
     fn builtin(&mut self, b: Builtin, args: &[RtValue], rty: &Type) -> Result<Option<RtValue>, RuntimeErrorKind> {
-        use Builtin::*;
         let t = &self.thread_idx;
-        Ok(Some(match b {
-            Grid | Gridsize => {
+        let Some(op) = b.kernel_op() else {
+            return Err(RuntimeErrorKind::Unsupported(format!("{} is not a CUDA builtin", b.name())));
+        };
+        Ok(Some(match op {
+            KernelOp::Grid | KernelOp::Gridsize => {
                 let n = int_value(arg(args, 0)?).unwrap_or(0);
                 if !(1..=3).contains(&n) {
                     return Err(RuntimeErrorKind::Unsupported(format!("{}({n})", b.name())));
                 }
                 let comp = |k: usize| -> i64 {
-                    if b == Grid {
+                    if op == KernelOp::Grid {
                         self.block_idx[k] as i64 * self.block_dim[k] as i64 + t[k] as i64
                     } else {
                         self.block_dim[k] as i64 * self.grid[k] as i64
@@ -87,39 +90,34 @@ impl Device for ThreadCx<'_> {
                     ty => typed_int(comp(0), ty),
                 }
             }
-            ThreadIdxX => typed_int(t[0] as i64, rty),
-            ThreadIdxY => typed_int(t[1] as i64, rty),
-            ThreadIdxZ => typed_int(t[2] as i64, rty),
-            BlockIdxX => typed_int(self.block_idx[0] as i64, rty),
-            BlockIdxY => typed_int(self.block_idx[1] as i64, rty),
-            BlockIdxZ => typed_int(self.block_idx[2] as i64, rty),
-            BlockDimX => typed_int(self.block_dim[0] as i64, rty),
-            BlockDimY => typed_int(self.block_dim[1] as i64, rty),
-            BlockDimZ => typed_int(self.block_dim[2] as i64, rty),
-            GridDimX => typed_int(self.grid[0] as i64, rty),
-            GridDimY => typed_int(self.grid[1] as i64, rty),
-            GridDimZ => typed_int(self.grid[2] as i64, rty),
-            LaneId => typed_int((self.linear % 32) as i64, rty),
-            WarpSize => typed_int(32, rty),
-            ActiveMask => typed_int(self.warp_lanes as i64, rty),
-            ThreadFence => RtValue::None,
-            SyncThreads | SyncThreadsCount | SyncThreadsAnd | SyncThreadsOr | ShflDownSync | ShflXorSync | ShflSync => {
-                return Ok(None)
-            }
-            AtomicAdd | AtomicSub | AtomicMax | AtomicMin | AtomicExch | AtomicCas => atomic(b, args)?,
-            Fma => match (arg(args, 0)?, arg(args, 1)?, arg(args, 2)?) {
+            KernelOp::Register(r) => typed_int(
+                match r {
+                    Register::ThreadIdx(k) => t[k as usize] as i64,
+                    Register::BlockIdx(k) => self.block_idx[k as usize] as i64,
+                    Register::BlockDim(k) => self.block_dim[k as usize] as i64,
+                    Register::GridDim(k) => self.grid[k as usize] as i64,
+                    Register::LaneId => (self.linear % 32) as i64,
+                    Register::WarpSize => 32,
+                },
+                rty,
+            ),
+            KernelOp::ActiveMask => typed_int(self.warp_lanes as i64, rty),
+            KernelOp::ThreadFence => RtValue::None,
+            // Exchange points: the block runner resumes the thread with the result.
+            KernelOp::Barrier | KernelOp::BarrierReduce(_) | KernelOp::Shuffle(_) => return Ok(None),
+            KernelOp::Atomic(a) => atomic(b, a, args)?,
+            KernelOp::Fma => match (arg(args, 0)?, arg(args, 1)?, arg(args, 2)?) {
                 (RtValue::F64(a), RtValue::F64(x), RtValue::F64(c)) => RtValue::F64(a.mul_add(*x, *c)),
                 (RtValue::F32(a), RtValue::F32(x), RtValue::F32(c)) => RtValue::F32(a.mul_add(*x, *c)),
                 _ => return Err(RuntimeErrorKind::Unsupported("cuda.fma of non-floats".into())),
             },
-            Selp => {
+            KernelOp::Select => {
                 if truthy(arg(args, 0)?) {
                     arg(args, 1)?.clone()
                 } else {
                     arg(args, 2)?.clone()
                 }
             }
-            other => return Err(RuntimeErrorKind::Unsupported(format!("{} is not a CUDA builtin", other.name()))),
         }))
     }
 
@@ -189,23 +187,22 @@ fn float_minmax(old: f64, val: f64, max: bool) -> bool {
     !old.is_nan() && !val.is_nan() && if max { old < val } else { old > val }
 }
 
-fn atomic(b: Builtin, args: &[RtValue]) -> Result<RtValue, RuntimeErrorKind> {
-    use Builtin::*;
+fn atomic(b: Builtin, op: AtomicOp, args: &[RtValue]) -> Result<RtValue, RuntimeErrorKind> {
     let RtValue::Array(arr) = arg(args, 0)? else {
         return Err(RuntimeErrorKind::Unsupported(format!("{} on a non-array", b.name())));
     };
     let dtype = arr.data.borrow().dtype();
-    if dtype == Scalar::Bool || (b == AtomicCas && dtype.is_float()) {
+    if dtype == Scalar::Bool || (op == AtomicOp::Cas && dtype.is_float()) {
         return Err(RuntimeErrorKind::Unsupported(format!("{} on an array of {}", b.name(), dtype.name())));
     }
     let off = element_offset(arr, arg(args, 1)?)?;
     let old = arr.load(off).ok_or(RuntimeErrorKind::OutOfBounds)?;
     let val = arg(args, 2)?;
-    let new = match b {
-        AtomicAdd => arith::binary(BinaryOp::Add, &old, val)?,
-        AtomicSub => arith::binary(BinaryOp::Sub, &old, val)?,
-        AtomicMax | AtomicMin => {
-            let max = b == AtomicMax;
+    let new = match op {
+        AtomicOp::Add => arith::binary(BinaryOp::Add, &old, val)?,
+        AtomicOp::Sub => arith::binary(BinaryOp::Sub, &old, val)?,
+        AtomicOp::Max | AtomicOp::Min => {
+            let max = op == AtomicOp::Max;
             let store = match (&old, val) {
                 (RtValue::F64(o), RtValue::F64(v)) => float_minmax(*o, *v, max),
                 (RtValue::F32(o), RtValue::F32(v)) => float_minmax(*o as f64, *v as f64, max),
@@ -217,15 +214,14 @@ fn atomic(b: Builtin, args: &[RtValue]) -> Result<RtValue, RuntimeErrorKind> {
                 old.clone()
             }
         }
-        AtomicExch => val.clone(),
-        AtomicCas => {
+        AtomicOp::Exch => val.clone(),
+        AtomicOp::Cas => {
             if arith::compare(CmpOp::Eq, &old, val) {
                 arg(args, 3)?.clone()
             } else {
                 old.clone()
             }
         }
-        _ => return Err(RuntimeErrorKind::Unsupported(format!("{} is not an atomic", b.name()))),
     };
     arr.store(off, &new).ok_or_else(|| {
         RuntimeErrorKind::Unsupported(format!("{} stores a {:?} into an array of {}", b.name(), new.ty(), dtype.name()))

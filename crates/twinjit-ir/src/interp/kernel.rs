@@ -31,7 +31,8 @@
 use super::cuda::{int_value, truthy, ThreadCx};
 use super::value::{ArrayRef, RtValue};
 use super::{Frame, InterpOptions, Machine, RuntimeError, RuntimeErrorKind, Stop, Wait};
-use crate::function::{Builtin, Inst};
+use crate::builtins::{BarrierReduce, Builtin, KernelOp, ShuffleKind};
+use crate::function::Inst;
 use crate::infer::TypedProgram;
 use crate::module::FunctionKind;
 use hashbrown::HashMap;
@@ -161,7 +162,7 @@ struct BlockRun<'l, 'p> {
 }
 
 fn is_barrier(b: Builtin) -> bool {
-    matches!(b, Builtin::SyncThreads | Builtin::SyncThreadsCount | Builtin::SyncThreadsAnd | Builtin::SyncThreadsOr)
+    b.kernel_op().is_some_and(KernelOp::is_barrier)
 }
 
 impl<'l, 'p> BlockRun<'l, 'p> {
@@ -320,9 +321,9 @@ impl<'l, 'p> BlockRun<'l, 'p> {
                 }
                 let b = w.args.get(2).and_then(int_value).unwrap_or(0) & 31;
                 let value = w.args.get(1).cloned().unwrap_or(RtValue::None);
-                let src = match w.builtin {
-                    Builtin::ShflDownSync => lane as i64 + b,
-                    Builtin::ShflXorSync => lane as i64 ^ b,
+                let src = match w.builtin.kernel_op() {
+                    Some(KernelOp::Shuffle(ShuffleKind::Down)) => lane as i64 + b,
+                    Some(KernelOp::Shuffle(ShuffleKind::Xor)) => lane as i64 ^ b,
                     _ => b,
                 };
                 lanes[lane] = Some((src, value));
@@ -379,10 +380,10 @@ impl<'l, 'p> BlockRun<'l, 'p> {
             }
             count += w.args.first().is_some_and(truthy) as i64;
         }
-        let value = match w0.builtin {
-            Builtin::SyncThreadsCount => RtValue::I32(count as i32),
-            Builtin::SyncThreadsAnd => RtValue::I32((count == n as i64) as i32),
-            Builtin::SyncThreadsOr => RtValue::I32((count > 0) as i32),
+        let value = match w0.builtin.kernel_op() {
+            Some(KernelOp::BarrierReduce(BarrierReduce::Count)) => RtValue::I32(count as i32),
+            Some(KernelOp::BarrierReduce(BarrierReduce::And)) => RtValue::I32((count == n as i64) as i32),
+            Some(KernelOp::BarrierReduce(BarrierReduce::Or)) => RtValue::I32((count > 0) as i32),
             _ => RtValue::None,
         };
         for t in 0..n {

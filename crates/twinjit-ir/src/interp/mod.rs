@@ -20,10 +20,11 @@ mod cuda;
 mod kernel;
 mod value;
 
-pub use arith::{cast, divmod_f32, divmod_f64, int_floordiv, int_mod, int_pow, powi_f32, powi_f64};
+pub use arith::{cast, divmod_f32, divmod_f64, int_floordiv, int_gcd, int_mod, int_pow, powi_f32, powi_f64};
 pub use kernel::{run_kernel, KernelLaunch, KernelThread};
 pub use value::{ArrayData, ArrayRef, RtValue};
 
+use crate::builtins::Builtin;
 use crate::function::*;
 use crate::infer::TypedProgram;
 use crate::types::{Scalar, Type};

@@ -1,0 +1,584 @@
+//! The builtins table: the one list of every function and attribute the language knows beyond
+//! plain operators. Each row gives the builtin's IR name, the Python paths that name it, its
+//! arity, its typing class and its lowering class; the front end resolves names through
+//! [`Builtin::from_path`], hints are made from [`paths_under`], type inference dispatches on
+//! [`Typing`], and every backend (and the interpreter) handles each [`Lowering`] class in one
+//! exhaustive `match` with no wildcard arm, so a new class does not compile until every backend
+//! handles it.
+//!
+//! This module knows nothing of Python syntax or of any backend. Invariants: a path names at
+//! most one builtin; a row with `Lowering::Libm` has a float typing class (its arguments are
+//! floats of one width when a backend sees it); rows with `Lowering::Rewritten` never reach a
+//! backend (type inference replaces them).
+//!
+//! Adding a builtin: see "Recipe: adding a builtin" in ARCHITECTURE.md.
+
+use crate::libm;
+
+/// How type inference types a builtin's call (and how its rewrite converts the arguments).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Typing {
+    /// A float function of floats: integer and bool arguments become float64, all-float32
+    /// arguments stay float32; the result has the arguments' float type (`math.sqrt`).
+    FloatMath,
+    /// `x * factor` in the float type of `x` (`math.degrees`); rewritten to a multiplication.
+    FloatScale(f64),
+    /// A float rounded to an integer, giving int64; integers pass through (`math.floor`).
+    FloatToInt,
+    /// A predicate on a float; on an integer it is a constant (`math.isnan`).
+    FloatPredicate,
+    /// `(float, int) -> float`, the integer as int32 (`math.ldexp`).
+    FloatInt,
+    /// `float -> (float, int32)` (`math.frexp`): rewritten to the mantissa and exponent
+    /// helpers.
+    Frexp,
+    /// Integers of a common type: int32 when both are int32, else int64 (`math.gcd`).
+    IntMath,
+    /// `abs(x)`: floats stay, integers become int64; rewritten to `fabs` or a select.
+    Abs,
+    /// `min`/`max` of numbers: their unified type; rewritten to compares and selects.
+    MinMax,
+    /// `len(a)`: int64 (rewritten to the first dimension).
+    ArrayLen,
+    /// `a.size`: int64 (rewritten to the product of the dimensions).
+    ArraySize,
+    /// `a.ndim`: an int64 constant.
+    ArrayNdim,
+    /// `a.shape`: a tuple of int64 dimensions.
+    ArrayShape,
+    /// An argument of `range()`: an integer, converted to int64.
+    RangeIndex,
+    /// Made only by rewrites, already typed; never typed by inference.
+    Internal,
+    /// `cuda.grid(n)` / `cuda.gridsize(n)`: int64, or a tuple of `n` (from the constant).
+    GridIndex,
+    /// A special register read (`cuda.threadIdx.x`): int32.
+    SpecialRegister,
+    /// No result (`cuda.syncthreads()`, `cuda.threadfence()`).
+    NoResult,
+    /// `cuda.syncthreads_count(p)` and friends: an integer predicate, an int32 result.
+    BarrierPredicate,
+    /// `cuda.activemask()`: int64.
+    ActiveMask,
+    /// `cuda.atomic.*(array, index, value...)`: the array's dtype.
+    Atomic,
+    /// `cuda.shfl_*_sync(mask, value, lane)`: the value's type.
+    Shuffle,
+    /// `cuda.fma(a, b, c)`: the float type of the three.
+    Fma,
+    /// `cuda.selp(cond, a, b)`: the unified type of `a` and `b`.
+    Select,
+}
+
+/// An operation both backends have as one instruction and the interpreter as one Rust method.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Intrinsic {
+    /// Square root (correctly rounded everywhere).
+    Sqrt,
+    /// Absolute value of a float.
+    Fabs,
+    /// Round towards negative infinity (as a float).
+    Floor,
+    /// Round towards positive infinity (as a float).
+    Ceil,
+    /// Round towards zero (as a float).
+    Trunc,
+    /// Magnitude of the first, sign of the second.
+    Copysign,
+    /// `x != x`.
+    IsNan,
+    /// `|x| == inf`.
+    IsInf,
+    /// `|x| < inf`.
+    IsFinite,
+}
+
+/// The shape of a C math function and the functions themselves (float64 and float32 forms).
+#[derive(Clone, Copy, Debug)]
+pub enum LibmSig {
+    /// `f(x)`.
+    Unary(extern "C" fn(f64) -> f64, extern "C" fn(f32) -> f32),
+    /// `f(x, y)`.
+    Binary(extern "C" fn(f64, f64) -> f64, extern "C" fn(f32, f32) -> f32),
+    /// `f(x, n)` with an int32 `n` (`ldexp`).
+    FloatInt(extern "C" fn(f64, i32) -> f64, extern "C" fn(f32, i32) -> f32),
+}
+
+/// A C math function. The interpreter calls the table's function pointers; the host calls the
+/// same pointers (registered as `twinjit_libm_NAME` / `twinjit_libm_NAMEf`), so host and
+/// interpreter agree bit for bit; PTX calls libdevice's `__nv_NAME` / `__nv_NAMEf`, which is
+/// within 2 ulp.
+#[derive(Clone, Copy, Debug)]
+pub struct Libm {
+    /// The float64 C name (`erf`); the float32 form adds `f`.
+    pub name: &'static str,
+    /// The functions.
+    pub sig: LibmSig,
+}
+
+impl Libm {
+    /// The host's import symbol for the float64 (`f32 == false`) or float32 form.
+    pub fn host_symbol(&self, f32: bool) -> String {
+        format!("twinjit_libm_{}{}", self.name, if f32 { "f" } else { "" })
+    }
+    /// Libdevice's function for the float64 or float32 form.
+    pub fn libdevice(&self, f32: bool) -> String {
+        format!("__nv_{}{}", self.name, if f32 { "f" } else { "" })
+    }
+    /// Number of arguments.
+    pub fn arity(&self) -> usize {
+        match self.sig {
+            LibmSig::Unary(..) => 1,
+            LibmSig::Binary(..) | LibmSig::FloatInt(..) => 2,
+        }
+    }
+}
+
+/// A small runtime function with no C equivalent: the interpreter's Rust function, a host
+/// runtime helper that calls that same function, and a PTX helper with the same algorithm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Helper {
+    /// Greatest common divisor of two int64 (non-negative result).
+    Gcd,
+    /// The mantissa of `frexp(x)` (float64 or float32).
+    FrexpMantissa,
+    /// The exponent of `frexp(x)` (int32).
+    FrexpExponent,
+}
+
+/// A special register of a CUDA thread.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Register {
+    /// `cuda.threadIdx.x/y/z` (axis 0..3).
+    ThreadIdx(u8),
+    /// `cuda.blockIdx.x/y/z`.
+    BlockIdx(u8),
+    /// `cuda.blockDim.x/y/z`.
+    BlockDim(u8),
+    /// `cuda.gridDim.x/y/z`.
+    GridDim(u8),
+    /// `cuda.laneid`.
+    LaneId,
+    /// `cuda.warpsize`.
+    WarpSize,
+}
+
+/// The combining barriers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BarrierReduce {
+    /// Number of threads whose predicate is non-zero.
+    Count,
+    /// 1 if every thread's predicate is non-zero.
+    And,
+    /// 1 if any thread's predicate is non-zero.
+    Or,
+}
+
+/// Atomic read-modify-write operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AtomicOp {
+    /// `old + v`.
+    Add,
+    /// `old - v`.
+    Sub,
+    /// `max(old, v)` (floats: no store when either is NaN).
+    Max,
+    /// `min(old, v)`.
+    Min,
+    /// `v`.
+    Exch,
+    /// `new if old == expected else old`.
+    Cas,
+}
+
+/// Warp shuffle source lanes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShuffleKind {
+    /// `lane + delta`.
+    Down,
+    /// `lane ^ mask`.
+    Xor,
+    /// An absolute lane.
+    Idx,
+}
+
+/// An operation that exists only in CUDA kernels and device functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KernelOp {
+    /// `cuda.grid(n)`.
+    Grid,
+    /// `cuda.gridsize(n)`.
+    Gridsize,
+    /// A special register.
+    Register(Register),
+    /// `cuda.syncthreads()`.
+    Barrier,
+    /// `cuda.syncthreads_count/and/or(p)`.
+    BarrierReduce(BarrierReduce),
+    /// `cuda.threadfence()`.
+    ThreadFence,
+    /// `cuda.activemask()`.
+    ActiveMask,
+    /// `cuda.atomic.*`.
+    Atomic(AtomicOp),
+    /// `cuda.shfl_*_sync`.
+    Shuffle(ShuffleKind),
+    /// `cuda.fma(a, b, c)`: one rounding.
+    Fma,
+    /// `cuda.selp(c, a, b)`.
+    Select,
+}
+
+impl KernelOp {
+    /// Whether every thread of the block must reach it (the interpreter suspends there).
+    pub fn is_barrier(self) -> bool {
+        matches!(self, KernelOp::Barrier | KernelOp::BarrierReduce(_))
+    }
+}
+
+/// How backends and the interpreter implement a builtin.
+#[derive(Clone, Copy, Debug)]
+pub enum Lowering {
+    /// Type inference replaces it with other IR; no backend sees it.
+    Rewritten,
+    /// One instruction.
+    Intrinsic(Intrinsic),
+    /// A C math function.
+    Libm(Libm),
+    /// A runtime helper.
+    Helper(Helper),
+    /// A CUDA operation (the host refuses it; the kernel interpreter and PTX implement it).
+    Kernel(KernelOp),
+}
+
+/// One row of the table.
+#[derive(Clone, Copy, Debug)]
+pub struct BuiltinInfo {
+    /// The IR text-form name (also the name in messages).
+    pub name: &'static str,
+    /// Python paths that resolve to it (`math.erf`; `abs` for a Python builtin; `.shape` for an
+    /// attribute of a value). Empty for builtins made only by rewrites.
+    pub paths: &'static [&'static str],
+    /// Accepted argument counts (min, max).
+    pub arity: (u8, u8),
+    /// How it is typed.
+    pub typing: Typing,
+    /// How it is lowered.
+    pub lowering: Lowering,
+}
+
+macro_rules! builtins {
+    ($( $(#[$doc:meta])* $var:ident = $name:literal [$($path:literal),*] ($lo:literal, $hi:literal) $typing:expr, $lowering:expr; )*) => {
+        /// A builtin function or attribute (the rows of [`Builtin::info`]).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Builtin { $( $(#[$doc])* $var, )* }
+
+        impl Builtin {
+            /// Every builtin, in table order.
+            pub const ALL: &'static [Builtin] = &[$(Builtin::$var),*];
+
+            /// The builtin's row.
+            pub fn info(self) -> &'static BuiltinInfo {
+                match self {
+                    $( Builtin::$var => {
+                        const ROW: BuiltinInfo = BuiltinInfo {
+                            name: $name,
+                            paths: &[$($path),*],
+                            arity: ($lo, $hi),
+                            typing: $typing,
+                            lowering: $lowering,
+                        };
+                        &ROW
+                    } )*
+                }
+            }
+        }
+    };
+}
+
+use self::Register as R;
+use AtomicOp as A;
+use Intrinsic as I;
+use KernelOp as K;
+use Lowering::{Helper as H, Intrinsic as In, Kernel as Kn, Libm as Lm, Rewritten as Rw};
+use Typing::*;
+
+const fn unary(name: &'static str, f: extern "C" fn(f64) -> f64, g: extern "C" fn(f32) -> f32) -> Lowering {
+    Lowering::Libm(Libm { name, sig: LibmSig::Unary(f, g) })
+}
+const fn binary(name: &'static str, f: extern "C" fn(f64, f64) -> f64, g: extern "C" fn(f32, f32) -> f32) -> Lowering {
+    Lowering::Libm(Libm { name, sig: LibmSig::Binary(f, g) })
+}
+
+builtins! {
+    // Python builtins and array attributes (rewritten by type inference).
+    /// `abs(x)`
+    Abs = "abs" ["abs"] (1, 1) Abs, Rw;
+    /// `min(a, b, ...)`
+    Min = "min" ["min"] (2, 64) MinMax, Rw;
+    /// `max(a, b, ...)`
+    Max = "max" ["max"] (2, 64) MinMax, Rw;
+    /// `len(a)`: the first dimension.
+    Len = "len" ["len"] (1, 1) ArrayLen, Rw;
+    /// An argument of `range()`: must be an integer (Python's `operator.index`).
+    RangeArg = "range_arg" [] (1, 1) RangeIndex, Rw;
+    /// `a.size`
+    Size = "size" [".size"] (1, 1) ArraySize, Rw;
+    /// `a.ndim`
+    Ndim = "ndim" [".ndim"] (1, 1) ArrayNdim, Rw;
+    /// `a.shape` as a tuple.
+    Shape = "shape" [".shape"] (1, 1) ArrayShape, Rw;
+
+    // The math module (every function Numba supports in nopython mode).
+    /// `math.sqrt`
+    Sqrt = "math.sqrt" ["math.sqrt"] (1, 1) FloatMath, In(I::Sqrt);
+    /// `math.exp`
+    Exp = "math.exp" ["math.exp"] (1, 1) FloatMath, unary("exp", libm::exp, libm::expf);
+    /// `math.exp2`
+    Exp2 = "math.exp2" ["math.exp2"] (1, 1) FloatMath, unary("exp2", libm::exp2, libm::exp2f);
+    /// `math.expm1`
+    Expm1 = "math.expm1" ["math.expm1"] (1, 1) FloatMath, unary("expm1", libm::expm1, libm::expm1f);
+    /// `math.log` (one argument; the front end writes `log(x, b)` as `log(x) / log(b)`)
+    Log = "math.log" ["math.log"] (1, 1) FloatMath, unary("log", libm::log, libm::logf);
+    /// `math.log2`
+    Log2 = "math.log2" ["math.log2"] (1, 1) FloatMath, unary("log2", libm::log2, libm::log2f);
+    /// `math.log10`
+    Log10 = "math.log10" ["math.log10"] (1, 1) FloatMath, unary("log10", libm::log10, libm::log10f);
+    /// `math.log1p`
+    Log1p = "math.log1p" ["math.log1p"] (1, 1) FloatMath, unary("log1p", libm::log1p, libm::log1pf);
+    /// `math.sin`
+    Sin = "math.sin" ["math.sin"] (1, 1) FloatMath, unary("sin", libm::sin, libm::sinf);
+    /// `math.cos`
+    Cos = "math.cos" ["math.cos"] (1, 1) FloatMath, unary("cos", libm::cos, libm::cosf);
+    /// `math.tan`
+    Tan = "math.tan" ["math.tan"] (1, 1) FloatMath, unary("tan", libm::tan, libm::tanf);
+    /// `math.asin`
+    Asin = "math.asin" ["math.asin"] (1, 1) FloatMath, unary("asin", libm::asin, libm::asinf);
+    /// `math.acos`
+    Acos = "math.acos" ["math.acos"] (1, 1) FloatMath, unary("acos", libm::acos, libm::acosf);
+    /// `math.atan`
+    Atan = "math.atan" ["math.atan"] (1, 1) FloatMath, unary("atan", libm::atan, libm::atanf);
+    /// `math.sinh`
+    Sinh = "math.sinh" ["math.sinh"] (1, 1) FloatMath, unary("sinh", libm::sinh, libm::sinhf);
+    /// `math.cosh`
+    Cosh = "math.cosh" ["math.cosh"] (1, 1) FloatMath, unary("cosh", libm::cosh, libm::coshf);
+    /// `math.tanh`
+    Tanh = "math.tanh" ["math.tanh"] (1, 1) FloatMath, unary("tanh", libm::tanh, libm::tanhf);
+    /// `math.asinh`
+    Asinh = "math.asinh" ["math.asinh"] (1, 1) FloatMath, unary("asinh", libm::asinh, libm::asinhf);
+    /// `math.acosh`
+    Acosh = "math.acosh" ["math.acosh"] (1, 1) FloatMath, unary("acosh", libm::acosh, libm::acoshf);
+    /// `math.atanh`
+    Atanh = "math.atanh" ["math.atanh"] (1, 1) FloatMath, unary("atanh", libm::atanh, libm::atanhf);
+    /// `math.erf`
+    Erf = "math.erf" ["math.erf"] (1, 1) FloatMath, unary("erf", libm::erf, libm::erff);
+    /// `math.erfc`
+    Erfc = "math.erfc" ["math.erfc"] (1, 1) FloatMath, unary("erfc", libm::erfc, libm::erfcf);
+    /// `math.gamma` (C's `tgamma`)
+    Gamma = "math.gamma" ["math.gamma"] (1, 1) FloatMath, unary("tgamma", libm::tgamma, libm::tgammaf);
+    /// `math.lgamma`
+    Lgamma = "math.lgamma" ["math.lgamma"] (1, 1) FloatMath, unary("lgamma", libm::lgamma, libm::lgammaf);
+    /// `math.degrees`: `x * (180 / pi)`, as Numba computes it.
+    Degrees = "math.degrees" ["math.degrees"] (1, 1) FloatScale(180.0 / std::f64::consts::PI), Rw;
+    /// `math.radians`: `x * (pi / 180)`.
+    Radians = "math.radians" ["math.radians"] (1, 1) FloatScale(std::f64::consts::PI / 180.0), Rw;
+    /// `math.floor` (returns int64)
+    Floor = "math.floor" ["math.floor"] (1, 1) FloatToInt, In(I::Floor);
+    /// `math.ceil` (returns int64)
+    Ceil = "math.ceil" ["math.ceil"] (1, 1) FloatToInt, In(I::Ceil);
+    /// `math.trunc` (returns int64)
+    Trunc = "math.trunc" ["math.trunc"] (1, 1) FloatToInt, In(I::Trunc);
+    /// `math.fabs`
+    Fabs = "math.fabs" ["math.fabs"] (1, 1) FloatMath, In(I::Fabs);
+    /// `math.pow`
+    MathPow = "math.pow" ["math.pow"] (2, 2) FloatMath, binary("pow", libm::pow, libm::powf);
+    /// `math.atan2`
+    Atan2 = "math.atan2" ["math.atan2"] (2, 2) FloatMath, binary("atan2", libm::atan2, libm::atan2f);
+    /// `math.hypot`
+    Hypot = "math.hypot" ["math.hypot"] (2, 2) FloatMath, binary("hypot", libm::hypot, libm::hypotf);
+    /// `math.nextafter`
+    Nextafter = "math.nextafter" ["math.nextafter"] (2, 2) FloatMath,
+        binary("nextafter", libm::nextafter, libm::nextafterf);
+    /// `math.copysign`
+    Copysign = "math.copysign" ["math.copysign"] (2, 2) FloatMath, In(I::Copysign);
+    /// `math.ldexp(x, n)`
+    Ldexp = "math.ldexp" ["math.ldexp"] (2, 2) FloatInt,
+        Lm(Libm { name: "ldexp", sig: LibmSig::FloatInt(libm::ldexp, libm::ldexpf) });
+    /// `math.frexp(x)`: `(mantissa, exponent)`.
+    Frexp = "math.frexp" ["math.frexp"] (1, 1) Frexp, Rw;
+    /// The mantissa of `frexp` (made by the `math.frexp` rewrite).
+    FrexpMantissa = "frexp_mantissa" [] (1, 1) Internal, H(Helper::FrexpMantissa);
+    /// The exponent of `frexp` (made by the `math.frexp` rewrite).
+    FrexpExponent = "frexp_exponent" [] (1, 1) Internal, H(Helper::FrexpExponent);
+    /// `math.gcd(a, b)`
+    Gcd = "math.gcd" ["math.gcd"] (2, 2) IntMath, H(Helper::Gcd);
+    /// `math.isnan`
+    IsNan = "math.isnan" ["math.isnan"] (1, 1) FloatPredicate, In(I::IsNan);
+    /// `math.isinf`
+    IsInf = "math.isinf" ["math.isinf"] (1, 1) FloatPredicate, In(I::IsInf);
+    /// `math.isfinite`
+    IsFinite = "math.isfinite" ["math.isfinite"] (1, 1) FloatPredicate, In(I::IsFinite);
+
+    // CUDA kernels and device functions.
+    /// `cuda.grid(n)`; the constant `n` is the argument.
+    Grid = "cuda.grid" ["cuda.grid"] (1, 1) GridIndex, Kn(K::Grid);
+    /// `cuda.gridsize(n)`
+    Gridsize = "cuda.gridsize" ["cuda.gridsize"] (1, 1) GridIndex, Kn(K::Gridsize);
+    /// `cuda.threadIdx.x`
+    ThreadIdxX = "cuda.threadIdx.x" ["cuda.threadIdx.x"] (0, 0) SpecialRegister, Kn(K::Register(R::ThreadIdx(0)));
+    /// `cuda.threadIdx.y`
+    ThreadIdxY = "cuda.threadIdx.y" ["cuda.threadIdx.y"] (0, 0) SpecialRegister, Kn(K::Register(R::ThreadIdx(1)));
+    /// `cuda.threadIdx.z`
+    ThreadIdxZ = "cuda.threadIdx.z" ["cuda.threadIdx.z"] (0, 0) SpecialRegister, Kn(K::Register(R::ThreadIdx(2)));
+    /// `cuda.blockIdx.x`
+    BlockIdxX = "cuda.blockIdx.x" ["cuda.blockIdx.x"] (0, 0) SpecialRegister, Kn(K::Register(R::BlockIdx(0)));
+    /// `cuda.blockIdx.y`
+    BlockIdxY = "cuda.blockIdx.y" ["cuda.blockIdx.y"] (0, 0) SpecialRegister, Kn(K::Register(R::BlockIdx(1)));
+    /// `cuda.blockIdx.z`
+    BlockIdxZ = "cuda.blockIdx.z" ["cuda.blockIdx.z"] (0, 0) SpecialRegister, Kn(K::Register(R::BlockIdx(2)));
+    /// `cuda.blockDim.x`
+    BlockDimX = "cuda.blockDim.x" ["cuda.blockDim.x"] (0, 0) SpecialRegister, Kn(K::Register(R::BlockDim(0)));
+    /// `cuda.blockDim.y`
+    BlockDimY = "cuda.blockDim.y" ["cuda.blockDim.y"] (0, 0) SpecialRegister, Kn(K::Register(R::BlockDim(1)));
+    /// `cuda.blockDim.z`
+    BlockDimZ = "cuda.blockDim.z" ["cuda.blockDim.z"] (0, 0) SpecialRegister, Kn(K::Register(R::BlockDim(2)));
+    /// `cuda.gridDim.x`
+    GridDimX = "cuda.gridDim.x" ["cuda.gridDim.x"] (0, 0) SpecialRegister, Kn(K::Register(R::GridDim(0)));
+    /// `cuda.gridDim.y`
+    GridDimY = "cuda.gridDim.y" ["cuda.gridDim.y"] (0, 0) SpecialRegister, Kn(K::Register(R::GridDim(1)));
+    /// `cuda.gridDim.z`
+    GridDimZ = "cuda.gridDim.z" ["cuda.gridDim.z"] (0, 0) SpecialRegister, Kn(K::Register(R::GridDim(2)));
+    /// `cuda.laneid`
+    LaneId = "cuda.laneid" ["cuda.laneid"] (0, 0) SpecialRegister, Kn(K::Register(R::LaneId));
+    /// `cuda.warpsize`
+    WarpSize = "cuda.warpsize" ["cuda.warpsize"] (0, 0) SpecialRegister, Kn(K::Register(R::WarpSize));
+    /// `cuda.syncthreads()`
+    SyncThreads = "cuda.syncthreads" ["cuda.syncthreads"] (0, 0) NoResult, Kn(K::Barrier);
+    /// `cuda.syncthreads_count(p)`
+    SyncThreadsCount = "cuda.syncthreads_count" ["cuda.syncthreads_count"] (1, 1) BarrierPredicate,
+        Kn(K::BarrierReduce(BarrierReduce::Count));
+    /// `cuda.syncthreads_and(p)`
+    SyncThreadsAnd = "cuda.syncthreads_and" ["cuda.syncthreads_and"] (1, 1) BarrierPredicate,
+        Kn(K::BarrierReduce(BarrierReduce::And));
+    /// `cuda.syncthreads_or(p)`
+    SyncThreadsOr = "cuda.syncthreads_or" ["cuda.syncthreads_or"] (1, 1) BarrierPredicate,
+        Kn(K::BarrierReduce(BarrierReduce::Or));
+    /// `cuda.threadfence()`
+    ThreadFence = "cuda.threadfence" ["cuda.threadfence"] (0, 0) NoResult, Kn(K::ThreadFence);
+    /// `cuda.activemask()`
+    ActiveMask = "cuda.activemask" ["cuda.activemask"] (0, 0) ActiveMask, Kn(K::ActiveMask);
+    /// `cuda.atomic.add(a, i, v)`
+    AtomicAdd = "cuda.atomic.add" ["cuda.atomic.add"] (3, 3) Atomic, Kn(K::Atomic(A::Add));
+    /// `cuda.atomic.sub(a, i, v)`
+    AtomicSub = "cuda.atomic.sub" ["cuda.atomic.sub"] (3, 3) Atomic, Kn(K::Atomic(A::Sub));
+    /// `cuda.atomic.max(a, i, v)`
+    AtomicMax = "cuda.atomic.max" ["cuda.atomic.max"] (3, 3) Atomic, Kn(K::Atomic(A::Max));
+    /// `cuda.atomic.min(a, i, v)`
+    AtomicMin = "cuda.atomic.min" ["cuda.atomic.min"] (3, 3) Atomic, Kn(K::Atomic(A::Min));
+    /// `cuda.atomic.exch(a, i, v)`
+    AtomicExch = "cuda.atomic.exch" ["cuda.atomic.exch"] (3, 3) Atomic, Kn(K::Atomic(A::Exch));
+    /// `cuda.atomic.cas(a, i, old, new)`
+    AtomicCas = "cuda.atomic.cas" ["cuda.atomic.cas", "cuda.atomic.compare_and_swap"] (4, 4) Atomic,
+        Kn(K::Atomic(A::Cas));
+    /// `cuda.shfl_down_sync(mask, v, delta)`
+    ShflDownSync = "cuda.shfl_down_sync" ["cuda.shfl_down_sync"] (3, 3) Shuffle, Kn(K::Shuffle(ShuffleKind::Down));
+    /// `cuda.shfl_xor_sync(mask, v, lanemask)`
+    ShflXorSync = "cuda.shfl_xor_sync" ["cuda.shfl_xor_sync"] (3, 3) Shuffle, Kn(K::Shuffle(ShuffleKind::Xor));
+    /// `cuda.shfl_sync(mask, v, src)`
+    ShflSync = "cuda.shfl_sync" ["cuda.shfl_sync"] (3, 3) Shuffle, Kn(K::Shuffle(ShuffleKind::Idx));
+    /// `cuda.fma(a, b, c)`
+    Fma = "cuda.fma" ["cuda.fma"] (3, 3) Fma, Kn(K::Fma);
+    /// `cuda.selp(c, a, b)`
+    Selp = "cuda.selp" ["cuda.selp"] (3, 3) Select, Kn(K::Select);
+}
+
+impl Builtin {
+    /// The name used in the text form and in messages.
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+
+    /// Parses the text-form name.
+    pub fn from_name(s: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|b| b.name() == s)
+    }
+
+    /// The builtin a Python path names (`math.erf`, `abs`, `.shape`, `cuda.atomic.add`).
+    pub fn from_path(path: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|b| b.info().paths.contains(&path))
+    }
+
+    /// Whether this builtin exists only in CUDA kernels and device functions.
+    pub fn is_cuda(self) -> bool {
+        matches!(self.info().lowering, Lowering::Kernel(_))
+    }
+
+    /// The CUDA operation, for kernel builtins.
+    pub fn kernel_op(self) -> Option<KernelOp> {
+        match self.info().lowering {
+            Lowering::Kernel(k) => Some(k),
+            _ => None,
+        }
+    }
+}
+
+/// The paths under `prefix` (`"math."`), without it, in table order: for "supported: ..." hints.
+pub fn paths_under(prefix: &str) -> Vec<&'static str> {
+    Builtin::ALL.iter().flat_map(|b| b.info().paths.iter()).filter_map(|p| p.strip_prefix(prefix)).collect()
+}
+
+/// Every C math function of the table with its host symbol and address, float64 and float32
+/// forms (the host registers these with its JIT and its loader).
+pub fn libm_symbols() -> Vec<(String, *const u8)> {
+    let mut out = Vec::new();
+    for b in Builtin::ALL {
+        if let Lowering::Libm(m) = b.info().lowering {
+            let (f, g) = match m.sig {
+                LibmSig::Unary(f, g) => (f as *const u8, g as *const u8),
+                LibmSig::Binary(f, g) => (f as *const u8, g as *const u8),
+                LibmSig::FloatInt(f, g) => (f as *const u8, g as *const u8),
+            };
+            out.push((m.host_symbol(false), f));
+            out.push((m.host_symbol(true), g));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_paths_are_unique() {
+        let mut names = std::collections::HashSet::new();
+        let mut paths = std::collections::HashSet::new();
+        for b in Builtin::ALL {
+            assert!(names.insert(b.name()), "duplicate name {}", b.name());
+            assert_eq!(Builtin::from_name(b.name()), Some(*b));
+            for p in b.info().paths {
+                assert!(paths.insert(*p), "duplicate path {p}");
+                assert_eq!(Builtin::from_path(p), Some(*b));
+            }
+        }
+    }
+
+    #[test]
+    fn libm_rows_are_float_functions_with_matching_arity() {
+        for b in Builtin::ALL {
+            let info = b.info();
+            if let Lowering::Libm(m) = info.lowering {
+                assert!(matches!(info.typing, Typing::FloatMath | Typing::FloatInt), "{}", info.name);
+                assert_eq!((m.arity(), m.arity()), (info.arity.0 as usize, info.arity.1 as usize), "{}", info.name);
+            }
+        }
+    }
+
+    #[test]
+    fn math_hint_lists_the_new_functions() {
+        let math = paths_under("math.");
+        for f in ["erf", "erfc", "gamma", "lgamma", "expm1", "log1p", "trunc", "degrees", "radians", "ldexp", "frexp"] {
+            assert!(math.contains(&f), "{f}");
+        }
+    }
+}
