@@ -60,3 +60,23 @@ fn crate_boundaries_hold() {
         assert!(!facade.iter().any(|n| n == banned), "the facade depends on {banned} by default");
     }
 }
+
+/// A plain `cargo test` (no feature `cuda`, no LLVM) builds neither CUDA crate; this test's name
+/// says so in the test list, and it checks that the workspace's default members leave exactly
+/// those two out. `scripts/test` runs the whole suite, installing LLVM 19 and ptxas first.
+#[cfg(not(feature = "cuda"))]
+#[test]
+fn skipped_twinjit_ptx_and_twinjit_cuda_without_feature_cuda_run_scripts_test_for_the_whole_suite() {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml")).unwrap();
+    let section = |name: &str| -> Vec<String> {
+        let start = text.find(&format!("{name} = [")).unwrap_or_else(|| panic!("no {name}"));
+        let body = &text[start..];
+        let body = &body[..body.find(']').unwrap()];
+        body.split('"').skip(1).step_by(2).map(str::to_string).collect()
+    };
+    let members = section("members");
+    let defaults = section("default-members");
+    let left_out: Vec<&String> = members.iter().filter(|m| !defaults.contains(m)).collect();
+    assert_eq!(left_out, ["crates/twinjit-ptx", "crates/twinjit-cuda"]);
+    eprintln!("note: twinjit-ptx and twinjit-cuda are skipped without feature `cuda`; scripts/test runs them");
+}
