@@ -1,5 +1,6 @@
 //! What module-level names mean: imports, frozen numeric constants and the module's functions.
 
+use crate::const_eval::ConstValue;
 use hashbrown::HashMap;
 use twinjit_ir::{Builtin, FunctionKind};
 
@@ -24,19 +25,10 @@ pub(crate) enum Global {
     MathFunction(Builtin),
     /// A constant imported from math (`from math import pi`).
     MathConst(f64),
-    /// A frozen module-level constant.
-    Const(ConstVal),
+    /// A frozen module-level constant; its integers fit int64 (module level checks).
+    Const(ConstValue),
     /// A function of this module.
     Function { kind: Option<FunctionKind>, params: usize },
-}
-
-/// A frozen module-level constant.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) enum ConstVal {
-    Int(i64),
-    Float(f64),
-    Bool(bool),
-    Tuple(Vec<ConstVal>),
 }
 
 pub(crate) type Env = HashMap<String, Global>;

@@ -1,162 +1,102 @@
-//! CPython's compile-time folding of literal-only arithmetic, which Numba inherits: CPython
-//! folds `2 ** -1` to `0.5`, `~True` to `-2` and `2**62 * 4` to an integer that does not fit
-//! int64 (Numba then rejects it) before Numba sees the code. Folding the same expressions here
-//! keeps twinjit's results identical to Numba's on the same file.
+//! CPython's compile-time folding of literal-only arithmetic in function bodies, which Numba
+//! inherits: CPython folds `2 ** -1` to `0.5`, `~True` to `-2` and `2**62 * 4` to an integer
+//! that does not fit int64 (Numba then rejects it) before Numba sees the code. Folding the same
+//! expressions here keeps twinjit's results identical to Numba's on the same file.
+//!
+//! The arithmetic is `const_eval`'s, in its literal scope; this file is the policy of function
+//! bodies: what CPython would raise (`1 / 0`) is not folded but left to run time, where it
+//! raises the same exception; an integer that does not fit int64 is a located error (Numba's
+//! "Int value is too large"). One deviation: CPython stops folding where an operand passes 128
+//! bits (`2 ** 200`), and Numba then wraps at run time; twinjit folds exactly to i128 and reports
+//! anything larger, rather than wrap silently.
 
-use ruff_python_ast::{self as ast, Expr};
+use crate::const_eval::{eval, ConstValue, NoValue, Scope, Why};
+use ruff_python_ast::Expr;
+use twinjit_diag::{Diagnostic, Span};
+use twinjit_ir::Const;
 
-/// A folded Python constant.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum Folded {
-    Int(i64),
-    Float(f64),
-    Bool(bool),
-}
-
-/// Why an expression was not folded.
-#[derive(Debug, PartialEq)]
-pub(crate) enum NoFold {
-    /// Not made only of literals, or CPython would raise (left to run time).
-    NotConstant,
-    /// An integer result outside int64 (Numba: "Int value is too large").
-    TooLarge,
-}
-
-/// Folds `e` if it is a unary/binary operator tree over number and boolean literals.
-pub(crate) fn fold(e: &Expr) -> Result<Folded, NoFold> {
-    match e {
-        Expr::NumberLiteral(n) => match &n.value {
-            ast::Number::Int(i) => i.as_i64().map(Folded::Int).ok_or(NoFold::TooLarge),
-            ast::Number::Float(x) => Ok(Folded::Float(*x)),
-            ast::Number::Complex { .. } => Err(NoFold::NotConstant),
-        },
-        Expr::BooleanLiteral(b) => Ok(Folded::Bool(b.value)),
-        Expr::UnaryOp(u) => {
-            // `-9223372036854775808` is a negated literal that only fits after negation.
-            if let (ast::UnaryOp::USub, Expr::NumberLiteral(n)) = (u.op, &*u.operand) {
-                if let ast::Number::Int(i) = &n.value {
-                    if i.as_u64() == Some(1 << 63) {
-                        return Ok(Folded::Int(i64::MIN));
-                    }
-                }
-            }
-            let v = fold(&u.operand)?;
-            Ok(match (u.op, v) {
-                (ast::UnaryOp::Not, v) => Folded::Bool(!truthy(v)),
-                (ast::UnaryOp::USub, Folded::Float(x)) => Folded::Float(-x),
-                (ast::UnaryOp::UAdd, Folded::Float(x)) => Folded::Float(x),
-                (ast::UnaryOp::Invert, Folded::Float(_)) => return Err(NoFold::NotConstant),
-                (op, v) => {
-                    let i = as_int(v).expect("not a float");
-                    match op {
-                        ast::UnaryOp::USub => Folded::Int(i.checked_neg().ok_or(NoFold::TooLarge)?),
-                        ast::UnaryOp::UAdd => Folded::Int(i),
-                        _ => Folded::Int(!i),
-                    }
-                }
-            })
-        }
-        Expr::BinOp(b) => binop(b.op, fold(&b.left)?, fold(&b.right)?),
-        _ => Err(NoFold::NotConstant),
+/// The constant CPython folds `e` to, if `e` is a unary or binary operator over literals that
+/// CPython folds; `Err` for a folded integer Numba rejects. `None`: not folded.
+pub(crate) fn fold(e: &Expr, span: Span) -> Option<Result<Const, Diagnostic>> {
+    if !matches!(e, Expr::UnaryOp(_) | Expr::BinOp(_)) {
+        return None;
+    }
+    match eval(e, Scope::Literals) {
+        Ok(ConstValue::Int(i)) => Some(i64::try_from(i).map(Const::Int).map_err(|_| too_large(Some(i), span))),
+        Ok(ConstValue::Float(x)) => Some(Ok(Const::Float(x))),
+        Ok(ConstValue::Bool(b)) => Some(Ok(Const::Bool(b))),
+        Err(NoValue { why: Why::TooLarge, .. }) => Some(Err(too_large(None, span))),
+        // The literal scope builds no tuples; what would raise is left to run time.
+        Ok(ConstValue::Tuple(_)) | Err(NoValue { why: Why::NotConstant(_) | Why::Raises { .. }, .. }) => None,
     }
 }
 
-fn truthy(v: Folded) -> bool {
-    match v {
-        Folded::Int(i) => i != 0,
-        Folded::Float(x) => x != 0.0,
-        Folded::Bool(b) => b,
+fn too_large(value: Option<i128>, span: Span) -> Diagnostic {
+    let d = Diagnostic::error("integer constant does not fit in int64", span, "too large");
+    match value {
+        Some(v) if (1i128 << 63..1i128 << 64).contains(&v) => d.with_hint(format!(
+            "CPython folds it to {v}, which Numba would type as uint64; twinjit does not support uint64 yet"
+        )),
+        _ => d.with_hint("Numba rejects it too (CPython folds it to a big integer first)"),
     }
-}
-
-fn as_int(v: Folded) -> Option<i64> {
-    match v {
-        Folded::Int(i) => Some(i),
-        Folded::Bool(b) => Some(b as i64),
-        Folded::Float(_) => None,
-    }
-}
-
-fn as_float(v: Folded) -> f64 {
-    match v {
-        Folded::Int(i) => i as f64,
-        Folded::Bool(b) => b as i64 as f64,
-        Folded::Float(x) => x,
-    }
-}
-
-fn binop(op: ast::Operator, l: Folded, r: Folded) -> Result<Folded, NoFold> {
-    use ast::Operator::*;
-    use twinjit_ir::interp::{divmod_f64, int_floordiv, int_mod};
-    let nc = NoFold::NotConstant;
-    if let (Folded::Bool(a), Folded::Bool(b), BitAnd | BitOr | BitXor) = (l, r, op) {
-        return Ok(Folded::Bool(match op {
-            BitAnd => a & b,
-            BitOr => a | b,
-            _ => a ^ b,
-        }));
-    }
-    if let (Some(a), Some(b)) = (as_int(l), as_int(r)) {
-        let big = NoFold::TooLarge;
-        return Ok(match op {
-            Add => Folded::Int(a.checked_add(b).ok_or(big)?),
-            Sub => Folded::Int(a.checked_sub(b).ok_or(big)?),
-            Mult => Folded::Int(a.checked_mul(b).ok_or(big)?),
-            Div if b != 0 => Folded::Float(a as f64 / b as f64),
-            FloorDiv if b != 0 => Folded::Int(int_floordiv(a, b)),
-            Mod if b != 0 => Folded::Int(int_mod(a, b)),
-            Pow if b < 0 && a != 0 => Folded::Float((a as f64).powi(b.max(i32::MIN as i64) as i32)),
-            Pow if b >= 0 => Folded::Int(u32::try_from(b).ok().and_then(|e| a.checked_pow(e)).ok_or(big)?),
-            LShift if b >= 0 => Folded::Int(if b < 64 {
-                a.checked_mul(1i64.checked_shl(b as u32).ok_or(NoFold::TooLarge)?).ok_or(NoFold::TooLarge)?
-            } else if a == 0 {
-                0
-            } else {
-                return Err(NoFold::TooLarge);
-            }),
-            RShift if b >= 0 => Folded::Int(a >> b.min(63)),
-            BitAnd => Folded::Int(a & b),
-            BitOr => Folded::Int(a | b),
-            BitXor => Folded::Int(a ^ b),
-            _ => return Err(nc),
-        });
-    }
-    let (a, b) = (as_float(l), as_float(r));
-    Ok(Folded::Float(match op {
-        Add => a + b,
-        Sub => a - b,
-        Mult => a * b,
-        Div if b != 0.0 => a / b,
-        FloorDiv if b != 0.0 => divmod_f64(a, b).0,
-        Mod if b != 0.0 => divmod_f64(a, b).1,
-        // A negative base to a fractional power is complex in Python: not folded.
-        Pow if !((a < 0.0 && b.fract() != 0.0) || (a == 0.0 && b < 0.0)) => a.powf(b),
-        _ => return Err(nc),
-    }))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn check(src: &str, expect: Result<Folded, NoFold>) {
+    /// Folds `src` as a function body would: `int:…`, `float:…`, `bool:…`, `not folded` or the
+    /// error's message and hint.
+    fn check(src: &str, expect: &str) {
         let e = ruff_python_parser::parse_expression(src).expect("parses").into_syntax().body;
-        assert_eq!(fold(&e), expect, "{src}");
+        let got = match fold(&e, Span::DUMMY) {
+            None => "not folded".to_string(),
+            Some(Ok(Const::Int(i))) => format!("int:{i}"),
+            Some(Ok(Const::Float(x))) => format!("float:{x:?}"),
+            Some(Ok(Const::Bool(b))) => format!("bool:{b}"),
+            Some(Ok(Const::None)) => "none".to_string(),
+            Some(Err(d)) => format!("error: {} ({})", d.message, d.hint.unwrap_or_default()),
+        };
+        assert_eq!(got, expect, "{src}");
     }
 
     #[test]
     fn folds_like_cpython() {
-        check("2 ** -1", Ok(Folded::Float(0.5)));
-        check("~True", Ok(Folded::Int(-2)));
-        check("not 0", Ok(Folded::Bool(true)));
-        check("True + True", Ok(Folded::Int(2)));
-        check("-7 // 2", Ok(Folded::Int(-4)));
-        check("-7 % 2", Ok(Folded::Int(1)));
-        check("2**62 * 4", Err(NoFold::TooLarge));
-        check("1 / 0", Err(NoFold::NotConstant));
-        check("(-8.0) ** 0.5", Err(NoFold::NotConstant));
-        check("-9223372036854775808", Ok(Folded::Int(i64::MIN)));
-        check("x + 1", Err(NoFold::NotConstant));
-        check("True & False", Ok(Folded::Bool(false)));
+        check("2 ** -1", "float:0.5");
+        check("~True", "int:-2");
+        check("not 0", "bool:true");
+        check("True + True", "int:2");
+        check("-7 // 2", "int:-4");
+        check("-7 % 2", "int:1");
+        check("-7.5 // 2", "float:-4.0");
+        check("True & False", "bool:false");
+        check("-9223372036854775808", "int:-9223372036854775808");
+        check("-(2 ** 63)", "int:-9223372036854775808");
+        check("(1 << 63) - 1", "int:9223372036854775807");
+        check("2 ** 100 // 2 ** 90", "int:1024");
+        check("x + 1", "not folded");
+        check("(1, 2) + (3,)", "not folded");
+    }
+
+    #[test]
+    fn leaves_what_raises_to_run_time() {
+        check("1 / 0", "not folded");
+        check("1 % 0", "not folded");
+        check("1.0 // 0.0", "not folded");
+        check("0 ** -1", "not folded");
+        check("0.0 ** -1", "not folded");
+        check("1 << -1", "not folded");
+        check("2.0 ** 10000", "not folded");
+        check("~1.5", "not folded");
+        check("(-8.0) ** 0.5", "not folded");
+    }
+
+    #[test]
+    fn rejects_integers_past_int64() {
+        let big = "Numba rejects it too (CPython folds it to a big integer first)";
+        check("2**62 * 4", &format!("error: integer constant does not fit in int64 ({big})"));
+        check("1 << 63", "error: integer constant does not fit in int64 (CPython folds it to 9223372036854775808, which Numba would type as uint64; twinjit does not support uint64 yet)");
+        check("-(1 << 63) - 1", &format!("error: integer constant does not fit in int64 ({big})"));
+        check("10 ** 400", &format!("error: integer constant does not fit in int64 ({big})"));
     }
 }

@@ -6,8 +6,9 @@
 //! expressions and comparison chains short-circuit through blocks with a parameter.
 //! Statements after `return`/`break`/`continue` land in a fresh unreachable block.
 
-use crate::env::{dtype_name, math_const, math_function, supported_hint, ConstVal, Env, Global};
-use crate::fold::{fold, Folded, NoFold};
+use crate::const_eval::ConstValue;
+use crate::env::{dtype_name, math_const, math_function, supported_hint, Env, Global};
+use crate::fold::fold;
 use crate::module_level::stmt_kind;
 use crate::span;
 use crate::ssa::Ssa;
@@ -688,12 +689,17 @@ impl Lower<'_> {
         }
     }
 
-    fn const_val(&mut self, c: &ConstVal, span: Span) -> Value {
+    fn const_val(&mut self, c: &ConstValue, span: Span) -> Value {
         match c {
-            ConstVal::Int(i) => self.konst(Const::Int(*i), span),
-            ConstVal::Float(x) => self.konst(Const::Float(*x), span),
-            ConstVal::Bool(b) => self.konst(Const::Bool(*b), span),
-            ConstVal::Tuple(vs) => {
+            ConstValue::Int(i) => match i64::try_from(*i) {
+                Ok(i) => self.konst(Const::Int(i), span),
+                Err(_) => {
+                    self.fail(Diagnostic::error(format!("internal: frozen constant {i} is not an int64"), span, ""))
+                }
+            },
+            ConstValue::Float(x) => self.konst(Const::Float(*x), span),
+            ConstValue::Bool(b) => self.konst(Const::Bool(*b), span),
+            ConstValue::Tuple(vs) => {
                 let vals: Vec<Value> = vs.iter().map(|v| self.const_val(v, span)).collect();
                 self.emit(InstKind::MakeTuple(vals), span)
             }
@@ -719,6 +725,13 @@ impl Lower<'_> {
 
     fn expr_inner(&mut self, e: &Expr) -> Value {
         let span = self.sp(e.range());
+        // Operators over literals are constants, as CPython's compiler folds them.
+        if let Some(folded) = fold(e, span) {
+            return match folded {
+                Ok(c) => self.konst(c, span),
+                Err(d) => self.fail(d),
+            };
+        }
         match e {
             Expr::NumberLiteral(n) => match &n.value {
                 ast::Number::Int(i) => match i.as_i64() {
@@ -734,15 +747,6 @@ impl Lower<'_> {
             Expr::BooleanLiteral(b) => self.konst(Const::Bool(b.value), span),
             Expr::NoneLiteral(_) => self.konst(Const::None, span),
             Expr::Name(n) => self.name(n),
-            Expr::UnaryOp(_) | Expr::BinOp(_) if !matches!(fold(e), Err(NoFold::NotConstant)) => match fold(e) {
-                Ok(Folded::Int(i)) => self.konst(Const::Int(i), span),
-                Ok(Folded::Float(x)) => self.konst(Const::Float(x), span),
-                Ok(Folded::Bool(b)) => self.konst(Const::Bool(b), span),
-                Err(_) => self.fail(
-                    Diagnostic::error("integer constant does not fit in int64", span, "too large")
-                        .with_hint("Numba rejects it too (CPython folds it to a big integer first)"),
-                ),
-            },
             Expr::UnaryOp(u) => {
                 let a = self.expr(&u.operand);
                 let op = match u.op {
@@ -1254,7 +1258,7 @@ impl Lower<'_> {
         let one = |e: &Expr| -> Option<i64> {
             int_literal(e).or_else(|| match e {
                 Expr::Name(n) => match self.env.get(n.id.as_str()) {
-                    Some(Global::Const(ConstVal::Int(i))) => Some(*i),
+                    Some(Global::Const(c)) => c.as_i64(),
                     _ => None,
                 },
                 _ => None,
@@ -1263,14 +1267,8 @@ impl Lower<'_> {
         match e {
             Expr::Tuple(t) => t.elts.iter().map(one).collect(),
             Expr::Name(n) => match self.env.get(n.id.as_str()) {
-                Some(Global::Const(ConstVal::Int(i))) => Some(vec![*i]),
-                Some(Global::Const(ConstVal::Tuple(vs))) => vs
-                    .iter()
-                    .map(|v| match v {
-                        ConstVal::Int(i) => Some(*i),
-                        _ => None,
-                    })
-                    .collect(),
+                Some(Global::Const(ConstValue::Tuple(vs))) => vs.iter().map(ConstValue::as_i64).collect(),
+                Some(Global::Const(c)) => c.as_i64().map(|i| vec![i]),
                 _ => None,
             },
             e => one(e).map(|i| vec![i]),

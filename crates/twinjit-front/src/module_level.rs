@@ -1,12 +1,13 @@
 //! Module level: imports, constants, function definitions; everything else is rejected with a
 //! hint, except `if __name__ == "__main__":` blocks and docstrings, which are Python-only.
 
+use crate::const_eval::{eval, ConstValue, Conversion, Names, Scope, Why};
 use crate::decorators::read_decorators;
-use crate::env::{dtype_name, math_const, math_function, ConstVal, Env, Global};
+use crate::env::{dtype_name, math_const, math_function, Env, Global};
 use crate::lower::lower_function;
 use crate::span;
-use ruff_python_ast::{self as ast, Expr, Stmt};
-use ruff_text_size::Ranged;
+use ruff_python_ast::{Expr, Stmt};
+use ruff_text_size::{Ranged, TextRange};
 use twinjit_diag::{Diagnostic, FileId};
 use twinjit_ir::{Module, Scalar};
 
@@ -94,7 +95,7 @@ pub(crate) fn lower(text: &str, file: FileId) -> Result<Module, Vec<Diagnostic>>
             }
             Stmt::Assign(a) => {
                 if let [Expr::Name(n)] = a.targets.as_slice() {
-                    match eval_const(&a.value, &env, file) {
+                    match freeze(n.id.as_str(), &a.value, a.range, &env, file, text) {
                         Ok(c) => {
                             env.insert(n.id.to_string(), Global::Const(c));
                         }
@@ -113,7 +114,7 @@ pub(crate) fn lower(text: &str, file: FileId) -> Result<Module, Vec<Diagnostic>>
             }
             Stmt::AnnAssign(a) => {
                 if let (Expr::Name(n), Some(v)) = (&*a.target, &a.value) {
-                    match eval_const(v, &env, file) {
+                    match freeze(n.id.as_str(), v, a.range, &env, file, text) {
                         Ok(c) => {
                             env.insert(n.id.to_string(), Global::Const(c));
                         }
@@ -207,150 +208,194 @@ pub(crate) fn stmt_kind(s: &Stmt) -> &'static str {
     }
 }
 
-/// Evaluates a module-level constant expression (numbers, booleans, tuples, earlier constants,
-/// `math.pi`-style constants, arithmetic). Integers use checked arithmetic: a constant that does
-/// not fit int64 is an error, as in Numba.
-pub(crate) fn eval_const(e: &Expr, env: &Env, file: FileId) -> Result<ConstVal, Diagnostic> {
-    let bad = |msg: &str| {
-        Diagnostic::error(
-            "module-level value is not a numeric constant",
-            span(file, e.range()),
-            msg.to_string(),
-        )
-        .with_hint("twinjit freezes module-level numbers, booleans and tuples of them; move other code under `if __name__ == \"__main__\":`")
-    };
-    match e {
-        Expr::NumberLiteral(n) => match &n.value {
-            ast::Number::Int(i) => i.as_i64().map(ConstVal::Int).ok_or_else(|| bad("integer does not fit in int64")),
-            ast::Number::Float(f) => Ok(ConstVal::Float(*f)),
-            ast::Number::Complex { .. } => Err(bad("complex numbers are not supported")),
-        },
-        Expr::BooleanLiteral(b) => Ok(ConstVal::Bool(b.value)),
-        Expr::Tuple(t) => {
-            t.elts.iter().map(|x| eval_const(x, env, file)).collect::<Result<_, _>>().map(ConstVal::Tuple)
+/// Freezes `name = value` as Numba does: Python evaluates `value` when it imports the module,
+/// then Numba types the result (int64, float64, bool and tuples of them).
+fn freeze(
+    name: &str,
+    value: &Expr,
+    stmt: TextRange,
+    env: &Env,
+    file: FileId,
+    text: &str,
+) -> Result<ConstValue, Diagnostic> {
+    let v = eval(value, Scope::Module(&ModuleNames(env))).map_err(|no| {
+        let at = span(file, no.at);
+        match no.why {
+            Why::NotConstant(why) => Diagnostic::error("module-level value is not a numeric constant", at, why)
+                .with_hint("twinjit freezes module-level numbers, booleans and tuples of them; move other code under `if __name__ == \"__main__\":`"),
+            Why::Raises { exception, message } => Diagnostic::error(
+                format!("evaluating `{}` raises {exception}: {message}", snippet(text, stmt)),
+                at,
+                format!("raises {exception}"),
+            )
+            .with_hint("Python raises it too, when it imports this module"),
+            Why::TooLarge => Diagnostic::error(format!("`{name}` cannot be frozen: an integer in it does not fit in 128 bits"), at, "too large")
+                .with_hint("Numba's integers are 64-bit; twinjit evaluates module-level integers exactly up to 127 bits"),
         }
-        Expr::Name(n) => match env.get(n.id.as_str()) {
-            Some(Global::Const(c)) => Ok(c.clone()),
-            Some(Global::MathConst(x)) => Ok(ConstVal::Float(*x)),
-            _ => Err(bad("not a known constant")),
-        },
-        Expr::Attribute(a) => {
-            if let Expr::Name(m) = &*a.value {
-                if matches!(env.get(m.id.as_str()), Some(Global::MathModule | Global::NumpyModule)) {
-                    if let Some(x) = math_const(a.attr.id.as_str()) {
-                        return Ok(ConstVal::Float(x));
-                    }
-                }
-            }
-            Err(bad("not a known constant"))
-        }
-        Expr::Call(c) if c.arguments.args.len() == 1 && c.arguments.keywords.is_empty() => {
-            // np.float64(x), np.int64(x), int(x), float(x)
-            let target = match &*c.func {
-                Expr::Attribute(a) => match &*a.value {
-                    Expr::Name(m)
-                        if matches!(env.get(m.id.as_str()), Some(Global::NumpyModule | Global::NumbaModule)) =>
-                    {
-                        dtype_name(a.attr.id.as_str())
-                    }
-                    _ => None,
-                },
-                Expr::Name(n) => match n.id.as_str() {
-                    "int" => Some(Scalar::Int64),
-                    "float" => Some(Scalar::Float64),
-                    _ => None,
-                },
-                _ => None,
-            };
-            let v = eval_const(&c.arguments.args[0], env, file)?;
-            match (target, v) {
-                (Some(Scalar::Int64 | Scalar::Int32), ConstVal::Float(x)) => Ok(ConstVal::Int(x as i64)),
-                (Some(Scalar::Int64 | Scalar::Int32), v @ ConstVal::Int(_)) => Ok(v),
-                (Some(Scalar::Float64), ConstVal::Int(i)) => Ok(ConstVal::Float(i as f64)),
-                (Some(Scalar::Float64), v @ ConstVal::Float(_)) => Ok(v),
-                _ => Err(bad("only int(), float(), np.int64() and np.float64() of constants are frozen")),
-            }
-        }
-        Expr::UnaryOp(u) => {
-            let v = eval_const(&u.operand, env, file)?;
-            match (u.op, v) {
-                (ast::UnaryOp::USub, ConstVal::Int(i)) => {
-                    i.checked_neg().map(ConstVal::Int).ok_or_else(|| bad("overflow"))
-                }
-                (ast::UnaryOp::USub, ConstVal::Float(x)) => Ok(ConstVal::Float(-x)),
-                (ast::UnaryOp::UAdd, v @ (ConstVal::Int(_) | ConstVal::Float(_))) => Ok(v),
-                (ast::UnaryOp::Not, ConstVal::Bool(b)) => Ok(ConstVal::Bool(!b)),
-                _ => Err(bad("unsupported operator in a constant")),
-            }
-        }
-        Expr::BinOp(b) => {
-            let l = eval_const(&b.left, env, file)?;
-            let r = eval_const(&b.right, env, file)?;
-            const_binop(b.op, l, r).ok_or_else(|| {
-                bad("this constant expression cannot be frozen (overflow, division by zero or unsupported operator)")
+    })?;
+    match first_outside_int64(&v) {
+        None => Ok(v),
+        Some(i) => {
+            let (what, at) =
+                (if matches!(v, ConstValue::Tuple(_)) { "holds" } else { "is" }, span(file, value.range()));
+            Err(if (1i128 << 63..1i128 << 64).contains(&i) {
+                Diagnostic::error(
+                    format!("`{name}` {what} {i}, which Numba would type as uint64"),
+                    at,
+                    "uint64 constant",
+                )
+                .with_hint("twinjit does not support uint64 yet: use a value below 2**63, or a float")
+            } else {
+                Diagnostic::error(format!("`{name}` {what} {i}, which does not fit in int64"), at, "too large")
+                    .with_hint("Numba rejects it too (\"Int value is too large\"): its integers are 64-bit")
             })
         }
-        _ => Err(bad("not a constant")),
     }
 }
 
-fn const_binop(op: ast::Operator, l: ConstVal, r: ConstVal) -> Option<ConstVal> {
-    use ast::Operator::*;
-    match (l, r) {
-        (ConstVal::Int(a), ConstVal::Int(b)) => Some(match op {
-            Add => ConstVal::Int(a.checked_add(b)?),
-            Sub => ConstVal::Int(a.checked_sub(b)?),
-            Mult => ConstVal::Int(a.checked_mul(b)?),
-            Div => {
-                if b == 0 {
-                    return None;
-                }
-                ConstVal::Float(a as f64 / b as f64)
-            }
-            FloorDiv => {
-                if b == 0 {
-                    return None;
-                }
-                ConstVal::Int(twinjit_ir::interp::int_floordiv(a, b))
-            }
-            Mod => {
-                if b == 0 {
-                    return None;
-                }
-                ConstVal::Int(twinjit_ir::interp::int_mod(a, b))
-            }
-            Pow => {
-                if b < 0 {
-                    // CPython folds `2 ** -1` to 0.5.
-                    ConstVal::Float((a as f64).powi(b as i32))
-                } else {
-                    ConstVal::Int(a.checked_pow(u32::try_from(b).ok()?)?)
-                }
-            }
-            LShift => ConstVal::Int(a.checked_shl(u32::try_from(b).ok()?)?),
-            RShift => ConstVal::Int(a >> b.clamp(0, 63)),
-            BitAnd => ConstVal::Int(a & b),
-            BitOr => ConstVal::Int(a | b),
-            BitXor => ConstVal::Int(a ^ b),
-            MatMult => return None,
-        }),
-        (l, r) => {
-            let f = |v: ConstVal| match v {
-                ConstVal::Int(i) => Some(i as f64),
-                ConstVal::Float(x) => Some(x),
+fn first_outside_int64(v: &ConstValue) -> Option<i128> {
+    match v {
+        ConstValue::Int(i) if i64::try_from(*i).is_err() => Some(*i),
+        ConstValue::Tuple(items) => items.iter().find_map(first_outside_int64),
+        _ => None,
+    }
+}
+
+/// The statement's text for a message: its first line, shortened.
+fn snippet(text: &str, r: TextRange) -> String {
+    let whole = &text[r];
+    let first = whole.lines().next().unwrap_or("").trim_end();
+    match first.char_indices().nth(60) {
+        Some((cut, _)) => format!("{}...", &first[..cut]),
+        None if first.len() < whole.trim_end().len() => format!("{first}..."),
+        None => first.to_string(),
+    }
+}
+
+/// Module-level names as constants: earlier constants, `math`/`numpy` constants, and the
+/// conversions `int`, `float`, `bool`, `np.int64`, `np.float64`, `np.bool_`.
+struct ModuleNames<'a>(&'a Env);
+
+impl Names for ModuleNames<'_> {
+    fn constant(&self, e: &Expr) -> Option<ConstValue> {
+        match e {
+            Expr::Name(n) => match self.0.get(n.id.as_str())? {
+                Global::Const(c) => Some(c.clone()),
+                Global::MathConst(x) => Some(ConstValue::Float(*x)),
                 _ => None,
-            };
-            let (a, b) = (f(l)?, f(r)?);
-            Some(ConstVal::Float(match op {
-                Add => a + b,
-                Sub => a - b,
-                Mult => a * b,
-                Div if b != 0.0 => a / b,
-                Pow => a.powf(b),
-                FloorDiv if b != 0.0 => twinjit_ir::interp::divmod_f64(a, b).0,
-                Mod if b != 0.0 => twinjit_ir::interp::divmod_f64(a, b).1,
-                _ => return None,
-            }))
+            },
+            Expr::Attribute(a) => match self.0.get(a.value.as_name_expr()?.id.as_str())? {
+                Global::MathModule | Global::NumpyModule => math_const(a.attr.id.as_str()).map(ConstValue::Float),
+                _ => None,
+            },
+            _ => None,
         }
+    }
+
+    fn conversion(&self, callee: &Expr) -> Option<Conversion> {
+        let dtype = match callee {
+            Expr::Attribute(a) => match self.0.get(a.value.as_name_expr()?.id.as_str())? {
+                Global::NumpyModule | Global::NumbaModule => dtype_name(a.attr.id.as_str())?,
+                _ => return None,
+            },
+            Expr::Name(n) => match self.0.get(n.id.as_str()) {
+                Some(Global::NumbaType(t)) => *t,
+                Some(_) => return None,
+                None => {
+                    return match n.id.as_str() {
+                        "int" => Some(Conversion::Int),
+                        "float" => Some(Conversion::Float),
+                        "bool" => Some(Conversion::Bool),
+                        _ => None,
+                    }
+                }
+            },
+            _ => return None,
+        };
+        match dtype {
+            Scalar::Int64 | Scalar::Int32 => Some(Conversion::Int),
+            Scalar::Float64 => Some(Conversion::Float),
+            Scalar::Bool => Some(Conversion::Bool),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Freezes the module-level assignment `src` (after `import math`, `import numpy as np`,
+    /// `N = 8`): `int:…`, `float:…`, `bool:…`, `tuple:…` or the error's message and label.
+    fn check(src: &str, expect: &str) {
+        let mut env = Env::new();
+        env.insert("math".into(), Global::MathModule);
+        env.insert("np".into(), Global::NumpyModule);
+        env.insert("N".into(), Global::Const(ConstValue::Int(8)));
+        let parsed = ruff_python_parser::parse_module(src).expect("parses");
+        let Some(Stmt::Assign(a)) = parsed.syntax().body.first() else { panic!("{src}: not an assignment") };
+        let got = match freeze("X", &a.value, a.range, &env, FileId(0), src) {
+            Ok(ConstValue::Int(i)) => format!("int:{i}"),
+            Ok(ConstValue::Float(x)) => format!("float:{x:?}"),
+            Ok(ConstValue::Bool(b)) => format!("bool:{b}"),
+            Ok(v) => format!("{v:?}"),
+            Err(d) => {
+                let label = d
+                    .primary
+                    .map(|l| format!("{} @ `{}`", l.message, &src[l.span.start as usize..l.span.end as usize]));
+                format!("error: {} [{}]", d.message, label.unwrap_or_default())
+            }
+        };
+        assert_eq!(got, expect, "{src}");
+    }
+
+    #[test]
+    fn freezes_what_python_computes() {
+        check("X = -9223372036854775808", "int:-9223372036854775808");
+        check("X = (1 << 63) - 1", "int:9223372036854775807");
+        check("X = 2 ** -1", "float:0.5");
+        check("X = N // 3 + N % 3", "int:4");
+        check("X = math.pi * 2", &format!("float:{:?}", std::f64::consts::TAU));
+        check("X = np.float64(N) / 3", &format!("float:{:?}", 8.0 / 3.0));
+        check("X = int(-2.5)", "int:-2");
+        check("X = N > 4 and N < 16", "bool:true");
+        check("X = 1.5 if N else 2", "float:1.5");
+        check("X = (N, 2.0) + (True,)", "Tuple([Int(8), Float(2.0), Bool(true)])");
+    }
+
+    #[test]
+    fn reports_what_python_raises() {
+        check("X = 1 / 0", "error: evaluating `X = 1 / 0` raises ZeroDivisionError: division by zero [raises ZeroDivisionError @ `1 / 0`]");
+        check(
+            "X = 1 + 0 ** -1",
+            "error: evaluating `X = 1 + 0 ** -1` raises ZeroDivisionError: 0.0 cannot be raised to a negative power [raises ZeroDivisionError @ `0 ** -1`]",
+        );
+        check("X = 2.0 ** 10000", "error: evaluating `X = 2.0 ** 10000` raises OverflowError: (34, 'Numerical result out of range') [raises OverflowError @ `2.0 ** 10000`]");
+        check(
+            "X = N << -1",
+            "error: evaluating `X = N << -1` raises ValueError: negative shift count [raises ValueError @ `N << -1`]",
+        );
+        check("X = int(math.nan)", "error: evaluating `X = int(math.nan)` raises ValueError: cannot convert float NaN to integer [raises ValueError @ `int(math.nan)`]");
+    }
+
+    #[test]
+    fn rejects_what_numba_cannot_type() {
+        check(
+            "X = 1 << 63",
+            "error: `X` is 9223372036854775808, which Numba would type as uint64 [uint64 constant @ `1 << 63`]",
+        );
+        check("X = (1, 2 ** 64 - 1)", "error: `X` holds 18446744073709551615, which Numba would type as uint64 [uint64 constant @ `(1, 2 ** 64 - 1)`]");
+        check("X = 2 ** 64", "error: `X` is 18446744073709551616, which does not fit in int64 [too large @ `2 ** 64`]");
+        check(
+            "X = -(2 ** 63) - 1",
+            "error: `X` is -9223372036854775809, which does not fit in int64 [too large @ `-(2 ** 63) - 1`]",
+        );
+        check(
+            "X = 10 ** 400 // 10 ** 399",
+            "error: `X` cannot be frozen: an integer in it does not fit in 128 bits [too large @ `10 ** 400`]",
+        );
+        check("X = (-8.0) ** 0.5", "error: module-level value is not a numeric constant [a negative number to a fractional power is complex @ `(-8.0) ** 0.5`]");
+        check("X = N + y", "error: module-level value is not a numeric constant [not a known constant @ `y`]");
+        check("X = np.float32(1.5)", "error: module-level value is not a numeric constant [only int(), float(), bool(), np.int64() and np.float64() of constants are frozen @ `np.float32(1.5)`]");
     }
 }
