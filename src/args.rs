@@ -129,7 +129,7 @@ impl ArgValue<'_> {
         })
     }
 
-    /// Writes the flattened 8-byte slots (see `twinjit_host::abi`) at `out[at..]` and returns
+    /// Writes the flattened 8-byte slots (see `twinjit_ir::abi`) at `out[at..]` and returns
     /// the next free index. `out` must have room for 7 slots past `at`.
     #[inline]
     pub(crate) fn write_slots(&self, out: &mut [u64], at: usize) -> usize {
@@ -141,10 +141,9 @@ impl ArgValue<'_> {
             ArgValue::F64(x) => out[at] = x.to_bits(),
             ArgValue::Array(a) => {
                 let n = a.ndim as usize;
-                out[at] = a.data as u64;
-                for k in 0..n {
-                    out[at + 1 + k] = a.shape[k] as u64;
-                    out[at + 1 + n + k] = a.strides[k] as u64;
+                let slots = twinjit_ir::abi::array_slots(a.data as u64, &a.shape[..n], a.strides[..n].iter().copied());
+                for (slot, v) in out[at..at + 1 + 2 * n].iter_mut().zip(slots) {
+                    *slot = v;
                 }
                 return at + 1 + 2 * n;
             }

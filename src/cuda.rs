@@ -13,6 +13,7 @@ use crate::error::Error;
 use smallvec::SmallVec;
 use std::marker::PhantomData;
 use std::sync::{Arc, Mutex};
+use twinjit_ir::abi::{self, GpuRecord, RaiseSite, GPU_RECORD_BYTES};
 use twinjit_ir::{Scalar, Signature, Type};
 
 pub use twinjit_cuda::{
@@ -153,12 +154,8 @@ impl KernelArg<'_> {
                 out.push(s[0]);
             }
             KernelArg::Device { ptr, ndim, shape, .. } => {
-                out.push(*ptr);
-                let n = *ndim as usize;
-                out.extend(shape[..n].iter().map(|&d| d as u64));
-                for k in 0..n {
-                    out.push(shape[k + 1..n].iter().product::<i64>() as u64);
-                }
+                let shape = &shape[..*ndim as usize];
+                out.extend(abi::array_slots(*ptr, shape, abi::c_strides(shape)));
             }
             KernelArg::Host { .. } => {}
         }
@@ -328,7 +325,7 @@ impl CompiledKernel {
             backend.device.ensure_stack_size(bytes).map_err(|e| cuda_error(e, Some(&name)))?;
         }
         let kernel = module.kernel(&ptx.entry).map_err(|e| cuda_error(e, Some(&name)))?;
-        let gerr = DeviceArray::<i64>::zeros(&backend.device, &[twinjit_ptx::ERROR_RECORD_BYTES / 8])
+        let gerr = DeviceArray::<i64>::zeros(&backend.device, &[GPU_RECORD_BYTES / 8])
             .map_err(|e| cuda_error(e, Some(&name)))?;
         let sites = ptx
             .sites
@@ -427,7 +424,7 @@ impl CompiledKernel {
 
     /// After a synchronize: the first error a thread raised, if any (and clears the record).
     pub(crate) fn check_errors(&self) -> Result<(), Error> {
-        let mut rec = [0i64; twinjit_ptx::ERROR_RECORD_BYTES / 8];
+        let mut rec = [0i64; GPU_RECORD_BYTES / 8];
         let mut g = self.gerr.lock().unwrap_or_else(|e| e.into_inner());
         g.copy_to_host(&mut rec).map_err(|e| cuda_error(e, Some(&self.name)))?;
         let kind = rec[0] as u32;
@@ -435,15 +432,11 @@ impl CompiledKernel {
             return Ok(());
         }
         // The record is small; re-uploading zeros is simpler than a memset binding.
-        let zero = [0i64; twinjit_ptx::ERROR_RECORD_BYTES / 8];
+        let zero = [0i64; GPU_RECORD_BYTES / 8];
         g.copy_from_host(&zero).map_err(|e| cuda_error(e, Some(&self.name)))?;
         drop(g);
-        let site = (rec[0] >> 32) as usize;
-        let (index, len, axis) = (rec[1], rec[2], rec[3]);
-        let ids = |w: i64| [(w & 0xffff_ffff) as u32, (w >> 32) as u32];
-        let [tx, ty] = ids(rec[5]);
-        let [tz, bx] = ids(rec[6]);
-        let [by, bz] = ids(rec[7]);
+        let GpuRecord { record, thread: [tx, ty, tz], block: [bx, by, bz] } = GpuRecord::decode(&rec);
+        let (site, index, len, axis) = (record.site as usize, record.index, record.len, record.axis);
         let (function, location) = self.sites.get(site).cloned().unwrap_or((self.name.clone(), None));
         let (kind, what) = crate::error::raised(kind, index, len, axis);
         let at = location.as_ref().map(|l| format!(" at {l}")).unwrap_or_default();
@@ -457,12 +450,7 @@ impl CompiledKernel {
 
 pub(crate) fn ptx_error(e: twinjit_ptx::PtxError, sources: &twinjit_diag::SourceMap, kernel: &str) -> Error {
     match e {
-        twinjit_ptx::PtxError::Unsupported { what, span, hint } => {
-            let d =
-                twinjit_diag::Diagnostic::error(format!("{what} is not supported on the CUDA target"), span, "here")
-                    .with_hint(hint);
-            crate::source::compile_error(vec![d], sources)
-        }
+        twinjit_ptx::PtxError::Unsupported(u) => crate::error::unsupported(u, "CUDA", sources),
         twinjit_ptx::PtxError::Internal(m) => Error::Internal(m),
         other => Error::Cuda { kernel: Some(kernel.to_string()), message: other.to_string() },
     }
@@ -542,7 +530,7 @@ fn decode_ptx(m: &crate::engine::ModuleInner, r: &mut Reader<'_>) -> Option<PtxM
         let site = Site::decode(r)?;
         // A site whose place no longer fits is reported without a location.
         let span = site.span(&m.source).unwrap_or(twinjit_diag::Span::DUMMY);
-        sites.push(twinjit_ptx::RaiseSite { function: site.function, span });
+        sites.push(RaiseSite { function: site.function, span });
     }
     let stack_bytes = (stack != 0).then_some(stack as usize);
     Some(PtxModule { ptx, entry, arch, sites, used_libdevice, stack_bytes })

@@ -13,8 +13,8 @@ use crate::spec_table::SpecTable;
 use crate::Target;
 use smallvec::SmallVec;
 use std::sync::Arc;
-use twinjit_host::abi::ErrorInfo;
 use twinjit_host::{CompiledProgram, HostOptions};
+use twinjit_ir::abi::ErrorRecord;
 use twinjit_ir::{FunctionKind, Signature, Type};
 
 /// Engine-wide options.
@@ -47,7 +47,7 @@ impl EngineOptions {
             arch: arch.to_string(),
             entry,
             contract: self.fp_contract.unwrap_or(true),
-            max_recursion: self.gpu_recursion_limit.unwrap_or(twinjit_ptx::GPU_MAX_RECURSION),
+            max_recursion: self.gpu_recursion_limit.unwrap_or(twinjit_ir::abi::GPU_MAX_RECURSION),
             ..Default::default()
         }
     }
@@ -696,12 +696,7 @@ fn contains_array(t: &Type) -> bool {
 
 pub(crate) fn host_error(e: twinjit_host::HostError, sources: &twinjit_diag::SourceMap) -> Error {
     match e {
-        twinjit_host::HostError::Unsupported { what, span, hint } => {
-            let d =
-                twinjit_diag::Diagnostic::error(format!("{what} is not supported on the host target"), span, "here")
-                    .with_hint(hint);
-            crate::source::compile_error(vec![d], sources)
-        }
+        twinjit_host::HostError::Unsupported(u) => crate::error::unsupported(u, "host", sources),
         twinjit_host::HostError::Isa(m) => Error::TargetUnavailable { target: Target::Host, reason: m },
         twinjit_host::HostError::Internal(m) => Error::Internal(m),
     }
@@ -843,7 +838,7 @@ impl Specialization {
         r.map_err(|info| self.runtime_error(info))
     }
 
-    fn runtime_error(&self, info: ErrorInfo) -> Error {
+    fn runtime_error(&self, info: ErrorRecord) -> Error {
         let (function, span) = self.sites.get(info.site as usize).cloned().unwrap_or((self.name.clone(), None));
         let location = span.and_then(|s| self.sources.location(s)).map(|(f, lc)| format!("{f}:{}:{}", lc.line, lc.col));
         let (kind, what) = crate::error::raised(info.kind, info.index, info.len, info.axis);

@@ -3,6 +3,7 @@
 use crate::Target;
 use std::fmt;
 use twinjit_diag::Diagnostic;
+use twinjit_ir::abi::{ErrorCode, Unsupported};
 use twinjit_ir::interp::RuntimeError;
 pub use twinjit_ir::interp::RuntimeErrorKind;
 
@@ -108,30 +109,32 @@ impl Error {
 }
 
 /// What a compiled function raised, from the error record both backends fill in the same way
-/// (`twinjit_host::abi` and `twinjit_ptx` use one set of codes; for a recursion error `len` is
+/// (`twinjit_ir::abi`'s codes; for a recursion error `len` is
 /// the limit): the kind and the Python-style message, without the location.
 pub(crate) fn raised(code: u32, index: i64, len: i64, axis: i64) -> (RuntimeErrorKind, String) {
-    use twinjit_host::abi::{ERR_INDEX, ERR_RECURSION, ERR_ZERO_DIVISION};
-    match code {
-        ERR_ZERO_DIVISION => (RuntimeErrorKind::ZeroDivision, "ZeroDivisionError: division by zero".to_string()),
-        ERR_INDEX => (
+    match ErrorCode::from_raw(code) {
+        Some(ErrorCode::ZeroDivision) => {
+            (RuntimeErrorKind::ZeroDivision, "ZeroDivisionError: division by zero".to_string())
+        }
+        Some(ErrorCode::Index) => (
             RuntimeErrorKind::Index { index, len, axis: axis as u8 },
             format!("IndexError: index {index} is out of bounds for axis {axis} with size {len}"),
         ),
-        ERR_RECURSION => {
+        Some(ErrorCode::Recursion) => {
             (RuntimeErrorKind::RecursionLimit, format!("RecursionError: maximum recursion depth ({len}) exceeded"))
         }
-        other => (
-            RuntimeErrorKind::Unsupported(format!("unknown error kind {other}")),
-            format!("internal error: unknown error kind {other}"),
+        None => (
+            RuntimeErrorKind::Unsupported(format!("unknown error kind {code}")),
+            format!("internal error: unknown error kind {code}"),
         ),
     }
 }
 
-// The two backends' error records share their codes.
-#[cfg(feature = "cuda")]
-const _: () = assert!(
-    twinjit_ptx::ERR_ZERO_DIVISION == twinjit_host::abi::ERR_ZERO_DIVISION
-        && twinjit_ptx::ERR_INDEX == twinjit_host::abi::ERR_INDEX
-        && twinjit_ptx::ERR_RECURSION == twinjit_host::abi::ERR_RECURSION
-);
+/// A program a backend cannot compile (`target` names it in the message), as a located
+/// compile error.
+pub(crate) fn unsupported(u: Unsupported, target: &str, sources: &twinjit_diag::SourceMap) -> Error {
+    let d =
+        twinjit_diag::Diagnostic::error(format!("{} is not supported on the {target} target", u.what), u.span, "here")
+            .with_hint(u.hint);
+    crate::source::compile_error(vec![d], sources)
+}

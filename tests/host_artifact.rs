@@ -3,7 +3,7 @@
 //! machine code, loaded) but never panic. Here rather than in `twinjit-host` so that the host
 //! backend does not depend on the front end, even for tests.
 
-use twinjit_host::abi::{ErrorInfo, ERR_INDEX};
+use twinjit_host::abi::{ErrorCode, ErrorRecord};
 use twinjit_host::{
     compile, compile_with_artifact, load, load_through_jit_module, CompiledProgram, HostOptions, LoadError,
 };
@@ -64,7 +64,7 @@ fn program(func: &str, args: &str) -> TypedProgram {
     module.specialize(func, &twinjit_ir::Signature { args, ret: None }, Some(true)).expect("infers")
 }
 
-fn call(c: &CompiledProgram, args: &[u64]) -> Result<Vec<u64>, ErrorInfo> {
+fn call(c: &CompiledProgram, args: &[u64]) -> Result<Vec<u64>, ErrorRecord> {
     let mut ret = vec![0u64; c.ret_slots.max(1)];
     assert_eq!(args.len(), c.arg_slots);
     // SAFETY: the slots follow `abi` for each test's signature; arrays outlive the call.
@@ -119,7 +119,7 @@ fn index_errors_survive_loading_with_their_site() {
     let a = |i: i64| vec![xs.as_ptr() as u64, 3, 1, i as u64];
     let (loaded, _) = check("get", "float64[::1];int64", &[a(1), a(-1), a(3), a(-4), a(100)]);
     let err = call(&loaded, &a(3)).unwrap_err();
-    assert_eq!((err.kind, err.index, err.len, err.axis), (ERR_INDEX, 3, 3, 0));
+    assert_eq!((err.kind, err.index, err.len, err.axis), (ErrorCode::Index.raw(), 3, 3, 0));
     let site = &loaded.sites[err.site as usize];
     assert_eq!(site.function, "get");
     assert_eq!(&SOURCE[site.span.start as usize..site.span.end as usize], "xs[i]");

@@ -44,7 +44,6 @@
 //! What cannot be checked here: that the code bytes are the ones compiled (the cache's
 //! checksum covers them), and that raise sites match the site indices the code stores.
 
-use crate::lower::RaiseSite;
 use crate::LoadError;
 use cranelift_codegen::binemit::Reloc;
 use cranelift_codegen::ir::{types, LibCall};
@@ -52,6 +51,7 @@ use cranelift_codegen::isa::CallConv;
 use cranelift_module::Linkage;
 use hashbrown::HashMap;
 use twinjit_diag::{FileId, Span};
+use twinjit_ir::abi::RaiseSite;
 
 const MAGIC: &[u8; 8] = b"TWJHOST\0";
 /// Bump on any change to the layout above or to the calling convention in `abi`.

@@ -3,7 +3,7 @@
 //! [`compile`] turns a [`TypedProgram`] (an entry specialisation and its callees) into a
 //! [`CompiledProgram`]: one Cranelift JIT module holding every function plus an entry
 //! trampoline with a fixed signature (see [`abi`]). Runtime errors come back as a status plus
-//! an [`abi::ErrorInfo`] naming a raise site (function and span), never as a crash.
+//! an [`abi::ErrorRecord`] naming a raise site (function and span), never as a crash.
 //!
 //! [`compile_with_artifact`] also keeps the program's serialized form ([`CompiledProgram::to_bytes`],
 //! format in `artifact`), and [`load`] links such bytes again in another process without the
@@ -26,31 +26,23 @@ mod runtime;
 
 pub use describe::host_description;
 pub use link::{load, load_through_jit_module};
-pub use lower::RaiseSite;
+pub use twinjit_ir::abi::RaiseSite;
 
-use abi::{parts, EntryFn, ErrorInfo};
+use abi::{parts, EntryFn, ErrorRecord};
 use cranelift_codegen::control::ControlPlane;
 use cranelift_codegen::ir::{self as cl, types, AbiParam, InstBuilder, MemFlagsData};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, FuncId, Linkage, Module, ModuleError, ModuleReloc};
 use hashbrown::HashMap;
-use twinjit_diag::Span;
 use twinjit_ir::{InstKind, TypedProgram};
 
 /// Why host compilation failed.
 #[derive(Debug, thiserror::Error)]
 pub enum HostError {
     /// The program uses something the host target cannot run (a CUDA intrinsic).
-    #[error("{what} is not supported on the host target")]
-    Unsupported {
-        /// What.
-        what: String,
-        /// Where.
-        span: Span,
-        /// How to fix it.
-        hint: String,
-    },
+    #[error("{} is not supported on the host target", .0.what)]
+    Unsupported(twinjit_ir::abi::Unsupported),
     /// This machine's CPU is not supported by Cranelift.
     #[error("the host CPU is not supported: {0}")]
     Isa(String),
@@ -96,7 +88,7 @@ pub(crate) enum Code {
 pub struct CompiledProgram {
     code: Code,
     entry: EntryFn,
-    /// Raise sites, indexed by `ErrorInfo::site`.
+    /// Raise sites, indexed by `ErrorRecord::site`.
     pub sites: Vec<RaiseSite>,
     /// `(function, Cranelift IR)` when `keep_clif` was set.
     pub clif: Vec<(String, String)>,
@@ -150,9 +142,9 @@ impl CompiledProgram {
     /// `args` must hold `arg_slots` slots laid out for the entry's signature, array data
     /// pointers must be valid for every access the bounds-checked (or, with bounds checks
     /// off, the program's own) indexing makes, and `ret` must have room for `ret_slots`.
-    pub unsafe fn call(&self, args: &[u64], ret: &mut [u64]) -> Result<(), ErrorInfo> {
+    pub unsafe fn call(&self, args: &[u64], ret: &mut [u64]) -> Result<(), ErrorRecord> {
         debug_assert!(args.len() >= self.arg_slots && ret.len() >= self.ret_slots);
-        let mut err = ErrorInfo::default();
+        let mut err = ErrorRecord::default();
         // SAFETY: the caller upholds the layout contract above; `err` outlives the call.
         let status = unsafe { (self.entry)(&mut err, ret.as_mut_ptr(), args.as_ptr()) };
         if status == 0 {

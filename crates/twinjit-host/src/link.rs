@@ -8,12 +8,12 @@
 //! to `artifact`.
 
 use crate::artifact::{self, Artifact, ArtifactFunction, ArtifactReloc, Body, RelocTarget};
-use crate::lower::RaiseSite;
 use crate::{abi::EntryFn, catch_panic, isa, new_module, Code, CompiledProgram, HostError, LoadError};
 use cranelift_codegen::ir::{AbiParam, ArgumentExtension, ArgumentPurpose};
 use cranelift_jit::JITModule;
 use cranelift_module::{FuncId, Linkage, Module, ModuleReloc, ModuleRelocTarget};
 use hashbrown::HashMap;
+use twinjit_ir::abi::RaiseSite;
 
 /// One function as `compile` defined it, before relocation.
 pub(crate) struct CapturedFunction {

@@ -4,7 +4,7 @@
 //! (see `abi`). Raising instructions branch to one cold error block per function that stores
 //! the error and returns status 1; calls propagate a non-zero status.
 
-use crate::abi::{err_off, parts, scalar_type, ERR_INDEX, ERR_RECURSION, ERR_ZERO_DIVISION, MAX_RECURSION};
+use crate::abi::{parts, record_offset as err_off, scalar_type, ErrorCode, RaiseSite, MAX_RECURSION};
 use crate::runtime;
 use crate::HostError;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
@@ -13,21 +13,13 @@ use cranelift_frontend::FunctionBuilder;
 use hashbrown::HashMap;
 use smallvec::SmallVec;
 use twinjit_diag::Span;
+use twinjit_ir::abi::Unsupported;
 use twinjit_ir::builtins::{Helper, Intrinsic};
 use twinjit_ir::{
     BinaryOp, Builtin, CmpOp, Const, Function, InstKind, Lowering, Scalar, Terminator, Type, UnaryOp, Value,
 };
 
 type Parts = SmallVec<[cl::Value; 4]>;
-
-/// Where an error was raised, for messages.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RaiseSite {
-    /// Source name of the function.
-    pub function: String,
-    /// The raising operation.
-    pub span: Span,
-}
 
 /// Declares (once) an imported runtime helper `name(params) -> rets` in the function.
 pub(crate) type HelperImporter<'b, 'c> =
@@ -99,11 +91,11 @@ impl FnLowering<'_, '_> {
     }
 
     /// Raises (kind, site, index, len, axis) when `cond` is true; continues in a new block.
-    fn raise_if(&mut self, cond: cl::Value, kind: u32, span: Span, index: cl::Value, len: cl::Value, axis: i64) {
+    fn raise_if(&mut self, cond: cl::Value, kind: ErrorCode, span: Span, index: cl::Value, len: cl::Value, axis: i64) {
         let site = self.site(span);
         let eb = self.err_block();
         let cont = self.b.create_block();
-        let k = self.iconst(types::I32, kind as i64);
+        let k = self.iconst(types::I32, kind.raw() as i64);
         let s = self.iconst(types::I32, site);
         let a = self.iconst(types::I64, axis);
         let args: [BlockArg; 5] = [k.into(), s.into(), index.into(), len.into(), a.into()];
@@ -151,7 +143,7 @@ impl FnLowering<'_, '_> {
         let d1 = self.b.ins().iadd_imm_s(d, 1);
         let too_deep = self.b.ins().icmp_imm_s(IntCC::SignedGreaterThan, d1, MAX_RECURSION);
         let limit = self.iconst(types::I64, MAX_RECURSION);
-        self.raise_if(too_deep, ERR_RECURSION, self.f.span, d1, limit, 0);
+        self.raise_if(too_deep, ErrorCode::Recursion, self.f.span, d1, limit, 0);
         self.b.ins().store(flags(), d1, self.err_ptr, err_off::DEPTH);
         self.depth_on_entry = Some(d);
     }
@@ -325,7 +317,7 @@ impl FnLowering<'_, '_> {
             InstKind::CheckIndex(i, n, axis) => {
                 let (x, len) = (self.one(*i), self.one(*n));
                 let bad = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, x, len);
-                self.raise_if(bad, ERR_INDEX, span, x, len, *axis as i64);
+                self.raise_if(bad, ErrorCode::Index, span, x, len, *axis as i64);
                 Parts::new()
             }
             InstKind::CheckNonZero(a) => {
@@ -338,7 +330,7 @@ impl FnLowering<'_, '_> {
                     self.b.ins().icmp_imm_s(IntCC::Equal, x, 0)
                 };
                 let z = self.iconst(types::I64, 0);
-                self.raise_if(is_zero, ERR_ZERO_DIVISION, span, z, z, 0);
+                self.raise_if(is_zero, ErrorCode::ZeroDivision, span, z, z, 0);
                 Parts::new()
             }
             InstKind::Load(a, o) => {
@@ -365,11 +357,11 @@ impl FnLowering<'_, '_> {
                 return Err(HostError::Internal("getitem/setitem reached the backend".into()))
             }
             InstKind::AllocArray { .. } => {
-                return Err(HostError::Unsupported {
+                return Err(HostError::Unsupported(Unsupported {
                     what: "cuda.shared.array / cuda.local.array".into(),
                     span,
                     hint: "these exist only in CUDA kernels; compile for the cuda target".into(),
-                })
+                }))
             }
         })
     }
@@ -494,7 +486,7 @@ impl FnLowering<'_, '_> {
         let neg = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, y, 0);
         let bad = self.b.ins().band(base0, neg);
         let zi = self.iconst(types::I64, 0);
-        self.raise_if(bad, ERR_ZERO_DIVISION, span, zi, zi, 0);
+        self.raise_if(bad, ErrorCode::ZeroDivision, span, zi, zi, 0);
         match self.const_int(c) {
             Some(e) if (0..=64).contains(&e) => self.powi_unrolled(x, e, t),
             _ => self.call_helper(helper, &[x, y], &[t, types::I64], t),
@@ -583,7 +575,8 @@ impl FnLowering<'_, '_> {
     }
 
     fn builtin(&mut self, bi: Builtin, args: &[Value], rty: &Type, span: Span) -> Result<cl::Value, HostError> {
-        let unsupported = |hint: &str| HostError::Unsupported { what: bi.name().into(), span, hint: hint.into() };
+        let unsupported =
+            |hint: &str| HostError::Unsupported(Unsupported { what: bi.name().into(), span, hint: hint.into() });
         if rty.scalar().is_none() {
             return Err(unsupported("this builtin is not available on the host"));
         }

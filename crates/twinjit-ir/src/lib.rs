@@ -15,6 +15,7 @@
 // Diagnostics travel only on the (cold) error path; their size does not matter there.
 #![allow(clippy::result_large_err)]
 
+pub mod abi;
 pub mod builtins;
 pub mod call_graph;
 pub mod function;

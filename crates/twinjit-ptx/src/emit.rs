@@ -15,11 +15,12 @@
 //! failed, publishes the first error of the launch (with the thread and block ids) to `gerr`.
 
 use crate::runtime_ir;
-use crate::{EntryKind, PtxError, PtxOptions, RaiseSite, ERR_INDEX, ERR_RECURSION, ERR_ZERO_DIVISION};
+use crate::{EntryKind, PtxError, PtxOptions, RaiseSite};
 use hashbrown::{HashMap, HashSet};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use twinjit_diag::Span;
+use twinjit_ir::abi::{flatten, ErrorCode, Part as AbiPart, Unsupported};
 use twinjit_ir::builtins::{AtomicOp, BarrierReduce, Helper, Intrinsic, KernelOp, Register, ShuffleKind};
 use twinjit_ir::{
     AddressSpace, BinaryOp, Block, BlockCall, Builtin, CmpOp, Const, Function, FunctionKind, InstKind, Lowering,
@@ -54,23 +55,16 @@ fn mem_ty(s: Scalar) -> &'static str {
     }
 }
 
-/// The LLVM types of the flattened parts of `t`.
+/// The LLVM types of the flattened parts of `t` (`twinjit_ir::abi::flatten`).
 pub(crate) fn part_types(t: &Type) -> Vec<&'static str> {
-    let mut out = Vec::new();
-    push_part_types(t, &mut out);
-    out
-}
-
-fn push_part_types(t: &Type, out: &mut Vec<&'static str>) {
-    match t {
-        Type::Unknown | Type::None => {}
-        Type::Scalar(s) => out.push(reg_ty(*s)),
-        Type::Array(a) => {
-            out.push("ptr");
-            out.extend(std::iter::repeat_n("i64", 2 * a.ndim as usize));
-        }
-        Type::Tuple(ts) => ts.iter().for_each(|t| push_part_types(t, out)),
-    }
+    flatten(t)
+        .into_iter()
+        .map(|p| match p {
+            AbiPart::Scalar(s) => reg_ty(s),
+            AbiPart::Data(_) => "ptr",
+            AbiPart::Dim(_) | AbiPart::Stride(_) => "i64",
+        })
+        .collect()
 }
 
 /// An LLVM constant of type `ty` from an IR constant.
@@ -184,18 +178,18 @@ impl<'p> ModuleEmitter<'p> {
         let wrapper = match self.options.entry {
             EntryKind::Kernel => {
                 if entry.kind != FunctionKind::Kernel {
-                    return Err(PtxError::Unsupported {
+                    return Err(PtxError::Unsupported(Unsupported {
                         what: format!("launching `{}`, a {}", entry.source_name, entry.kind.describe()),
                         span: entry.func.span,
                         hint: "only @cuda.jit kernels are launched; device functions are called from kernels".into(),
-                    });
+                    }));
                 }
                 if !matches!(entry.func.ret, Type::None | Type::Unknown) {
-                    return Err(PtxError::Unsupported {
+                    return Err(PtxError::Unsupported(Unsupported {
                         what: format!("kernel `{}` returning a value", entry.source_name),
                         span: entry.func.span,
                         hint: "kernels return nothing; write results into an array argument".into(),
-                    });
+                    }));
                 }
                 self.kernel_entry(entry_name)
             }
@@ -520,13 +514,13 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
         let d1 = self.def(format!("add i64 {d}, 1"));
         let max = self.m.options.max_recursion;
         let deep = self.def(format!("icmp sgt i64 {d1}, {max}"));
-        self.raise_if(&deep, ERR_RECURSION, self.f.span, &d1, &max.to_string(), 0);
+        self.raise_if(&deep, ErrorCode::Recursion, self.f.span, &d1, &max.to_string(), 0);
         self.line(format!("store i64 {d1}, ptr {dp}, align 8"));
         self.depth_on_entry = Some(d);
     }
 
     /// Raises `kind` when `cond` holds: stores the record, returns status 1.
-    fn raise_if(&mut self, cond: &str, kind: u32, span: Span, index: &str, len: &str, axis: i64) {
+    fn raise_if(&mut self, cond: &str, kind: ErrorCode, span: Span, index: &str, len: &str, axis: i64) {
         self.m.sites.push(RaiseSite { function: self.source_name.to_string(), span });
         let site = self.m.sites.len() - 1;
         let raise = self.fresh_label("raise");
@@ -535,7 +529,7 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
             "br i1 {cond}, label %{raise}, label %{cont}, !prof !{{!\"branch_weights\", i32 1, i32 1048575}}"
         ));
         self.start_block(raise, None);
-        self.line(format!("store i32 {kind}, ptr %err, align 8"));
+        self.line(format!("store i32 {}, ptr %err, align 8", kind.raw()));
         let sp = self.def("getelementptr inbounds i8, ptr %err, i64 4");
         self.line(format!("store i32 {site}, ptr {sp}, align 4"));
         for (off, v) in [(8, index.to_string()), (16, len.to_string()), (24, axis.to_string())] {
@@ -609,7 +603,7 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
     }
 
     fn unsupported(&self, what: impl Into<String>, span: Span, hint: impl Into<String>) -> PtxError {
-        PtxError::Unsupported { what: what.into(), span, hint: hint.into() }
+        PtxError::Unsupported(Unsupported { what: what.into(), span, hint: hint.into() })
     }
 
     fn inst(&mut self, kind: &InstKind, result: Option<Value>, span: Span) -> Result<Parts, PtxError> {
@@ -695,7 +689,7 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
             InstKind::CheckIndex(i, n, axis) => {
                 let (x, len) = (self.one(*i).to_string(), self.one(*n).to_string());
                 let bad = self.def(format!("icmp uge i64 {x}, {len}"));
-                self.raise_if(&bad, ERR_INDEX, span, &x, &len, *axis as i64);
+                self.raise_if(&bad, ErrorCode::Index, span, &x, &len, *axis as i64);
                 Vec::new()
             }
             InstKind::CheckNonZero(a) => {
@@ -707,7 +701,7 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
                 } else {
                     self.def(format!("icmp eq {} {}, 0", x.ty, x.op))
                 };
-                self.raise_if(&z, ERR_ZERO_DIVISION, span, "0", "0", 0);
+                self.raise_if(&z, ErrorCode::ZeroDivision, span, "0", "0", 0);
                 Vec::new()
             }
             InstKind::Load(a, o) => {
@@ -975,7 +969,7 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
         };
         let neg = self.def(format!("icmp slt i64 {}, 0", y.op));
         let bad = self.def(format!("and i1 {base0}, {neg}"));
-        self.raise_if(&bad, ERR_ZERO_DIVISION, span, "0", "0", 0);
+        self.raise_if(&bad, ErrorCode::ZeroDivision, span, "0", "0", 0);
         let konst = match self.f.def_inst(c).map(|d| &d.kind) {
             Some(InstKind::Const(Const::Int(k))) if (0..=64).contains(k) => Some(*k as u64),
             _ => None,

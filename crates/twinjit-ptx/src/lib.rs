@@ -24,25 +24,9 @@ use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Tar
 use inkwell::OptimizationLevel;
 use std::path::PathBuf;
 use std::sync::Once;
-use twinjit_diag::Span;
 use twinjit_ir::TypedProgram;
 
-/// Error record kind of a division by zero (the host backend's numbering).
-pub const ERR_ZERO_DIVISION: u32 = 1;
-/// Error record kind of an index out of bounds.
-pub const ERR_INDEX: u32 = 2;
-/// Error record kind of recursion deeper than [`MAX_RECURSION`].
-pub const ERR_RECURSION: u32 = 3;
-/// Deepest recursion compiled code allows by default (Python's limit, as on the host).
-pub const MAX_RECURSION: i64 = 1000;
-/// The recursion limit for code that runs on a GPU: every level needs stack in local memory
-/// for every resident thread, so the limit is lower than the host's (a documented deviation).
-pub const GPU_MAX_RECURSION: i64 = 64;
-/// Size of the error record a kernel entry receives as its first parameter (`gerr`): `kind:
-/// u32` (0: no error), `site: u32`, `index, len, axis, depth: i64` (the thread's record), then
-/// `tid.x/y/z, ctaid.x/y/z: u32` of the first thread that failed. The call entry stores its
-/// status as a `u32` at offset 40 instead of the ids.
-pub const ERROR_RECORD_BYTES: usize = 64;
+pub use twinjit_ir::abi::{RaiseSite, GPU_MAX_RECURSION, GPU_RECORD_BYTES};
 
 /// The architectures LLVM 19's NVPTX target knows.
 pub const KNOWN_ARCHS: &[&str] = &[
@@ -54,15 +38,8 @@ pub const KNOWN_ARCHS: &[&str] = &[
 #[derive(Clone, Debug, thiserror::Error)]
 pub enum PtxError {
     /// The program uses something the CUDA target cannot compile.
-    #[error("{what} is not supported on the CUDA target")]
-    Unsupported {
-        /// What.
-        what: String,
-        /// Where.
-        span: Span,
-        /// How to fix it.
-        hint: String,
-    },
+    #[error("{} is not supported on the CUDA target", .0.what)]
+    Unsupported(twinjit_ir::abi::Unsupported),
     /// A kernel calls a libdevice function and libdevice was not found.
     #[error(
         "this kernel calls math functions from NVIDIA's libdevice, and libdevice.10.bc was not found; searched:\n{}\n\
@@ -124,15 +101,6 @@ impl Default for PtxOptions {
             max_recursion: GPU_MAX_RECURSION,
         }
     }
-}
-
-/// Where an error was raised, for messages.
-#[derive(Clone, Debug)]
-pub struct RaiseSite {
-    /// Source name of the function.
-    pub function: String,
-    /// The raising operation.
-    pub span: Span,
 }
 
 /// The LLVM IR text of a program, before LLVM has seen it.
