@@ -1,0 +1,553 @@
+//! The fixpoint: types every value of every specialisation reachable from one request.
+//!
+//! A fixpoint over the lattice `Unknown < concrete types` with Numba's unification
+//! (`typing::unify`): within a function, values are typed in reverse post-order until nothing
+//! changes; across functions, a callee's return type starts `Unknown` and callers are revisited
+//! when it grows, which types recursion whenever a base case returns a typed value first (as
+//! Numba requires).
+//!
+//! It changes no IR: its output is a type per value of each specialisation's untyped body. It
+//! does not insert conversions (that is `rewrite`). Invariants: types only grow (by
+//! unification) during the fixpoint; a type error counts as `Unknown` there and is reported
+//! afterwards by calling [`Inferencer::result_type`] again on the final types.
+
+use super::{err, mangle, InferOptions};
+use crate::builtins::{AtomicOp, Builtin, KernelOp, Typing};
+use crate::function::*;
+use crate::module::{FunctionKind, Module, ModuleFunction};
+use crate::types::{ArrayType, Layout, Scalar, Type};
+use crate::typing;
+use hashbrown::HashMap;
+use twinjit_diag::{Diagnostic, Span};
+
+/// One specialisation: a module function and its argument types, with what the fixpoint knows.
+pub(super) struct Instance {
+    pub(super) fidx: usize,
+    pub(super) args: Vec<Type>,
+    pub(super) declared_ret: Option<Type>,
+    /// A type per value of the untyped body.
+    pub(super) types: Vec<Type>,
+    pub(super) ret: Type,
+    /// Whether some path returns nothing.
+    pub(super) returns_none: bool,
+    /// Specialisations that call this one (revisited when `ret` grows).
+    pub(super) callers: Vec<usize>,
+    pub(super) mangled: String,
+}
+
+/// The state of the fixpoint over one request.
+pub(super) struct Inferencer<'m> {
+    pub(super) module: &'m Module,
+    pub(super) instances: Vec<Instance>,
+    /// `(module function, argument types)` → index in `instances`.
+    pub(super) index: HashMap<(usize, Vec<Type>), usize>,
+    pub(super) options: InferOptions,
+}
+
+impl<'m> Inferencer<'m> {
+    pub(super) fn new(module: &'m Module, options: InferOptions) -> Self {
+        Inferencer { module, instances: Vec::new(), index: HashMap::new(), options }
+    }
+
+    pub(super) fn instance(&mut self, fidx: usize, args: Vec<Type>, declared_ret: Option<Type>) -> usize {
+        if let Some(&i) = self.index.get(&(fidx, args.clone())) {
+            return i;
+        }
+        let mf = &self.module.functions[fidx];
+        let declared_ret =
+            declared_ret.or_else(|| mf.attrs.signatures.iter().find(|s| s.args == args).and_then(|s| s.ret.clone()));
+        let i = self.instances.len();
+        self.instances.push(Instance {
+            fidx,
+            mangled: mangle(&mf.name, &args),
+            args: args.clone(),
+            declared_ret,
+            types: Vec::new(),
+            ret: Type::Unknown,
+            returns_none: false,
+            callers: Vec::new(),
+        });
+        self.index.insert((fidx, args), i);
+        i
+    }
+
+    pub(super) fn mf(&self, i: usize) -> &'m ModuleFunction {
+        &self.module.functions[self.instances[i].fidx]
+    }
+
+    /// Runs the intra-function fixpoint for instance `i` with the current callee estimates.
+    pub(super) fn solve(&mut self, i: usize) {
+        let f = &self.mf(i).body;
+        let mut types = vec![Type::Unknown; f.values.len()];
+        for (p, t) in f.params().iter().zip(&self.instances[i].args) {
+            types[p.index()] = t.clone();
+        }
+        let rpo = f.reverse_postorder();
+        let mut incoming: Vec<Vec<Vec<Value>>> = f.blocks.iter().map(|b| vec![Vec::new(); b.params.len()]).collect();
+        for &b in &rpo {
+            for t in f.blocks[b.index()].term.targets() {
+                for (k, a) in t.args.iter().enumerate() {
+                    if let Some(slot) = incoming.get_mut(t.block.index()).and_then(|v| v.get_mut(k)) {
+                        slot.push(*a);
+                    }
+                }
+            }
+        }
+        for _round in 0..10_000 {
+            let mut changed = false;
+            for &b in &rpo {
+                if b != Function::ENTRY {
+                    for (k, &p) in f.blocks[b.index()].params.iter().enumerate() {
+                        let mut t = types[p.index()].clone();
+                        for a in &incoming[b.index()][k] {
+                            if let Some(u) = typing::unify(&t, &types[a.index()]) {
+                                t = u;
+                            }
+                        }
+                        if t != types[p.index()] {
+                            types[p.index()] = t;
+                            changed = true;
+                        }
+                    }
+                }
+                for &inst in &f.blocks[b.index()].insts {
+                    let data = &f.insts[inst.index()];
+                    let Some(r) = data.result else { continue };
+                    let t = self.result_type(i, f, data, &types).unwrap_or(Type::Unknown);
+                    if t != types[r.index()] && typing::unify(&types[r.index()], &t).as_ref() == Some(&t) {
+                        types[r.index()] = t;
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let mut ret = Type::Unknown;
+        let mut returns_none = false;
+        for &b in &rpo {
+            match &f.blocks[b.index()].term {
+                Terminator::Return(Some(v)) => {
+                    if let Some(u) = typing::unify(&ret, &types[v.index()]) {
+                        ret = u;
+                    }
+                }
+                Terminator::Return(None) => returns_none = true,
+                _ => {}
+            }
+        }
+        if ret == Type::Unknown && returns_none {
+            ret = Type::None;
+        }
+        let inst = &mut self.instances[i];
+        if let Some(d) = &inst.declared_ret {
+            ret = d.clone();
+        }
+        inst.types = types;
+        inst.ret = ret;
+        inst.returns_none = returns_none;
+    }
+
+    /// The type of an instruction's result given operand types; `Ok(Unknown)` while an operand
+    /// is still unknown; `Err` for a type error.
+    pub(super) fn result_type(
+        &mut self,
+        i: usize,
+        f: &Function,
+        data: &InstData,
+        types: &[Type],
+    ) -> Result<Type, Diagnostic> {
+        let span = data.span;
+        let ty = |v: &Value| types[v.index()].clone();
+        let ops = data.kind.operands();
+        if ops.iter().any(|v| !types[v.index()].is_known()) && !matches!(data.kind, InstKind::MakeTuple(_)) {
+            return Ok(Type::Unknown);
+        }
+        let scalar_of = |v: &Value| -> Result<Scalar, Diagnostic> {
+            ty(v).scalar().ok_or_else(|| {
+                err(span, format!("expected a number here, found {}", ty(v)), format!("this is {}", ty(v)))
+            })
+        };
+        Ok(match &data.kind {
+            InstKind::Const(c) => match c {
+                Const::Int(_) => Type::I64,
+                Const::Float(_) => Type::F64,
+                Const::Bool(_) => Type::BOOL,
+                Const::None => Type::None,
+            },
+            InstKind::Undef => Type::Unknown,
+            InstKind::Unary(op, a) => {
+                let s = scalar_of(a)?;
+                let (_, r) = typing::unary(*op, s).map_err(|m| err(span, m, "here"))?;
+                Type::Scalar(r)
+            }
+            InstKind::Binary(op, a, b) => {
+                let (x, y) = (ty(a), ty(b));
+                let (Some(sx), Some(sy)) = (x.scalar(), y.scalar()) else {
+                    return Err(err(
+                        span,
+                        format!("unsupported operand types for {}: {x} and {y}", op.symbol()),
+                        format!("{x} {} {y}", op.symbol()),
+                    )
+                    .with_hint(if x.array().is_some() || y.array().is_some() {
+                        "whole-array arithmetic is not supported yet; write a loop over the elements"
+                    } else {
+                        "arithmetic works on numbers and booleans"
+                    }));
+                };
+                Type::Scalar(typing::binary(*op, sx, sy).map_err(|m| err(span, m, "here"))?.result)
+            }
+            InstKind::Compare(op, a, b) => {
+                let (x, y) = (ty(a), ty(b));
+                if x.scalar().is_none() || y.scalar().is_none() {
+                    return Err(err(
+                        span,
+                        format!("cannot compare {x} with {y} using {}", op.symbol()),
+                        "comparison of non-numbers",
+                    ));
+                }
+                Type::BOOL
+            }
+            InstKind::Cast(s, a) => {
+                scalar_of(a)?;
+                Type::Scalar(*s)
+            }
+            InstKind::Select(c, a, b) => {
+                scalar_of(c)?;
+                typing::unify(&ty(a), &ty(b)).ok_or_else(|| {
+                    err(span, format!("the two branches have different types: {} and {}", ty(a), ty(b)), "here")
+                })?
+            }
+            InstKind::Call(name, args) => {
+                let Some(cidx) = self.module.functions.iter().position(|m| &m.name == name) else {
+                    return Err(err(span, format!("unknown function `{name}`"), "not defined in this module"));
+                };
+                let callee = &self.module.functions[cidx];
+                let caller_kind = self.mf(i).attrs.kind;
+                match (caller_kind, callee.attrs.kind) {
+                    (FunctionKind::Host, FunctionKind::Host)
+                    | (FunctionKind::Kernel | FunctionKind::Device, FunctionKind::Device) => {}
+                    (FunctionKind::Kernel | FunctionKind::Device, FunctionKind::Host) => {
+                        // numba-cuda lets kernels call @njit functions; so do we.
+                    }
+                    (_, FunctionKind::Kernel) => {
+                        return Err(err(
+                            span,
+                            format!("cannot call kernel `{name}` like a function"),
+                            "kernels are launched, not called",
+                        )
+                        .with_hint("make the callee a device function: @cuda.jit(device=True)"));
+                    }
+                    (FunctionKind::Host, FunctionKind::Device) => {
+                        return Err(err(
+                            span,
+                            format!("host function calls device function `{name}`"),
+                            "device functions run only on the GPU",
+                        ));
+                    }
+                }
+                if callee.body.params().len() != args.len() {
+                    return Err(err(
+                        span,
+                        format!(
+                            "`{name}` takes {} arguments but {} were given",
+                            callee.body.params().len(),
+                            args.len()
+                        ),
+                        "wrong number of arguments",
+                    ));
+                }
+                let arg_types: Vec<Type> = args.iter().map(&ty).collect();
+                let c = self.instance(cidx, arg_types, None);
+                if !self.instances[c].callers.contains(&i) {
+                    self.instances[c].callers.push(i);
+                }
+                self.instances[c].ret.clone()
+            }
+            InstKind::Builtin(b, _) if b.is_cuda() && self.mf(i).attrs.kind == FunctionKind::Host => {
+                return Err(err(
+                    span,
+                    format!("`{}` exists only in CUDA kernels and device functions", b.name()),
+                    "in a host function",
+                )
+                .with_hint("decorate the function with @cuda.jit (or @cuda.jit(device=True))"));
+            }
+            InstKind::Builtin(b, args) if b.info().typing == Typing::GridIndex => {
+                let n = match args.first().and_then(|a| f.def_inst(*a)).map(|d| &d.kind) {
+                    Some(InstKind::Const(Const::Int(n))) if (1..=3).contains(n) => *n as usize,
+                    _ => return Err(err(span, format!("{}() takes a constant 1, 2 or 3", b.name()), "here")),
+                };
+                if n == 1 {
+                    Type::I64
+                } else {
+                    Type::Tuple(vec![Type::I64; n])
+                }
+            }
+            InstKind::Builtin(b, args) => self.builtin_type(*b, args, types, span)?,
+            InstKind::Dim(a, k) => {
+                let at = array_of(&ty(a), span, "`.shape`")?;
+                norm_axis(*k, at.ndim)
+                    .ok_or_else(|| err(span, format!("axis {k} is out of range for a {}-D array", at.ndim), "here"))?;
+                Type::I64
+            }
+            InstKind::GetItem(a, idx) => match ty(a) {
+                Type::Array(at) => {
+                    check_indices(&at, idx, types, span)?;
+                    Type::Scalar(at.dtype)
+                }
+                Type::Tuple(ts) => {
+                    let k = const_index(f, idx, span)?;
+                    let n = ts.len() as i64;
+                    let kk = if k < 0 { k + n } else { k };
+                    if kk < 0 || kk >= n {
+                        return Err(err(span, format!("tuple index {k} out of range for a {n}-tuple"), "here"));
+                    }
+                    ts[kk as usize].clone()
+                }
+                other => {
+                    return Err(err(span, format!("{other} is not subscriptable"), "indexed here")
+                        .with_hint("only arrays and tuples can be indexed"))
+                }
+            },
+            InstKind::SetItem(..) | InstKind::Store(..) | InstKind::CheckIndex(..) | InstKind::CheckNonZero(..) => {
+                Type::None
+            }
+            InstKind::MakeTuple(vs) => {
+                let ts: Vec<Type> = vs.iter().map(&ty).collect();
+                if !ts.iter().all(Type::is_known) {
+                    return Ok(Type::Unknown);
+                }
+                Type::Tuple(ts)
+            }
+            InstKind::TupleGet(t, k) => match ty(t) {
+                Type::Tuple(ts) if (*k as usize) < ts.len() => ts[*k as usize].clone(),
+                Type::Tuple(ts) => {
+                    return Err(err(
+                        span,
+                        format!("cannot unpack a {}-tuple into more names", ts.len()),
+                        "wrong number of values to unpack",
+                    ))
+                }
+                other => {
+                    return Err(err(span, format!("cannot unpack {other}"), "not a tuple")
+                        .with_hint("only tuples (such as a function's tuple return or cuda.grid(2)) can be unpacked"))
+                }
+            },
+            InstKind::AllocArray { dtype, shape, .. } => {
+                Type::Array(ArrayType { dtype: *dtype, ndim: shape.len() as u8, layout: Layout::C })
+            }
+            InstKind::Stride(..) => Type::I64,
+            InstKind::Load(a, _) => Type::Scalar(array_of(&ty(a), span, "load")?.dtype),
+        })
+    }
+
+    fn builtin_type(&self, b: Builtin, args: &[Value], types: &[Type], span: Span) -> Result<Type, Diagnostic> {
+        let info = b.info();
+        let (lo, hi) = (info.arity.0 as usize, info.arity.1 as usize);
+        if args.len() < lo || args.len() > hi {
+            let want = if lo == hi { lo.to_string() } else { format!("{lo} or more") };
+            return Err(err(
+                span,
+                format!(
+                    "{}() takes {want} argument{} but {} were given",
+                    b.name(),
+                    if want == "1" { "" } else { "s" },
+                    args.len()
+                ),
+                "wrong number of arguments",
+            ));
+        }
+        let ty = |k: usize| types[args[k].index()].clone();
+        let scalar = |k: usize| -> Result<Scalar, Diagnostic> {
+            ty(k).scalar().ok_or_else(|| {
+                err(
+                    span,
+                    format!("{}() expects a number, found {}", b.name(), ty(k)),
+                    format!("argument {} is {}", k + 1, ty(k)),
+                )
+            })
+        };
+        let integer = |k: usize| -> Result<Scalar, Diagnostic> {
+            let s = scalar(k)?;
+            if s.is_float() {
+                return Err(err(
+                    span,
+                    format!("{}() expects an integer, found {}", b.name(), s.name()),
+                    format!("argument {} is {}", k + 1, s.name()),
+                )
+                .with_hint("convert with int(...)"));
+            }
+            Ok(s)
+        };
+        let float_of_args = || -> Result<Scalar, Diagnostic> {
+            let mut acc = typing::math_unary(scalar(0)?);
+            for k in 1..args.len() {
+                acc = typing::math_binary(acc, scalar(k)?);
+            }
+            Ok(acc)
+        };
+        Ok(match info.typing {
+            Typing::FloatMath | Typing::FloatScale(_) => Type::Scalar(float_of_args()?),
+            Typing::FloatToInt => {
+                scalar(0)?;
+                Type::I64
+            }
+            Typing::FloatPredicate => {
+                scalar(0)?;
+                Type::BOOL
+            }
+            Typing::FloatInt => {
+                integer(1)?;
+                Type::Scalar(typing::math_unary(scalar(0)?))
+            }
+            Typing::Frexp => Type::Tuple(vec![Type::Scalar(typing::math_unary(scalar(0)?)), Type::I32]),
+            Typing::IntMath => {
+                let (x, y) = (integer(0)?, integer(1)?);
+                if x == Scalar::Int32 && y == Scalar::Int32 {
+                    Type::I32
+                } else {
+                    Type::I64
+                }
+            }
+            Typing::Abs => {
+                let s = scalar(0)?;
+                Type::Scalar(if s.is_float() { s } else { Scalar::Int64 })
+            }
+            Typing::MinMax => {
+                let mut acc = scalar(0)?;
+                for k in 1..args.len() {
+                    acc = typing::unify_scalar(acc, scalar(k)?);
+                }
+                Type::Scalar(acc)
+            }
+            Typing::ArrayLen | Typing::ArraySize | Typing::ArrayNdim => {
+                array_of(&ty(0), span, b.name())?;
+                Type::I64
+            }
+            Typing::RangeIndex => match ty(0) {
+                Type::Scalar(s) if !s.is_float() => Type::I64,
+                t => {
+                    return Err(err(
+                        span,
+                        format!("range() arguments must be integers, found {t}"),
+                        format!("this is {t}"),
+                    )
+                    .with_hint("convert with int(...)"))
+                }
+            },
+            Typing::ArrayShape => Type::Tuple(vec![Type::I64; array_of(&ty(0), span, "`.shape`")?.ndim as usize]),
+            Typing::Internal => {
+                return Err(err(span, format!("internal: `{}` reached type inference", b.name()), "here"))
+            }
+            // Typed in `result_type` from the constant argument, before reaching here.
+            Typing::GridIndex => return Err(err(span, "internal: cuda.grid typed without its constant", "here")),
+            Typing::SpecialRegister => Type::I32,
+            Typing::NoResult => Type::None,
+            Typing::BarrierPredicate => {
+                // numba-cuda types the predicate as an Integer (a bool is refused) and passes
+                // it as int32.
+                if !scalar(0)?.is_int() {
+                    return Err(err(
+                        span,
+                        format!("{}() takes an integer predicate, found {}", b.name(), ty(0)),
+                        format!("this is {}", ty(0)),
+                    )
+                    .with_hint("convert a condition with int(...), as numba-cuda requires"));
+                }
+                Type::I32
+            }
+            Typing::ActiveMask => Type::I64,
+            Typing::Atomic => {
+                let is_cas = b.kernel_op() == Some(KernelOp::Atomic(AtomicOp::Cas));
+                let at = array_of(&ty(0), span, b.name())?;
+                let ok_dtype = if is_cas { at.dtype.is_int() } else { at.dtype != Scalar::Bool };
+                if !ok_dtype {
+                    return Err(err(
+                        span,
+                        format!("{}() does not support arrays of {}", b.name(), at.dtype.name()),
+                        "this array",
+                    )
+                    .with_hint(if is_cas {
+                        "numba-cuda's cas works on int32 and int64 arrays"
+                    } else {
+                        "atomics work on int32, int64, float32 and float64 arrays"
+                    }));
+                }
+                let idx: Vec<Type> = match ty(1) {
+                    Type::Tuple(ts) => ts,
+                    t => vec![t],
+                };
+                if idx.len() != at.ndim as usize || !idx.iter().all(|t| t.scalar().is_some_and(|s| s.is_int())) {
+                    return Err(err(
+                        span,
+                        format!(
+                            "{}() on a {}-D array needs {} integer index(es), found {}",
+                            b.name(),
+                            at.ndim,
+                            at.ndim,
+                            ty(1)
+                        ),
+                        "bad index",
+                    )
+                    .with_hint("index a 2-D array with a tuple, e.g. cuda.atomic.add(a, (i, j), v)"));
+                }
+                for k in 2..args.len() {
+                    scalar(k)?;
+                }
+                Type::Scalar(at.dtype)
+            }
+            Typing::Shuffle => ty(1),
+            Typing::Fma => Type::Scalar(typing::math_binary(typing::math_binary(scalar(0)?, scalar(1)?), scalar(2)?)),
+            Typing::Select => {
+                typing::unify(&ty(1), &ty(2)).ok_or_else(|| err(span, "selp operands have different types", "here"))?
+            }
+        })
+    }
+}
+
+fn array_of(t: &Type, span: Span, what: &str) -> Result<ArrayType, Diagnostic> {
+    t.array().ok_or_else(|| err(span, format!("{what} needs an array, found {t}"), format!("this is {t}")))
+}
+
+pub(super) fn norm_axis(k: i64, ndim: u8) -> Option<u8> {
+    let n = ndim as i64;
+    let kk = if k < 0 { k + n } else { k };
+    (0..n).contains(&kk).then_some(kk as u8)
+}
+
+pub(super) fn const_index(f: &Function, idx: &[Value], span: Span) -> Result<i64, Diagnostic> {
+    if idx.len() == 1 {
+        if let Some(InstData { kind: InstKind::Const(Const::Int(k)), .. }) = f.def_inst(idx[0]) {
+            return Ok(*k);
+        }
+    }
+    Err(err(span, "tuple index must be a constant integer", "not a constant")
+        .with_hint("write the index as a literal, e.g. t[0]"))
+}
+
+fn check_indices(at: &ArrayType, idx: &[Value], types: &[Type], span: Span) -> Result<(), Diagnostic> {
+    let idx_types: Vec<Type> = if idx.len() == 1 {
+        match &types[idx[0].index()] {
+            Type::Tuple(ts) => ts.clone(),
+            t => vec![t.clone()],
+        }
+    } else {
+        idx.iter().map(|v| types[v.index()].clone()).collect()
+    };
+    if idx_types.len() != at.ndim as usize {
+        return Err(err(
+            span,
+            format!("a {}-D array needs {} indices, found {}", at.ndim, at.ndim, idx_types.len()),
+            "wrong number of indices",
+        )
+        .with_hint("index every dimension (a[i, j]); slices and sub-array views are not supported yet"));
+    }
+    for t in &idx_types {
+        if !t.scalar().is_some_and(|s| s.is_int()) {
+            return Err(err(span, format!("array index must be an integer, found {t}"), "bad index")
+                .with_hint("convert with int(...)"));
+        }
+    }
+    Ok(())
+}

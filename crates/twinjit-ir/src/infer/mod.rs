@@ -1,0 +1,131 @@
+//! Type inference: specialises untyped functions of a [`Module`] for argument types.
+//!
+//! One request (function + argument types) yields a [`TypedProgram`]: the entry specialisation
+//! and every specialisation it calls, transitively. Two named passes, driven by [`infer`]:
+//! `fixpoint` (`fixpoint.rs`) types every value of every specialisation, then type errors are
+//! reported once each in source order, then `rewrite` (`rewrite.rs`) builds the typed IR of each
+//! specialisation (`TWINJIT_DUMP=rewrite` prints it; `TWINJIT_DUMP=infer` prints the same
+//! output as the pipeline receives it). The per-operation rules, pure functions of types, live
+//! in [`crate::typing`].
+//!
+//! This module does not know the passes after it or any backend. Invariants: nothing is
+//! rewritten while a type error is unreported; the output is typed IR (verified by the
+//! pipeline at `Level::Typed`); every error is a located diagnostic, never a panic.
+
+mod fixpoint;
+mod rewrite;
+mod typed_program;
+
+pub use typed_program::{mangle, TypedFunction, TypedProgram};
+
+use crate::module::{ErrorModel, Module};
+use crate::passes::dump_requested;
+use crate::types::Type;
+use fixpoint::Inferencer;
+use twinjit_diag::{Diagnostic, Span};
+
+/// Options that change typing.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct InferOptions {
+    /// Overrides every function's error model (CUDA compiles with `Numpy`).
+    pub error_model: Option<ErrorModel>,
+}
+
+/// Infers `name` for `args` (and a declared return type, if the signature wrote one).
+pub fn infer(
+    module: &Module,
+    name: &str,
+    args: &[Type],
+    declared_ret: Option<Type>,
+    options: InferOptions,
+) -> Result<TypedProgram, Vec<Diagnostic>> {
+    let Some(fidx) = module.functions.iter().position(|f| f.name == name) else {
+        return Err(vec![Diagnostic::error_unlocated(format!("no function named `{name}` in this module"))]);
+    };
+    let mf = &module.functions[fidx];
+    if mf.body.params().len() != args.len() {
+        return Err(vec![Diagnostic::error(
+            format!(
+                "`{name}` takes {} argument{} but the signature has {}",
+                mf.body.params().len(),
+                if mf.body.params().len() == 1 { "" } else { "s" },
+                args.len()
+            ),
+            mf.name_span,
+            "defined here",
+        )]);
+    }
+    let mut cx = Inferencer::new(module, options);
+    cx.instance(fidx, args.to_vec(), declared_ret);
+    let mut work: std::collections::VecDeque<usize> = [0].into();
+    let mut steps = 0usize;
+    while let Some(i) = work.pop_front() {
+        steps += 1;
+        if steps > 100_000 || cx.instances.len() > 2_000 {
+            return Err(vec![Diagnostic::error(
+                "type inference does not terminate (too many specialisations)",
+                mf.name_span,
+                "while inferring this function",
+            )
+            .with_hint("a recursive call probably changes its argument types on every level")]);
+        }
+        let before = cx.instances.len();
+        let old_ret = cx.instances[i].ret.clone();
+        cx.solve(i);
+        for n in before..cx.instances.len() {
+            work.push_back(n);
+        }
+        if cx.instances[i].ret != old_ret {
+            for &c in &cx.instances[i].callers.clone() {
+                if !work.contains(&c) {
+                    work.push_back(c);
+                }
+            }
+        }
+    }
+    // Type errors were treated as "unknown" during the fixpoint; report them now, once each,
+    // in source order, before rewriting anything.
+    let mut diags: Vec<Diagnostic> = Vec::new();
+    let mut bad = vec![false; cx.instances.len()];
+    for (i, bad_i) in bad.iter_mut().enumerate() {
+        let f = &cx.mf(i).body;
+        let types = std::mem::take(&mut cx.instances[i].types);
+        let mut found = Vec::new();
+        for b in f.reverse_postorder() {
+            for &inst in &f.blocks[b.index()].insts {
+                if let Err(d) = cx.result_type(i, f, &f.insts[inst.index()], &types) {
+                    found.push(d);
+                }
+            }
+        }
+        cx.instances[i].types = types;
+        found.sort_by_key(|d| d.span().map(|s| s.start));
+        for d in found {
+            *bad_i = true;
+            if !diags.contains(&d) {
+                diags.push(d);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (i, _) in bad.iter().enumerate().filter(|(_, b)| !**b) {
+        match rewrite::rewrite(&cx, i) {
+            Ok(tf) => {
+                if dump_requested("rewrite") {
+                    eprintln!("; after rewrite\n{}", tf.func);
+                }
+                out.push(tf)
+            }
+            Err(mut d) => diags.append(&mut d),
+        }
+    }
+    if diags.is_empty() {
+        Ok(TypedProgram { functions: out })
+    } else {
+        Err(diags)
+    }
+}
+
+fn err(span: Span, message: impl Into<String>, label: impl Into<String>) -> Diagnostic {
+    Diagnostic::error(message, span, label)
+}

@@ -1,0 +1,644 @@
+//! The rewrite: builds the typed IR of one specialisation from its untyped body and the types
+//! the fixpoint found (`TWINJIT_DUMP=rewrite`).
+//!
+//! It inserts every implicit conversion as an explicit `cast`, lowers builtins by their typing
+//! class (`min`/`max`/`abs`/`len`/`a.size`/`a.ndim`/`a.shape` become plain operations, float
+//! math gets its arguments in the result's float type), turns conditions into `bool` (Python
+//! truthiness), and inserts `checknonzero` before division under the Python error model.
+//!
+//! It does not type anything: every value's type comes from the fixpoint, and a rule it applies
+//! comes from `typing`. Invariants: it runs only on specialisations without a type error; its
+//! output verifies at `Level::Typed` (operand types match exactly, no implicit conversion is
+//! left); errors it still finds (return and path conflicts) are located diagnostics.
+
+use super::fixpoint::{const_index, norm_axis, Inferencer, Instance};
+use super::{err, TypedFunction};
+use crate::builtins::{Builtin, Typing};
+use crate::function::*;
+use crate::module::{ErrorModel, FunctionKind, Module};
+use crate::types::{Scalar, Type};
+use crate::typing;
+use hashbrown::HashMap;
+use twinjit_diag::{Diagnostic, Span};
+
+struct Rewriter<'a> {
+    src: &'a Function,
+    types: &'a [Type],
+    g: Function,
+    vmap: Vec<Option<Value>>,
+    error_model: ErrorModel,
+    instances: &'a [Instance],
+    index: &'a HashMap<(usize, Vec<Type>), usize>,
+    module: &'a Module,
+    diags: Vec<Diagnostic>,
+}
+
+/// Rewrites specialisation `i` of a solved fixpoint into typed IR.
+pub(super) fn rewrite(cx: &Inferencer, i: usize) -> Result<TypedFunction, Vec<Diagnostic>> {
+    let inst = &cx.instances[i];
+    let mf = cx.mf(i);
+    let src = &mf.body;
+    let mut diags = Vec::new();
+    if inst.ret == Type::Unknown && !inst.returns_none {
+        let has_return = src.blocks.iter().any(|b| matches!(b.term, Terminator::Return(Some(_))));
+        if has_return {
+            diags.push(
+                err(mf.name_span, format!("cannot infer the return type of `{}`", mf.name), "in this function")
+                    .with_hint("a recursive function needs a base case that returns before recursing"),
+            );
+            return Err(diags);
+        }
+    }
+    let ret = if inst.ret == Type::Unknown { Type::None } else { inst.ret.clone() };
+    if mf.attrs.kind == FunctionKind::Kernel && ret != Type::None {
+        diags.push(err(mf.name_span, "a kernel cannot return a value", "this kernel returns a value").with_hint(
+            "write results into an array argument, or make it a device function with @cuda.jit(device=True)",
+        ));
+    }
+    if inst.returns_none && ret != Type::None && inst.declared_ret.is_none() {
+        diags.push(
+            err(
+                mf.name_span,
+                format!("`{}` returns {ret} on some paths and None on others", mf.name),
+                "in this function",
+            )
+            .with_hint("return a value on every path (optional values are not supported)"),
+        );
+    }
+    let mut g = Function::new(inst.mangled.clone(), src.span);
+    g.param_names = src.param_names.clone();
+    g.param_spans = src.param_spans.clone();
+    g.ret = ret;
+    let error_model = cx.options.error_model.unwrap_or(mf.attrs.error_model);
+    let mut rw = Rewriter {
+        src,
+        types: &inst.types,
+        g,
+        vmap: vec![None; src.values.len()],
+        error_model,
+        instances: &cx.instances,
+        index: &cx.index,
+        module: cx.module,
+        diags,
+    };
+    rw.run();
+    if rw.diags.is_empty() {
+        Ok(TypedFunction { func: rw.g, source_name: mf.name.clone(), args: inst.args.clone(), kind: mf.attrs.kind })
+    } else {
+        Err(rw.diags)
+    }
+}
+
+impl Rewriter<'_> {
+    fn run(&mut self) {
+        let src = self.src;
+        while self.g.blocks.len() < src.blocks.len() {
+            self.g.add_block();
+        }
+        // Block parameters first so that back edges can name them.
+        for (bi, b) in src.blocks.iter().enumerate() {
+            for &p in &b.params {
+                let mut t = self.types[p.index()].clone();
+                if !t.is_known() {
+                    // Only undefined values flow here (a variable assigned on no path); it
+                    // gets type None and any use of it is a type error at the use.
+                    t = Type::None;
+                }
+                let np = self.g.add_block_param(Block(bi as u32), t);
+                self.vmap[p.index()] = Some(np);
+            }
+        }
+        let rpo = src.reverse_postorder();
+        for &b in &rpo {
+            for &inst in &src.blocks[b.index()].insts {
+                if let Err(d) = self.inst(b, &src.insts[inst.index()]) {
+                    self.diags.push(d);
+                    return;
+                }
+            }
+            if let Err(d) = self.term(b) {
+                self.diags.push(d);
+                return;
+            }
+        }
+    }
+
+    fn val(&self, v: Value) -> Value {
+        self.vmap[v.index()].expect("operands are rewritten before their uses (dominance)")
+    }
+
+    fn ty(&self, v: Value) -> Type {
+        self.g.ty(v).clone()
+    }
+
+    fn push(&mut self, b: Block, kind: InstKind, ty: Type, span: Span) -> Value {
+        self.g.push(b, kind, Some(ty), span).expect("has result")
+    }
+
+    /// Converts `v` (new value) to `target`.
+    fn coerce(&mut self, b: Block, v: Value, target: &Type, span: Span) -> Result<Value, Diagnostic> {
+        let t = self.ty(v);
+        if &t == target {
+            return Ok(v);
+        }
+        match (&t, target) {
+            (Type::Scalar(_), Type::Scalar(s)) => Ok(self.push(b, InstKind::Cast(*s, v), target.clone(), span)),
+            (Type::Tuple(xs), Type::Tuple(ys)) if xs.len() == ys.len() => {
+                let mut parts = Vec::new();
+                for (k, y) in ys.clone().iter().enumerate() {
+                    let e = self.push(b, InstKind::TupleGet(v, k as u32), xs[k].clone(), span);
+                    parts.push(self.coerce(b, e, y, span)?);
+                }
+                Ok(self.push(b, InstKind::MakeTuple(parts), target.clone(), span))
+            }
+            _ => Err(err(span, format!("type conflict: expected {target}, found {t}"), format!("this is {t}"))
+                .with_hint("a variable must keep one kind of value (number, array or tuple) on every path")),
+        }
+    }
+
+    fn zero_of(&mut self, b: Block, t: &Type, span: Span) -> Result<Value, Diagnostic> {
+        Ok(match t {
+            Type::Scalar(s) => {
+                let c = match s {
+                    Scalar::Bool => Const::Bool(false),
+                    s if s.is_float() => Const::Float(0.0),
+                    _ => Const::Int(0),
+                };
+                self.push(b, InstKind::Const(c), t.clone(), span)
+            }
+            Type::None => self.push(b, InstKind::Const(Const::None), Type::None, span),
+            Type::Tuple(ts) => {
+                let mut parts = Vec::new();
+                for e in ts.clone() {
+                    parts.push(self.zero_of(b, &e, span)?);
+                }
+                self.push(b, InstKind::MakeTuple(parts), t.clone(), span)
+            }
+            _ => {
+                return Err(err(span, "a variable holding an array is not assigned on every path", "used here")
+                    .with_hint("assign the array before branches or loops"))
+            }
+        })
+    }
+
+    fn scalar_arg(&mut self, b: Block, v: Value, s: Scalar, span: Span) -> Result<Value, Diagnostic> {
+        let nv = self.val(v);
+        self.coerce(b, nv, &Type::Scalar(s), span)
+    }
+
+    fn truth(&mut self, b: Block, v: Value, span: Span) -> Result<Value, Diagnostic> {
+        match self.ty(v) {
+            Type::Scalar(Scalar::Bool) => Ok(v),
+            Type::Scalar(_) => Ok(self.push(b, InstKind::Cast(Scalar::Bool, v), Type::BOOL, span)),
+            t => Err(err(span, format!("the truth value of {t} is not defined here"), "used as a condition")
+                .with_hint("compare explicitly, e.g. `x > 0` or `len(a) > 0`")),
+        }
+    }
+
+    fn check_undef_operands(&self, data: &InstData) -> Result<(), Diagnostic> {
+        for op in data.kind.operands() {
+            if matches!(self.src.def_inst(op).map(|d| &d.kind), Some(InstKind::Undef)) {
+                return Err(err(
+                    data.span,
+                    "a variable used here is not assigned on every path before it",
+                    "possibly unassigned",
+                )
+                .with_hint("assign it before the branch or loop"));
+            }
+            let nt = self.ty(self.val(op));
+            if nt == Type::None && !matches!(data.kind, InstKind::MakeTuple(_) | InstKind::Call(..)) {
+                return Err(err(data.span, "a value used here is None (a variable that is never assigned, or a function without a return value)", "None used here"));
+            }
+        }
+        Ok(())
+    }
+
+    fn inst(&mut self, b: Block, data: &InstData) -> Result<(), Diagnostic> {
+        let span = data.span;
+        if matches!(data.kind, InstKind::Undef) {
+            // Materialised lazily: uses in edges become zeros, other uses are errors.
+            return Ok(());
+        }
+        self.check_undef_operands(data)?;
+        let result_ty = data.result.map(|r| self.types[r.index()].clone());
+        let out: Option<Value> = match &data.kind {
+            InstKind::Undef => unreachable!("handled above"),
+            InstKind::Const(c) => {
+                let t = result_ty.clone().unwrap_or(Type::None);
+                Some(self.push(b, InstKind::Const(*c), t, span))
+            }
+            InstKind::Unary(op, a) => {
+                let s = self.ty(self.val(*a)).scalar().ok_or_else(|| self.expect_number(*a, span))?;
+                let (operand, result) = typing::unary(*op, s).map_err(|m| err(span, m, "here"))?;
+                if *op == UnaryOp::Not {
+                    let v = self.val(*a);
+                    let t = self.truth(b, v, span)?;
+                    Some(self.push(b, InstKind::Unary(UnaryOp::Not, t), Type::BOOL, span))
+                } else {
+                    let x = self.scalar_arg(b, *a, operand, span)?;
+                    Some(self.push(b, InstKind::Unary(*op, x), Type::Scalar(result), span))
+                }
+            }
+            InstKind::Binary(op, a, c) => {
+                let (sa, sc) = (self.scalar_ty(*a, span)?, self.scalar_ty(*c, span)?);
+                let t = typing::binary(*op, sa, sc).map_err(|m| err(span, m, "here"))?;
+                let x = self.scalar_arg(b, *a, t.lhs, span)?;
+                let y = self.scalar_arg(b, *c, t.rhs, span)?;
+                if matches!(op, BinaryOp::Div | BinaryOp::FloorDiv | BinaryOp::Mod)
+                    && self.error_model == ErrorModel::Python
+                {
+                    self.g.push(b, InstKind::CheckNonZero(y), None, span);
+                }
+                Some(self.push(b, InstKind::Binary(*op, x, y), Type::Scalar(t.result), span))
+            }
+            InstKind::Compare(op, a, c) => {
+                let (sa, sc) = (self.scalar_ty(*a, span)?, self.scalar_ty(*c, span)?);
+                let s = typing::compare(*op, sa, sc);
+                let x = self.scalar_arg(b, *a, s, span)?;
+                let y = self.scalar_arg(b, *c, s, span)?;
+                Some(self.push(b, InstKind::Compare(*op, x, y), Type::BOOL, span))
+            }
+            InstKind::Cast(s, a) => {
+                let v = self.val(*a);
+                self.scalar_ty(*a, span)?;
+                if *s == Scalar::Bool {
+                    Some(self.truth(b, v, span)?)
+                } else {
+                    Some(self.coerce(b, v, &Type::Scalar(*s), span)?)
+                }
+            }
+            InstKind::Select(c, x, y) => {
+                let t = result_ty.clone().expect("select has a result");
+                let cv = self.val(*c);
+                let cond = self.truth(b, cv, span)?;
+                let xv = self.val(*x);
+                let xv = self.coerce(b, xv, &t, span)?;
+                let yv = self.val(*y);
+                let yv = self.coerce(b, yv, &t, span)?;
+                Some(self.push(b, InstKind::Select(cond, xv, yv), t, span))
+            }
+            InstKind::Call(name, args) => {
+                let cidx = self.module.functions.iter().position(|m| &m.name == name).expect("checked when typing");
+                let arg_types: Vec<Type> = args.iter().map(|a| self.types[a.index()].clone()).collect();
+                let callee = &self.instances[self.index[&(cidx, arg_types)]];
+                let nargs: Vec<Value> = args.iter().map(|a| self.val(*a)).collect();
+                let ret = if callee.ret == Type::Unknown { Type::None } else { callee.ret.clone() };
+                Some(self.push(b, InstKind::Call(callee.mangled.clone(), nargs), ret, span))
+            }
+            InstKind::Builtin(bi, args) => self.builtin(b, *bi, args, result_ty.clone(), span)?,
+            InstKind::Dim(a, k) => {
+                let av = self.val(*a);
+                let at = self.ty(av).array().expect("typed");
+                let axis = norm_axis(*k, at.ndim).expect("checked when typing");
+                Some(self.push(b, InstKind::Dim(av, axis as i64), Type::I64, span))
+            }
+            InstKind::GetItem(a, idx) => {
+                let av = self.val(*a);
+                match self.ty(av) {
+                    Type::Array(at) => {
+                        let idx = self.indices(b, idx, span)?;
+                        Some(self.push(b, InstKind::GetItem(av, idx), Type::Scalar(at.dtype), span))
+                    }
+                    Type::Tuple(ts) => {
+                        let k = const_index(self.src, idx, span)?;
+                        let n = ts.len() as i64;
+                        let kk = if k < 0 { k + n } else { k } as u32;
+                        Some(self.push(b, InstKind::TupleGet(av, kk), ts[kk as usize].clone(), span))
+                    }
+                    t => return Err(err(span, format!("{t} is not subscriptable"), "indexed here")),
+                }
+            }
+            InstKind::SetItem(a, idx, v) => {
+                let av = self.val(*a);
+                let Some(at) = self.ty(av).array() else {
+                    return Err(err(span, format!("cannot assign into {}", self.ty(av)), "item assignment")
+                        .with_hint("only array elements can be assigned"));
+                };
+                let idx = self.indices(b, idx, span)?;
+                let vv = self.val(*v);
+                if self.ty(vv).scalar().is_none() {
+                    return Err(err(
+                        span,
+                        format!("cannot store {} into an array of {}", self.ty(vv), at.dtype.name()),
+                        "stored here",
+                    ));
+                }
+                let vv = self.coerce(b, vv, &Type::Scalar(at.dtype), span)?;
+                self.g.push(b, InstKind::SetItem(av, idx, vv), None, span);
+                None
+            }
+            InstKind::MakeTuple(vs) => {
+                let nv: Vec<Value> = vs.iter().map(|v| self.val(*v)).collect();
+                let t = Type::Tuple(nv.iter().map(|v| self.ty(*v)).collect());
+                Some(self.push(b, InstKind::MakeTuple(nv), t, span))
+            }
+            InstKind::TupleGet(t, k) => {
+                let tv = self.val(*t);
+                let rt = result_ty.clone().expect("has result");
+                Some(self.push(b, InstKind::TupleGet(tv, *k), rt, span))
+            }
+            InstKind::AllocArray { .. } => {
+                let rt = result_ty.clone().expect("has result");
+                Some(self.push(b, data.kind.clone(), rt, span))
+            }
+            InstKind::Stride(..)
+            | InstKind::CheckIndex(..)
+            | InstKind::CheckNonZero(..)
+            | InstKind::Load(..)
+            | InstKind::Store(..) => {
+                let mut k = data.kind.clone();
+                k.map_operands(|v| self.vmap[v.index()].expect("dominance"));
+                let ty = data.result.map(|r| self.types[r.index()].clone());
+                self.g.push(b, k, ty, span)
+            }
+        };
+        if let (Some(r), Some(o)) = (data.result, out) {
+            self.vmap[r.index()] = Some(o);
+        } else if let Some(r) = data.result {
+            let none = self.push(b, InstKind::Const(Const::None), Type::None, span);
+            self.vmap[r.index()] = Some(none);
+        }
+        Ok(())
+    }
+
+    fn expect_number(&self, v: Value, span: Span) -> Diagnostic {
+        let t = self.ty(self.val(v));
+        err(span, format!("expected a number here, found {t}"), format!("this is {t}"))
+    }
+
+    fn scalar_ty(&self, v: Value, span: Span) -> Result<Scalar, Diagnostic> {
+        self.ty(self.val(v)).scalar().ok_or_else(|| self.expect_number(v, span))
+    }
+
+    /// Index operands: each an int64 (a tuple index is split into its elements).
+    fn indices(&mut self, b: Block, idx: &[Value], span: Span) -> Result<Vec<Value>, Diagnostic> {
+        let mut vals: Vec<Value> = Vec::new();
+        if idx.len() == 1 {
+            let v = self.val(idx[0]);
+            if let Type::Tuple(ts) = self.ty(v) {
+                for (k, t) in ts.iter().enumerate() {
+                    vals.push(self.push(b, InstKind::TupleGet(v, k as u32), t.clone(), span));
+                }
+            } else {
+                vals.push(v);
+            }
+        } else {
+            vals = idx.iter().map(|v| self.val(*v)).collect();
+        }
+        let mut out = Vec::with_capacity(vals.len());
+        for v in vals {
+            out.push(self.coerce(b, v, &Type::I64, span)?);
+        }
+        Ok(out)
+    }
+
+    fn builtin(
+        &mut self,
+        b: Block,
+        bi: Builtin,
+        args: &[Value],
+        rt: Option<Type>,
+        span: Span,
+    ) -> Result<Option<Value>, Diagnostic> {
+        let rt = rt.expect("builtins have a result");
+        let a0 = args.first().map(|a| self.val(*a));
+        let mut nargs: Vec<Value> = args.iter().map(|a| self.val(*a)).collect();
+        Ok(Some(match bi.info().typing {
+            Typing::Abs => {
+                let x = a0.expect("arity checked");
+                let s = rt.scalar().expect("typed");
+                let x = self.coerce(b, x, &rt, span)?;
+                if s.is_float() {
+                    self.push(b, InstKind::Builtin(Builtin::Fabs, vec![x]), rt, span)
+                } else {
+                    let zero = self.push(b, InstKind::Const(Const::Int(0)), rt.clone(), span);
+                    let neg = self.push(b, InstKind::Compare(CmpOp::Lt, x, zero), Type::BOOL, span);
+                    let nx = self.push(b, InstKind::Unary(UnaryOp::Neg, x), rt.clone(), span);
+                    self.push(b, InstKind::Select(neg, nx, x), rt, span)
+                }
+            }
+            Typing::MinMax => {
+                // Python's algorithm, as Numba reproduces it: keep the accumulator unless the
+                // next value compares strictly smaller (min) / greater (max).
+                let op = if bi == Builtin::Min { CmpOp::Lt } else { CmpOp::Gt };
+                let mut acc = self.coerce(b, nargs[0], &rt, span)?;
+                for &v in &nargs[1..] {
+                    let v = self.coerce(b, v, &rt, span)?;
+                    let c = self.push(b, InstKind::Compare(op, v, acc), Type::BOOL, span);
+                    acc = self.push(b, InstKind::Select(c, v, acc), rt.clone(), span);
+                }
+                acc
+            }
+            Typing::ArrayLen => {
+                let a = a0.expect("arity");
+                self.push(b, InstKind::Dim(a, 0), Type::I64, span)
+            }
+            Typing::RangeIndex => {
+                let a = a0.expect("arity");
+                self.coerce(b, a, &Type::I64, span)?
+            }
+            Typing::ArrayNdim => {
+                let a = a0.expect("arity");
+                let n = self.ty(a).array().expect("typed").ndim;
+                self.push(b, InstKind::Const(Const::Int(n as i64)), Type::I64, span)
+            }
+            Typing::ArraySize => {
+                let a = a0.expect("arity");
+                let n = self.ty(a).array().expect("typed").ndim;
+                let mut acc = self.push(b, InstKind::Dim(a, 0), Type::I64, span);
+                for k in 1..n {
+                    let d = self.push(b, InstKind::Dim(a, k as i64), Type::I64, span);
+                    acc = self.push(b, InstKind::Binary(BinaryOp::Mul, acc, d), Type::I64, span);
+                }
+                acc
+            }
+            Typing::ArrayShape => {
+                let a = a0.expect("arity");
+                let n = self.ty(a).array().expect("typed").ndim;
+                let dims: Vec<Value> =
+                    (0..n).map(|k| self.push(b, InstKind::Dim(a, k as i64), Type::I64, span)).collect();
+                self.push(b, InstKind::MakeTuple(dims), rt, span)
+            }
+            Typing::FloatToInt => {
+                let x = a0.expect("arity");
+                let s = self.ty(x).scalar().expect("typed");
+                if s.is_float() {
+                    let f = self.push(b, InstKind::Builtin(bi, vec![x]), Type::Scalar(s), span);
+                    self.push(b, InstKind::Cast(Scalar::Int64, f), Type::I64, span)
+                } else {
+                    self.coerce(b, x, &Type::I64, span)?
+                }
+            }
+            Typing::FloatPredicate => {
+                let x = a0.expect("arity");
+                let s = self.ty(x).scalar().expect("typed");
+                if s.is_float() {
+                    self.push(b, InstKind::Builtin(bi, vec![x]), Type::BOOL, span)
+                } else {
+                    let v = bi == Builtin::IsFinite;
+                    self.push(b, InstKind::Const(Const::Bool(v)), Type::BOOL, span)
+                }
+            }
+            Typing::FloatScale(factor) => {
+                // Numba multiplies by the factor in the argument's float type.
+                let x = self.coerce(b, nargs[0], &rt, span)?;
+                let k = self.push(b, InstKind::Const(Const::Float(factor)), rt.clone(), span);
+                self.push(b, InstKind::Binary(BinaryOp::Mul, x, k), rt, span)
+            }
+            Typing::FloatInt => {
+                let x = self.coerce(b, nargs[0], &rt, span)?;
+                let n = self.coerce(b, nargs[1], &Type::I32, span)?;
+                self.push(b, InstKind::Builtin(bi, vec![x, n]), rt, span)
+            }
+            Typing::Frexp => {
+                let ft = match &rt {
+                    Type::Tuple(ts) => ts[0].clone(),
+                    _ => unreachable!("frexp is typed as a tuple"),
+                };
+                let x = self.coerce(b, nargs[0], &ft, span)?;
+                let m = self.push(b, InstKind::Builtin(Builtin::FrexpMantissa, vec![x]), ft, span);
+                let e = self.push(b, InstKind::Builtin(Builtin::FrexpExponent, vec![x]), Type::I32, span);
+                self.push(b, InstKind::MakeTuple(vec![m, e]), rt, span)
+            }
+            Typing::IntMath => {
+                // Computed in int64 (the helper's width), then narrowed to the result type.
+                let x = self.coerce(b, nargs[0], &Type::I64, span)?;
+                let y = self.coerce(b, nargs[1], &Type::I64, span)?;
+                let r = self.push(b, InstKind::Builtin(bi, vec![x, y]), Type::I64, span);
+                self.coerce(b, r, &rt, span)?
+            }
+            Typing::FloatMath | Typing::Fma => {
+                // Float math: arguments become the result's float type.
+                for a in nargs.iter_mut() {
+                    *a = self.coerce(b, *a, &rt, span)?;
+                }
+                self.push(b, InstKind::Builtin(bi, nargs), rt, span)
+            }
+            Typing::Atomic => {
+                let at = self.ty(nargs[0]).array().expect("typed");
+                for a in nargs.iter_mut().skip(2) {
+                    *a = self.coerce(b, *a, &Type::Scalar(at.dtype), span)?;
+                }
+                self.push(b, InstKind::Builtin(bi, nargs), rt, span)
+            }
+            Typing::BarrierPredicate => {
+                for a in nargs.iter_mut() {
+                    *a = self.coerce(b, *a, &Type::I32, span)?;
+                }
+                self.push(b, InstKind::Builtin(bi, nargs), rt, span)
+            }
+            Typing::Select => {
+                for a in nargs.iter_mut().skip(1) {
+                    *a = self.coerce(b, *a, &rt, span)?;
+                }
+                self.push(b, InstKind::Builtin(bi, nargs), rt, span)
+            }
+            Typing::GridIndex
+            | Typing::SpecialRegister
+            | Typing::NoResult
+            | Typing::ActiveMask
+            | Typing::Shuffle
+            | Typing::Internal => self.push(b, InstKind::Builtin(bi, nargs), rt, span),
+        }))
+    }
+
+    fn edge_args(&mut self, b: Block, call: &BlockCall, span: Span) -> Result<BlockCall, Diagnostic> {
+        let mut args = Vec::with_capacity(call.args.len());
+        for (k, a) in call.args.iter().enumerate() {
+            let target_param = self.g.blocks[call.block.index()].params[k];
+            let pt = self.ty(target_param);
+            let is_undef = matches!(self.src.def_inst(*a).map(|d| &d.kind), Some(InstKind::Undef));
+            let v = if is_undef {
+                self.zero_of(b, &pt, span)?
+            } else {
+                let v = self.val(*a);
+                let vt = self.ty(v);
+                if typing::unify(&vt, &pt).is_none() {
+                    // Point at the later of the two definitions: that is where Python code
+                    // changed the variable's kind.
+                    let mut here = (self.src.value_span(*a), vt.clone());
+                    let mut there =
+                        self.incoming_of_type(call.block, k, &pt).map(|o| (self.src.value_span(o), pt.clone()));
+                    if let Some(t) = &mut there {
+                        if t.0.start > here.0.start {
+                            std::mem::swap(t, &mut here);
+                        }
+                    }
+                    let (other_ty, this_ty) =
+                        (there.as_ref().map(|t| t.1.clone()).unwrap_or(pt.clone()), here.1.clone());
+                    let mut d = err(
+                        here.0,
+                        format!("type conflict: a variable is {this_ty} here but {other_ty} on another path"),
+                        format!("this is {this_ty}"),
+                    )
+                    .with_hint("a variable must keep one kind of value (number, array or tuple) on every path");
+                    if let Some((sp, t)) = there {
+                        d = d.with_secondary(sp, format!("this is {t}"));
+                    }
+                    return Err(d);
+                }
+                self.coerce(b, v, &pt, span)?
+            };
+            args.push(v);
+        }
+        Ok(BlockCall { block: call.block, args })
+    }
+
+    /// An argument passed to parameter `k` of `block` (on any edge) whose type is `t`.
+    fn incoming_of_type(&self, block: Block, k: usize, t: &Type) -> Option<Value> {
+        self.src.blocks.iter().flat_map(|b| b.term.targets()).filter(|c| c.block == block).find_map(|c| {
+            let a = *c.args.get(k)?;
+            (&self.types[a.index()] == t).then_some(a)
+        })
+    }
+
+    fn term(&mut self, b: Block) -> Result<(), Diagnostic> {
+        let bd = &self.src.blocks[b.index()];
+        let span = bd.term_span;
+        let t = match &bd.term {
+            Terminator::Jump(c) => Terminator::Jump(self.edge_args(b, c, span)?),
+            Terminator::Branch(c, x, y) => {
+                let cv = self.val(*c);
+                let cond = self.truth(b, cv, span)?;
+                let x = self.edge_args(b, x, span)?;
+                let y = self.edge_args(b, y, span)?;
+                Terminator::Branch(cond, x, y)
+            }
+            Terminator::Return(Some(v)) => {
+                let nv = self.val(*v);
+                let ret = self.g.ret.clone();
+                if ret == Type::None {
+                    if self.ty(nv) == Type::None {
+                        Terminator::Return(None)
+                    } else {
+                        return Err(err(span, "this function cannot return a value", "returns a value"));
+                    }
+                } else {
+                    let vt = self.ty(nv);
+                    if typing::unify(&vt, &ret).is_none() {
+                        return Err(err(
+                            span,
+                            format!("returns {vt} where the function returns {ret}"),
+                            format!("this is {vt}"),
+                        ));
+                    }
+                    Terminator::Return(Some(self.coerce(b, nv, &ret, span)?))
+                }
+            }
+            Terminator::Return(None) => {
+                if self.g.ret != Type::None {
+                    return Err(err(
+                        span,
+                        format!("a path returns nothing, but the function returns {} elsewhere", self.g.ret),
+                        "no value returned here (a bare `return`, or the end of the function)",
+                    )
+                    .with_hint("return a value on every path"));
+                }
+                Terminator::Return(None)
+            }
+            Terminator::Unreachable => Terminator::Unreachable,
+        };
+        self.g.terminate(b, t, span);
+        Ok(())
+    }
+}
