@@ -1,14 +1,50 @@
-//! Numba's typing rules for one operation at a time: unification, arithmetic, comparisons and
-//! builtins. `infer` drives these over a function; keeping the rules here keeps them in one
-//! place and testable without IR.
+//! Numba's typing rules for one operation at a time: unification, arithmetic, comparisons,
+//! builtins by typing class, axes and indices. `infer` drives these over a function; keeping the
+//! rules here keeps them in one place and testable without IR.
+//!
+//! Every rule is a pure function of types (and constants); none reads IR. A rule that refuses
+//! its operands returns a [`TypeError`] without a location; the caller attaches the span.
 //!
 //! Deviations from Numba (documented, deliberate): a value that is `None` on some paths and a
 //! number on others is an error (Numba makes it `Optional`); `bool` unified with an integer
 //! gives that integer type; arrays unify only with the identical array type (Numba relaxes
 //! the layout to `A`).
 
+use crate::builtins::{AtomicOp, Builtin, KernelOp, Typing};
 use crate::function::{BinaryOp, CmpOp, UnaryOp};
-use crate::types::{Scalar, Type};
+use crate::types::{ArrayType, Scalar, Type};
+use twinjit_diag::{Diagnostic, Span};
+
+/// A rule's refusal, not yet located: message, primary label and hint of the diagnostic.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TypeError {
+    /// The diagnostic's message.
+    pub message: String,
+    /// The primary label's text.
+    pub label: String,
+    /// How to fix it.
+    pub hint: Option<&'static str>,
+}
+
+impl TypeError {
+    fn new(message: impl Into<String>, label: impl Into<String>) -> Self {
+        TypeError { message: message.into(), label: label.into(), hint: None }
+    }
+
+    fn with_hint(mut self, hint: &'static str) -> Self {
+        self.hint = Some(hint);
+        self
+    }
+
+    /// The diagnostic at `span`.
+    pub fn at(self, span: Span) -> Diagnostic {
+        let d = Diagnostic::error(self.message, span, self.label);
+        match self.hint {
+            Some(h) => d.with_hint(h),
+            None => d,
+        }
+    }
+}
 
 /// The least type both values convert to, or `None` when they cannot meet (array vs float).
 pub fn unify(a: &Type, b: &Type) -> Option<Type> {
@@ -161,6 +197,209 @@ pub fn math_binary(a: Scalar, b: Scalar) -> Scalar {
     }
 }
 
+/// The result type of builtin `b` on arguments of types `args` (all known), by its typing class.
+/// `Typing::GridIndex` is typed from its constant argument by the caller, not here.
+pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
+    let info = b.info();
+    let (lo, hi) = (info.arity.0 as usize, info.arity.1 as usize);
+    if args.len() < lo || args.len() > hi {
+        let want = if lo == hi { lo.to_string() } else { format!("{lo} or more") };
+        return Err(TypeError::new(
+            format!(
+                "{}() takes {want} argument{} but {} were given",
+                b.name(),
+                if want == "1" { "" } else { "s" },
+                args.len()
+            ),
+            "wrong number of arguments",
+        ));
+    }
+    let ty = |k: usize| args[k].clone();
+    let scalar = |k: usize| -> Result<Scalar, TypeError> {
+        ty(k).scalar().ok_or_else(|| {
+            TypeError::new(
+                format!("{}() expects a number, found {}", b.name(), ty(k)),
+                format!("argument {} is {}", k + 1, ty(k)),
+            )
+        })
+    };
+    let integer = |k: usize| -> Result<Scalar, TypeError> {
+        let s = scalar(k)?;
+        if s.is_float() {
+            return Err(TypeError::new(
+                format!("{}() expects an integer, found {}", b.name(), s.name()),
+                format!("argument {} is {}", k + 1, s.name()),
+            )
+            .with_hint("convert with int(...)"));
+        }
+        Ok(s)
+    };
+    let float_of_args = || -> Result<Scalar, TypeError> {
+        let mut acc = math_unary(scalar(0)?);
+        for k in 1..args.len() {
+            acc = math_binary(acc, scalar(k)?);
+        }
+        Ok(acc)
+    };
+    Ok(match info.typing {
+        Typing::FloatMath | Typing::FloatScale(_) => Type::Scalar(float_of_args()?),
+        Typing::FloatToInt => {
+            scalar(0)?;
+            Type::I64
+        }
+        Typing::FloatPredicate => {
+            scalar(0)?;
+            Type::BOOL
+        }
+        Typing::FloatInt => {
+            integer(1)?;
+            Type::Scalar(math_unary(scalar(0)?))
+        }
+        Typing::Frexp => Type::Tuple(vec![Type::Scalar(math_unary(scalar(0)?)), Type::I32]),
+        Typing::IntMath => {
+            let (x, y) = (integer(0)?, integer(1)?);
+            if x == Scalar::Int32 && y == Scalar::Int32 {
+                Type::I32
+            } else {
+                Type::I64
+            }
+        }
+        Typing::Abs => {
+            let s = scalar(0)?;
+            Type::Scalar(if s.is_float() { s } else { Scalar::Int64 })
+        }
+        Typing::MinMax => {
+            let mut acc = scalar(0)?;
+            for k in 1..args.len() {
+                acc = unify_scalar(acc, scalar(k)?);
+            }
+            Type::Scalar(acc)
+        }
+        Typing::ArrayLen | Typing::ArraySize | Typing::ArrayNdim => {
+            array_of(&ty(0), b.name())?;
+            Type::I64
+        }
+        Typing::RangeIndex => match ty(0) {
+            Type::Scalar(s) if !s.is_float() => Type::I64,
+            t => {
+                return Err(TypeError::new(
+                    format!("range() arguments must be integers, found {t}"),
+                    format!("this is {t}"),
+                )
+                .with_hint("convert with int(...)"))
+            }
+        },
+        Typing::ArrayShape => Type::Tuple(vec![Type::I64; array_of(&ty(0), "`.shape`")?.ndim as usize]),
+        Typing::Internal => {
+            return Err(TypeError::new(format!("internal: `{}` reached type inference", b.name()), "here"))
+        }
+        // Typed in `result_type` from the constant argument, before reaching here.
+        Typing::GridIndex => return Err(TypeError::new("internal: cuda.grid typed without its constant", "here")),
+        Typing::SpecialRegister => Type::I32,
+        Typing::NoResult => Type::None,
+        Typing::BarrierPredicate => {
+            // numba-cuda types the predicate as an Integer (a bool is refused) and passes
+            // it as int32.
+            if !scalar(0)?.is_int() {
+                return Err(TypeError::new(
+                    format!("{}() takes an integer predicate, found {}", b.name(), ty(0)),
+                    format!("this is {}", ty(0)),
+                )
+                .with_hint("convert a condition with int(...), as numba-cuda requires"));
+            }
+            Type::I32
+        }
+        Typing::ActiveMask => Type::I64,
+        Typing::Atomic => {
+            let is_cas = b.kernel_op() == Some(KernelOp::Atomic(AtomicOp::Cas));
+            let at = array_of(&ty(0), b.name())?;
+            let ok_dtype = if is_cas { at.dtype.is_int() } else { at.dtype != Scalar::Bool };
+            if !ok_dtype {
+                return Err(TypeError::new(
+                    format!("{}() does not support arrays of {}", b.name(), at.dtype.name()),
+                    "this array",
+                )
+                .with_hint(if is_cas {
+                    "numba-cuda's cas works on int32 and int64 arrays"
+                } else {
+                    "atomics work on int32, int64, float32 and float64 arrays"
+                }));
+            }
+            let idx: Vec<Type> = match ty(1) {
+                Type::Tuple(ts) => ts,
+                t => vec![t],
+            };
+            if idx.len() != at.ndim as usize || !idx.iter().all(|t| t.scalar().is_some_and(|s| s.is_int())) {
+                return Err(TypeError::new(
+                    format!(
+                        "{}() on a {}-D array needs {} integer index(es), found {}",
+                        b.name(),
+                        at.ndim,
+                        at.ndim,
+                        ty(1)
+                    ),
+                    "bad index",
+                )
+                .with_hint("index a 2-D array with a tuple, e.g. cuda.atomic.add(a, (i, j), v)"));
+            }
+            for k in 2..args.len() {
+                scalar(k)?;
+            }
+            Type::Scalar(at.dtype)
+        }
+        Typing::Shuffle => ty(1),
+        Typing::Fma => Type::Scalar(math_binary(math_binary(scalar(0)?, scalar(1)?), scalar(2)?)),
+        Typing::Select => {
+            unify(&ty(1), &ty(2)).ok_or_else(|| TypeError::new("selp operands have different types", "here"))?
+        }
+    })
+}
+
+/// `t` as an array, for an operation named `what`.
+pub fn array_of(t: &Type, what: &str) -> Result<ArrayType, TypeError> {
+    t.array().ok_or_else(|| TypeError::new(format!("{what} needs an array, found {t}"), format!("this is {t}")))
+}
+
+/// Axis `k` of an `ndim`-D array, negative counting from the end; `None` out of range.
+pub fn norm_axis(k: i64, ndim: u8) -> Option<u8> {
+    let n = ndim as i64;
+    let kk = if k < 0 { k + n } else { k };
+    (0..n).contains(&kk).then_some(kk as u8)
+}
+
+/// Element `k` of an `n`-tuple, negative counting from the end.
+pub fn tuple_index(k: i64, n: usize) -> Result<usize, TypeError> {
+    let n = n as i64;
+    let kk = if k < 0 { k + n } else { k };
+    if kk < 0 || kk >= n {
+        return Err(TypeError::new(format!("tuple index {k} out of range for a {n}-tuple"), "here"));
+    }
+    Ok(kk as usize)
+}
+
+/// Checks the index types of `a[idx]` on array `at`: one integer per dimension, a single tuple
+/// index standing for its elements.
+pub fn array_index(at: &ArrayType, idx: &[Type]) -> Result<(), TypeError> {
+    let idx_types: Vec<Type> = match idx {
+        [Type::Tuple(ts)] => ts.clone(),
+        _ => idx.to_vec(),
+    };
+    if idx_types.len() != at.ndim as usize {
+        return Err(TypeError::new(
+            format!("a {}-D array needs {} indices, found {}", at.ndim, at.ndim, idx_types.len()),
+            "wrong number of indices",
+        )
+        .with_hint("index every dimension (a[i, j]); slices and sub-array views are not supported yet"));
+    }
+    for t in &idx_types {
+        if !t.scalar().is_some_and(|s| s.is_int()) {
+            return Err(TypeError::new(format!("array index must be an integer, found {t}"), "bad index")
+                .with_hint("convert with int(...)"));
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -204,6 +443,73 @@ mod tests {
         assert_eq!(unify(&c, &a), None);
         assert_eq!(unify(&c, &Type::F64), None);
         assert_eq!(unify(&Type::None, &Type::F64), None);
+    }
+
+    /// `b(args...)` with argument types in signature spelling.
+    fn check_builtin(b: Builtin, args: &[&str], expect: &str) {
+        let ts: Vec<Type> = args.iter().map(|a| crate::types::parse_type(a).expect("type")).collect();
+        let got = match builtin(b, &ts) {
+            Ok(t) => t.to_string(),
+            Err(e) => format!("{} ({})", e.message, e.label),
+        };
+        assert_eq!(got, expect, "{}({args:?})", b.name());
+    }
+
+    #[test]
+    fn builtin_rules_by_typing_class() {
+        check_builtin(Builtin::Sqrt, &["int64"], "float64");
+        check_builtin(Builtin::Sqrt, &["float32"], "float32");
+        check_builtin(Builtin::Floor, &["float32"], "int64");
+        check_builtin(Builtin::IsNan, &["int32"], "bool");
+        check_builtin(Builtin::Ldexp, &["float32", "int64"], "float32");
+        check_builtin(
+            Builtin::Ldexp,
+            &["float64", "float64"],
+            "math.ldexp() expects an integer, found float64 (argument 2 is float64)",
+        );
+        check_builtin(Builtin::Frexp, &["float32"], "(float32, int32)");
+        check_builtin(Builtin::Gcd, &["int32", "int32"], "int32");
+        check_builtin(Builtin::Gcd, &["int32", "int64"], "int64");
+        check_builtin(Builtin::Abs, &["int32"], "int64");
+        check_builtin(Builtin::Abs, &["float32"], "float32");
+        check_builtin(Builtin::Min, &["int32", "float32", "bool"], "float64");
+        check_builtin(Builtin::Len, &["float64[:, :]"], "int64");
+        check_builtin(Builtin::Len, &["float64"], "len needs an array, found float64 (this is float64)");
+        check_builtin(Builtin::Shape, &["float64[:, :, :]"], "(int64, int64, int64)");
+        check_builtin(
+            Builtin::Sqrt,
+            &["float64", "float64"],
+            "math.sqrt() takes 1 argument but 2 were given (wrong number of arguments)",
+        );
+        check_builtin(Builtin::AtomicAdd, &["float32[:]", "int64", "float64"], "float32");
+        check_builtin(
+            Builtin::AtomicAdd,
+            &["bool[:]", "int64", "bool"],
+            "cuda.atomic.add() does not support arrays of bool (this array)",
+        );
+        check_builtin(
+            Builtin::AtomicAdd,
+            &["int32[:, :]", "int64", "int32"],
+            "cuda.atomic.add() on a 2-D array needs 2 integer index(es), found int64 (bad index)",
+        );
+    }
+
+    #[test]
+    fn axes_and_indices() {
+        assert_eq!(norm_axis(-1, 3), Some(2));
+        assert_eq!(norm_axis(3, 3), None);
+        assert_eq!(tuple_index(-2, 3), Ok(1));
+        assert_eq!(tuple_index(3, 3).map_err(|e| e.message), Err("tuple index 3 out of range for a 3-tuple".into()));
+        let at = ArrayType { dtype: Float64, ndim: 2, layout: Layout::C };
+        assert_eq!(array_index(&at, &[Type::I64, Type::I32]), Ok(()));
+        assert_eq!(array_index(&at, &[Type::Tuple(vec![Type::I64, Type::I32])]), Ok(()));
+        let e = array_index(&at, &[Type::I64]).unwrap_err();
+        assert_eq!(e.message, "a 2-D array needs 2 indices, found 1");
+        let e = array_index(&at, &[Type::I64, Type::F64]).unwrap_err();
+        assert_eq!(
+            (e.message.as_str(), e.hint),
+            ("array index must be an integer, found float64", Some("convert with int(...)"))
+        );
     }
 
     #[test]

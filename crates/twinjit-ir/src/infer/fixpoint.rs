@@ -12,7 +12,7 @@
 //! afterwards by calling [`Inferencer::result_type`] again on the final types.
 
 use super::{err, mangle, InferOptions};
-use crate::builtins::{AtomicOp, Builtin, KernelOp, Typing};
+use crate::builtins::Typing;
 use crate::function::*;
 use crate::module::{FunctionKind, Module, ModuleFunction};
 use crate::types::{ArrayType, Layout, Scalar, Type};
@@ -284,26 +284,25 @@ impl<'m> Inferencer<'m> {
                     Type::Tuple(vec![Type::I64; n])
                 }
             }
-            InstKind::Builtin(b, args) => self.builtin_type(*b, args, types, span)?,
+            InstKind::Builtin(b, args) => {
+                let ts: Vec<Type> = args.iter().map(&ty).collect();
+                typing::builtin(*b, &ts).map_err(|e| e.at(span))?
+            }
             InstKind::Dim(a, k) => {
                 let at = array_of(&ty(a), span, "`.shape`")?;
-                norm_axis(*k, at.ndim)
+                typing::norm_axis(*k, at.ndim)
                     .ok_or_else(|| err(span, format!("axis {k} is out of range for a {}-D array", at.ndim), "here"))?;
                 Type::I64
             }
             InstKind::GetItem(a, idx) => match ty(a) {
                 Type::Array(at) => {
-                    check_indices(&at, idx, types, span)?;
+                    let idx: Vec<Type> = idx.iter().map(&ty).collect();
+                    typing::array_index(&at, &idx).map_err(|e| e.at(span))?;
                     Type::Scalar(at.dtype)
                 }
                 Type::Tuple(ts) => {
                     let k = const_index(f, idx, span)?;
-                    let n = ts.len() as i64;
-                    let kk = if k < 0 { k + n } else { k };
-                    if kk < 0 || kk >= n {
-                        return Err(err(span, format!("tuple index {k} out of range for a {n}-tuple"), "here"));
-                    }
-                    ts[kk as usize].clone()
+                    ts[typing::tuple_index(k, ts.len()).map_err(|e| e.at(span))?].clone()
                 }
                 other => {
                     return Err(err(span, format!("{other} is not subscriptable"), "indexed here")
@@ -341,179 +340,10 @@ impl<'m> Inferencer<'m> {
             InstKind::Load(a, _) => Type::Scalar(array_of(&ty(a), span, "load")?.dtype),
         })
     }
-
-    fn builtin_type(&self, b: Builtin, args: &[Value], types: &[Type], span: Span) -> Result<Type, Diagnostic> {
-        let info = b.info();
-        let (lo, hi) = (info.arity.0 as usize, info.arity.1 as usize);
-        if args.len() < lo || args.len() > hi {
-            let want = if lo == hi { lo.to_string() } else { format!("{lo} or more") };
-            return Err(err(
-                span,
-                format!(
-                    "{}() takes {want} argument{} but {} were given",
-                    b.name(),
-                    if want == "1" { "" } else { "s" },
-                    args.len()
-                ),
-                "wrong number of arguments",
-            ));
-        }
-        let ty = |k: usize| types[args[k].index()].clone();
-        let scalar = |k: usize| -> Result<Scalar, Diagnostic> {
-            ty(k).scalar().ok_or_else(|| {
-                err(
-                    span,
-                    format!("{}() expects a number, found {}", b.name(), ty(k)),
-                    format!("argument {} is {}", k + 1, ty(k)),
-                )
-            })
-        };
-        let integer = |k: usize| -> Result<Scalar, Diagnostic> {
-            let s = scalar(k)?;
-            if s.is_float() {
-                return Err(err(
-                    span,
-                    format!("{}() expects an integer, found {}", b.name(), s.name()),
-                    format!("argument {} is {}", k + 1, s.name()),
-                )
-                .with_hint("convert with int(...)"));
-            }
-            Ok(s)
-        };
-        let float_of_args = || -> Result<Scalar, Diagnostic> {
-            let mut acc = typing::math_unary(scalar(0)?);
-            for k in 1..args.len() {
-                acc = typing::math_binary(acc, scalar(k)?);
-            }
-            Ok(acc)
-        };
-        Ok(match info.typing {
-            Typing::FloatMath | Typing::FloatScale(_) => Type::Scalar(float_of_args()?),
-            Typing::FloatToInt => {
-                scalar(0)?;
-                Type::I64
-            }
-            Typing::FloatPredicate => {
-                scalar(0)?;
-                Type::BOOL
-            }
-            Typing::FloatInt => {
-                integer(1)?;
-                Type::Scalar(typing::math_unary(scalar(0)?))
-            }
-            Typing::Frexp => Type::Tuple(vec![Type::Scalar(typing::math_unary(scalar(0)?)), Type::I32]),
-            Typing::IntMath => {
-                let (x, y) = (integer(0)?, integer(1)?);
-                if x == Scalar::Int32 && y == Scalar::Int32 {
-                    Type::I32
-                } else {
-                    Type::I64
-                }
-            }
-            Typing::Abs => {
-                let s = scalar(0)?;
-                Type::Scalar(if s.is_float() { s } else { Scalar::Int64 })
-            }
-            Typing::MinMax => {
-                let mut acc = scalar(0)?;
-                for k in 1..args.len() {
-                    acc = typing::unify_scalar(acc, scalar(k)?);
-                }
-                Type::Scalar(acc)
-            }
-            Typing::ArrayLen | Typing::ArraySize | Typing::ArrayNdim => {
-                array_of(&ty(0), span, b.name())?;
-                Type::I64
-            }
-            Typing::RangeIndex => match ty(0) {
-                Type::Scalar(s) if !s.is_float() => Type::I64,
-                t => {
-                    return Err(err(
-                        span,
-                        format!("range() arguments must be integers, found {t}"),
-                        format!("this is {t}"),
-                    )
-                    .with_hint("convert with int(...)"))
-                }
-            },
-            Typing::ArrayShape => Type::Tuple(vec![Type::I64; array_of(&ty(0), span, "`.shape`")?.ndim as usize]),
-            Typing::Internal => {
-                return Err(err(span, format!("internal: `{}` reached type inference", b.name()), "here"))
-            }
-            // Typed in `result_type` from the constant argument, before reaching here.
-            Typing::GridIndex => return Err(err(span, "internal: cuda.grid typed without its constant", "here")),
-            Typing::SpecialRegister => Type::I32,
-            Typing::NoResult => Type::None,
-            Typing::BarrierPredicate => {
-                // numba-cuda types the predicate as an Integer (a bool is refused) and passes
-                // it as int32.
-                if !scalar(0)?.is_int() {
-                    return Err(err(
-                        span,
-                        format!("{}() takes an integer predicate, found {}", b.name(), ty(0)),
-                        format!("this is {}", ty(0)),
-                    )
-                    .with_hint("convert a condition with int(...), as numba-cuda requires"));
-                }
-                Type::I32
-            }
-            Typing::ActiveMask => Type::I64,
-            Typing::Atomic => {
-                let is_cas = b.kernel_op() == Some(KernelOp::Atomic(AtomicOp::Cas));
-                let at = array_of(&ty(0), span, b.name())?;
-                let ok_dtype = if is_cas { at.dtype.is_int() } else { at.dtype != Scalar::Bool };
-                if !ok_dtype {
-                    return Err(err(
-                        span,
-                        format!("{}() does not support arrays of {}", b.name(), at.dtype.name()),
-                        "this array",
-                    )
-                    .with_hint(if is_cas {
-                        "numba-cuda's cas works on int32 and int64 arrays"
-                    } else {
-                        "atomics work on int32, int64, float32 and float64 arrays"
-                    }));
-                }
-                let idx: Vec<Type> = match ty(1) {
-                    Type::Tuple(ts) => ts,
-                    t => vec![t],
-                };
-                if idx.len() != at.ndim as usize || !idx.iter().all(|t| t.scalar().is_some_and(|s| s.is_int())) {
-                    return Err(err(
-                        span,
-                        format!(
-                            "{}() on a {}-D array needs {} integer index(es), found {}",
-                            b.name(),
-                            at.ndim,
-                            at.ndim,
-                            ty(1)
-                        ),
-                        "bad index",
-                    )
-                    .with_hint("index a 2-D array with a tuple, e.g. cuda.atomic.add(a, (i, j), v)"));
-                }
-                for k in 2..args.len() {
-                    scalar(k)?;
-                }
-                Type::Scalar(at.dtype)
-            }
-            Typing::Shuffle => ty(1),
-            Typing::Fma => Type::Scalar(typing::math_binary(typing::math_binary(scalar(0)?, scalar(1)?), scalar(2)?)),
-            Typing::Select => {
-                typing::unify(&ty(1), &ty(2)).ok_or_else(|| err(span, "selp operands have different types", "here"))?
-            }
-        })
-    }
 }
 
 fn array_of(t: &Type, span: Span, what: &str) -> Result<ArrayType, Diagnostic> {
-    t.array().ok_or_else(|| err(span, format!("{what} needs an array, found {t}"), format!("this is {t}")))
-}
-
-pub(super) fn norm_axis(k: i64, ndim: u8) -> Option<u8> {
-    let n = ndim as i64;
-    let kk = if k < 0 { k + n } else { k };
-    (0..n).contains(&kk).then_some(kk as u8)
+    typing::array_of(t, what).map_err(|e| e.at(span))
 }
 
 pub(super) fn const_index(f: &Function, idx: &[Value], span: Span) -> Result<i64, Diagnostic> {
@@ -524,30 +354,4 @@ pub(super) fn const_index(f: &Function, idx: &[Value], span: Span) -> Result<i64
     }
     Err(err(span, "tuple index must be a constant integer", "not a constant")
         .with_hint("write the index as a literal, e.g. t[0]"))
-}
-
-fn check_indices(at: &ArrayType, idx: &[Value], types: &[Type], span: Span) -> Result<(), Diagnostic> {
-    let idx_types: Vec<Type> = if idx.len() == 1 {
-        match &types[idx[0].index()] {
-            Type::Tuple(ts) => ts.clone(),
-            t => vec![t.clone()],
-        }
-    } else {
-        idx.iter().map(|v| types[v.index()].clone()).collect()
-    };
-    if idx_types.len() != at.ndim as usize {
-        return Err(err(
-            span,
-            format!("a {}-D array needs {} indices, found {}", at.ndim, at.ndim, idx_types.len()),
-            "wrong number of indices",
-        )
-        .with_hint("index every dimension (a[i, j]); slices and sub-array views are not supported yet"));
-    }
-    for t in &idx_types {
-        if !t.scalar().is_some_and(|s| s.is_int()) {
-            return Err(err(span, format!("array index must be an integer, found {t}"), "bad index")
-                .with_hint("convert with int(...)"));
-        }
-    }
-    Ok(())
 }

@@ -11,7 +11,7 @@
 //! output verifies at `Level::Typed` (operand types match exactly, no implicit conversion is
 //! left); errors it still finds (return and path conflicts) are located diagnostics.
 
-use super::fixpoint::{const_index, norm_axis, Inferencer, Instance};
+use super::fixpoint::{const_index, Inferencer, Instance};
 use super::{err, TypedFunction};
 use crate::builtins::{Builtin, Typing};
 use crate::function::*;
@@ -289,7 +289,7 @@ impl Rewriter<'_> {
             InstKind::Dim(a, k) => {
                 let av = self.val(*a);
                 let at = self.ty(av).array().expect("typed");
-                let axis = norm_axis(*k, at.ndim).expect("checked when typing");
+                let axis = typing::norm_axis(*k, at.ndim).expect("checked when typing");
                 Some(self.push(b, InstKind::Dim(av, axis as i64), Type::I64, span))
             }
             InstKind::GetItem(a, idx) => {
@@ -301,8 +301,7 @@ impl Rewriter<'_> {
                     }
                     Type::Tuple(ts) => {
                         let k = const_index(self.src, idx, span)?;
-                        let n = ts.len() as i64;
-                        let kk = if k < 0 { k + n } else { k } as u32;
+                        let kk = typing::tuple_index(k, ts.len()).expect("checked when typing") as u32;
                         Some(self.push(b, InstKind::TupleGet(av, kk), ts[kk as usize].clone(), span))
                     }
                     t => return Err(err(span, format!("{t} is not subscriptable"), "indexed here")),
