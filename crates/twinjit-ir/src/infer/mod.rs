@@ -2,15 +2,15 @@
 //!
 //! One request (function + argument types) yields a [`TypedProgram`]: the entry specialisation
 //! and every specialisation it calls, transitively. Two named passes, driven by [`infer`]:
-//! `fixpoint` (`fixpoint.rs`) types every value of every specialisation, then type errors are
-//! reported once each in source order, then `rewrite` (`rewrite.rs`) builds the typed IR of each
-//! specialisation (`TWINJIT_DUMP=rewrite` prints it; `TWINJIT_DUMP=infer` prints the same
-//! output as the pipeline receives it). The per-operation rules, pure functions of types, live
-//! in [`crate::typing`].
+//! `fixpoint` (`fixpoint.rs`) types every value of every specialisation (it changes no IR, so
+//! there is nothing to dump); type errors are then reported once each in source order; then
+//! `rewrite` (`rewrite.rs`) builds the typed IR of each specialisation (`TWINJIT_DUMP=rewrite`
+//! prints it; `TWINJIT_DUMP=infer` prints the same output as the pipeline receives it). The
+//! per-operation rules, pure functions of types, live in [`crate::typing`].
 //!
-//! This module does not know the passes after it or any backend. Invariants: nothing is
-//! rewritten while a type error is unreported; the output is typed IR (verified by the
-//! pipeline at `Level::Typed`); every error is a located diagnostic, never a panic.
+//! This module does not know the passes after it or any backend. Invariants: a specialisation
+//! with a type error is never rewritten; the output is typed IR (verified by the pipeline at
+//! `Level::Typed`); every error is a located diagnostic, never a panic.
 
 mod fixpoint;
 mod rewrite;
