@@ -1,57 +1,19 @@
-//! The engine, its modules and the dispatcher.
-//!
-//! Like Numba's dispatcher, a [`Function`] compiles lazily on the first call for the argument
-//! types it is given, keeps one specialisation per signature, and compiles the signatures
-//! written in its decorator eagerly when the module is loaded. Concurrent first calls with the
-//! same types compile once (the others wait for that result).
+//! The engine and its modules: an [`Engine`] is created for one [`Target`] and loads
+//! [`Module`]s; a module holds one dispatcher per function for the engine's target (host
+//! functions in `crate::host`, kernels in `crate::cuda`). Signatures written in a decorator
+//! compile when the module is loaded.
 
-use crate::args::{ArgValue, FromValue, IntoArgs};
-use crate::disk_cache::Site;
+use crate::dispatcher::{parse_signature, Dispatcher};
 use crate::error::Error;
+use crate::host::{Function, Specialization};
 use crate::source::{LoadedSource, SourceModule};
-use crate::spec_table::SpecTable;
 use crate::Target;
-use smallvec::SmallVec;
 use std::sync::Arc;
-use twinjit_host::{CompiledProgram, HostOptions};
-use twinjit_ir::abi::ErrorRecord;
-use twinjit_ir::{FunctionKind, Signature, Type};
+use twinjit_ir::FunctionKind;
+#[cfg(feature = "cuda")]
+use twinjit_ir::{Signature, Type};
 
-/// Engine-wide options.
-#[derive(Clone, Debug, Default)]
-pub struct EngineOptions {
-    /// When compiled code is kept in the on-disk cache: for `cache=True` functions (the
-    /// default, as in Numba), for every function, or never.
-    pub cache: crate::CacheMode,
-    /// The cache directory (default: `TWINJIT_CACHE_DIR`, else `~/.cache/twinjit`).
-    pub cache_dir: Option<std::path::PathBuf>,
-    /// Overrides every function's bounds checking (`None`: the decorator decides; on by
-    /// default for host functions). With checks off, an out-of-bounds index is undefined
-    /// behaviour, as in Numba: turn them off only for code you trust.
-    pub boundscheck: Option<bool>,
-    /// CUDA: let LLVM contract `a * b + c` into one FMA instruction (`None`: yes, as nvcc and
-    /// numba-cuda do). Off, float results match the host's bit for bit except for libdevice's
-    /// math functions.
-    pub fp_contract: Option<bool>,
-    /// CUDA: recursion deeper than this raises `RecursionError` (`None`: 64). Each level costs
-    /// stack for every thread the GPU can hold at once, so the GPU limit is lower than the
-    /// host's 1000.
-    pub gpu_recursion_limit: Option<i64>,
-}
-
-impl EngineOptions {
-    /// PTX options for this engine's choices and `arch`.
-    #[cfg(feature = "cuda")]
-    pub(crate) fn ptx_options(&self, arch: &str, entry: crate::cuda::EntryKind) -> crate::cuda::PtxOptions {
-        crate::cuda::PtxOptions {
-            arch: arch.to_string(),
-            entry,
-            contract: self.fp_contract.unwrap_or(true),
-            max_recursion: self.gpu_recursion_limit.unwrap_or(twinjit_ir::abi::GPU_MAX_RECURSION),
-            ..Default::default()
-        }
-    }
-}
+use crate::options::EngineOptions;
 
 /// Compiles Python-subset modules for one target. `Send + Sync`.
 #[derive(Clone, Debug)]
@@ -215,24 +177,24 @@ impl Engine {
     /// misses the cache.
     pub fn load(&self, name: &str, source: &str) -> Result<Module, Error> {
         let source = crate::disk_cache::load_source(name, source, &self.options.cache, &self.disk)?;
-        let functions = source
-            .outline()
-            .functions
-            .iter()
-            .map(|f| Dispatcher {
-                name: f.name.clone(),
-                params: f.params.clone(),
-                specs: Default::default(),
-                #[cfg(feature = "cuda")]
-                kernels: Default::default(),
-            })
-            .collect();
+        let outline = source.outline();
+        let dispatchers = match &self.backend {
+            Backend::Host => Dispatchers::Host(
+                outline.functions.iter().map(|f| Dispatcher::new(f.name.clone(), f.params.clone())).collect(),
+            ),
+            #[cfg(feature = "cuda")]
+            Backend::Cuda(_) => Dispatchers::Cuda(
+                outline.functions.iter().map(|f| Dispatcher::new(f.name.clone(), f.params.clone())).collect(),
+            ),
+            #[cfg(feature = "cuda")]
+            Backend::Ptx(_) => Dispatchers::None,
+        };
         let module = Module {
             inner: Arc::new(ModuleInner {
                 source,
                 options: self.options.clone(),
                 disk: self.disk.clone(),
-                functions,
+                dispatchers,
                 backend: self.backend.clone(),
                 target: self.target.clone(),
             }),
@@ -276,37 +238,22 @@ pub(crate) struct ModuleInner {
     pub(crate) source: LoadedSource,
     pub(crate) options: EngineOptions,
     pub(crate) disk: Arc<crate::disk_cache::DiskCache>,
-    pub(crate) functions: Vec<Dispatcher>,
+    pub(crate) dispatchers: Dispatchers,
     pub(crate) backend: Backend,
+    /// Named in errors about using a module on the wrong target (only CUDA builds have one).
+    #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
     pub(crate) target: Target,
 }
 
-/// Compiled specialisations of one function, keyed by argument types.
-pub(crate) struct Dispatcher {
-    pub(crate) name: String,
-    pub(crate) params: Vec<String>,
-    specs: SpecTable<Specialization>,
+/// A module's dispatchers, one per function (in the outline's order), for the engine's target
+/// only: a host engine keeps host specialisations, a CUDA engine kernels.
+pub(crate) enum Dispatchers {
+    Host(Vec<Dispatcher<Specialization>>),
     #[cfg(feature = "cuda")]
-    pub(crate) kernels: SpecTable<crate::cuda::CompiledKernel>,
-}
-
-impl Dispatcher {
-    /// The error for a call with `given` arguments, when that is not the parameter count.
-    pub(crate) fn check_arity(&self, given: usize) -> Result<(), Error> {
-        let n = self.params.len();
-        if given == n {
-            return Ok(());
-        }
-        Err(Error::Argument {
-            function: self.name.clone(),
-            param: None,
-            message: format!(
-                "takes {n} argument{} ({}) but {given} were given",
-                if n == 1 { "" } else { "s" },
-                self.params.join(", ")
-            ),
-        })
-    }
+    Cuda(Vec<Dispatcher<crate::cuda::CompiledKernel>>),
+    /// A PTX engine keeps nothing compiled.
+    #[cfg(feature = "cuda")]
+    None,
 }
 
 /// A loaded module: cheap to clone, `Send + Sync`.
@@ -317,7 +264,7 @@ pub struct Module {
 
 impl std::fmt::Debug for Module {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let names: Vec<&str> = self.inner.functions.iter().map(|d| d.name.as_str()).collect();
+        let names: Vec<&str> = self.inner.source.outline().functions.iter().map(|f| f.name.as_str()).collect();
         f.debug_struct("Module").field("functions", &names).finish()
     }
 }
@@ -325,13 +272,14 @@ impl std::fmt::Debug for Module {
 impl Module {
     /// The function `name`, or [`Error::UnknownFunction`].
     pub fn function(&self, name: &str) -> Result<Function, Error> {
-        match self.inner.functions.iter().position(|d| d.name == name) {
+        match self.inner.source.outline().functions.iter().position(|f| f.name == name) {
             Some(i) => Ok(self.function_at(i)),
-            None => Err(Error::UnknownFunction {
-                name: name.to_string(),
-                available: self.inner.functions.iter().map(|d| d.name.clone()).collect(),
-            }),
+            None => Err(Error::UnknownFunction { name: name.to_string(), available: self.function_names() }),
         }
+    }
+
+    pub(crate) fn inner(&self) -> &ModuleInner {
+        &self.inner
     }
 
     fn function_at(&self, index: usize) -> Function {
@@ -340,7 +288,7 @@ impl Module {
 
     /// The kernel `name` (a `@cuda.jit` function) of a `Target::Cuda` engine's module.
     #[cfg(feature = "cuda")]
-    pub fn kernel(&self, name: &str) -> Result<crate::kernel::Kernel, Error> {
+    pub fn kernel(&self, name: &str) -> Result<crate::cuda::Kernel, Error> {
         let f = self.function(name)?;
         let kind = self.inner.source.outline().functions[f.index].attrs.kind;
         if kind != FunctionKind::Kernel {
@@ -359,8 +307,8 @@ impl Module {
     }
 
     #[cfg(feature = "cuda")]
-    fn kernel_at(&self, index: usize) -> crate::kernel::Kernel {
-        crate::kernel::Kernel { module: self.inner.clone(), index }
+    fn kernel_at(&self, index: usize) -> crate::cuda::Kernel {
+        crate::cuda::Kernel { module: self.inner.clone(), index }
     }
 
     /// The PTX of `name` for `signature` (Numba spelling), for the engine's architecture
@@ -372,7 +320,7 @@ impl Module {
         if options.entry == crate::cuda::EntryKind::Kernel {
             self.check_kernel_signature(name, &sig)?;
         }
-        crate::cuda::ptx_for(&self.inner, name, &sig, &options)
+        crate::cuda::cache::ptx_for(&self.inner, name, &sig, &options)
     }
 
     /// The LLVM IR twinjit hands to LLVM for `name` and `signature` (before optimisation).
@@ -411,15 +359,12 @@ impl Module {
             }
         };
         let f = self.function(name)?;
-        let sig = twinjit_ir::parse_signature(signature).map_err(|e| Error::Argument {
-            function: name.to_string(),
-            param: None,
-            message: e.to_string(),
-        })?;
+        let sig = parse_signature(name, signature)?;
         let kind = self.inner.source.outline().functions[f.index].attrs.kind;
         let entry =
             if kind == FunctionKind::Kernel { crate::cuda::EntryKind::Kernel } else { crate::cuda::EntryKind::Call };
-        Ok((sig, self.inner.options.ptx_options(&arch, entry)))
+        let attrs = &self.inner.source.outline().functions[f.index].attrs;
+        Ok((sig, self.inner.options.ptx_options(&arch, entry, Some(attrs))))
     }
 
     /// The on-disk cache's key for `name` compiled for `signature` on this engine's target.
@@ -427,17 +372,13 @@ impl Module {
         let f = self.function(name)?;
         match &self.inner.backend {
             Backend::Host => {
-                let sig = twinjit_ir::parse_signature(signature).map_err(|e| Error::Argument {
-                    function: name.to_string(),
-                    param: None,
-                    message: e.to_string(),
-                })?;
-                Ok(crate::disk_cache::key(&self.inner.source, name, &sig, &f.target_key(), &f.option_key()))
+                let sig = parse_signature(name, signature)?;
+                Ok(crate::host::cache_key(&f, &sig))
             }
             #[cfg(feature = "cuda")]
             _ => {
                 let (sig, options) = self.ptx_request(name, signature)?;
-                Ok(crate::cuda::ptx_cache_key(&self.inner, name, &sig, &options))
+                Ok(crate::cuda::cache::ptx_cache_key(&self.inner, name, &sig, &options))
             }
         }
     }
@@ -471,391 +412,6 @@ impl Module {
 
     /// Names of the compiled functions.
     pub fn function_names(&self) -> Vec<String> {
-        self.inner.functions.iter().map(|d| d.name.clone()).collect()
-    }
-}
-
-/// A function of a module: the dispatcher. Cheap to clone, `Send + Sync`.
-#[derive(Clone)]
-pub struct Function {
-    module: Arc<ModuleInner>,
-    index: usize,
-}
-
-impl std::fmt::Debug for Function {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Function({})", self.dispatcher().name)
-    }
-}
-
-impl Function {
-    fn dispatcher(&self) -> &Dispatcher {
-        &self.module.functions[self.index]
-    }
-
-    /// The function's name.
-    pub fn name(&self) -> &str {
-        &self.dispatcher().name
-    }
-
-    /// The names of its parameters.
-    pub fn params(&self) -> &[String] {
-        &self.dispatcher().params
-    }
-
-    /// Calls the function, compiling it for these argument types on first use.
-    ///
-    /// ```
-    /// let engine = twinjit::Engine::new(twinjit::Target::Host).unwrap();
-    /// let src = "from numba import njit\n@njit\ndef total(a, n):\n    s = 0.0\n    for i in range(n):\n        s += a[i]\n    return s\n";
-    /// let f = engine.load("t.py", src).unwrap().function("total").unwrap();
-    /// let a = [1.0, 2.0, 3.5];
-    /// let s: f64 = f.call((&a[..], 3i64)).unwrap();
-    /// assert_eq!(s, 6.5);
-    /// // Out of bounds with bounds checking on (the default): an error, not a crash.
-    /// let e = f.call::<f64>((&a[..], 4i64)).unwrap_err();
-    /// assert_eq!(e.python_exception(), Some("IndexError"));
-    /// ```
-    pub fn call<'a, R: FromValue>(&self, args: impl IntoArgs<'a>) -> Result<R, Error> {
-        let args = args.into_args();
-        let args = args.as_ref();
-        // Fast path: an existing specialisation whose types match the arguments exactly, found
-        // without building a signature; the lock is released before the call, so a long call
-        // never blocks another signature's compilation.
-        let found = self.dispatcher().specs.find(|t| t.len() == args.len() && t.iter().zip(args).all(|(t, a)| a.is(t)));
-        if let Some(Ok(spec)) = found {
-            return spec.call(args);
-        }
-        let spec = self.specialization(args)?;
-        spec.call(args)
-    }
-
-    /// The specialisation for these arguments' types (compiled if needed): a typed handle
-    /// whose calls skip the dispatcher's lookup.
-    pub fn specialize<'a>(&self, args: impl IntoArgs<'a>) -> Result<Arc<Specialization>, Error> {
-        self.specialization(args.into_args().as_ref())
-    }
-
-    /// Compiles for a signature in Numba's spelling (`"(float64[:], int64)"`).
-    pub fn compile(&self, signature: &str) -> Result<Arc<Specialization>, Error> {
-        let sig = twinjit_ir::parse_signature(signature).map_err(|e| Error::Argument {
-            function: self.name().to_string(),
-            param: None,
-            message: e.to_string(),
-        })?;
-        self.compile_signature(&sig)
-    }
-
-    fn compile_signature(&self, sig: &Signature) -> Result<Arc<Specialization>, Error> {
-        let types: SmallVec<[Type; 4]> = sig.args.iter().cloned().collect();
-        self.lookup_or_compile(types, sig.ret.clone())
-    }
-
-    fn specialization(&self, args: &[ArgValue]) -> Result<Arc<Specialization>, Error> {
-        let d = self.dispatcher();
-        d.check_arity(args.len())?;
-        let mut types: SmallVec<[Type; 4]> = SmallVec::new();
-        for (k, a) in args.iter().enumerate() {
-            match a {
-                ArgValue::Invalid(why) => {
-                    return Err(Error::Argument {
-                        function: d.name.clone(),
-                        param: Some(d.params[k].clone()),
-                        message: why.to_string(),
-                    })
-                }
-                a => types.push(a.ty().expect("valid")),
-            }
-        }
-        self.lookup_or_compile(types, None)
-    }
-
-    fn lookup_or_compile(&self, types: SmallVec<[Type; 4]>, ret: Option<Type>) -> Result<Arc<Specialization>, Error> {
-        self.dispatcher().specs.get_or_build(types, |t| self.build(t, ret))
-    }
-
-    fn build(&self, types: &[Type], ret: Option<Type>) -> Result<Arc<Specialization>, Error> {
-        let d = self.dispatcher();
-        let m = &self.module;
-        if !matches!(m.backend, Backend::Host) {
-            return Err(Error::TargetUnavailable {
-                target: m.target.clone(),
-                reason: format!(
-                    "`{}` would run on the host, but this engine targets {}; launch kernels with \
-                     Module::kernel, or call host functions through an Engine for Target::Host",
-                    d.name, m.target
-                ),
-            });
-        }
-        let sig = Signature { args: types.to_vec(), ret };
-        let started = std::time::Instant::now();
-        let cache_key = crate::disk_cache::wanted(&m.options.cache, &m.source, &d.name)
-            .then(|| crate::disk_cache::key(&m.source, &d.name, &sig, &self.target_key(), &self.option_key()));
-        if let Some(key) = &cache_key {
-            if let Some(spec) = m.disk.get(key).and_then(|bytes| self.load_cached(&bytes, started)) {
-                return Ok(Arc::new(spec));
-            }
-        }
-        let program = m.source.parsed_module()?.specialize(&d.name, &sig, m.options.boundscheck)?;
-        let entry = program.entry();
-        if contains_array(&entry.func.ret) {
-            return Err(Error::Unsupported(format!(
-                "`{}` returns an array; returning arrays is not supported (write into an array argument instead)",
-                d.name
-            )));
-        }
-        let written = twinjit_ir::written_params::written_params(&program);
-        let compiled = if cache_key.is_some() {
-            twinjit_host::compile_with_artifact(&program, &HostOptions::default())
-        } else {
-            twinjit_host::compile(&program, &HostOptions::default())
-        }
-        .map_err(|e| host_error(e, m.source.sources()))?;
-        let site_refs: Vec<Site> = compiled
-            .sites
-            .iter()
-            .map(|s| Site { function: s.function.clone(), at: m.source.relative_span(s.span) })
-            .collect();
-        let sites = compiled.sites.iter().map(|s| (s.function.clone(), Some(s.span))).collect();
-        let spec = Specialization {
-            name: d.name.clone(),
-            params: d.params.clone(),
-            args: types.to_vec(),
-            ret: entry.func.ret.clone(),
-            written,
-            sites,
-            compiled,
-            compile_time: started.elapsed(),
-            sources: self.module.source.sources().clone(),
-        };
-        if let (Some(key), Some(bytes)) = (&cache_key, spec.to_cache(&site_refs)) {
-            m.disk.put(key, &bytes);
-        }
-        Ok(Arc::new(spec))
-    }
-
-    /// `host` plus the CPU triple and features the code was generated for.
-    fn target_key(&self) -> String {
-        ["host ", &twinjit_host::host_description()].concat()
-    }
-
-    fn option_key(&self) -> Vec<String> {
-        let m = &self.module;
-        let f = m.source.outline().function(self.name());
-        let bc = m.options.boundscheck.or_else(|| f.and_then(|f| f.attrs.boundscheck)).unwrap_or(true);
-        vec![format!("boundscheck={bc}"), format!("fastmath={}", f.is_some_and(|f| f.attrs.fastmath))]
-    }
-
-    /// A specialisation from a cache entry's payload, without inference or Cranelift; `None`
-    /// if the payload does not load here (the caller compiles instead).
-    fn load_cached(&self, bytes: &[u8], started: std::time::Instant) -> Option<Specialization> {
-        use crate::disk_cache::Reader;
-        let d = self.dispatcher();
-        let mut r = Reader(bytes);
-        let args = crate::disk_cache::decode_types(&mut r)?;
-        let ret = crate::disk_cache::decode_types(&mut r)?.pop()?;
-        let written: Vec<bool> = r.bytes()?.iter().map(|&b| b != 0).collect();
-        let nsites = r.u64()?;
-        let mut sites = Vec::new();
-        for _ in 0..nsites {
-            let site = Site::decode(&mut r)?;
-            sites.push((site.function.clone(), site.span(&self.module.source)));
-        }
-        let code = r.bytes()?;
-        if args.len() != d.params.len() || written.len() != args.len() {
-            return None;
-        }
-        let compiled = match twinjit_host::load(code) {
-            Ok(c) => c,
-            Err(e) => {
-                eprintln!("twinjit: warning: cache entry for `{}` does not load ({e}); compiling", d.name);
-                return None;
-            }
-        };
-        Some(Specialization {
-            name: d.name.clone(),
-            params: d.params.clone(),
-            args,
-            ret,
-            written,
-            sites,
-            compiled,
-            compile_time: started.elapsed(),
-            sources: self.module.source.sources().clone(),
-        })
-    }
-}
-
-fn contains_array(t: &Type) -> bool {
-    match t {
-        Type::Array(_) => true,
-        Type::Tuple(ts) => ts.iter().any(contains_array),
-        _ => false,
-    }
-}
-
-pub(crate) fn host_error(e: twinjit_host::HostError, sources: &twinjit_diag::SourceMap) -> Error {
-    match e {
-        twinjit_host::HostError::Unsupported(u) => crate::error::unsupported(u, "host", sources),
-        twinjit_host::HostError::Isa(m) => Error::TargetUnavailable { target: Target::Host, reason: m },
-        twinjit_host::HostError::Internal(m) => Error::Internal(m),
-    }
-}
-
-/// `(function name, text)` per compiled function.
-pub type Listing = Vec<(String, String)>;
-
-/// One compiled specialisation: a typed handle. Calling it checks only that the arguments
-/// have its exact types, then jumps to machine code.
-pub struct Specialization {
-    name: String,
-    params: Vec<String>,
-    args: Vec<Type>,
-    ret: Type,
-    written: Vec<bool>,
-    /// Per raise site: the function raising and where (rendered when an error is raised).
-    sites: Vec<(String, Option<twinjit_diag::Span>)>,
-    sources: Arc<twinjit_diag::SourceMap>,
-    compiled: CompiledProgram,
-    compile_time: std::time::Duration,
-}
-
-impl std::fmt::Debug for Specialization {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Specialization({}{})", self.name, self.signature())
-    }
-}
-
-impl Specialization {
-    /// The signature in Numba's spelling.
-    pub fn signature(&self) -> Signature {
-        Signature { args: self.args.clone(), ret: Some(self.ret.clone()) }
-    }
-
-    /// Time the compilation took (front end excluded: the module was parsed at load).
-    pub fn compile_time(&self) -> std::time::Duration {
-        self.compile_time
-    }
-
-    /// The cache payload: argument and return types, written parameters, raise sites, then
-    /// the host backend's serialized machine code.
-    fn to_cache(&self, sites: &[Site]) -> Option<Vec<u8>> {
-        let code = self.compiled.to_bytes()?;
-        let mut w = crate::disk_cache::Writer::default();
-        crate::disk_cache::encode_types(&mut w, &self.args);
-        crate::disk_cache::encode_types(&mut w, std::slice::from_ref(&self.ret));
-        w.bytes(&self.written.iter().map(|&b| b as u8).collect::<Vec<u8>>());
-        w.u64(sites.len() as u64);
-        for site in sites {
-            site.encode(&mut w);
-        }
-        w.bytes(&code);
-        Some(w.0)
-    }
-
-    /// Calls with arguments of exactly this specialisation's types.
-    #[inline]
-    pub fn call<'a, R: FromValue>(&self, args: &[ArgValue<'a>]) -> Result<R, Error> {
-        let mut ret = [0u64; 8];
-        let r = if self.compiled.ret_slots <= ret.len() {
-            self.invoke(args, &mut ret).map(|()| R::from_slots(&self.ret, &ret))
-        } else {
-            let mut big = vec![0u64; self.compiled.ret_slots];
-            self.invoke(args, &mut big).map(|()| R::from_slots(&self.ret, &big))
-        };
-        r?.ok_or_else(|| Error::Argument {
-            function: self.name.clone(),
-            param: None,
-            message: format!("returns {}, which does not convert to {}", self.ret.numba_name(), R::describe()),
-        })
-    }
-
-    /// [`Specialization::call`] taking a tuple of arguments.
-    pub fn call_with<'a, R: FromValue>(&self, args: impl IntoArgs<'a>) -> Result<R, Error> {
-        self.call(args.into_args().as_ref())
-    }
-
-    fn invoke(&self, args: &[ArgValue], ret: &mut [u64]) -> Result<(), Error> {
-        if args.len() != self.args.len() {
-            return Err(Error::Argument {
-                function: self.name.clone(),
-                param: None,
-                message: format!("takes {} arguments but {} were given", self.args.len(), args.len()),
-            });
-        }
-        // Every argument takes at most 7 slots (a 3-D array).
-        let mut small = [0u64; 8 * 7];
-        let mut big = Vec::new();
-        let slots: &mut [u64] = if args.len() <= 8 {
-            &mut small
-        } else {
-            big.resize(args.len() * 7, 0);
-            &mut big
-        };
-        let mut used = 0;
-        for (k, a) in args.iter().enumerate() {
-            let ok = match (a, &self.args[k]) {
-                (ArgValue::Bool(_), Type::Scalar(twinjit_ir::Scalar::Bool))
-                | (ArgValue::I32(_), Type::Scalar(twinjit_ir::Scalar::Int32))
-                | (ArgValue::I64(_), Type::Scalar(twinjit_ir::Scalar::Int64))
-                | (ArgValue::F32(_), Type::Scalar(twinjit_ir::Scalar::Float32))
-                | (ArgValue::F64(_), Type::Scalar(twinjit_ir::Scalar::Float64)) => true,
-                (ArgValue::Array(arr), Type::Array(t)) => {
-                    if !arr.writable && self.written[k] {
-                        return Err(Error::Argument {
-                            function: self.name.clone(),
-                            param: Some(self.params[k].clone()),
-                            message: "the function writes to this array; pass it mutably (&mut [T] or an ArrayViewMut)"
-                                .into(),
-                        });
-                    }
-                    // A C-contiguous array also satisfies an any-layout specialisation.
-                    arr.dtype == t.dtype
-                        && arr.ndim == t.ndim
-                        && (arr.c_contiguous || t.layout == twinjit_ir::Layout::A)
-                }
-                _ => false,
-            };
-            if !ok {
-                return Err(Error::Argument {
-                    function: self.name.clone(),
-                    param: Some(self.params[k].clone()),
-                    message: format!(
-                        "expected {}, got {}",
-                        self.args[k].numba_name(),
-                        a.ty().map(|t| t.numba_name()).unwrap_or_else(|| "an invalid array".into())
-                    ),
-                });
-            }
-            used = a.write_slots(slots, used);
-        }
-        // SAFETY: the slots were built from arguments whose types match the compiled
-        // signature (checked above), so the entry reads exactly the parts it expects; array
-        // pointers come from live borrows held by `args` for the duration of the call; `ret`
-        // has at least `ret_slots` slots (the caller sizes it); and with bounds checking on
-        // every access is checked against the shapes passed.
-        let r = unsafe { self.compiled.call(&slots[..used], ret) };
-        r.map_err(|info| self.runtime_error(info))
-    }
-
-    fn runtime_error(&self, info: ErrorRecord) -> Error {
-        let (function, span) = self.sites.get(info.site as usize).cloned().unwrap_or((self.name.clone(), None));
-        let location = span.and_then(|s| self.sources.location(s)).map(|(f, lc)| format!("{f}:{}:{}", lc.line, lc.col));
-        let (kind, what) = crate::error::raised(info.kind, info.index, info.len, info.axis);
-        let message = match &location {
-            Some(l) => format!("{what} in `{function}` at {l}"),
-            None => format!("{what} in `{function}`"),
-        };
-        Error::Runtime { kind, function, location, message }
-    }
-
-    /// Cranelift IR and machine code listings, by compiling this signature again with
-    /// listings enabled (for `twinjit clif` / `twinjit asm`).
-    pub fn listings(module: &Module, name: &str, sig: &Signature) -> Result<(Listing, Listing), Error> {
-        let m = &module.inner;
-        let program = m.source.parsed_module()?.specialize(name, sig, m.options.boundscheck)?;
-        let c = twinjit_host::compile(&program, &HostOptions { keep_clif: true, keep_asm: true })
-            .map_err(|e| host_error(e, m.source.sources()))?;
-        Ok((c.clif.clone(), c.asm.clone()))
+        self.inner.source.outline().functions.iter().map(|f| f.name.clone()).collect()
     }
 }

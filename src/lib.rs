@@ -29,21 +29,21 @@
 
 #![deny(unsafe_op_in_unsafe_fn)]
 
-mod args;
 #[cfg(feature = "cuda")]
 pub mod cuda;
 mod disk_cache;
+mod dispatcher;
 mod engine;
 mod error;
-#[cfg(feature = "cuda")]
-mod kernel;
+mod host;
+mod options;
 mod outline;
 mod source;
 mod spec_table;
 mod target;
 
-pub use args::{ArgValue, ArrayArg, Element, FromValue, IntoArg, IntoArgs, Value};
 pub use disk_cache::CacheMode;
+pub use host::{ArgValue, ArrayArg, Element, FromValue, IntoArg, IntoArgs, Value};
 
 /// The on-disk compilation cache's store (directory, entries, explanations), for tools such as
 /// `twinjit cache`.
@@ -57,10 +57,12 @@ pub mod cache {
         Cache::default_dir()
     }
 }
-pub use engine::{Engine, EngineOptions, Function, Module, Specialization};
-pub use error::{CompileError, Error, RuntimeErrorKind};
 #[cfg(feature = "cuda")]
-pub use kernel::Kernel;
+pub use cuda::Kernel;
+pub use engine::{Engine, Module};
+pub use error::{CompileError, Error, RuntimeErrorKind};
+pub use host::{Function, Specialization};
+pub use options::EngineOptions;
 pub use source::SourceModule;
 pub use target::Target;
 pub use twinjit_diag as diag;

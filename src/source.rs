@@ -3,7 +3,7 @@
 use crate::error::{CompileError, Error};
 use twinjit_diag::{render_all, Diagnostic, FileId, SourceMap};
 use twinjit_ir::interp::{InterpOptions, RtValue};
-use twinjit_ir::{FunctionKind, Module, ModuleFunction, Signature, TypedProgram};
+use twinjit_ir::{Module, ModuleFunction, Signature, TypedProgram};
 
 use crate::outline::Outline;
 use std::sync::{Arc, OnceLock};
@@ -65,11 +65,7 @@ impl SourceModule {
             .map_err(|d| compile_error(d, &self.sources))?;
         let module = &self.module;
         twinjit_ir::passes::run_pipeline(&mut program, |name| {
-            boundscheck.unwrap_or_else(|| {
-                let f = module.function(name);
-                f.and_then(|f| f.attrs.boundscheck)
-                    .unwrap_or_else(|| f.is_none_or(|f| f.attrs.kind == FunctionKind::Host))
-            })
+            crate::options::effective_boundscheck(boundscheck, module.function(name).map(|f| &f.attrs))
         })
         .map_err(|e| Error::Internal(e.to_string()))?;
         Ok(program)

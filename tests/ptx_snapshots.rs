@@ -79,3 +79,24 @@ fn shared_memory_barriers_and_atomics() {
 fn bounds_checked_kernel_publishes_the_failing_thread() {
     check("vecadd", "void(float32[::1], float32[::1], float32[::1])", true);
 }
+
+/// `fastmath=True` in the decorator reaches the PTX backend (every fast-math flag on float
+/// arithmetic), and only for that kernel; the PTX cache key tells the two apart.
+#[test]
+fn fastmath_in_the_decorator_reaches_the_ptx_backend() {
+    let src = "from numba import cuda\n\n\n@cuda.jit(fastmath=True)\ndef fast(a):\n    a[0] = a[0] * 3.0 + 1.0\n\n\n\
+               @cuda.jit\ndef exact(a):\n    a[0] = a[0] * 3.0 + 1.0\n";
+    let engine = Engine::new(Target::Ptx { arch: "sm_90".into() }).unwrap();
+    let m = engine.load("fm.py", src).unwrap();
+    let fast = m.llvm_ir("fast", "void(float64[::1])").unwrap();
+    let exact = m.llvm_ir("exact", "void(float64[::1])").unwrap();
+    assert!(fast.contains("fmul fast double"), "{fast}");
+    assert!(!exact.contains("fast"), "{exact}");
+    assert!(exact.contains("fmul contract double"), "{exact}");
+    let options = |name: &str| {
+        let key = m.cache_key(name, "void(float64[::1])").unwrap();
+        key.parts.into_iter().find(|(part, _)| part == "options").map(|(_, v)| v).unwrap()
+    };
+    assert!(options("fast").contains("ptx_fastmath=true"), "{}", options("fast"));
+    assert!(options("exact").contains("ptx_fastmath=false"), "{}", options("exact"));
+}

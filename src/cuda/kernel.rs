@@ -2,12 +2,12 @@
 //! [`Kernel`] compiles once per argument-type signature (lazily on the first launch, eagerly for
 //! signatures written in `@cuda.jit("void(...)")`), and concurrent first launches compile once.
 
-use crate::cuda::{CompiledKernel, IntoKernelArgs, KernelArg, LaunchConfig, Stream};
-use crate::engine::{Backend, Dispatcher, ModuleInner};
+use super::{CompiledKernel, IntoKernelArgs, KernelArg, LaunchConfig, Stream};
+use crate::dispatcher::{parse_signature, Dispatcher};
+use crate::engine::{Backend, Dispatchers, ModuleInner};
 use crate::error::Error;
-use smallvec::SmallVec;
 use std::sync::Arc;
-use twinjit_ir::{Signature, Type};
+use twinjit_ir::Signature;
 
 /// A `@cuda.jit` kernel of a module loaded by a `Target::Cuda` engine. Cheap to clone.
 #[derive(Clone)]
@@ -18,23 +18,29 @@ pub struct Kernel {
 
 impl std::fmt::Debug for Kernel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Kernel({})", self.dispatcher().name)
+        write!(f, "Kernel({})", self.name())
     }
 }
 
 impl Kernel {
-    fn dispatcher(&self) -> &Dispatcher {
-        &self.module.functions[self.index]
+    fn dispatcher(&self) -> Result<&Dispatcher<CompiledKernel>, Error> {
+        match &self.module.dispatchers {
+            Dispatchers::Cuda(d) => Ok(&d[self.index]),
+            _ => Err(Error::TargetUnavailable {
+                target: self.module.target.clone(),
+                reason: "kernels launch only on a Target::Cuda engine".into(),
+            }),
+        }
     }
 
     /// The kernel's name.
     pub fn name(&self) -> &str {
-        &self.dispatcher().name
+        &self.module.source.outline().functions[self.index].name
     }
 
     /// The names of its parameters.
     pub fn params(&self) -> &[String] {
-        &self.dispatcher().params
+        &self.module.source.outline().functions[self.index].params
     }
 
     fn backend(&self) -> Result<&crate::cuda::CudaBackend, Error> {
@@ -79,64 +85,33 @@ impl Kernel {
 
     /// Compiles for a signature in Numba's spelling (`"void(float32[:], int64)"`).
     pub fn compile(&self, signature: &str) -> Result<Arc<CompiledKernel>, Error> {
-        let sig = twinjit_ir::parse_signature(signature).map_err(|e| Error::Argument {
-            function: self.name().to_string(),
-            param: None,
-            message: e.to_string(),
-        })?;
-        self.compile_signature(&sig)
+        self.compile_signature(&parse_signature(self.name(), signature)?)
     }
 
     pub(crate) fn compile_signature(&self, sig: &Signature) -> Result<Arc<CompiledKernel>, Error> {
-        self.lookup_or_compile(sig.args.iter().cloned().collect(), sig.ret.clone())
+        self.dispatcher()?.for_signature(sig, |sig| self.build(sig))
     }
 
     fn specialization(&self, args: &[KernelArg<'_>]) -> Result<Arc<CompiledKernel>, Error> {
-        let d = self.dispatcher();
-        d.check_arity(args.len())?;
-        let mut types: SmallVec<[Type; 4]> = SmallVec::new();
-        for (k, a) in args.iter().enumerate() {
-            match a {
-                KernelArg::Host { dtype } => return Err(crate::cuda::host_array_error(&d.name, &d.params[k], dtype)),
-                KernelArg::Scalar(crate::ArgValue::Invalid(why)) => {
-                    return Err(Error::Argument {
-                        function: d.name.clone(),
-                        param: Some(d.params[k].clone()),
-                        message: why.to_string(),
-                    })
-                }
-                KernelArg::Scalar(s) => types.extend(s.ty()),
-                KernelArg::Device { dtype, ndim, .. } => types.push(Type::Array(twinjit_ir::ArrayType {
-                    dtype: *dtype,
-                    ndim: *ndim,
-                    layout: twinjit_ir::Layout::C,
-                })),
-            }
-        }
-        self.lookup_or_compile(types, None)
+        let d = self.dispatcher()?;
+        d.get_or_build(d.arg_types(args)?, None, |sig| self.build(sig))
     }
 
-    fn lookup_or_compile(&self, types: SmallVec<[Type; 4]>, ret: Option<Type>) -> Result<Arc<CompiledKernel>, Error> {
-        self.dispatcher().kernels.get_or_build(types, |t| self.build(t, ret))
-    }
-
-    fn build(&self, types: &[Type], ret: Option<Type>) -> Result<Arc<CompiledKernel>, Error> {
+    fn build(&self, sig: &Signature) -> Result<CompiledKernel, Error> {
         let backend = self.backend()?;
-        let d = self.dispatcher();
         let m = &self.module;
         let started = std::time::Instant::now();
-        let sig = Signature { args: types.to_vec(), ret };
-        let options = m.options.ptx_options(&backend.arch, crate::cuda::EntryKind::Kernel);
-        let loaded = crate::cuda::loaded_for(m, backend, &d.name, &sig, &options)?;
+        let attrs = &m.source.outline().functions[self.index].attrs;
+        let options = m.options.ptx_options(&backend.arch, super::EntryKind::Kernel, Some(attrs));
+        let loaded = super::cache::loaded_for(m, backend, self.name(), sig, &options)?;
         CompiledKernel::build(
             backend,
             m.source.sources(),
-            d.name.clone(),
-            types.to_vec(),
+            self.name().to_string(),
+            sig.args.clone(),
             loaded,
-            d.params.clone(),
+            self.params().to_vec(),
             started,
         )
-        .map(Arc::new)
     }
 }

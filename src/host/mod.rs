@@ -1,0 +1,187 @@
+//! The host target in the facade: functions compiled by Cranelift (`twinjit-host`) and called
+//! in-process. [`Function`] is the dispatcher handle (one specialisation per argument types,
+//! compiled lazily, eagerly for decorator signatures); [`Specialization`] the compiled code
+//! with its marshalling (`specialization.rs`, `args.rs`); `cache.rs` its disk-cache payloads.
+
+mod args;
+mod cache;
+mod specialization;
+
+pub use args::{ArgValue, ArrayArg, Element, FromValue, IntoArg, IntoArgs, Value};
+pub use specialization::Specialization;
+
+use crate::dispatcher::{parse_signature, CallArg, Dispatcher};
+use crate::engine::{Dispatchers, ModuleInner};
+use crate::error::Error;
+use crate::Target;
+use std::sync::Arc;
+use twinjit_host::HostOptions;
+use twinjit_ir::{Signature, Type};
+
+impl CallArg for ArgValue<'_> {
+    fn arg_type(&self) -> Result<Type, String> {
+        match self {
+            ArgValue::Invalid(why) => Err(why.to_string()),
+            a => a.ty().ok_or_else(|| "an invalid argument".to_string()),
+        }
+    }
+}
+
+/// A function of a module: the dispatcher. Cheap to clone, `Send + Sync`.
+#[derive(Clone)]
+pub struct Function {
+    pub(crate) module: Arc<ModuleInner>,
+    pub(crate) index: usize,
+}
+
+impl std::fmt::Debug for Function {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Function({})", self.name())
+    }
+}
+
+impl Function {
+    /// The host dispatcher, or the error of calling a host function on another target.
+    fn dispatcher(&self) -> Result<&Dispatcher<Specialization>, Error> {
+        match &self.module.dispatchers {
+            Dispatchers::Host(d) => Ok(&d[self.index]),
+            #[cfg(feature = "cuda")]
+            _ => Err(Error::TargetUnavailable {
+                target: self.module.target.clone(),
+                reason: format!(
+                    "`{}` would run on the host, but this engine targets {}; launch kernels with \
+                     Module::kernel, or call host functions through an Engine for Target::Host",
+                    self.name(),
+                    self.module.target
+                ),
+            }),
+        }
+    }
+
+    /// The function's name.
+    pub fn name(&self) -> &str {
+        &self.module.source.outline().functions[self.index].name
+    }
+
+    /// The names of its parameters.
+    pub fn params(&self) -> &[String] {
+        &self.module.source.outline().functions[self.index].params
+    }
+
+    /// Calls the function, compiling it for these argument types on first use.
+    ///
+    /// ```
+    /// let engine = twinjit::Engine::new(twinjit::Target::Host).unwrap();
+    /// let src = "from numba import njit\n@njit\ndef total(a, n):\n    s = 0.0\n    for i in range(n):\n        s += a[i]\n    return s\n";
+    /// let f = engine.load("t.py", src).unwrap().function("total").unwrap();
+    /// let a = [1.0, 2.0, 3.5];
+    /// let s: f64 = f.call((&a[..], 3i64)).unwrap();
+    /// assert_eq!(s, 6.5);
+    /// // Out of bounds with bounds checking on (the default): an error, not a crash.
+    /// let e = f.call::<f64>((&a[..], 4i64)).unwrap_err();
+    /// assert_eq!(e.python_exception(), Some("IndexError"));
+    /// ```
+    pub fn call<'a, R: FromValue>(&self, args: impl IntoArgs<'a>) -> Result<R, Error> {
+        let args = args.into_args();
+        let args = args.as_ref();
+        let d = self.dispatcher()?;
+        // Fast path: an existing specialisation whose types match the arguments exactly, found
+        // without building a signature; the lock is released before the call, so a long call
+        // never blocks another signature's compilation.
+        let found = d.specs.find(|t| t.len() == args.len() && t.iter().zip(args).all(|(t, a)| a.is(t)));
+        if let Some(Ok(spec)) = found {
+            return spec.call(args);
+        }
+        let spec = self.specialization(args)?;
+        spec.call(args)
+    }
+
+    /// The specialisation for these arguments' types (compiled if needed): a typed handle
+    /// whose calls skip the dispatcher's lookup.
+    pub fn specialize<'a>(&self, args: impl IntoArgs<'a>) -> Result<Arc<Specialization>, Error> {
+        self.specialization(args.into_args().as_ref())
+    }
+
+    /// Compiles for a signature in Numba's spelling (`"(float64[:], int64)"`).
+    pub fn compile(&self, signature: &str) -> Result<Arc<Specialization>, Error> {
+        self.compile_signature(&parse_signature(self.name(), signature)?)
+    }
+
+    pub(crate) fn compile_signature(&self, sig: &Signature) -> Result<Arc<Specialization>, Error> {
+        self.dispatcher()?.for_signature(sig, |sig| self.build(sig))
+    }
+
+    fn specialization(&self, args: &[ArgValue]) -> Result<Arc<Specialization>, Error> {
+        let d = self.dispatcher()?;
+        d.get_or_build(d.arg_types(args)?, None, |sig| self.build(sig))
+    }
+
+    fn build(&self, sig: &Signature) -> Result<Specialization, Error> {
+        let m = &self.module;
+        let name = self.name();
+        let started = std::time::Instant::now();
+        let cache_key = crate::disk_cache::wanted(&m.options.cache, &m.source, name).then(|| cache_key(self, sig));
+        if let Some(key) = &cache_key {
+            if let Some(spec) = m.disk.get(key).and_then(|bytes| cache::load(self, &bytes, started)) {
+                return Ok(spec);
+            }
+        }
+        let program = m.source.parsed_module()?.specialize(name, sig, m.options.boundscheck)?;
+        let entry = program.entry();
+        if contains_array(&entry.func.ret) {
+            return Err(Error::Unsupported(format!(
+                "`{name}` returns an array; returning arrays is not supported (write into an array argument instead)"
+            )));
+        }
+        let written = twinjit_ir::written_params::written_params(&program);
+        let compiled = if cache_key.is_some() {
+            twinjit_host::compile_with_artifact(&program, &HostOptions::default())
+        } else {
+            twinjit_host::compile(&program, &HostOptions::default())
+        }
+        .map_err(|e| host_error(e, m.source.sources()))?;
+        let spec = Specialization::new(
+            name.to_string(),
+            self.params().to_vec(),
+            sig.args.clone(),
+            entry.func.ret.clone(),
+            written,
+            compiled.sites.iter().map(|s| (s.function.clone(), Some(s.span))).collect(),
+            compiled,
+            started.elapsed(),
+            m.source.sources().clone(),
+        );
+        if let Some(key) = &cache_key {
+            if let Some(bytes) = cache::store(&spec, &m.source) {
+                m.disk.put(key, &bytes);
+            }
+        }
+        Ok(spec)
+    }
+}
+
+/// The disk cache's key of `f` compiled for `sig` on the host: the CPU triple and features the
+/// code is generated for, and the function's effective options.
+pub(crate) fn cache_key(f: &Function, sig: &Signature) -> crate::cache::CacheKey {
+    let m = &f.module;
+    let target = ["host ", &twinjit_host::host_description()].concat();
+    let options = crate::options::option_key(&m.options, m.source.outline().function(f.name()).map(|o| &o.attrs));
+    crate::disk_cache::key(&m.source, f.name(), sig, &target, &options)
+}
+
+fn contains_array(t: &Type) -> bool {
+    match t {
+        Type::Array(_) => true,
+        Type::Tuple(ts) => ts.iter().any(contains_array),
+        _ => false,
+    }
+}
+
+/// A host backend error as a facade error.
+pub(crate) fn host_error(e: twinjit_host::HostError, sources: &twinjit_diag::SourceMap) -> Error {
+    match e {
+        twinjit_host::HostError::Unsupported(u) => crate::error::unsupported(u, "host", sources),
+        twinjit_host::HostError::Isa(m) => Error::TargetUnavailable { target: Target::Host, reason: m },
+        twinjit_host::HostError::Internal(m) => Error::Internal(m),
+    }
+}

@@ -1,0 +1,169 @@
+//! A compiled host specialisation: a typed handle whose call checks only that the arguments
+//! have its exact types, writes them into 8-byte slots (`twinjit_ir::abi`) and jumps to the
+//! machine code; runtime errors come back as located [`Error::Runtime`] values.
+
+use super::args::{ArgValue, FromValue, IntoArgs};
+use super::host_error;
+use crate::engine::Module;
+use crate::error::Error;
+use std::sync::Arc;
+use twinjit_host::{CompiledProgram, HostOptions};
+use twinjit_ir::abi::ErrorRecord;
+use twinjit_ir::{Signature, Type};
+
+/// `(function name, text)` per compiled function.
+pub type Listing = Vec<(String, String)>;
+
+/// One compiled specialisation: a typed handle. Calling it checks only that the arguments
+/// have its exact types, then jumps to machine code.
+pub struct Specialization {
+    name: String,
+    params: Vec<String>,
+    pub(super) args: Vec<Type>,
+    pub(super) ret: Type,
+    pub(super) written: Vec<bool>,
+    /// Per raise site: the function raising and where (rendered when an error is raised).
+    sites: Vec<(String, Option<twinjit_diag::Span>)>,
+    sources: Arc<twinjit_diag::SourceMap>,
+    pub(super) compiled: CompiledProgram,
+    compile_time: std::time::Duration,
+}
+
+impl std::fmt::Debug for Specialization {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Specialization({}{})", self.name, self.signature())
+    }
+}
+
+impl Specialization {
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn new(
+        name: String,
+        params: Vec<String>,
+        args: Vec<Type>,
+        ret: Type,
+        written: Vec<bool>,
+        sites: Vec<(String, Option<twinjit_diag::Span>)>,
+        compiled: CompiledProgram,
+        compile_time: std::time::Duration,
+        sources: Arc<twinjit_diag::SourceMap>,
+    ) -> Specialization {
+        Specialization { name, params, args, ret, written, sites, sources, compiled, compile_time }
+    }
+
+    /// The signature in Numba's spelling.
+    pub fn signature(&self) -> Signature {
+        Signature { args: self.args.clone(), ret: Some(self.ret.clone()) }
+    }
+
+    /// Time the compilation took (front end excluded: the module was parsed at load).
+    pub fn compile_time(&self) -> std::time::Duration {
+        self.compile_time
+    }
+
+    /// Calls with arguments of exactly this specialisation's types.
+    #[inline]
+    pub fn call<'a, R: FromValue>(&self, args: &[ArgValue<'a>]) -> Result<R, Error> {
+        let mut ret = [0u64; 8];
+        let r = if self.compiled.ret_slots <= ret.len() {
+            self.invoke(args, &mut ret).map(|()| R::from_slots(&self.ret, &ret))
+        } else {
+            let mut big = vec![0u64; self.compiled.ret_slots];
+            self.invoke(args, &mut big).map(|()| R::from_slots(&self.ret, &big))
+        };
+        r?.ok_or_else(|| Error::Argument {
+            function: self.name.clone(),
+            param: None,
+            message: format!("returns {}, which does not convert to {}", self.ret.numba_name(), R::describe()),
+        })
+    }
+
+    /// [`Specialization::call`] taking a tuple of arguments.
+    pub fn call_with<'a, R: FromValue>(&self, args: impl IntoArgs<'a>) -> Result<R, Error> {
+        self.call(args.into_args().as_ref())
+    }
+
+    fn invoke(&self, args: &[ArgValue], ret: &mut [u64]) -> Result<(), Error> {
+        if args.len() != self.args.len() {
+            return Err(Error::Argument {
+                function: self.name.clone(),
+                param: None,
+                message: format!("takes {} arguments but {} were given", self.args.len(), args.len()),
+            });
+        }
+        // Every argument takes at most 7 slots (a 3-D array).
+        let mut small = [0u64; 8 * 7];
+        let mut big = Vec::new();
+        let slots: &mut [u64] = if args.len() <= 8 {
+            &mut small
+        } else {
+            big.resize(args.len() * 7, 0);
+            &mut big
+        };
+        let mut used = 0;
+        for (k, a) in args.iter().enumerate() {
+            let ok = match (a, &self.args[k]) {
+                (ArgValue::Bool(_), Type::Scalar(twinjit_ir::Scalar::Bool))
+                | (ArgValue::I32(_), Type::Scalar(twinjit_ir::Scalar::Int32))
+                | (ArgValue::I64(_), Type::Scalar(twinjit_ir::Scalar::Int64))
+                | (ArgValue::F32(_), Type::Scalar(twinjit_ir::Scalar::Float32))
+                | (ArgValue::F64(_), Type::Scalar(twinjit_ir::Scalar::Float64)) => true,
+                (ArgValue::Array(arr), Type::Array(t)) => {
+                    if !arr.writable && self.written[k] {
+                        return Err(Error::Argument {
+                            function: self.name.clone(),
+                            param: Some(self.params[k].clone()),
+                            message: "the function writes to this array; pass it mutably (&mut [T] or an ArrayViewMut)"
+                                .into(),
+                        });
+                    }
+                    // A C-contiguous array also satisfies an any-layout specialisation.
+                    arr.dtype == t.dtype
+                        && arr.ndim == t.ndim
+                        && (arr.c_contiguous || t.layout == twinjit_ir::Layout::A)
+                }
+                _ => false,
+            };
+            if !ok {
+                return Err(Error::Argument {
+                    function: self.name.clone(),
+                    param: Some(self.params[k].clone()),
+                    message: format!(
+                        "expected {}, got {}",
+                        self.args[k].numba_name(),
+                        a.ty().map(|t| t.numba_name()).unwrap_or_else(|| "an invalid array".into())
+                    ),
+                });
+            }
+            used = a.write_slots(slots, used);
+        }
+        // SAFETY: the slots were built from arguments whose types match the compiled
+        // signature (checked above), so the entry reads exactly the parts it expects; array
+        // pointers come from live borrows held by `args` for the duration of the call; `ret`
+        // has at least `ret_slots` slots (the caller sizes it); and with bounds checking on
+        // every access is checked against the shapes passed.
+        let r = unsafe { self.compiled.call(&slots[..used], ret) };
+        r.map_err(|info| self.runtime_error(info))
+    }
+
+    fn runtime_error(&self, info: ErrorRecord) -> Error {
+        let (function, span) = self.sites.get(info.site as usize).cloned().unwrap_or((self.name.clone(), None));
+        let location = span.and_then(|s| self.sources.location(s)).map(|(f, lc)| format!("{f}:{}:{}", lc.line, lc.col));
+        let (kind, what) = crate::error::raised(info.kind, info.index, info.len, info.axis);
+        let message = match &location {
+            Some(l) => format!("{what} in `{function}` at {l}"),
+            None => format!("{what} in `{function}`"),
+        };
+        Error::Runtime { kind, function, location, message }
+    }
+
+    /// Cranelift IR and machine code listings, by compiling this signature again with
+    /// listings enabled (for `twinjit clif` / `twinjit asm`).
+    pub fn listings(module: &Module, name: &str, sig: &Signature) -> Result<(Listing, Listing), Error> {
+        let m = module.inner();
+        let program = m.source.parsed_module()?.specialize(name, sig, m.options.boundscheck)?;
+        let c = twinjit_host::compile(&program, &HostOptions { keep_clif: true, keep_asm: true })
+            .map_err(|e| host_error(e, m.source.sources()))?;
+        Ok((c.clif.clone(), c.asm.clone()))
+    }
+}

@@ -1,0 +1,91 @@
+//! Compile options: the engine's ([`EngineOptions`]) and, decided in one place from those, the
+//! decorator and the target's defaults, the effective options one function is compiled with
+//! ([`effective_boundscheck`], [`option_key`]). The pipeline, both backends and the cache keys
+//! read them from here, so they cannot disagree.
+
+use twinjit_ir::{FunctionAttrs, FunctionKind};
+
+/// Engine-wide options.
+#[derive(Clone, Debug, Default)]
+pub struct EngineOptions {
+    /// When compiled code is kept in the on-disk cache: for `cache=True` functions (the
+    /// default, as in Numba), for every function, or never.
+    pub cache: crate::CacheMode,
+    /// The cache directory (default: `TWINJIT_CACHE_DIR`, else `~/.cache/twinjit`).
+    pub cache_dir: Option<std::path::PathBuf>,
+    /// Overrides every function's bounds checking (`None`: the decorator decides; on by
+    /// default for host functions). With checks off, an out-of-bounds index is undefined
+    /// behaviour, as in Numba: turn them off only for code you trust.
+    pub boundscheck: Option<bool>,
+    /// CUDA: let LLVM contract `a * b + c` into one FMA instruction (`None`: yes, as nvcc and
+    /// numba-cuda do). Off, float results match the host's bit for bit except for libdevice's
+    /// math functions.
+    pub fp_contract: Option<bool>,
+    /// CUDA: recursion deeper than this raises `RecursionError` (`None`: 64). Each level costs
+    /// stack for every thread the GPU can hold at once, so the GPU limit is lower than the
+    /// host's 1000.
+    pub gpu_recursion_limit: Option<i64>,
+}
+
+impl EngineOptions {
+    /// PTX options for this engine's choices, the entry function's decorator (`fastmath=`) and
+    /// `arch`.
+    #[cfg(feature = "cuda")]
+    pub(crate) fn ptx_options(
+        &self,
+        arch: &str,
+        entry: crate::cuda::EntryKind,
+        attrs: Option<&FunctionAttrs>,
+    ) -> crate::cuda::PtxOptions {
+        crate::cuda::PtxOptions {
+            arch: arch.to_string(),
+            entry,
+            contract: self.fp_contract.unwrap_or(true),
+            fastmath: attrs.is_some_and(|a| a.fastmath),
+            max_recursion: self.gpu_recursion_limit.unwrap_or(twinjit_ir::abi::GPU_MAX_RECURSION),
+            ..Default::default()
+        }
+    }
+}
+
+/// Whether a function is compiled with bounds checks: the engine's override, else the
+/// decorator's `boundscheck=`, else on for host functions and off for kernels and device
+/// functions (as in numba-cuda). `attrs` is `None` for a function the module does not know
+/// (treated as a host function).
+pub(crate) fn effective_boundscheck(engine_override: Option<bool>, attrs: Option<&FunctionAttrs>) -> bool {
+    boundscheck_rule(engine_override, attrs.and_then(|a| a.boundscheck), attrs.map(|a| a.kind))
+}
+
+fn boundscheck_rule(engine: Option<bool>, decorator: Option<bool>, kind: Option<FunctionKind>) -> bool {
+    engine.or(decorator).unwrap_or(kind.is_none_or(|k| k == FunctionKind::Host))
+}
+
+/// The options part of a function's cache key (each `name=value`), shared by both targets;
+/// a target appends what only it has.
+pub(crate) fn option_key(engine: &EngineOptions, attrs: Option<&FunctionAttrs>) -> Vec<String> {
+    vec![
+        format!("boundscheck={}", effective_boundscheck(engine.boundscheck, attrs)),
+        format!("fastmath={}", attrs.is_some_and(|a| a.fastmath)),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use FunctionKind::*;
+
+    #[test]
+    fn bounds_checks_follow_override_then_decorator_then_kind() {
+        let check = |engine, decorator, kind, expect: bool| {
+            assert_eq!(boundscheck_rule(engine, decorator, kind), expect, "{engine:?} {decorator:?} {kind:?}");
+        };
+        check(None, None, Some(Host), true);
+        check(None, None, Some(Kernel), false);
+        check(None, None, Some(Device), false);
+        check(None, Some(false), Some(Host), false);
+        check(None, Some(true), Some(Kernel), true);
+        check(Some(false), Some(true), Some(Kernel), false);
+        check(Some(true), None, Some(Kernel), true);
+        check(None, None, None, true);
+    }
+}
