@@ -89,3 +89,17 @@ pub(crate) fn parse_signature(function: &str, text: &str) -> Result<Signature, E
         message: e.to_string(),
     })
 }
+
+/// The argument error of passing a value of type `got` (`None`: not a valid value) where a
+/// specialisation of `function` takes `expected`.
+pub(crate) fn type_mismatch(function: &str, param: &str, expected: &Type, got: Option<Type>) -> Error {
+    Error::Argument {
+        function: function.to_string(),
+        param: Some(param.to_string()),
+        message: format!(
+            "expected {}, got {}",
+            expected.numba_name(),
+            got.map(|t| t.numba_name()).unwrap_or_else(|| "an invalid argument".into())
+        ),
+    }
+}

@@ -2,6 +2,7 @@
 //! entry fills in (decoded through `twinjit_ir::abi::GpuRecord` after a synchronize).
 
 use super::{cuda_error, host_array_error, CudaBackend, DeviceArray, KernelArg, LaunchConfig, PtxModule, Stream};
+use crate::dispatcher::type_mismatch;
 use crate::error::Error;
 use smallvec::SmallVec;
 use std::sync::Mutex;
@@ -123,15 +124,7 @@ impl CompiledKernel {
                 return Err(host_array_error(&self.name, &self.params[k], dtype));
             }
             if a.ty().as_ref() != Some(&self.args[k]) {
-                return Err(Error::Argument {
-                    function: self.name.clone(),
-                    param: Some(self.params[k].clone()),
-                    message: format!(
-                        "expected {}, got {}",
-                        self.args[k].numba_name(),
-                        a.ty().map(|t| t.numba_name()).unwrap_or_else(|| "an invalid argument".into())
-                    ),
-                });
+                return Err(type_mismatch(&self.name, &self.params[k], &self.args[k], a.ty()));
             }
         }
         self.enqueue(stream, cfg, args)

@@ -363,19 +363,7 @@ impl std::fmt::Display for Value {
             Value::I64(i) => write!(f, "{i}"),
             Value::F32(x) => write!(f, "{x:?}"),
             Value::F64(x) => write!(f, "{x:?}"),
-            Value::Tuple(vs) => {
-                f.write_str("(")?;
-                for (i, v) in vs.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{v}")?;
-                }
-                if vs.len() == 1 {
-                    f.write_str(",")?;
-                }
-                f.write_str(")")
-            }
+            Value::Tuple(vs) => twinjit_ir::python_tuple(f, vs),
         }
     }
 }

@@ -4,6 +4,7 @@
 
 use super::args::{ArgValue, FromValue, IntoArgs};
 use super::host_error;
+use crate::dispatcher::type_mismatch;
 use crate::engine::Module;
 use crate::error::Error;
 use std::sync::Arc;
@@ -125,15 +126,7 @@ impl Specialization {
                 _ => false,
             };
             if !ok {
-                return Err(Error::Argument {
-                    function: self.name.clone(),
-                    param: Some(self.params[k].clone()),
-                    message: format!(
-                        "expected {}, got {}",
-                        self.args[k].numba_name(),
-                        a.ty().map(|t| t.numba_name()).unwrap_or_else(|| "an invalid array".into())
-                    ),
-                });
+                return Err(type_mismatch(&self.name, &self.params[k], &self.args[k], a.ty()));
             }
             used = a.write_slots(slots, used);
         }

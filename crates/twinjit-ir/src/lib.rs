@@ -26,6 +26,7 @@ pub mod module;
 pub mod parse;
 pub mod passes;
 mod print;
+pub use print::python_tuple;
 pub mod types;
 pub mod typing;
 pub mod verify;

@@ -83,6 +83,18 @@ fn write_list(f: &mut fmt::Formatter<'_>, vs: &[Value]) -> fmt::Result {
 }
 
 /// Prints a float so that it reads back bit-for-bit and always looks like a float.
+/// Writes `items` as a Python tuple: `()`, `(a,)`, `(a, b)`.
+pub fn python_tuple<T: fmt::Display>(f: &mut fmt::Formatter<'_>, items: &[T]) -> fmt::Result {
+    f.write_str("(")?;
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            f.write_str(", ")?;
+        }
+        write!(f, "{item}")?;
+    }
+    f.write_str(if items.len() == 1 { ",)" } else { ")" })
+}
+
 pub(crate) fn float_text(x: f64) -> String {
     if x.is_nan() {
         "nan".into()

@@ -203,19 +203,7 @@ impl fmt::Display for Type {
             Type::Array(a) => {
                 write!(f, "array({}, {}, {})", a.dtype.name(), a.ndim, if a.layout == Layout::C { "C" } else { "A" })
             }
-            Type::Tuple(ts) => {
-                f.write_str("(")?;
-                for (i, t) in ts.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{t}")?;
-                }
-                if ts.len() == 1 {
-                    f.write_str(",")?;
-                }
-                f.write_str(")")
-            }
+            Type::Tuple(ts) => crate::print::python_tuple(f, ts),
         }
     }
 }

@@ -188,32 +188,31 @@ pub(super) fn binary(op: BinaryOp, a: &RtValue, b: &RtValue) -> Result<RtValue, 
     })
 }
 
-fn float64(op: BinaryOp, x: f64, y: f64) -> f64 {
+/// Float arithmetic in one width: `divmod` is Python's for that width, `pow` the C library's
+/// (the function the host's compiled `**` calls).
+fn float_op<F>(op: BinaryOp, x: F, y: F, divmod: fn(F, F) -> (F, F), pow: impl Fn(F, F) -> F, nan: F) -> F
+where
+    F: std::ops::Add<Output = F> + std::ops::Sub<Output = F> + std::ops::Mul<Output = F> + std::ops::Div<Output = F>,
+{
     use BinaryOp::*;
     match op {
         Add => x + y,
         Sub => x - y,
         Mul => x * y,
         Div => x / y,
-        FloorDiv => divmod_f64(x, y).0,
-        Mod => divmod_f64(x, y).1,
-        Pow => x.powf(y),
-        _ => f64::NAN,
+        FloorDiv => divmod(x, y).0,
+        Mod => divmod(x, y).1,
+        Pow => pow(x, y),
+        _ => nan,
     }
 }
 
+fn float64(op: BinaryOp, x: f64, y: f64) -> f64 {
+    float_op(op, x, y, divmod_f64, |a, b| crate::libm::pow(a, b), f64::NAN)
+}
+
 fn float32(op: BinaryOp, x: f32, y: f32) -> f32 {
-    use BinaryOp::*;
-    match op {
-        Add => x + y,
-        Sub => x - y,
-        Mul => x * y,
-        Div => x / y,
-        FloorDiv => divmod_f32(x, y).0,
-        Mod => divmod_f32(x, y).1,
-        Pow => x.powf(y),
-        _ => f32::NAN,
-    }
+    float_op(op, x, y, divmod_f32, |a, b| crate::libm::powf(a, b), f32::NAN)
 }
 
 pub(super) fn compare(op: CmpOp, a: &RtValue, b: &RtValue) -> bool {

@@ -264,19 +264,7 @@ impl fmt::Display for RtValue {
             RtValue::I64(i) => write!(f, "{i}"),
             RtValue::F32(x) => f.write_str(&crate::print::float_text(*x as f64)),
             RtValue::F64(x) => f.write_str(&crate::print::float_text(*x)),
-            RtValue::Tuple(vs) => {
-                f.write_str("(")?;
-                for (i, v) in vs.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{v}")?;
-                }
-                if vs.len() == 1 {
-                    f.write_str(",")?;
-                }
-                f.write_str(")")
-            }
+            RtValue::Tuple(vs) => crate::print::python_tuple(f, vs),
             RtValue::Array(a) => {
                 f.write_str("[")?;
                 for (i, v) in a.to_vec().iter().enumerate() {
