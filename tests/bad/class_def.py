@@ -1,8 +1,8 @@
-# expect-error: class definitions are not supported
+# expect-error: the class is fine at module level, but compiled code cannot use it
 from numba import njit
 
 
-class Point:  # <-- here
+class Point:
     def __init__(self, x, y):
         self.x = x
         self.y = y
@@ -10,4 +10,5 @@ class Point:  # <-- here
 
 @njit
 def norm1(x, y):
+    p = Point(x, y)  # <-- here
     return abs(x) + abs(y)

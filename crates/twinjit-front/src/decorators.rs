@@ -1,74 +1,104 @@
-//! Decorators → [`FunctionAttrs`]: `@njit`, `@jit(...)`, `@numba.njit`, `@cuda.jit`,
-//! `@cuda.jit(device=True)`, with signature strings and the options twinjit honours.
+//! Decorators → [`FunctionAttrs`] and [`DecoratorOptions`]: `@njit`, `@jit`, `@numba.njit`,
+//! `@nb.jit(...)`, `@register_jitable`, `@cuda.jit`, `@cuda.jit(device=True)`, with signatures
+//! (strings, type objects, lists of them) and every option Numba has that matters here.
+//!
+//! A function whose decorators are all foreign (`@functools.lru_cache`, `@staticmethod`) is
+//! plain Python and is not compiled; a Numba decorator twinjit does not compile
+//! (`@vectorize`) is an error. `@jit(target_backend='cuda')` is refused on its own
+//! ([`Decorated::Refused`]): Numba never compiled it for a GPU.
 
-use crate::env::{Env, Global};
+use crate::env::{qualified, Env};
+use crate::signature::TypeReader;
 use crate::span;
 use ruff_python_ast::{self as ast, Expr};
 use ruff_text_size::Ranged;
 use twinjit_diag::{Diagnostic, FileId, Span};
-use twinjit_ir::{parse_signature, ErrorModel, FunctionAttrs, FunctionKind, Signature};
+use twinjit_ir::{parse_signature, DecoratorOptions, ErrorModel, FunctionAttrs, FunctionKind, Signature};
+
+/// The options twinjit reads (Numba's `jit` and `cuda.jit` options that matter here).
+const KNOWN_OPTIONS: &str = "nopython, forceobj, looplift, cache, fastmath, nogil, parallel, boundscheck, \
+error_model, inline, locals, target_backend, debug, opt, lineinfo, device (cuda.jit), link, forceinline, \
+no_cpython_wrapper, no_cfunc_wrapper, signature_or_function";
+
+/// What the decorators of a `def` make of it.
+pub(crate) enum Decorated {
+    /// No JIT decorator: a plain Python function, not compiled.
+    Plain,
+    /// Compiled, with these attributes.
+    Compiled(FunctionAttrs, DecoratorOptions),
+    /// Refused on its own (the module's other functions still load): why.
+    Refused(Vec<Diagnostic>),
+}
 
 #[derive(Clone, Copy, PartialEq)]
 enum Which {
     Njit,
     Jit,
     CudaJit,
+    RegisterJitable,
 }
 
-fn which(e: &Expr, env: &Env) -> Option<Which> {
-    match e {
-        Expr::Name(n) => match env.get(n.id.as_str()) {
-            Some(Global::Decorator("njit")) => Some(Which::Njit),
-            Some(Global::Decorator("jit")) => Some(Which::Jit),
-            _ => None,
-        },
-        Expr::Attribute(a) => {
-            let attr = a.attr.id.as_str();
-            match &*a.value {
-                Expr::Name(m) => match (env.get(m.id.as_str()), attr) {
-                    (Some(Global::NumbaModule), "njit") => Some(Which::Njit),
-                    (Some(Global::NumbaModule), "jit") => Some(Which::Jit),
-                    (Some(Global::CudaModule), "jit") => Some(Which::CudaJit),
-                    _ => None,
-                },
-                Expr::Attribute(inner) if attr == "jit" && inner.attr.id.as_str() == "cuda" => match &*inner.value {
-                    Expr::Name(m) if env.get(m.id.as_str()) == Some(&Global::NumbaModule) => Some(Which::CudaJit),
-                    _ => None,
-                },
-                _ => None,
-            }
-        }
-        _ => None,
+enum Kind {
+    Jit(Which),
+    /// A Numba decorator twinjit does not compile (`numba.vectorize`).
+    OtherNumba(String),
+    /// Not from Numba.
+    Foreign,
+}
+
+fn classify(e: &Expr, env: &Env) -> Kind {
+    match qualified(e, env).as_deref() {
+        Some("numba.njit") => Kind::Jit(Which::Njit),
+        Some("numba.jit") => Kind::Jit(Which::Jit),
+        Some("numba.cuda.jit") => Kind::Jit(Which::CudaJit),
+        Some("numba.extending.register_jitable") => Kind::Jit(Which::RegisterJitable),
+        Some(p) if p.starts_with("numba.") => Kind::OtherNumba(p.to_string()),
+        _ => Kind::Foreign,
     }
 }
 
-/// Reads the decorators of `fd`. `Ok(None)`: no JIT decorator (a plain Python function).
+/// Reads the decorators of `fd`.
 pub(crate) fn read_decorators(
     fd: &ast::StmtFunctionDef,
     env: &Env,
     file: FileId,
     text: &str,
-) -> Result<Option<FunctionAttrs>, Vec<Diagnostic>> {
+) -> Result<Decorated, Vec<Diagnostic>> {
+    fn callee(dec: &ast::Decorator) -> &Expr {
+        match &dec.expression {
+            Expr::Call(c) => &c.func,
+            other => other,
+        }
+    }
+    let kinds: Vec<Kind> = fd.decorator_list.iter().map(|d| classify(callee(d), env)).collect();
+    if kinds.iter().all(|k| matches!(k, Kind::Foreign)) {
+        return Ok(Decorated::Plain);
+    }
     let mut diags = Vec::new();
-    let mut attrs: Option<FunctionAttrs> = None;
-    for dec in &fd.decorator_list {
-        let (callee, call) = match &dec.expression {
-            Expr::Call(c) => (&*c.func, Some(c)),
-            other => (other, None),
-        };
-        let Some(w) = which(callee, env) else {
-            diags.push(
-                Diagnostic::error(
-                    format!(
-                        "unsupported decorator `{}`",
-                        &text[dec.expression.range().start().into()..dec.expression.range().end().into()]
-                    ),
-                    span(file, dec.range),
-                    "not a JIT decorator twinjit knows",
-                )
-                .with_hint("use @njit, @jit, @cuda.jit or @cuda.jit(device=True) (imported from numba)"),
-            );
-            continue;
+    let mut attrs: Option<(FunctionAttrs, DecoratorOptions)> = None;
+    let mut refusal = Vec::new();
+    for (dec, kind) in fd.decorator_list.iter().zip(kinds) {
+        let dtext = &text[dec.expression.range()];
+        let w = match kind {
+            Kind::Jit(w) => w,
+            Kind::OtherNumba(path) => {
+                diags.push(
+                    Diagnostic::error(format!("unsupported decorator `@{dtext}` ({path})"), span(file, dec.range), "not compiled by twinjit")
+                        .with_hint("twinjit compiles @njit, @jit, @register_jitable, @cuda.jit and @cuda.jit(device=True) functions"),
+                );
+                continue;
+            }
+            Kind::Foreign => {
+                diags.push(
+                    Diagnostic::error(
+                        format!("unsupported decorator `{dtext}`"),
+                        span(file, dec.range),
+                        "not a JIT decorator twinjit knows",
+                    )
+                    .with_hint("use @njit, @jit, @cuda.jit or @cuda.jit(device=True) (imported from numba)"),
+                );
+                continue;
+            }
         };
         if attrs.is_some() {
             diags.push(Diagnostic::error("more than one JIT decorator", span(file, dec.range), "second decorator"));
@@ -82,11 +112,13 @@ pub(crate) fn read_decorators(
             boundscheck: None,
             fastmath: false,
             error_model: if kind == FunctionKind::Host { ErrorModel::Python } else { ErrorModel::Numpy },
-            decorator: text[dec.range.start().into()..dec.range.end().into()].to_string(),
+            decorator: text[dec.range].to_string(),
         };
-        if let Some(call) = call {
+        let mut o = DecoratorOptions::default();
+        if let Expr::Call(call) = &dec.expression {
+            let types = TypeReader { env, file, text };
             for arg in call.arguments.args.iter() {
-                read_signatures(arg, file, &mut a.signatures, &mut diags);
+                read_signatures(arg, &types, file, &mut a.signatures, &mut diags);
             }
             for kw in call.arguments.keywords.iter() {
                 let Some(name) = kw.arg.as_ref().map(|n| n.id.as_str()) else {
@@ -98,51 +130,97 @@ pub(crate) fn read_decorators(
                     continue;
                 };
                 let kspan = span(file, kw.range);
+                let v = &kw.value;
+                let flag = |out: &mut bool, diags: &mut Vec<Diagnostic>| match bool_lit(v) {
+                    Some(b) => *out = b,
+                    None => diags.push(expect_bool(kspan, name)),
+                };
                 match name {
-                    "nopython" => match bool_lit(&kw.value) {
-                        Some(true) => {}
-                        Some(false) => diags.push(
-                            Diagnostic::error("object mode is not supported", kspan, "nopython=False")
-                                .with_hint("twinjit compiles only nopython code; remove `nopython=False`"),
-                        ),
+                    "nopython" => match bool_lit(v) {
+                        Some(true) => o.nopython = true,
+                        Some(false) => diags.push(object_mode(kspan, "nopython=False", "remove `nopython=False`")),
                         None => diags.push(expect_bool(kspan, name)),
                     },
-                    "cache" => set_bool(&kw.value, kspan, name, &mut a.cache, &mut diags),
+                    "forceobj" => match bool_lit(v) {
+                        Some(true) => diags.push(object_mode(kspan, "forceobj=True", "remove `forceobj=True`")),
+                        Some(false) => {}
+                        None => diags.push(expect_bool(kspan, name)),
+                    },
+                    // Loop lifting happens only in object mode.
+                    "looplift" => flag(&mut false, &mut diags),
+                    "cache" => flag(&mut a.cache, &mut diags),
                     "fastmath" => {
                         // fastmath={'contract'} style sets are also accepted as "on".
-                        if matches!(kw.value, Expr::Set(_)) {
+                        if matches!(v, Expr::Set(_)) {
                             a.fastmath = true;
                         } else {
-                            set_bool(&kw.value, kspan, name, &mut a.fastmath, &mut diags)
+                            flag(&mut a.fastmath, &mut diags)
                         }
                     }
-                    "boundscheck" => match &kw.value {
+                    "boundscheck" => match v {
                         Expr::NoneLiteral(_) => a.boundscheck = None,
                         v => match bool_lit(v) {
                             Some(b) => a.boundscheck = Some(b),
                             None => diags.push(expect_bool(kspan, name)),
                         },
                     },
-                    "error_model" => match &kw.value {
+                    "error_model" => match v {
                         Expr::StringLiteral(s) if s.value.to_str() == "python" => a.error_model = ErrorModel::Python,
                         Expr::StringLiteral(s) if s.value.to_str() == "numpy" => a.error_model = ErrorModel::Numpy,
                         _ => diags.push(Diagnostic::error("error_model must be 'python' or 'numpy'", kspan, "here")),
                     },
-                    "device" if w == Which::CudaJit => match bool_lit(&kw.value) {
+                    "device" if w == Which::CudaJit => match bool_lit(v) {
                         Some(true) => a.kind = FunctionKind::Device,
                         Some(false) => a.kind = FunctionKind::Kernel,
                         None => diags.push(expect_bool(kspan, name)),
                     },
+                    "device" => diags.push(
+                        Diagnostic::error("`device=` is an option of @cuda.jit", kspan, "not a host option")
+                            .with_hint("write @cuda.jit(device=True) for a function called from kernels"),
+                    ),
+                    "nogil" => flag(&mut o.nogil, &mut diags),
+                    "debug" => flag(&mut o.debug, &mut diags),
+                    "lineinfo" => flag(&mut o.lineinfo, &mut diags),
+                    "parallel" => match v {
+                        Expr::Dict(_) => o.parallel = true,
+                        _ => flag(&mut o.parallel, &mut diags),
+                    },
+                    "opt" => match v {
+                        Expr::BooleanLiteral(_) | Expr::NumberLiteral(_) => o.opt = Some(text[v.range()].to_string()),
+                        _ => diags.push(Diagnostic::error("`opt` must be True, False or an integer", kspan, "here")),
+                    },
+                    "inline" => match v {
+                        Expr::StringLiteral(s) if matches!(s.value.to_str(), "never" | "always") => {
+                            o.inline = Some(s.value.to_str().to_string())
+                        }
+                        _ => diags.push(
+                            Diagnostic::error("`inline` must be 'never' or 'always'", kspan, "here")
+                                .with_hint("twinjit does not take a cost-model function for `inline`"),
+                        ),
+                    },
+                    "locals" => read_locals(v, &types, file, &mut o, &mut diags),
+                    "target_backend" => match v {
+                        Expr::StringLiteral(s) if s.value.to_str() == "cpu" => o.target_backend = Some("cpu".into()),
+                        Expr::StringLiteral(s) if s.value.to_str() == "cuda" => {
+                            refusal.push(target_backend_cuda(kspan, fd))
+                        }
+                        _ => diags.push(
+                            Diagnostic::error("unknown `target_backend`", kspan, "not 'cpu'")
+                                .with_hint("@jit compiles for the CPU; write a @cuda.jit kernel for the GPU"),
+                        ),
+                    },
                     // Accepted and without effect on the generated code (documented).
-                    "nogil" | "parallel" | "inline" | "debug" | "lineinfo" | "opt" | "forceinline" | "link" => {}
+                    "forceinline" | "link" | "no_cpython_wrapper" | "no_cfunc_wrapper" => {}
                     "signature" | "signature_or_function" => {
-                        read_signatures(&kw.value, file, &mut a.signatures, &mut diags)
+                        read_signatures(v, &types, file, &mut a.signatures, &mut diags)
                     }
                     other => diags.push(
-                        Diagnostic::error(format!("unknown decorator option `{other}`"), kspan, "not supported")
-                            .with_hint(
-                            "supported: nopython, cache, fastmath, boundscheck, error_model, device, nogil, parallel",
-                        ),
+                        Diagnostic::error(
+                            format!("unknown decorator option `{other}`"),
+                            kspan,
+                            "not a Numba option twinjit knows",
+                        )
+                        .with_hint(format!("the options are: {KNOWN_OPTIONS}")),
                     ),
                 }
             }
@@ -156,12 +234,62 @@ pub(crate) fn read_decorators(
                 ));
             }
         }
-        attrs = Some(a);
+        attrs = Some((a, o));
     }
     if !diags.is_empty() {
         return Err(diags);
     }
-    Ok(attrs)
+    if !refusal.is_empty() {
+        return Ok(Decorated::Refused(refusal));
+    }
+    Ok(attrs.map_or(Decorated::Plain, |(a, o)| Decorated::Compiled(a, o)))
+}
+
+fn object_mode(span: Span, label: &str, fix: &str) -> Diagnostic {
+    Diagnostic::error("object mode is not supported", span, label)
+        .with_hint(format!("twinjit compiles only nopython code; {fix}"))
+}
+
+/// The Numba trap: `@jit(target_backend='cuda')` was accepted and quietly ran on the CPU.
+fn target_backend_cuda(span: Span, fd: &ast::StmtFunctionDef) -> Diagnostic {
+    let name = fd.name.id.as_str();
+    let params: Vec<&str> = fd.parameters.args.iter().map(|a| a.parameter.name.id.as_str()).collect();
+    let params = if params.is_empty() { "out".to_string() } else { params.join(", ") };
+    Diagnostic::error(
+        format!("`{name}`: `target_backend='cuda'` does not compile for a GPU"),
+        span,
+        "Numba ran this function on the CPU",
+    )
+    .with_note("Numba accepted `@jit(target_backend='cuda')` but never compiled it for a GPU: it silently ran on the CPU")
+    .with_hint(format!(
+        "for the GPU write a kernel that each thread runs for one element:\n    \
+         @cuda.jit\n    def {name}({params}):\n        i = cuda.grid(1)\n        if i < out.size:\n            out[i] = ...\n\
+         or drop `target_backend` to compile it for the host"
+    ))
+}
+
+fn read_locals(v: &Expr, types: &TypeReader<'_>, file: FileId, o: &mut DecoratorOptions, diags: &mut Vec<Diagnostic>) {
+    let Expr::Dict(d) = v else {
+        diags.push(
+            Diagnostic::error("`locals` must be a dict literal", span(file, v.range()), "here")
+                .with_hint("write locals={'acc': float32}"),
+        );
+        return;
+    };
+    for item in &d.items {
+        let Some(Expr::StringLiteral(k)) = &item.key else {
+            diags.push(Diagnostic::error(
+                "a `locals` key must be a variable name in quotes",
+                span(file, item.value.range()),
+                "here",
+            ));
+            continue;
+        };
+        match types.scalar(&item.value) {
+            Ok(s) => o.locals.push((k.value.to_str().to_string(), s)),
+            Err(d) => diags.push(d),
+        }
+    }
 }
 
 fn bool_lit(e: &Expr) -> Option<bool> {
@@ -175,14 +303,13 @@ fn expect_bool(span: Span, name: &str) -> Diagnostic {
     Diagnostic::error(format!("`{name}` must be True or False"), span, "not a boolean literal")
 }
 
-fn set_bool(e: &Expr, span: Span, name: &str, out: &mut bool, diags: &mut Vec<Diagnostic>) {
-    match bool_lit(e) {
-        Some(b) => *out = b,
-        None => diags.push(expect_bool(span, name)),
-    }
-}
-
-fn read_signatures(e: &Expr, file: FileId, out: &mut Vec<Signature>, diags: &mut Vec<Diagnostic>) {
+fn read_signatures(
+    e: &Expr,
+    types: &TypeReader<'_>,
+    file: FileId,
+    out: &mut Vec<Signature>,
+    diags: &mut Vec<Diagnostic>,
+) {
     match e {
         Expr::StringLiteral(s) => {
             let text = s.value.to_str();
@@ -205,15 +332,24 @@ fn read_signatures(e: &Expr, file: FileId, out: &mut Vec<Signature>, diags: &mut
                 }
             }
         }
-        Expr::List(l) => l.elts.iter().for_each(|x| read_signatures(x, file, out, diags)),
-        Expr::Tuple(t) => t.elts.iter().for_each(|x| read_signatures(x, file, out, diags)),
+        Expr::List(l) => l.elts.iter().for_each(|x| read_signatures(x, types, file, out, diags)),
+        // A tuple of types is one signature of argument types (as in Numba); of strings, several.
+        Expr::Tuple(t) if !t.elts.is_empty() && t.elts.iter().all(|x| types.is_type_like(x)) => {
+            match types.signature(e) {
+                Ok(s) => out.push(s),
+                Err(d) => diags.push(d),
+            }
+        }
+        Expr::Tuple(t) => t.elts.iter().for_each(|x| read_signatures(x, types, file, out, diags)),
+        e if types.is_type_like(e) => match types.signature(e) {
+            Ok(s) => out.push(s),
+            Err(d) => diags.push(d),
+        },
         other => diags.push(
-            Diagnostic::error(
-                "unsupported decorator argument",
-                span(file, other.range()),
-                "expected a signature string",
-            )
-            .with_hint("write signatures as strings, e.g. @njit(\"float64(float64[:])\")"),
+            Diagnostic::error("unsupported decorator argument", span(file, other.range()), "expected a signature")
+                .with_hint(
+                    "write signatures as Numba does: @njit(\"float64(float64[:])\") or @njit(float64(float64[:]))",
+                ),
         ),
     }
 }

@@ -1,8 +1,11 @@
-//! What module-level names mean: imports, frozen numeric constants and the module's functions.
+//! What module-level names mean: imports, frozen numeric constants and the module's functions,
+//! and, for every other module-level name, why it has no value a compiled function can read.
 
 use crate::const_eval::ConstValue;
 use hashbrown::HashMap;
-use twinjit_ir::{Builtin, FunctionKind};
+use ruff_python_ast::Expr;
+use twinjit_diag::Span;
+use twinjit_ir::{Builtin, FunctionKind, Scalar};
 
 /// What an imported (or global) name refers to.
 #[derive(Clone, Debug, PartialEq)]
@@ -15,7 +18,11 @@ pub(crate) enum Global {
     NumbaModule,
     /// `numba.cuda`.
     CudaModule,
-    /// `njit` / `jit` imported from numba.
+    /// `numba.types` (also `numba.core.types`).
+    TypesModule,
+    /// `numba.extending`.
+    ExtendingModule,
+    /// `njit` / `jit` imported from numba, `register_jitable` from numba.extending.
     Decorator(&'static str),
     /// `prange` from numba.
     Prange,
@@ -27,8 +34,83 @@ pub(crate) enum Global {
     MathConst(f64),
     /// A frozen module-level constant; its integers fit int64 (module level checks).
     Const(ConstValue),
+    /// `X = None` at module level.
+    NoneConst,
+    /// A NumPy scalar constant that is not int64/float64/bool (`np.float32(0.5)`): the value,
+    /// already rounded to the type, and the type.
+    Scalar(Scalar, ConstValue),
+    /// A name twinjit cannot compile: a module (`time`, `cupy`, `numpy.typing`) or a name
+    /// imported from one (`time.perf_counter`, `numba.vectorize`), as a dotted path.
+    Opaque(String),
+    /// A module-level name without a value a compiled function can read; reading it is a
+    /// located error there.
+    Unfrozen(Unfrozen),
     /// A function of this module.
     Function { kind: Option<FunctionKind>, params: usize },
+    /// A decorated function refused on its own (`target_backend='cuda'`).
+    Refused,
+}
+
+/// Why a module-level name has no frozen value, and where it was assigned.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Unfrozen {
+    /// The (first) assignment statement.
+    pub(crate) assigned: Span,
+    /// `file.py:LINE` of that statement, for messages.
+    pub(crate) at: String,
+    pub(crate) why: UnfrozenWhy,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum UnfrozenWhy {
+    /// Assigned more than once (or by `+=`, `for`, `del`, ...); `again` is the second one.
+    Reassigned { again: Span, again_at: String },
+    /// Assigned inside a module-level block (`if`, `for`, `try`, `with`).
+    InBlock,
+    /// A NumPy array (`np.ones(10)`): the function that built it.
+    Array(String),
+    /// A string constant.
+    Str,
+    /// A class defined at module level.
+    Class,
+    /// Anything else: the source of the value.
+    Value(String),
+}
+
+/// The dotted path a name or attribute chain stands for, with the module spelled out:
+/// `cuda.jit` → `numba.cuda.jit`, `t.perf_counter` (`import time as t`) → `time.perf_counter`,
+/// `nb.types.float64` → `numba.types.float64`. `None` when the root is not a module-level name
+/// with a path (a local, a constant, a function of the module).
+pub(crate) fn qualified(e: &Expr, env: &Env) -> Option<String> {
+    match e {
+        Expr::Name(n) => {
+            let root = match env.get(n.id.as_str())? {
+                Global::MathModule => "math".to_string(),
+                Global::NumpyModule => "numpy".to_string(),
+                Global::NumbaModule => "numba".to_string(),
+                Global::CudaModule => "numba.cuda".to_string(),
+                Global::TypesModule => "numba.types".to_string(),
+                Global::ExtendingModule => "numba.extending".to_string(),
+                Global::Decorator("register_jitable") => "numba.extending.register_jitable".to_string(),
+                Global::Decorator(d) => format!("numba.{d}"),
+                Global::Prange => "numba.prange".to_string(),
+                Global::NumbaType(s) => format!("numba.{}", s.name()),
+                Global::Opaque(p) => p.clone(),
+                _ => return None,
+            };
+            Some(root)
+        }
+        Expr::Attribute(a) => {
+            let base = qualified(&a.value, env)?;
+            let path = format!("{base}.{}", a.attr.id.as_str());
+            // `numba.core.types` is `numba.types`.
+            Some(match path.strip_prefix("numba.core.types") {
+                Some(rest) => format!("numba.types{rest}"),
+                None => path,
+            })
+        }
+        _ => None,
+    }
 }
 
 pub(crate) type Env = HashMap<String, Global>;
@@ -57,8 +139,8 @@ pub(crate) fn math_const(name: &str) -> Option<f64> {
 }
 
 /// NumPy/Numba scalar type names usable as casts and dtypes.
-pub(crate) fn dtype_name(name: &str) -> Option<twinjit_ir::Scalar> {
-    use twinjit_ir::Scalar::*;
+pub(crate) fn dtype_name(name: &str) -> Option<Scalar> {
+    use Scalar::*;
     Some(match name {
         "float32" | "single" => Float32,
         "float64" | "double" => Float64,

@@ -2,10 +2,16 @@
 //! decorated function to untyped SSA IR with a source span on every instruction.
 //!
 //! It uses the Ruff parser (`rustpython-ruff_python_parser`) for syntax, then walks the AST:
-//! imports (`math`, `numpy`, `numba`) and frozen numeric constants at module level, decorators
-//! (`@njit`, `@jit`, `@cuda.jit`, signature strings) as [`twinjit_ir::FunctionAttrs`], and
-//! function bodies through [`lower`]. It reports every error it can find, each a located
-//! [`Diagnostic`] with a hint where one helps, and never panics.
+//! the whole module as Numba reads it (any import, any module-level statement, never run),
+//! frozen constants for the globals compiled code reads, decorators (`@njit`, `@jit`,
+//! `@cuda.jit`, `@register_jitable`, signatures as strings or type objects) as
+//! [`twinjit_ir::FunctionAttrs`] and [`twinjit_ir::DecoratorOptions`], and function bodies
+//! through [`lower`]. It reports every error it can find, each a located [`Diagnostic`] with
+//! a hint where one helps, and never panics.
+//!
+//! A function refused on its own (`@jit(target_backend='cuda')`) is not an error of the load:
+//! [`lower_module`] returns `Ok` with it in [`twinjit_ir::Module::refused`] when the module has
+//! no other error.
 //!
 //! It knows nothing of types beyond syntax (typing is `twinjit_ir::infer`) nor of backends.
 
@@ -17,9 +23,12 @@ mod const_eval;
 mod decorators;
 mod env;
 mod fold;
+mod globals;
+mod imports;
 mod limits;
 mod lower;
 mod module_level;
+mod signature;
 mod ssa;
 
 use twinjit_diag::{Diagnostic, FileId, SourceMap, Span};
@@ -38,18 +47,19 @@ pub fn lower_module(sources: &SourceMap, file: FileId) -> Result<Module, Vec<Dia
         return Err(vec![Diagnostic::error_unlocated("internal: unknown source file")]);
     };
     let text = src.text();
+    let name = src.name();
     limits::check(text, file).map_err(|d| vec![d])?;
     std::thread::scope(|s| {
         let worker = std::thread::Builder::new()
             .name("twinjit-front".into())
             .stack_size(FRONT_END_STACK)
-            .spawn_scoped(s, || module_level::lower(text, file));
+            .spawn_scoped(s, || module_level::lower(text, file, name));
         match worker {
             Ok(h) => h.join().unwrap_or_else(|_| {
                 Err(vec![Diagnostic::error_unlocated("internal compiler error: the front end panicked")])
             }),
             // No thread available: lower on this one (the limits still bound the depth).
-            Err(_) => module_level::lower(text, file),
+            Err(_) => module_level::lower(text, file, name),
         }
     })
 }

@@ -7,19 +7,19 @@
 //! Statements after `return`/`break`/`continue` land in a fresh unreachable block.
 
 use crate::const_eval::ConstValue;
-use crate::env::{dtype_name, math_const, math_function, supported_hint, Env, Global};
+use crate::env::{dtype_name, math_const, math_function, supported_hint, Env, Global, Unfrozen, UnfrozenWhy};
 use crate::fold::fold;
 use crate::module_level::stmt_kind;
 use crate::span;
 use crate::ssa::Ssa;
-use hashbrown::HashSet;
+use hashbrown::{HashMap, HashSet};
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::Ranged;
 use twinjit_diag::{Diagnostic, FileId, Span};
 use twinjit_ir::passes::{run_passes, SimplifyCfg};
 use twinjit_ir::{
-    AddressSpace, BinaryOp, Block, BlockCall, Builtin, CmpOp, Const, Function, FunctionAttrs, FunctionKind, InstKind,
-    ModuleFunction, Scalar, Terminator, Type, Typing, UnaryOp, Value,
+    AddressSpace, BinaryOp, Block, BlockCall, Builtin, CmpOp, Const, DecoratorOptions, Function, FunctionAttrs,
+    FunctionKind, InstKind, ModuleFunction, Scalar, Terminator, Type, Typing, UnaryOp, Value,
 };
 
 /// Deepest expression nesting lowered (deeper input gets a diagnostic, not a stack overflow).
@@ -28,6 +28,7 @@ const MAX_DEPTH: usize = 2000;
 pub(crate) fn lower_function(
     fd: &ast::StmtFunctionDef,
     attrs: FunctionAttrs,
+    options: DecoratorOptions,
     env: &Env,
     file: FileId,
     text: &str,
@@ -51,6 +52,7 @@ pub(crate) fn lower_function(
         kind: attrs.kind,
         depth: 0,
         hidden: 0,
+        declared: options.locals.iter().cloned().collect(),
     };
     lw.params(&fd.parameters);
     collect_locals(&fd.body, &mut lw.locals);
@@ -74,7 +76,15 @@ pub(crate) fn lower_function(
     }
     let start = fd.decorator_list.first().map(|d| u32::from(d.range.start())).unwrap_or(fspan.start) as usize;
     let source = text.get(start..fspan.end as usize).unwrap_or("").to_string();
-    Ok(ModuleFunction { name: fd.name.id.to_string(), attrs, body: lw.f, source, name_span, callees: lw.callees })
+    Ok(ModuleFunction {
+        name: fd.name.id.to_string(),
+        attrs,
+        options,
+        body: lw.f,
+        source,
+        name_span,
+        callees: lw.callees,
+    })
 }
 
 fn collect_locals(body: &[Stmt], out: &mut HashSet<String>) {
@@ -128,6 +138,8 @@ struct Lower<'a> {
     kind: FunctionKind,
     depth: usize,
     hidden: u32,
+    /// `locals={'x': float32}`: every assignment to `x` is cast to the declared type.
+    declared: HashMap<String, Scalar>,
 }
 
 fn unsupported(span: Span, what: &str, hint: &str) -> Diagnostic {
@@ -273,6 +285,7 @@ impl Lower<'_> {
             let v = self.f.add_block_param(Function::ENTRY, Type::Unknown);
             self.f.param_names.push(name.clone());
             self.f.param_spans.push(self.sp(a.parameter.name.range));
+            let v = self.declare(&name, v, self.sp(a.parameter.name.range));
             self.ssa.def(Function::ENTRY, &name, v);
             self.locals.insert(name);
         }
@@ -384,7 +397,10 @@ impl Lower<'_> {
     fn assign(&mut self, target: &Expr, v: Value) {
         let tspan = self.sp(target.range());
         match target {
-            Expr::Name(n) => self.ssa.def(self.cur, n.id.as_str(), v),
+            Expr::Name(n) => {
+                let v = self.declare(n.id.as_str(), v, tspan);
+                self.ssa.def(self.cur, n.id.as_str(), v)
+            }
             Expr::Tuple(_) | Expr::List(_) => {
                 for (k, t) in tuple_elts(target).iter().enumerate() {
                     let e = self.emit(InstKind::TupleGet(v, k as u32), tspan);
@@ -404,6 +420,14 @@ impl Lower<'_> {
         }
     }
 
+    /// `v` converted to the type `locals=` declares for `name`, if it declares one.
+    fn declare(&mut self, name: &str, v: Value, span: Span) -> Value {
+        match self.declared.get(name) {
+            Some(&s) => self.emit(InstKind::Cast(s, v), span),
+            None => v,
+        }
+    }
+
     fn aug_assign(&mut self, a: &ast::StmtAugAssign) {
         let span = self.sp(a.range);
         let Some(op) = binop(a.op) else {
@@ -415,6 +439,7 @@ impl Lower<'_> {
                 let old = self.name(n);
                 let rhs = self.expr(&a.value);
                 let r = self.emit(InstKind::Binary(op, old, rhs), span);
+                let r = self.declare(n.id.as_str(), r, span);
                 self.ssa.def(self.cur, n.id.as_str(), r);
             }
             Expr::Subscript(s) => {
@@ -670,6 +695,21 @@ impl Lower<'_> {
                 self.const_val(&c, span)
             }
             Some(Global::MathConst(x)) => self.konst(Const::Float(*x), span),
+            Some(Global::NoneConst) => self.konst(Const::None, span),
+            Some(Global::Scalar(s, c)) => {
+                let (s, c) = (*s, c.clone());
+                let v = self.const_val(&c, span);
+                self.emit(InstKind::Cast(s, v), span)
+            }
+            Some(Global::Unfrozen(u)) => {
+                let u = u.clone();
+                self.unfrozen_read(id, &u, span)
+            }
+            Some(Global::Opaque(p)) => {
+                let p = p.clone();
+                self.opaque_use(id, &p, span, false)
+            }
+            Some(Global::Refused) => self.refused_use(id, span),
             Some(Global::Function { .. }) => self.fail(
                 Diagnostic::error(format!("function `{id}` used as a value"), span, "not called")
                     .with_hint("functions can only be called here"),
@@ -686,6 +726,91 @@ impl Lower<'_> {
                 };
                 self.fail(d)
             }
+        }
+    }
+
+    /// A read of a global without a frozen value: the error names it and where it was assigned.
+    fn unfrozen_read(&mut self, id: &str, u: &Unfrozen, span: Span) -> Value {
+        let at = &u.at;
+        let unknown = "Numba freezes a global's value when it compiles the function; twinjit freezes a global only \
+                       when the file gives it exactly one constant value: assign it once, or pass it as an argument";
+        let (message, hint) = match &u.why {
+            UnfrozenWhy::Reassigned { again_at, .. } => (
+                format!(
+                    "global `{id}` (assigned at {at}) is reassigned at module level (line {}), so its value at compile time is not known",
+                    again_at.rsplit(':').next().unwrap_or(again_at)
+                ),
+                unknown.to_string(),
+            ),
+            UnfrozenWhy::InBlock => (
+                format!("global `{id}` (assigned at {at}) is assigned inside a module-level block, so its value at compile time is not known"),
+                unknown.to_string(),
+            ),
+            UnfrozenWhy::Array(f) => (
+                format!("global `{id}` (assigned at {at}) is a NumPy array created at module level (`{f}(...)`)"),
+                "module-level arrays are not supported yet: pass the array to the function as an argument".to_string(),
+            ),
+            UnfrozenWhy::Str => (
+                format!("global `{id}` (assigned at {at}) is a string, which compiled code cannot compute with"),
+                "strings are constants only where Numba uses them (exception messages, option arguments)".to_string(),
+            ),
+            UnfrozenWhy::Class => (
+                format!("`{id}` (defined at {at}) is a class, which compiled code cannot use"),
+                "classes (and jitclass) are not supported: pass numbers, tuples and arrays".to_string(),
+            ),
+            UnfrozenWhy::Value(src) => (
+                format!("global `{id}` (assigned at {at}) is `{src}`, which twinjit cannot evaluate at compile time"),
+                "twinjit freezes module-level numbers, booleans, None, tuples of them and NumPy scalars such as \
+                 np.float32(0.5); pass other values as arguments"
+                    .to_string(),
+            ),
+        };
+        let assigned = if matches!(u.why, UnfrozenWhy::Class) { "defined here" } else { "assigned here" };
+        let mut d = Diagnostic::error(message, span, "read here").with_secondary(u.assigned, assigned).with_hint(hint);
+        if let UnfrozenWhy::Reassigned { again, .. } = &u.why {
+            d = d.with_secondary(*again, "assigned again here");
+        }
+        self.fail(d)
+    }
+
+    /// A use of a name twinjit cannot compile (`time`, `time.perf_counter`, `cp.asarray`).
+    fn opaque_use(&mut self, written: &str, path: &str, span: Span, called: bool) -> Value {
+        let shown = if written == path { format!("`{written}`") } else { format!("`{written}` ({path})") };
+        let (message, label) = if called {
+            (format!("{shown} cannot be called from compiled code"), "called here")
+        } else {
+            (format!("{shown} cannot be used in compiled code"), "used here")
+        };
+        self.fail(Diagnostic::error(message, span, label).with_hint(format!(
+            "compiled code can use math.*, NumPy scalar casts and constants, builtins (abs min max len range ...) and \
+             the @njit functions of this module; call `{written}` outside the compiled function and pass its result \
+             as an argument"
+        )))
+    }
+
+    fn refused_use(&mut self, id: &str, span: Span) -> Value {
+        self.fail(
+            Diagnostic::error(format!("`{id}` is not compiled: its decorator was refused"), span, "used here")
+                .with_hint(format!("see the error on `{id}`'s decorator")),
+        )
+    }
+
+    /// The root of `e` if it is an opaque name: (as written, its dotted path).
+    fn opaque_path(&self, e: &Expr) -> Option<(String, String)> {
+        let mut p = Vec::new();
+        if !Self::path(e, &mut p) || self.locals.contains(p[0]) {
+            return None;
+        }
+        match self.env.get(p[0])? {
+            Global::Opaque(root) => {
+                let mut full = root.clone();
+                for seg in &p[1..] {
+                    full.push('.');
+                    full.push_str(seg);
+                }
+                Some((p.join("."), full))
+            }
+            _ => None,
         }
     }
 
@@ -930,6 +1055,7 @@ impl Lower<'_> {
                 rest.remove(0);
                 Global::CudaModule
             }
+            Global::TypesModule => Global::NumbaModule,
             g @ (Global::MathModule | Global::NumpyModule | Global::NumbaModule | Global::CudaModule) => g,
             _ => return None,
         };
@@ -939,6 +1065,9 @@ impl Lower<'_> {
     fn attribute(&mut self, e: &Expr, a: &ast::ExprAttribute) -> Value {
         let span = self.sp(a.range);
         let attr = a.attr.id.as_str();
+        if let Some((written, path)) = self.opaque_path(e) {
+            return self.opaque_use(&written, &path, span, false);
+        }
         if let Some((g, rest)) = self.module_path(e) {
             match (g, rest.as_slice()) {
                 (Global::MathModule | Global::NumpyModule, [c]) if math_const(c).is_some() => {
@@ -1001,6 +1130,9 @@ impl Lower<'_> {
     fn call(&mut self, c: &ast::ExprCall) -> Value {
         let span = self.sp(c.range);
         let args = &c.arguments.args;
+        if let Some((written, path)) = self.opaque_path(&c.func) {
+            return self.opaque_use(&written, &path, span, true);
+        }
         // cuda.*: module path calls.
         if let Some((g, rest)) = self.module_path(&c.func) {
             return self.module_call(g, &rest, c, span);
@@ -1050,6 +1182,8 @@ impl Lower<'_> {
                     }
                     Some(Global::MathFunction(b)) => return self.builtin_call(b, args, span),
                     Some(Global::NumbaType(s)) => return self.cast_call(s, args, span),
+                    Some(Global::Unfrozen(u)) => return self.unfrozen_read(id, &u, fspan),
+                    Some(Global::Refused) => return self.refused_use(id, fspan),
                     Some(Global::Prange) => {
                         return self.fail(unsupported(
                             span,

@@ -35,5 +35,5 @@ pub mod written_params;
 pub use builtins::{Builtin, BuiltinInfo, Lowering, Typing};
 pub use function::*;
 pub use infer::{infer, InferOptions, TypedFunction, TypedProgram};
-pub use module::{ErrorModel, FunctionAttrs, FunctionKind, Module, ModuleFunction};
+pub use module::{DecoratorOptions, ErrorModel, FunctionAttrs, FunctionKind, Module, ModuleFunction, RefusedFunction};
 pub use types::{parse_signature, parse_type, ArrayType, Layout, Scalar, Signature, SignatureError, Type};

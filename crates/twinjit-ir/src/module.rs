@@ -2,8 +2,8 @@
 //! produced them (untyped IR), plus the source text the cache key needs.
 
 use crate::function::Function;
-use crate::types::Signature;
-use twinjit_diag::Span;
+use crate::types::{Scalar, Signature};
+use twinjit_diag::{Diagnostic, Span};
 
 /// What kind of function a decorator made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -55,6 +55,34 @@ pub struct FunctionAttrs {
     pub decorator: String,
 }
 
+/// The decorator options Numba has that do not change the code twinjit generates today; they
+/// are read, checked and recorded here. They live beside [`FunctionAttrs`] rather than in it
+/// because the facade's outline (which stores `FunctionAttrs` in the disk cache) does not
+/// encode them: each is either already applied by the front end (`locals`) or has no effect,
+/// and the cache key covers the decorator's text.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DecoratorOptions {
+    /// `nopython=True` written explicitly (it is the default since Numba 0.59).
+    pub nopython: bool,
+    /// `nogil=True`: compiled code never holds a GIL here.
+    pub nogil: bool,
+    /// `parallel=True` (or an options dict): `prange` runs as `range`.
+    pub parallel: bool,
+    /// `inline='never'|'always'` (Numba's IR-level inlining; the backends inline on their own).
+    pub inline: Option<String>,
+    /// `debug=True`.
+    pub debug: bool,
+    /// `opt=` as written (`True`, `False`, `3`).
+    pub opt: Option<String>,
+    /// `lineinfo=True`.
+    pub lineinfo: bool,
+    /// `target_backend='cpu'` written explicitly (`'cuda'` refuses the function).
+    pub target_backend: Option<String>,
+    /// `locals={'x': float32}`: the front end casts every assignment to `x` to that type, so
+    /// inference sees the declared type.
+    pub locals: Vec<(String, Scalar)>,
+}
+
 /// One function of a module.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ModuleFunction {
@@ -62,6 +90,8 @@ pub struct ModuleFunction {
     pub name: String,
     /// Decorator attributes.
     pub attrs: FunctionAttrs,
+    /// The decorator's other options.
+    pub options: DecoratorOptions,
     /// Untyped IR.
     pub body: Function,
     /// The source text of the `def` (decorators included): part of the cache key.
@@ -72,17 +102,37 @@ pub struct ModuleFunction {
     pub callees: Vec<String>,
 }
 
+/// A decorated function the front end refused on its own while the rest of the module loads
+/// (today only `@jit(target_backend='cuda')`, which Numba silently ran on the CPU). It is not
+/// in [`Module::functions`]; a compiled function that calls it is an error of the whole load.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RefusedFunction {
+    /// Source name.
+    pub name: String,
+    /// Span of the name in the `def`.
+    pub name_span: Span,
+    /// Why, located (at least one).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
 /// The compiled view of one source file.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Module {
     /// Functions in source order.
     pub functions: Vec<ModuleFunction>,
+    /// Decorated functions refused one by one, in source order; the module loads without them.
+    pub refused: Vec<RefusedFunction>,
 }
 
 impl Module {
     /// The function named `name`.
     pub fn function(&self, name: &str) -> Option<&ModuleFunction> {
         self.functions.iter().find(|f| f.name == name)
+    }
+
+    /// The refused function named `name`.
+    pub fn refused_function(&self, name: &str) -> Option<&RefusedFunction> {
+        self.refused.iter().find(|f| f.name == name)
     }
 
     /// Names of `name` and every function it calls, transitively, sorted (for cache keys).
