@@ -193,8 +193,12 @@ pub(crate) fn read_decorators(
                         Expr::StringLiteral(s) if matches!(s.value.to_str(), "never" | "always") => {
                             o.inline = Some(s.value.to_str().to_string())
                         }
+                        // numba-cuda's `inline=True`.
+                        Expr::BooleanLiteral(b) => {
+                            o.inline = Some(if b.value { "always" } else { "never" }.to_string())
+                        }
                         _ => diags.push(
-                            Diagnostic::error("`inline` must be 'never' or 'always'", kspan, "here")
+                            Diagnostic::error("`inline` must be 'never', 'always', True or False", kspan, "here")
                                 .with_hint("twinjit does not take a cost-model function for `inline`"),
                         ),
                     },
