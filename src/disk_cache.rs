@@ -194,7 +194,10 @@ pub(crate) fn load_source(name: &str, text: &str, mode: &CacheMode, disk: &DiskC
     }
     let source = LoadedSource::parsed(SourceModule::parse(name, text)?);
     if let Some(k) = &key {
-        if source.outline().functions.iter().any(|f| wanted(mode, &source, &f.name)) {
+        // A module with refused functions keeps no outline: every load then runs the front
+        // end and reports them again, as the first load did.
+        let refusals = source.parsed_module().is_ok_and(|m| !m.module().refused.is_empty());
+        if !refusals && source.outline().functions.iter().any(|f| wanted(mode, &source, &f.name)) {
             disk.put(k, &source.outline().encode());
         }
     }

@@ -274,8 +274,32 @@ impl Module {
     pub fn function(&self, name: &str) -> Result<Function, Error> {
         match self.inner.source.outline().functions.iter().position(|f| f.name == name) {
             Some(i) => Ok(self.function_at(i)),
-            None => Err(Error::UnknownFunction { name: name.to_string(), available: self.function_names() }),
+            None => Err(match self.refusal(name) {
+                Some(error) => error,
+                None => Error::UnknownFunction { name: name.to_string(), available: self.function_names() },
+            }),
         }
+    }
+
+    /// The functions the front end refused while it accepted the rest of the module (today:
+    /// `@jit(target_backend='cuda')`, which Numba never compiled for a GPU), each as the
+    /// located compile error that asking for it returns.
+    pub fn refused(&self) -> Vec<(String, Error)> {
+        // A module loaded from a cached outline has none: modules with refusals keep no outline.
+        if !self.inner.source.is_parsed() {
+            return Vec::new();
+        }
+        let Ok(parsed) = self.inner.source.parsed_module() else { return Vec::new() };
+        parsed
+            .module()
+            .refused
+            .iter()
+            .map(|r| (r.name.clone(), crate::source::compile_error(r.diagnostics.clone(), parsed.sources())))
+            .collect()
+    }
+
+    fn refusal(&self, name: &str) -> Option<Error> {
+        self.refused().into_iter().find(|(n, _)| n == name).map(|(_, e)| e)
     }
 
     pub(crate) fn inner(&self) -> &ModuleInner {

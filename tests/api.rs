@@ -289,3 +289,23 @@ fn unbounded_recursion_is_a_recursion_error_not_a_stack_overflow() {
     let r = oracle.interpret("down", &[twinjit::ir::interp::RtValue::I64(900)]).unwrap();
     assert_eq!(r.to_string(), "900");
 }
+
+/// A refused function (the `target_backend='cuda'` trap) is listed by `Module::refused`, asking
+/// for it gives its located compile error, and the module's other functions run.
+#[test]
+fn refused_functions_are_errors_and_their_neighbours_run() {
+    let engine = Engine::new(Target::Host).unwrap();
+    let m = engine.load_file(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/kernels/timing_trap.py")).unwrap();
+    let refused = m.refused();
+    assert_eq!(refused.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(), ["scaled_sum_gpu"]);
+    let err = m.function("scaled_sum_gpu").unwrap_err();
+    assert!(matches!(err, Error::Compile(_)), "{err:?}");
+    let text = err.to_string();
+    assert!(
+        text.contains("target_backend") && text.contains("@cuda.jit") && text.contains("timing_trap.py:"),
+        "{text}"
+    );
+    assert!(!m.function_names().contains(&"scaled_sum_gpu".to_string()));
+    let s: f64 = m.function("scaled_sum").unwrap().call((&[1.0, 2.0, 3.5][..], 2.0f64)).unwrap();
+    assert_eq!(s, 13.0);
+}

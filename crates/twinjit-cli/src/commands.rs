@@ -37,6 +37,9 @@ pub fn check(file: &str, sigs: &[String]) -> Result<String, String> {
     }
     let mut out = String::new();
     let mut errors = String::new();
+    for r in &m.module().refused {
+        let _ = writeln!(errors, "{}", twinjit::diag::render_all(&r.diagnostics, m.sources()));
+    }
     for f in m.functions() {
         let _ = writeln!(out, "{} ({})", f.name, f.attrs.kind.describe());
         let sigs = f
@@ -60,6 +63,9 @@ pub fn check(file: &str, sigs: &[String]) -> Result<String, String> {
     if errors.is_empty() {
         Ok(out)
     } else {
+        // The functions that did load are still listed (stdout); the errors go to stderr.
+        use std::io::Write;
+        let _ = std::io::stdout().write_all(out.as_bytes());
         Err(errors)
     }
 }

@@ -123,10 +123,22 @@ fn prepare(a: &RunArgs) -> Result<Prepared, String> {
     let t = Instant::now();
     let module = engine.load_file(&a.file).map_err(|e| e.to_string())?;
     let load = t.elapsed();
-    let function = module.function(&a.func).map_err(|e| format!("error: {e}"))?;
+    warn_refused(&module, &a.func);
+    let function = module.function(&a.func).map_err(err_text)?;
     let params = function.params().to_vec();
     let bound = bind(a, &params)?;
     Ok(Prepared { function, params, bound, load })
+}
+
+/// One line on stderr for each function of `module` the front end refused (other than `func`,
+/// whose error the run reports in full).
+pub(crate) fn warn_refused(module: &twinjit::Module, func: &str) {
+    for (name, error) in module.refused() {
+        if name != func {
+            let first = error.to_string().lines().next().unwrap_or_default().to_string();
+            eprintln!("twinjit: warning: `{name}` is not compiled ({})", first.trim_start_matches("error: "));
+        }
+    }
 }
 
 /// Binds every `--arg NAME=VALUE` to a parameter by name; every parameter must be bound once.

@@ -107,6 +107,7 @@ mod with_cuda {
         let t = Instant::now();
         let module = engine.load_file(&a.file).map_err(|e| e.to_string())?;
         let load = t.elapsed();
+        crate::run::warn_refused(&module, &a.func);
         let kernel = module.kernel(&a.func).map_err(|e| format!("error: {e}"))?;
         let params = kernel.params().to_vec();
         let bound = bind(a, &params)?;

@@ -122,3 +122,30 @@ fn check_ir_clif_asm() {
     assert_eq!(code, 0);
     assert!(!stdout.trim().is_empty());
 }
+
+/// The `target_backend='cuda'` trap in a user's file: `check` reports the refused function
+/// and exits 1; `run` of a neighbour runs, with a one-line warning naming the refused one.
+#[test]
+fn a_refused_function_fails_check_but_its_neighbours_run() {
+    let file = root().join("examples/kernels/timing_trap.py");
+    let file = file.to_str().unwrap();
+    let (code, out, err) = twinjit(&["check", file]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("scaled_sum (host function)"), "{out}");
+    assert!(err.contains("target_backend") && err.contains("@cuda.jit") && err.contains("timing_trap.py:"), "{err}");
+    let dir = std::env::temp_dir().join(format!("twinjit-cli-trap-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let x = dir.join("x.npy");
+    write_npy(&x, &[3], &[1.0, 2.0, 3.5]);
+    let (code, out, err) =
+        twinjit(&["run", file, "scaled_sum", "--arg", &format!("x={}", x.display()), "--arg", "k=float64:2"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("\"return\": 13.0"), "{out}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("warning: `scaled_sum_gpu` is not compiled"), "{err}");
+    let (code, _, err) =
+        twinjit(&["run", file, "scaled_sum_gpu", "--arg", &format!("x={}", x.display()), "--arg", "k=float64:2"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("target_backend") && err.contains("@cuda.jit"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
