@@ -73,10 +73,29 @@ impl SourceModule {
 
     /// Runs `func` on `args` in the reference interpreter (specialised for the arguments'
     /// types). Arrays are shared: the function's writes are visible through `args`.
+    ///
+    /// A function with signatures in its decorator runs as the engine runs it: the arguments
+    /// are converted to the declared signature they convert to most cheaply.
     pub fn interpret(&self, func: &str, args: &[RtValue]) -> Result<RtValue, Error> {
-        let sig = Signature { args: args.iter().map(RtValue::ty).collect(), ret: None };
+        let types: Vec<_> = args.iter().map(RtValue::ty).collect();
+        let declared = self.module.function(func).map(|f| f.attrs.signatures.as_slice()).unwrap_or_default();
+        let (sig, args) = match twinjit_ir::typing::pick_signature(declared, &types) {
+            Some(k) => {
+                let sig = declared[k].clone();
+                let converted = args
+                    .iter()
+                    .zip(&sig.args)
+                    .map(|(a, t)| match t.scalar() {
+                        Some(s) => twinjit_ir::interp::cast(a, s),
+                        None => a.clone(),
+                    })
+                    .collect();
+                (sig, converted)
+            }
+            None => (Signature { args: types, ret: None }, args.to_vec()),
+        };
         let program = self.specialize(func, &sig, None)?;
-        twinjit_ir::interp::run(&program, args, InterpOptions::default())
+        twinjit_ir::interp::run(&program, &args, InterpOptions::default())
             .map_err(|error| Error::from_interp(error, &self.sources))
     }
 }

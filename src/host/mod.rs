@@ -5,6 +5,7 @@
 
 mod args;
 mod cache;
+mod overload;
 mod specialization;
 
 pub use args::{ArgValue, ArrayArg, Element, FromValue, IntoArg, IntoArgs, Value};
@@ -92,8 +93,35 @@ impl Function {
         if let Some(Ok(spec)) = found {
             return spec.call(args);
         }
+        let declared = &self.module.source.outline().functions[self.index].attrs.signatures;
+        if !declared.is_empty() {
+            // Typed in the decorator: convert to a declared signature, never compile another.
+            let sig = self.declared_for(declared, args)?;
+            let spec = self.compile_signature(sig)?;
+            return spec.call(&overload::converted(sig, args));
+        }
         let spec = self.specialization(args)?;
         spec.call(args)
+    }
+
+    /// The declared signature a call's arguments convert to, or the argument error Numba gives.
+    fn declared_for<'s>(&self, declared: &'s [Signature], args: &[ArgValue]) -> Result<&'s Signature, Error> {
+        let d = self.dispatcher()?;
+        d.arg_types(args)?;
+        let k = overload::pick(declared, args).ok_or_else(|| {
+            let got: Vec<String> = args.iter().filter_map(|a| a.ty()).map(|t| t.numba_name()).collect();
+            let list: Vec<String> = declared.iter().map(|s| s.to_string()).collect();
+            Error::Argument {
+                function: self.name().to_string(),
+                param: None,
+                message: format!(
+                    "no matching definition for argument types ({}); the decorator declares {}",
+                    got.join(", "),
+                    list.join(", ")
+                ),
+            }
+        })?;
+        Ok(&declared[k])
     }
 
     /// The specialisation for these arguments' types (compiled if needed): a typed handle
@@ -113,7 +141,25 @@ impl Function {
 
     fn specialization(&self, args: &[ArgValue]) -> Result<Arc<Specialization>, Error> {
         let d = self.dispatcher()?;
-        d.get_or_build(d.arg_types(args)?, None, |sig| self.build(sig))
+        let types = d.arg_types(args)?;
+        let declared = &self.module.source.outline().functions[self.index].attrs.signatures;
+        if !declared.is_empty() {
+            // A typed handle takes exactly its types: only a declared signature that the
+            // arguments already have (a C-contiguous array also fits an any-layout one).
+            let sig = self.declared_for(declared, args)?;
+            if overload::converted(sig, args).iter().zip(args).any(|(c, a)| c.ty() != a.ty()) {
+                return Err(Error::Argument {
+                    function: self.name().to_string(),
+                    param: None,
+                    message: format!(
+                        "the decorator declares {sig}; `specialize` needs arguments of exactly those types \
+                         (`call` converts them)"
+                    ),
+                });
+            }
+            return self.compile_signature(sig);
+        }
+        d.get_or_build(types, None, |sig| self.build(sig))
     }
 
     fn build(&self, sig: &Signature) -> Result<Specialization, Error> {

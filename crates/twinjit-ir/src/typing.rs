@@ -400,6 +400,45 @@ pub fn array_index(at: &ArrayType, idx: &[Type]) -> Result<(), TypeError> {
     Ok(())
 }
 
+/// The cost of converting a value of type `from` to `to` when a call picks among the
+/// signatures written in a decorator (Numba's overload resolution): 0 exact, 1 a promotion
+/// (int32 → int64, float32 → float64, bool → int, a C array where any layout is declared),
+/// 2 a safe conversion (int → float64), 3 an unsafe one (float64 → float32, float → int,
+/// int64 → int32); `None` when it cannot convert (to bool, between arrays of other dtype or
+/// dimension, array ↔ scalar).
+pub fn conversion_cost(from: &Type, to: &Type) -> Option<u32> {
+    use Scalar::*;
+    match (from, to) {
+        (Type::Scalar(f), Type::Scalar(t)) => Some(match (*f, *t) {
+            (f, t) if f == t => 0,
+            (Int32, Int64) | (Float32, Float64) | (Bool, Int32 | Int64) => 1,
+            (Int32 | Int64 | Bool, Float64) | (Int32 | Bool, Float32) => 2,
+            (_, Bool) => return None,
+            _ => 3,
+        }),
+        (Type::Array(f), Type::Array(t)) => {
+            let layout_ok = f.layout == t.layout || t.layout == crate::types::Layout::A;
+            (f.dtype == t.dtype && f.ndim == t.ndim && layout_ok).then_some(if f.layout == t.layout { 0 } else { 1 })
+        }
+        _ => None,
+    }
+}
+
+/// The declared signature that arguments of types `args` convert to most cheaply (its index;
+/// ties go to the first declared), or `None` when none fits.
+pub fn pick_signature(declared: &[crate::types::Signature], args: &[Type]) -> Option<usize> {
+    declared
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.args.len() == args.len())
+        .filter_map(|(k, s)| {
+            let costs: Option<Vec<u32>> = args.iter().zip(&s.args).map(|(a, t)| conversion_cost(a, t)).collect();
+            costs.map(|c| (c.iter().sum::<u32>(), k))
+        })
+        .min()
+        .map(|(_, k)| k)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -518,5 +557,22 @@ mod tests {
         assert_eq!(unary(UnaryOp::Neg, Int32), Ok((Int64, Int64)));
         assert_eq!(unary(UnaryOp::Neg, Float32), Ok((Float32, Float32)));
         assert!(unary(UnaryOp::Invert, Float64).is_err());
+    }
+
+    #[test]
+    fn declared_signatures_are_picked_by_cheapest_conversion() {
+        let sigs = |texts: &[&str]| -> Vec<crate::types::Signature> {
+            texts.iter().map(|t| crate::types::parse_signature(t).unwrap()).collect()
+        };
+        let s = sigs(&["float64(int32, float32, float64)"]);
+        assert_eq!(pick_signature(&s, &[Type::I64, Type::I64, Type::I64]), Some(0));
+        let s = sigs(&["float32(float32)", "float64(float64)"]);
+        assert_eq!(pick_signature(&s, &[Type::F64]), Some(1));
+        assert_eq!(pick_signature(&s, &[Type::F32]), Some(0));
+        assert_eq!(pick_signature(&s, &[Type::I64]), Some(1));
+        assert_eq!(pick_signature(&sigs(&["int64(float64[:])"]), &[Type::F64]), None);
+        assert_eq!(pick_signature(&sigs(&["int64(bool)"]), &[Type::I64]), None);
+        let c = Type::Array(ArrayType { dtype: Float64, ndim: 1, layout: Layout::C });
+        assert_eq!(pick_signature(&sigs(&["float64(float64[:])"]), &[c]), Some(0));
     }
 }

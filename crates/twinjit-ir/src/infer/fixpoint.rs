@@ -309,9 +309,18 @@ impl<'m> Inferencer<'m> {
                         .with_hint("only arrays and tuples can be indexed"))
                 }
             },
-            InstKind::SetItem(..) | InstKind::Store(..) | InstKind::CheckIndex(..) | InstKind::CheckNonZero(..) => {
+            InstKind::SetItem(a, idx, _) => {
+                // The same index rules as a read: a 2-D array assigned through one index
+                // (`a[1] = 42`, a row in NumPy) is refused, never a store at a flat offset.
+                if let Type::Array(at) = ty(a) {
+                    let idx: Vec<Type> = idx.iter().map(&ty).collect();
+                    if idx.iter().all(Type::is_known) {
+                        typing::array_index(&at, &idx).map_err(|e| e.at(span))?;
+                    }
+                }
                 Type::None
             }
+            InstKind::Store(..) | InstKind::CheckIndex(..) | InstKind::CheckNonZero(..) => Type::None,
             InstKind::MakeTuple(vs) => {
                 let ts: Vec<Type> = vs.iter().map(&ty).collect();
                 if !ts.iter().all(Type::is_known) {

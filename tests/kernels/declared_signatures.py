@@ -1,0 +1,42 @@
+"""Functions typed in their decorator: a call converts its arguments to a declared signature
+(Numba compiles no other), picking the cheapest conversion when several are declared."""
+import numpy as np
+from numba import njit
+
+
+# check: as_float32(12.2) -> 12.199999809265137
+# check: as_float32(3) -> 3.0
+@njit(["float32(float32)"])
+def as_float32(x):
+    return x
+
+
+# check: mixed_max(1, 2, 3) -> 3.0
+# check: mixed_max(1.5, 2.5, -1.0) -> 2.5
+@njit(["float64(int32, float32, float64)"])
+def mixed_max(a, b, c):
+    return max(a, b, c)
+
+
+# check: pick_width(2.5) -> 0.8333333333333334
+# check: pick_width(np.float32(2.5)) -> 0.8333333134651184
+# check: pick_width(7) -> 2.3333333333333335
+@njit(["float32(float32)", "float64(float64)"])
+def pick_width(x):
+    return x / 3
+
+
+# check: truncating(7.9) -> 14
+# check: truncating(-7.9) -> -14
+@njit(["int64(int64)"])
+def truncating(n):
+    return n * 2
+
+
+# check: scaled_sum(np.array([1.0, 2.0, 3.5]), 2) -> 13.0
+@njit(["float64(float64[:], float64)"])
+def scaled_sum(a, k):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += k * a[i]
+    return s
