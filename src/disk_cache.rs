@@ -165,7 +165,10 @@ const OUTLINE_TARGET: &str = "front end";
 /// The key of the outline of `text`: a digest of the whole text, so any edit misses.
 fn outline_key(name: &str, text: &str) -> CacheKey {
     let digest = twinjit_cache::content_digest(text.as_bytes());
-    CacheKey::new(name, "", OUTLINE_TARGET).with_part("text sha256", digest).with_part("version", version_part())
+    CacheKey::new(name, "", OUTLINE_TARGET)
+        .with_part("text sha256", digest)
+        .with_part("version", version_part())
+        .with_part("outline format", crate::outline::FORMAT)
 }
 
 /// Whether `text` has `cache` followed by `=` (spaces allowed between): a cheap test that every

@@ -7,7 +7,7 @@
 use crate::error::Error;
 use crate::spec_table::{SpecTable, Types};
 use std::sync::Arc;
-use twinjit_ir::{Signature, Type};
+use twinjit_ir::{Const, Signature, Type};
 
 /// A call argument as the dispatcher sees it: its type, or why it cannot be passed.
 pub(crate) trait CallArg {
@@ -19,35 +19,41 @@ pub(crate) trait CallArg {
 pub(crate) struct Dispatcher<C> {
     pub(crate) name: String,
     pub(crate) params: Vec<String>,
+    /// The defaults of the last `defaults.len()` parameters.
+    pub(crate) defaults: Vec<Const>,
     pub(crate) specs: SpecTable<C>,
 }
 
 impl<C> Dispatcher<C> {
-    pub(crate) fn new(name: String, params: Vec<String>) -> Self {
-        Dispatcher { name, params, specs: SpecTable::default() }
+    pub(crate) fn new(name: String, params: Vec<String>, defaults: Vec<Const>) -> Self {
+        Dispatcher { name, params, defaults, specs: SpecTable::default() }
     }
 
     /// The error for a call with `given` arguments, when that is not the parameter count.
     pub(crate) fn check_arity(&self, given: usize) -> Result<(), Error> {
-        let n = self.params.len();
-        if given == n {
-            return Ok(());
-        }
-        Err(Error::Argument {
-            function: self.name.clone(),
-            param: None,
-            message: format!(
-                "takes {n} argument{} ({}) but {given} were given",
-                if n == 1 { "" } else { "s" },
-                self.params.join(", ")
-            ),
-        })
+        arity(&self.name, &self.params, self.defaults.len(), given).map(|_| ())
+    }
+
+    /// The defaults a call with `given` positional arguments takes for the parameters it omits
+    /// (none when it passes them all), or its arity error.
+    pub(crate) fn omitted(&self, given: usize) -> Result<&[Const], Error> {
+        arity(&self.name, &self.params, self.defaults.len(), given)
+            .map(|from| &self.defaults[self.defaults.len() - from..])
     }
 
     /// The argument types of a call: its arity checked, each argument typed or refused with an
     /// error naming its parameter.
     pub(crate) fn arg_types(&self, args: &[impl CallArg]) -> Result<Types, Error> {
-        self.check_arity(args.len())?;
+        if args.len() != self.params.len() {
+            self.check_arity(args.len())?;
+            // Within the defaults: `Function::call` fills them before typing; a kernel launch
+            // passes every argument.
+            return Err(Error::Argument {
+                function: self.name.clone(),
+                param: Some(self.params[args.len().min(self.params.len() - 1)].clone()),
+                message: "a kernel launch passes every argument (defaults are not filled in launches)".into(),
+            });
+        }
         args.iter()
             .enumerate()
             .map(|(k, a)| {
@@ -102,4 +108,34 @@ pub(crate) fn type_mismatch(function: &str, param: &str, expected: &Type, got: O
             got.map(|t| t.numba_name()).unwrap_or_else(|| "an invalid argument".into())
         ),
     }
+}
+
+/// Checks a call of `function` with `given` positional arguments against its `params`, of which
+/// the last `defaults` have defaults: how many trailing parameters take their default, or the
+/// argument error (CPython's wording: a missing argument is named).
+pub(crate) fn arity(function: &str, params: &[String], defaults: usize, given: usize) -> Result<usize, Error> {
+    let n = params.len();
+    let required = n - defaults.min(n);
+    if (required..=n).contains(&given) {
+        return Ok(n - given);
+    }
+    let (param, message) = if given < required {
+        let missing: Vec<String> = params[given..required].iter().map(|p| format!("'{p}'")).collect();
+        let list = match missing.as_slice() {
+            [a] => a.clone(),
+            [a, b] => format!("{a} and {b}"),
+            [init @ .., last] => format!("{}, and {last}", init.join(", ")),
+            [] => String::new(),
+        };
+        let s = if missing.len() == 1 { "" } else { "s" };
+        (Some(params[given].clone()), format!("missing {} required argument{s}: {list}", missing.len()))
+    } else {
+        let takes = match (required == n, n) {
+            (true, 1) => "1 argument".to_string(),
+            (true, _) => format!("{n} arguments"),
+            (false, _) => format!("from {required} to {n} arguments"),
+        };
+        (None, format!("takes {takes} ({}) but {given} were given", params.join(", ")))
+    };
+    Err(Error::Argument { function: function.to_string(), param, message })
 }

@@ -180,11 +180,19 @@ impl Engine {
         let outline = source.outline();
         let dispatchers = match &self.backend {
             Backend::Host => Dispatchers::Host(
-                outline.functions.iter().map(|f| Dispatcher::new(f.name.clone(), f.params.clone())).collect(),
+                outline
+                    .functions
+                    .iter()
+                    .map(|f| Dispatcher::new(f.name.clone(), f.params.clone(), f.defaults.clone()))
+                    .collect(),
             ),
             #[cfg(feature = "cuda")]
             Backend::Cuda(_) => Dispatchers::Cuda(
-                outline.functions.iter().map(|f| Dispatcher::new(f.name.clone(), f.params.clone())).collect(),
+                outline
+                    .functions
+                    .iter()
+                    .map(|f| Dispatcher::new(f.name.clone(), f.params.clone(), f.defaults.clone()))
+                    .collect(),
             ),
             #[cfg(feature = "cuda")]
             Backend::Ptx(_) => Dispatchers::None,

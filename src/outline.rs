@@ -11,7 +11,11 @@
 
 use crate::disk_cache::{decode_types, encode_types, Reader, Writer};
 use std::ops::Range;
-use twinjit_ir::{ErrorModel, FunctionAttrs, FunctionKind, Module, Signature};
+use twinjit_ir::{Const, ErrorModel, FunctionAttrs, FunctionKind, Module, Signature};
+
+/// The version of [`Outline::encode`]'s format, part of the outline's cache key: a change of
+/// format bumps it, so an outline written by another format is never read.
+pub(crate) const FORMAT: &str = "2";
 
 /// The outline of one module (functions in source order).
 #[derive(Clone, Debug, PartialEq)]
@@ -24,6 +28,8 @@ pub(crate) struct Outline {
 pub(crate) struct OutlineFunction {
     pub(crate) name: String,
     pub(crate) params: Vec<String>,
+    /// The defaults of the last `defaults.len()` parameters (`ModuleFunction::defaults`).
+    pub(crate) defaults: Vec<Const>,
     pub(crate) attrs: FunctionAttrs,
     /// Byte range of the `def` (decorators included) in the module's text.
     pub(crate) source: Range<usize>,
@@ -46,6 +52,7 @@ impl Outline {
                 OutlineFunction {
                     name: f.name.clone(),
                     params: f.body.param_names.clone(),
+                    defaults: f.defaults.clone(),
                     attrs: f.attrs.clone(),
                     source,
                     callees: f.callees.clone(),
@@ -93,6 +100,15 @@ impl Outline {
             for p in &f.params {
                 w.str(p);
             }
+            w.u64(f.defaults.len() as u64);
+            for d in &f.defaults {
+                match *d {
+                    Const::Int(i) => w.u64(0).u64(i as u64),
+                    Const::Float(x) => w.u64(1).u64(x.to_bits()),
+                    Const::Bool(b) => w.u64(2).u64(b as u64),
+                    Const::None => w.u64(3).u64(0),
+                };
+            }
             let a = &f.attrs;
             let kind = match a.kind {
                 FunctionKind::Host => 0,
@@ -132,6 +148,20 @@ impl Outline {
         for _ in 0..n {
             let name = r.str()?.to_string();
             let params = (0..count(&mut r)?).map(|_| r.str().map(str::to_string)).collect::<Option<Vec<_>>>()?;
+            let mut defaults = Vec::new();
+            for _ in 0..count(&mut r)? {
+                let (tag, bits) = (r.u64()?, r.u64()?);
+                defaults.push(match (tag, bits) {
+                    (0, i) => Const::Int(i as i64),
+                    (1, x) => Const::Float(f64::from_bits(x)),
+                    (2, b @ (0 | 1)) => Const::Bool(b == 1),
+                    (3, 0) => Const::None,
+                    _ => return None,
+                });
+            }
+            if defaults.len() > params.len() {
+                return None;
+            }
             let kind = match r.u64()? {
                 0 => FunctionKind::Host,
                 1 => FunctionKind::Kernel,
@@ -165,7 +195,7 @@ impl Outline {
             text.get(start..end)?;
             let callees = (0..count(&mut r)?).map(|_| r.str().map(str::to_string)).collect::<Option<Vec<_>>>()?;
             let attrs = FunctionAttrs { kind, signatures, cache, boundscheck, fastmath, error_model, decorator };
-            functions.push(OutlineFunction { name, params, attrs, source: start..end, callees });
+            functions.push(OutlineFunction { name, params, defaults, attrs, source: start..end, callees });
         }
         r.0.is_empty().then_some(Outline { functions })
     }
@@ -175,7 +205,7 @@ impl Outline {
 mod tests {
     use super::*;
 
-    const SRC: &str = "import math\nfrom numba import njit\n\nK = 2.0\n\n@njit(cache=True, boundscheck=False)\ndef f(a, n):\n    return g(n) * K\n\n@njit(['float64(int64)'])\ndef g(n):\n    return math.sqrt(n)\n\nZ = 1\n";
+    const SRC: &str = "import math\nfrom numba import njit\n\nK = 2.0\n\n@njit(cache=True, boundscheck=False)\ndef f(a, n=-3, s=0.5, b=True):\n    return g(n) * K\n\n@njit(['float64(int64)'])\ndef g(n):\n    return math.sqrt(n)\n\nZ = 1\n";
 
     fn outline() -> Outline {
         let m = crate::SourceModule::parse("o.py", SRC).unwrap();
@@ -188,7 +218,8 @@ mod tests {
         let f = o.function("f").unwrap();
         assert!(SRC[f.source.clone()].starts_with("@njit(cache=True"), "{:?}", &SRC[f.source.clone()]);
         assert!(SRC[f.source.clone()].ends_with("* K"));
-        assert_eq!(f.params, ["a", "n"]);
+        assert_eq!(f.params, ["a", "n", "s", "b"]);
+        assert_eq!(f.defaults, [Const::Int(-3), Const::Float(0.5), Const::Bool(true)]);
         assert_eq!(f.attrs.boundscheck, Some(false));
         assert_eq!(o.call_closure("f"), ["f", "g"]);
         assert_eq!(o.call_closure("g"), ["g"]);

@@ -3,7 +3,7 @@
 use crate::error::{CompileError, Error};
 use twinjit_diag::{render_all, Diagnostic, FileId, SourceMap};
 use twinjit_ir::interp::{InterpOptions, RtValue};
-use twinjit_ir::{Module, ModuleFunction, Signature, TypedProgram};
+use twinjit_ir::{Const, Module, ModuleFunction, Signature, TypedProgram};
 
 use crate::outline::Outline;
 use std::sync::{Arc, OnceLock};
@@ -72,11 +72,22 @@ impl SourceModule {
     }
 
     /// Runs `func` on `args` in the reference interpreter (specialised for the arguments'
-    /// types). Arrays are shared: the function's writes are visible through `args`.
+    /// types). Arrays are shared: the function's writes are visible through `args`. Omitted
+    /// trailing arguments take their defaults, as in [`crate::Function::call`].
     ///
     /// A function with signatures in its decorator runs as the engine runs it: the arguments
     /// are converted to the declared signature they convert to most cheaply.
     pub fn interpret(&self, func: &str, args: &[RtValue]) -> Result<RtValue, Error> {
+        let mut args = args.to_vec();
+        if let Some(f) = self.module.function(func) {
+            let omitted = crate::dispatcher::arity(func, &f.body.param_names, f.defaults.len(), args.len())?;
+            args.extend(f.defaults[f.defaults.len() - omitted..].iter().map(|c| match *c {
+                Const::Int(i) => RtValue::I64(i),
+                Const::Float(x) => RtValue::F64(x),
+                Const::Bool(b) => RtValue::Bool(b),
+                Const::None => RtValue::None,
+            }));
+        }
         let types: Vec<_> = args.iter().map(RtValue::ty).collect();
         let declared = self.module.function(func).map(|f| f.attrs.signatures.as_slice()).unwrap_or_default();
         let (sig, args) = match twinjit_ir::typing::pick_signature(declared, &types) {
@@ -92,7 +103,7 @@ impl SourceModule {
                     .collect();
                 (sig, converted)
             }
-            None => (Signature { args: types, ret: None }, args.to_vec()),
+            None => (Signature { args: types, ret: None }, args),
         };
         let program = self.specialize(func, &sig, None)?;
         twinjit_ir::interp::run(&program, &args, InterpOptions::default())

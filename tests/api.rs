@@ -38,6 +38,13 @@ def hyp(a, b):
 @njit
 def nothing(a):
     pass
+
+STEP = 2
+
+@njit
+def ramp(a, start=1.0, step=STEP, up=True):
+    for i in range(a.shape[0]):
+        a[i] = start + i * step if up else start - i * step
 "#;
 
 fn module() -> twinjit::Module {
@@ -76,7 +83,10 @@ fn argument_errors_name_the_parameter() {
     let a = [1.0f64, 2.0];
     let e = f.call::<f64>((&a[..],)).unwrap_err();
     assert!(matches!(e, Error::Argument { .. }), "{e}");
-    assert!(e.to_string().contains("takes 2 arguments (a, i) but 1 were given"), "{e}");
+    assert!(matches!(&e, Error::Argument { param: Some(p), .. } if p == "i"), "{e}");
+    assert!(e.to_string().contains("missing 1 required argument: 'i'"), "{e}");
+    let e = f.call::<f64>((&a[..], 0i64, 1i64)).unwrap_err();
+    assert!(e.to_string().contains("takes 2 arguments (a, i) but 3 were given"), "{e}");
     // A float index is a type error located in the source.
     let e = f.call::<f64>((&a[..], 1.5f64)).unwrap_err();
     assert!(e.to_string().contains("array index must be an integer, found float64"), "{e}");
@@ -91,6 +101,31 @@ fn argument_errors_name_the_parameter() {
     let e = m.function("set_at").unwrap().call::<()>((&a[..], 0i64, 1.0f64)).unwrap_err();
     assert!(e.to_string().contains("parameter `a`: the function writes to this array"), "{e}");
     assert!(matches!(m.function("nope"), Err(Error::UnknownFunction { .. })));
+}
+
+#[test]
+fn omitted_trailing_arguments_take_their_defaults() {
+    let m = module();
+    let f = m.function("ramp").unwrap();
+    let mut a = [0.0f64; 3];
+    f.call::<()>((&mut a[..],)).unwrap();
+    assert_eq!(a, [1.0, 3.0, 5.0]);
+    f.call::<()>((&mut a[..], 0.5f64)).unwrap();
+    assert_eq!(a, [0.5, 2.5, 4.5]);
+    f.call::<()>((&mut a[..], 0.0f64, 3i64, false)).unwrap();
+    assert_eq!(a, [0.0, -3.0, -6.0]);
+    // The specialisation's signature includes the defaulted parameters, typed as Numba types
+    // the constants (int64, float64, bool); a call that spells them out shares it.
+    let spec = f.specialize((&mut a[..],)).unwrap();
+    assert_eq!(spec.signature().to_string(), "void(float64[::1], float64, int64, bool)");
+    f.call::<()>((&mut a[..], 1.0f64, 2i64, true)).unwrap();
+    assert_eq!(a, [1.0, 3.0, 5.0]);
+    // A required parameter is still required, and named.
+    let e = f.call::<()>(()).unwrap_err();
+    assert!(matches!(&e, Error::Argument { param: Some(p), .. } if p == "a"), "{e}");
+    assert!(e.to_string().contains("missing 1 required argument: 'a'"), "{e}");
+    let e = f.call::<()>((&mut a[..], 1.0f64, 2i64, true, 0i64)).unwrap_err();
+    assert!(e.to_string().contains("takes from 1 to 4 arguments (a, start, step, up) but 5 were given"), "{e}");
 }
 
 #[test]

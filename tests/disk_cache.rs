@@ -144,6 +144,29 @@ fn a_module_whose_code_is_cached_loads_and_runs_without_the_front_end() {
 }
 
 #[test]
+fn a_cached_load_knows_the_defaults() {
+    let dir = scratch("defaults");
+    let e = engine(&dir, CacheMode::Decorator);
+    let src = "from numba import njit\n\nK = 3\n\n@njit(cache=True)\ndef f(x, n=K, s=0.5):\n    return x * n + s\n";
+    let m = e.load("d.py", src).unwrap();
+    assert_eq!(m.function("f").unwrap().call::<f64>((2.0f64,)).unwrap(), 6.5);
+    let m = e.load("d.py", src).unwrap();
+    assert!(!m.is_parsed(), "the outline was not used");
+    let f = m.function("f").unwrap();
+    // The defaulted call hits the entry compiled for (float64, int64, float64)...
+    assert_eq!(f.call::<f64>((2.0f64,)).unwrap(), 6.5);
+    assert!(!m.is_parsed(), "a cache hit ran the front end");
+    // ...and the outline's defaults fill a signature that misses too.
+    assert_eq!(f.call::<f64>((2.0f64, 1i64)).unwrap(), 2.5);
+    let err = f.call::<f64>(()).unwrap_err();
+    assert!(err.to_string().contains("missing 1 required argument: 'x'"), "{err}");
+    // A different default is a different text: a new outline and new code.
+    let m = e.load("d.py", &src.replace("s=0.5", "s=1.5")).unwrap();
+    assert_eq!(m.function("f").unwrap().call::<f64>((2.0f64,)).unwrap(), 7.5);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn runtime_error_locations_follow_the_function_when_code_above_it_moves() {
     let dir = scratch("moved");
     let e = engine(&dir, CacheMode::Decorator);

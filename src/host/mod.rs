@@ -17,7 +17,7 @@ use crate::error::Error;
 use crate::Target;
 use std::sync::Arc;
 use twinjit_host::HostOptions;
-use twinjit_ir::{Signature, Type};
+use twinjit_ir::{Const, Signature, Type};
 
 impl CallArg for ArgValue<'_> {
     fn arg_type(&self) -> Result<Type, String> {
@@ -71,6 +71,11 @@ impl Function {
 
     /// Calls the function, compiling it for these argument types on first use.
     ///
+    /// Arguments are positional, in the order of [`Function::params`]; trailing parameters
+    /// with a default (`def f(x, n=3)`) may be omitted and take it, typed as Numba types the
+    /// constant (`3` int64, `1.0` float64, `True` bool). Keyword arguments are not taken from
+    /// Rust: pass every argument before the last one you give.
+    ///
     /// ```
     /// let engine = twinjit::Engine::new(twinjit::Target::Host).unwrap();
     /// let src = "from numba import njit\n@njit\ndef total(a, n):\n    s = 0.0\n    for i in range(n):\n        s += a[i]\n    return s\n";
@@ -81,11 +86,23 @@ impl Function {
     /// // Out of bounds with bounds checking on (the default): an error, not a crash.
     /// let e = f.call::<f64>((&a[..], 4i64)).unwrap_err();
     /// assert_eq!(e.python_exception(), Some("IndexError"));
+    /// // A default: `scaled(x, k=2.0)` called as `scaled(x)`.
+    /// let src = "from numba import njit\n@njit\ndef scaled(x, k=2.0):\n    return x * k\n";
+    /// let g = engine.load("s.py", src).unwrap().function("scaled").unwrap();
+    /// assert_eq!(g.call::<f64>((1.5,)).unwrap(), 3.0);
+    /// assert_eq!(g.call::<f64>((1.5, 3.0)).unwrap(), 4.5);
     /// ```
     pub fn call<'a, R: FromValue>(&self, args: impl IntoArgs<'a>) -> Result<R, Error> {
         let args = args.into_args();
-        let args = args.as_ref();
         let d = self.dispatcher()?;
+        let filled;
+        let args = match with_defaults(d, args.as_ref())? {
+            Some(all) => {
+                filled = all;
+                &filled[..]
+            }
+            None => args.as_ref(),
+        };
         // Fast path: an existing specialisation whose types match the arguments exactly, found
         // without building a signature; the lock is released before the call, so a long call
         // never blocks another signature's compilation.
@@ -126,8 +143,15 @@ impl Function {
 
     /// The specialisation for these arguments' types (compiled if needed): a typed handle
     /// whose calls skip the dispatcher's lookup.
+    ///
+    /// Omitted trailing arguments take their defaults, as in [`Function::call`]; the
+    /// specialisation's signature includes the defaulted parameters' types.
     pub fn specialize<'a>(&self, args: impl IntoArgs<'a>) -> Result<Arc<Specialization>, Error> {
-        self.specialization(args.into_args().as_ref())
+        let args = args.into_args();
+        match with_defaults(self.dispatcher()?, args.as_ref())? {
+            Some(all) => self.specialization(&all),
+            None => self.specialization(args.as_ref()),
+        }
     }
 
     /// Compiles for a signature in Numba's spelling (`"(float64[:], int64)"`).
@@ -204,6 +228,25 @@ impl Function {
         }
         Ok(spec)
     }
+}
+
+/// `args` followed by the defaults of the parameters they omit; `None` when they omit none.
+fn with_defaults<'a>(
+    d: &Dispatcher<Specialization>,
+    args: &[ArgValue<'a>],
+) -> Result<Option<Vec<ArgValue<'a>>>, Error> {
+    let omitted = d.omitted(args.len())?;
+    if omitted.is_empty() {
+        return Ok(None);
+    }
+    let mut all = args.to_vec();
+    all.extend(omitted.iter().map(|c| match *c {
+        Const::Int(i) => ArgValue::I64(i),
+        Const::Float(x) => ArgValue::F64(x),
+        Const::Bool(b) => ArgValue::Bool(b),
+        Const::None => ArgValue::Invalid("a `None` default cannot be passed"),
+    }));
+    Ok(Some(all))
 }
 
 /// The disk cache's key of `f` compiled for `sig` on the host: the CPU triple and features the

@@ -1,9 +1,9 @@
-# expect-error: default parameter values are not supported
+# expect-error: default value is not a constant
 from numba import njit
 
 
 @njit
-def scale(x, factor=2.0):  # <-- here
+def scale(x, factor=x0):  # <-- here
     return x * factor
 
 

@@ -1,12 +1,12 @@
-# expect-error: keyword arguments in calls to user functions are not supported
+# expect-error: axpy() got an unexpected keyword argument 'z'
 from numba import njit
 
 
 @njit
-def axpy(a, x, y):
+def axpy(a, x, y=0.0):
     return a * x + y
 
 
 @njit
 def main(x):
-    return axpy(2.0, x, y=1.0)  # <-- here
+    return axpy(2.0, x, z=1.0)  # <-- here

@@ -1,4 +1,4 @@
-# expect-error: wrong number of arguments: 'hypot2' takes 2 arguments but 3 were given
+# expect-error: hypot2() takes 2 positional arguments but 3 were given
 from numba import njit
 
 

@@ -86,6 +86,10 @@ pub fn read_checks(file: &str, text: &str) -> Result<Vec<Check>, String> {
         let Expr::Call(c) = parse_expr(call).map_err(|m| format!("{at}: {m}"))? else {
             return Err(format!("{at}: check is not a call"));
         };
+        if !c.arguments.keywords.is_empty() {
+            // The API takes positional arguments only; omitted trailing ones take defaults.
+            return Err(format!("{at}: keyword arguments in a check (write them by position)"));
+        }
         let (n, launch, shared_bytes) = match &*c.func {
             Expr::Name(n) => (n, None, 0),
             Expr::Subscript(s) => {

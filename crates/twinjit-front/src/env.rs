@@ -2,6 +2,7 @@
 //! and, for every other module-level name, why it has no value a compiled function can read.
 
 use crate::const_eval::ConstValue;
+use crate::params::Params;
 use hashbrown::HashMap;
 use ruff_python_ast::Expr;
 use twinjit_diag::Span;
@@ -46,7 +47,7 @@ pub(crate) enum Global {
     /// located error there.
     Unfrozen(Unfrozen),
     /// A function of this module.
-    Function { kind: Option<FunctionKind>, params: usize },
+    Function { kind: Option<FunctionKind>, params: Params },
     /// A decorated function refused on its own (`target_backend='cuda'`).
     Refused,
 }

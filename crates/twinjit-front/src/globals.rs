@@ -358,7 +358,7 @@ fn snippet(text: &str, r: TextRange) -> String {
 
 /// Module-level names as constants: earlier constants, `math`/`numpy` constants, and the
 /// conversions `int`, `float`, `bool`, `np.int64`, `np.float64`, `np.bool_`.
-struct ModuleNames<'a>(&'a Env);
+pub(crate) struct ModuleNames<'a>(pub(crate) &'a Env);
 
 impl Names for ModuleNames<'_> {
     fn constant(&self, e: &Expr) -> Option<ConstValue> {

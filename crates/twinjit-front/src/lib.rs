@@ -28,6 +28,7 @@ mod imports;
 mod limits;
 mod lower;
 mod module_level;
+mod params;
 mod signature;
 mod ssa;
 

@@ -10,6 +10,7 @@ use crate::const_eval::ConstValue;
 use crate::env::{dtype_name, math_const, math_function, supported_hint, Env, Global, Unfrozen, UnfrozenWhy};
 use crate::fold::fold;
 use crate::module_level::stmt_kind;
+use crate::params::{Filled, Params};
 use crate::span;
 use crate::ssa::Ssa;
 use hashbrown::{HashMap, HashSet};
@@ -49,6 +50,7 @@ pub(crate) fn lower_function(
         locals: HashSet::new(),
         diags: Vec::new(),
         callees: Vec::new(),
+        defaults: Vec::new(),
         kind: attrs.kind,
         depth: 0,
         hidden: 0,
@@ -84,6 +86,7 @@ pub(crate) fn lower_function(
         source,
         name_span,
         callees: lw.callees,
+        defaults: lw.defaults,
     })
 }
 
@@ -135,6 +138,8 @@ struct Lower<'a> {
     locals: HashSet<String>,
     diags: Vec<Diagnostic>,
     callees: Vec<String>,
+    /// The function's own defaults (`ModuleFunction::defaults`).
+    defaults: Vec<Const>,
     kind: FunctionKind,
     depth: usize,
     hidden: u32,
@@ -229,6 +234,12 @@ impl Lower<'_> {
     /// Records `d` and returns a placeholder value so lowering can go on.
     fn fail(&mut self, d: Diagnostic) -> Value {
         self.diags.push(d);
+        self.fail_silently()
+    }
+
+    /// A placeholder value for an error reported elsewhere: lowering goes on, and the module
+    /// is rejected by that report.
+    fn fail_silently(&mut self) -> Value {
         let inst = self.f.make_inst(InstKind::Undef, Some(Type::Unknown), Span::DUMMY);
         self.f.blocks[self.cur.index()].insts.push(inst);
         self.f.insts[inst.index()].result.expect("undef has a result")
@@ -275,19 +286,31 @@ impl Lower<'_> {
                 ));
                 continue;
             }
-            if let Some(d) = &a.default {
-                self.diags.push(unsupported(
-                    self.sp(d.range()),
-                    "default parameter values are",
-                    "pass every argument explicitly",
-                ));
-            }
             let v = self.f.add_block_param(Function::ENTRY, Type::Unknown);
             self.f.param_names.push(name.clone());
             self.f.param_spans.push(self.sp(a.parameter.name.range));
             let v = self.declare(&name, v, self.sp(a.parameter.name.range));
             self.ssa.def(Function::ENTRY, &name, v);
             self.locals.insert(name);
+        }
+        // The defaults were evaluated when the module level ran the `def`.
+        if let Some(Global::Function { params, .. }) = self.env.get(self.f.name.as_str()) {
+            for d in &params.defaults {
+                match d {
+                    Ok(c) => self.defaults.push(*c),
+                    Err(bad) => self.diags.push(bad.diagnostic()),
+                }
+            }
+            // numba-cuda's launch marshals only the arguments given (its simulator, plain
+            // Python, fills defaults): a kernel launch passes every argument here.
+            let first = p.posonlyargs.iter().chain(&p.args).find_map(|a| a.default.as_deref());
+            if let (FunctionKind::Kernel, Some(d)) = (self.kind, first) {
+                self.diags.push(unsupported(
+                    self.sp(d.range()),
+                    "default values of kernel parameters are",
+                    "pass every argument at the launch; device functions (`@cuda.jit(device=True)`) may have defaults",
+                ));
+            }
         }
         if let Some(v) = &p.vararg {
             self.diags.push(unsupported(self.sp(v.range), "`*args` is", "list the parameters explicitly"));
@@ -1137,6 +1160,13 @@ impl Lower<'_> {
         if let Some((g, rest)) = self.module_path(&c.func) {
             return self.module_call(g, &rest, c, span);
         }
+        if let Expr::Name(n) = &*c.func {
+            if let (false, Some(Global::Function { kind: Some(_), params })) =
+                (self.locals.contains(n.id.as_str()), self.env.get(n.id.as_str()))
+            {
+                return self.function_call(n.id.as_str(), &params.clone(), c, span);
+            }
+        }
         if !c.arguments.keywords.is_empty() {
             let kspan = self.sp(c.arguments.keywords[0].range);
             return self.fail(unsupported(kspan, "keyword arguments are", "pass arguments by position"));
@@ -1156,24 +1186,6 @@ impl Lower<'_> {
                     ));
                 }
                 match self.env.get(id).cloned() {
-                    Some(Global::Function { kind: Some(_), params }) => {
-                        if params != args.len() {
-                            return self.fail(Diagnostic::error(
-                                format!(
-                                    "`{id}` takes {params} argument{} but {} were given",
-                                    if params == 1 { "" } else { "s" },
-                                    args.len()
-                                ),
-                                span,
-                                "wrong number of arguments",
-                            ));
-                        }
-                        let vals: Vec<Value> = args.iter().map(|a| self.expr(a)).collect();
-                        if !self.callees.iter().any(|x| x == id) {
-                            self.callees.push(id.to_string());
-                        }
-                        return self.emit(InstKind::Call(id.to_string(), vals), span);
-                    }
                     Some(Global::Function { kind: None, .. }) => {
                         return self.fail(
                             Diagnostic::error(format!("`{id}` is not compiled"), fspan, "plain Python function")
@@ -1228,6 +1240,46 @@ impl Lower<'_> {
                 "not a function",
             )),
         }
+    }
+
+    /// A call of a compiled module function: the arguments bound to its parameters by
+    /// CPython's rules, evaluated in source order, omitted ones filled with their defaults.
+    fn function_call(&mut self, id: &str, params: &Params, c: &ast::ExprCall, span: Span) -> Value {
+        let a = &c.arguments;
+        if let Some(s) = a.args.iter().find(|e| matches!(e, Expr::Starred(_))) {
+            return self.fail(unsupported(self.sp(s.range()), "`*args` in calls is", "pass arguments one by one"));
+        }
+        let mut keywords = Vec::new();
+        for k in a.keywords.iter() {
+            match &k.arg {
+                Some(name) => keywords.push((name.id.as_str(), k.range)),
+                None => {
+                    return self.fail(unsupported(
+                        self.sp(k.range),
+                        "`**kwargs` in calls is",
+                        "pass keywords one by one",
+                    ))
+                }
+            }
+        }
+        let bound = match params.bind(id, a.args.len(), &keywords, span, self.file) {
+            Ok(b) => b,
+            Err(d) => return self.fail(d),
+        };
+        let vals: Vec<Value> = a.args.iter().chain(a.keywords.iter().map(|k| &k.value)).map(|e| self.expr(e)).collect();
+        let mut args = Vec::with_capacity(bound.len());
+        for b in bound {
+            args.push(match b {
+                Some(Filled::Arg(k)) => vals[k],
+                Some(Filled::Default(c)) => self.konst(c, span),
+                // A default twinjit cannot use: reported where the callee is defined.
+                None => return self.fail_silently(),
+            });
+        }
+        if !self.callees.iter().any(|x| x == id) {
+            self.callees.push(id.to_string());
+        }
+        self.emit(InstKind::Call(id.to_string(), args), span)
     }
 
     fn builtin_call(&mut self, b: Builtin, args: &[Expr], span: Span) -> Value {

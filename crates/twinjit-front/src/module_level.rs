@@ -6,9 +6,10 @@
 
 use crate::decorators::{read_decorators, Decorated};
 use crate::env::{Env, Global};
-use crate::globals::{Bindings, Globals};
+use crate::globals::{Bindings, Globals, ModuleNames};
 use crate::imports;
 use crate::lower::lower_function;
+use crate::params::Params;
 use crate::span;
 use ruff_python_ast::Stmt;
 use twinjit_diag::{Diagnostic, FileId};
@@ -43,7 +44,7 @@ pub(crate) fn lower(text: &str, file: FileId, file_name: &str) -> Result<Module,
             Stmt::Import(imp) => imports::import(imp, &mut env),
             Stmt::ImportFrom(imp) => imports::import_from(imp, &mut env),
             Stmt::FunctionDef(fd) => {
-                let params = fd.parameters.posonlyargs.len() + fd.parameters.args.len();
+                let params = Params::of(&fd.parameters, &ModuleNames(&env), file);
                 let g = match read_decorators(fd, &env, file, text) {
                     Ok(Decorated::Compiled(a, _)) => Global::Function { kind: Some(a.kind), params },
                     Ok(Decorated::Refused(_)) => Global::Refused,

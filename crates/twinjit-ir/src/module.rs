@@ -1,7 +1,7 @@
 //! A module: the functions of one source file with their decorator attributes, as the front end
 //! produced them (untyped IR), plus the source text the cache key needs.
 
-use crate::function::Function;
+use crate::function::{Const, Function};
 use crate::types::{Scalar, Signature};
 use twinjit_diag::{Diagnostic, Span};
 
@@ -100,6 +100,9 @@ pub struct ModuleFunction {
     pub name_span: Span,
     /// Names of the module functions it calls directly.
     pub callees: Vec<String>,
+    /// Python's `__defaults__`: the values of the last `defaults.len()` parameters, which a
+    /// call that omits them passes (typed as the constant's type, as Numba does).
+    pub defaults: Vec<Const>,
 }
 
 /// A decorated function the front end refused on its own while the rest of the module loads
