@@ -69,6 +69,14 @@ impl Function {
         &self.module.source.outline().functions[self.index].params
     }
 
+    /// The default of parameter `k` (`def f(x, n=3)`: `n`'s is `ArgValue::I64(3)`), as the
+    /// argument a call that omits it passes; `None` for a parameter without one.
+    pub fn param_default(&self, k: usize) -> Option<ArgValue<'static>> {
+        let f = &self.module.source.outline().functions[self.index];
+        let first = f.params.len().checked_sub(f.defaults.len())?;
+        f.defaults.get(k.checked_sub(first)?).map(|c| default_arg(*c))
+    }
+
     /// Calls the function, compiling it for these argument types on first use.
     ///
     /// Arguments are positional, in the order of [`Function::params`]; trailing parameters
@@ -240,13 +248,18 @@ fn with_defaults<'a>(
         return Ok(None);
     }
     let mut all = args.to_vec();
-    all.extend(omitted.iter().map(|c| match *c {
+    all.extend(omitted.iter().map(|c| default_arg(*c)));
+    Ok(Some(all))
+}
+
+/// A default as the argument a call that omits it passes (Numba's types for the constant).
+fn default_arg(c: Const) -> ArgValue<'static> {
+    match c {
         Const::Int(i) => ArgValue::I64(i),
         Const::Float(x) => ArgValue::F64(x),
         Const::Bool(b) => ArgValue::Bool(b),
         Const::None => ArgValue::Invalid("a `None` default cannot be passed"),
-    }));
-    Ok(Some(all))
+    }
 }
 
 /// The disk cache's key of `f` compiled for `sig` on the host: the CPU triple and features the

@@ -1,5 +1,5 @@
-//! `twinjit run` and `twinjit bench`: bind `--arg NAME=...` by parameter name, call, report
-//! one JSON object on stdout.
+//! `twinjit run` and `twinjit bench`: bind `--arg NAME=...` by parameter name (a parameter
+//! with a default may be left out), call, report one JSON object on stdout.
 
 use crate::npy::{self, Npy, NpyData};
 use std::path::PathBuf;
@@ -126,7 +126,7 @@ fn prepare(a: &RunArgs) -> Result<Prepared, String> {
     warn_refused(&module, &a.func);
     let function = module.function(&a.func).map_err(err_text)?;
     let params = function.params().to_vec();
-    let bound = bind(a, &params)?;
+    let bound = bind_with_defaults(a, &params, |k| function.param_default(k))?;
     Ok(Prepared { function, params, bound, load })
 }
 
@@ -141,8 +141,19 @@ pub(crate) fn warn_refused(module: &twinjit::Module, func: &str) {
     }
 }
 
-/// Binds every `--arg NAME=VALUE` to a parameter by name; every parameter must be bound once.
+/// Binds every `--arg NAME=VALUE` to a parameter by name; every parameter must be bound once
+/// (kernels: a launch passes every argument).
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
 pub(crate) fn bind(a: &RunArgs, params: &[String]) -> Result<Vec<Bound>, String> {
+    bind_with_defaults(a, params, |_| None)
+}
+
+/// [`bind`], where a parameter without an `--arg` takes `default(k)` if it has one.
+fn bind_with_defaults(
+    a: &RunArgs,
+    params: &[String],
+    default: impl Fn(usize) -> Option<ArgValue<'static>>,
+) -> Result<Vec<Bound>, String> {
     let mut slots: Vec<Option<Bound>> = params.iter().map(|_| None).collect();
     for spec in &a.args {
         let (name, value) =
@@ -164,6 +175,20 @@ pub(crate) fn bind(a: &RunArgs, params: &[String]) -> Result<Vec<Bound>, String>
             Bound::Scalar(parse_scalar(name, value).map_err(|e| format!("error: {e}"))?)
         };
         slots[k] = Some(bound);
+    }
+    for (k, slot) in slots.iter_mut().enumerate() {
+        if slot.is_none() {
+            *slot = default(k).and_then(|d| {
+                Some(Bound::Scalar(match d {
+                    ArgValue::Bool(x) => ArgValueOwned::Bool(x),
+                    ArgValue::I32(x) => ArgValueOwned::I32(x),
+                    ArgValue::I64(x) => ArgValueOwned::I64(x),
+                    ArgValue::F32(x) => ArgValueOwned::F32(x),
+                    ArgValue::F64(x) => ArgValueOwned::F64(x),
+                    ArgValue::Array(_) | ArgValue::Invalid(_) => return None,
+                }))
+            });
+        }
     }
     let missing: Vec<&str> = params.iter().zip(&slots).filter(|(_, s)| s.is_none()).map(|(p, _)| p.as_str()).collect();
     if !missing.is_empty() {

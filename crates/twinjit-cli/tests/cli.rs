@@ -84,6 +84,28 @@ fn run_with_scalar_return_and_bench() {
 }
 
 #[test]
+fn an_omitted_arg_takes_its_default() {
+    let file = root().join("tests/kernels/defaults_keywords.py");
+    let f = file.to_str().unwrap();
+    // scaled(x, n=3, scale=1.0, flag=True)
+    let (code, stdout, stderr) = twinjit(&["run", f, "scaled", "--arg", "x=float64:2.0"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.starts_with("{\"return\": 6.0, "), "{stdout}");
+    // Any subset by name, not only a prefix: n and scale take their defaults.
+    let (code, stdout, stderr) = twinjit(&["run", f, "scaled", "--arg", "flag=bool:false", "--arg", "x=float64:2.0"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.starts_with("{\"return\": -2.0, "), "{stdout}");
+    let (code, stdout, stderr) =
+        twinjit(&["bench", f, "scaled", "--arg", "x=float64:1.5", "--arg", "n=int64:2", "--reps", "2"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("\"reps\": 2"), "{stdout}");
+    // A parameter without a default is still required, and named.
+    let (code, stdout, stderr) = twinjit(&["run", f, "scaled", "--arg", "n=int64:2"]);
+    assert_eq!((code, stdout.as_str()), (1, ""));
+    assert!(stderr.contains("missing --arg for parameter x"), "{stderr}");
+}
+
+#[test]
 fn errors_go_to_stderr_with_exit_code_1() {
     let file = root().join("tests/kernels/calls_recursion.py");
     let f = file.to_str().unwrap();
