@@ -216,7 +216,7 @@ if __name__ == "__main__":
     f(1.0)
 "#,
             expect![[r#"
-                error: default parameter values are not supported @ `0`
+                f: Host [] cache=false fastmath=false DecoratorOptions { nopython: false, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: false, target_backend: None, locals: [] }
             "#]],
         );
     }
