@@ -344,3 +344,27 @@ fn refused_functions_are_errors_and_their_neighbours_run() {
     let s: f64 = m.function("scaled_sum").unwrap().call((&[1.0, 2.0, 3.5][..], 2.0f64)).unwrap();
     assert_eq!(s, 13.0);
 }
+
+/// A function typed in its decorator is never compiled for other types: `call` converts the
+/// arguments to the declared signature (as Numba does), `specialize` picks that signature and
+/// its handle takes the converted arguments; no declared signature fits → an argument error.
+#[test]
+fn declared_signatures_convert_arguments() {
+    let engine = Engine::new(Target::Host).unwrap();
+    let src =
+        "from numba import njit\n\n@njit([\"float32(float32)\", \"int64(int64)\"])\ndef ident(x):\n    return x\n";
+    let m = engine.load("declared.py", src).unwrap();
+    let f = m.function("ident").unwrap();
+    let y: f32 = f.call((12.2f64,)).unwrap();
+    assert_eq!(y, 12.2f32);
+    assert_eq!(f.specialize((3i64,)).unwrap().signature().to_string(), "int64(int64)");
+    // float64 converts to either unsafely: the first declared wins.
+    let spec = f.specialize((2.5f64,)).unwrap();
+    assert_eq!(spec.signature().to_string(), "float32(float32)");
+    let args = spec.convert(&[ArgValue::F64(2.5)]);
+    assert!(matches!(args[..], [ArgValue::F32(x)] if x == 2.5));
+    let r: f32 = spec.call(&args).unwrap();
+    assert_eq!(r, 2.5);
+    let e = f.call::<f64>((&[1.0f64][..],)).unwrap_err();
+    assert!(e.to_string().contains("no matching definition"), "{e}");
+}

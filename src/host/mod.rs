@@ -176,20 +176,9 @@ impl Function {
         let types = d.arg_types(args)?;
         let declared = &self.module.source.outline().functions[self.index].attrs.signatures;
         if !declared.is_empty() {
-            // A typed handle takes exactly its types: only a declared signature that the
-            // arguments already have (a C-contiguous array also fits an any-layout one).
-            let sig = self.declared_for(declared, args)?;
-            if overload::converted(sig, args).iter().zip(args).any(|(c, a)| c.ty() != a.ty()) {
-                return Err(Error::Argument {
-                    function: self.name().to_string(),
-                    param: None,
-                    message: format!(
-                        "the decorator declares {sig}; `specialize` needs arguments of exactly those types \
-                         (`call` converts them)"
-                    ),
-                });
-            }
-            return self.compile_signature(sig);
+            // The declared signature these arguments convert to; its handle takes exactly its
+            // types (`Specialization::convert` converts arguments to them).
+            return self.compile_signature(self.declared_for(declared, args)?);
         }
         d.get_or_build(types, None, |sig| self.build(sig))
     }

@@ -79,6 +79,14 @@ impl Specialization {
         })
     }
 
+    /// `args` converted to this specialisation's scalar types (as compiled code converts:
+    /// floats to ints truncate, float64 to float32 rounds); arrays are passed as they are. For
+    /// a function typed in its decorator, `Function::specialize` may pick a signature the
+    /// arguments only convert to; its `call` needs the converted arguments.
+    pub fn convert<'a>(&self, args: &[ArgValue<'a>]) -> Vec<ArgValue<'a>> {
+        super::overload::converted(&self.signature(), args)
+    }
+
     /// [`Specialization::call`] taking a tuple of arguments.
     pub fn call_with<'a, R: FromValue>(&self, args: impl IntoArgs<'a>) -> Result<R, Error> {
         self.call(args.into_args().as_ref())

@@ -240,7 +240,7 @@ pub fn run(a: &RunArgs, out: Option<PathBuf>) -> Result<String, String> {
     let spec = p.function.specialize(arg_values(&mut p.bound)).map_err(err_text)?;
     let compile = t0.elapsed();
     let t1 = Instant::now();
-    let r: Value = spec.call(&arg_values(&mut p.bound)).map_err(err_text)?;
+    let r: Value = spec.call(&spec.convert(&arg_values(&mut p.bound))).map_err(err_text)?;
     let run = t1.elapsed();
     if let Some(dir) = out {
         write_outputs(&dir, &p.params, &p.bound)?;
@@ -267,11 +267,11 @@ pub fn bench(a: &RunArgs, warmup: usize, reps: usize) -> Result<String, String> 
     let spec = p.function.specialize(arg_values(&mut p.bound)).map_err(err_text)?;
     let compile = t0.elapsed();
     for _ in 0..warmup {
-        spec.call::<Value>(&arg_values(&mut p.bound)).map_err(err_text)?;
+        spec.call::<Value>(&spec.convert(&arg_values(&mut p.bound))).map_err(err_text)?;
     }
     let mut times = Vec::with_capacity(reps);
     for _ in 0..reps {
-        let args = arg_values(&mut p.bound);
+        let args = spec.convert(&arg_values(&mut p.bound));
         let t = Instant::now();
         spec.call::<Value>(&args).map_err(err_text)?;
         times.push(t.elapsed());
