@@ -36,8 +36,10 @@ Levels measured
    compile (a NumbaError or dispatch error raised outside compiled code) are not counted.
    Only functions defined in the tests and documentation are kept (not Numba's own library).
 
-   Each recorded call is replayed with `twinjit run` twice:
+   Each recorded call is replayed with `twinjit run` three times:
      as written -- on the function's own upstream file (the whole file);
+     as njit    -- the same file with `--compile-plain`: its undecorated functions compiled as
+                   `njit(pyfunc)` compiles them, which is how the tests compile most of theirs;
      isolated   -- on a generated file: `import math`, `import numpy as np`,
                    `from numba import njit`, the imports/constants/jitted callees the function
                    refers to (resolved from its globals and closure when it was recorded), and
@@ -138,6 +140,11 @@ REPLAY_DTYPES = {"bool", "int32", "int64", "float32", "float64"}
 # --------------------------------------------------------------------------------------------
 # Extraction
 
+
+# Replay modes: the upstream file as written; the same file with its plain functions compiled
+# as `njit(pyfunc)` compiles them (`twinjit run --compile-plain`, how the tests compile); the
+# function isolated in a generated file.
+MODES = ("as_written", "as_njit", "isolated")
 
 def git(mirror, *args):
     return subprocess.run(["git", "--git-dir", mirror, *args], check=True, capture_output=True).stdout
@@ -777,10 +784,12 @@ RUNTIME = re.compile(r"^error: ([A-Za-z_][A-Za-z_0-9]*(Error|Exception)): ")
 
 
 def first_diag(stderr):
-    for line in stderr.splitlines():
-        if line.strip():
-            return line.strip()
-    return "(no diagnostic)"
+    """The first line of the error, past twinjit's warnings about other functions."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    for line in lines:
+        if not line.startswith("twinjit: warning:"):
+            return line
+    return lines[0] if lines else "(no diagnostic)"
 
 
 # Backticked text kept when grouping diagnostics: constructs, not names.
@@ -872,12 +881,15 @@ def scalar_arg(v):
     return f"float64:{float(v)!r}"
 
 
-def replay_call(args, file, func, call, calldir):
+def replay_call(args, file, func, call, calldir, mode="as_written"):
     """One `twinjit run`; returns (outcome, detail)."""
     import numpy as np
 
     os.makedirs(calldir, exist_ok=True)
     cmd = ["run", file, func, "--cache", "off"]
+    if mode == "as_njit":
+        # The whole upstream file, its plain functions compiled as the tests compile them.
+        cmd.append("--compile-plain")
     for n, v in call["args"].items():
         if isinstance(v, np.ndarray):
             path = os.path.join(calldir, f"in_{n}.npy")
@@ -977,10 +989,11 @@ def replay(args, functions, upstream_numba, site_tests):
         fid = f"f{k:05d}"
         fr["id"] = fid
         fr["as_written_file"] = as_written_path(fr, upstream_numba, site_tests)
-        fr["results"] = {"as_written": [], "isolated": []}
+        fr["results"] = {m: [] for m in MODES}
         fr["isolated_files"] = []
         for c, call in enumerate(fr["calls"]):
             jobs.append((fr, "as_written", c, fr["as_written_file"], fr["name"]))
+            jobs.append((fr, "as_njit", c, fr["as_written_file"], fr["name"]))
             if fr["iso_source"] and call.get("explicit", fr["explicit_sigs"]) and not call.get("sigs"):
                 iso_harness[(fr["id"], c)] = "explicit signature that the string spelling cannot express"
             elif fr["iso_source"]:
@@ -995,13 +1008,13 @@ def replay(args, functions, upstream_numba, site_tests):
     def one(job):
         fr, mode, c, file, func = job
         calldir = os.path.join(base, fr["id"], f"{mode}_{c}")
-        return job, replay_call(args, file, func, fr["calls"][c], calldir)
+        return job, replay_call(args, file, func, fr["calls"][c], calldir, mode)
 
     with cf.ThreadPoolExecutor(args.jobs * 2) as ex:
         for (fr, mode, c, _, _), res in ex.map(one, jobs):
             fr["results"][mode].append((c, res))
     for fr in functions:
-        for mode in ("as_written", "isolated"):
+        for mode in MODES:
             rs = [r for _, r in sorted(fr["results"][mode], key=lambda x: x[0])]
             if mode == "isolated" and not fr["iso_source"]:
                 rs = [("harness", f"isolation failed: {fr['iso_problem']}")] * len(fr["calls"])
@@ -1165,7 +1178,7 @@ def summarize(res):
           f"calls Numba itself refused to compile (not counted): {h['numba_refused']}.\n",
           "| mode | functions ok | calls ok | ok | wrong | runtime-error | compile-error | harness |",
           "|---|---:|---:|---:|---:|---:|---:|---:|"]
-    for mode in ("as_written", "isolated"):
+    for mode in MODES:
         m = h[mode]
         fo = m["functions"]
         L.append(f"| {mode} | {pct(fo.get('ok', 0), h['functions_replayable'])} | "
@@ -1174,15 +1187,15 @@ def summarize(res):
                  + " |")
     L.append("\n(outcome columns count functions)")
     L += cause_table("### Harness: why calls could not be replayed (calls)", h["harness_causes"])
-    for mode in ("as_written", "isolated"):
+    for mode in MODES:
         L += cause_table(f"### {mode}: compile-error causes (functions)", h[mode]["compile_causes"])
         L += cause_table(f"### {mode}: runtime-error and wrong (functions)", h[mode]["other_causes"])
     L += ["\n### isolated: names most often refused (functions)\n",
           ", ".join(f"`{q}` {n}" for q, n in h["isolated"]["refused_names"])]
     L += ["\n### Per recorded unit (functions with replayable calls)\n",
-          "| unit | functions | as written ok | isolated ok |", "|---|---:|---:|---:|"]
+          "| unit | functions | as written ok | as njit(pyfunc) ok | isolated ok |", "|---|---:|---:|---:|---:|"]
     for u, v in sorted(h["per_unit"].items()):
-        L.append(f"| {u} | {v['functions']} | {v['as_written_ok']} | {v['isolated_ok']} |")
+        L.append(f"| {u} | {v['functions']} | {v['as_written_ok']} | {v['as_njit_ok']} | {v['isolated_ok']} |")
     L += ["\n### Every wrong result\n", "| mode | function | detail |", "|---|---|---|"]
     for w in h["wrong"]:
         L.append(f"| {w['mode']} | {w['qualname']} ({os.path.basename(w['file'])}) | {w['detail'][:150].replace('|', '/')} |")
@@ -1298,15 +1311,18 @@ def main():
         "wrong": [
             {"mode": mode, "qualname": f["qualname"], "file": f["file"], "detail": f[mode][1],
              "isolated_files": f.get("isolated_files")}
-            for f in rep for mode in ("as_written", "isolated") if f[mode][0] == "wrong"
+            for f in rep for mode in MODES if f[mode][0] == "wrong"
         ],
     }
     for f in rep:
-        u = host["per_unit"].setdefault(f["unit"], {"functions": 0, "as_written_ok": 0, "isolated_ok": 0})
+        u = host["per_unit"].setdefault(
+            f["unit"], {"functions": 0, "as_written_ok": 0, "as_njit_ok": 0, "isolated_ok": 0}
+        )
         u["functions"] += 1
         u["as_written_ok"] += f["as_written"][0] == "ok"
+        u["as_njit_ok"] += f["as_njit"][0] == "ok"
         u["isolated_ok"] += f["isolated"][0] == "ok"
-    for mode in ("as_written", "isolated"):
+    for mode in MODES:
         fo = collections.Counter(f[mode][0] for f in rep)
         co = collections.Counter(r[0] for f in rep for r in f["results"][mode])
         host[mode] = {
@@ -1338,7 +1354,8 @@ def main():
         "functions": [
             {k: f.get(k) for k in ("id", "file", "line", "qualname", "name", "as_written_file", "isolated_files",
                                    "options", "objmode", "explicit_sigs", "harness", "refused", "iso_problem")}
-            | {"calls": len(f["calls"]), "as_written": f.get("as_written"), "isolated": f.get("isolated"),
+            | {"calls": len(f["calls"]), "as_written": f.get("as_written"), "as_njit": f.get("as_njit"),
+               "isolated": f.get("isolated"),
                "results": f.get("results")}
             for f in functions
         ],

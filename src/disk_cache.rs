@@ -16,7 +16,7 @@
 
 use crate::error::Error;
 use crate::outline::Outline;
-use crate::source::{LoadedSource, SourceModule};
+use crate::source::{LoadedSource, LowerOptions, SourceModule};
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 use twinjit_cache::{Cache, CacheKey, CacheOptions};
@@ -163,12 +163,13 @@ pub(crate) fn key(source: &LoadedSource, func: &str, sig: &Signature, target: &s
 const OUTLINE_TARGET: &str = "front end";
 
 /// The key of the outline of `text`: a digest of the whole text, so any edit misses.
-fn outline_key(name: &str, text: &str) -> CacheKey {
+fn outline_key(name: &str, text: &str, options: LowerOptions) -> CacheKey {
     let digest = twinjit_cache::content_digest(text.as_bytes());
     CacheKey::new(name, "", OUTLINE_TARGET)
         .with_part("text sha256", digest)
         .with_part("version", version_part())
         .with_part("outline format", crate::outline::FORMAT)
+        .with_part("front end", format!("plain_as_njit={}", options.plain_as_njit))
 }
 
 /// Whether `text` has `cache` followed by `=` (spaces allowed between): a cheap test that every
@@ -181,7 +182,13 @@ fn says_cache(text: &str) -> bool {
 /// there is one (no front end), else parsed, storing the outline when a function of it is
 /// cached. Front-end errors are reported here either way (an outline is only stored for a text
 /// the front end accepted).
-pub(crate) fn load_source(name: &str, text: &str, mode: &CacheMode, disk: &DiskCache) -> Result<LoadedSource, Error> {
+pub(crate) fn load_source(
+    name: &str,
+    text: &str,
+    mode: &CacheMode,
+    disk: &DiskCache,
+    options: LowerOptions,
+) -> Result<LoadedSource, Error> {
     let look = match mode {
         CacheMode::Off => false,
         CacheMode::Always => true,
@@ -189,13 +196,13 @@ pub(crate) fn load_source(name: &str, text: &str, mode: &CacheMode, disk: &DiskC
         // never touch the cache directory.
         CacheMode::Decorator => says_cache(text),
     };
-    let key = look.then(|| outline_key(name, text));
+    let key = look.then(|| outline_key(name, text, options));
     if let Some(k) = &key {
         if let Some(outline) = disk.get(k).and_then(|b| Outline::decode(&b, text)) {
-            return Ok(LoadedSource::from_outline(name, text, outline));
+            return Ok(LoadedSource::from_outline(name, text, outline, options));
         }
     }
-    let source = LoadedSource::parsed(SourceModule::parse(name, text)?);
+    let source = LoadedSource::parsed(SourceModule::parse_with(name, text, options)?, options);
     if let Some(k) = &key {
         // A module with refused functions keeps no outline: every load then runs the front
         // end and reports them again, as the first load did.

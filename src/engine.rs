@@ -176,7 +176,8 @@ impl Engine {
     /// twinjit) is read from its cached outline: the front end runs only when a signature
     /// misses the cache.
     pub fn load(&self, name: &str, source: &str) -> Result<Module, Error> {
-        let source = crate::disk_cache::load_source(name, source, &self.options.cache, &self.disk)?;
+        let front = crate::source::LowerOptions { plain_as_njit: self.options.compile_plain_functions };
+        let source = crate::disk_cache::load_source(name, source, &self.options.cache, &self.disk, front)?;
         let outline = source.outline();
         let dispatchers = match &self.backend {
             Backend::Host => Dispatchers::Host(

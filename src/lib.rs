@@ -63,7 +63,7 @@ pub use engine::{Engine, Module};
 pub use error::{CompileError, Error, RuntimeErrorKind};
 pub use host::{Function, Specialization};
 pub use options::EngineOptions;
-pub use source::SourceModule;
+pub use source::{LowerOptions, SourceModule};
 pub use target::Target;
 pub use twinjit_diag as diag;
 pub use twinjit_ir as ir;

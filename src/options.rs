@@ -25,6 +25,11 @@ pub struct EngineOptions {
     /// stack for every thread the GPU can hold at once, so the GPU limit is lower than the
     /// host's 1000.
     pub gpu_recursion_limit: Option<i64>,
+    /// Compile every undecorated module-level function too, as `numba.njit(pyfunc)` would at
+    /// run time (how Numba's own tests compile their functions); one that does not compile is
+    /// refused on its own (`Module::refused`), not an error for the module. Off by default, as
+    /// in Numba, where only decorated functions are compiled.
+    pub compile_plain_functions: bool,
 }
 
 impl EngineOptions {

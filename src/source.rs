@@ -7,6 +7,7 @@ use twinjit_ir::{Const, Module, ModuleFunction, Signature, TypedProgram};
 
 use crate::outline::Outline;
 use std::sync::{Arc, OnceLock};
+pub use twinjit_front::LowerOptions;
 
 /// A parsed Python module: its sources and the untyped IR of every decorated function.
 #[derive(Debug)]
@@ -19,14 +20,20 @@ pub struct SourceModule {
 impl SourceModule {
     /// Runs the front end on `text` (named `name` in diagnostics).
     pub fn parse(name: &str, text: &str) -> Result<SourceModule, Error> {
+        SourceModule::parse_with(name, text, LowerOptions::default())
+    }
+
+    /// [`SourceModule::parse`] with front-end options (`plain_as_njit`: compile undecorated
+    /// functions as `numba.njit(pyfunc)` would, refusing those that do not compile).
+    pub fn parse_with(name: &str, text: &str, options: LowerOptions) -> Result<SourceModule, Error> {
         let mut sources = SourceMap::new();
         let file = sources.add(name, text);
-        SourceModule::lower(Arc::new(sources), file)
+        SourceModule::lower(Arc::new(sources), file, options)
     }
 
     /// Runs the front end on `file` of `sources`.
-    fn lower(sources: Arc<SourceMap>, file: FileId) -> Result<SourceModule, Error> {
-        match twinjit_front::lower_module(&sources, file) {
+    fn lower(sources: Arc<SourceMap>, file: FileId, options: LowerOptions) -> Result<SourceModule, Error> {
+        match twinjit_front::lower_module_with(&sources, file, options) {
             Ok(module) => Ok(SourceModule { sources, file, module }),
             Err(diags) => Err(compile_error(diags, &sources)),
         }
@@ -120,21 +127,24 @@ pub(crate) struct LoadedSource {
     sources: Arc<SourceMap>,
     file: FileId,
     outline: Outline,
+    /// What the front end was, or will be, run with.
+    options: LowerOptions,
     lowered: OnceLock<SourceModule>,
 }
 
 impl LoadedSource {
-    /// A module the front end has just parsed.
-    pub(crate) fn parsed(module: SourceModule) -> LoadedSource {
+    /// A module the front end has just parsed with `options`.
+    pub(crate) fn parsed(module: SourceModule, options: LowerOptions) -> LoadedSource {
         let outline = Outline::of(module.module(), module.text());
-        LoadedSource { sources: module.sources.clone(), file: module.file, outline, lowered: OnceLock::from(module) }
+        let (sources, file) = (module.sources.clone(), module.file);
+        LoadedSource { sources, file, outline, options, lowered: OnceLock::from(module) }
     }
 
     /// A module known only by its outline (read from the cache); not parsed yet.
-    pub(crate) fn from_outline(name: &str, text: &str, outline: Outline) -> LoadedSource {
+    pub(crate) fn from_outline(name: &str, text: &str, outline: Outline, options: LowerOptions) -> LoadedSource {
         let mut sources = SourceMap::new();
         let file = sources.add(name, text);
-        LoadedSource { sources: sources.into(), file, outline, lowered: OnceLock::new() }
+        LoadedSource { sources: sources.into(), file, outline, options, lowered: OnceLock::new() }
     }
 
     pub(crate) fn outline(&self) -> &Outline {
@@ -155,7 +165,7 @@ impl LoadedSource {
         if let Some(m) = self.lowered.get() {
             return Ok(m);
         }
-        let m = SourceModule::lower(self.sources.clone(), self.file)?;
+        let m = SourceModule::lower(self.sources.clone(), self.file, self.options)?;
         Ok(self.lowered.get_or_init(|| m))
     }
 
@@ -197,7 +207,7 @@ mod tests {
     #[test]
     fn spans_map_to_their_function_and_back() {
         let src = "from numba import njit\n@njit\ndef f(a):\n    return a[1]\n\nX = 1\n";
-        let m = LoadedSource::parsed(SourceModule::parse("s.py", src).unwrap());
+        let m = LoadedSource::parsed(SourceModule::parse("s.py", src).unwrap(), LowerOptions::default());
         let at = src.find("a[1]").unwrap() as u32;
         let span = Span::new(m.file, at, at + 4);
         let rel = m.relative_span(span).unwrap();

@@ -368,3 +368,22 @@ fn declared_signatures_convert_arguments() {
     let e = f.call::<f64>((&[1.0f64][..],)).unwrap_err();
     assert!(e.to_string().contains("no matching definition"), "{e}");
 }
+
+/// `EngineOptions::compile_plain_functions`: undecorated functions compile as `njit(pyfunc)`
+/// would (and call each other); one that does not compile is refused, the rest run. Off (the
+/// default, as in Numba) they are not functions of the module.
+#[test]
+fn plain_functions_compile_as_njit_pyfunc_when_asked() {
+    let src = "import sys\n\ndef usecase(a, b):\n    return a * b + 1\n\n\
+               def caller(n):\n    return usecase(n, 2)\n\ndef uses_str(x):\n    return str(x)\n";
+    let options = twinjit::EngineOptions { compile_plain_functions: true, ..Default::default() };
+    let engine = Engine::with_options(Target::Host, options).unwrap();
+    let m = engine.load("plain.py", src).unwrap();
+    assert_eq!(m.function_names(), ["usecase", "caller"]);
+    assert_eq!(m.refused().iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(), ["uses_str"]);
+    let r: i64 = m.function("caller").unwrap().call((20i64,)).unwrap();
+    assert_eq!(r, 41);
+    let plain = Engine::new(Target::Host).unwrap().load("plain.py", src).unwrap();
+    assert!(plain.function_names().is_empty() && plain.refused().is_empty());
+    assert!(matches!(plain.function("usecase"), Err(Error::UnknownFunction { .. })));
+}

@@ -5,6 +5,10 @@ use twinjit::ir::{parse_signature, Signature, Type};
 use twinjit::SourceModule;
 
 fn load(file: &str) -> Result<SourceModule, String> {
+    load_with(file, false)
+}
+
+fn load_with(file: &str, compile_plain: bool) -> Result<SourceModule, String> {
     let bytes = std::fs::read(file).map_err(|e| format!("error: cannot read `{file}`: {e}"))?;
     let text = String::from_utf8(bytes).map_err(|e| {
         format!(
@@ -12,7 +16,8 @@ fn load(file: &str) -> Result<SourceModule, String> {
             e.utf8_error().valid_up_to()
         )
     })?;
-    SourceModule::parse(file, &text).map_err(|e| e.to_string())
+    SourceModule::parse_with(file, &text, twinjit::LowerOptions { plain_as_njit: compile_plain })
+        .map_err(|e| e.to_string())
 }
 
 fn parse_sig(text: &str) -> Result<Signature, String> {
@@ -25,8 +30,8 @@ fn describe(sig_args: &[Type], ret: &Type) -> String {
 }
 
 /// `twinjit check FILE [--sig FUNC=SIG]...`
-pub fn check(file: &str, sigs: &[String]) -> Result<String, String> {
-    let m = load(file)?;
+pub fn check(file: &str, sigs: &[String], compile_plain: bool) -> Result<String, String> {
+    let m = load_with(file, compile_plain)?;
     let mut requested: Vec<(String, Signature)> = Vec::new();
     for s in sigs {
         let (f, sig) = s.split_once('=').ok_or_else(|| format!("error: --sig expects FUNC=SIG, got `{s}`"))?;

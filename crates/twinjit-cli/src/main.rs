@@ -29,6 +29,9 @@ enum Command {
         /// A signature to infer, as FUNC=SIG (Numba spelling, e.g. `f=(float64[:], int64)`).
         #[arg(long = "sig", value_name = "FUNC=SIG")]
         sigs: Vec<String>,
+        /// Compile undecorated functions too, as `numba.njit(f)` would.
+        #[arg(long)]
+        compile_plain: bool,
     },
     /// Print the typed IR of a function (and of every function it calls) for one signature.
     Ir {
@@ -165,6 +168,10 @@ struct Common {
     /// functions and off for kernels, as in Numba).
     #[arg(long, value_name = "true|false")]
     boundscheck: Option<bool>,
+    /// Compile undecorated functions too, as `numba.njit(f)` compiles a plain function at run
+    /// time (how Numba's own tests compile theirs); those that do not compile are refused.
+    #[arg(long)]
+    compile_plain: bool,
 }
 
 impl Common {
@@ -178,6 +185,7 @@ impl Common {
             boundscheck: self.boundscheck,
             shared_mem: self.shared_mem,
             cache: self.cache,
+            compile_plain: self.compile_plain,
         }
     }
 }
@@ -185,7 +193,7 @@ impl Common {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Check { file, sigs } => commands::check(&file, &sigs),
+        Command::Check { file, sigs, compile_plain } => commands::check(&file, &sigs, compile_plain),
         Command::Ir { file, func, sig, untyped, spans } => commands::ir(&file, &func, sig.as_deref(), untyped, spans),
         Command::Run { common, out } => run::run(&common.into_run_args(), out),
         Command::Bench { common, warmup, reps } => run::bench(&common.into_run_args(), warmup, reps),

@@ -17,6 +17,8 @@ pub struct RunArgs {
     #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
     pub shared_mem: u32,
     pub cache: String,
+    /// `--compile-plain`: undecorated functions compile as `njit(pyfunc)` would.
+    pub compile_plain: bool,
 }
 
 impl RunArgs {
@@ -28,7 +30,12 @@ impl RunArgs {
             "off" => twinjit::CacheMode::Off,
             other => return Err(format!("error: --cache {other}: expected decorator, always or off")),
         };
-        let options = twinjit::EngineOptions { boundscheck: self.boundscheck, cache, ..Default::default() };
+        let options = twinjit::EngineOptions {
+            boundscheck: self.boundscheck,
+            cache,
+            compile_plain_functions: self.compile_plain,
+            ..Default::default()
+        };
         Engine::with_options(target, options).map_err(|e| format!("error: {e}"))
     }
 }

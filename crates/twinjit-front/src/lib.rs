@@ -39,11 +39,25 @@ use twinjit_ir::Module;
 /// limits of [`limits`] checked first, this is far more than any accepted input needs.
 const FRONT_END_STACK: usize = 256 << 20;
 
+/// How the front end reads a module.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LowerOptions {
+    /// Compile every undecorated module-level function too, as `numba.njit(pyfunc)` compiles a
+    /// plain function at run time (how Numba's own tests and many users compile); one that
+    /// does not compile is refused (`Module::refused`), not an error for the module.
+    pub plain_as_njit: bool,
+}
+
 /// Lowers the source file `file` of `sources` to a module; on failure, every diagnostic found.
 ///
 /// Runs on a thread of its own with a large stack, after a scan that rejects nesting deeper
 /// than CPython accepts, so that no input can overflow the stack.
 pub fn lower_module(sources: &SourceMap, file: FileId) -> Result<Module, Vec<Diagnostic>> {
+    lower_module_with(sources, file, LowerOptions::default())
+}
+
+/// [`lower_module`] with options.
+pub fn lower_module_with(sources: &SourceMap, file: FileId, options: LowerOptions) -> Result<Module, Vec<Diagnostic>> {
     let Some(src) = sources.get(file) else {
         return Err(vec![Diagnostic::error_unlocated("internal: unknown source file")]);
     };
@@ -54,13 +68,13 @@ pub fn lower_module(sources: &SourceMap, file: FileId) -> Result<Module, Vec<Dia
         let worker = std::thread::Builder::new()
             .name("twinjit-front".into())
             .stack_size(FRONT_END_STACK)
-            .spawn_scoped(s, || module_level::lower(text, file, name));
+            .spawn_scoped(s, || module_level::lower(text, file, name, options));
         match worker {
             Ok(h) => h.join().unwrap_or_else(|_| {
                 Err(vec![Diagnostic::error_unlocated("internal compiler error: the front end panicked")])
             }),
             // No thread available: lower on this one (the limits still bound the depth).
-            Err(_) => module_level::lower(text, file, name),
+            Err(_) => module_level::lower(text, file, name, options),
         }
     })
 }

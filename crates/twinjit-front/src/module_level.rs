@@ -15,7 +15,12 @@ use ruff_python_ast::Stmt;
 use twinjit_diag::{Diagnostic, FileId};
 use twinjit_ir::{Module, RefusedFunction};
 
-pub(crate) fn lower(text: &str, file: FileId, file_name: &str) -> Result<Module, Vec<Diagnostic>> {
+pub(crate) fn lower(
+    text: &str,
+    file: FileId,
+    file_name: &str,
+    options: crate::LowerOptions,
+) -> Result<Module, Vec<Diagnostic>> {
     let parsed = ruff_python_parser::parse_module(text);
     let parsed = match parsed {
         Ok(p) => p,
@@ -48,6 +53,9 @@ pub(crate) fn lower(text: &str, file: FileId, file_name: &str) -> Result<Module,
                 let g = match read_decorators(fd, &env, file, text) {
                     Ok(Decorated::Compiled(a, _)) => Global::Function { kind: Some(a.kind), params },
                     Ok(Decorated::Refused(_)) => Global::Refused,
+                    Ok(Decorated::Plain) if options.plain_as_njit => {
+                        Global::Function { kind: Some(twinjit_ir::FunctionKind::Host), params }
+                    }
                     Ok(Decorated::Plain) | Err(_) => Global::Function { kind: None, params },
                 };
                 env.insert(fd.name.id.to_string(), g);
@@ -64,6 +72,17 @@ pub(crate) fn lower(text: &str, file: FileId, file_name: &str) -> Result<Module,
     for stmt in body {
         let Stmt::FunctionDef(fd) = stmt else { continue };
         match read_decorators(fd, &env, file, text) {
+            Ok(Decorated::Plain) if options.plain_as_njit => {
+                // As `njit(pyfunc)`: compiled when it can be, refused on its own when not.
+                match lower_function(fd, plain_njit_attrs(), Default::default(), &env, file, text) {
+                    Ok(f) => module.functions.push(f),
+                    Err(diagnostics) => module.refused.push(RefusedFunction {
+                        name: fd.name.id.to_string(),
+                        name_span: span(file, fd.name.range),
+                        diagnostics,
+                    }),
+                }
+            }
             Ok(Decorated::Plain) => {} // a plain Python function: not compiled.
             Ok(Decorated::Compiled(attrs, options)) => match lower_function(fd, attrs, options, &env, file, text) {
                 Ok(f) => module.functions.push(f),
@@ -81,6 +100,20 @@ pub(crate) fn lower(text: &str, file: FileId, file_name: &str) -> Result<Module,
         Ok(module)
     } else {
         Err(diags)
+    }
+}
+
+/// The attributes `numba.njit(pyfunc)` gives a plain function (no decorator text: the cache
+/// key's source is the `def` itself).
+fn plain_njit_attrs() -> twinjit_ir::FunctionAttrs {
+    twinjit_ir::FunctionAttrs {
+        kind: twinjit_ir::FunctionKind::Host,
+        signatures: Vec::new(),
+        cache: false,
+        boundscheck: None,
+        fastmath: false,
+        error_model: twinjit_ir::ErrorModel::Python,
+        decorator: "njit(pyfunc)".into(),
     }
 }
 
