@@ -179,22 +179,17 @@ impl Engine {
         let front = crate::source::LowerOptions { plain_as_njit: self.options.compile_plain_functions };
         let source = crate::disk_cache::load_source(name, source, &self.options.cache, &self.disk, front)?;
         let outline = source.outline();
+        fn each<C>(outline: &crate::outline::Outline) -> Vec<Dispatcher<C>> {
+            outline
+                .functions
+                .iter()
+                .map(|f| Dispatcher::new(f.name.clone(), f.params.clone(), f.defaults.clone()))
+                .collect()
+        }
         let dispatchers = match &self.backend {
-            Backend::Host => Dispatchers::Host(
-                outline
-                    .functions
-                    .iter()
-                    .map(|f| Dispatcher::new(f.name.clone(), f.params.clone(), f.defaults.clone()))
-                    .collect(),
-            ),
+            Backend::Host => Dispatchers::Host(each(outline)),
             #[cfg(feature = "cuda")]
-            Backend::Cuda(_) => Dispatchers::Cuda(
-                outline
-                    .functions
-                    .iter()
-                    .map(|f| Dispatcher::new(f.name.clone(), f.params.clone(), f.defaults.clone()))
-                    .collect(),
-            ),
+            Backend::Cuda(_) => Dispatchers::Cuda(each(outline)),
             #[cfg(feature = "cuda")]
             Backend::Ptx(_) => Dispatchers::None,
         };
