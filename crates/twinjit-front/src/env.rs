@@ -6,7 +6,7 @@ use crate::params::Params;
 use hashbrown::HashMap;
 use ruff_python_ast::Expr;
 use twinjit_diag::Span;
-use twinjit_ir::{Builtin, FunctionKind, Scalar};
+use twinjit_ir::{Builtin, Const, FunctionKind, Scalar};
 
 /// What an imported (or global) name refers to.
 #[derive(Clone, Debug, PartialEq)]
@@ -29,7 +29,8 @@ pub(crate) enum Global {
     Prange,
     /// A numba type name such as `float32` (usable as a dtype).
     NumbaType(twinjit_ir::Scalar),
-    /// A function imported from math (`from math import sqrt`).
+    /// A builtin imported from math or numpy (`from math import sqrt`, `from numpy import
+    /// minimum`).
     MathFunction(Builtin),
     /// A constant imported from math (`from math import pi`).
     MathConst(f64),
@@ -121,13 +122,29 @@ pub(crate) fn math_function(name: &str) -> Option<Builtin> {
     Builtin::from_path(&format!("math.{name}"))
 }
 
+/// The NumPy function `name` (through the builtins table: `numpy.NAME`).
+pub(crate) fn numpy_function(name: &str) -> Option<Builtin> {
+    Builtin::from_path(&format!("numpy.{name}"))
+}
+
+/// The "supported: ..." hint for `np.*`, made from the builtins table.
+pub(crate) fn numpy_hint() -> String {
+    let names = twinjit_ir::builtins::paths_under("numpy.");
+    format!(
+        "supported: the np.float32/np.float64/np.int32/np.int64 casts, np.pi e inf nan euler_gamma, \
+         np.finfo(dtype).eps/max/min/tiny/resolution, np.iinfo(dtype).max/min, and np.{} on scalars; \
+         array creation and array functions are not compiled yet",
+        names.join(" ")
+    )
+}
+
 /// The "supported: ..." hint for a module's functions, made from the builtins table.
 pub(crate) fn supported_hint(module: &str, extra: &str) -> String {
     let names = twinjit_ir::builtins::paths_under(&format!("{module}."));
     format!("supported: {module}.{}{extra}", names.join(" "))
 }
 
-/// The `math` (and `numpy`) constants.
+/// The `math` constants.
 pub(crate) fn math_const(name: &str) -> Option<f64> {
     Some(match name {
         "pi" => std::f64::consts::PI,
@@ -137,6 +154,52 @@ pub(crate) fn math_const(name: &str) -> Option<f64> {
         "tau" => std::f64::consts::TAU,
         _ => return None,
     })
+}
+
+/// The `numpy` constants (float64, as Numba types them).
+pub(crate) fn numpy_const(name: &str) -> Option<f64> {
+    Some(match name {
+        "pi" => std::f64::consts::PI,
+        "e" => std::f64::consts::E,
+        "inf" => f64::INFINITY,
+        "nan" => f64::NAN,
+        "euler_gamma" => 0.577_215_664_901_532_9,
+        _ => return None,
+    })
+}
+
+/// The constant module's name `m` gives to `name` (`math.tau`, `np.euler_gamma`).
+pub(crate) fn module_const(m: &Global, name: &str) -> Option<f64> {
+    match m {
+        Global::MathModule => math_const(name),
+        Global::NumpyModule => numpy_const(name),
+        _ => None,
+    }
+}
+
+/// `np.finfo(dtype).ATTR` / `np.iinfo(dtype).ATTR` as Numba folds them: the value and its
+/// type (finfo in the float type, iinfo always int64).
+pub(crate) fn type_info(func: &str, dtype: Scalar, attr: &str) -> Option<(Scalar, Const)> {
+    use Scalar::*;
+    let f = |x: f64| Some((dtype, Const::Float(x)));
+    let i = |x: i64| Some((Int64, Const::Int(x)));
+    match (func, dtype, attr) {
+        ("finfo", Float64, "eps") => f(f64::EPSILON),
+        ("finfo", Float64, "max") => f(f64::MAX),
+        ("finfo", Float64, "min") => f(f64::MIN),
+        ("finfo", Float64, "tiny") => f(f64::MIN_POSITIVE),
+        ("finfo", Float64, "resolution") => f(1e-15),
+        ("finfo", Float32, "eps") => f(f32::EPSILON as f64),
+        ("finfo", Float32, "max") => f(f32::MAX as f64),
+        ("finfo", Float32, "min") => f(f32::MIN as f64),
+        ("finfo", Float32, "tiny") => f(f32::MIN_POSITIVE as f64),
+        ("finfo", Float32, "resolution") => f(1e-6f32 as f64),
+        ("iinfo", Int64, "max") => i(i64::MAX),
+        ("iinfo", Int64, "min") => i(i64::MIN),
+        ("iinfo", Int32, "max") => i(i32::MAX as i64),
+        ("iinfo", Int32, "min") => i(i32::MIN as i64),
+        _ => None,
+    }
 }
 
 /// NumPy/Numba scalar type names usable as casts and dtypes.

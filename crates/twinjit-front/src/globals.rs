@@ -9,7 +9,7 @@
 //! compiled function that reads it gets an error, located at the read (`lower.rs`).
 
 use crate::const_eval::{eval, ConstValue, Conversion, Names, Scope, Why};
-use crate::env::{dtype_name, math_const, qualified, Env, Global, Unfrozen, UnfrozenWhy};
+use crate::env::{dtype_name, module_const, qualified, Env, Global, Unfrozen, UnfrozenWhy};
 use crate::span;
 use hashbrown::HashMap;
 use ruff_python_ast::{Expr, Stmt};
@@ -369,7 +369,9 @@ impl Names for ModuleNames<'_> {
                 _ => None,
             },
             Expr::Attribute(a) => match self.0.get(a.value.as_name_expr()?.id.as_str())? {
-                Global::MathModule | Global::NumpyModule => math_const(a.attr.id.as_str()).map(ConstValue::Float),
+                g @ (Global::MathModule | Global::NumpyModule) => {
+                    module_const(g, a.attr.id.as_str()).map(ConstValue::Float)
+                }
                 _ => None,
             },
             _ => None,

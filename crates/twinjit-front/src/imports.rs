@@ -3,7 +3,7 @@
 //! meaning; every other module or name is bound as [`Global::Opaque`], so that only a compiled
 //! function that *uses* it gets an error, located at the use.
 
-use crate::env::{dtype_name, math_const, math_function, Env, Global};
+use crate::env::{dtype_name, math_const, math_function, numpy_const, numpy_function, Env, Global};
 use ruff_python_ast::{StmtImport, StmtImportFrom};
 
 /// What `import NAME` (or `import NAME as x`) binds.
@@ -55,6 +55,8 @@ pub(crate) fn import_from(imp: &StmtImportFrom, env: &mut Env) {
             ("numba", "prange") => Some(Global::Prange),
             ("numba" | "numba.core", "types") => Some(Global::TypesModule),
             ("numba", "extending") => Some(Global::ExtendingModule),
+            ("numpy", f) if numpy_function(f).is_some() => numpy_function(f).map(Global::MathFunction),
+            ("numpy", c) if numpy_const(c).is_some() => numpy_const(c).map(Global::MathConst),
             ("numba" | "numba.types" | "numba.core.types" | "numba.cuda" | "numpy", t) => {
                 dtype_name(t).map(Global::NumbaType)
             }

@@ -7,7 +7,10 @@
 //! Statements after `return`/`break`/`continue` land in a fresh unreachable block.
 
 use crate::const_eval::ConstValue;
-use crate::env::{dtype_name, math_const, math_function, supported_hint, Env, Global, Unfrozen, UnfrozenWhy};
+use crate::env::{
+    dtype_name, math_function, module_const, numpy_function, numpy_hint, supported_hint, type_info, Env, Global,
+    Unfrozen, UnfrozenWhy,
+};
 use crate::fold::fold;
 use crate::module_level::stmt_kind;
 use crate::params::{Filled, Params};
@@ -1093,8 +1096,8 @@ impl Lower<'_> {
         }
         if let Some((g, rest)) = self.module_path(e) {
             match (g, rest.as_slice()) {
-                (Global::MathModule | Global::NumpyModule, [c]) if math_const(c).is_some() => {
-                    return self.konst(Const::Float(math_const(c).expect("checked")), span);
+                (g @ (Global::MathModule | Global::NumpyModule), [c]) if module_const(&g, c).is_some() => {
+                    return self.konst(Const::Float(module_const(&g, c).expect("checked")), span);
                 }
                 (Global::CudaModule, path) => {
                     let b = Builtin::from_path(&format!("cuda.{}", path.join(".")))
@@ -1124,16 +1127,18 @@ impl Lower<'_> {
                     } else {
                         format!("unknown attribute `{m}.{}`", path.join("."))
                     };
-                    return self.fail(
-                        Diagnostic::error(what, span, "not supported").with_hint(match m {
-                            "math" => supported_hint("math", " pi e inf nan tau"),
-                            "numpy" => {
-                                "supported: np.float32/np.float64/np.int32/np.int64 casts and np.pi/np.e/np.inf/np.nan"
-                                    .into()
-                            }
-                            _ => "supported: numba.njit, numba.jit, numba.cuda".into(),
-                        }),
-                    );
+                    return self.fail(Diagnostic::error(what, span, "not supported").with_hint(match m {
+                        "math" => supported_hint("math", " pi e inf nan tau"),
+                        "numpy" => numpy_hint(),
+                        _ => "supported: numba.njit, numba.jit, numba.cuda".into(),
+                    }));
+                }
+            }
+        }
+        if let Expr::Call(call) = &*a.value {
+            if let Some((Global::NumpyModule, path)) = self.module_path(&call.func) {
+                if let [f @ ("finfo" | "iinfo")] = path.as_slice() {
+                    return self.type_info(f, call, attr, span);
                 }
             }
         }
@@ -1148,6 +1153,34 @@ impl Lower<'_> {
             }
         };
         self.emit(InstKind::Builtin(b, vec![v]), span)
+    }
+
+    /// `np.finfo(dtype).ATTR` / `np.iinfo(dtype).ATTR`, folded to a constant as Numba does.
+    fn type_info(&mut self, f: &str, call: &ast::ExprCall, attr: &str, span: Span) -> Value {
+        let dtype = match (call.arguments.args.as_ref(), call.arguments.keywords.is_empty()) {
+            ([d], true) => self.dtype(d),
+            _ => None,
+        };
+        let Some(dtype) = dtype else {
+            return self.fail(
+                Diagnostic::error(format!("np.{f}() needs a dtype"), self.sp(call.range), "not a NumPy dtype")
+                    .with_hint(format!("write np.{f}(np.float64) or np.{f}(np.float32) (np.{f}(np.int64) for iinfo)")),
+            );
+        };
+        match type_info(f, dtype, attr) {
+            Some((s, c)) => {
+                let v = self.konst(c, span);
+                self.emit(InstKind::Cast(s, v), span)
+            }
+            None => self.fail(
+                Diagnostic::error(format!("`np.{f}({}).{attr}` is not supported", dtype.name()), span, "not supported")
+                    .with_hint(if f == "finfo" {
+                        "supported: np.finfo(np.float64 or np.float32).eps/max/min/tiny/resolution"
+                    } else {
+                        "supported: np.iinfo(np.int64 or np.int32).max/min"
+                    }),
+            ),
+        }
     }
 
     fn call(&mut self, c: &ast::ExprCall) -> Value {
@@ -1334,16 +1367,17 @@ impl Lower<'_> {
             (Global::NumpyModule | Global::NumbaModule, [t]) if dtype_name(t).is_some() => {
                 self.cast_call(dtype_name(t).expect("checked"), args, span)
             }
-            (Global::NumpyModule, [f]) => self.fail(
-                Diagnostic::error(format!("`np.{f}` is not supported"), span, "not supported")
-                    .with_hint(if math_function(f).is_some() {
-                        format!("for scalars use math.{f}")
-                    } else {
-                        "twinjit supports the np.float32/np.float64/np.int32/np.int64 casts; array functions are not compiled yet".to_string()
-                    }),
-            ),
+            (Global::NumpyModule, [f]) => match numpy_function(f) {
+                Some(b) => self.builtin_call(b, args, span),
+                None => self.fail(
+                    Diagnostic::error(format!("`np.{f}` is not supported"), span, "not supported")
+                        .with_hint(numpy_hint()),
+                ),
+            },
             (Global::CudaModule, path) => self.cuda_call(path, c, span),
-            (_, path) => self.fail(Diagnostic::error(format!("unknown function `{}`", path.join(".")), span, "not supported")),
+            (_, path) => {
+                self.fail(Diagnostic::error(format!("unknown function `{}`", path.join(".")), span, "not supported"))
+            }
         }
     }
 

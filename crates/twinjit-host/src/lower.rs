@@ -591,6 +591,7 @@ impl FnLowering<'_, '_> {
                 Intrinsic::Floor => self.b.ins().floor(xs[0]),
                 Intrinsic::Ceil => self.b.ins().ceil(xs[0]),
                 Intrinsic::Trunc => self.b.ins().trunc(xs[0]),
+                Intrinsic::Rint => self.b.ins().nearest(xs[0]),
                 Intrinsic::Copysign => self.b.ins().fcopysign(xs[0], xs[1]),
                 Intrinsic::IsNan => self.b.ins().fcmp(FloatCC::Unordered, xs[0], xs[0]),
                 Intrinsic::IsInf | Intrinsic::IsFinite => {

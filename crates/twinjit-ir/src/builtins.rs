@@ -8,7 +8,8 @@
 //!
 //! This module knows nothing of Python syntax or of any backend. Invariants: a path names at
 //! most one builtin; a row with `Lowering::Libm` has a float typing class (its arguments are
-//! floats of one width when a backend sees it); rows with `Lowering::Rewritten` never reach a
+//! floats of one width when a backend sees it); a C function may back several rows (`math.exp`
+//! and `np.exp` differ only in typing) and is registered once; rows with `Lowering::Rewritten` never reach a
 //! backend (type inference replaces them).
 //!
 //! Adding a builtin: see "Recipe: adding a builtin" in ARCHITECTURE.md.
@@ -68,6 +69,80 @@ pub enum Typing {
     Fma,
     /// `cuda.selp(cond, a, b)`: the unified type of `a` and `b`.
     Select,
+    /// A NumPy ufunc applied to scalars (`np.sqrt`, `np.minimum`): the result type is chosen
+    /// as Numba chooses the ufunc's loop ([`Ufunc::loops`]), the rewrite computes it.
+    Ufunc(Ufunc),
+}
+
+/// How Numba picks a ufunc's loop for scalar arguments (the result type), with Numba's loop
+/// lists for the scalar types twinjit has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UfuncLoops {
+    /// Only `f` and `d` loops: float32 when every argument is float32 or bool (a bool casts
+    /// safely to float32, and Numba has no float16 loop), else float64.
+    Float,
+    /// Loops for bool, every integer and float: the unified type (bool stays bool).
+    Numeric,
+    /// Integer and float loops but none for bool: the unified type, bool becoming int64
+    /// (Numba: int8, a type twinjit does not have yet; the values agree).
+    NoBool,
+    /// `true_divide`: integer and bool loops give float64, float loops their float.
+    Divide,
+}
+
+/// A NumPy ufunc on scalars: how it is typed ([`Ufunc::loops`]) and what the rewrite builds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Ufunc {
+    /// A float function: the row's own lowering on arguments converted to the result type.
+    Float,
+    /// `x * factor` in the result's float type (`np.deg2rad`, as Numba's `math.radians`).
+    Scale(f64),
+    /// Float loops round with the row's lowering; integer and bool loops return the argument
+    /// (`np.floor`, `np.ceil`, `np.trunc` in NumPy 2).
+    Rounding,
+    /// `np.abs`: integers keep their type (wrapping), floats `fabs`.
+    Abs,
+    /// `np.negative`.
+    Negative,
+    /// `np.positive`.
+    Positive,
+    /// `np.square`: `x * x`.
+    Square,
+    /// `np.sign`: -1, 0 or 1; a float zero or NaN is returned as is.
+    Sign,
+    /// `np.reciprocal`: `1 / x`; integers through float64 and back, as Numba computes it.
+    Reciprocal,
+    /// `np.minimum`: NaN-propagating.
+    Minimum,
+    /// `np.maximum`: NaN-propagating.
+    Maximum,
+    /// `np.fmin`: a NaN argument loses.
+    Fmin,
+    /// `np.fmax`: a NaN argument loses.
+    Fmax,
+    /// `np.power`: integers by Numba's integer power (0 to a negative power is the type's
+    /// minimum), floats by `pow`.
+    Power,
+    /// `np.mod` / `np.remainder`: the divisor's sign; a zero integer divisor gives 0.
+    Remainder,
+    /// `np.floor_divide`: integers floor (0 for a zero divisor and for MIN // -1), floats
+    /// `floor(x / y)`.
+    FloorDivide,
+    /// `np.true_divide` / `np.divide`: IEEE division, no exception.
+    TrueDivide,
+}
+
+impl Ufunc {
+    /// The loops Numba has for it (which decide the result type).
+    pub fn loops(self) -> UfuncLoops {
+        use self::Ufunc::*;
+        match self {
+            Float | Scale(_) => UfuncLoops::Float,
+            Rounding | Abs | Minimum | Maximum | Fmin | Fmax => UfuncLoops::Numeric,
+            Negative | Positive | Square | Sign | Reciprocal | Power | Remainder | FloorDivide => UfuncLoops::NoBool,
+            TrueDivide => UfuncLoops::Divide,
+        }
+    }
 }
 
 /// An operation both backends have as one instruction and the interpreter as one Rust method.
@@ -91,6 +166,8 @@ pub enum Intrinsic {
     IsInf,
     /// `|x| < inf`.
     IsFinite,
+    /// Round to the nearest integer, ties to even (as a float).
+    Rint,
 }
 
 /// The shape of a C math function and the functions themselves (float64 and float32 forms).
@@ -297,6 +374,7 @@ macro_rules! builtins {
 }
 
 use self::Register as R;
+use self::Ufunc as U;
 use AtomicOp as A;
 use Intrinsic as I;
 use KernelOp as K;
@@ -413,11 +491,104 @@ builtins! {
     /// `math.gcd(a, b)`
     Gcd = "math.gcd" ["math.gcd"] (2, 2) IntMath, H(Helper::Gcd);
     /// `math.isnan`
-    IsNan = "math.isnan" ["math.isnan"] (1, 1) FloatPredicate, In(I::IsNan);
+    IsNan = "math.isnan" ["math.isnan", "numpy.isnan"] (1, 1) FloatPredicate, In(I::IsNan);
     /// `math.isinf`
-    IsInf = "math.isinf" ["math.isinf"] (1, 1) FloatPredicate, In(I::IsInf);
+    IsInf = "math.isinf" ["math.isinf", "numpy.isinf"] (1, 1) FloatPredicate, In(I::IsInf);
     /// `math.isfinite`
-    IsFinite = "math.isfinite" ["math.isfinite"] (1, 1) FloatPredicate, In(I::IsFinite);
+    IsFinite = "math.isfinite" ["math.isfinite", "numpy.isfinite"] (1, 1) FloatPredicate, In(I::IsFinite);
+
+    // NumPy ufuncs applied to scalars (typed as Numba selects their loops; `isnan`, `isinf`
+    // and `isfinite` share the math rows, which behave the same).
+    /// `np.sqrt`
+    NpSqrt = "np.sqrt" ["numpy.sqrt"] (1, 1) Ufunc(U::Float), In(I::Sqrt);
+    /// `np.exp`
+    NpExp = "np.exp" ["numpy.exp"] (1, 1) Ufunc(U::Float), unary("exp", libm::exp, libm::expf);
+    /// `np.exp2`
+    NpExp2 = "np.exp2" ["numpy.exp2"] (1, 1) Ufunc(U::Float), unary("exp2", libm::exp2, libm::exp2f);
+    /// `np.expm1`
+    NpExpm1 = "np.expm1" ["numpy.expm1"] (1, 1) Ufunc(U::Float), unary("expm1", libm::expm1, libm::expm1f);
+    /// `np.log`
+    NpLog = "np.log" ["numpy.log"] (1, 1) Ufunc(U::Float), unary("log", libm::log, libm::logf);
+    /// `np.log2`
+    NpLog2 = "np.log2" ["numpy.log2"] (1, 1) Ufunc(U::Float), unary("log2", libm::log2, libm::log2f);
+    /// `np.log10`
+    NpLog10 = "np.log10" ["numpy.log10"] (1, 1) Ufunc(U::Float), unary("log10", libm::log10, libm::log10f);
+    /// `np.log1p`
+    NpLog1p = "np.log1p" ["numpy.log1p"] (1, 1) Ufunc(U::Float), unary("log1p", libm::log1p, libm::log1pf);
+    /// `np.sin`
+    NpSin = "np.sin" ["numpy.sin"] (1, 1) Ufunc(U::Float), unary("sin", libm::sin, libm::sinf);
+    /// `np.cos`
+    NpCos = "np.cos" ["numpy.cos"] (1, 1) Ufunc(U::Float), unary("cos", libm::cos, libm::cosf);
+    /// `np.tan`
+    NpTan = "np.tan" ["numpy.tan"] (1, 1) Ufunc(U::Float), unary("tan", libm::tan, libm::tanf);
+    /// `np.arcsin`
+    NpArcsin = "np.arcsin" ["numpy.arcsin"] (1, 1) Ufunc(U::Float), unary("asin", libm::asin, libm::asinf);
+    /// `np.arccos`
+    NpArccos = "np.arccos" ["numpy.arccos"] (1, 1) Ufunc(U::Float), unary("acos", libm::acos, libm::acosf);
+    /// `np.arctan`
+    NpArctan = "np.arctan" ["numpy.arctan"] (1, 1) Ufunc(U::Float), unary("atan", libm::atan, libm::atanf);
+    /// `np.sinh`
+    NpSinh = "np.sinh" ["numpy.sinh"] (1, 1) Ufunc(U::Float), unary("sinh", libm::sinh, libm::sinhf);
+    /// `np.cosh`
+    NpCosh = "np.cosh" ["numpy.cosh"] (1, 1) Ufunc(U::Float), unary("cosh", libm::cosh, libm::coshf);
+    /// `np.tanh`
+    NpTanh = "np.tanh" ["numpy.tanh"] (1, 1) Ufunc(U::Float), unary("tanh", libm::tanh, libm::tanhf);
+    /// `np.arcsinh`
+    NpArcsinh = "np.arcsinh" ["numpy.arcsinh"] (1, 1) Ufunc(U::Float), unary("asinh", libm::asinh, libm::asinhf);
+    /// `np.arccosh`
+    NpArccosh = "np.arccosh" ["numpy.arccosh"] (1, 1) Ufunc(U::Float), unary("acosh", libm::acosh, libm::acoshf);
+    /// `np.arctanh`
+    NpArctanh = "np.arctanh" ["numpy.arctanh"] (1, 1) Ufunc(U::Float), unary("atanh", libm::atanh, libm::atanhf);
+    /// `np.arctan2`
+    NpArctan2 = "np.arctan2" ["numpy.arctan2"] (2, 2) Ufunc(U::Float), binary("atan2", libm::atan2, libm::atan2f);
+    /// `np.hypot`
+    NpHypot = "np.hypot" ["numpy.hypot"] (2, 2) Ufunc(U::Float), binary("hypot", libm::hypot, libm::hypotf);
+    /// `np.copysign`
+    NpCopysign = "np.copysign" ["numpy.copysign"] (2, 2) Ufunc(U::Float), In(I::Copysign);
+    /// `np.fabs`
+    NpFabs = "np.fabs" ["numpy.fabs"] (1, 1) Ufunc(U::Float), In(I::Fabs);
+    /// `np.rint`: ties to even
+    NpRint = "np.rint" ["numpy.rint"] (1, 1) Ufunc(U::Float), In(I::Rint);
+    /// `np.deg2rad` / `np.radians`
+    NpDeg2rad = "np.deg2rad" ["numpy.deg2rad", "numpy.radians"] (1, 1) Ufunc(U::Scale(std::f64::consts::PI / 180.0)), Rw;
+    /// `np.rad2deg` / `np.degrees`
+    NpRad2deg = "np.rad2deg" ["numpy.rad2deg", "numpy.degrees"] (1, 1) Ufunc(U::Scale(180.0 / std::f64::consts::PI)), Rw;
+    /// `np.floor` (a float for floats, the argument for integers)
+    NpFloor = "np.floor" ["numpy.floor"] (1, 1) Ufunc(U::Rounding), In(I::Floor);
+    /// `np.ceil`
+    NpCeil = "np.ceil" ["numpy.ceil"] (1, 1) Ufunc(U::Rounding), In(I::Ceil);
+    /// `np.trunc`
+    NpTrunc = "np.trunc" ["numpy.trunc"] (1, 1) Ufunc(U::Rounding), In(I::Trunc);
+    /// `np.absolute` / `np.abs`
+    NpAbs = "np.absolute" ["numpy.absolute", "numpy.abs"] (1, 1) Ufunc(U::Abs), Rw;
+    /// `np.negative`
+    NpNegative = "np.negative" ["numpy.negative"] (1, 1) Ufunc(U::Negative), Rw;
+    /// `np.positive`
+    NpPositive = "np.positive" ["numpy.positive"] (1, 1) Ufunc(U::Positive), Rw;
+    /// `np.square`
+    NpSquare = "np.square" ["numpy.square"] (1, 1) Ufunc(U::Square), Rw;
+    /// `np.sign`
+    NpSign = "np.sign" ["numpy.sign"] (1, 1) Ufunc(U::Sign), Rw;
+    /// `np.reciprocal`
+    NpReciprocal = "np.reciprocal" ["numpy.reciprocal"] (1, 1) Ufunc(U::Reciprocal), Rw;
+    /// `np.minimum`
+    NpMinimum = "np.minimum" ["numpy.minimum"] (2, 2) Ufunc(U::Minimum), Rw;
+    /// `np.maximum`
+    NpMaximum = "np.maximum" ["numpy.maximum"] (2, 2) Ufunc(U::Maximum), Rw;
+    /// `np.fmin`
+    NpFmin = "np.fmin" ["numpy.fmin"] (2, 2) Ufunc(U::Fmin), Rw;
+    /// `np.fmax`
+    NpFmax = "np.fmax" ["numpy.fmax"] (2, 2) Ufunc(U::Fmax), Rw;
+    /// `np.power`
+    NpPower = "np.power" ["numpy.power"] (2, 2) Ufunc(U::Power), Rw;
+    /// `np.remainder` / `np.mod`
+    NpRemainder = "np.remainder" ["numpy.remainder", "numpy.mod"] (2, 2) Ufunc(U::Remainder), Rw;
+    /// `np.floor_divide`
+    NpFloorDivide = "np.floor_divide" ["numpy.floor_divide"] (2, 2) Ufunc(U::FloorDivide), Rw;
+    /// `np.true_divide` / `np.divide`
+    NpTrueDivide = "np.true_divide" ["numpy.true_divide", "numpy.divide"] (2, 2) Ufunc(U::TrueDivide), Rw;
+    /// C's `fmod` (made by the `np.remainder` rewrite on floats; exact, like LLVM's `frem`).
+    Fmod = "fmod" [] (2, 2) Internal, binary("fmod", libm::fmod, libm::fmodf);
 
     // CUDA kernels and device functions.
     /// `cuda.grid(n)`; the constant `n` is the argument.
@@ -538,8 +709,11 @@ pub fn libm_symbols() -> Vec<(String, *const u8)> {
                 LibmSig::Binary(f, g) => (f as *const u8, g as *const u8),
                 LibmSig::FloatInt(f, g) => (f as *const u8, g as *const u8),
             };
-            out.push((m.host_symbol(false), f));
-            out.push((m.host_symbol(true), g));
+            // Rows may share a C function (`math.exp` and `np.exp`): one symbol each.
+            if !out.iter().any(|(name, _)| *name == m.host_symbol(false)) {
+                out.push((m.host_symbol(false), f));
+                out.push((m.host_symbol(true), g));
+            }
         }
     }
     out
@@ -568,7 +742,14 @@ mod tests {
         for b in Builtin::ALL {
             let info = b.info();
             if let Lowering::Libm(m) = info.lowering {
-                assert!(matches!(info.typing, Typing::FloatMath | Typing::FloatInt), "{}", info.name);
+                assert!(
+                    matches!(
+                        info.typing,
+                        Typing::FloatMath | Typing::FloatInt | Typing::Ufunc(Ufunc::Float) | Typing::Internal
+                    ),
+                    "{}",
+                    info.name
+                );
                 assert_eq!((m.arity(), m.arity()), (info.arity.0 as usize, info.arity.1 as usize), "{}", info.name);
             }
         }

@@ -10,7 +10,7 @@
 //! gives that integer type; arrays unify only with the identical array type (Numba relaxes
 //! the layout to `A`).
 
-use crate::builtins::{AtomicOp, Builtin, KernelOp, Typing};
+use crate::builtins::{AtomicOp, Builtin, KernelOp, Typing, UfuncLoops};
 use crate::function::{BinaryOp, CmpOp, UnaryOp};
 use crate::types::{ArrayType, Scalar, Type};
 use twinjit_diag::{Diagnostic, Span};
@@ -197,6 +197,34 @@ pub fn math_binary(a: Scalar, b: Scalar) -> Scalar {
     }
 }
 
+/// The result type of a NumPy ufunc with `loops` on scalar arguments, as Numba selects the
+/// loop: the first loop every argument casts to safely.
+pub fn ufunc_scalar(loops: UfuncLoops, args: &[Scalar]) -> Scalar {
+    let float_loop = || {
+        if args.iter().all(|s| matches!(s, Scalar::Float32 | Scalar::Bool)) {
+            Scalar::Float32
+        } else {
+            Scalar::Float64
+        }
+    };
+    let unified = || args.iter().copied().reduce(unify_scalar).unwrap_or(Scalar::Float64);
+    match loops {
+        UfuncLoops::Float => float_loop(),
+        UfuncLoops::Numeric => unified(),
+        UfuncLoops::NoBool => match unified() {
+            Scalar::Bool => Scalar::Int64,
+            s => s,
+        },
+        UfuncLoops::Divide => {
+            if args.iter().any(|s| s.is_float()) {
+                float_loop()
+            } else {
+                Scalar::Float64
+            }
+        }
+    }
+}
+
 /// The result type of builtin `b` on arguments of types `args` (all known), by its typing class.
 /// `Typing::GridIndex` is typed from its constant argument by the caller, not here.
 pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
@@ -351,6 +379,10 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
         Typing::Fma => Type::Scalar(math_binary(math_binary(scalar(0)?, scalar(1)?), scalar(2)?)),
         Typing::Select => {
             unify(&ty(1), &ty(2)).ok_or_else(|| TypeError::new("selp operands have different types", "here"))?
+        }
+        Typing::Ufunc(u) => {
+            let scalars = (0..args.len()).map(scalar).collect::<Result<Vec<_>, _>>()?;
+            Type::Scalar(ufunc_scalar(u.loops(), &scalars))
         }
     })
 }
@@ -520,6 +552,18 @@ mod tests {
             &["float64", "float64"],
             "math.sqrt() takes 1 argument but 2 were given (wrong number of arguments)",
         );
+        check_builtin(Builtin::NpSqrt, &["bool"], "float32");
+        check_builtin(Builtin::NpSqrt, &["int32"], "float64");
+        check_builtin(Builtin::NpHypot, &["float32", "bool"], "float32");
+        check_builtin(Builtin::NpHypot, &["float32", "int32"], "float64");
+        check_builtin(Builtin::NpFloor, &["int32"], "int32");
+        check_builtin(Builtin::NpFloor, &["bool"], "bool");
+        check_builtin(Builtin::NpMinimum, &["bool", "bool"], "bool");
+        check_builtin(Builtin::NpMinimum, &["int32", "float32"], "float64");
+        check_builtin(Builtin::NpPower, &["int32", "int32"], "int32");
+        check_builtin(Builtin::NpPower, &["bool", "bool"], "int64");
+        check_builtin(Builtin::NpTrueDivide, &["int32", "int32"], "float64");
+        check_builtin(Builtin::NpTrueDivide, &["float32", "bool"], "float32");
         check_builtin(Builtin::AtomicAdd, &["float32[:]", "int64", "float64"], "float32");
         check_builtin(
             Builtin::AtomicAdd,

@@ -1031,6 +1031,7 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
                 Intrinsic::Floor => one(t, self.intrinsic("floor", t, &[&xs[0].op])),
                 Intrinsic::Ceil => one(t, self.intrinsic("ceil", t, &[&xs[0].op])),
                 Intrinsic::Trunc => one(t, self.intrinsic("trunc", t, &[&xs[0].op])),
+                Intrinsic::Rint => one(t, self.intrinsic("rint", t, &[&xs[0].op])),
                 Intrinsic::Copysign => one(t, self.intrinsic("copysign", t, &[&xs[0].op, &xs[1].op])),
                 Intrinsic::IsNan => one("i1", self.def(format!("fcmp uno {t} {}, {}", xs[0].op, xs[0].op))),
                 Intrinsic::IsInf | Intrinsic::IsFinite => {

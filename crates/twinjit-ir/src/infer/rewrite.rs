@@ -13,7 +13,7 @@
 
 use super::fixpoint::{const_index, Inferencer, Instance};
 use super::{err, TypedFunction};
-use crate::builtins::{Builtin, Typing};
+use crate::builtins::{Builtin, Typing, Ufunc};
 use crate::function::*;
 use crate::module::{ErrorModel, FunctionKind, Module};
 use crate::types::{Scalar, Type};
@@ -532,6 +532,7 @@ impl Rewriter<'_> {
                 }
                 self.push(b, InstKind::Builtin(bi, nargs), rt, span)
             }
+            Typing::Ufunc(u) => self.ufunc(b, bi, u, &nargs, rt, span)?,
             Typing::GridIndex
             | Typing::SpecialRegister
             | Typing::NoResult
@@ -539,6 +540,146 @@ impl Rewriter<'_> {
             | Typing::Shuffle
             | Typing::Internal => self.push(b, InstKind::Builtin(bi, nargs), rt, span),
         }))
+    }
+
+    /// A NumPy ufunc on scalars, as Numba's scalar loops compute it. Integer and bool loops
+    /// compute in int64 and narrow to the result type at the end (the values agree with
+    /// Numba's narrower arithmetic); no `checknonzero`: ufuncs follow the NumPy error model.
+    fn ufunc(
+        &mut self,
+        b: Block,
+        bi: Builtin,
+        u: Ufunc,
+        args: &[Value],
+        rt: Type,
+        span: Span,
+    ) -> Result<Value, Diagnostic> {
+        let s = rt.scalar().expect("ufuncs give scalars");
+        let float = s.is_float();
+        let ct = if float { rt.clone() } else { Type::I64 };
+        let mut xs = Vec::with_capacity(args.len());
+        for a in args {
+            xs.push(self.coerce(b, *a, &ct, span)?);
+        }
+        let konst = |this: &mut Self, c: f64| {
+            let k = if float { Const::Float(c) } else { Const::Int(c as i64) };
+            this.push(b, InstKind::Const(k), ct.clone(), span)
+        };
+        let cmp = |this: &mut Self, op: CmpOp, x: Value, y: Value| {
+            this.push(b, InstKind::Compare(op, x, y), Type::BOOL, span)
+        };
+        let sel = |this: &mut Self, c: Value, x: Value, y: Value| {
+            let t = this.ty(x);
+            this.push(b, InstKind::Select(c, x, y), t, span)
+        };
+        let bin = |this: &mut Self, op: BinaryOp, x: Value, y: Value| {
+            let t = this.ty(x);
+            this.push(b, InstKind::Binary(op, x, y), t, span)
+        };
+        // The smallest value of the (integer) result type, as an int64.
+        let int_min = if s == Scalar::Int32 { i32::MIN as i64 } else { i64::MIN };
+        let r = match u {
+            Ufunc::Float => self.push(b, InstKind::Builtin(bi, xs), ct, span),
+            Ufunc::Scale(factor) => {
+                let k = konst(self, factor);
+                bin(self, BinaryOp::Mul, xs[0], k)
+            }
+            Ufunc::Rounding if float => self.push(b, InstKind::Builtin(bi, xs), ct, span),
+            Ufunc::Rounding | Ufunc::Positive => xs[0],
+            Ufunc::Abs if float => self.push(b, InstKind::Builtin(Builtin::Fabs, xs), ct, span),
+            Ufunc::Abs => {
+                let zero = konst(self, 0.0);
+                let neg = cmp(self, CmpOp::Lt, xs[0], zero);
+                let nx = self.push(b, InstKind::Unary(UnaryOp::Neg, xs[0]), ct.clone(), span);
+                sel(self, neg, nx, xs[0])
+            }
+            Ufunc::Negative => self.push(b, InstKind::Unary(UnaryOp::Neg, xs[0]), ct, span),
+            Ufunc::Square => bin(self, BinaryOp::Mul, xs[0], xs[0]),
+            Ufunc::Sign => {
+                // A float zero or NaN is its own sign; so is an integer zero.
+                let (zero, one, minus) = (konst(self, 0.0), konst(self, 1.0), konst(self, -1.0));
+                let pos = cmp(self, CmpOp::Gt, xs[0], zero);
+                let neg = cmp(self, CmpOp::Lt, xs[0], zero);
+                let r = sel(self, neg, minus, xs[0]);
+                sel(self, pos, one, r)
+            }
+            Ufunc::Reciprocal if float => {
+                let one = konst(self, 1.0);
+                bin(self, BinaryOp::Div, one, xs[0])
+            }
+            Ufunc::Reciprocal => {
+                let f = self.coerce(b, xs[0], &Type::F64, span)?;
+                let one = self.push(b, InstKind::Const(Const::Float(1.0)), Type::F64, span);
+                bin(self, BinaryOp::Div, one, f)
+            }
+            Ufunc::Minimum | Ufunc::Maximum | Ufunc::Fmin | Ufunc::Fmax => {
+                let (x, y) = (xs[0], xs[1]);
+                let op = if matches!(u, Ufunc::Minimum | Ufunc::Fmin) { CmpOp::Le } else { CmpOp::Ge };
+                let keep = cmp(self, op, x, y);
+                let r = sel(self, keep, x, y);
+                match u {
+                    // A NaN wins: x when x is NaN (a NaN y already lost the comparison).
+                    Ufunc::Minimum | Ufunc::Maximum if float => {
+                        let xnan = cmp(self, CmpOp::Ne, x, x);
+                        sel(self, xnan, x, r)
+                    }
+                    // A NaN loses: x when y is NaN (a NaN x already lost the comparison).
+                    Ufunc::Fmin | Ufunc::Fmax if float => {
+                        let ynan = cmp(self, CmpOp::Ne, y, y);
+                        sel(self, ynan, x, r)
+                    }
+                    _ => r,
+                }
+            }
+            Ufunc::Power if float => bin(self, BinaryOp::Pow, xs[0], xs[1]),
+            Ufunc::Power => {
+                // Numba's integer power returns through float64; 0 to a negative power is
+                // the type's minimum (never ZeroDivisionError).
+                let (x, y) = (xs[0], xs[1]);
+                let (zero, one) = (konst(self, 0.0), konst(self, 1.0));
+                let x0 = cmp(self, CmpOp::Eq, x, zero);
+                let yneg = cmp(self, CmpOp::Lt, y, zero);
+                let zero_neg = bin(self, BinaryOp::BitAnd, x0, yneg);
+                let base = sel(self, zero_neg, one, x);
+                let p = bin(self, BinaryOp::Pow, base, y);
+                let pf = self.coerce(b, p, &Type::F64, span)?;
+                let pi = self.coerce(b, pf, &rt, span)?;
+                let min = self.push(b, InstKind::Const(Const::Int(int_min)), rt.clone(), span);
+                sel(self, zero_neg, min, pi)
+            }
+            Ufunc::Remainder if float => {
+                // NumPy's remainder: fmod, then moved by the divisor when the signs differ.
+                let (x, y) = (xs[0], xs[1]);
+                let r = self.push(b, InstKind::Builtin(Builtin::Fmod, vec![x, y]), ct.clone(), span);
+                let zero = konst(self, 0.0);
+                let rnz = cmp(self, CmpOp::Ne, r, zero);
+                let yneg = cmp(self, CmpOp::Lt, y, zero);
+                let rneg = cmp(self, CmpOp::Lt, r, zero);
+                let differ = bin(self, BinaryOp::BitXor, yneg, rneg);
+                let fix = bin(self, BinaryOp::BitAnd, rnz, differ);
+                let add = sel(self, fix, y, zero);
+                bin(self, BinaryOp::Add, r, add)
+            }
+            // The IR's integer `%` gives 0 for a zero divisor.
+            Ufunc::Remainder => bin(self, BinaryOp::Mod, xs[0], xs[1]),
+            Ufunc::FloorDivide if float => {
+                let q = bin(self, BinaryOp::Div, xs[0], xs[1]);
+                self.push(b, InstKind::Builtin(Builtin::NpFloor, vec![q]), ct, span)
+            }
+            Ufunc::FloorDivide => {
+                // 0 for a zero divisor (the IR's `//`) and for MIN // -1 (NumPy's loop).
+                let (x, y) = (xs[0], xs[1]);
+                let q = bin(self, BinaryOp::FloorDiv, x, y);
+                let (zero, minus) = (konst(self, 0.0), konst(self, -1.0));
+                let min = self.push(b, InstKind::Const(Const::Int(int_min)), Type::I64, span);
+                let ym1 = cmp(self, CmpOp::Eq, y, minus);
+                let xmin = cmp(self, CmpOp::Eq, x, min);
+                let ovf = bin(self, BinaryOp::BitAnd, ym1, xmin);
+                sel(self, ovf, zero, q)
+            }
+            Ufunc::TrueDivide => bin(self, BinaryOp::Div, xs[0], xs[1]),
+        };
+        self.coerce(b, r, &rt, span)
     }
 
     fn edge_args(&mut self, b: Block, call: &BlockCall, span: Span) -> Result<BlockCall, Diagnostic> {

@@ -307,6 +307,7 @@ fn intrinsic(i: Intrinsic, args: &[&RtValue]) -> Option<RtValue> {
         Intrinsic::Floor => un!(floor),
         Intrinsic::Ceil => un!(ceil),
         Intrinsic::Trunc => un!(trunc),
+        Intrinsic::Rint => un!(round_ties_even),
         Intrinsic::Copysign => match args {
             [RtValue::F64(x), RtValue::F64(y)] => RtValue::F64(x.copysign(*y)),
             [RtValue::F32(x), RtValue::F32(y)] => RtValue::F32(x.copysign(*y)),
