@@ -122,6 +122,11 @@ pub(crate) fn math_function(name: &str) -> Option<Builtin> {
     Builtin::from_path(&format!("math.{name}"))
 }
 
+/// The Python builtins of the table (`abs`, `round`, ...), for hints.
+pub(crate) fn python_builtins() -> Vec<&'static str> {
+    Builtin::ALL.iter().flat_map(|b| b.info().paths.iter().copied()).filter(|p| !p.contains('.')).collect()
+}
+
 /// The NumPy function `name` (through the builtins table: `numpy.NAME`).
 pub(crate) fn numpy_function(name: &str) -> Option<Builtin> {
     Builtin::from_path(&format!("numpy.{name}"))

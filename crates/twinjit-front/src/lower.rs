@@ -8,8 +8,8 @@
 
 use crate::const_eval::ConstValue;
 use crate::env::{
-    dtype_name, math_function, module_const, numpy_function, numpy_hint, supported_hint, type_info, Env, Global,
-    Unfrozen, UnfrozenWhy,
+    dtype_name, math_function, module_const, numpy_function, numpy_hint, python_builtins, supported_hint, type_info,
+    Env, Global, Unfrozen, UnfrozenWhy,
 };
 use crate::fold::fold;
 use crate::module_level::stmt_kind;
@@ -1256,7 +1256,10 @@ impl Lower<'_> {
                     "print" => self.fail(unsupported(span, "print() is", "return values instead, or write them into an array")),
                     _ => self.fail(
                         Diagnostic::error(format!("unknown function `{id}`"), fspan, "not defined")
-                            .with_hint("call builtins (abs min max int float bool len), math.* functions, or @njit functions of this module"),
+                            .with_hint(format!(
+                                "call builtins ({} int float bool), math.* or np.* functions, or @njit functions of this module",
+                                python_builtins().join(" ")
+                            )),
                     ),
                 }
             }

@@ -37,8 +37,19 @@ pub enum Typing {
     IntMath,
     /// `abs(x)`: floats stay, integers become int64; rewritten to `fabs` or a select.
     Abs,
-    /// `min`/`max` of numbers: their unified type; rewritten to compares and selects.
+    /// `min`/`max` of numbers, or of the numbers of one tuple: their unified type; rewritten
+    /// to compares and selects.
     MinMax,
+    /// `round(x)`: int64 (ties to even); `round(x, ndigits)`: a float, float32 for a float32
+    /// (or bool) `x`, computed by Numba's algorithm.
+    Round,
+    /// `divmod(a, b)`: `(a // b, a % b)` typed as those operators (`ZeroDivisionError` under
+    /// the Python error model).
+    Divmod,
+    /// `pow(a, b)`: `a ** b`.
+    Pow,
+    /// `sum(tuple[, start])`: `start` (default 0) plus the elements in order, typed as `+`.
+    Sum,
     /// `len(a)`: int64 (rewritten to the first dimension).
     ArrayLen,
     /// `a.size`: int64 (rewritten to the product of the dimensions).
@@ -393,9 +404,17 @@ builtins! {
     /// `abs(x)`
     Abs = "abs" ["abs"] (1, 1) Abs, Rw;
     /// `min(a, b, ...)`
-    Min = "min" ["min"] (2, 64) MinMax, Rw;
+    Min = "min" ["min"] (1, 64) MinMax, Rw;
     /// `max(a, b, ...)`
-    Max = "max" ["max"] (2, 64) MinMax, Rw;
+    Max = "max" ["max"] (1, 64) MinMax, Rw;
+    /// `round(x[, ndigits])`
+    Round = "round" ["round"] (1, 2) Round, Rw;
+    /// `divmod(a, b)`
+    Divmod = "divmod" ["divmod"] (2, 2) Divmod, Rw;
+    /// `pow(a, b)` (Numba has no three-argument form)
+    Pow = "pow" ["pow"] (2, 2) Pow, Rw;
+    /// `sum(tuple[, start])`
+    Sum = "sum" ["sum"] (1, 2) Sum, Rw;
     /// `len(a)`: the first dimension.
     Len = "len" ["len"] (1, 1) ArrayLen, Rw;
     /// An argument of `range()`: must be an integer (Python's `operator.index`).

@@ -231,8 +231,13 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
     let info = b.info();
     let (lo, hi) = (info.arity.0 as usize, info.arity.1 as usize);
     if args.len() < lo || args.len() > hi {
-        let want = if lo == hi { lo.to_string() } else { format!("{lo} or more") };
-        return Err(TypeError::new(
+        let want = match hi - lo {
+            0 => lo.to_string(),
+            1 => format!("{lo} or {hi}"),
+            _ if hi >= 64 => format!("{lo} or more"),
+            _ => format!("{lo} to {hi}"),
+        };
+        let e = TypeError::new(
             format!(
                 "{}() takes {want} argument{} but {} were given",
                 b.name(),
@@ -240,7 +245,12 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
                 args.len()
             ),
             "wrong number of arguments",
-        ));
+        );
+        return Err(if b == Builtin::Pow {
+            e.with_hint("Numba has no three-argument pow(); write the modular power as a loop")
+        } else {
+            e
+        });
     }
     let ty = |k: usize| args[k].clone();
     let scalar = |k: usize| -> Result<Scalar, TypeError> {
@@ -297,9 +307,38 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             Type::Scalar(if s.is_float() { s } else { Scalar::Int64 })
         }
         Typing::MinMax => {
-            let mut acc = scalar(0)?;
-            for k in 1..args.len() {
-                acc = unify_scalar(acc, scalar(k)?);
+            let items = iterable_items(b, args)?;
+            let mut acc = items[0];
+            for &s in &items[1..] {
+                acc = unify_scalar(acc, s);
+            }
+            Type::Scalar(acc)
+        }
+        Typing::Round => {
+            let x = scalar(0)?;
+            if args.len() == 1 {
+                Type::I64
+            } else {
+                integer(1)?;
+                Type::Scalar(ufunc_scalar(UfuncLoops::Float, &[x]))
+            }
+        }
+        Typing::Divmod => {
+            let t = binary(BinaryOp::FloorDiv, scalar(0)?, scalar(1)?).map_err(|m| TypeError::new(m, "here"))?;
+            Type::Tuple(vec![Type::Scalar(t.result); 2])
+        }
+        Typing::Pow => {
+            let t = binary(BinaryOp::Pow, scalar(0)?, scalar(1)?).map_err(|m| TypeError::new(m, "here"))?;
+            Type::Scalar(t.result)
+        }
+        Typing::Sum => {
+            let items = match ty(0) {
+                Type::Tuple(ts) => tuple_scalars(b, &ts)?,
+                t => return Err(not_iterable(b, &t)),
+            };
+            let mut acc = if args.len() == 2 { scalar(1)? } else { Scalar::Int64 };
+            for s in items {
+                acc = binary(BinaryOp::Add, acc, s).map_err(|m| TypeError::new(m, "here"))?.result;
             }
             Type::Scalar(acc)
         }
@@ -385,6 +424,40 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             Type::Scalar(ufunc_scalar(u.loops(), &scalars))
         }
     })
+}
+
+/// The element types `min`/`max` compare: the arguments, or the elements of a single tuple.
+fn iterable_items(b: Builtin, args: &[Type]) -> Result<Vec<Scalar>, TypeError> {
+    let tuple_elems;
+    let items: &[Type] = match args {
+        [Type::Tuple(ts)] => {
+            tuple_elems = ts.clone();
+            &tuple_elems
+        }
+        [t] => return Err(not_iterable(b, t)),
+        _ => args,
+    };
+    tuple_scalars(b, items)
+}
+
+/// The element types of a non-empty tuple of numbers.
+fn tuple_scalars(b: Builtin, ts: &[Type]) -> Result<Vec<Scalar>, TypeError> {
+    if ts.is_empty() {
+        return Err(TypeError::new(format!("{}() of an empty tuple", b.name()), "empty tuple")
+            .with_hint("Numba refuses an empty sequence here"));
+    }
+    ts.iter()
+        .map(|t| {
+            t.scalar().ok_or_else(|| {
+                TypeError::new(format!("{}() expects numbers, found {t}", b.name()), format!("an element is {t}"))
+            })
+        })
+        .collect()
+}
+
+fn not_iterable(b: Builtin, t: &Type) -> TypeError {
+    TypeError::new(format!("{}() of one {t}: expected a tuple", b.name()), format!("this is {t}"))
+        .with_hint("pass a tuple, e.g. max((a, b, c)), or several numbers")
 }
 
 /// `t` as an array, for an operation named `what`.

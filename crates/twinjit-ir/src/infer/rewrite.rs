@@ -420,13 +420,52 @@ impl Rewriter<'_> {
                 // Python's algorithm, as Numba reproduces it: keep the accumulator unless the
                 // next value compares strictly smaller (min) / greater (max).
                 let op = if bi == Builtin::Min { CmpOp::Lt } else { CmpOp::Gt };
-                let mut acc = self.coerce(b, nargs[0], &rt, span)?;
-                for &v in &nargs[1..] {
+                let items = self.items(b, &nargs, span);
+                let mut acc = self.coerce(b, items[0], &rt, span)?;
+                for &v in &items[1..] {
                     let v = self.coerce(b, v, &rt, span)?;
                     let c = self.push(b, InstKind::Compare(op, v, acc), Type::BOOL, span);
                     acc = self.push(b, InstKind::Select(c, v, acc), rt.clone(), span);
                 }
                 acc
+            }
+            Typing::Round => self.round(b, &nargs, rt, span)?,
+            Typing::Divmod => {
+                let (sa, sb) = (self.ty(nargs[0]).scalar(), self.ty(nargs[1]).scalar());
+                let t = typing::binary(BinaryOp::FloorDiv, sa.expect("typed"), sb.expect("typed"))
+                    .map_err(|m| err(span, m, "here"))?;
+                let x = self.coerce(b, nargs[0], &Type::Scalar(t.lhs), span)?;
+                let y = self.coerce(b, nargs[1], &Type::Scalar(t.rhs), span)?;
+                if self.error_model == ErrorModel::Python {
+                    self.g.push(b, InstKind::CheckNonZero(y), None, span);
+                }
+                let r = Type::Scalar(t.result);
+                let q = self.push(b, InstKind::Binary(BinaryOp::FloorDiv, x, y), r.clone(), span);
+                let m = self.push(b, InstKind::Binary(BinaryOp::Mod, x, y), r, span);
+                self.push(b, InstKind::MakeTuple(vec![q, m]), rt, span)
+            }
+            Typing::Pow => {
+                let (sa, sb) = (self.ty(nargs[0]).scalar(), self.ty(nargs[1]).scalar());
+                let t = typing::binary(BinaryOp::Pow, sa.expect("typed"), sb.expect("typed"))
+                    .map_err(|m| err(span, m, "here"))?;
+                let x = self.coerce(b, nargs[0], &Type::Scalar(t.lhs), span)?;
+                let y = self.coerce(b, nargs[1], &Type::Scalar(t.rhs), span)?;
+                self.push(b, InstKind::Binary(BinaryOp::Pow, x, y), rt, span)
+            }
+            Typing::Sum => {
+                // Python's order: ((start + t[0]) + t[1]) + ..., each `+` typed as the operator.
+                let mut acc = match nargs.get(1) {
+                    Some(&s) => s,
+                    None => self.push(b, InstKind::Const(Const::Int(0)), Type::I64, span),
+                };
+                for v in self.items(b, &nargs[..1], span) {
+                    let (sa, sv) = (self.ty(acc).scalar().expect("typed"), self.ty(v).scalar().expect("typed"));
+                    let t = typing::binary(BinaryOp::Add, sa, sv).map_err(|m| err(span, m, "here"))?;
+                    let x = self.coerce(b, acc, &Type::Scalar(t.lhs), span)?;
+                    let y = self.coerce(b, v, &Type::Scalar(t.rhs), span)?;
+                    acc = self.push(b, InstKind::Binary(BinaryOp::Add, x, y), Type::Scalar(t.result), span);
+                }
+                self.coerce(b, acc, &rt, span)?
             }
             Typing::ArrayLen => {
                 let a = a0.expect("arity");
@@ -540,6 +579,86 @@ impl Rewriter<'_> {
             | Typing::Shuffle
             | Typing::Internal => self.push(b, InstKind::Builtin(bi, nargs), rt, span),
         }))
+    }
+
+    /// The values `min`/`max`/`sum` run over: the arguments, or the elements of one tuple.
+    fn items(&mut self, b: Block, args: &[Value], span: Span) -> Vec<Value> {
+        match (args, args.first().map(|a| self.ty(*a))) {
+            ([t], Some(Type::Tuple(ts))) => ts
+                .iter()
+                .enumerate()
+                .map(|(k, et)| self.push(b, InstKind::TupleGet(*t, k as u32), et.clone(), span))
+                .collect(),
+            _ => args.to_vec(),
+        }
+    }
+
+    /// `round(x)` (ties to even, then int64) and `round(x, ndigits)` by Numba's algorithm,
+    /// with every branch computed and the result selected (no control flow in a rewrite):
+    /// `x` if it is not finite; for `ndigits >= 0`, `y = x * 10**ndigits` (split as
+    /// `10**(ndigits-22) * 1e22` past 22) gives `x` when infinite, else `rint(y) / 10**ndigits`;
+    /// for `ndigits < 0`, `rint(x / 10**-ndigits) * 10**-ndigits`. `rint` runs in `x`'s own
+    /// float type, the rest in float64, as in Numba.
+    fn round(&mut self, b: Block, args: &[Value], rt: Type, span: Span) -> Result<Value, Diagnostic> {
+        let x = args[0];
+        let xs = self.ty(x).scalar().expect("typed");
+        if args.len() == 1 {
+            if !xs.is_float() {
+                return self.coerce(b, x, &Type::I64, span);
+            }
+            let r = self.push(b, InstKind::Builtin(Builtin::NpRint, vec![x]), Type::Scalar(xs), span);
+            return self.coerce(b, r, &Type::I64, span);
+        }
+        let ft = rt.clone();
+        let f64t = Type::F64;
+        let x = self.coerce(b, x, &ft, span)?;
+        let xd = self.coerce(b, x, &f64t, span)?;
+        let n = self.coerce(b, args[1], &Type::I64, span)?;
+        let int = |this: &mut Self, k: i64| this.push(b, InstKind::Const(Const::Int(k)), Type::I64, span);
+        let flt = |this: &mut Self, k: f64| this.push(b, InstKind::Const(Const::Float(k)), Type::F64, span);
+        let cmp = |this: &mut Self, op: CmpOp, x: Value, y: Value| {
+            this.push(b, InstKind::Compare(op, x, y), Type::BOOL, span)
+        };
+        let bin = |this: &mut Self, op: BinaryOp, x: Value, y: Value| {
+            let t = this.ty(x);
+            this.push(b, InstKind::Binary(op, x, y), t, span)
+        };
+        let sel = |this: &mut Self, c: Value, x: Value, y: Value| {
+            let t = this.ty(x);
+            this.push(b, InstKind::Select(c, x, y), t, span)
+        };
+        // rint in x's type, back in float64.
+        let rint = |this: &mut Self, y: Value| -> Result<Value, Diagnostic> {
+            let yf = this.coerce(b, y, &ft, span)?;
+            let r = this.push(b, InstKind::Builtin(Builtin::NpRint, vec![yf]), ft.clone(), span);
+            this.coerce(b, r, &Type::F64, span)
+        };
+        let ten = flt(self, 10.0);
+        let (zero, k22) = (int(self, 0), int(self, 22));
+        let nonneg = cmp(self, CmpOp::Ge, n, zero);
+        let big = cmp(self, CmpOp::Gt, n, k22);
+        let n22 = bin(self, BinaryOp::Sub, n, k22);
+        let e1 = sel(self, big, n22, n);
+        let pow1 = bin(self, BinaryOp::Pow, ten, e1);
+        let (e22, one) = (flt(self, 1e22), flt(self, 1.0));
+        let pow2 = sel(self, big, e22, one);
+        let y = bin(self, BinaryOp::Mul, xd, pow1);
+        let y = bin(self, BinaryOp::Mul, y, pow2);
+        let ry = rint(self, y)?;
+        let q = bin(self, BinaryOp::Div, ry, pow2);
+        let q = bin(self, BinaryOp::Div, q, pow1);
+        // Numba tests isinf, not isfinite: 0 * 10**400 is NaN and stays NaN.
+        let yinf = self.push(b, InstKind::Builtin(Builtin::IsInf, vec![y]), Type::BOOL, span);
+        let pos = sel(self, yinf, xd, q);
+        let nn = self.push(b, InstKind::Unary(UnaryOp::Neg, n), Type::I64, span);
+        let pown = bin(self, BinaryOp::Pow, ten, nn);
+        let yn = bin(self, BinaryOp::Div, xd, pown);
+        let ryn = rint(self, yn)?;
+        let neg = bin(self, BinaryOp::Mul, ryn, pown);
+        let r = sel(self, nonneg, pos, neg);
+        let xfin = self.push(b, InstKind::Builtin(Builtin::IsFinite, vec![xd]), Type::BOOL, span);
+        let r = sel(self, xfin, r, xd);
+        self.coerce(b, r, &rt, span)
     }
 
     /// A NumPy ufunc on scalars, as Numba's scalar loops compute it. Integer and bool loops
