@@ -5,7 +5,11 @@ import math
 import numpy
 import numpy as np
 from numba import njit
-from numpy import minimum, sqrt
+from numpy import euler_gamma, minimum, sqrt
+from numpy import pi as NP_PI
+
+TWO_PI = 2 * np.pi
+GAMMA = np.euler_gamma
 
 
 # check: np_float_funcs(0.5) -> (0.7071067811865476, 1.6487212707001282, 1.4142135623730951, 0.6487212707001282, 0.4054651081081644, 0.479425538604203, 0.8775825618903728, 0.5463024898437905, 0.4636476090008061, 0.5210953054937474, 1.1276259652063807, 0.46211715726000974, 0.48121182505960347, 0.5)
@@ -308,3 +312,9 @@ def np_zero_signs(x, y):
     return (np.copysign(1.0, np.sign(x)), np.copysign(1.0, np.minimum(x, y)),
             np.copysign(1.0, np.fmax(x, y)), np.copysign(1.0, np.mod(x, 3.0)),
             np.copysign(1.0, np.negative(y)), np.copysign(1.0, np.rint(-0.25 * y)))
+
+
+# check: np_module_constants() -> (6.283185307179586, 0.5772156649015329, 3.141592653589793, 0.5772156649015329)
+@njit
+def np_module_constants():
+    return TWO_PI, GAMMA, NP_PI, euler_gamma
