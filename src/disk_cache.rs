@@ -123,7 +123,7 @@ pub(crate) fn wanted(mode: &CacheMode, source: &LoadedSource, func: &str) -> boo
 
 /// What the entries' payloads look like; part of every key, so a new layout never reads an old
 /// entry.
-const PAYLOAD_VERSION: &str = "2";
+const PAYLOAD_VERSION: &str = "3";
 
 fn version_part() -> String {
     ["twinjit ", env!("CARGO_PKG_VERSION"), " payload ", PAYLOAD_VERSION].concat()
@@ -219,15 +219,29 @@ pub(crate) fn load_source(
 pub(crate) struct Site {
     pub(crate) function: String,
     pub(crate) at: Option<(String, u32, u32)>,
+    /// A `raise`'s exception (`Exception::encode`'s bytes in the payload).
+    pub(crate) exception: Option<twinjit_ir::Exception<twinjit_ir::Scalar>>,
 }
 
 impl Site {
+    /// A backend's raise site, its span relative to its function.
+    pub(crate) fn of(site: &twinjit_ir::abi::RaiseSite, source: &LoadedSource) -> Site {
+        Site { function: site.function.clone(), at: source.relative_span(site.span), exception: site.exception.clone() }
+    }
+
+    /// Back to a raise site; one whose place no longer fits has no location (a dummy span).
+    pub(crate) fn raise_site(self, source: &LoadedSource) -> twinjit_ir::abi::RaiseSite {
+        let span = self.span(source).unwrap_or(twinjit_diag::Span::DUMMY);
+        twinjit_ir::abi::RaiseSite { function: self.function, span, exception: self.exception }
+    }
+
     pub(crate) fn encode(&self, w: &mut Writer) {
         w.str(&self.function);
         match &self.at {
             Some((within, start, end)) => w.u64(1).str(within).u64(*start as u64).u64(*end as u64),
             None => w.u64(0),
         };
+        w.bytes(&self.exception.as_ref().map(|e| e.encode()).unwrap_or_default());
     }
 
     pub(crate) fn decode(r: &mut Reader<'_>) -> Option<Site> {
@@ -237,7 +251,11 @@ impl Site {
             1 => Some((r.str()?.to_string(), u32::try_from(r.u64()?).ok()?, u32::try_from(r.u64()?).ok()?)),
             _ => return None,
         };
-        Some(Site { function, at })
+        let exception = match r.bytes()? {
+            [] => None,
+            b => Some(twinjit_ir::Exception::decode(b)?),
+        };
+        Some(Site { function, at, exception })
     }
 
     /// The span in `source` (`None` if it had none or no longer fits).

@@ -3,7 +3,7 @@
 use crate::Target;
 use std::fmt;
 use twinjit_diag::Diagnostic;
-use twinjit_ir::abi::{ErrorCode, Unsupported};
+use twinjit_ir::abi::{ErrorCode, ErrorRecord, RaiseSite, Unsupported};
 use twinjit_ir::interp::RuntimeError;
 pub use twinjit_ir::interp::RuntimeErrorKind;
 
@@ -93,10 +93,21 @@ impl Error {
         }
     }
 
-    /// The Python exception name of a runtime error (`ZeroDivisionError`, `IndexError`).
-    pub fn python_exception(&self) -> Option<&'static str> {
+    /// The Python exception name of a runtime error (`ZeroDivisionError`, `IndexError`, and
+    /// for a `raise` or `assert` the class raised: `ValueError`, `AssertionError`, `MyError`).
+    pub fn python_exception(&self) -> Option<&str> {
         match self {
             Error::Runtime { kind, .. } => Some(kind.python_name()),
+            _ => None,
+        }
+    }
+
+    /// `str(exc)` of an exception the program raised (`raise ValueError("negative input")`
+    /// gives `negative input`, `raise ValueError` the empty string); `None` for other errors,
+    /// including the builtin checks (division by zero, bounds, recursion).
+    pub fn exception_message(&self) -> Option<&str> {
+        match self {
+            Error::Runtime { kind: RuntimeErrorKind::Raised { message, .. }, .. } => Some(message),
             _ => None,
         }
     }
@@ -109,10 +120,22 @@ impl Error {
 }
 
 /// What a compiled function raised, from the error record both backends fill in the same way
-/// (`twinjit_ir::abi`'s codes; for a recursion error `len` is
-/// the limit): the kind and the Python-style message, without the location.
-pub(crate) fn raised(code: u32, index: i64, len: i64, axis: i64) -> (RuntimeErrorKind, String) {
+/// (`twinjit_ir::abi`'s codes; for a recursion error `len` is the limit; for a `raise` the
+/// record's `site` holds the exception): the kind and the Python-style message, without the
+/// location.
+pub(crate) fn raised(record: &ErrorRecord, site: Option<&RaiseSite>) -> (RuntimeErrorKind, String) {
+    let ErrorRecord { kind: code, index, len, axis, .. } = *record;
     match ErrorCode::from_raw(code) {
+        Some(ErrorCode::Raised) => match site.and_then(|s| s.render(record)) {
+            Some((class, message)) => {
+                let shown = if message.is_empty() { class.clone() } else { format!("{class}: {message}") };
+                (RuntimeErrorKind::Raised { class, message }, shown)
+            }
+            None => (
+                RuntimeErrorKind::Unsupported("an exception without its raise site".into()),
+                "internal error: an exception was raised at an unknown site".to_string(),
+            ),
+        },
         Some(ErrorCode::ZeroDivision) => {
             (RuntimeErrorKind::ZeroDivision, "ZeroDivisionError: division by zero".to_string())
         }

@@ -5,7 +5,6 @@
 use super::{cuda_error, ptx_error, CudaBackend, KernelOrigin, PtxModule, PtxOptions};
 use crate::disk_cache::{wanted, Reader, Site, Writer};
 use crate::error::Error;
-use twinjit_ir::abi::RaiseSite;
 use twinjit_ir::Signature;
 
 /// The cache key of a PTX compilation.
@@ -64,7 +63,7 @@ fn encode_ptx(m: &crate::engine::ModuleInner, ptx: &PtxModule) -> Writer {
     w.str(&ptx.ptx).str(&ptx.entry).str(&ptx.arch).u64(ptx.stack_bytes.unwrap_or(0) as u64);
     w.u64(ptx.used_libdevice as u64).u64(ptx.sites.len() as u64);
     for site in &ptx.sites {
-        Site { function: site.function.clone(), at: m.source.relative_span(site.span) }.encode(&mut w);
+        Site::of(site, &m.source).encode(&mut w);
     }
     w
 }
@@ -78,10 +77,7 @@ fn decode_ptx(m: &crate::engine::ModuleInner, r: &mut Reader<'_>) -> Option<PtxM
     let n = r.u64()?;
     let mut sites = Vec::new();
     for _ in 0..n {
-        let site = Site::decode(r)?;
-        // A site whose place no longer fits is reported without a location.
-        let span = site.span(&m.source).unwrap_or(twinjit_diag::Span::DUMMY);
-        sites.push(RaiseSite { function: site.function, span });
+        sites.push(Site::decode(r)?.raise_site(&m.source));
     }
     let stack_bytes = (stack != 0).then_some(stack as usize);
     Some(PtxModule { ptx, entry, arch, sites, used_libdevice, stack_bytes })

@@ -31,7 +31,8 @@ pub struct CompiledKernel {
     gerr: Mutex<DeviceArray<i64>>,
     gerr_ptr: u64,
     pub(super) can_raise: bool,
-    sites: Vec<(String, Option<String>)>,
+    /// Raise sites with their `file:line:col`.
+    sites: Vec<(twinjit_ir::abi::RaiseSite, Option<String>)>,
     ptx: String,
     compile_time: std::time::Duration,
     origin: KernelOrigin,
@@ -65,7 +66,7 @@ impl CompiledKernel {
             .iter()
             .map(|s| {
                 let loc = sources.location(s.span).map(|(f, lc)| format!("{f}:{}:{}", lc.line, lc.col));
-                (s.function.clone(), loc)
+                (s.clone(), loc)
             })
             .collect();
         Ok(CompiledKernel {
@@ -161,9 +162,10 @@ impl CompiledKernel {
         g.copy_from_host(&zero).map_err(|e| cuda_error(e, Some(&self.name)))?;
         drop(g);
         let GpuRecord { record, thread: [tx, ty, tz], block: [bx, by, bz] } = GpuRecord::decode(&rec);
-        let (site, index, len, axis) = (record.site as usize, record.index, record.len, record.axis);
-        let (function, location) = self.sites.get(site).cloned().unwrap_or((self.name.clone(), None));
-        let (kind, what) = crate::error::raised(kind, index, len, axis);
+        let site = self.sites.get(record.site as usize);
+        let function = site.map_or_else(|| self.name.clone(), |(s, _)| s.function.clone());
+        let location = site.and_then(|(_, l)| l.clone());
+        let (kind, what) = crate::error::raised(&record, site.map(|(s, _)| s));
         let at = location.as_ref().map(|l| format!(" at {l}")).unwrap_or_default();
         let message = format!(
             "{what} in `{function}`{at}, thread ({tx}, {ty}, {tz}) of block ({bx}, {by}, {bz}) of kernel `{}`",

@@ -15,7 +15,7 @@ pub(super) fn store(spec: &Specialization, source: &LoadedSource) -> Option<Vec<
     w.bytes(&spec.written.iter().map(|&b| b as u8).collect::<Vec<u8>>());
     w.u64(spec.compiled.sites.len() as u64);
     for s in &spec.compiled.sites {
-        Site { function: s.function.clone(), at: source.relative_span(s.span) }.encode(&mut w);
+        Site::of(s, source).encode(&mut w);
     }
     w.bytes(&code);
     Some(w.0)
@@ -33,7 +33,7 @@ pub(super) fn load(f: &Function, bytes: &[u8], started: std::time::Instant) -> O
     let mut sites = Vec::new();
     for _ in 0..nsites {
         let site = Site::decode(&mut r)?;
-        sites.push((site.function.clone(), site.span(&m.source)));
+        sites.push(site.raise_site(&m.source));
     }
     let code = r.bytes()?;
     if args.len() != f.params().len() || written.len() != args.len() {

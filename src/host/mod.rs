@@ -213,7 +213,7 @@ impl Function {
             sig.args.clone(),
             entry.func.ret.clone(),
             written,
-            compiled.sites.iter().map(|s| (s.function.clone(), Some(s.span))).collect(),
+            compiled.sites.clone(),
             compiled,
             started.elapsed(),
             m.source.sources().clone(),

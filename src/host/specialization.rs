@@ -24,7 +24,7 @@ pub struct Specialization {
     pub(super) ret: Type,
     pub(super) written: Vec<bool>,
     /// Per raise site: the function raising and where (rendered when an error is raised).
-    sites: Vec<(String, Option<twinjit_diag::Span>)>,
+    sites: Vec<twinjit_ir::abi::RaiseSite>,
     sources: Arc<twinjit_diag::SourceMap>,
     pub(super) compiled: CompiledProgram,
     compile_time: std::time::Duration,
@@ -44,7 +44,7 @@ impl Specialization {
         args: Vec<Type>,
         ret: Type,
         written: Vec<bool>,
-        sites: Vec<(String, Option<twinjit_diag::Span>)>,
+        sites: Vec<twinjit_ir::abi::RaiseSite>,
         compiled: CompiledProgram,
         compile_time: std::time::Duration,
         sources: Arc<twinjit_diag::SourceMap>,
@@ -148,9 +148,11 @@ impl Specialization {
     }
 
     fn runtime_error(&self, info: ErrorRecord) -> Error {
-        let (function, span) = self.sites.get(info.site as usize).cloned().unwrap_or((self.name.clone(), None));
+        let site = self.sites.get(info.site as usize);
+        let function = site.map_or_else(|| self.name.clone(), |s| s.function.clone());
+        let span = site.map(|s| s.span).filter(|s| !s.is_dummy());
         let location = span.and_then(|s| self.sources.location(s)).map(|(f, lc)| format!("{f}:{}:{}", lc.line, lc.col));
-        let (kind, what) = crate::error::raised(info.kind, info.index, info.len, info.axis);
+        let (kind, what) = crate::error::raised(&info, site);
         let message = match &location {
             Some(l) => format!("{what} in `{function}` at {l}"),
             None => format!("{what} in `{function}`"),

@@ -6,7 +6,7 @@
 //! linking it into a fresh JIT module in `load`. It knows nothing of the facade's cache (keys,
 //! checksums, where files live): the facade stores its own data next to these bytes.
 //!
-//! # Format (version 1, little-endian, no padding)
+//! # Format (version 2, little-endian, no padding)
 //!
 //! ```text
 //! magic      8 bytes   "TWJHOST\0"
@@ -24,7 +24,8 @@
 //! reloc      offset u32, kind u8, addend i64, target: tag u8 and
 //!            0: str (a function of this artifact) | 1: u32 (offset in this function's code)
 //!            | 2: str (a Cranelift libcall, by its `Display` name)
-//! n_sites ×  function str, file u32, start u32, end u32
+//! n_sites ×  function str, file u32, start u32, end u32, exception: u32 byte length (0: a
+//!            builtin check's site), then `Exception::encode`'s bytes
 //! str        u32 byte length, then UTF-8 bytes
 //! ```
 //!
@@ -55,7 +56,7 @@ use twinjit_ir::abi::RaiseSite;
 
 const MAGIC: &[u8; 8] = b"TWJHOST\0";
 /// Bump on any change to the layout above or to the calling convention in `abi`.
-const FORMAT_VERSION: u32 = 1;
+const FORMAT_VERSION: u32 = 2;
 /// Largest code alignment accepted (Cranelift asks for at most a cache line).
 pub(crate) const MAX_ALIGN: u32 = 4096;
 /// Libcalls Cranelift may emit for our code (float rounding without SSE4.1, memory ops).
@@ -207,6 +208,9 @@ impl Artifact {
             w.u32(s.span.file.0);
             w.u32(s.span.start);
             w.u32(s.span.end);
+            let e = s.exception.as_ref().map(|e| e.encode()).unwrap_or_default();
+            w.len(e.len());
+            w.0.extend_from_slice(&e);
         }
         w.0
     }
@@ -245,7 +249,14 @@ impl Artifact {
             if start > end {
                 return Err(corrupt("raise site span ends before it starts"));
             }
-            sites.push(RaiseSite { function, span: Span { file: FileId(file), start, end } });
+            let n = r.u32()? as usize;
+            let exception = match n {
+                0 => None,
+                n => {
+                    Some(twinjit_ir::Exception::decode(r.take(n)?).ok_or_else(|| corrupt("a raise site's exception"))?)
+                }
+            };
+            sites.push(RaiseSite { function, span: Span { file: FileId(file), start, end }, exception });
         }
         if r.pos != bytes.len() {
             return Err(corrupt(format!("{} trailing bytes", bytes.len() - r.pos)));
@@ -460,7 +471,7 @@ mod tests {
                 func("f", &[types::I64, types::I64, types::F64], &[types::I32], Some(f_body)),
                 func("twinjit_entry", &tramp, &[types::I32], Some(entry_body)),
             ],
-            sites: vec![RaiseSite { function: "f".into(), span: Span { file: FileId(0), start: 3, end: 9 } }],
+            sites: vec![RaiseSite::check("f", Span { file: FileId(0), start: 3, end: 9 })],
         }
     }
 

@@ -13,10 +13,10 @@ use cranelift_frontend::FunctionBuilder;
 use hashbrown::HashMap;
 use smallvec::SmallVec;
 use twinjit_diag::Span;
-use twinjit_ir::abi::Unsupported;
+use twinjit_ir::abi::{Unsupported, MAX_RUNTIME_ARGS};
 use twinjit_ir::builtins::{Helper, Intrinsic};
 use twinjit_ir::{
-    BinaryOp, Builtin, CmpOp, Const, Function, InstKind, Lowering, Scalar, Terminator, Type, UnaryOp, Value,
+    BinaryOp, Builtin, CmpOp, Const, Exception, Function, InstKind, Lowering, Scalar, Terminator, Type, UnaryOp, Value,
 };
 
 type Parts = SmallVec<[cl::Value; 4]>;
@@ -62,8 +62,40 @@ impl FnLowering<'_, '_> {
     }
 
     fn site(&mut self, span: Span) -> i64 {
-        self.sites.push(RaiseSite { function: self.source_name.to_string(), span });
+        self.sites.push(RaiseSite::check(self.source_name, span));
         (self.sites.len() - 1) as i64
+    }
+
+    /// `raise`: the site with its exception, the runtime arguments stored as the record's
+    /// values (`PyScalar::to_bits`), then the error path.
+    fn raise(&mut self, e: &Exception<Value>, span: Span) {
+        let exception = e.map(|v| self.scalar(*v));
+        self.sites.push(RaiseSite { function: self.source_name.to_string(), span, exception: Some(exception) });
+        let site = (self.sites.len() - 1) as i64;
+        let mut values = Vec::new();
+        for v in e.runtime().take(MAX_RUNTIME_ARGS) {
+            let x = self.one(*v);
+            let ty = self.scalar(*v);
+            let ins = self.b.ins();
+            values.push(match ty {
+                Scalar::Bool => ins.uextend(types::I64, x),
+                Scalar::Int32 => ins.sextend(types::I64, x),
+                Scalar::Int64 => x,
+                Scalar::Float32 => {
+                    let d = ins.fpromote(types::F64, x);
+                    self.b.ins().bitcast(types::I64, MemFlagsData::new(), d)
+                }
+                Scalar::Float64 => ins.bitcast(types::I64, MemFlagsData::new(), x),
+            });
+        }
+        while values.len() < MAX_RUNTIME_ARGS {
+            values.push(self.iconst(types::I64, 0));
+        }
+        let eb = self.err_block();
+        let k = self.iconst(types::I32, ErrorCode::Raised.raw() as i64);
+        let s = self.iconst(types::I32, site);
+        let args: [BlockArg; 5] = [k.into(), s.into(), values[0].into(), values[1].into(), values[2].into()];
+        self.b.ins().jump(eb, &args);
     }
 
     fn err_block(&mut self) -> cl::Block {
@@ -157,14 +189,14 @@ impl FnLowering<'_, '_> {
                 self.set(r, p);
             }
         }
-        self.term(&bd.term)
+        self.term(&bd.term, bd.term_span)
     }
 
     fn edge_args(&self, args: &[Value]) -> Vec<BlockArg> {
         args.iter().flat_map(|a| self.vals[a.index()].iter().map(|v| BlockArg::from(*v))).collect()
     }
 
-    fn term(&mut self, t: &Terminator) -> Result<(), HostError> {
+    fn term(&mut self, t: &Terminator, span: Span) -> Result<(), HostError> {
         match t {
             Terminator::Jump(c) => {
                 let args = self.edge_args(&c.args);
@@ -189,6 +221,7 @@ impl FnLowering<'_, '_> {
                 let zero = self.iconst(types::I32, 0);
                 self.b.ins().return_(&[zero]);
             }
+            Terminator::Raise(e) => self.raise(e, span),
             Terminator::Unreachable => {
                 self.b.ins().trap(cl::TrapCode::unwrap_user(1));
             }

@@ -8,12 +8,19 @@
 //! - **Errors are values**: a raising operation fills an [`ErrorRecord`] and returns a non-zero
 //!   status; callers propagate it. The record's `kind` is an [`ErrorCode`], `site` indexes the
 //!   program's [`RaiseSite`]s.
+//! - **User exceptions** (`raise`, `assert`; [`ErrorCode::Raised`]) are compile-time data: the
+//!   raise site carries the exception's class and arguments ([`RaiseSite::exception`]), so
+//!   compiled code writes only the site and the exception's runtime arguments, at most
+//!   [`MAX_RUNTIME_ARGS`], into the record's `index`, `len`, `axis` fields
+//!   ([`record_offset::EXCEPTION_VALUES`], encoded by [`PyScalar::to_bits`]).
 //! - **The GPU record** ([`GPU_RECORD_BYTES`]) is the same record followed by the ids of the
 //!   first thread that failed ([`GpuRecord`] decodes it).
 //!
 //! Invariant: the byte offsets below are those of `ErrorRecord`'s `repr(C)` layout (checked at
 //! compile time).
 
+use crate::exception::Exception;
+pub use crate::exception::{PyScalar, MAX_RUNTIME_ARGS};
 use crate::types::{Scalar, Type};
 use twinjit_diag::Span;
 
@@ -27,6 +34,9 @@ pub enum ErrorCode {
     Index = 2,
     /// Recursion deeper than the limit.
     Recursion = 3,
+    /// A `raise` or failed `assert`: the site's [`RaiseSite::exception`], its runtime
+    /// arguments in `index`, `len`, `axis`.
+    Raised = 4,
 }
 
 impl ErrorCode {
@@ -40,6 +50,7 @@ impl ErrorCode {
             1 => ErrorCode::ZeroDivision,
             2 => ErrorCode::Index,
             3 => ErrorCode::Recursion,
+            4 => ErrorCode::Raised,
             _ => return None,
         })
     }
@@ -85,6 +96,15 @@ pub mod record_offset {
     pub const AXIS: i32 = 24;
     /// `depth: i64`.
     pub const DEPTH: i32 = 32;
+    /// Where a raised exception's runtime arguments go, in order (`index`, `len`, `axis`).
+    pub const EXCEPTION_VALUES: [i32; super::MAX_RUNTIME_ARGS] = [INDEX, LEN, AXIS];
+}
+
+impl ErrorRecord {
+    /// The runtime arguments of a raised exception, as stored (see [`ErrorCode::Raised`]).
+    pub fn exception_values(&self) -> [i64; MAX_RUNTIME_ARGS] {
+        [self.index, self.len, self.axis]
+    }
 }
 
 const _: () = {
@@ -137,12 +157,35 @@ impl GpuRecord {
 }
 
 /// Where an error was raised, for messages.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct RaiseSite {
     /// Source name of the function.
     pub function: String,
     /// The raising operation.
     pub span: Span,
+    /// For a `raise` or `assert`: the exception, with the type of each runtime argument.
+    pub exception: Option<Exception<Scalar>>,
+}
+
+impl RaiseSite {
+    /// A site of a builtin check (division, index, recursion).
+    pub fn check(function: impl Into<String>, span: Span) -> RaiseSite {
+        RaiseSite { function: function.into(), span, exception: None }
+    }
+
+    /// `Class: message` of the exception this site raises, with the runtime values a record
+    /// holds (`None` for a builtin check's site).
+    pub fn render(&self, record: &ErrorRecord) -> Option<(String, String)> {
+        let e = self.exception.as_ref()?;
+        let values = record.exception_values();
+        let mut k = 0;
+        let message = e.message(|&ty| {
+            let bits = values.get(k).copied().unwrap_or(0);
+            k += 1;
+            PyScalar::from_bits(ty, bits)
+        });
+        Some((e.class.clone(), message))
+    }
 }
 
 /// A program a backend cannot compile: the same shape from every backend.

@@ -7,6 +7,7 @@
 //! only through `load`/`store` with the index arithmetic spelled out.
 
 use crate::builtins::Builtin;
+use crate::exception::Exception;
 use crate::types::{Scalar, Type};
 use smallvec::{smallvec, SmallVec};
 use twinjit_diag::Span;
@@ -366,6 +367,9 @@ pub enum Terminator {
     Branch(Value, BlockCall, BlockCall),
     /// Return from the function (`None` returns `None`).
     Return(Option<Value>),
+    /// Raise a Python exception (`raise ValueError("bad", x)`, a failed `assert`); its runtime
+    /// arguments are scalars in typed IR, at most `exception::MAX_RUNTIME_ARGS`.
+    Raise(Box<Exception<Value>>),
     /// Never reached (placeholder while building; the verifier rejects it in finished IR
     /// only if the block is reachable).
     Unreachable,
@@ -396,6 +400,7 @@ impl Terminator {
         match self {
             Terminator::Branch(c, ..) => v.push(*c),
             Terminator::Return(Some(r)) => v.push(*r),
+            Terminator::Raise(e) => v.extend(e.runtime().copied()),
             _ => {}
         }
         for t in self.targets() {
@@ -409,6 +414,7 @@ impl Terminator {
         match self {
             Terminator::Branch(c, ..) => *c = f(*c),
             Terminator::Return(Some(r)) => *r = f(*r),
+            Terminator::Raise(e) => e.runtime_mut().for_each(|r| *r = f(*r)),
             _ => {}
         }
         for t in self.targets_mut() {

@@ -18,6 +18,7 @@
 pub mod abi;
 pub mod builtins;
 pub mod call_graph;
+pub mod exception;
 pub mod function;
 pub mod infer;
 pub mod interp;
@@ -33,6 +34,7 @@ pub mod verify;
 pub mod written_params;
 
 pub use builtins::{Builtin, BuiltinInfo, Lowering, Typing};
+pub use exception::{Exception, ExceptionArg, PyScalar};
 pub use function::*;
 pub use infer::{infer, InferOptions, TypedFunction, TypedProgram};
 pub use module::{DecoratorOptions, ErrorModel, FunctionAttrs, FunctionKind, Module, ModuleFunction, RefusedFunction};

@@ -5,6 +5,7 @@
 //! them instructions get [`Span::DUMMY`].
 
 use crate::builtins::Builtin;
+use crate::exception::{Exception, ExceptionArg};
 use crate::function::*;
 use crate::types::{ArrayType, Layout, Scalar, Type};
 use twinjit_diag::{FileId, Span};
@@ -52,6 +53,7 @@ enum Tok {
     Int(i64),
     Float(f64),
     Punct(char),
+    Str(String),
     Arrow,
     DotDot,
 }
@@ -96,6 +98,38 @@ fn tokenize(line: &str) -> Result<Vec<Tok>, String> {
                 i += 1;
             }
             out.push(Tok::Ident(cs[start..i].iter().collect()));
+        } else if c == '"' {
+            // A string literal as `print.rs` writes it.
+            i += 1;
+            let mut text = String::new();
+            loop {
+                match cs.get(i) {
+                    None => return Err("unterminated string".into()),
+                    Some('"') => break,
+                    Some('\\') => {
+                        i += 1;
+                        match cs.get(i) {
+                            Some('n') => text.push('\n'),
+                            Some('r') => text.push('\r'),
+                            Some('t') => text.push('\t'),
+                            Some('\\') => text.push('\\'),
+                            Some('"') => text.push('"'),
+                            Some('u') if cs.get(i + 1) == Some(&'{') => {
+                                let close = (i + 2..cs.len()).find(|&k| cs[k] == '}').ok_or("bad `\\u{..}` escape")?;
+                                let hex: String = cs[i + 2..close].iter().collect();
+                                let ch = u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32);
+                                text.push(ch.ok_or_else(|| format!("bad escape `\\u{{{hex}}}`"))?);
+                                i = close;
+                            }
+                            other => return Err(format!("bad escape `\\{}`", other.copied().unwrap_or(' '))),
+                        }
+                    }
+                    Some(&ch) => text.push(ch),
+                }
+                i += 1;
+            }
+            i += 1;
+            out.push(Tok::Str(text));
         } else if "()[]{},:=@".contains(c) {
             out.push(Tok::Punct(c));
             i += 1;
@@ -244,6 +278,37 @@ impl Line<'_> {
             return self.err(format!("unexpected {:?}", self.toks[self.pos]));
         }
         Ok(())
+    }
+    /// `ValueError` or `ValueError(arg, ...)` with string, number, bool and value arguments.
+    fn exception(&mut self) -> Result<Exception<Value>, IrParseError> {
+        let class = self.ident()?;
+        let mut args = Vec::new();
+        if self.is_punct('(') {
+            self.pos += 1;
+            while !self.is_punct(')') {
+                if !args.is_empty() {
+                    self.punct(',')?;
+                }
+                args.push(match self.next() {
+                    Some(Tok::Str(s)) => ExceptionArg::Str(s),
+                    Some(Tok::Int(i)) => ExceptionArg::Int(i),
+                    Some(Tok::Float(x)) => ExceptionArg::Float(x),
+                    Some(Tok::Ident(s)) => match s.as_str() {
+                        "true" => ExceptionArg::Bool(true),
+                        "false" => ExceptionArg::Bool(false),
+                        "nan" => ExceptionArg::Float(f64::NAN),
+                        "inf" => ExceptionArg::Float(f64::INFINITY),
+                        _ => {
+                            self.pos -= 1;
+                            ExceptionArg::Runtime(self.value()?)
+                        }
+                    },
+                    other => return self.err(format!("expected an exception argument, found {other:?}")),
+                });
+            }
+            self.pos += 1;
+        }
+        Ok(Exception { class, args })
     }
     fn block_call(&mut self) -> Result<BlockCall, IrParseError> {
         let b = self.entity("block")?;
@@ -401,6 +466,10 @@ fn parse_one(lines: &[&str], start: usize, file: FileId) -> Result<(Function, us
                 "unreachable" => {
                     l.pos += 1;
                     Some(Terminator::Unreachable)
+                }
+                "raise" => {
+                    l.pos += 1;
+                    Some(Terminator::Raise(Box::new(l.exception()?)))
                 }
                 _ => None,
             };
@@ -571,4 +640,21 @@ fn parse_kind(l: &mut Line, b: &mut Builder, line: usize) -> Result<InstKind, Ir
         }
         other => return l.err(format!("unknown instruction `{other}`")),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_function;
+
+    #[test]
+    fn raise_terminators_round_trip_with_escapes() {
+        let text = "function @f(x) -> none {\nblock0(v0: int64):\n    \
+                    raise ValueError(\"say \\\"hi\\\"\\n\\\\ \\u{1b}\", -1, 2.5, true, nan, v0)\n}\n";
+        let f = parse_function(text).expect("parses");
+        assert_eq!(format!("{f}"), text);
+        let crate::Terminator::Raise(e) = &f.blocks[0].term else { panic!("not a raise") };
+        assert_eq!(e.args[0], crate::ExceptionArg::Str("say \"hi\"\n\\ \u{1b}".into()));
+        let bare = "function @g() -> none {\nblock0():\n    raise AssertionError\n}\n";
+        assert_eq!(format!("{}", parse_function(bare).expect("parses")), bare);
+    }
 }

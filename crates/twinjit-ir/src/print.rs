@@ -197,6 +197,48 @@ fn write_term(f: &mut fmt::Formatter<'_>, t: &Terminator) -> fmt::Result {
         }
         Terminator::Return(Some(v)) => write!(f, "return {v}"),
         Terminator::Return(None) => f.write_str("return"),
+        Terminator::Raise(e) => write_raise(f, e),
         Terminator::Unreachable => f.write_str("unreachable"),
     }
+}
+
+/// `raise ValueError("bad", 1, 2.5, true, v3)`; `raise ValueError` without arguments.
+fn write_raise(f: &mut fmt::Formatter<'_>, e: &crate::exception::Exception<Value>) -> fmt::Result {
+    use crate::exception::ExceptionArg;
+    write!(f, "raise {}", e.class)?;
+    if e.args.is_empty() {
+        return Ok(());
+    }
+    f.write_char('(')?;
+    for (i, a) in e.args.iter().enumerate() {
+        if i > 0 {
+            f.write_str(", ")?;
+        }
+        match a {
+            ExceptionArg::Str(s) => write_str_literal(f, s)?,
+            ExceptionArg::Int(i) => write!(f, "{i}")?,
+            ExceptionArg::Float(x) => f.write_str(&float_text(*x))?,
+            ExceptionArg::Bool(b) => write!(f, "{b}")?,
+            ExceptionArg::Runtime(v) => write!(f, "{v}")?,
+        }
+    }
+    f.write_char(')')
+}
+
+/// A string in double quotes; `\\`, `\"`, `\n`, `\r`, `\t` and `\u{XX}` for other control
+/// characters (what `parse.rs` reads back).
+fn write_str_literal(f: &mut fmt::Formatter<'_>, s: &str) -> fmt::Result {
+    f.write_char('"')?;
+    for c in s.chars() {
+        match c {
+            '\\' => f.write_str("\\\\")?,
+            '"' => f.write_str("\\\"")?,
+            '\n' => f.write_str("\\n")?,
+            '\r' => f.write_str("\\r")?,
+            '\t' => f.write_str("\\t")?,
+            c if c.is_control() => write!(f, "\\u{{{:x}}}", c as u32)?,
+            c => f.write_char(c)?,
+        }
+    }
+    f.write_char('"')
 }

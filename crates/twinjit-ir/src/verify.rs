@@ -11,7 +11,8 @@
 //! 5. At [`Level::Typed`] and above: every value has a known type; branch conditions are
 //!    `bool`; edge arguments have their parameter's type; returns have the function's type;
 //!    binary operands have the result type (except `pow` of a float by an integer); comparison
-//!    operands agree; `cast` targets its result type.
+//!    operands agree; `cast` targets its result type; a `raise` carries at most
+//!    `exception::MAX_RUNTIME_ARGS` runtime arguments, all scalars.
 //! 6. At [`Level::Lowered`]: no `getitem`/`setitem` remain; `load`/`store` offsets are `int64`.
 
 use crate::function::*;
@@ -177,6 +178,17 @@ pub fn verify(f: &Function, level: Level) -> Result<(), VerifyError> {
                 }
                 Terminator::Return(None) if f.ret != Type::None => {
                     return err(format!("returns nothing from a function returning {}", f.ret));
+                }
+                Terminator::Raise(e) => {
+                    if e.runtime().count() > crate::exception::MAX_RUNTIME_ARGS {
+                        return err(format!(
+                            "{b} raises with more than {} runtime arguments",
+                            crate::exception::MAX_RUNTIME_ARGS
+                        ));
+                    }
+                    if let Some(v) = e.runtime().find(|v| !matches!(f.ty(**v), Type::Scalar(_))) {
+                        return err(format!("{b} raises with {v}: {}, not a scalar", f.ty(*v)));
+                    }
                 }
                 _ => {}
             }

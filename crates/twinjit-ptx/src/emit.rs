@@ -20,7 +20,7 @@ use hashbrown::{HashMap, HashSet};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use twinjit_diag::Span;
-use twinjit_ir::abi::{flatten, ErrorCode, Part as AbiPart, Unsupported};
+use twinjit_ir::abi::{flatten, record_offset, ErrorCode, Part as AbiPart, Unsupported, MAX_RUNTIME_ARGS};
 use twinjit_ir::builtins::{AtomicOp, BarrierReduce, Helper, Intrinsic, KernelOp, Register, ShuffleKind};
 use twinjit_ir::{
     AddressSpace, BinaryOp, Block, BlockCall, Builtin, CmpOp, Const, Function, FunctionKind, InstKind, Lowering,
@@ -521,7 +521,7 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
 
     /// Raises `kind` when `cond` holds: stores the record, returns status 1.
     fn raise_if(&mut self, cond: &str, kind: ErrorCode, span: Span, index: &str, len: &str, axis: i64) {
-        self.m.sites.push(RaiseSite { function: self.source_name.to_string(), span });
+        self.m.sites.push(RaiseSite::check(self.source_name, span));
         let site = self.m.sites.len() - 1;
         let raise = self.fresh_label("raise");
         let cont = self.fresh_label("ok");
@@ -538,6 +538,37 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
         }
         self.line("ret i32 1");
         self.start_block(cont, None);
+    }
+
+    /// `raise`: the site with its exception; the runtime arguments as the record's values
+    /// (`PyScalar::to_bits`); status 1.
+    fn raise(&mut self, e: &twinjit_ir::Exception<Value>, span: Span) {
+        let exception = e.map(|v| self.f.ty(*v).scalar().unwrap_or(Scalar::Int64));
+        self.m.sites.push(RaiseSite { function: self.source_name.to_string(), span, exception: Some(exception) });
+        let site = self.m.sites.len() - 1;
+        let mut values = Vec::new();
+        for v in e.runtime().take(MAX_RUNTIME_ARGS) {
+            let x = self.one(*v).to_string();
+            values.push(match self.f.ty(*v).scalar().unwrap_or(Scalar::Int64) {
+                Scalar::Bool => self.def(format!("zext i1 {x} to i64")),
+                Scalar::Int32 => self.def(format!("sext i32 {x} to i64")),
+                Scalar::Int64 => x,
+                Scalar::Float32 => {
+                    let d = self.def(format!("fpext float {x} to double"));
+                    self.def(format!("bitcast double {d} to i64"))
+                }
+                Scalar::Float64 => self.def(format!("bitcast double {x} to i64")),
+            });
+        }
+        values.resize(MAX_RUNTIME_ARGS, "0".to_string());
+        self.line(format!("store i32 {}, ptr %err, align 8", ErrorCode::Raised.raw()));
+        let sp = self.def("getelementptr inbounds i8, ptr %err, i64 4");
+        self.line(format!("store i32 {site}, ptr {sp}, align 4"));
+        for (off, v) in record_offset::EXCEPTION_VALUES.iter().zip(values) {
+            let p = self.def(format!("getelementptr inbounds i8, ptr %err, i64 {off}"));
+            self.line(format!("store i64 {v}, ptr {p}, align 8"));
+        }
+        self.line("ret i32 1");
     }
 
     fn edge(&mut self, c: &BlockCall, args: &[Part]) {
@@ -592,6 +623,7 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
                 }
                 self.line("ret i32 0");
             }
+            Terminator::Raise(e) => self.raise(e, span),
             Terminator::Unreachable => {
                 let _ = span;
                 self.m.declare("llvm.trap", "declare void @llvm.trap()");

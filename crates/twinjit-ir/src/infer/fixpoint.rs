@@ -126,9 +126,11 @@ impl<'m> Inferencer<'m> {
         }
         let mut ret = Type::Unknown;
         let mut returns_none = false;
+        let mut returns_value = false;
         for &b in &rpo {
             match &f.blocks[b.index()].term {
                 Terminator::Return(Some(v)) => {
+                    returns_value = true;
                     if let Some(u) = typing::unify(&ret, &types[v.index()]) {
                         ret = u;
                     }
@@ -137,7 +139,8 @@ impl<'m> Inferencer<'m> {
                 _ => {}
             }
         }
-        if ret == Type::Unknown && returns_none {
+        // A function that only raises returns nothing.
+        if ret == Type::Unknown && !returns_value {
             ret = Type::None;
         }
         let inst = &mut self.instances[i];

@@ -895,6 +895,24 @@ impl Rewriter<'_> {
                 }
                 Terminator::Return(None)
             }
+            Terminator::Raise(e) => {
+                let mut e = e.clone();
+                for r in e.runtime_mut() {
+                    let nv = self.val(*r);
+                    let t = self.ty(nv);
+                    if !matches!(t, Type::Scalar(_)) {
+                        return Err(err(
+                            span,
+                            format!(
+                                "an exception argument is {t}; compiled code can raise with numbers and strings only"
+                            ),
+                            format!("this argument is {t}"),
+                        ));
+                    }
+                    *r = nv;
+                }
+                Terminator::Raise(e)
+            }
             Terminator::Unreachable => Terminator::Unreachable,
         };
         self.g.terminate(b, t, span);

@@ -62,12 +62,20 @@ pub enum RuntimeErrorKind {
     BarrierDivergence(String),
     /// A kernel launch configuration CUDA would refuse (zero or too large dimensions).
     InvalidLaunch(String),
+    /// A `raise` or a failed `assert` in the program.
+    Raised {
+        /// The Python class name (`ValueError`, `AssertionError`, a class of the module).
+        class: String,
+        /// `str(exc)`: empty when raised without arguments.
+        message: String,
+    },
 }
 
 impl RuntimeErrorKind {
     /// The Python exception name (`ZeroDivisionError`, `IndexError`, ...).
-    pub fn python_name(&self) -> &'static str {
+    pub fn python_name(&self) -> &str {
         match self {
+            RuntimeErrorKind::Raised { class, .. } => class,
             RuntimeErrorKind::ZeroDivision => "ZeroDivisionError",
             RuntimeErrorKind::Index { .. } | RuntimeErrorKind::OutOfBounds => "IndexError",
             RuntimeErrorKind::RecursionLimit => "RecursionError",
@@ -94,7 +102,7 @@ pub struct RuntimeError {
 
 impl RuntimeError {
     /// The Python exception name (`ZeroDivisionError`, `IndexError`, ...).
-    pub fn python_name(&self) -> &'static str {
+    pub fn python_name(&self) -> &str {
         self.kind.python_name()
     }
 
@@ -132,6 +140,10 @@ impl fmt::Display for RuntimeError {
             RuntimeErrorKind::InvalidLaunch(what) => {
                 write!(f, "ValueError: invalid kernel launch: {what} for `{}`", self.function)
             }
+            RuntimeErrorKind::Raised { class, message } if message.is_empty() => {
+                write!(f, "{class} in `{}`", self.function)
+            }
+            RuntimeErrorKind::Raised { class, message } => write!(f, "{class}: {message} in `{}`", self.function),
         }?;
         match &self.thread {
             Some(t) => write!(f, " ({t})"),
@@ -374,6 +386,11 @@ impl<'p> Machine<'p> {
                             }
                         }
                     }
+                }
+                Terminator::Raise(e) => {
+                    let message = e.message(|v| top.vals[v.index()].py_scalar());
+                    let k = RuntimeErrorKind::Raised { class: e.class.clone(), message };
+                    return Err(fail(k, bd.term_span, top.fidx));
                 }
                 Terminator::Unreachable => {
                     let k = RuntimeErrorKind::Unsupported("reached an unreachable block".into());

@@ -255,6 +255,22 @@ impl RtValue {
     }
 }
 
+impl RtValue {
+    /// A scalar as an exception argument (float32 widened, as compiled code stores it).
+    pub fn py_scalar(&self) -> crate::exception::PyScalar {
+        use crate::exception::PyScalar;
+        match self {
+            RtValue::Bool(b) => PyScalar::Bool(*b),
+            RtValue::I32(i) => PyScalar::Int(*i as i64),
+            RtValue::I64(i) => PyScalar::Int(*i),
+            RtValue::F32(x) => PyScalar::Float(*x as f64),
+            RtValue::F64(x) => PyScalar::Float(*x),
+            // Typed IR raises with scalars only (the verifier checks it).
+            RtValue::None | RtValue::Tuple(_) | RtValue::Array(_) => PyScalar::Int(0),
+        }
+    }
+}
+
 impl fmt::Display for RtValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
