@@ -386,4 +386,35 @@ fn plain_functions_compile_as_njit_pyfunc_when_asked() {
     let plain = Engine::new(Target::Host).unwrap().load("plain.py", src).unwrap();
     assert!(plain.function_names().is_empty() && plain.refused().is_empty());
     assert!(matches!(plain.function("usecase"), Err(Error::UnknownFunction { .. })));
+/// `raise` and `assert` come back as runtime errors with the Python class, the message and
+/// the location of the raise, from a builtin class, a module class and a failed assert.
+#[test]
+fn raised_exceptions_carry_class_message_and_location() {
+    let src = "from numba import njit\n\n\nclass NegativeError(ValueError):\n    pass\n\n\n\
+               @njit\ndef root(x):\n    if x < 0:\n        raise NegativeError(\"negative input\", x)\n    return x ** 0.5\n\n\n\
+               @njit\ndef positive(x):\n    assert x > 0\n    return x\n\n\n\
+               @njit\ndef calls(x):\n    return root(x) + 1.0\n";
+    let m = Engine::new(Target::Host).unwrap().load("exc.py", src).unwrap();
+    assert_eq!(m.function("root").unwrap().call::<f64>((4.0f64,)).unwrap(), 2.0);
+    let e = m.function("root").unwrap().call::<f64>((-2.5f64,)).unwrap_err();
+    assert_eq!(e.python_exception(), Some("NegativeError"));
+    assert_eq!(e.exception_message(), Some("('negative input', -2.5)"));
+    let Error::Runtime { kind, function, location, message } = &e else { panic!("{e:?}") };
+    assert_eq!(
+        kind,
+        &RuntimeErrorKind::Raised { class: "NegativeError".into(), message: "('negative input', -2.5)".into() }
+    );
+    assert_eq!((function.as_str(), location.as_deref()), ("root", Some("exc.py:11:9")));
+    assert_eq!(message, "NegativeError: ('negative input', -2.5) in `root` at exc.py:11:9");
+    // Raised in a callee: the callee's location.
+    let e = m.function("calls").unwrap().call::<f64>((-1.0f64,)).unwrap_err();
+    assert_eq!(e.to_string(), "NegativeError: ('negative input', -1.0) in `root` at exc.py:11:9");
+    // A failed assert without a message shows only the class, as Python does.
+    let e = m.function("positive").unwrap().call::<i64>((0i64,)).unwrap_err();
+    assert_eq!((e.python_exception(), e.exception_message()), (Some("AssertionError"), Some("")));
+    assert_eq!(e.to_string(), "AssertionError in `positive` at exc.py:17:5");
+    // The interpreter reports the same error.
+    let sm = twinjit::SourceModule::parse("exc.py", src).unwrap();
+    let i = sm.interpret("root", &[twinjit::ir::interp::RtValue::F64(-2.5)]).unwrap_err();
+    assert_eq!(i.to_string(), "NegativeError: ('negative input', -2.5) in `root` at exc.py:11:9");
 }

@@ -50,11 +50,14 @@ fn corpus_matches_numba_and_the_interpreter_on_the_host() {
                         }
                     }
                 }
-                (Err(a), Err(b)) if a.python_exception() == b.python_exception() => {}
+                (Err(a), Err(b))
+                    if a.python_exception() == b.python_exception()
+                        && a.exception_message() == b.exception_message()
+                        && a.to_string() == b.to_string() => {}
                 (a, b) => failures.push(format!("{at}: host {a:?} but interpreter {b:?}")),
             }
             match (&c.expect, result) {
-                (Expect::Raises(exc), Err(e)) if e.python_exception() == Some(exc.as_str()) => {
+                (Expect::Raises(_), Err(e)) if c.raised(&e) => {
                     if let Error::Runtime { location, .. } = &e {
                         if location.is_none() {
                             failures.push(format!("{at}: runtime error without a location: {e}"));

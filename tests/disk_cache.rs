@@ -187,6 +187,32 @@ fn runtime_error_locations_follow_the_function_when_code_above_it_moves() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A cached entry keeps each raise site's exception: after a hit (no front end, no compiler)
+/// the error has the same class, message (with the runtime value) and location.
+#[test]
+fn a_cache_hit_reports_the_same_raised_exception() {
+    let dir = scratch("raise");
+    let e = engine(&dir, CacheMode::Decorator);
+    let src = "from numba import njit\n\n\nclass MyError(Exception):\n    pass\n\n\n\
+               @njit(cache=True)\ndef check(x, y):\n    if x > y:\n        raise MyError(\"x above y\", x, y > 0.5)\n    \
+               assert x != y, \"equal\"\n    return y - x\n";
+    let call = |m: &twinjit::Module, x: i64, y: f64| m.function("check").unwrap().call::<f64>((x, y));
+    let first = e.load("c.py", src).unwrap();
+    let raised = call(&first, 3, 1.0).unwrap_err();
+    let asserted = call(&first, 2, 2.0).unwrap_err();
+    assert_eq!(raised.to_string(), "MyError: ('x above y', 3, True) in `check` at c.py:11:9");
+    assert_eq!(asserted.to_string(), "AssertionError: equal in `check` at c.py:12:5");
+    e.load("c.py", src).unwrap();
+    let m = e.load("c.py", src).unwrap();
+    assert_eq!(call(&m, 1, 2.0).unwrap(), 1.0);
+    assert!(!m.is_parsed(), "`check` should have come from its cache entry");
+    let again = call(&m, 3, 1.0).unwrap_err();
+    assert_eq!((again.to_string(), again.python_exception()), (raised.to_string(), Some("MyError")));
+    assert_eq!(again.exception_message(), Some("('x above y', 3, True)"));
+    assert_eq!(call(&m, 2, 2.0).unwrap_err().to_string(), asserted.to_string());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Feature `cuda` (no GPU needed): PTX entries store raise sites relative to their function
 /// too, so a kernel's error location is right after code above it moved.
 #[cfg(feature = "cuda")]

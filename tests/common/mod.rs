@@ -1,7 +1,10 @@
 //! Shared test support: the `# check:` lines of the kernel corpus (`tests/kernels/*.py`).
 //!
 //! Format (the same lines `tests/kernels/verify_numba.py` checks under real Numba):
-//! `# check: CALL -> EXPECTED [; argN == LIST]...` or `# check: CALL raises ExceptionName`.
+//! `# check: CALL -> EXPECTED [; argN == LIST]...` or `# check: CALL raises ExceptionName`,
+//! optionally with the message `str(exc)`: `# check: CALL raises ValueError: negative input`
+//! ([`Check::message`]; twinjit's own wording of ZeroDivisionError and IndexError is never
+//! compared, so those checks carry a message only when the program raised them itself).
 //! CALL arguments are Python literals, `np.int32(..)`-style scalars and `np.array/zeros/ones/
 //! full/arange(...)` arrays (optionally `.reshape(...)`); EXPECTED is a literal, a tuple, `None`
 //! or `math.nan/inf`.
@@ -49,6 +52,17 @@ pub struct Check {
     pub launch: Option<([u32; 3], [u32; 3])>,
     /// Dynamic shared memory of the launch, in bytes.
     pub shared_bytes: u32,
+    /// For `raises Class: message`, the message (`str(exc)`).
+    pub message: Option<String>,
+}
+
+impl Check {
+    /// Whether `e` is the exception this check expects (class and, when given, message).
+    pub fn raised(&self, e: &twinjit::Error) -> bool {
+        let Expect::Raises(class) = &self.expect else { return false };
+        e.python_exception() == Some(class.as_str())
+            && self.message.as_ref().is_none_or(|m| e.exception_message() == Some(m.as_str()))
+    }
 }
 
 /// Reads every check of a corpus file.
@@ -58,12 +72,18 @@ pub fn read_checks(file: &str, text: &str) -> Result<Vec<Check>, String> {
         let Some(rest) = line.trim_start().strip_prefix("# check:") else { continue };
         let rest = rest.trim();
         let at = format!("{file}:{}", i + 1);
+        let mut message = None;
         let (call, expect) = if let Some((c, exc)) = rest.split_once(" raises ") {
             // Array contents after a raise are not compared: compiled code may have stored
             // some elements before raising, exactly as Numba does, but that is not part of
             // the contract.
             let exc = exc.split(" ; ").next().unwrap_or("").trim();
-            (c.trim(), Expect::Raises(exc.to_string()))
+            let (class, m) = match exc.split_once(": ") {
+                Some((class, m)) => (class, Some(m.to_string())),
+                None => (exc, None),
+            };
+            message = m;
+            (c.trim(), Expect::Raises(class.to_string()))
         } else {
             let (c, e) = rest.split_once(" -> ").ok_or(format!("{at}: no ` -> ` in check"))?;
             let mut parts = e.split(" ; ");
@@ -121,6 +141,7 @@ pub fn read_checks(file: &str, text: &str) -> Result<Vec<Check>, String> {
             expect,
             launch,
             shared_bytes,
+            message,
         });
     }
     Ok(out)

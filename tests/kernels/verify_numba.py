@@ -10,6 +10,7 @@ Check line grammar (one per line, anywhere in the file):
 
     # check: CALL -> EXPECTED
     # check: CALL raises ExceptionName
+    # check: CALL raises ExceptionName: message
     # check: CALL -> EXPECTED ; arg0 == [..] ; arg2 == [..]
 
 CALL is `func(arg, ...)` where each argument is a Python expression evaluated
@@ -20,11 +21,15 @@ call.
 Comparison rules: ints and bools exact (and the result must be of the same
 kind: a bool where a bool is expected, an integer where an int is expected, a
 float where a float is expected); floats equal, or both nan, or relative error
-<= 1e-12; tuples and lists elementwise; `raises X` needs exactly type X.
+<= 1e-12; tuples and lists elementwise; `raises X` needs exactly type X;
+`raises X: message` also needs `str(exc) == message` (the rest of the clause,
+so a message cannot hold ` ; `).
 
 --generate rewrites every `?` placeholder (`-> ?` or `argN == ?`) in the given
 files with the value Numba produces, using repr() of Python floats.  A call
-that raises turns `-> ?` into `raises X`.  The plain mode must be run
+that raises turns `-> ?` into `raises X`, or `raises X: message` when the
+message is not empty (except for ZeroDivisionError and IndexError, whose
+messages twinjit words its own way).  The plain mode must be run
 afterwards; generated values still need a human look.
 """
 
@@ -45,7 +50,9 @@ import numpy as np  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CHECK_RE = re.compile(r"^\s*#\s*check:\s*(.*?)\s*$")
-RAISES_RE = re.compile(r"^(.*\))\s+raises\s+([A-Za-z_][A-Za-z0-9_]*)$")
+RAISES_RE = re.compile(r"^(.*\))\s+raises\s+([A-Za-z_][A-Za-z0-9_]*)(?::\s(.*))?$")
+# Builtin errors whose messages twinjit words its own way: --generate writes only the class.
+OWN_MESSAGES = ("ZeroDivisionError", "IndexError")
 ARG_RE = re.compile(r"^arg(\d+)\s*==\s*(.*)$")
 REL_TOL = 1e-12
 
@@ -75,7 +82,8 @@ def parse_check(text):
         arg_checks.append((int(m.group(1)), m.group(2).strip()))
     m = RAISES_RE.match(head)
     if m:
-        return m.group(1).strip(), "raises", m.group(2), arg_checks
+        expected = m.group(2) if m.group(3) is None else (m.group(2), m.group(3))
+        return m.group(1).strip(), "raises", expected, arg_checks
     if " -> " not in head:
         raise CheckError("missing ' -> ' or 'raises' in %r" % head)
     call, expected = head.rsplit(" -> ", 1)
@@ -190,10 +198,13 @@ def run_check(mod, text):
     except Exception as exc:  # noqa: BLE001
         raised = exc
     if kind == "raises":
+        cls, message = expected_src if isinstance(expected_src, tuple) else (expected_src, None)
         if raised is None:
-            fails.append("expected %s, returned %r" % (expected_src, got))
-        elif type(raised).__name__ != expected_src:
-            fails.append("expected %s, raised %s: %s" % (expected_src, type(raised).__name__, raised))
+            fails.append("expected %s, returned %r" % (cls, got))
+        elif type(raised).__name__ != cls:
+            fails.append("expected %s, raised %s: %s" % (cls, type(raised).__name__, raised))
+        elif message is not None and str(raised) != message:
+            fails.append("expected %s: %s, raised %s: %s" % (cls, message, cls, raised))
     else:
         if raised is not None:
             fails.append("raised %s: %s" % (type(raised).__name__, raised))
@@ -223,6 +234,8 @@ def generate_line(mod, text):
         head = "%s -> %s" % (call_src, fmt(got))
     except Exception as exc:  # noqa: BLE001
         head = "%s raises %s" % (call_src, type(exc).__name__)
+        if str(exc) and type(exc).__name__ not in OWN_MESSAGES:
+            head += ": %s" % exc
     if kind == "raises" or expected_src != "?":
         head = text.split(";")[0].strip()
     clauses = [head]

@@ -126,6 +126,29 @@ fn errors_go_to_stderr_with_exit_code_1() {
     assert!(stderr.contains("no CUDA driver found"), "{stderr}");
 }
 
+/// A function that raises exits 1 with Python's `Class: message` and the location on stderr.
+#[test]
+fn a_raised_exception_exits_1_with_class_message_and_location() {
+    let file = root().join("tests/kernels/exceptions.py");
+    let f = file.to_str().unwrap();
+    let (code, stdout, stderr) = twinjit(&["run", f, "checked_sqrt", "--arg", "x=float64:-1"]);
+    assert_eq!((code, stdout.as_str()), (1, ""));
+    assert!(stderr.contains("ValueError: negative input in `checked_sqrt` at "), "{stderr}");
+    assert!(stderr.contains("exceptions.py:24:9"), "{stderr}");
+    let (code, _, stderr) = twinjit(&["run", f, "runtime_int", "--arg", "x=int64:-3"]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("ValueError: ('bad value', -3) in `runtime_int` at "), "{stderr}");
+    let (code, _, stderr) = twinjit(&["run", f, "assert_plain", "--arg", "x=int64:0"]);
+    assert_eq!(code, 1);
+    assert!(
+        stderr.contains("AssertionError in `assert_plain` at ") && stderr.contains("exceptions.py:115:5"),
+        "{stderr}"
+    );
+    let (code, stdout, _) = twinjit(&["run", f, "checked_sqrt", "--arg", "x=float64:4"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("\"return\": 2.0"), "{stdout}");
+}
+
 #[test]
 fn check_ir_clif_asm() {
     let file = root().join("tests/kernels/decorators_sigs.py");

@@ -51,6 +51,9 @@ pub(crate) enum Global {
     Function { kind: Option<FunctionKind>, params: Params },
     /// A decorated function refused on its own (`target_backend='cuda'`).
     Refused,
+    /// A module-level class deriving from an exception (`class MyError(ValueError): pass`):
+    /// its name, which compiled code may raise.
+    ExceptionClass(String),
 }
 
 /// Why a module-level name has no frozen value, and where it was assigned.

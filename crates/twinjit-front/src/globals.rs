@@ -178,7 +178,12 @@ impl Globals<'_> {
             }
             Stmt::ClassDef(c) => {
                 if self.bindings.count(c.name.id.as_str()) == 0 {
-                    env.insert(c.name.id.to_string(), self.unfrozen(r, UnfrozenWhy::Class));
+                    let g = if derives_from_exception(c, env) {
+                        Global::ExceptionClass(c.name.id.to_string())
+                    } else {
+                        self.unfrozen(r, UnfrozenWhy::Class)
+                    };
+                    env.insert(c.name.id.to_string(), g);
                 }
             }
             // Anything else binds only through `collect` (`for`, `with`, `del`, blocks).
@@ -405,6 +410,19 @@ impl Names for ModuleNames<'_> {
             _ => None,
         }
     }
+}
+
+/// Whether a class derives from a builtin exception or from an exception class defined
+/// earlier in the module (`class MyError(Exception)`, `class Neg(MyError)`).
+fn derives_from_exception(c: &ruff_python_ast::StmtClassDef, env: &Env) -> bool {
+    c.bases().iter().any(|b| match b {
+        Expr::Name(n) => match env.get(n.id.as_str()) {
+            Some(Global::ExceptionClass(_)) => true,
+            None => twinjit_ir::exception::BUILTIN_EXCEPTIONS.contains(&n.id.as_str()),
+            Some(_) => false,
+        },
+        _ => false,
+    })
 }
 
 #[cfg(test)]

@@ -26,6 +26,8 @@ use twinjit_ir::{
     FunctionKind, InstKind, ModuleFunction, Scalar, Terminator, Type, Typing, UnaryOp, Value,
 };
 
+mod raise;
+
 /// Deepest expression nesting lowered (deeper input gets a diagnostic, not a stack overflow).
 const MAX_DEPTH: usize = 2000;
 
@@ -198,6 +200,7 @@ impl Lower<'_> {
             match &bd.term {
                 Terminator::Branch(c, ..) => uses.push((*c, bd.term_span)),
                 Terminator::Return(Some(v)) => uses.push((*v, bd.term_span)),
+                Terminator::Raise(e) => uses.extend(e.runtime().map(|v| (*v, bd.term_span))),
                 _ => {}
             }
         }
@@ -398,6 +401,8 @@ impl Lower<'_> {
                 self.dead();
             }
             Stmt::Pass(_) => {}
+            Stmt::Raise(r) => self.raise_stmt(r),
+            Stmt::Assert(a) => self.assert_stmt(a),
             Stmt::Global(_) | Stmt::Nonlocal(_) => self.diags.push(unsupported(
                 sspan,
                 &format!("the {} is", stmt_kind(s)),
@@ -740,6 +745,8 @@ impl Lower<'_> {
                 Diagnostic::error(format!("function `{id}` used as a value"), span, "not called")
                     .with_hint("functions can only be called here"),
             ),
+            Some(Global::ExceptionClass(_)) => self.exception_value(id, span),
+            None if twinjit_ir::exception::BUILTIN_EXCEPTIONS.contains(&id) => self.exception_value(id, span),
             Some(_) => {
                 self.fail(Diagnostic::error(format!("`{id}` cannot be used as a value"), span, "module or decorator"))
             }
