@@ -211,6 +211,15 @@ def spin(a):
 @cuda.jit(device=True)
 def device_only(x):
     return x
+
+
+@cuda.jit
+def no_negatives(a):
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        if a[i] < 0:
+            raise ValueError("negative at", i)
+        a[i] = a[i] * 2
 "#;
 
 fn bad_module() -> SourceModule {
@@ -324,6 +333,19 @@ fn bad_launches_are_errors() {
     let p = m.specialize("out_of_bounds", &sig, None).expect("compiles");
     let e = run_kernel(&p, &[], &KernelLaunch::linear(1, 1), options()).unwrap_err();
     assert!(matches!(e.kind, RuntimeErrorKind::InvalidLaunch(_)), "{e}");
+}
+
+/// A `raise` in a kernel stops the launch with the exception and the thread that raised it
+/// (as numba-cuda's simulator and `debug=True` kernels do).
+#[test]
+fn a_kernel_raise_reports_the_exception_and_the_thread() {
+    let m = bad_module();
+    let a =
+        RtValue::Array(twinjit::ir::interp::ArrayRef::from_vec(twinjit::ir::interp::ArrayData::I64(vec![1, 2, -3, 4])));
+    let e = launch(&m, "no_negatives", std::slice::from_ref(&a), KernelLaunch::linear(1, 4)).unwrap_err();
+    assert_eq!(e.kind, RuntimeErrorKind::Raised { class: "ValueError".into(), message: "('negative at', 2)".into() });
+    assert_eq!(e.python_name(), "ValueError");
+    assert!(e.thread.is_some() && e.to_string().contains("ValueError: ('negative at', 2) in `no_negatives`"), "{e}");
 }
 
 #[test]
