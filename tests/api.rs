@@ -386,6 +386,8 @@ fn plain_functions_compile_as_njit_pyfunc_when_asked() {
     let plain = Engine::new(Target::Host).unwrap().load("plain.py", src).unwrap();
     assert!(plain.function_names().is_empty() && plain.refused().is_empty());
     assert!(matches!(plain.function("usecase"), Err(Error::UnknownFunction { .. })));
+}
+
 /// `raise` and `assert` come back as runtime errors with the Python class, the message and
 /// the location of the raise, from a builtin class, a module class and a failed assert.
 #[test]
