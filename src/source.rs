@@ -85,6 +85,17 @@ impl SourceModule {
     /// A function with signatures in its decorator runs as the engine runs it: the arguments
     /// are converted to the declared signature they convert to most cheaply.
     pub fn interpret(&self, func: &str, args: &[RtValue]) -> Result<RtValue, Error> {
+        let (sig, args) = self.bind(func, args)?;
+        let program = self.specialize(func, &sig, None)?;
+        twinjit_ir::interp::run(&program, &args, InterpOptions::default())
+            .map_err(|error| Error::from_interp(error, &self.sources))
+    }
+
+    /// The signature a call of `func` with `args` compiles for, and the arguments it runs with,
+    /// as the engine binds them: omitted trailing arguments take their defaults, and a function
+    /// with signatures in its decorator gets its arguments converted to the declared signature
+    /// they convert to most cheaply.
+    pub fn bind(&self, func: &str, args: &[RtValue]) -> Result<(Signature, Vec<RtValue>), Error> {
         let mut args = args.to_vec();
         if let Some(f) = self.module.function(func) {
             let omitted = crate::dispatcher::arity(func, &f.body.param_names, f.defaults.len(), args.len())?;
@@ -112,9 +123,7 @@ impl SourceModule {
             }
             None => (Signature { args: types, ret: None }, args),
         };
-        let program = self.specialize(func, &sig, None)?;
-        twinjit_ir::interp::run(&program, &args, InterpOptions::default())
-            .map_err(|error| Error::from_interp(error, &self.sources))
+        Ok((sig, args))
     }
 }
 

@@ -24,7 +24,7 @@ mod common;
 use common::{arg_value, corpus_in, matches, read_checks, Expect, Native};
 use twinjit::cuda::{DeviceArray, KernelArg, KernelOrigin, LaunchConfig};
 use twinjit::ir::interp::{run_kernel, ArrayData, InterpOptions, KernelLaunch, RtValue};
-use twinjit::ir::{Scalar, Signature, Type};
+use twinjit::ir::{abi, Scalar, Signature, Type};
 use twinjit::{Engine, EngineOptions, Error, IntoArg, SourceModule, Target};
 
 fn gpu_engine(options: EngineOptions) -> Option<Engine> {
@@ -254,8 +254,8 @@ fn decode(t: &Type, slots: &[i64], k: &mut usize) -> RtValue {
     }
 }
 
-fn exception_of(kind: i64) -> &'static str {
-    match kind as u32 {
+fn exception_of(kind: u32) -> &'static str {
+    match kind {
         1 => "ZeroDivisionError",
         2 => "IndexError",
         3 => "RecursionError",
@@ -280,9 +280,16 @@ fn host_corpus_runs_on_the_gpu_like_the_interpreter() {
         for c in read_checks(&name, &text).unwrap() {
             ran += 1;
             let at = format!("{}:{} {}", c.file, c.line, c.call_text);
-            let rt: Vec<RtValue> = c.args.iter().map(|e| arg_value(e).expect("argument")).collect();
-            let sig = Signature { args: rt.iter().map(RtValue::ty).collect(), ret: None };
-            let expected = oracle.interpret(&c.func, &rt);
+            let given: Vec<RtValue> = c.args.iter().map(|e| arg_value(e).expect("argument")).collect();
+            let expected = oracle.interpret(&c.func, &given);
+            // Defaults and declared signatures, as the engine binds a call.
+            let (sig, rt) = match oracle.bind(&c.func, &given) {
+                Ok(b) => b,
+                Err(e) => {
+                    failures.push(format!("{at}: does not bind: {e}"));
+                    continue;
+                }
+            };
             let run = (|| -> Result<(Result<RtValue, String>, Vec<Native>), String> {
                 let ptx = module.ptx(&c.func, &sig.to_string()).map_err(|e| e.to_string())?;
                 let ret_ty =
@@ -294,8 +301,7 @@ fn host_corpus_runs_on_the_gpu_like_the_interpreter() {
                 let kernel = cm.kernel(&ptx.entry).map_err(|e| e.to_string())?;
                 let gerr = engine.zeros::<i64>(&[8]).map_err(|e| e.to_string())?;
                 let gret = engine.zeros::<i64>(&[64]).map_err(|e| e.to_string())?;
-                let mut native: Vec<Native> =
-                    c.args.iter().map(|e| Native::from_rt(&arg_value(e).expect("argument"))).collect();
+                let mut native: Vec<Native> = rt.iter().map(Native::from_rt).collect();
                 let dev: Vec<Dev> = native
                     .iter()
                     .map(|n| to_device(&engine, n))
@@ -316,12 +322,8 @@ fn host_corpus_runs_on_the_gpu_like_the_interpreter() {
                         KernelArg::Device { ptr, ndim, shape, .. } => {
                             // The corpus's array signatures are layout `A` or `C`: strides are
                             // always passed.
-                            let n = ndim as usize;
-                            slots.push(ptr);
-                            slots.extend(shape[..n].iter().map(|&d| d as u64));
-                            for k in 0..n {
-                                slots.push(shape[k + 1..n].iter().product::<i64>() as u64);
-                            }
+                            let shape = &shape[..ndim as usize];
+                            slots.extend(abi::array_slots(ptr, shape, abi::c_strides(shape)));
                         }
                         KernelArg::Host { .. } => unreachable!("device arguments only"),
                     }
@@ -335,7 +337,13 @@ fn host_corpus_runs_on_the_gpu_like_the_interpreter() {
                 let err = gerr.to_vec().map_err(|e| e.to_string())?;
                 let status = err[5] as u32;
                 let result = if status != 0 {
-                    Err(exception_of(err[0] & 0xffff_ffff).to_string())
+                    let words: [i64; abi::GPU_RECORD_BYTES / 8] = err[..8].try_into().expect("8 words");
+                    let record = abi::GpuRecord::decode(&words).record;
+                    let class = match ptx.sites.get(record.site as usize).and_then(|s| s.render(&record)) {
+                        Some((class, _)) => class,
+                        None => exception_of(record.kind).to_string(),
+                    };
+                    Err(class)
                 } else {
                     let ret = gret.to_vec().map_err(|e| e.to_string())?;
                     Ok(decode(&ret_ty, &ret, &mut 0))

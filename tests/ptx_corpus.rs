@@ -16,7 +16,7 @@ use common::{arg_value, corpus_in, read_checks};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use twinjit::ir::interp::RtValue;
-use twinjit::ir::{Const, Signature, Type};
+
 use twinjit::{Engine, Target};
 
 const ARCHS: [&str; 2] = ["sm_80", "sm_90"];
@@ -53,18 +53,8 @@ fn specialisations(dir: &str) -> Vec<(String, String, String, String)> {
         let module = twinjit::SourceModule::parse(&name, &text).expect("corpus loads");
         for c in read_checks(&name, &text).unwrap() {
             let Some(args) = c.args.iter().map(arg_value).collect::<Option<Vec<RtValue>>>() else { continue };
-            let mut types: Vec<Type> = args.iter().map(RtValue::ty).collect();
-            // A check that omits defaulted arguments calls the signature with their types.
-            if let Some(f) = module.module().function(&c.func) {
-                let omitted = f.body.param_names.len().saturating_sub(types.len());
-                types.extend(f.defaults[f.defaults.len().saturating_sub(omitted)..].iter().map(|d| match d {
-                    Const::Int(_) => Type::I64,
-                    Const::Float(_) => Type::F64,
-                    Const::Bool(_) => Type::BOOL,
-                    Const::None => Type::None,
-                }));
-            }
-            let sig = Signature { args: types, ret: None };
+            // Defaults and declared signatures, as the engine binds the call.
+            let Ok((sig, _)) = module.bind(&c.func, &args) else { continue };
             out.insert((name.clone(), text.clone(), c.func.clone(), sig.to_string()));
         }
     }
