@@ -280,10 +280,13 @@ fn host_corpus_runs_on_the_gpu_like_the_interpreter() {
         for c in read_checks(&name, &text).unwrap() {
             ran += 1;
             let at = format!("{}:{} {}", c.file, c.line, c.call_text);
-            let given: Vec<RtValue> = c.args.iter().map(|e| arg_value(e).expect("argument")).collect();
+            // The interpreter's run writes into `given`'s arrays (its after-state, compared
+            // below); the GPU runs on fresh copies, bound as the engine binds a call (defaults,
+            // declared signatures).
+            let fresh = || -> Vec<RtValue> { c.args.iter().map(|e| arg_value(e).expect("argument")).collect() };
+            let given = fresh();
             let expected = oracle.interpret(&c.func, &given);
-            // Defaults and declared signatures, as the engine binds a call.
-            let (sig, rt) = match oracle.bind(&c.func, &given) {
+            let (sig, rt) = match oracle.bind(&c.func, &fresh()) {
                 Ok(b) => b,
                 Err(e) => {
                     failures.push(format!("{at}: does not bind: {e}"));
@@ -359,7 +362,7 @@ fn host_corpus_runs_on_the_gpu_like_the_interpreter() {
                     if !agree(&v, o) {
                         failures.push(format!("{at}: GPU returned {v} but the interpreter {o}"));
                     }
-                    for (k, (n, o)) in native.iter().zip(&rt).enumerate() {
+                    for (k, (n, o)) in native.iter().zip(&given).enumerate() {
                         if !agree(&n.to_rt(), o) {
                             failures.push(format!("{at}: arg{k} on the GPU {} but in the interpreter {o}", n.to_rt()));
                         }
