@@ -362,8 +362,10 @@ fn host_corpus_runs_on_the_gpu_like_the_interpreter() {
                     if !agree(&v, o) {
                         failures.push(format!("{at}: GPU returned {v} but the interpreter {o}"));
                     }
+                    // Arrays after the call (scalars are passed by value, and may have been
+                    // converted to a declared signature's types).
                     for (k, (n, o)) in native.iter().zip(&given).enumerate() {
-                        if !agree(&n.to_rt(), o) {
+                        if matches!(o, RtValue::Array(_)) && !agree(&n.to_rt(), o) {
                             failures.push(format!("{at}: arg{k} on the GPU {} but in the interpreter {o}", n.to_rt()));
                         }
                     }
