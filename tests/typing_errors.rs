@@ -22,6 +22,17 @@ fn check(body: &str, sig: &str, expect: &str) {
 #[test]
 fn type_errors_are_located() {
     check("(a, i):\n    return a[i]\n", "(float64[:, :], int64)", "a 2-D array needs 2 indices, found 1");
+    check(
+        "(m):\n    s = 0.0\n    for row in m:\n        s += row[0]\n    return s\n",
+        "(float64[:, :],)",
+        "iterating a 2-D array (its rows) is not supported yet",
+    );
+    check("(x):\n    for i in x:\n        pass\n    return 0\n", "(float64,)", "cannot iterate over float64");
+    check(
+        "(a, b):\n    for x, y in zip(a, b):\n        pass\n    return 0\n",
+        "(float64[:], int64)",
+        "cannot iterate over int64",
+    );
     check("(a, x):\n    return a[x]\n", "(float64[:], float64)", "array index must be an integer, found float64");
     check("(x):\n    return x[0]\n", "(float64,)", "float64 is not subscriptable");
     check("(x):\n    t = (x, x)\n    return t[2]\n", "(int64,)", "tuple index 2 out of range for a 2-tuple");

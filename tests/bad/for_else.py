@@ -1,12 +1,12 @@
-# expect-error: `for ... else` is not supported
+# expect-error: comprehensions are not supported
 from numba import njit
 
 
 @njit
 def find(a, v):
-    for i in range(len(a)):  # <-- here
-        if a[i] == v:
+    for x in (y * 2 for y in a):  # <-- here
+        if x == v:
             break
     else:
         return -1
-    return i
+    return 0

@@ -1,10 +1,10 @@
-# expect-error: iterating an array directly (for x in a) is not supported; only range/prange
+# expect-error: lists are not supported
 from numba import njit
 
 
 @njit
-def total(a):
+def total():
     s = 0.0
-    for x in a:  # <-- here
+    for x in [1.0, 2.0, 3.0]:  # <-- here
         s += x
     return s

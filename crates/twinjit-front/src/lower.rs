@@ -26,6 +26,7 @@ use twinjit_ir::{
     FunctionKind, InstKind, ModuleFunction, Scalar, Terminator, Type, Typing, UnaryOp, Value,
 };
 
+mod loops;
 mod raise;
 
 /// Deepest expression nesting lowered (deeper input gets a diagnostic, not a stack overflow).
@@ -521,129 +522,6 @@ impl Lower<'_> {
         }
         self.seal(join);
         self.cur = join;
-    }
-
-    /// `while c: body` becomes `if c: do { body } while c` (the test is lowered twice), so each
-    /// iteration ends in one conditional branch instead of two jumps and a branch.
-    fn while_stmt(&mut self, w: &ast::StmtWhile) {
-        let span = self.sp(w.range);
-        if !w.orelse.is_empty() {
-            self.diags.push(unsupported(span, "`while ... else` is", "use a flag variable"));
-        }
-        let body = self.new_block();
-        let latch = self.new_block();
-        let exit = self.new_block();
-        self.cond_branch(&w.test, body, exit);
-        self.cur = body;
-        self.loops.push((latch, exit));
-        self.block(&w.body);
-        self.loops.pop();
-        self.jump(latch, vec![], span);
-        self.seal(latch);
-        self.cur = latch;
-        self.cond_branch(&w.test, body, exit);
-        self.seal(body);
-        self.seal(exit);
-        self.cur = exit;
-    }
-
-    fn for_stmt(&mut self, fr: &ast::StmtFor) {
-        let span = self.sp(fr.range);
-        if !fr.orelse.is_empty() {
-            self.diags.push(unsupported(span, "`for ... else` is", "use a flag variable"));
-        }
-        let Expr::Name(target) = &*fr.target else {
-            self.diags.push(unsupported(
-                self.sp(fr.target.range()),
-                "this loop target is",
-                "loop over `range` with a single name",
-            ));
-            return;
-        };
-        let range_args = match &*fr.iter {
-            Expr::Call(c)
-                if self.is_range(&c.func)
-                    && c.arguments.keywords.is_empty()
-                    && (1..=3).contains(&c.arguments.args.len()) =>
-            {
-                &c.arguments.args
-            }
-            other => {
-                self.diags.push(unsupported(
-                    self.sp(other.range()),
-                    "this loop iterable is",
-                    "loop over indices: `for i in range(len(a))` (range and prange are supported)",
-                ));
-                return;
-            }
-        };
-        let args: Vec<Value> = range_args
-            .iter()
-            .map(|e| {
-                let v = self.expr(e);
-                self.emit(InstKind::Builtin(Builtin::RangeArg, vec![v]), self.sp(e.range()))
-            })
-            .collect();
-        let (start, stop, step) = match args.as_slice() {
-            [stop] => (self.konst(Const::Int(0), span), *stop, None),
-            [start, stop] => (*start, *stop, None),
-            [start, stop, step] => (*start, *stop, Some(*step)),
-            _ => unreachable!("checked 1..=3 arguments"),
-        };
-        // The step's sign picks the loop test; a literal step decides it at compile time.
-        let step_const = match range_args.get(2) {
-            None => Some(1),
-            Some(e) => int_literal(e),
-        };
-        if step_const == Some(0) {
-            self.diags.push(Diagnostic::error(
-                "range() step must not be zero",
-                self.sp(range_args[2].range()),
-                "zero step",
-            ));
-            return;
-        }
-        let step = step.unwrap_or_else(|| self.konst(Const::Int(1), span));
-        // Rotated loop: test before entering, then at the bottom of each iteration:
-        //   if start < stop: body(start) ... latch: next = c + step; if next < stop: body(next)
-        self.hidden += 1;
-        let counter = format!(".for{}", self.hidden);
-        let body = self.new_block();
-        let latch = self.new_block();
-        let exit = self.new_block();
-        let zero = if step_const.is_none() { Some(self.konst(Const::Int(0), span)) } else { None };
-        let test = |lw: &mut Self, c: Value| -> Value {
-            match step_const {
-                Some(s) if s > 0 => lw.emit(InstKind::Compare(CmpOp::Lt, c, stop), span),
-                Some(_) => lw.emit(InstKind::Compare(CmpOp::Gt, c, stop), span),
-                None => {
-                    let pos = lw.emit(InstKind::Compare(CmpOp::Gt, step, zero.expect("dynamic step")), span);
-                    let lt = lw.emit(InstKind::Compare(CmpOp::Lt, c, stop), span);
-                    let gt = lw.emit(InstKind::Compare(CmpOp::Gt, c, stop), span);
-                    lw.emit(InstKind::Select(pos, lt, gt), span)
-                }
-            }
-        };
-        self.ssa.def(self.cur, &counter, start);
-        let c0 = test(self, start);
-        self.branch(c0, body, vec![], exit, vec![], span);
-        self.cur = body;
-        let iv = self.ssa.use_var(&mut self.f, body, &counter);
-        self.ssa.def(body, target.id.as_str(), iv);
-        self.loops.push((latch, exit));
-        self.block(&fr.body);
-        self.loops.pop();
-        self.jump(latch, vec![], span);
-        self.seal(latch);
-        self.cur = latch;
-        let c2 = self.ssa.use_var(&mut self.f, latch, &counter);
-        let next = self.emit(InstKind::Binary(BinaryOp::Add, c2, step), span);
-        self.ssa.def(latch, &counter, next);
-        let c1 = test(self, next);
-        self.branch(c1, body, vec![], exit, vec![], span);
-        self.seal(body);
-        self.seal(exit);
-        self.cur = exit;
     }
 
     /// Branches to `t` when `e` is truthy and to `f` otherwise, short-circuiting `and`, `or`

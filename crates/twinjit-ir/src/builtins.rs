@@ -52,6 +52,9 @@ pub enum Typing {
     Sum,
     /// `len(a)`: int64 (rewritten to the first dimension).
     ArrayLen,
+    /// The trip count of `for x in a`: `len(a)` of a 1-D array (rewritten to its dimension);
+    /// anything else is an error at the iterable.
+    IterLen,
     /// `a.size`: int64 (rewritten to the product of the dimensions).
     ArraySize,
     /// `a.ndim`: an int64 constant.
@@ -417,6 +420,8 @@ builtins! {
     Sum = "sum" ["sum"] (1, 2) Sum, Rw;
     /// `len(a)`: the first dimension.
     Len = "len" ["len"] (1, 1) ArrayLen, Rw;
+    /// The trip count of `for x in a` (the front end's desugaring of array iteration).
+    IterLen = "iter_len" [] (1, 1) IterLen, Rw;
     /// An argument of `range()`: must be an integer (Python's `operator.index`).
     RangeArg = "range_arg" [] (1, 1) RangeIndex, Rw;
     /// `a.size`

@@ -346,6 +346,22 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             array_of(&ty(0), b.name())?;
             Type::I64
         }
+        Typing::IterLen => match ty(0) {
+            Type::Array(a) if a.ndim == 1 => Type::I64,
+            Type::Array(a) => {
+                return Err(TypeError::new(
+                    format!("iterating a {}-D array (its rows) is not supported yet", a.ndim),
+                    format!("this is a {}-D array", a.ndim),
+                )
+                .with_hint(
+                    "loop over the row indices and index every dimension: `for i in range(a.shape[0]): ... a[i, j]`",
+                ))
+            }
+            t => {
+                return Err(TypeError::new(format!("cannot iterate over {t}"), format!("this is {t}, not iterable"))
+                    .with_hint("iterate over a 1-D array, a range, enumerate/zip of those, or a tuple literal"))
+            }
+        },
         Typing::RangeIndex => match ty(0) {
             Type::Scalar(s) if !s.is_float() => Type::I64,
             t => {

@@ -467,7 +467,7 @@ impl Rewriter<'_> {
                 }
                 self.coerce(b, acc, &rt, span)?
             }
-            Typing::ArrayLen => {
+            Typing::ArrayLen | Typing::IterLen => {
                 let a = a0.expect("arity");
                 self.push(b, InstKind::Dim(a, 0), Type::I64, span)
             }

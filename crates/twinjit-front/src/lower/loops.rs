@@ -1,0 +1,456 @@
+//! `while` and `for` loops, desugared into counted loops over the existing IR.
+//!
+//! `for i in range(...)` is the primitive: a rotated loop over an integer counter. Every other
+//! iterable becomes a loop over `k in range(0, n)` whose target is bound from `k` before the
+//! body: a 1-D array `a` reads `a[k]` through the ordinary indexing path (bounds checks and
+//! every backend unchanged; the element is read at each iteration, so writes to the array made
+//! by the body are seen, as in Numba) with `n` from `iter_len(a)` (which refuses 2-D arrays and
+//! non-iterables at the iterable); `enumerate(it, start)` binds `start + k`; `zip(...)` stops at
+//! the shortest; `reversed(range(...))` counts down from the last element. Tuple literals are
+//! unrolled: one copy of the body per element, so heterogeneous tuples need no common type.
+//!
+//! `else` of `for`/`while` runs on the loop's normal exit: `break` jumps past it.
+
+use super::*;
+
+/// A parsed iterable.
+enum Source<'e> {
+    /// `range(...)` / `prange(...)` arguments (one to three).
+    Range(&'e [Expr]),
+    /// `reversed(range(...))`
+    Reversed(&'e [Expr]),
+    /// Anything else: `len` and indexing (a 1-D array).
+    Seq(&'e Expr),
+    Enumerate(Box<Source<'e>>, Option<&'e Expr>),
+    Zip(Vec<Source<'e>>),
+}
+
+/// An iterable evaluated before the loop: its length and how element `k` is computed.
+enum Iter {
+    /// Element `k` is `start + k * step`.
+    Range {
+        start: Value,
+        step: Value,
+        len: Value,
+    },
+    /// Element `k` is `start + (len - 1 - k) * step`.
+    Reversed {
+        start: Value,
+        step: Value,
+        len: Value,
+    },
+    Seq {
+        seq: Value,
+        len: Value,
+    },
+    Enumerate(Box<Iter>, Value),
+    Zip(Vec<Iter>),
+}
+
+impl Iter {
+    fn len(&self, lw: &mut Lower<'_>, span: Span) -> Value {
+        match self {
+            Iter::Range { len, .. } | Iter::Reversed { len, .. } | Iter::Seq { len, .. } => *len,
+            Iter::Enumerate(inner, _) => inner.len(lw, span),
+            Iter::Zip(its) => {
+                let mut n = its[0].len(lw, span);
+                for it in &its[1..] {
+                    let m = it.len(lw, span);
+                    let lt = lw.emit(InstKind::Compare(CmpOp::Lt, m, n), span);
+                    n = lw.emit(InstKind::Select(lt, m, n), span);
+                }
+                n
+            }
+        }
+    }
+
+    /// How many values one element unpacks into, where that is known here.
+    fn arity(&self) -> Option<usize> {
+        match self {
+            Iter::Enumerate(..) => Some(2),
+            Iter::Zip(its) => Some(its.len()),
+            _ => None,
+        }
+    }
+}
+
+impl Lower<'_> {
+    /// `while c: body` becomes `if c: do { body } while c` (the test is lowered twice), so each
+    /// iteration ends in one conditional branch instead of two jumps and a branch.
+    pub(super) fn while_stmt(&mut self, w: &ast::StmtWhile) {
+        let span = self.sp(w.range);
+        let body = self.new_block();
+        let latch = self.new_block();
+        let exit = self.new_block();
+        let after = if w.orelse.is_empty() { exit } else { self.new_block() };
+        self.cond_branch(&w.test, body, exit);
+        self.cur = body;
+        self.loops.push((latch, after));
+        self.block(&w.body);
+        self.loops.pop();
+        self.jump(latch, vec![], span);
+        self.seal(latch);
+        self.cur = latch;
+        self.cond_branch(&w.test, body, exit);
+        self.seal(body);
+        self.seal(exit);
+        self.cur = exit;
+        self.else_clause(&w.orelse, after, span);
+    }
+
+    /// Lowers `orelse` on the normal exit and continues at `after` (the `break` target).
+    fn else_clause(&mut self, orelse: &[Stmt], after: Block, span: Span) {
+        if orelse.is_empty() {
+            return;
+        }
+        self.block(orelse);
+        self.jump(after, vec![], span);
+        self.seal(after);
+        self.cur = after;
+    }
+
+    pub(super) fn for_stmt(&mut self, fr: &ast::StmtFor) {
+        let span = self.sp(fr.range);
+        if let Expr::Tuple(t) = &*fr.iter {
+            return self.unrolled_for(fr, &t.elts);
+        }
+        if let Expr::Name(n) = &*fr.iter {
+            if !self.locals.contains(n.id.as_str()) {
+                if let Some(Global::Const(c @ ConstValue::Tuple(_))) = self.env.get(n.id.as_str()) {
+                    let c = c.clone();
+                    return self.unrolled_const_for(fr, &c);
+                }
+            }
+        }
+        let Some(src) = self.source(&fr.iter) else { return };
+        if let (Source::Range(args), Expr::Name(target)) = (&src, &*fr.target) {
+            let Some((start, stop, step, step_const)) = self.range_args(args, span) else { return };
+            let name = target.id.to_string();
+            self.counted_loop(start, stop, step, step_const, fr, span, |lw, iv| {
+                let iv = lw.declare(&name, iv, span);
+                lw.ssa.def(lw.cur, &name, iv);
+            });
+            return;
+        }
+        let Some(it) = self.eval_source(&src, span) else { return };
+        if let (Some(n), t @ (Expr::Tuple(_) | Expr::List(_))) = (it.arity(), &*fr.target) {
+            if tuple_elts(t).len() != n {
+                self.diags.push(Diagnostic::error(
+                    format!("cannot unpack {n} values into {} names", tuple_elts(t).len()),
+                    self.sp(t.range()),
+                    format!("each element has {n} values"),
+                ));
+                return;
+            }
+        }
+        let zero = self.konst(Const::Int(0), span);
+        let one = self.konst(Const::Int(1), span);
+        let n = it.len(self, span);
+        self.counted_loop(zero, n, one, Some(1), fr, span, |lw, k| lw.bind(&fr.target, &it, k, span));
+    }
+
+    /// The rotated loop `for c in range(start, stop, step)`, with `bind` binding the target
+    /// from the counter at the top of each iteration.
+    #[allow(clippy::too_many_arguments)]
+    fn counted_loop(
+        &mut self,
+        start: Value,
+        stop: Value,
+        step: Value,
+        step_const: Option<i64>,
+        fr: &ast::StmtFor,
+        span: Span,
+        mut bind: impl FnMut(&mut Self, Value),
+    ) {
+        // Rotated loop: test before entering, then at the bottom of each iteration:
+        //   if start < stop: body(start) ... latch: next = c + step; if next < stop: body(next)
+        self.hidden += 1;
+        let counter = format!(".for{}", self.hidden);
+        let body = self.new_block();
+        let latch = self.new_block();
+        let exit = self.new_block();
+        let after = if fr.orelse.is_empty() { exit } else { self.new_block() };
+        let zero = if step_const.is_none() { Some(self.konst(Const::Int(0), span)) } else { None };
+        let test = |lw: &mut Self, c: Value| -> Value {
+            match step_const {
+                Some(s) if s > 0 => lw.emit(InstKind::Compare(CmpOp::Lt, c, stop), span),
+                Some(_) => lw.emit(InstKind::Compare(CmpOp::Gt, c, stop), span),
+                None => {
+                    let pos = lw.emit(InstKind::Compare(CmpOp::Gt, step, zero.expect("dynamic step")), span);
+                    let lt = lw.emit(InstKind::Compare(CmpOp::Lt, c, stop), span);
+                    let gt = lw.emit(InstKind::Compare(CmpOp::Gt, c, stop), span);
+                    lw.emit(InstKind::Select(pos, lt, gt), span)
+                }
+            }
+        };
+        self.ssa.def(self.cur, &counter, start);
+        let c0 = test(self, start);
+        self.branch(c0, body, vec![], exit, vec![], span);
+        self.cur = body;
+        let iv = self.ssa.use_var(&mut self.f, body, &counter);
+        bind(self, iv);
+        self.loops.push((latch, after));
+        self.block(&fr.body);
+        self.loops.pop();
+        self.jump(latch, vec![], span);
+        self.seal(latch);
+        self.cur = latch;
+        let c2 = self.ssa.use_var(&mut self.f, latch, &counter);
+        let next = self.emit(InstKind::Binary(BinaryOp::Add, c2, step), span);
+        self.ssa.def(latch, &counter, next);
+        let c1 = test(self, next);
+        self.branch(c1, body, vec![], exit, vec![], span);
+        self.seal(body);
+        self.seal(exit);
+        self.cur = exit;
+        self.else_clause(&fr.orelse, after, span);
+    }
+
+    /// `range()` arguments as (start, stop, step, step if a literal); `None` after a
+    /// diagnostic.
+    fn range_args(&mut self, range_args: &[Expr], span: Span) -> Option<(Value, Value, Value, Option<i64>)> {
+        let args: Vec<Value> = range_args
+            .iter()
+            .map(|e| {
+                let v = self.expr(e);
+                self.emit(InstKind::Builtin(Builtin::RangeArg, vec![v]), self.sp(e.range()))
+            })
+            .collect();
+        let (start, stop, step) = match args.as_slice() {
+            [stop] => (self.konst(Const::Int(0), span), *stop, None),
+            [start, stop] => (*start, *stop, None),
+            [start, stop, step] => (*start, *stop, Some(*step)),
+            _ => unreachable!("checked 1..=3 arguments"),
+        };
+        // The step's sign picks the loop test; a literal step decides it at compile time.
+        let step_const = match range_args.get(2) {
+            None => Some(1),
+            Some(e) => int_literal(e),
+        };
+        if step_const == Some(0) {
+            self.diags.push(Diagnostic::error(
+                "range() step must not be zero",
+                self.sp(range_args[2].range()),
+                "zero step",
+            ));
+            return None;
+        }
+        let step = step.unwrap_or_else(|| self.konst(Const::Int(1), span));
+        Some((start, stop, step, step_const))
+    }
+
+    /// `len(range(start, stop, step))`: `max(0, (stop - start + step - sign(step)) // step)`.
+    fn range_len(&mut self, start: Value, stop: Value, step: Value, step_const: Option<i64>, span: Span) -> Value {
+        let sign = match step_const {
+            Some(s) => self.konst(Const::Int(s.signum()), span),
+            None => {
+                let zero = self.konst(Const::Int(0), span);
+                let pos = self.emit(InstKind::Compare(CmpOp::Gt, step, zero), span);
+                let p = self.konst(Const::Int(1), span);
+                let m = self.konst(Const::Int(-1), span);
+                self.emit(InstKind::Select(pos, p, m), span)
+            }
+        };
+        let d = self.emit(InstKind::Binary(BinaryOp::Sub, stop, start), span);
+        let d = self.emit(InstKind::Binary(BinaryOp::Add, d, step), span);
+        let d = self.emit(InstKind::Binary(BinaryOp::Sub, d, sign), span);
+        let n = self.emit(InstKind::Binary(BinaryOp::FloorDiv, d, step), span);
+        let zero = self.konst(Const::Int(0), span);
+        let neg = self.emit(InstKind::Compare(CmpOp::Lt, n, zero), span);
+        self.emit(InstKind::Select(neg, zero, n), span)
+    }
+
+    /// Whether `f` names the Python builtin `name` (not shadowed by a local or a global).
+    fn is_builtin_fn(&self, f: &Expr, name: &str) -> bool {
+        matches!(f, Expr::Name(n) if n.id.as_str() == name
+            && !self.locals.contains(name) && !self.env.contains_key(name))
+    }
+
+    /// Parses an iterable; `None` after a diagnostic.
+    fn source<'e>(&mut self, e: &'e Expr) -> Option<Source<'e>> {
+        let Expr::Call(c) = e else { return Some(Source::Seq(e)) };
+        let args = &c.arguments.args;
+        let kw = &c.arguments.keywords;
+        let espan = self.sp(e.range());
+        if self.is_range(&c.func) {
+            if kw.is_empty() && (1..=3).contains(&args.len()) && !args.iter().any(|a| matches!(a, Expr::Starred(_))) {
+                return Some(Source::Range(args));
+            }
+            self.diags.push(unsupported(
+                espan,
+                "this form of range() is",
+                "write range(stop), range(start, stop) or range(start, stop, step)",
+            ));
+            return None;
+        }
+        let starred = args.iter().any(|a| matches!(a, Expr::Starred(_)));
+        if self.is_builtin_fn(&c.func, "enumerate") {
+            let start = match (&args[..], &kw[..]) {
+                ([_], []) => None,
+                ([_, s], []) => Some(s),
+                _ => {
+                    self.diags.push(unsupported(
+                        espan,
+                        "this form of enumerate() is",
+                        "write enumerate(a) or enumerate(a, start)",
+                    ));
+                    return None;
+                }
+            };
+            if starred {
+                self.diags.push(unsupported(espan, "`*` arguments of enumerate() are", "write enumerate(a)"));
+                return None;
+            }
+            let inner = self.source(&args[0])?;
+            return Some(Source::Enumerate(Box::new(inner), start));
+        }
+        if self.is_builtin_fn(&c.func, "zip") {
+            if args.is_empty() || !kw.is_empty() || starred {
+                self.diags.push(unsupported(
+                    espan,
+                    "this form of zip() is",
+                    "zip one or more arrays or ranges by position: zip(a, b)",
+                ));
+                return None;
+            }
+            let mut srcs = Vec::new();
+            for a in args {
+                srcs.push(self.source(a)?);
+            }
+            return Some(Source::Zip(srcs));
+        }
+        if self.is_builtin_fn(&c.func, "reversed") {
+            if let ([Expr::Call(r)], []) = (&args[..], &kw[..]) {
+                if self.is_range(&r.func)
+                    && r.arguments.keywords.is_empty()
+                    && (1..=3).contains(&r.arguments.args.len())
+                {
+                    return Some(Source::Reversed(&r.arguments.args));
+                }
+            }
+            self.diags.push(unsupported(
+                espan,
+                "reversed() of anything but a range is",
+                "count down over the indices: `for i in range(len(a) - 1, -1, -1)` and read a[i]",
+            ));
+            return None;
+        }
+        Some(Source::Seq(e))
+    }
+
+    /// Evaluates the iterable's parts before the loop; `None` after a diagnostic.
+    fn eval_source(&mut self, s: &Source<'_>, span: Span) -> Option<Iter> {
+        Some(match s {
+            Source::Range(args) => {
+                let (start, stop, step, sc) = self.range_args(args, span)?;
+                let len = self.range_len(start, stop, step, sc, span);
+                Iter::Range { start, step, len }
+            }
+            Source::Reversed(args) => {
+                let (start, stop, step, sc) = self.range_args(args, span)?;
+                let len = self.range_len(start, stop, step, sc, span);
+                Iter::Reversed { start, step, len }
+            }
+            Source::Seq(e) => {
+                let seq = self.expr(e);
+                let len = self.emit(InstKind::Builtin(Builtin::IterLen, vec![seq]), self.sp(e.range()));
+                Iter::Seq { seq, len }
+            }
+            Source::Enumerate(inner, start) => {
+                let inner = self.eval_source(inner, span)?;
+                let start = match start {
+                    Some(e) => self.expr(e),
+                    None => self.konst(Const::Int(0), span),
+                };
+                Iter::Enumerate(Box::new(inner), start)
+            }
+            Source::Zip(srcs) => {
+                let mut its = Vec::new();
+                for s in srcs {
+                    its.push(self.eval_source(s, span)?);
+                }
+                Iter::Zip(its)
+            }
+        })
+    }
+
+    /// Binds `target` to element `k` of `it`, unpacking `enumerate`/`zip` pairs directly.
+    fn bind(&mut self, target: &Expr, it: &Iter, k: Value, span: Span) {
+        match (it, target) {
+            (Iter::Enumerate(inner, start), Expr::Tuple(_) | Expr::List(_)) if tuple_elts(target).len() == 2 => {
+                let c = self.emit(InstKind::Binary(BinaryOp::Add, *start, k), span);
+                self.assign(&tuple_elts(target)[0], c);
+                self.bind(&tuple_elts(target)[1], inner, k, span);
+            }
+            (Iter::Zip(its), Expr::Tuple(_) | Expr::List(_)) if tuple_elts(target).len() == its.len() => {
+                for (t, it) in tuple_elts(target).iter().zip(its) {
+                    self.bind(t, it, k, span);
+                }
+            }
+            _ => {
+                let v = self.element(it, k, span);
+                self.assign(target, v);
+            }
+        }
+    }
+
+    /// Element `k` of `it` as one value.
+    fn element(&mut self, it: &Iter, k: Value, span: Span) -> Value {
+        match it {
+            Iter::Range { start, step, .. } => {
+                let o = self.emit(InstKind::Binary(BinaryOp::Mul, k, *step), span);
+                self.emit(InstKind::Binary(BinaryOp::Add, *start, o), span)
+            }
+            Iter::Reversed { start, step, len } => {
+                let one = self.konst(Const::Int(1), span);
+                let last = self.emit(InstKind::Binary(BinaryOp::Sub, *len, one), span);
+                let j = self.emit(InstKind::Binary(BinaryOp::Sub, last, k), span);
+                let o = self.emit(InstKind::Binary(BinaryOp::Mul, j, *step), span);
+                self.emit(InstKind::Binary(BinaryOp::Add, *start, o), span)
+            }
+            Iter::Seq { seq, .. } => self.emit(InstKind::GetItem(*seq, vec![k]), span),
+            Iter::Enumerate(inner, start) => {
+                let c = self.emit(InstKind::Binary(BinaryOp::Add, *start, k), span);
+                let x = self.element(inner, k, span);
+                self.emit(InstKind::MakeTuple(vec![c, x]), span)
+            }
+            Iter::Zip(its) => {
+                let xs = its.iter().map(|it| self.element(it, k, span)).collect();
+                self.emit(InstKind::MakeTuple(xs), span)
+            }
+        }
+    }
+
+    /// `for t in (x, y, z)`: the tuple is evaluated, then the body is lowered once per element.
+    fn unrolled_for(&mut self, fr: &ast::StmtFor, elts: &[Expr]) {
+        let vals: Vec<Value> = elts.iter().map(|e| self.expr(e)).collect();
+        self.unrolled(fr, vals);
+    }
+
+    /// `for t in T` over a module-level constant tuple `T`.
+    fn unrolled_const_for(&mut self, fr: &ast::StmtFor, c: &ConstValue) {
+        let span = self.sp(fr.iter.range());
+        let ConstValue::Tuple(items) = c else { unreachable!("a tuple constant") };
+        let vals: Vec<Value> = items.iter().map(|v| self.const_val(v, span)).collect();
+        self.unrolled(fr, vals);
+    }
+
+    fn unrolled(&mut self, fr: &ast::StmtFor, vals: Vec<Value>) {
+        let span = self.sp(fr.range);
+        let after = self.new_block();
+        for v in vals {
+            let next = self.new_block();
+            self.assign(&fr.target, v);
+            self.loops.push((next, after));
+            self.block(&fr.body);
+            self.loops.pop();
+            self.jump(next, vec![], span);
+            self.seal(next);
+            self.cur = next;
+        }
+        self.block(&fr.orelse);
+        self.jump(after, vec![], span);
+        self.seal(after);
+        self.cur = after;
+    }
+}
