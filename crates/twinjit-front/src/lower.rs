@@ -899,17 +899,15 @@ impl Lower<'_> {
         let mut left = self.expr(&c.left);
         let n = c.ops.len();
         if n == 1 {
-            let Some(op) = cmpop(c.ops[0]) else { return self.bad_cmp(c.ops[0], span) };
             let r = self.expr(&c.comparators[0]);
-            return self.emit(InstKind::Compare(op, left, r), span);
+            return self.compare_one(c.ops[0], left, r, span);
         }
         // a < b < c: each middle operand evaluated once, stop at the first false.
         let join = self.new_block();
         let p = self.f.add_block_param(join, Type::Unknown);
         for (k, (op, e)) in c.ops.iter().zip(c.comparators.iter()).enumerate() {
-            let Some(op) = cmpop(*op) else { return self.bad_cmp(*op, span) };
             let r = self.expr(e);
-            let res = self.emit(InstKind::Compare(op, left, r), span);
+            let res = self.compare_one(*op, left, r, span);
             if k + 1 == n {
                 self.jump(join, vec![res], span);
             } else {
@@ -925,11 +923,27 @@ impl Lower<'_> {
         p
     }
 
+    /// One comparison. `is` is a builtin that inference folds by type (Numba: `x is None` on a
+    /// number is False); `a is not b` is `not (a is b)`.
+    fn compare_one(&mut self, op: ast::CmpOp, l: Value, r: Value, span: Span) -> Value {
+        match op {
+            ast::CmpOp::Is => self.emit(InstKind::Builtin(Builtin::Is, vec![l, r]), span),
+            ast::CmpOp::IsNot => {
+                let is = self.emit(InstKind::Builtin(Builtin::Is, vec![l, r]), span);
+                self.emit(InstKind::Unary(UnaryOp::Not, is), span)
+            }
+            _ => match cmpop(op) {
+                Some(op) => self.emit(InstKind::Compare(op, l, r), span),
+                None => self.bad_cmp(op, span),
+            },
+        }
+    }
+
     fn bad_cmp(&mut self, op: ast::CmpOp, span: Span) -> Value {
         self.fail(unsupported(
             span,
             &format!("the `{}` comparison is", op.as_str()),
-            "compare numbers with == != < <= > >=",
+            "compare numbers with == != < <= > >= (or `is` / `is not`)",
         ))
     }
 

@@ -48,6 +48,9 @@ pub enum Typing {
     Divmod,
     /// `pow(a, b)`: `a ** b`.
     Pow,
+    /// `a is b`: bool. As Numba: equal types that are immutable compare by value (`==`),
+    /// different types (`x is None` for a number `x`) are a constant False; rewritten.
+    Identity,
     /// `sum(tuple[, start])`: `start` (default 0) plus the elements in order, typed as `+`.
     Sum,
     /// `len(a)`: int64 (rewritten to the first dimension).
@@ -416,6 +419,8 @@ builtins! {
     Divmod = "divmod" ["divmod"] (2, 2) Divmod, Rw;
     /// `pow(a, b)` (Numba has no three-argument form)
     Pow = "pow" ["pow"] (2, 2) Pow, Rw;
+    /// `a is b` (the front end writes `a is not b` as `not (a is b)`)
+    Is = "is" [] (2, 2) Identity, Rw;
     /// `sum(tuple[, start])`
     Sum = "sum" ["sum"] (1, 2) Sum, Rw;
     /// `len(a)`: the first dimension.

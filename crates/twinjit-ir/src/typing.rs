@@ -331,6 +331,14 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             let t = binary(BinaryOp::Pow, scalar(0)?, scalar(1)?).map_err(|m| TypeError::new(m, "here"))?;
             Type::Scalar(t.result)
         }
+        Typing::Identity => {
+            // Numba's `generic_is`: mutable values (arrays) have no identity in nopython mode.
+            if ty(0) == ty(1) && ty(0).array().is_some() {
+                return Err(TypeError::new(format!("`is` between arrays ({}) is not supported", ty(0)), "here")
+                    .with_hint("compare arrays element by element, or their shapes"));
+            }
+            Type::BOOL
+        }
         Typing::Sum => {
             let items = match ty(0) {
                 Type::Tuple(ts) => tuple_scalars(b, &ts)?,

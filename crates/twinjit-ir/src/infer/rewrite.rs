@@ -206,7 +206,9 @@ impl Rewriter<'_> {
                 .with_hint("assign it before the branch or loop"));
             }
             let nt = self.ty(self.val(op));
-            if nt == Type::None && !matches!(data.kind, InstKind::MakeTuple(_) | InstKind::Call(..)) {
+            if nt == Type::None
+                && !matches!(data.kind, InstKind::MakeTuple(_) | InstKind::Call(..) | InstKind::Builtin(Builtin::Is, _))
+            {
                 return Err(err(data.span, "a value used here is None (a variable that is never assigned, or a function without a return value)", "None used here"));
             }
         }
@@ -451,6 +453,20 @@ impl Rewriter<'_> {
                 let x = self.coerce(b, nargs[0], &Type::Scalar(t.lhs), span)?;
                 let y = self.coerce(b, nargs[1], &Type::Scalar(t.rhs), span)?;
                 self.push(b, InstKind::Binary(BinaryOp::Pow, x, y), rt, span)
+            }
+            Typing::Identity => {
+                let (ta, tb) = (self.ty(nargs[0]), self.ty(nargs[1]));
+                match (&ta, ta.scalar()) {
+                    (_, Some(_)) if ta == tb => {
+                        self.push(b, InstKind::Compare(CmpOp::Eq, nargs[0], nargs[1]), rt, span)
+                    }
+                    (Type::None, _) if tb == Type::None => self.push(b, InstKind::Const(Const::Bool(true)), rt, span),
+                    (Type::Tuple(_), _) if ta == tb => {
+                        return Err(err(span, "`is` between tuples is not supported", "here")
+                            .with_hint("compare the tuples with `==`"))
+                    }
+                    _ => self.push(b, InstKind::Const(Const::Bool(false)), rt, span),
+                }
             }
             Typing::Sum => {
                 // Python's order: ((start + t[0]) + t[1]) + ..., each `+` typed as the operator.
