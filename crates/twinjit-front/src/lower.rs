@@ -26,6 +26,7 @@ use twinjit_ir::{
     FunctionKind, InstKind, ModuleFunction, Scalar, Terminator, Type, Typing, UnaryOp, Value,
 };
 
+mod inner;
 mod loops;
 mod raise;
 
@@ -61,6 +62,10 @@ pub(crate) fn lower_function(
         depth: 0,
         hidden: 0,
         declared: options.locals.iter().cloned().collect(),
+        frames: Vec::new(),
+        inner: HashMap::new(),
+        inlining: Vec::new(),
+        inline_count: 0,
     };
     lw.params(&fd.parameters);
     collect_locals(&fd.body, &mut lw.locals);
@@ -113,6 +118,9 @@ fn collect_locals(body: &[Stmt], out: &mut HashSet<String>) {
             Stmt::Assign(a) => a.targets.iter().for_each(|t| target(t, out)),
             Stmt::AugAssign(a) => target(&a.target, out),
             Stmt::AnnAssign(a) => target(&a.target, out),
+            Stmt::FunctionDef(fd) => {
+                out.insert(fd.name.id.to_string());
+            }
             Stmt::For(f) => {
                 target(&f.target, out);
                 collect_locals(&f.body, out);
@@ -151,6 +159,14 @@ struct Lower<'a> {
     hidden: u32,
     /// `locals={'x': float32}`: every assignment to `x` is cast to the declared type.
     declared: HashMap<String, Scalar>,
+    /// The scopes of the inner functions being inlined, innermost last (`inner.rs`).
+    frames: Vec<inner::Frame>,
+    /// Inner functions and lambdas by the SSA name of the variable bound to them.
+    inner: HashMap<String, std::rc::Rc<inner::InnerFn>>,
+    /// The inlined calls in progress, innermost last.
+    inlining: Vec<inner::Inlining>,
+    /// Inlined calls so far (makes each inlined scope's names unique).
+    inline_count: u32,
 }
 
 fn unsupported(span: Span, what: &str, hint: &str) -> Diagnostic {
@@ -211,6 +227,7 @@ impl Lower<'_> {
             for (v, span) in uses {
                 if unbound.contains(&v) {
                     let name = self.ssa.names()[&v].clone();
+                    let name = inner::display_name(&name).to_string();
                     if reported.insert(name.clone()) && !name.starts_with('.') {
                         self.diags.push(
                             Diagnostic::error(
@@ -340,6 +357,9 @@ impl Lower<'_> {
         let sspan = self.sp(s.range());
         match s {
             Stmt::Return(r) => {
+                if self.inline_return(r.value.as_deref(), sspan) {
+                    return;
+                }
                 if self.kind == FunctionKind::Kernel
                     && r.value.as_ref().is_some_and(|v| !matches!(**v, Expr::NoneLiteral(_)))
                 {
@@ -353,6 +373,9 @@ impl Lower<'_> {
                 self.dead();
             }
             Stmt::Assign(a) => {
+                if let ([Expr::Name(n)], Expr::Lambda(l)) = (a.targets.as_slice(), &*a.value) {
+                    return self.lambda_assign(n.id.as_str(), l);
+                }
                 // `a, b = x, y`: evaluate the whole right side first.
                 if let [t @ (Expr::Tuple(_) | Expr::List(_))] = a.targets.as_slice() {
                     let tel = tuple_elts(t);
@@ -404,16 +427,13 @@ impl Lower<'_> {
             Stmt::Pass(_) => {}
             Stmt::Raise(r) => self.raise_stmt(r),
             Stmt::Assert(a) => self.assert_stmt(a),
+            Stmt::Nonlocal(_) if self.in_inner() => {}
             Stmt::Global(_) | Stmt::Nonlocal(_) => self.diags.push(unsupported(
                 sspan,
                 &format!("the {} is", stmt_kind(s)),
                 "module-level names are frozen constants; pass values as arguments",
             )),
-            Stmt::FunctionDef(_) => self.diags.push(unsupported(
-                sspan,
-                "nested function definitions are",
-                "define it at module level with @njit and call it",
-            )),
+            Stmt::FunctionDef(fd) => self.inner_def(fd),
             Stmt::ClassDef(_) => self.diags.push(unsupported(sspan, "classes are", "use arrays and functions")),
             Stmt::Try(_) => {
                 self.diags.push(unsupported(sspan, "try/except is", "check values before the operation instead"))
@@ -431,7 +451,8 @@ impl Lower<'_> {
         match target {
             Expr::Name(n) => {
                 let v = self.declare(n.id.as_str(), v, tspan);
-                self.ssa.def(self.cur, n.id.as_str(), v)
+                let var = self.var(n.id.as_str());
+                self.ssa.def(self.cur, &var, v)
             }
             Expr::Tuple(_) | Expr::List(_) => {
                 for (k, t) in tuple_elts(target).iter().enumerate() {
@@ -472,7 +493,8 @@ impl Lower<'_> {
                 let rhs = self.expr(&a.value);
                 let r = self.emit(InstKind::Binary(op, old, rhs), span);
                 let r = self.declare(n.id.as_str(), r, span);
-                self.ssa.def(self.cur, n.id.as_str(), r);
+                let var = self.var(n.id.as_str());
+                self.ssa.def(self.cur, &var, r);
             }
             Expr::Subscript(s) => {
                 let arr = self.expr(&s.value);
@@ -595,8 +617,12 @@ impl Lower<'_> {
     fn name(&mut self, n: &ast::ExprName) -> Value {
         let span = self.sp(n.range);
         let id = n.id.as_str();
+        if let Some(f) = self.inner_fn(id) {
+            return self.inner_as_value(&f, span);
+        }
         if self.locals.contains(id) {
-            return self.ssa.use_var(&mut self.f, self.cur, id);
+            let var = self.var(id);
+            return self.ssa.use_var(&mut self.f, self.cur, &var);
         }
         match self.env.get(id) {
             Some(Global::Const(c)) => {
@@ -852,7 +878,10 @@ impl Lower<'_> {
             Expr::StringLiteral(_) | Expr::FString(_) | Expr::TString(_) | Expr::BytesLiteral(_) => {
                 self.fail(unsupported(span, "strings are", "twinjit compiles numeric code only"))
             }
-            Expr::Lambda(_) => self.fail(unsupported(span, "lambda is", "define a separate @njit function")),
+            Expr::Lambda(_) => self.fail(
+                Diagnostic::error("lambda used as a value", span, "not called")
+                    .with_hint("assign the lambda to a name (`sq = lambda v: v * v`) and call it in this function, or define an @njit function at module level"),
+            ),
             Expr::ListComp(_) | Expr::SetComp(_) | Expr::DictComp(_) | Expr::Generator(_) => {
                 self.fail(unsupported(span, "comprehensions are", "write a for loop that fills an array"))
             }
@@ -1091,6 +1120,16 @@ impl Lower<'_> {
         // cuda.*: module path calls.
         if let Some((g, rest)) = self.module_path(&c.func) {
             return self.module_call(g, &rest, c, span);
+        }
+        if let Expr::Name(n) = &*c.func {
+            if let Some(f) = self.inner_fn(n.id.as_str()) {
+                return self.inline_call(f, c, span);
+            }
+        }
+        if let Expr::Lambda(l) = &*c.func {
+            self.lambda_assign("<lambda>", l);
+            let f = self.inner.remove("<lambda>").expect("just bound");
+            return self.inline_call(f, c, span);
         }
         if let Expr::Name(n) = &*c.func {
             if let (false, Some(Global::Function { kind: Some(_), params })) =

@@ -128,7 +128,8 @@ impl Lower<'_> {
             let name = target.id.to_string();
             self.counted_loop(start, stop, step, step_const, fr, span, |lw, iv| {
                 let iv = lw.declare(&name, iv, span);
-                lw.ssa.def(lw.cur, &name, iv);
+                let var = lw.var(&name);
+                lw.ssa.def(lw.cur, &var, iv);
             });
             return;
         }
