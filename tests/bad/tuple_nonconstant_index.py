@@ -1,8 +1,8 @@
-# expect-error: tuple index must be a constant integer
+# expect-error: cannot index the heterogeneous tuple
 from numba import njit
 
 
-@njit("float64(float64, float64, int64)")
-def choose(x, y, k):
-    t = (x, y)
+@njit("float64(float64, int64, int64)")
+def choose(x, n, k):
+    t = (x, n)
     return t[k]  # <-- here

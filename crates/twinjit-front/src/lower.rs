@@ -863,6 +863,18 @@ impl Lower<'_> {
                     }
                 }
                 let v = self.expr(&s.value);
+                if let Expr::Slice(sl) = &*s.slice {
+                    // A tuple slice; inference checks the bounds are constants.
+                    let mut args = vec![v];
+                    for part in [&sl.lower, &sl.upper, &sl.step] {
+                        let p = match part {
+                            Some(e) => self.expr(e),
+                            None => self.konst(Const::None, span),
+                        };
+                        args.push(p);
+                    }
+                    return self.emit(InstKind::Builtin(Builtin::TupleSlice, args), span);
+                }
                 let idx = self.indices(&s.slice);
                 self.emit(InstKind::GetItem(v, idx), span)
             }
@@ -959,6 +971,11 @@ impl Lower<'_> {
             ast::CmpOp::Is => self.emit(InstKind::Builtin(Builtin::Is, vec![l, r]), span),
             ast::CmpOp::IsNot => {
                 let is = self.emit(InstKind::Builtin(Builtin::Is, vec![l, r]), span);
+                self.emit(InstKind::Unary(UnaryOp::Not, is), span)
+            }
+            ast::CmpOp::In => self.emit(InstKind::Builtin(Builtin::Contains, vec![r, l]), span),
+            ast::CmpOp::NotIn => {
+                let is = self.emit(InstKind::Builtin(Builtin::Contains, vec![r, l]), span);
                 self.emit(InstKind::Unary(UnaryOp::Not, is), span)
             }
             _ => match cmpop(op) {

@@ -64,6 +64,16 @@ pub enum Typing {
     ArrayNdim,
     /// `a.shape`: a tuple of int64 dimensions.
     ArrayShape,
+    /// `a.strides`: a tuple of int64 strides in bytes (elements times the itemsize).
+    ArrayStrides,
+    /// `x in t`: bool, for a homogeneous tuple of numbers `t` (rewritten to `==` and `|`).
+    Contains,
+    /// `t[lo:hi:step]` with constant (or absent) bounds: a new tuple; typed from the constant
+    /// operands in `result_type`, rewritten to element reads.
+    TupleSlice,
+    /// `*t` in the arguments of a call of a module function: stands for the elements of the
+    /// tuple `t`, flattened into the call by inference; never typed alone.
+    Splat,
     /// An argument of `range()`: an integer, converted to int64.
     RangeIndex,
     /// Made only by rewrites, already typed; never typed by inference.
@@ -435,6 +445,14 @@ builtins! {
     Ndim = "ndim" [".ndim"] (1, 1) ArrayNdim, Rw;
     /// `a.shape` as a tuple.
     Shape = "shape" [".shape"] (1, 1) ArrayShape, Rw;
+    /// `a.strides` as a tuple, in bytes.
+    Strides = "strides" [".strides"] (1, 1) ArrayStrides, Rw;
+    /// `x in t` (arguments: `t`, `x`; the front end writes `x not in t` as `not (x in t)`)
+    Contains = "in" [] (2, 2) Contains, Rw;
+    /// `t[lo:hi:step]` of a tuple (absent bounds are None constants)
+    TupleSlice = "tuple_slice" [] (4, 4) TupleSlice, Rw;
+    /// `*t` as a call argument
+    Splat = "splat" [] (1, 1) Splat, Rw;
 
     // The math module (every function Numba supports in nopython mode).
     /// `math.sqrt`

@@ -350,12 +350,21 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             }
             Type::Scalar(acc)
         }
+        Typing::ArrayLen if matches!(ty(0), Type::Tuple(_)) => Type::I64,
         Typing::ArrayLen | Typing::ArraySize | Typing::ArrayNdim => {
             array_of(&ty(0), b.name())?;
             Type::I64
         }
         Typing::IterLen => match ty(0) {
             Type::Array(a) if a.ndim == 1 => Type::I64,
+            Type::Tuple(ts) if ts.is_empty() || uniform(&ts).is_some() => Type::I64,
+            Type::Tuple(ts) => {
+                return Err(TypeError::new(
+                    format!("cannot iterate over the heterogeneous tuple {}", Type::Tuple(ts.clone())),
+                    "elements of different types",
+                )
+                .with_hint("Numba iterates only tuples whose elements have one type; unpack it, or loop over a tuple literal (unrolled)"))
+            }
             Type::Array(a) => {
                 return Err(TypeError::new(
                     format!("iterating a {}-D array (its rows) is not supported yet", a.ndim),
@@ -381,6 +390,26 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             }
         },
         Typing::ArrayShape => Type::Tuple(vec![Type::I64; array_of(&ty(0), "`.shape`")?.ndim as usize]),
+        Typing::ArrayStrides => Type::Tuple(vec![Type::I64; array_of(&ty(0), "`.strides`")?.ndim as usize]),
+        Typing::Contains => match (ty(0), ty(1).scalar()) {
+            (Type::Tuple(ts), Some(_)) if uniform(&ts).is_some_and(|t| t.scalar().is_some()) => Type::BOOL,
+            (Type::Tuple(ts), _) if ts.is_empty() => Type::BOOL,
+            (Type::Array(_), _) => {
+                return Err(TypeError::new("`in` on an array is not supported yet", "this is an array")
+                    .with_hint("loop over the elements and compare"))
+            }
+            (t, _) => {
+                return Err(TypeError::new(
+                    format!("`in` needs a number and a tuple of numbers of one type, found {} in {t}", ty(1)),
+                    "here",
+                )
+                .with_hint("Numba supports `x in t` for homogeneous tuples only"))
+            }
+        },
+        // Typed in `result_type` from the constant operands, or flattened into the call.
+        Typing::TupleSlice | Typing::Splat => {
+            return Err(TypeError::new(format!("internal: `{}` typed without its operands", b.name()), "here"))
+        }
         Typing::Internal => {
             return Err(TypeError::new(format!("internal: `{}` reached type inference", b.name()), "here"))
         }
@@ -482,6 +511,45 @@ fn tuple_scalars(b: Builtin, ts: &[Type]) -> Result<Vec<Scalar>, TypeError> {
 fn not_iterable(b: Builtin, t: &Type) -> TypeError {
     TypeError::new(format!("{}() of one {t}: expected a tuple", b.name()), format!("this is {t}"))
         .with_hint("pass a tuple, e.g. max((a, b, c)), or several numbers")
+}
+
+/// The element type of a non-empty tuple whose elements all have one type (Numba's UniTuple).
+pub fn uniform(ts: &[Type]) -> Option<&Type> {
+    let first = ts.first()?;
+    ts.iter().all(|t| t == first).then_some(first)
+}
+
+/// The elements `t[lo:hi:step]` of an `n`-tuple, as Python's `slice.indices` picks them;
+/// `None` for a zero step.
+pub fn slice_indices(n: usize, lo: Option<i64>, hi: Option<i64>, step: Option<i64>) -> Option<Vec<usize>> {
+    let n = n as i64;
+    let step = step.unwrap_or(1);
+    if step == 0 {
+        return None;
+    }
+    let clamp = |v: i64, lo_b: i64, hi_b: i64| {
+        let v = if v < 0 { v + n } else { v };
+        v.clamp(lo_b, hi_b)
+    };
+    let (mut out, mut k) = (Vec::new(), 0);
+    if step > 0 {
+        let start = lo.map_or(0, |v| clamp(v, 0, n));
+        let stop = hi.map_or(n, |v| clamp(v, 0, n));
+        k = start;
+        while k < stop {
+            out.push(k as usize);
+            k += step;
+        }
+    } else {
+        let start = lo.map_or(n - 1, |v| clamp(v, -1, n - 1));
+        let stop = hi.map_or(-1, |v| clamp(v, -1, n - 1));
+        k += start;
+        while k > stop {
+            out.push(k as usize);
+            k += step;
+        }
+    }
+    Some(out)
 }
 
 /// `t` as an array, for an operation named `what`.

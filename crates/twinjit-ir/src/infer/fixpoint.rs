@@ -12,7 +12,7 @@
 //! afterwards by calling [`Inferencer::result_type`] again on the final types.
 
 use super::{err, mangle, InferOptions};
-use crate::builtins::Typing;
+use crate::builtins::{Builtin, Typing};
 use crate::function::*;
 use crate::module::{FunctionKind, Module, ModuleFunction};
 use crate::types::{ArrayType, Layout, Scalar, Type};
@@ -185,6 +185,11 @@ impl<'m> Inferencer<'m> {
                 let (_, r) = typing::unary(*op, s).map_err(|m| err(span, m, "here"))?;
                 Type::Scalar(r)
             }
+            InstKind::Binary(BinaryOp::Add, a, b) if matches!((ty(a), ty(b)), (Type::Tuple(_), Type::Tuple(_))) => {
+                let (Type::Tuple(mut x), Type::Tuple(y)) = (ty(a), ty(b)) else { unreachable!("matched") };
+                x.extend(y);
+                Type::Tuple(x)
+            }
             InstKind::Binary(op, a, b) => {
                 let (x, y) = (ty(a), ty(b));
                 let (Some(sx), Some(sy)) = (x.scalar(), y.scalar()) else {
@@ -203,7 +208,7 @@ impl<'m> Inferencer<'m> {
             }
             InstKind::Compare(op, a, b) => {
                 let (x, y) = (ty(a), ty(b));
-                if x.scalar().is_none() || y.scalar().is_none() {
+                if !comparable(&x, &y) {
                     return Err(err(
                         span,
                         format!("cannot compare {x} with {y} using {}", op.symbol()),
@@ -287,6 +292,24 @@ impl<'m> Inferencer<'m> {
                     Type::Tuple(vec![Type::I64; n])
                 }
             }
+            InstKind::Builtin(Builtin::TupleSlice, args) => {
+                let ts = match ty(&args[0]) {
+                    Type::Tuple(ts) => ts,
+                    t => {
+                        return Err(err(span, format!("slicing {t} is not supported"), "sliced here").with_hint(
+                            "only tuples can be sliced (with constant bounds); array views are not supported yet",
+                        ))
+                    }
+                };
+                let bounds = slice_bounds(f, &args[1..], span)?;
+                let picks = typing::slice_indices(ts.len(), bounds[0], bounds[1], bounds[2])
+                    .ok_or_else(|| err(span, "slice step cannot be zero", "here"))?;
+                Type::Tuple(picks.into_iter().map(|k| ts[k].clone()).collect())
+            }
+            InstKind::Builtin(Builtin::Splat, _) => {
+                return Err(err(span, "`*` unpacks a tuple only in the arguments of a call", "here")
+                    .with_hint("call a function of the module: f(*t)"))
+            }
             InstKind::Builtin(b, args) => {
                 let ts: Vec<Type> = args.iter().map(&ty).collect();
                 typing::builtin(*b, &ts).map_err(|e| e.at(span))?
@@ -303,10 +326,10 @@ impl<'m> Inferencer<'m> {
                     typing::array_index(&at, &idx).map_err(|e| e.at(span))?;
                     Type::Scalar(at.dtype)
                 }
-                Type::Tuple(ts) => {
-                    let k = const_index(f, idx, span)?;
-                    ts[typing::tuple_index(k, ts.len()).map_err(|e| e.at(span))?].clone()
-                }
+                Type::Tuple(ts) => match const_index(f, idx, span) {
+                    Ok(k) => ts[typing::tuple_index(k, ts.len()).map_err(|e| e.at(span))?].clone(),
+                    Err(_) => runtime_tuple_index(&ts, &idx.iter().map(&ty).collect::<Vec<_>>(), span)?,
+                },
                 other => {
                     return Err(err(span, format!("{other} is not subscriptable"), "indexed here")
                         .with_hint("only arrays and tuples can be indexed"))
@@ -366,4 +389,53 @@ pub(super) fn const_index(f: &Function, idx: &[Value], span: Span) -> Result<i64
     }
     Err(err(span, "tuple index must be a constant integer", "not a constant")
         .with_hint("write the index as a literal, e.g. t[0]"))
+}
+
+/// The element type of `t[i]` with a runtime `i`: Numba indexes only homogeneous tuples so.
+pub(super) fn runtime_tuple_index(ts: &[Type], idx: &[Type], span: Span) -> Result<Type, Diagnostic> {
+    match idx {
+        [Type::Scalar(s)] if s.is_int() || *s == Scalar::Bool => {}
+        [t] => {
+            return Err(err(span, format!("tuple indices must be integers, found {t}"), format!("this is {t}"))
+                .with_hint("convert with int(...)"))
+        }
+        _ => return Err(err(span, "a tuple takes one index", "here")),
+    }
+    match typing::uniform(ts) {
+        Some(t) => Ok(t.clone()),
+        None if ts.is_empty() => Err(err(span, "tuple index out of range (the tuple is empty)", "here")),
+        None => Err(err(
+            span,
+            format!("cannot index the heterogeneous tuple {} with a runtime index", Type::Tuple(ts.to_vec())),
+            "the index is not a constant",
+        )
+        .with_hint("Numba indexes a tuple of mixed types only with a constant: write t[0], t[1], ...")),
+    }
+}
+
+/// Whether `x` and `y` can be compared: two numbers, or two tuples compared lexicographically
+/// whose elements at the same positions can be.
+pub(super) fn comparable(x: &Type, y: &Type) -> bool {
+    match (x, y) {
+        (Type::Scalar(_), Type::Scalar(_)) => true,
+        (Type::Tuple(a), Type::Tuple(b)) => a.iter().zip(b).all(|(p, q)| comparable(p, q)),
+        _ => false,
+    }
+}
+
+/// The constant bounds of a tuple slice (`None` where absent).
+pub(super) fn slice_bounds(f: &Function, vs: &[Value], span: Span) -> Result<[Option<i64>; 3], Diagnostic> {
+    let mut out = [None; 3];
+    for (k, v) in vs.iter().enumerate() {
+        out[k] = match f.def_inst(*v).map(|d| &d.kind) {
+            Some(InstKind::Const(Const::Int(n))) => Some(*n),
+            Some(InstKind::Const(Const::None)) => None,
+            _ => {
+                return Err(err(span, "tuple slice bounds must be constant integers", "not a constant").with_hint(
+                    "a slice makes a new tuple whose length must be known when compiling: write t[1:], t[:2], t[::-1]",
+                ))
+            }
+        };
+    }
+    Ok(out)
 }

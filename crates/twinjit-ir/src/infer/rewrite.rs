@@ -207,7 +207,12 @@ impl Rewriter<'_> {
             }
             let nt = self.ty(self.val(op));
             if nt == Type::None
-                && !matches!(data.kind, InstKind::MakeTuple(_) | InstKind::Call(..) | InstKind::Builtin(Builtin::Is, _))
+                && !matches!(
+                    data.kind,
+                    InstKind::MakeTuple(_)
+                        | InstKind::Call(..)
+                        | InstKind::Builtin(Builtin::Is | Builtin::TupleSlice, _)
+                )
             {
                 return Err(err(data.span, "a value used here is None (a variable that is never assigned, or a function without a return value)", "None used here"));
             }
@@ -240,6 +245,16 @@ impl Rewriter<'_> {
                     let x = self.scalar_arg(b, *a, operand, span)?;
                     Some(self.push(b, InstKind::Unary(*op, x), Type::Scalar(result), span))
                 }
+            }
+            InstKind::Binary(BinaryOp::Add, a, c) if matches!(result_ty, Some(Type::Tuple(_))) => {
+                let (x, y) = (self.val(*a), self.val(*c));
+                let mut parts = self.elements(b, x, span);
+                parts.extend(self.elements(b, y, span));
+                Some(self.push(b, InstKind::MakeTuple(parts), result_ty.clone().expect("typed"), span))
+            }
+            InstKind::Compare(op, a, c) if matches!(self.ty(self.val(*a)), Type::Tuple(_)) => {
+                let (x, y) = (self.val(*a), self.val(*c));
+                Some(self.compare_tuples(b, *op, x, y, span)?)
             }
             InstKind::Binary(op, a, c) => {
                 let (sa, sc) = (self.scalar_ty(*a, span)?, self.scalar_ty(*c, span)?);
@@ -301,11 +316,16 @@ impl Rewriter<'_> {
                         let idx = self.indices(b, idx, span)?;
                         Some(self.push(b, InstKind::GetItem(av, idx), Type::Scalar(at.dtype), span))
                     }
-                    Type::Tuple(ts) => {
-                        let k = const_index(self.src, idx, span)?;
-                        let kk = typing::tuple_index(k, ts.len()).expect("checked when typing") as u32;
-                        Some(self.push(b, InstKind::TupleGet(av, kk), ts[kk as usize].clone(), span))
-                    }
+                    Type::Tuple(ts) => match const_index(self.src, idx, span) {
+                        Ok(k) => {
+                            let kk = typing::tuple_index(k, ts.len()).expect("checked when typing") as u32;
+                            Some(self.push(b, InstKind::TupleGet(av, kk), ts[kk as usize].clone(), span))
+                        }
+                        Err(_) => {
+                            let i = self.val(idx[0]);
+                            Some(self.runtime_tuple_get(b, av, ts.len(), i, span)?)
+                        }
+                    },
                     t => return Err(err(span, format!("{t} is not subscriptable"), "indexed here")),
                 }
             }
@@ -360,6 +380,91 @@ impl Rewriter<'_> {
             self.vmap[r.index()] = Some(none);
         }
         Ok(())
+    }
+
+    /// The elements of tuple `t` (new value), read with `tupleget`.
+    fn elements(&mut self, b: Block, t: Value, span: Span) -> Vec<Value> {
+        let Type::Tuple(ts) = self.ty(t) else { unreachable!("a tuple") };
+        ts.into_iter().enumerate().map(|(k, et)| self.push(b, InstKind::TupleGet(t, k as u32), et, span)).collect()
+    }
+
+    /// `t[i]` with a runtime index of a homogeneous `n`-tuple: a negative index wraps, an
+    /// index out of range raises IndexError, then a select chain over the elements.
+    fn runtime_tuple_get(&mut self, b: Block, t: Value, n: usize, i: Value, span: Span) -> Result<Value, Diagnostic> {
+        let i = self.coerce(b, i, &Type::I64, span)?;
+        let int = |this: &mut Self, k: i64| this.push(b, InstKind::Const(Const::Int(k)), Type::I64, span);
+        let (zero, len) = (int(self, 0), int(self, n as i64));
+        let neg = self.push(b, InstKind::Compare(CmpOp::Lt, i, zero), Type::BOOL, span);
+        let wrapped = self.push(b, InstKind::Binary(BinaryOp::Add, i, len), Type::I64, span);
+        let k = self.push(b, InstKind::Select(neg, wrapped, i), Type::I64, span);
+        self.g.push(b, InstKind::CheckIndex(k, len, 0), None, span);
+        let elems = self.elements(b, t, span);
+        let mut acc = elems[0];
+        for (j, &e) in elems.iter().enumerate().skip(1) {
+            let c = int(self, j as i64);
+            let hit = self.push(b, InstKind::Compare(CmpOp::Eq, k, c), Type::BOOL, span);
+            let et = self.ty(e);
+            acc = self.push(b, InstKind::Select(hit, e, acc), et, span);
+        }
+        Ok(acc)
+    }
+
+    /// `x op y` of two numbers (converted as the operator does) or two tuples.
+    fn compare_values(&mut self, b: Block, op: CmpOp, x: Value, y: Value, span: Span) -> Result<Value, Diagnostic> {
+        match (self.ty(x), self.ty(y)) {
+            (Type::Scalar(sa), Type::Scalar(sc)) => {
+                let s = typing::compare(op, sa, sc);
+                let x = self.coerce(b, x, &Type::Scalar(s), span)?;
+                let y = self.coerce(b, y, &Type::Scalar(s), span)?;
+                Ok(self.push(b, InstKind::Compare(op, x, y), Type::BOOL, span))
+            }
+            _ => self.compare_tuples(b, op, x, y, span),
+        }
+    }
+
+    /// Python's tuple comparison: `==` element by element (and equal lengths); an order
+    /// decided by the first position whose elements differ, else by the lengths.
+    fn compare_tuples(&mut self, b: Block, op: CmpOp, x: Value, y: Value, span: Span) -> Result<Value, Diagnostic> {
+        let (xs, ys) = (self.elements(b, x, span), self.elements(b, y, span));
+        let konst = |this: &mut Self, v: bool| this.push(b, InstKind::Const(Const::Bool(v)), Type::BOOL, span);
+        let bin = |this: &mut Self, op: BinaryOp, p: Value, q: Value| {
+            this.push(b, InstKind::Binary(op, p, q), Type::BOOL, span)
+        };
+        match op {
+            CmpOp::Eq | CmpOp::Ne => {
+                let mut acc = konst(self, xs.len() == ys.len());
+                if xs.len() == ys.len() {
+                    for (&p, &q) in xs.iter().zip(&ys) {
+                        let e = self.compare_values(b, CmpOp::Eq, p, q, span)?;
+                        acc = bin(self, BinaryOp::BitAnd, acc, e);
+                    }
+                }
+                if op == CmpOp::Ne {
+                    acc = self.push(b, InstKind::Unary(UnaryOp::Not, acc), Type::BOOL, span);
+                }
+                Ok(acc)
+            }
+            _ => {
+                let (nx, ny) = (xs.len(), ys.len());
+                let by_len = match op {
+                    CmpOp::Lt => nx < ny,
+                    CmpOp::Le => nx <= ny,
+                    CmpOp::Gt => nx > ny,
+                    _ => nx >= ny,
+                };
+                let mut acc = konst(self, by_len);
+                for (&p, &q) in xs.iter().zip(&ys).rev() {
+                    let same = self.compare_values(b, CmpOp::Eq, p, q, span)?;
+                    let strict = match op {
+                        CmpOp::Lt | CmpOp::Le => CmpOp::Lt,
+                        _ => CmpOp::Gt,
+                    };
+                    let decided = self.compare_values(b, strict, p, q, span)?;
+                    acc = self.push(b, InstKind::Select(same, acc, decided), Type::BOOL, span);
+                }
+                Ok(acc)
+            }
+        }
     }
 
     fn expect_number(&self, v: Value, span: Span) -> Diagnostic {
@@ -483,6 +588,53 @@ impl Rewriter<'_> {
                 }
                 self.coerce(b, acc, &rt, span)?
             }
+            Typing::ArrayLen | Typing::IterLen if matches!(a0.map(|a| self.ty(a)), Some(Type::Tuple(_))) => {
+                let Some(Type::Tuple(ts)) = a0.map(|a| self.ty(a)) else { unreachable!("matched") };
+                self.push(b, InstKind::Const(Const::Int(ts.len() as i64)), Type::I64, span)
+            }
+            Typing::ArrayStrides => {
+                let a = a0.expect("arity");
+                let at = self.ty(a).array().expect("typed");
+                let size = self.push(b, InstKind::Const(Const::Int(at.dtype.size() as i64)), Type::I64, span);
+                let strides: Vec<Value> = (0..at.ndim)
+                    .map(|k| {
+                        let s = self.push(b, InstKind::Stride(a, k), Type::I64, span);
+                        self.push(b, InstKind::Binary(BinaryOp::Mul, s, size), Type::I64, span)
+                    })
+                    .collect();
+                self.push(b, InstKind::MakeTuple(strides), rt, span)
+            }
+            Typing::Contains => {
+                // Python's `any(x == e for e in t)`, each `==` typed as the operator.
+                let (t, x) = (nargs[0], nargs[1]);
+                let mut acc = self.push(b, InstKind::Const(Const::Bool(false)), Type::BOOL, span);
+                for e in self.elements(b, t, span) {
+                    let eq = self.compare_values(b, CmpOp::Eq, x, e, span)?;
+                    acc = self.push(b, InstKind::Binary(BinaryOp::BitOr, acc, eq), Type::BOOL, span);
+                }
+                acc
+            }
+            Typing::TupleSlice => {
+                let t = a0.expect("arity");
+                let n = match self.ty(t) {
+                    Type::Tuple(ts) => ts.len(),
+                    _ => unreachable!("checked when typing"),
+                };
+                let bounds = super::fixpoint::slice_bounds(self.src, &args[1..], span)?;
+                let picks = typing::slice_indices(n, bounds[0], bounds[1], bounds[2]).expect("checked when typing");
+                let parts: Vec<Value> = picks
+                    .into_iter()
+                    .map(|k| {
+                        let et = match self.ty(t) {
+                            Type::Tuple(ts) => ts[k].clone(),
+                            _ => unreachable!("a tuple"),
+                        };
+                        self.push(b, InstKind::TupleGet(t, k as u32), et, span)
+                    })
+                    .collect();
+                self.push(b, InstKind::MakeTuple(parts), rt, span)
+            }
+            Typing::Splat => unreachable!("a splat is flattened into its call, or is a type error"),
             Typing::ArrayLen | Typing::IterLen => {
                 let a = a0.expect("arity");
                 self.push(b, InstKind::Dim(a, 0), Type::I64, span)
