@@ -36,7 +36,16 @@ fn type_errors_are_located() {
     check("(a, x):\n    return a[x]\n", "(float64[:], float64)", "array index must be an integer, found float64");
     check("(x):\n    return x[0]\n", "(float64,)", "float64 is not subscriptable");
     check("(x):\n    t = (x, x)\n    return t[2]\n", "(int64,)", "tuple index 2 out of range for a 2-tuple");
-    check("(x, k):\n    t = (x, x)\n    return t[k]\n", "(int64, int64)", "tuple index must be a constant integer");
+    check("(x, k):\n    t = (x, 1.5)\n    return t[k]\n", "(int64, int64)", "cannot index the heterogeneous tuple");
+    check("(x, k):\n    t = (x, x)\n    return t[1.5]\n", "(int64, int64)", "tuple indices must be integers");
+    check(
+        "(x):\n    t = (x, 1.5)\n    s = 0.0\n    for v in t:\n        s += v\n    return s\n",
+        "(int64,)",
+        "cannot iterate over the heterogeneous tuple",
+    );
+    check("(x):\n    t = (x, 1.5)\n    return x in t\n", "(int64,)", "homogeneous tuples only");
+    check("(x, n):\n    t = (x, x)\n    return t[:n]\n", "(int64, int64)", "tuple slice bounds must be constant");
+    check("(x):\n    t = (x, x)\n    return t * 2\n", "(int64,)", "unsupported operand types for *");
     check("(x):\n    return math.sqrt(x, x)\n", "(float64,)", "math.sqrt() takes 1 argument but 2 were given");
     check("(a):\n    return a + 1\n", "(float64[:],)", "unsupported operand types for +");
     check("(a):\n    return a.shape[3]\n", "(float64[:],)", "axis 3 is out of range for a 1-D array");

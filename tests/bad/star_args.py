@@ -1,10 +1,16 @@
-# expect-error: *args parameters are not supported
+# expect-error: `*t` of a tuple variable in a call of a `*args` function is not supported
 from numba import njit
 
 
 @njit
-def total(*args):  # <-- here
+def total(*args):
     s = 0
-    for i in range(len(args)):
-        s += args[i]
+    for x in args:
+        s += x
     return s
+
+
+@njit
+def caller(x, y):
+    t = (x, y)
+    return total(*t)  # <-- here

@@ -337,7 +337,23 @@ impl Lower<'_> {
             }
         }
         if let Some(v) = &p.vararg {
-            self.diags.push(unsupported(self.sp(v.range), "`*args` is", "list the parameters explicitly"));
+            // `*args`: one more parameter, the tuple of the extra positional arguments (as
+            // Numba types it); calls pack them.
+            if self.kind == FunctionKind::Kernel {
+                self.diags.push(unsupported(
+                    self.sp(v.range),
+                    "`*args` of a kernel is",
+                    "list the parameters explicitly",
+                ));
+            } else {
+                let name = v.name.id.to_string();
+                let vp = self.f.add_block_param(Function::ENTRY, Type::Unknown);
+                self.f.param_names.push(name.clone());
+                self.f.param_spans.push(self.sp(v.name.range));
+                let vp = self.declare(&name, vp, self.sp(v.name.range));
+                self.ssa.def(Function::ENTRY, &name, vp);
+                self.locals.insert(name);
+            }
         }
         if let Some(v) = &p.kwarg {
             self.diags.push(unsupported(self.sp(v.range), "`**kwargs` is", "list the parameters explicitly"));
@@ -1237,8 +1253,52 @@ impl Lower<'_> {
     /// CPython's rules, evaluated in source order, omitted ones filled with their defaults.
     fn function_call(&mut self, id: &str, params: &Params, c: &ast::ExprCall, span: Span) -> Value {
         let a = &c.arguments;
-        if let Some(s) = a.args.iter().find(|e| matches!(e, Expr::Starred(_))) {
-            return self.fail(unsupported(self.sp(s.range()), "`*args` in calls is", "pass arguments one by one"));
+        // `*(x, y)` of a tuple literal: its elements are positional arguments.
+        let mut positional: Vec<&Expr> = Vec::new();
+        let mut splat = false;
+        for e in a.args.iter() {
+            match e {
+                Expr::Starred(st) => match &*st.value {
+                    Expr::Tuple(t) => positional.extend(t.elts.iter()),
+                    _ => {
+                        positional.push(e);
+                        splat = true;
+                    }
+                },
+                e => positional.push(e),
+            }
+        }
+        if splat {
+            // `f(*t)` of a tuple value: inference flattens its elements into the call, so the
+            // parameters bind by position only.
+            if params.vararg.is_some() {
+                return self.fail(unsupported(
+                    span,
+                    "`*t` of a tuple variable in a call of a `*args` function is",
+                    "pass the arguments one by one, or unpack a tuple literal: f(*(x, y))",
+                ));
+            }
+            if let Some(k) = a.keywords.first() {
+                return self.fail(unsupported(
+                    self.sp(k.range),
+                    "keyword arguments with `*t` of a tuple variable are",
+                    "pass the arguments by position",
+                ));
+            }
+            let mut args = Vec::new();
+            for e in positional {
+                args.push(match e {
+                    Expr::Starred(st) => {
+                        let t = self.expr(&st.value);
+                        self.emit(InstKind::Builtin(Builtin::Splat, vec![t]), self.sp(st.range))
+                    }
+                    e => self.expr(e),
+                });
+            }
+            if !self.callees.iter().any(|x| x == id) {
+                self.callees.push(id.to_string());
+            }
+            return self.emit(InstKind::Call(id.to_string(), args), span);
         }
         let mut keywords = Vec::new();
         for k in a.keywords.iter() {
@@ -1253,11 +1313,20 @@ impl Lower<'_> {
                 }
             }
         }
-        let bound = match params.bind(id, a.args.len(), &keywords, span, self.file) {
+        let npos = positional.len();
+        // Positional arguments beyond the parameters go to `*args`.
+        let extra = match &params.vararg {
+            Some(_) => npos.saturating_sub(params.names.len()),
+            None => 0,
+        };
+        let bound = match params.bind(id, npos - extra, &keywords, span, self.file) {
             Ok(b) => b,
             Err(d) => return self.fail(d),
         };
-        let vals: Vec<Value> = a.args.iter().chain(a.keywords.iter().map(|k| &k.value)).map(|e| self.expr(e)).collect();
+        let all_vals: Vec<Value> =
+            positional.into_iter().chain(a.keywords.iter().map(|k| &k.value)).map(|e| self.expr(e)).collect();
+        let extras: Vec<Value> = all_vals[npos - extra..npos].to_vec();
+        let vals: Vec<Value> = all_vals[..npos - extra].iter().chain(&all_vals[npos..]).copied().collect();
         let mut args = Vec::with_capacity(bound.len());
         for b in bound {
             args.push(match b {
@@ -1266,6 +1335,9 @@ impl Lower<'_> {
                 // A default twinjit cannot use: reported where the callee is defined.
                 None => return self.fail_silently(),
             });
+        }
+        if params.vararg.is_some() {
+            args.push(self.emit(InstKind::MakeTuple(extras), span));
         }
         if !self.callees.iter().any(|x| x == id) {
             self.callees.push(id.to_string());

@@ -27,6 +27,8 @@ pub(crate) struct Params {
     /// The defaults of the last `defaults.len()` parameters of `names` (Python's
     /// `__defaults__`), each its constant or why it has none twinjit can use.
     pub(crate) defaults: Vec<Result<Const, BadDefault>>,
+    /// The name of the `*args` parameter, if any (it collects the extra positional arguments).
+    pub(crate) vararg: Option<String>,
 }
 
 /// A default value twinjit cannot use: where it is, the message and the label.
@@ -60,6 +62,7 @@ impl Params {
             names: all.iter().map(|a| a.parameter.name.id.to_string()).collect(),
             posonly: p.posonlyargs.len(),
             defaults,
+            vararg: p.vararg.as_ref().map(|v| v.name.id.to_string()),
         }
     }
 
@@ -75,6 +78,7 @@ impl Params {
                 Some(Err(_)) => format!("{n}=..."),
                 None => n.clone(),
             })
+            .chain(self.vararg.iter().map(|v| format!("*{v}")))
             .collect();
         format!("{function}({})", items.join(", "))
     }

@@ -255,18 +255,18 @@ impl<'m> Inferencer<'m> {
                         ));
                     }
                 }
-                if callee.body.params().len() != args.len() {
+                let arg_types = call_arg_types(f, args, types);
+                if callee.body.params().len() != arg_types.len() {
                     return Err(err(
                         span,
                         format!(
                             "`{name}` takes {} arguments but {} were given",
                             callee.body.params().len(),
-                            args.len()
+                            arg_types.len()
                         ),
                         "wrong number of arguments",
                     ));
                 }
-                let arg_types: Vec<Type> = args.iter().map(&ty).collect();
                 let c = self.instance(cidx, arg_types, None);
                 if !self.instances[c].callers.contains(&i) {
                     self.instances[c].callers.push(i);
@@ -306,10 +306,13 @@ impl<'m> Inferencer<'m> {
                     .ok_or_else(|| err(span, "slice step cannot be zero", "here"))?;
                 Type::Tuple(picks.into_iter().map(|k| ts[k].clone()).collect())
             }
-            InstKind::Builtin(Builtin::Splat, _) => {
-                return Err(err(span, "`*` unpacks a tuple only in the arguments of a call", "here")
-                    .with_hint("call a function of the module: f(*t)"))
-            }
+            InstKind::Builtin(Builtin::Splat, args) => match ty(&args[0]) {
+                t @ Type::Tuple(_) => t,
+                t => {
+                    return Err(err(span, format!("`*` unpacks a tuple, found {t}"), format!("this is {t}"))
+                        .with_hint("only a tuple can be unpacked into a call's arguments"))
+                }
+            },
             InstKind::Builtin(b, args) => {
                 let ts: Vec<Type> = args.iter().map(&ty).collect();
                 typing::builtin(*b, &ts).map_err(|e| e.at(span))?
@@ -438,4 +441,21 @@ pub(super) fn slice_bounds(f: &Function, vs: &[Value], span: Span) -> Result<[Op
         };
     }
     Ok(out)
+}
+
+/// Whether `v` is a `*t` argument (its value is the tuple `t`).
+pub(super) fn is_splat(f: &Function, v: Value) -> bool {
+    matches!(f.def_inst(v).map(|d| &d.kind), Some(InstKind::Builtin(Builtin::Splat, _)))
+}
+
+/// The argument types of a call, the elements of each `*t` argument in its place.
+pub(super) fn call_arg_types(f: &Function, args: &[Value], types: &[Type]) -> Vec<Type> {
+    let mut out = Vec::new();
+    for a in args {
+        match &types[a.index()] {
+            Type::Tuple(ts) if is_splat(f, *a) => out.extend(ts.iter().cloned()),
+            t => out.push(t.clone()),
+        }
+    }
+    out
 }

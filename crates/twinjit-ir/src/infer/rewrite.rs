@@ -296,9 +296,18 @@ impl Rewriter<'_> {
             }
             InstKind::Call(name, args) => {
                 let cidx = self.module.functions.iter().position(|m| &m.name == name).expect("checked when typing");
-                let arg_types: Vec<Type> = args.iter().map(|a| self.types[a.index()].clone()).collect();
+                let arg_types = super::fixpoint::call_arg_types(self.src, args, self.types);
+                let mut nargs: Vec<Value> = Vec::new();
+                for a in args {
+                    let v = self.val(*a);
+                    if super::fixpoint::is_splat(self.src, *a) {
+                        let elems = self.elements(b, v, span);
+                        nargs.extend(elems);
+                    } else {
+                        nargs.push(v);
+                    }
+                }
                 let callee = &self.instances[self.index[&(cidx, arg_types)]];
-                let nargs: Vec<Value> = args.iter().map(|a| self.val(*a)).collect();
                 let ret = if callee.ret == Type::Unknown { Type::None } else { callee.ret.clone() };
                 Some(self.push(b, InstKind::Call(callee.mangled.clone(), nargs), ret, span))
             }
@@ -634,7 +643,8 @@ impl Rewriter<'_> {
                     .collect();
                 self.push(b, InstKind::MakeTuple(parts), rt, span)
             }
-            Typing::Splat => unreachable!("a splat is flattened into its call, or is a type error"),
+            // The tuple itself; the call reads its elements.
+            Typing::Splat => a0.expect("arity"),
             Typing::ArrayLen | Typing::IterLen => {
                 let a = a0.expect("arity");
                 self.push(b, InstKind::Dim(a, 0), Type::I64, span)
