@@ -139,6 +139,10 @@ pub(crate) fn raised(record: &ErrorRecord, site: Option<&RaiseSite>) -> (Runtime
         Some(ErrorCode::ZeroDivision) => {
             (RuntimeErrorKind::ZeroDivision, "ZeroDivisionError: division by zero".to_string())
         }
+        Some(ErrorCode::Index) if axis as u8 == twinjit_ir::TUPLE_INDEX_AXIS => (
+            RuntimeErrorKind::Index { index, len, axis: axis as u8 },
+            "IndexError: tuple index out of range".to_string(),
+        ),
         Some(ErrorCode::Index) => (
             RuntimeErrorKind::Index { index, len, axis: axis as u8 },
             format!("IndexError: index {index} is out of bounds for axis {axis} with size {len}"),

@@ -111,3 +111,21 @@ def iterate_local(n):
 @njit
 def strides(a):
     return a.strides
+
+
+# check: nested_runtime_index(3, 1) -> (2, 3)
+# check: nested_runtime_index(3, -2) -> (3, 1)
+# check: nested_runtime_index(3, 2) raises IndexError
+@njit
+def nested_runtime_index(x, i):
+    t = ((x, 1), (2, x))
+    return t[i]
+
+
+# check: compare_nested(1, 2) -> (True, False, True)
+# check: compare_nested(2, 2) -> (False, True, True)
+@njit
+def compare_nested(a, b):
+    t = ((a, b), 3)
+    u = ((2, b), 3)
+    return t < u, t == u, (a, (b,)) >= (a, (b,))

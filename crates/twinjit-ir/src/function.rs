@@ -217,6 +217,9 @@ pub enum AddressSpace {
     Local,
 }
 
+/// The axis operand of a `checkindex` that guards a runtime tuple index, not an array axis.
+pub const TUPLE_INDEX_AXIS: u8 = u8::MAX;
+
 /// What an instruction does.
 #[derive(Clone, Debug, PartialEq)]
 pub enum InstKind {
@@ -261,7 +264,8 @@ pub enum InstKind {
     },
     /// Stride of an axis, in elements.
     Stride(Value, u8),
-    /// Raises `IndexError` unless `0 <= idx < len`; the `u8` is the axis, for the message.
+    /// Raises `IndexError` unless `0 <= idx < len`; the `u8` is the axis, for the message
+    /// ([`TUPLE_INDEX_AXIS`] for a runtime tuple index: Python's "tuple index out of range").
     CheckIndex(Value, Value, u8),
     /// Raises `ZeroDivisionError` if the value is zero.
     CheckNonZero(Value),

@@ -397,7 +397,7 @@ pub(super) fn const_index(f: &Function, idx: &[Value], span: Span) -> Result<i64
 /// The element type of `t[i]` with a runtime `i`: Numba indexes only homogeneous tuples so.
 pub(super) fn runtime_tuple_index(ts: &[Type], idx: &[Type], span: Span) -> Result<Type, Diagnostic> {
     match idx {
-        [Type::Scalar(s)] if s.is_int() || *s == Scalar::Bool => {}
+        [Type::Scalar(s)] if s.is_int() => {}
         [t] => {
             return Err(err(span, format!("tuple indices must be integers, found {t}"), format!("this is {t}"))
                 .with_hint("convert with int(...)"))

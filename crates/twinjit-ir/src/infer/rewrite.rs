@@ -406,7 +406,7 @@ impl Rewriter<'_> {
         let neg = self.push(b, InstKind::Compare(CmpOp::Lt, i, zero), Type::BOOL, span);
         let wrapped = self.push(b, InstKind::Binary(BinaryOp::Add, i, len), Type::I64, span);
         let k = self.push(b, InstKind::Select(neg, wrapped, i), Type::I64, span);
-        self.g.push(b, InstKind::CheckIndex(k, len, 0), None, span);
+        self.g.push(b, InstKind::CheckIndex(k, len, TUPLE_INDEX_AXIS), None, span);
         let elems = self.elements(b, t, span);
         let mut acc = elems[0];
         for (j, &e) in elems.iter().enumerate().skip(1) {

@@ -119,6 +119,9 @@ impl fmt::Display for RuntimeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
             RuntimeErrorKind::ZeroDivision => write!(f, "ZeroDivisionError: division by zero in `{}`", self.function),
+            RuntimeErrorKind::Index { axis: crate::function::TUPLE_INDEX_AXIS, .. } => {
+                write!(f, "IndexError: tuple index out of range in `{}`", self.function)
+            }
             RuntimeErrorKind::Index { index, len, axis } => write!(
                 f,
                 "IndexError: index {index} is out of bounds for axis {axis} with size {len} in `{}`",
