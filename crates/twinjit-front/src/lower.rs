@@ -1144,6 +1144,41 @@ impl Lower<'_> {
         }
     }
 
+    /// The argument values of a bound call: the given ones and the defaults; `None` when a
+    /// default cannot be used (reported where the callee is defined).
+    pub(crate) fn filled_args(&mut self, bound: Vec<Option<Filled>>, vals: &[Value], span: Span) -> Option<Vec<Value>> {
+        let mut args = Vec::with_capacity(bound.len());
+        for b in bound {
+            args.push(match b? {
+                Filled::Arg(k) => vals[k],
+                Filled::Default(c) => self.konst(c, span),
+            });
+        }
+        Some(args)
+    }
+
+    /// The keyword arguments of a call as (name, range); `**kwargs` is a located error (`Err`
+    /// holds the failed value to return).
+    pub(crate) fn call_keywords<'e>(
+        &mut self,
+        a: &'e ast::Arguments,
+    ) -> Result<Vec<(&'e str, ruff_text_size::TextRange)>, Value> {
+        let mut keywords = Vec::new();
+        for k in a.keywords.iter() {
+            match &k.arg {
+                Some(name) => keywords.push((name.id.as_str(), k.range)),
+                None => {
+                    return Err(self.fail(unsupported(
+                        self.sp(k.range),
+                        "`**kwargs` in calls is",
+                        "pass keywords one by one",
+                    )))
+                }
+            }
+        }
+        Ok(keywords)
+    }
+
     fn call(&mut self, c: &ast::ExprCall) -> Value {
         let span = self.sp(c.range);
         let args = &c.arguments.args;
@@ -1300,19 +1335,10 @@ impl Lower<'_> {
             }
             return self.emit(InstKind::Call(id.to_string(), args), span);
         }
-        let mut keywords = Vec::new();
-        for k in a.keywords.iter() {
-            match &k.arg {
-                Some(name) => keywords.push((name.id.as_str(), k.range)),
-                None => {
-                    return self.fail(unsupported(
-                        self.sp(k.range),
-                        "`**kwargs` in calls is",
-                        "pass keywords one by one",
-                    ))
-                }
-            }
-        }
+        let keywords = match self.call_keywords(a) {
+            Ok(k) => k,
+            Err(failed) => return failed,
+        };
         let npos = positional.len();
         // Positional arguments beyond the parameters go to `*args`.
         let extra = match &params.vararg {
@@ -1327,15 +1353,7 @@ impl Lower<'_> {
             positional.into_iter().chain(a.keywords.iter().map(|k| &k.value)).map(|e| self.expr(e)).collect();
         let extras: Vec<Value> = all_vals[npos - extra..npos].to_vec();
         let vals: Vec<Value> = all_vals[..npos - extra].iter().chain(&all_vals[npos..]).copied().collect();
-        let mut args = Vec::with_capacity(bound.len());
-        for b in bound {
-            args.push(match b {
-                Some(Filled::Arg(k)) => vals[k],
-                Some(Filled::Default(c)) => self.konst(c, span),
-                // A default twinjit cannot use: reported where the callee is defined.
-                None => return self.fail_silently(),
-            });
-        }
+        let Some(mut args) = self.filled_args(bound, &vals, span) else { return self.fail_silently() };
         if params.vararg.is_some() {
             args.push(self.emit(InstKind::MakeTuple(extras), span));
         }

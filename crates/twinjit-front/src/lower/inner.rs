@@ -13,7 +13,7 @@
 
 use super::{collect_locals, unsupported, Lower};
 use crate::globals::ModuleNames;
-use crate::params::{Filled, Params};
+use crate::params::Params;
 use crate::span;
 use hashbrown::HashSet;
 use ruff_python_ast::{self as ast, Expr, Stmt};
@@ -165,33 +165,17 @@ impl Lower<'_> {
         if let Some(s) = a.args.iter().find(|e| matches!(e, Expr::Starred(_))) {
             return self.fail(unsupported(self.sp(s.range()), "`*args` in calls is", "pass arguments one by one"));
         }
-        let mut keywords = Vec::new();
-        for k in a.keywords.iter() {
-            match &k.arg {
-                Some(name) => keywords.push((name.id.as_str(), k.range)),
-                None => {
-                    return self.fail(unsupported(
-                        self.sp(k.range),
-                        "`**kwargs` in calls is",
-                        "pass keywords one by one",
-                    ))
-                }
-            }
-        }
+        let keywords = match self.call_keywords(a) {
+            Ok(k) => k,
+            Err(failed) => return failed,
+        };
         let bound = match f.params.bind(&f.name, a.args.len(), &keywords, span, self.file) {
             Ok(b) => b,
             Err(d) => return self.fail(d),
         };
         // The arguments are evaluated in the caller's scope, in source order.
         let vals: Vec<Value> = a.args.iter().chain(a.keywords.iter().map(|k| &k.value)).map(|e| self.expr(e)).collect();
-        let mut args = Vec::with_capacity(bound.len());
-        for b in bound {
-            args.push(match b {
-                Some(Filled::Arg(k)) => vals[k],
-                Some(Filled::Default(c)) => self.konst(c, span),
-                None => return self.fail_silently(),
-            });
-        }
+        let Some(args) = self.filled_args(bound, &vals, span) else { return self.fail_silently() };
         self.inline_body(f, args, span)
     }
 
