@@ -28,6 +28,7 @@ use twinjit_ir::{
 
 mod inner;
 mod loops;
+mod operator;
 mod raise;
 
 /// Deepest expression nesting lowered (deeper input gets a diagnostic, not a stack overflow).
@@ -827,13 +828,7 @@ impl Lower<'_> {
             Expr::Name(n) => self.name(n),
             Expr::UnaryOp(u) => {
                 let a = self.expr(&u.operand);
-                let op = match u.op {
-                    ast::UnaryOp::USub => UnaryOp::Neg,
-                    ast::UnaryOp::UAdd => UnaryOp::Pos,
-                    ast::UnaryOp::Not => UnaryOp::Not,
-                    ast::UnaryOp::Invert => UnaryOp::Invert,
-                };
-                self.emit(InstKind::Unary(op, a), span)
+                self.unary(u.op, a, span)
             }
             Expr::BinOp(b) => {
                 let l = self.expr(&b.left);
@@ -982,6 +977,16 @@ impl Lower<'_> {
 
     /// One comparison. `is` is a builtin that inference folds by type (Numba: `x is None` on a
     /// number is False); `a is not b` is `not (a is b)`.
+    fn unary(&mut self, op: ast::UnaryOp, a: Value, span: Span) -> Value {
+        let op = match op {
+            ast::UnaryOp::USub => UnaryOp::Neg,
+            ast::UnaryOp::UAdd => UnaryOp::Pos,
+            ast::UnaryOp::Not => UnaryOp::Not,
+            ast::UnaryOp::Invert => UnaryOp::Invert,
+        };
+        self.emit(InstKind::Unary(op, a), span)
+    }
+
     fn compare_one(&mut self, op: ast::CmpOp, l: Value, r: Value, span: Span) -> Value {
         match op {
             ast::CmpOp::Is => self.emit(InstKind::Builtin(Builtin::Is, vec![l, r]), span),
@@ -1183,6 +1188,9 @@ impl Lower<'_> {
         let span = self.sp(c.range);
         let args = &c.arguments.args;
         if let Some((written, path)) = self.opaque_path(&c.func) {
+            if let Some(v) = self.operator_call(&path, c, span) {
+                return v;
+            }
             return self.opaque_use(&written, &path, span, true);
         }
         // cuda.*: module path calls.
