@@ -24,8 +24,10 @@
 //! ```
 //!
 //! Crate map: [`SourceModule`] runs the front end and the reference interpreter (the oracle);
-//! [`Engine`] / [`Module`] / [`Function`] are the embedding API with the dispatcher; errors are
-//! one [`Error`] type with located, rendered diagnostics. Nothing here panics on bad input.
+//! [`Engine`] / [`Module`] are the embedding API; [`Function`] (`host/`) and, with feature
+//! `cuda`, `Kernel` (`cuda/`) are the per-target handles over one dispatcher skeleton
+//! (`dispatcher.rs`); `options.rs` decides each function's effective options; errors are one
+//! [`Error`] type with located, rendered diagnostics. Nothing here panics on bad input.
 
 #![deny(unsafe_op_in_unsafe_fn)]
 
