@@ -135,6 +135,23 @@ impl Rewriter<'_> {
         self.g.push(b, kind, Some(ty), span).expect("has result")
     }
 
+    /// `x op y` in `x`'s type (operands already converted).
+    fn emit_binary(&mut self, b: Block, span: Span, op: BinaryOp, x: Value, y: Value) -> Value {
+        let t = self.ty(x);
+        self.push(b, InstKind::Binary(op, x, y), t, span)
+    }
+
+    /// `x op y` as a bool.
+    fn emit_compare(&mut self, b: Block, span: Span, op: CmpOp, x: Value, y: Value) -> Value {
+        self.push(b, InstKind::Compare(op, x, y), Type::BOOL, span)
+    }
+
+    /// `c ? x : y` in `x`'s type.
+    fn emit_select(&mut self, b: Block, span: Span, c: Value, x: Value, y: Value) -> Value {
+        let t = self.ty(x);
+        self.push(b, InstKind::Select(c, x, y), t, span)
+    }
+
     /// Converts `v` (new value) to `target`.
     fn coerce(&mut self, b: Block, v: Value, target: &Type, span: Span) -> Result<Value, Diagnostic> {
         let t = self.ty(v);
@@ -436,16 +453,13 @@ impl Rewriter<'_> {
     fn compare_tuples(&mut self, b: Block, op: CmpOp, x: Value, y: Value, span: Span) -> Result<Value, Diagnostic> {
         let (xs, ys) = (self.elements(b, x, span), self.elements(b, y, span));
         let konst = |this: &mut Self, v: bool| this.push(b, InstKind::Const(Const::Bool(v)), Type::BOOL, span);
-        let bin = |this: &mut Self, op: BinaryOp, p: Value, q: Value| {
-            this.push(b, InstKind::Binary(op, p, q), Type::BOOL, span)
-        };
         match op {
             CmpOp::Eq | CmpOp::Ne => {
                 let mut acc = konst(self, xs.len() == ys.len());
                 if xs.len() == ys.len() {
                     for (&p, &q) in xs.iter().zip(&ys) {
                         let e = self.compare_values(b, CmpOp::Eq, p, q, span)?;
-                        acc = bin(self, BinaryOp::BitAnd, acc, e);
+                        acc = self.emit_binary(b, span, BinaryOp::BitAnd, acc, e);
                     }
                 }
                 if op == CmpOp::Ne {
@@ -794,17 +808,6 @@ impl Rewriter<'_> {
         let n = self.coerce(b, args[1], &Type::I64, span)?;
         let int = |this: &mut Self, k: i64| this.push(b, InstKind::Const(Const::Int(k)), Type::I64, span);
         let flt = |this: &mut Self, k: f64| this.push(b, InstKind::Const(Const::Float(k)), Type::F64, span);
-        let cmp = |this: &mut Self, op: CmpOp, x: Value, y: Value| {
-            this.push(b, InstKind::Compare(op, x, y), Type::BOOL, span)
-        };
-        let bin = |this: &mut Self, op: BinaryOp, x: Value, y: Value| {
-            let t = this.ty(x);
-            this.push(b, InstKind::Binary(op, x, y), t, span)
-        };
-        let sel = |this: &mut Self, c: Value, x: Value, y: Value| {
-            let t = this.ty(x);
-            this.push(b, InstKind::Select(c, x, y), t, span)
-        };
         // rint in x's type, back in float64.
         let rint = |this: &mut Self, y: Value| -> Result<Value, Diagnostic> {
             let yf = this.coerce(b, y, &ft, span)?;
@@ -813,29 +816,29 @@ impl Rewriter<'_> {
         };
         let ten = flt(self, 10.0);
         let (zero, k22) = (int(self, 0), int(self, 22));
-        let nonneg = cmp(self, CmpOp::Ge, n, zero);
-        let big = cmp(self, CmpOp::Gt, n, k22);
-        let n22 = bin(self, BinaryOp::Sub, n, k22);
-        let e1 = sel(self, big, n22, n);
-        let pow1 = bin(self, BinaryOp::Pow, ten, e1);
+        let nonneg = self.emit_compare(b, span, CmpOp::Ge, n, zero);
+        let big = self.emit_compare(b, span, CmpOp::Gt, n, k22);
+        let n22 = self.emit_binary(b, span, BinaryOp::Sub, n, k22);
+        let e1 = self.emit_select(b, span, big, n22, n);
+        let pow1 = self.emit_binary(b, span, BinaryOp::Pow, ten, e1);
         let (e22, one) = (flt(self, 1e22), flt(self, 1.0));
-        let pow2 = sel(self, big, e22, one);
-        let y = bin(self, BinaryOp::Mul, xd, pow1);
-        let y = bin(self, BinaryOp::Mul, y, pow2);
+        let pow2 = self.emit_select(b, span, big, e22, one);
+        let y = self.emit_binary(b, span, BinaryOp::Mul, xd, pow1);
+        let y = self.emit_binary(b, span, BinaryOp::Mul, y, pow2);
         let ry = rint(self, y)?;
-        let q = bin(self, BinaryOp::Div, ry, pow2);
-        let q = bin(self, BinaryOp::Div, q, pow1);
+        let q = self.emit_binary(b, span, BinaryOp::Div, ry, pow2);
+        let q = self.emit_binary(b, span, BinaryOp::Div, q, pow1);
         // Numba tests isinf, not isfinite: 0 * 10**400 is NaN and stays NaN.
         let yinf = self.push(b, InstKind::Builtin(Builtin::IsInf, vec![y]), Type::BOOL, span);
-        let pos = sel(self, yinf, xd, q);
+        let pos = self.emit_select(b, span, yinf, xd, q);
         let nn = self.push(b, InstKind::Unary(UnaryOp::Neg, n), Type::I64, span);
-        let pown = bin(self, BinaryOp::Pow, ten, nn);
-        let yn = bin(self, BinaryOp::Div, xd, pown);
+        let pown = self.emit_binary(b, span, BinaryOp::Pow, ten, nn);
+        let yn = self.emit_binary(b, span, BinaryOp::Div, xd, pown);
         let ryn = rint(self, yn)?;
-        let neg = bin(self, BinaryOp::Mul, ryn, pown);
-        let r = sel(self, nonneg, pos, neg);
+        let neg = self.emit_binary(b, span, BinaryOp::Mul, ryn, pown);
+        let r = self.emit_select(b, span, nonneg, pos, neg);
         let xfin = self.push(b, InstKind::Builtin(Builtin::IsFinite, vec![xd]), Type::BOOL, span);
-        let r = sel(self, xfin, r, xd);
+        let r = self.emit_select(b, span, xfin, r, xd);
         self.coerce(b, r, &rt, span)
     }
 
@@ -862,119 +865,108 @@ impl Rewriter<'_> {
             let k = if float { Const::Float(c) } else { Const::Int(c as i64) };
             this.push(b, InstKind::Const(k), ct.clone(), span)
         };
-        let cmp = |this: &mut Self, op: CmpOp, x: Value, y: Value| {
-            this.push(b, InstKind::Compare(op, x, y), Type::BOOL, span)
-        };
-        let sel = |this: &mut Self, c: Value, x: Value, y: Value| {
-            let t = this.ty(x);
-            this.push(b, InstKind::Select(c, x, y), t, span)
-        };
-        let bin = |this: &mut Self, op: BinaryOp, x: Value, y: Value| {
-            let t = this.ty(x);
-            this.push(b, InstKind::Binary(op, x, y), t, span)
-        };
         // The smallest value of the (integer) result type, as an int64.
         let int_min = if s == Scalar::Int32 { i32::MIN as i64 } else { i64::MIN };
         let r = match u {
             Ufunc::Float => self.push(b, InstKind::Builtin(bi, xs), ct, span),
             Ufunc::Scale(factor) => {
                 let k = konst(self, factor);
-                bin(self, BinaryOp::Mul, xs[0], k)
+                self.emit_binary(b, span, BinaryOp::Mul, xs[0], k)
             }
             Ufunc::Rounding if float => self.push(b, InstKind::Builtin(bi, xs), ct, span),
             Ufunc::Rounding | Ufunc::Positive => xs[0],
             Ufunc::Abs if float => self.push(b, InstKind::Builtin(Builtin::Fabs, xs), ct, span),
             Ufunc::Abs => {
                 let zero = konst(self, 0.0);
-                let neg = cmp(self, CmpOp::Lt, xs[0], zero);
+                let neg = self.emit_compare(b, span, CmpOp::Lt, xs[0], zero);
                 let nx = self.push(b, InstKind::Unary(UnaryOp::Neg, xs[0]), ct.clone(), span);
-                sel(self, neg, nx, xs[0])
+                self.emit_select(b, span, neg, nx, xs[0])
             }
             Ufunc::Negative => self.push(b, InstKind::Unary(UnaryOp::Neg, xs[0]), ct, span),
-            Ufunc::Square => bin(self, BinaryOp::Mul, xs[0], xs[0]),
+            Ufunc::Square => self.emit_binary(b, span, BinaryOp::Mul, xs[0], xs[0]),
             Ufunc::Sign => {
                 // A float zero or NaN is its own sign; so is an integer zero.
                 let (zero, one, minus) = (konst(self, 0.0), konst(self, 1.0), konst(self, -1.0));
-                let pos = cmp(self, CmpOp::Gt, xs[0], zero);
-                let neg = cmp(self, CmpOp::Lt, xs[0], zero);
-                let r = sel(self, neg, minus, xs[0]);
-                sel(self, pos, one, r)
+                let pos = self.emit_compare(b, span, CmpOp::Gt, xs[0], zero);
+                let neg = self.emit_compare(b, span, CmpOp::Lt, xs[0], zero);
+                let r = self.emit_select(b, span, neg, minus, xs[0]);
+                self.emit_select(b, span, pos, one, r)
             }
             Ufunc::Reciprocal if float => {
                 let one = konst(self, 1.0);
-                bin(self, BinaryOp::Div, one, xs[0])
+                self.emit_binary(b, span, BinaryOp::Div, one, xs[0])
             }
             Ufunc::Reciprocal => {
                 let f = self.coerce(b, xs[0], &Type::F64, span)?;
                 let one = self.push(b, InstKind::Const(Const::Float(1.0)), Type::F64, span);
-                bin(self, BinaryOp::Div, one, f)
+                self.emit_binary(b, span, BinaryOp::Div, one, f)
             }
             Ufunc::Minimum | Ufunc::Maximum | Ufunc::Fmin | Ufunc::Fmax => {
                 let (x, y) = (xs[0], xs[1]);
                 let op = if matches!(u, Ufunc::Minimum | Ufunc::Fmin) { CmpOp::Le } else { CmpOp::Ge };
-                let keep = cmp(self, op, x, y);
-                let r = sel(self, keep, x, y);
+                let keep = self.emit_compare(b, span, op, x, y);
+                let r = self.emit_select(b, span, keep, x, y);
                 match u {
                     // A NaN wins: x when x is NaN (a NaN y already lost the comparison).
                     Ufunc::Minimum | Ufunc::Maximum if float => {
-                        let xnan = cmp(self, CmpOp::Ne, x, x);
-                        sel(self, xnan, x, r)
+                        let xnan = self.emit_compare(b, span, CmpOp::Ne, x, x);
+                        self.emit_select(b, span, xnan, x, r)
                     }
                     // A NaN loses: x when y is NaN (a NaN x already lost the comparison).
                     Ufunc::Fmin | Ufunc::Fmax if float => {
-                        let ynan = cmp(self, CmpOp::Ne, y, y);
-                        sel(self, ynan, x, r)
+                        let ynan = self.emit_compare(b, span, CmpOp::Ne, y, y);
+                        self.emit_select(b, span, ynan, x, r)
                     }
                     _ => r,
                 }
             }
-            Ufunc::Power if float => bin(self, BinaryOp::Pow, xs[0], xs[1]),
+            Ufunc::Power if float => self.emit_binary(b, span, BinaryOp::Pow, xs[0], xs[1]),
             Ufunc::Power => {
                 // Numba's integer power returns through float64; 0 to a negative power is
                 // the type's minimum (never ZeroDivisionError).
                 let (x, y) = (xs[0], xs[1]);
                 let (zero, one) = (konst(self, 0.0), konst(self, 1.0));
-                let x0 = cmp(self, CmpOp::Eq, x, zero);
-                let yneg = cmp(self, CmpOp::Lt, y, zero);
-                let zero_neg = bin(self, BinaryOp::BitAnd, x0, yneg);
-                let base = sel(self, zero_neg, one, x);
-                let p = bin(self, BinaryOp::Pow, base, y);
+                let x0 = self.emit_compare(b, span, CmpOp::Eq, x, zero);
+                let yneg = self.emit_compare(b, span, CmpOp::Lt, y, zero);
+                let zero_neg = self.emit_binary(b, span, BinaryOp::BitAnd, x0, yneg);
+                let base = self.emit_select(b, span, zero_neg, one, x);
+                let p = self.emit_binary(b, span, BinaryOp::Pow, base, y);
                 let pf = self.coerce(b, p, &Type::F64, span)?;
                 let pi = self.coerce(b, pf, &rt, span)?;
                 let min = self.push(b, InstKind::Const(Const::Int(int_min)), rt.clone(), span);
-                sel(self, zero_neg, min, pi)
+                self.emit_select(b, span, zero_neg, min, pi)
             }
             Ufunc::Remainder if float => {
                 // NumPy's remainder: fmod, then moved by the divisor when the signs differ.
                 let (x, y) = (xs[0], xs[1]);
                 let r = self.push(b, InstKind::Builtin(Builtin::Fmod, vec![x, y]), ct.clone(), span);
                 let zero = konst(self, 0.0);
-                let rnz = cmp(self, CmpOp::Ne, r, zero);
-                let yneg = cmp(self, CmpOp::Lt, y, zero);
-                let rneg = cmp(self, CmpOp::Lt, r, zero);
-                let differ = bin(self, BinaryOp::BitXor, yneg, rneg);
-                let fix = bin(self, BinaryOp::BitAnd, rnz, differ);
-                let add = sel(self, fix, y, zero);
-                bin(self, BinaryOp::Add, r, add)
+                let rnz = self.emit_compare(b, span, CmpOp::Ne, r, zero);
+                let yneg = self.emit_compare(b, span, CmpOp::Lt, y, zero);
+                let rneg = self.emit_compare(b, span, CmpOp::Lt, r, zero);
+                let differ = self.emit_binary(b, span, BinaryOp::BitXor, yneg, rneg);
+                let fix = self.emit_binary(b, span, BinaryOp::BitAnd, rnz, differ);
+                let add = self.emit_select(b, span, fix, y, zero);
+                self.emit_binary(b, span, BinaryOp::Add, r, add)
             }
             // The IR's integer `%` gives 0 for a zero divisor.
-            Ufunc::Remainder => bin(self, BinaryOp::Mod, xs[0], xs[1]),
+            Ufunc::Remainder => self.emit_binary(b, span, BinaryOp::Mod, xs[0], xs[1]),
             Ufunc::FloorDivide if float => {
-                let q = bin(self, BinaryOp::Div, xs[0], xs[1]);
+                let q = self.emit_binary(b, span, BinaryOp::Div, xs[0], xs[1]);
                 self.push(b, InstKind::Builtin(Builtin::NpFloor, vec![q]), ct, span)
             }
             Ufunc::FloorDivide => {
                 // 0 for a zero divisor (the IR's `//`) and for MIN // -1 (NumPy's loop).
                 let (x, y) = (xs[0], xs[1]);
-                let q = bin(self, BinaryOp::FloorDiv, x, y);
+                let q = self.emit_binary(b, span, BinaryOp::FloorDiv, x, y);
                 let (zero, minus) = (konst(self, 0.0), konst(self, -1.0));
                 let min = self.push(b, InstKind::Const(Const::Int(int_min)), Type::I64, span);
-                let ym1 = cmp(self, CmpOp::Eq, y, minus);
-                let xmin = cmp(self, CmpOp::Eq, x, min);
-                let ovf = bin(self, BinaryOp::BitAnd, ym1, xmin);
-                sel(self, ovf, zero, q)
+                let ym1 = self.emit_compare(b, span, CmpOp::Eq, y, minus);
+                let xmin = self.emit_compare(b, span, CmpOp::Eq, x, min);
+                let ovf = self.emit_binary(b, span, BinaryOp::BitAnd, ym1, xmin);
+                self.emit_select(b, span, ovf, zero, q)
             }
-            Ufunc::TrueDivide => bin(self, BinaryOp::Div, xs[0], xs[1]),
+            Ufunc::TrueDivide => self.emit_binary(b, span, BinaryOp::Div, xs[0], xs[1]),
         };
         self.coerce(b, r, &rt, span)
     }
