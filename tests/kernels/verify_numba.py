@@ -16,7 +16,9 @@ Check line grammar (one per line, anywhere in the file):
 CALL is `func(arg, ...)` where each argument is a Python expression evaluated
 with `np` and `math` in scope.  EXPECTED is a Python literal (also `math.nan`,
 `math.inf`, `-math.inf`).  `argN == LIST` compares `argN.tolist()` after the
-call.
+call.  A returned NumPy array (also one inside a returned tuple) is written as
+its `.tolist()`, a nested list (`-> [[1.0, 2.0], [3.0, 4.0]]`), and compared
+as that list; a returned Python list compares as a list.
 
 Comparison rules: ints and bools exact (and the result must be of the same
 kind: a bool where a bool is expected, an integer where an int is expected, a
@@ -29,7 +31,9 @@ so a message cannot hold ` ; `).
 files with the value Numba produces, using repr() of Python floats.  A call
 that raises turns `-> ?` into `raises X`, or `raises X: message` when the
 message is not empty (except for ZeroDivisionError and IndexError, whose
-messages twinjit words its own way).  The plain mode must be run
+messages twinjit words its own way); an error from Numba itself (a TypingError:
+Numba does not compile the function) leaves the `?` and reports GEN-ERROR.
+The plain mode must be run
 afterwards; generated values still need a human look.
 """
 
@@ -123,6 +127,8 @@ def is_float(x):
 
 def same(expected, got, path="result"):
     """Return None when equal, else a message."""
+    if isinstance(got, np.ndarray) and isinstance(expected, list):
+        got = got.tolist()
     if isinstance(expected, tuple):
         if not isinstance(got, tuple) or len(got) != len(expected):
             return "%s: expected tuple %r, got %r" % (path, expected, got)
@@ -168,6 +174,8 @@ def fmt(x):
     if isinstance(x, tuple):
         inner = ", ".join(fmt(v) for v in x)
         return "(%s,)" % inner if len(x) == 1 else "(%s)" % inner
+    if isinstance(x, np.ndarray):
+        return fmt(x.tolist())
     if isinstance(x, list):
         return "[%s]" % ", ".join(fmt(v) for v in x)
     if x is None:
@@ -233,6 +241,9 @@ def generate_line(mod, text):
         got = func(*args)
         head = "%s -> %s" % (call_src, fmt(got))
     except Exception as exc:  # noqa: BLE001
+        if type(exc).__module__.startswith("numba"):
+            # TypingError and friends: Numba rejects the function, not a value to record.
+            raise CheckError("Numba rejects it: %s" % str(exc).split("\n")[0]) from None
         head = "%s raises %s" % (call_src, type(exc).__name__)
         if str(exc) and type(exc).__name__ not in OWN_MESSAGES:
             head += ": %s" % exc
