@@ -123,7 +123,7 @@ pub(crate) fn wanted(mode: &CacheMode, source: &LoadedSource, func: &str) -> boo
 
 /// What the entries' payloads look like; part of every key, so a new layout never reads an old
 /// entry.
-const PAYLOAD_VERSION: &str = "3";
+const PAYLOAD_VERSION: &str = "4";
 
 fn version_part() -> String {
     ["twinjit ", env!("CARGO_PKG_VERSION"), " payload ", PAYLOAD_VERSION].concat()
@@ -309,7 +309,8 @@ pub(crate) fn encode_types(w: &mut Writer, types: &[twinjit_ir::Type]) {
     use twinjit_ir::Type;
     fn one(w: &mut Writer, t: &Type) {
         match t {
-            Type::Unknown | Type::None => {
+            // Slices exist only inside a function; never in a signature.
+            Type::Unknown | Type::None | Type::Slice(_) => {
                 w.u64(0);
             }
             Type::Scalar(s) => {

@@ -45,7 +45,14 @@ mod spec_table;
 mod target;
 
 pub use disk_cache::CacheMode;
-pub use host::{ArgValue, ArrayArg, Element, FromValue, IntoArg, IntoArgs, Value};
+pub use host::{ArgValue, Array, ArrayArg, Element, FromValue, IntoArg, IntoArgs, Value};
+
+/// The memory manager of arrays compiled code allocates (ARCHITECTURE.md, "Memory model"):
+/// this thread's counts of buffers allocated, freed, and leaked by a reference-count bug (the
+/// test suite asserts none over the whole corpus).
+pub mod memory {
+    pub use twinjit_host::memory::{stats, Stats};
+}
 
 /// The on-disk compilation cache's store (directory, entries, explanations), for tools such as
 /// `twinjit cache`.

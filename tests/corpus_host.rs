@@ -13,6 +13,7 @@ fn corpus_matches_numba_and_the_interpreter_on_the_host() {
     let engine = Engine::new(Target::Host).expect("host target");
     let mut failures = Vec::new();
     let mut ran = 0;
+    let mut checked_allocations = 0;
     for (name, text) in corpus() {
         let module = match engine.load(&name, &text) {
             Ok(m) => m,
@@ -31,6 +32,7 @@ fn corpus_matches_numba_and_the_interpreter_on_the_host() {
             };
             let mut native: Vec<Native> = rt_args.iter().map(Native::from_rt).collect();
             let f = module.function(&c.func).expect("function exists");
+            let before = twinjit::memory::stats();
             let result: Result<Value, Error> = {
                 let args: Vec<twinjit::ArgValue> = native.iter_mut().map(|n| n.arg()).collect();
                 f.call(args)
@@ -77,8 +79,20 @@ fn corpus_matches_numba_and_the_interpreter_on_the_host() {
                 }
                 (Expect::Value { .. }, Err(e)) => failures.push(format!("{at}: failed: {e}")),
             }
+            // Every buffer the call allocated is freed once its result is dropped (above), on
+            // success and on every error path, and none was left over by a counting bug.
+            let after = twinjit::memory::stats();
+            let (allocated, freed) = (after.allocated - before.allocated, after.freed - before.freed);
+            if allocated != freed || after.leaked != before.leaked {
+                failures.push(format!(
+                    "{at}: memory: {allocated} buffers allocated, {freed} freed, {} leaked",
+                    after.leaked - before.leaked
+                ));
+            }
+            checked_allocations += allocated;
         }
     }
+    assert!(checked_allocations > 100, "only {checked_allocations} allocations were checked");
     assert!(ran > 300, "only {ran} checks found");
     assert!(failures.is_empty(), "{} of {ran} checks failed:\n{}", failures.len(), failures.join("\n"));
 }

@@ -100,7 +100,7 @@ fn loaded_programs_compute_what_compiled_ones_do() {
     let neg = |x: i64| x as u64;
     check("arith", "int64;int64", &[vec![7, 3], vec![neg(-11), 4], vec![0, 0]]);
     let xs = [1.5f64, -2.0, 3.25, 8.0];
-    let arr = vec![xs.as_ptr() as u64, xs.len() as u64, 1];
+    let arr = vec![xs.as_ptr() as u64, xs.len() as u64, 1, 0];
     let (loaded, _) = check("total", "float64[::1]", std::slice::from_ref(&arr));
     assert_eq!(call(&loaded, &arr).unwrap()[0], f(-2.0 + 6.5 + 24.0));
     let (loaded, _) = check("sum_sq", "int64", &[vec![0], vec![10], vec![1000]]);
@@ -116,7 +116,7 @@ fn loaded_programs_compute_what_compiled_ones_do() {
 #[test]
 fn index_errors_survive_loading_with_their_site() {
     let xs = [1.0f64, 2.0, 3.0];
-    let a = |i: i64| vec![xs.as_ptr() as u64, 3, 1, i as u64];
+    let a = |i: i64| vec![xs.as_ptr() as u64, 3, 1, 0, i as u64];
     let (loaded, _) = check("get", "float64[::1];int64", &[a(1), a(-1), a(3), a(-4), a(100)]);
     let err = call(&loaded, &a(3)).unwrap_err();
     assert_eq!((err.kind, err.index, err.len, err.axis), (ErrorCode::Index.raw(), 3, 3, 0));

@@ -21,19 +21,39 @@ fn check(body: &str, sig: &str, expect: &str) {
 
 #[test]
 fn type_errors_are_located() {
-    check("(a, i):\n    return a[i]\n", "(float64[:, :], int64)", "a 2-D array needs 2 indices, found 1");
     check(
-        "(m):\n    s = 0.0\n    for row in m:\n        s += row[0]\n    return s\n",
-        "(float64[:, :],)",
-        "iterating a 2-D array (its rows) is not supported yet",
+        "(a, i):\n    return a[i, 0, 1]\n",
+        "(float64[:, :], int64)",
+        "too many indices for array: array is 2-dimensional, but 3 were indexed",
     );
+    check("(a):\n    return a[..., ...]\n", "(float64[:, :],)", "an index can only have a single ellipsis ('...')");
+    check(
+        "(a, x):\n    return a[x:]\n",
+        "(float64[:], float64)",
+        "slice indices must be integers or None, found float64",
+    );
+    check(
+        "(n):\n    return np.zeros(n)\n",
+        "(float64,)",
+        "np.zeros() takes a shape: an integer or a tuple of integers, found float64",
+    );
+    check(
+        "(n):\n    return np.zeros((n, n, n, n))\n",
+        "(int64,)",
+        "np.zeros() of 4 dimensions: twinjit's arrays have 1 to 3",
+    );
+    check("(a):\n    return np.array(a)\n", "(float64,)", "np.array() of 0 dimensions: twinjit's arrays have 1 to 3");
     check("(x):\n    for i in x:\n        pass\n    return 0\n", "(float64,)", "cannot iterate over float64");
     check(
         "(a, b):\n    for x, y in zip(a, b):\n        pass\n    return 0\n",
         "(float64[:], int64)",
         "cannot iterate over int64",
     );
-    check("(a, x):\n    return a[x]\n", "(float64[:], float64)", "array index must be an integer, found float64");
+    check(
+        "(a, x):\n    return a[x]\n",
+        "(float64[:], float64)",
+        "array index must be an integer, a slice, None or ..., found float64",
+    );
     check("(x):\n    return x[0]\n", "(float64,)", "float64 is not subscriptable");
     check("(x):\n    t = (x, x)\n    return t[2]\n", "(int64,)", "tuple index 2 out of range for a 2-tuple");
     check("(x, k):\n    t = (x, 1.5)\n    return t[k]\n", "(int64, int64)", "cannot index the heterogeneous tuple");

@@ -4,6 +4,7 @@
 //! feature, `ndarray` views of 1 to 3 dimensions and any strides. A shared slice or view is
 //! read-only: passing one for a parameter the function writes is an [`crate::Error::Argument`].
 
+pub use super::array::Array;
 use std::marker::PhantomData;
 use twinjit_ir::{ArrayType, Layout, Scalar, Type};
 
@@ -130,7 +131,7 @@ impl ArgValue<'_> {
     }
 
     /// Writes the flattened 8-byte slots (see `twinjit_ir::abi`) at `out[at..]` and returns
-    /// the next free index. `out` must have room for 7 slots past `at`.
+    /// the next free index. `out` must have room for 8 slots past `at`.
     #[inline]
     pub(crate) fn write_slots(&self, out: &mut [u64], at: usize) -> usize {
         match self {
@@ -145,7 +146,9 @@ impl ArgValue<'_> {
                 for (slot, v) in out[at..at + 1 + 2 * n].iter_mut().zip(slots) {
                     *slot = v;
                 }
-                return at + 1 + 2 * n;
+                // A lent array: no owner.
+                out[at + 1 + 2 * n] = 0;
+                return at + 2 + 2 * n;
             }
             ArgValue::Invalid(_) => return at,
         }
@@ -331,6 +334,8 @@ pub enum Value {
     F64(f64),
     /// A tuple.
     Tuple(Vec<Value>),
+    /// An array (owned: see [`Array`]).
+    Array(Array),
 }
 
 impl Value {
@@ -349,8 +354,29 @@ impl Value {
             Type::Scalar(Scalar::Float32) => Value::F32(f32::from_bits(take()? as u32)),
             Type::Scalar(Scalar::Float64) => Value::F64(f64::from_bits(take()?)),
             Type::Tuple(ts) => Value::Tuple(ts.iter().map(|t| Value::from_slots(t, slots, k)).collect::<Option<_>>()?),
-            Type::Array(_) => return None,
+            Type::Array(a) => {
+                let n = a.ndim as usize;
+                let parts = slots.get(*k..*k + 2 + 2 * n)?;
+                *k += 2 + 2 * n;
+                let ints: Vec<i64> = parts[1..1 + 2 * n].iter().map(|&x| x as i64).collect();
+                // SAFETY: the slots are a returned array of this type (the compiled signature)
+                // whose reference the result hands over.
+                Value::Array(unsafe {
+                    Array::from_returned(a.dtype, parts[0], &ints[..n], &ints[n..], parts[1 + 2 * n])
+                }?)
+            }
+            Type::Slice(_) => return None,
         })
+    }
+
+    /// The owners of the arrays in a result, read from its slots (null for lent arrays).
+    pub(crate) fn owners_in_slots(t: &Type, slots: &[u64]) -> Vec<*mut twinjit_host::memory::MemInfo> {
+        twinjit_ir::abi::flatten(t)
+            .into_iter()
+            .zip(slots)
+            .filter(|(p, _)| *p == twinjit_ir::abi::Part::MemInfo)
+            .map(|(_, &x)| x as *mut twinjit_host::memory::MemInfo)
+            .collect()
     }
 }
 
@@ -364,6 +390,7 @@ impl std::fmt::Display for Value {
             Value::F32(x) => write!(f, "{x:?}"),
             Value::F64(x) => write!(f, "{x:?}"),
             Value::Tuple(vs) => twinjit_ir::python_tuple(f, vs),
+            Value::Array(a) => write!(f, "{a}"),
         }
     }
 }
@@ -407,6 +434,18 @@ from_value!(
     f32 => F32, Float32, |x: u64| f32::from_bits(x as u32),
     f64 => F64, Float64, f64::from_bits
 );
+
+impl FromValue for Array {
+    fn from_value(v: Value) -> Option<Self> {
+        match v {
+            Value::Array(a) => Some(a),
+            _ => None,
+        }
+    }
+    fn describe() -> &'static str {
+        "Array"
+    }
+}
 
 impl FromValue for () {
     fn from_value(v: Value) -> Option<Self> {

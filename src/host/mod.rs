@@ -4,11 +4,12 @@
 //! with its marshalling (`specialization.rs`, `args.rs`); `cache.rs` its disk-cache payloads.
 
 mod args;
+mod array;
 mod cache;
 mod overload;
 mod specialization;
 
-pub use args::{ArgValue, ArrayArg, Element, FromValue, IntoArg, IntoArgs, Value};
+pub use args::{ArgValue, Array, ArrayArg, Element, FromValue, IntoArg, IntoArgs, Value};
 pub use specialization::Specialization;
 
 use crate::dispatcher::{parse_signature, CallArg, Dispatcher};
@@ -195,11 +196,6 @@ impl Function {
         }
         let program = m.source.parsed_module()?.specialize(name, sig, m.options.boundscheck)?;
         let entry = program.entry();
-        if contains_array(&entry.func.ret) {
-            return Err(Error::Unsupported(format!(
-                "`{name}` returns an array; returning arrays is not supported (write into an array argument instead)"
-            )));
-        }
         let written = twinjit_ir::written_params::written_params(&program);
         let compiled = if cache_key.is_some() {
             twinjit_host::compile_with_artifact(&program, &HostOptions::default())
@@ -258,14 +254,6 @@ pub(crate) fn cache_key(f: &Function, sig: &Signature) -> crate::cache::CacheKey
     let target = ["host ", &twinjit_host::host_description()].concat();
     let options = crate::options::option_key(&m.options, m.source.outline().function(f.name()).map(|o| &o.attrs));
     crate::disk_cache::key(&m.source, f.name(), sig, &target, &options)
-}
-
-fn contains_array(t: &Type) -> bool {
-    match t {
-        Type::Array(_) => true,
-        Type::Tuple(ts) => ts.iter().any(contains_array),
-        _ => false,
-    }
 }
 
 /// A host backend error as a facade error.

@@ -2,12 +2,13 @@
 //! have its exact types, writes them into 8-byte slots (`twinjit_ir::abi`) and jumps to the
 //! machine code; runtime errors come back as located [`Error::Runtime`] values.
 
-use super::args::{ArgValue, FromValue, IntoArgs};
+use super::args::{ArgValue, FromValue, IntoArgs, Value};
 use super::host_error;
 use crate::dispatcher::type_mismatch;
 use crate::engine::Module;
 use crate::error::Error;
 use std::sync::Arc;
+use twinjit_host::memory;
 use twinjit_host::{CompiledProgram, HostOptions};
 use twinjit_ir::abi::ErrorRecord;
 use twinjit_ir::{Signature, Type};
@@ -66,11 +67,20 @@ impl Specialization {
     #[inline]
     pub fn call<'a, R: FromValue>(&self, args: &[ArgValue<'a>]) -> Result<R, Error> {
         let mut ret = [0u64; 8];
+        // A result holding arrays goes through `Value`, which owns their references (dropping
+        // it on a type mismatch frees them).
+        let convert = |slots: &[u64]| {
+            if self.ret.holds_array() {
+                Value::from_slots(&self.ret, slots, &mut 0).and_then(R::from_value)
+            } else {
+                R::from_slots(&self.ret, slots)
+            }
+        };
         let r = if self.compiled.ret_slots <= ret.len() {
-            self.invoke(args, &mut ret).map(|()| R::from_slots(&self.ret, &ret))
+            self.invoke(args, &mut ret).map(|()| convert(&ret))
         } else {
             let mut big = vec![0u64; self.compiled.ret_slots];
-            self.invoke(args, &mut big).map(|()| R::from_slots(&self.ret, &big))
+            self.invoke(args, &mut big).map(|()| convert(&big))
         };
         r?.ok_or_else(|| Error::Argument {
             function: self.name.clone(),
@@ -100,13 +110,13 @@ impl Specialization {
                 message: format!("takes {} arguments but {} were given", self.args.len(), args.len()),
             });
         }
-        // Every argument takes at most 7 slots (a 3-D array).
-        let mut small = [0u64; 8 * 7];
+        // Every argument takes at most 8 slots (a 3-D array).
+        let mut small = [0u64; 8 * 8];
         let mut big = Vec::new();
         let slots: &mut [u64] = if args.len() <= 8 {
             &mut small
         } else {
-            big.resize(args.len() * 7, 0);
+            big.resize(args.len() * 8, 0);
             &mut big
         };
         let mut used = 0;
@@ -143,8 +153,20 @@ impl Specialization {
         // pointers come from live borrows held by `args` for the duration of the call; `ret`
         // has at least `ret_slots` slots (the caller sizes it); and with bounds checking on
         // every access is checked against the shapes passed.
+        let scope = memory::Scope::enter();
         let r = unsafe { self.compiled.call(&slots[..used], ret) };
-        r.map_err(|info| self.runtime_error(info))
+        match r {
+            Ok(()) => {
+                if scope.allocated() {
+                    scope.succeed(&Value::owners_in_slots(&self.ret, ret));
+                }
+                Ok(())
+            }
+            Err(info) => {
+                scope.fail();
+                Err(self.runtime_error(info))
+            }
+        }
     }
 
     fn runtime_error(&self, info: ErrorRecord) -> Error {

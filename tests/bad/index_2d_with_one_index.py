@@ -1,4 +1,4 @@
-# expect-error: a 2-D array needs 2 indices, found 1 (row views are not supported)
+# expect-error: returns array(float64, 1, A) where the function returns float64 (m[i] is a row)
 from numba import njit
 
 

@@ -507,6 +507,17 @@ pub fn value_to_rt(v: &twinjit::Value) -> RtValue {
         V::F32(x) => RtValue::F32(*x),
         V::F64(x) => RtValue::F64(*x),
         V::Tuple(vs) => RtValue::Tuple(vs.iter().map(value_to_rt).collect()),
+        V::Array(a) => {
+            use twinjit::ir::Scalar;
+            let data = match a.dtype() {
+                Scalar::Bool => ArrayData::Bool(a.to_vec().unwrap()),
+                Scalar::Int32 => ArrayData::I32(a.to_vec().unwrap()),
+                Scalar::Int64 => ArrayData::I64(a.to_vec().unwrap()),
+                Scalar::Float32 => ArrayData::F32(a.to_vec().unwrap()),
+                Scalar::Float64 => ArrayData::F64(a.to_vec().unwrap()),
+            };
+            RtValue::Array(ArrayRef::new(data, a.shape().iter().map(|&d| d as i64).collect()).unwrap())
+        }
     }
 }
 

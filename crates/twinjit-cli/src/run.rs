@@ -107,6 +107,32 @@ pub fn json_value(v: &Value) -> String {
         Value::F32(x) => json_float(*x as f64),
         Value::F64(x) => json_float(*x),
         Value::Tuple(vs) => format!("[{}]", vs.iter().map(json_value).collect::<Vec<_>>().join(", ")),
+        Value::Array(a) => format!(
+            "{{\"dtype\": \"{}\", \"shape\": [{}]}}",
+            a.dtype().name(),
+            a.shape().iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")
+        ),
+    }
+}
+
+/// Writes the arrays of a result to `DIR/return.npy`, or for a tuple `DIR/return_K.npy` per
+/// element (`return_K_L.npy` inside nested tuples).
+fn write_returned(dir: &std::path::Path, v: &Value, name: &str) -> Result<(), String> {
+    match v {
+        Value::Array(a) => {
+            let data = match a.dtype() {
+                twinjit::ir::Scalar::Bool => NpyData::Bool(a.to_vec().unwrap_or_default()),
+                twinjit::ir::Scalar::Int32 => NpyData::I32(a.to_vec().unwrap_or_default()),
+                twinjit::ir::Scalar::Int64 => NpyData::I64(a.to_vec().unwrap_or_default()),
+                twinjit::ir::Scalar::Float32 => NpyData::F32(a.to_vec().unwrap_or_default()),
+                twinjit::ir::Scalar::Float64 => NpyData::F64(a.to_vec().unwrap_or_default()),
+            };
+            let path = dir.join(format!("{name}.npy"));
+            npy::write(&path, &Npy { data, shape: a.shape().to_vec() })
+                .map_err(|e| format!("error: writing {}: {e}", path.display()))
+        }
+        Value::Tuple(vs) => vs.iter().enumerate().try_for_each(|(k, e)| write_returned(dir, e, &format!("{name}_{k}"))),
+        _ => Ok(()),
     }
 }
 
@@ -251,6 +277,7 @@ pub fn run(a: &RunArgs, out: Option<PathBuf>) -> Result<String, String> {
     let run = t1.elapsed();
     if let Some(dir) = out {
         write_outputs(&dir, &p.params, &p.bound)?;
+        write_returned(&dir, &r, "return")?;
     }
     Ok(format!(
         "{{\"return\": {}, \"compile_ms\": {}, \"run_ms\": {}, \"load_ms\": {}}}\n",

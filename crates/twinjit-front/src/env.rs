@@ -137,12 +137,22 @@ pub(crate) fn numpy_function(name: &str) -> Option<Builtin> {
 
 /// The "supported: ..." hint for `np.*`, made from the builtins table.
 pub(crate) fn numpy_hint() -> String {
-    let names = twinjit_ir::builtins::paths_under("numpy.");
+    use twinjit_ir::Typing;
+    let (mut scalar, mut arrays) = (Vec::new(), Vec::new());
+    for b in twinjit_ir::Builtin::ALL {
+        for p in b.info().paths.iter().filter_map(|p| p.strip_prefix("numpy.")) {
+            match b.info().typing {
+                Typing::Alloc(_) | Typing::View(_) => arrays.push(p),
+                _ => scalar.push(p),
+            }
+        }
+    }
     format!(
-        "supported: the np.float32/np.float64/np.int32/np.int64 casts, np.pi e inf nan euler_gamma, \
-         np.finfo(dtype).eps/max/min/tiny/resolution, np.iinfo(dtype).max/min, and np.{} on scalars; \
-         array creation and array functions are not compiled yet",
-        names.join(" ")
+        "supported: the np.float32/np.float64/np.int32/np.int64 casts, np.pi e inf nan euler_gamma newaxis, \
+         np.finfo(dtype).eps/max/min/tiny/resolution, np.iinfo(dtype).max/min, np.{} on scalars, and \
+         np.{} making arrays; array expressions and reductions are not compiled yet",
+        scalar.join(" "),
+        arrays.join(" ")
     )
 }
 

@@ -20,6 +20,7 @@ use hashbrown::{HashMap, HashSet};
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::Ranged;
 use twinjit_diag::{Diagnostic, FileId, Span};
+use twinjit_ir::builtins::Alloc;
 use twinjit_ir::passes::{run_passes, SimplifyCfg};
 use twinjit_ir::{
     AddressSpace, BinaryOp, Block, BlockCall, Builtin, CmpOp, Const, DecoratorOptions, Function, FunctionAttrs,
@@ -620,15 +621,27 @@ impl Lower<'_> {
         }
     }
 
+    /// One index of a subscript: a slice `lo:hi:step` (absent bounds as `None`) and `...`
+    /// become slice builtins that only a subscript's rewrite consumes.
     fn index_expr(&mut self, e: &Expr) -> Value {
-        if let Expr::Slice(s) = e {
-            return self.fail(unsupported(
-                self.sp(s.range),
-                "slices are",
-                "index single elements (a[i]) in a loop; array views are not supported yet",
-            ));
+        match e {
+            Expr::Slice(sl) => {
+                let span = self.sp(sl.range);
+                let mut bounds = Vec::with_capacity(3);
+                for part in [&sl.lower, &sl.upper, &sl.step] {
+                    bounds.push(match part {
+                        Some(e) => self.expr(e),
+                        None => self.konst(Const::None, span),
+                    });
+                }
+                self.emit(InstKind::Builtin(Builtin::SliceIndex, bounds), span)
+            }
+            Expr::EllipsisLiteral(x) => {
+                let span = self.sp(x.range);
+                self.emit(InstKind::Builtin(Builtin::Ellipsis, vec![]), span)
+            }
+            e => self.expr(e),
         }
-        self.expr(e)
     }
 
     fn name(&mut self, n: &ast::ExprName) -> Value {
@@ -875,7 +888,8 @@ impl Lower<'_> {
                 }
                 let v = self.expr(&s.value);
                 if let Expr::Slice(sl) = &*s.slice {
-                    // A tuple slice; inference checks the bounds are constants.
+                    // A tuple slice, or an array view: inference decides by the value's type
+                    // (`tuple_slice` of an array is rewritten as the view `a[lo:hi:step]`).
                     let mut args = vec![v];
                     for part in [&sl.lower, &sl.upper, &sl.step] {
                         let p = match part {
@@ -1065,6 +1079,7 @@ impl Lower<'_> {
                 (g @ (Global::MathModule | Global::NumpyModule), [c]) if module_const(&g, c).is_some() => {
                     return self.konst(Const::Float(module_const(&g, c).expect("checked")), span);
                 }
+                (Global::NumpyModule, ["newaxis"]) => return self.konst(Const::None, span),
                 (Global::CudaModule, path) => {
                     let b = Builtin::from_path(&format!("cuda.{}", path.join(".")))
                         .filter(|b| b.info().typing == Typing::SpecialRegister);
@@ -1114,7 +1129,7 @@ impl Lower<'_> {
             None => {
                 return self.fail(
                     Diagnostic::error(format!("unknown attribute `{attr}`"), span, "not supported")
-                        .with_hint("arrays support .shape, .size and .ndim"),
+                        .with_hint("arrays support .shape .size .ndim .strides .dtype .itemsize .nbytes .T"),
                 )
             }
         };
@@ -1212,6 +1227,12 @@ impl Lower<'_> {
                 (self.locals.contains(n.id.as_str()), self.env.get(n.id.as_str()))
             {
                 return self.function_call(n.id.as_str(), &params.clone(), c, span);
+            }
+        }
+        if let Expr::Attribute(a) = &*c.func {
+            if let Some(b) = Builtin::from_path(&format!(".{}()", a.attr.id.as_str())) {
+                let receiver = self.expr(&a.value);
+                return self.method_call(b, receiver, c, span);
             }
         }
         if !c.arguments.keywords.is_empty() {
@@ -1407,6 +1428,13 @@ impl Lower<'_> {
 
     fn module_call(&mut self, g: Global, path: &[&str], c: &ast::ExprCall, span: Span) -> Value {
         let args = &c.arguments.args;
+        if let (Global::NumpyModule, [f]) = (&g, path) {
+            if let Some(b) = numpy_function(f) {
+                if let Typing::Alloc(a) = b.info().typing {
+                    return self.alloc_call(b, a, None, c, span);
+                }
+            }
+        }
         let kw_ok = matches!((&g, path), (Global::CudaModule, ["shared" | "local", "array"]));
         if !c.arguments.keywords.is_empty() && !kw_ok {
             let kspan = self.sp(c.arguments.keywords[0].range);
@@ -1528,6 +1556,180 @@ impl Lower<'_> {
                 ),
             ),
         }
+    }
+
+    /// A NumPy array constructor (`np.zeros(n, dtype=np.float32)`, `a.copy()`): arguments bound
+    /// to the row's parameters by name and position ([`Alloc::params`]); an omitted optional
+    /// one is a `None` constant; the dtype, resolved here, is passed as a zero of that dtype;
+    /// `np.array`'s list literals become (nested) tuples.
+    fn alloc_call(&mut self, b: Builtin, a: Alloc, receiver: Option<Value>, c: &ast::ExprCall, span: Span) -> Value {
+        let (names, required) = a.params();
+        let fname = format!("{}()", b.name());
+        let mut slots: Vec<Option<&Expr>> = vec![None; names.len()];
+        let skip = usize::from(receiver.is_some());
+        let args = &c.arguments.args;
+        if args.len() + skip > names.len() {
+            return self.fail(Diagnostic::error(
+                format!("{fname} takes at most {} arguments ({} given)", names.len() - skip, args.len()),
+                span,
+                "too many arguments",
+            ));
+        }
+        for (k, e) in args.iter().enumerate() {
+            if let Expr::Starred(st) = e {
+                return self.fail(unsupported(self.sp(st.range), "`*args` in calls is", "pass arguments one by one"));
+            }
+            slots[k + skip] = Some(e);
+        }
+        for kw in c.arguments.keywords.iter() {
+            let kspan = self.sp(kw.range);
+            let Some(name) = kw.arg.as_ref().map(|n| n.id.as_str()) else {
+                return self.fail(unsupported(kspan, "`**kwargs` in calls is", "pass keywords one by one"));
+            };
+            if name == "order" {
+                match &kw.value {
+                    Expr::StringLiteral(s) if s.value.to_str() == "C" => continue,
+                    _ => {
+                        return self.fail(unsupported(
+                            kspan,
+                            "order= other than 'C' is",
+                            "twinjit allocates C-contiguous arrays",
+                        ))
+                    }
+                }
+            }
+            match names.iter().position(|n| *n == name) {
+                Some(k) if k >= skip && slots[k].is_none() => slots[k] = Some(&kw.value),
+                Some(_) => {
+                    return self.fail(Diagnostic::error(
+                        format!("{fname} got multiple values for argument '{name}'"),
+                        kspan,
+                        "given twice",
+                    ))
+                }
+                None => {
+                    return self.fail(
+                        Diagnostic::error(
+                            format!("{fname} got an unexpected keyword argument '{name}'"),
+                            kspan,
+                            "unknown keyword",
+                        )
+                        .with_hint(format!("{fname} takes {}", names.join(", "))),
+                    )
+                }
+            }
+        }
+        if let Some(k) = (skip..required).find(|&k| slots[k].is_none()) {
+            return self.fail(Diagnostic::error(
+                format!("{fname} missing required argument '{}'", names[k]),
+                span,
+                "argument missing",
+            ));
+        }
+        let mut vals = Vec::with_capacity(names.len());
+        if let Some(r) = receiver {
+            vals.push(r);
+        }
+        for (k, slot) in slots.into_iter().enumerate().skip(skip) {
+            vals.push(match slot {
+                None => self.konst(Const::None, span),
+                Some(e) if Some(k) == a.dtype_param() => {
+                    if let Expr::NoneLiteral(_) = e {
+                        self.konst(Const::None, span)
+                    } else {
+                        match self.dtype_value(e) {
+                            Some(s) => self.zero_of_dtype(s, self.sp(e.range())),
+                            // `dtype=a.dtype`: typed as a zero of the array's dtype.
+                            None if matches!(e, Expr::Attribute(at) if at.attr.id.as_str() == "dtype") => self.expr(e),
+                            None => {
+                                return self.fail(
+                                    Diagnostic::error("unsupported dtype", self.sp(e.range()), "not a dtype twinjit has")
+                                        .with_hint("supported: np.float64, np.float32, np.int64, np.int32, np.bool_ (or float, int, bool, or their names as strings)"),
+                                )
+                            }
+                        }
+                    }
+                }
+                Some(e) if a == Alloc::Array && k == 0 => self.nested_literal(e),
+                Some(e) => self.expr(e),
+            });
+        }
+        self.emit(InstKind::Builtin(b, vals), span)
+    }
+
+    /// A list or tuple literal (nested) as nested tuples; anything else as an expression.
+    fn nested_literal(&mut self, e: &Expr) -> Value {
+        match e {
+            Expr::List(l) => {
+                let span = self.sp(l.range);
+                let vals: Vec<Value> = l.elts.iter().map(|x| self.nested_literal(x)).collect();
+                self.emit(InstKind::MakeTuple(vals), span)
+            }
+            Expr::Tuple(t) => {
+                let span = self.sp(t.range);
+                let vals: Vec<Value> = t.elts.iter().map(|x| self.nested_literal(x)).collect();
+                self.emit(InstKind::MakeTuple(vals), span)
+            }
+            e => self.expr(e),
+        }
+    }
+
+    /// A zero of `s`: how a dtype argument reaches inference (its type is the dtype).
+    fn zero_of_dtype(&mut self, s: Scalar, span: Span) -> Value {
+        let z = self.konst(Const::Int(0), span);
+        self.emit(InstKind::Cast(s, z), span)
+    }
+
+    /// A dtype written as `np.float32`, a Numba type, `float`/`int`/`bool`, or a string.
+    fn dtype_value(&self, e: &Expr) -> Option<Scalar> {
+        match e {
+            Expr::StringLiteral(s) => dtype_name(s.value.to_str()).or(match s.value.to_str() {
+                "f8" | "d" => Some(Scalar::Float64),
+                "f4" | "f" => Some(Scalar::Float32),
+                "i8" | "int" => Some(Scalar::Int64),
+                "i4" => Some(Scalar::Int32),
+                "bool" | "?" => Some(Scalar::Bool),
+                "float" => Some(Scalar::Float64),
+                _ => None,
+            }),
+            Expr::Name(n) if !self.locals.contains(n.id.as_str()) && !self.env.contains_key(n.id.as_str()) => {
+                match n.id.as_str() {
+                    "float" => Some(Scalar::Float64),
+                    "int" => Some(Scalar::Int64),
+                    "bool" => Some(Scalar::Bool),
+                    _ => None,
+                }
+            }
+            e => self.dtype(e),
+        }
+    }
+
+    /// `a.copy()`, `a.reshape(2, 3)`, `a.transpose()`: a method of the builtins table.
+    fn method_call(&mut self, b: Builtin, receiver: Value, c: &ast::ExprCall, span: Span) -> Value {
+        if let Typing::Alloc(a) = b.info().typing {
+            return self.alloc_call(b, a, Some(receiver), c, span);
+        }
+        if let Some(k) = c.arguments.keywords.first() {
+            return self.fail(unsupported(
+                self.sp(k.range),
+                "keyword arguments to array methods are",
+                "pass arguments by position",
+            ));
+        }
+        let args = &c.arguments.args;
+        let mut vals = vec![receiver];
+        match (b, args.len()) {
+            (Builtin::Reshape, 0) => {
+                return self.fail(Diagnostic::error("reshape() takes a shape", span, "no shape given"))
+            }
+            // `a.reshape(2, 3)`: the dimensions as one tuple.
+            (Builtin::Reshape, n) if n > 1 => {
+                let dims: Vec<Value> = args.iter().map(|e| self.expr(e)).collect();
+                vals.push(self.emit(InstKind::MakeTuple(dims), span));
+            }
+            _ => vals.extend(args.iter().map(|e| self.expr(e))),
+        }
+        self.emit(InstKind::Builtin(b, vals), span)
     }
 
     fn const_shape(&self, e: &Expr) -> Option<Vec<i64>> {

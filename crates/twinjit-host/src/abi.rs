@@ -5,7 +5,8 @@
 //! signature `fn(err: *mut ErrorRecord, ret: *mut u64, args...) -> i32`: status 0 is success, non-zero
 //! means `*err` describes a raised error (callers propagate the status unchanged). Results are
 //! written to `ret` as 8-byte slots, one per flattened part. Arguments are flattened: a scalar
-//! is one part; an array is `data, shape[0..n], strides[0..n]` (strides in elements); a tuple
+//! is one part; an array is `data, shape[0..n], strides[0..n], owner` (strides in elements; the
+//! owner is the memory manager's header, null for an array the caller lent); a tuple
 //! is its elements' parts in order. The entry trampoline has the signature
 //! `extern "C" fn(err, ret, args: *const u64) -> i32` and reads its arguments from 8-byte
 //! slots in the same flattened order, so Rust never builds a native call of variable arity.
@@ -36,7 +37,7 @@ pub fn parts(t: &Type) -> Vec<types::Type> {
         .into_iter()
         .map(|p| match p {
             Part::Scalar(s) => scalar_type(s),
-            Part::Data(_) | Part::Dim(_) | Part::Stride(_) => types::I64,
+            Part::Data(_) | Part::Dim(_) | Part::Stride(_) | Part::MemInfo => types::I64,
         })
         .collect()
 }

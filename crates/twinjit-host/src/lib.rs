@@ -22,6 +22,7 @@ mod describe;
 mod image;
 mod link;
 mod lower;
+pub mod memory;
 mod runtime;
 
 pub use describe::host_description;

@@ -389,6 +389,46 @@ impl FnLowering<'_, '_> {
             InstKind::GetItem(..) | InstKind::SetItem(..) => {
                 return Err(HostError::Internal("getitem/setitem reached the backend".into()))
             }
+            InstKind::NewArray { dtype, shape, zeroed } => {
+                let dims: Vec<cl::Value> = shape.iter().map(|d| self.one(*d)).collect();
+                let mut args = dims.clone();
+                while args.len() < 3 {
+                    args.push(self.iconst(types::I64, 1));
+                }
+                args.push(self.iconst(types::I64, dtype.size() as i64));
+                args.push(self.iconst(types::I8, *zeroed as i64));
+                let i64s = [types::I64; 4];
+                let params = [&i64s[..], &[types::I8]].concat();
+                let mi = self.call_helper(runtime::NRT_NEW, &args, &params, types::I64);
+                let failed = self.b.ins().icmp_imm_s(IntCC::Equal, mi, 0);
+                self.raise_exception_if(failed, "MemoryError", twinjit_ir::abi::ALLOCATION_FAILED, span);
+                let data = self.b.ins().iadd_imm_s(mi, crate::memory::HEADER as i64);
+                // C strides, in elements.
+                let mut strides = vec![self.iconst(types::I64, 1); dims.len()];
+                for k in (0..dims.len().saturating_sub(1)).rev() {
+                    strides[k] = self.b.ins().imul(strides[k + 1], dims[k + 1]);
+                }
+                std::iter::once(data).chain(dims).chain(strides).chain(std::iter::once(mi)).collect()
+            }
+            InstKind::View { base, offset, shape, strides } => {
+                let dt = self.f.ty(*base).array().expect("array").dtype;
+                let bp = self.vals[base.index()].clone();
+                let off = self.one(*offset);
+                let bytes = self.b.ins().imul_imm_s(off, dt.size() as i64);
+                let data = self.b.ins().iadd(bp[0], bytes);
+                let owner = *bp.last().expect("an array has an owner part");
+                std::iter::once(data)
+                    .chain(shape.iter().chain(strides).map(|v| self.one(*v)))
+                    .chain(std::iter::once(owner))
+                    .collect()
+            }
+            InstKind::IncRef(v) | InstKind::DecRef(v) => {
+                let inc = matches!(kind, InstKind::IncRef(_));
+                for mi in self.owners(*v) {
+                    self.count(mi, inc);
+                }
+                Parts::new()
+            }
             InstKind::AllocArray { .. } => {
                 return Err(HostError::Unsupported(Unsupported {
                     what: "cuda.shared.array / cuda.local.array".into(),
@@ -397,6 +437,58 @@ impl FnLowering<'_, '_> {
                 }))
             }
         })
+    }
+
+    /// The owner parts of every array in value `v`.
+    fn owners(&self, v: Value) -> Vec<cl::Value> {
+        twinjit_ir::abi::flatten(self.f.ty(v))
+            .into_iter()
+            .zip(self.vals[v.index()].iter())
+            .filter(|(p, _)| *p == twinjit_ir::abi::Part::MemInfo)
+            .map(|(_, x)| *x)
+            .collect()
+    }
+
+    /// `incref`/`decref` of one owner, inline: nothing for a null owner (a lent array), an
+    /// atomic add, and on a decrement to zero a call of the memory manager's free.
+    fn count(&mut self, mi: cl::Value, inc: bool) {
+        let owned = self.b.create_block();
+        let done = self.b.create_block();
+        self.b.ins().brif(mi, owned, &[], done, &[]);
+        self.b.switch_to_block(owned);
+        self.b.seal_block(owned);
+        let delta = self.iconst(types::I64, if inc { 1 } else { -1 });
+        let old = self.b.ins().atomic_rmw(types::I64, MemFlagsData::trusted(), cl::AtomicRmwOp::Add, mi, delta);
+        if inc {
+            self.b.ins().jump(done, &[]);
+        } else {
+            let free = self.b.create_block();
+            let last = self.b.ins().icmp_imm_s(IntCC::Equal, old, 1);
+            self.b.ins().brif(last, free, &[], done, &[]);
+            self.b.switch_to_block(free);
+            self.b.seal_block(free);
+            self.b.set_cold_block(free);
+            let fr = (self.helpers)(&mut self.b, runtime::NRT_FREE, &[types::I64], &[]);
+            self.b.ins().call(fr, &[mi]);
+            self.b.ins().jump(done, &[]);
+        }
+        self.b.switch_to_block(done);
+        self.b.seal_block(done);
+    }
+
+    /// Raises `class(message)` (a constant exception) when `cond` is true; continues in a new
+    /// block.
+    fn raise_exception_if(&mut self, cond: cl::Value, class: &str, message: &str, span: Span) {
+        let raise = self.b.create_block();
+        let cont = self.b.create_block();
+        self.b.ins().brif(cond, raise, &[], cont, &[]);
+        self.b.switch_to_block(raise);
+        self.b.seal_block(raise);
+        self.b.set_cold_block(raise);
+        let e = Exception { class: class.into(), args: vec![twinjit_ir::ExceptionArg::Str(message.into())] };
+        self.raise(&e, span);
+        self.b.switch_to_block(cont);
+        self.b.seal_block(cont);
     }
 
     fn fzero(&mut self, t: types::Type) -> cl::Value {

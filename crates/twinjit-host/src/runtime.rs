@@ -62,6 +62,11 @@ pub(crate) fn helper_symbol(h: Helper, f32: bool) -> &'static str {
     }
 }
 
+/// The memory manager's allocation (`memory::twinjit_nrt_new`).
+pub(crate) const NRT_NEW: &str = "twinjit_nrt_new";
+/// The memory manager's free (`memory::twinjit_nrt_free`).
+pub(crate) const NRT_FREE: &str = "twinjit_nrt_free";
+
 /// (symbol name, address) of every symbol compiled code may import: the runtime helpers and
 /// the builtins table's libm functions (the interpreter's very functions). Built once.
 pub(crate) fn symbols() -> &'static [(Box<str>, usize)] {
@@ -84,6 +89,8 @@ pub(crate) fn symbols() -> &'static [(Box<str>, usize)] {
             frexp_exponent_f64,
             frexp_exponent_f32
         ];
+        v.push((Box::from(NRT_NEW), crate::memory::twinjit_nrt_new as *const u8 as usize));
+        v.push((Box::from(NRT_FREE), crate::memory::twinjit_nrt_free as *const u8 as usize));
         v.extend(twinjit_ir::builtins::libm_symbols().into_iter().map(|(n, p)| (n.into_boxed_str(), p as usize)));
         v
     })

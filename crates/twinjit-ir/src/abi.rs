@@ -56,6 +56,9 @@ impl ErrorCode {
     }
 }
 
+/// `str()` of the `MemoryError` an allocation that cannot be had raises (Numba's message).
+pub const ALLOCATION_FAILED: &str = "Allocation failed (probably too large).";
+
 /// Deepest recursion compiled host code allows before raising `RecursionError` (Python's
 /// default limit, and the reference interpreter's): native stack overflow is never reached.
 pub const MAX_RECURSION: i64 = 1000;
@@ -210,6 +213,9 @@ pub enum Part {
     Dim(u8),
     /// An array's stride along an axis, in elements (int64).
     Stride(u8),
+    /// An array's owner: a pointer to the memory manager's header of its buffer, or null for
+    /// an array the caller lent (host only: kernels have no owned arrays, PTX drops the part).
+    MemInfo,
 }
 
 /// The flattened parts of a value of type `t`, in order.
@@ -221,12 +227,13 @@ pub fn flatten(t: &Type) -> Vec<Part> {
 
 fn push_parts(t: &Type, out: &mut Vec<Part>) {
     match t {
-        Type::Unknown | Type::None => {}
+        Type::Unknown | Type::None | Type::Slice(_) => {}
         Type::Scalar(s) => out.push(Part::Scalar(*s)),
         Type::Array(a) => {
             out.push(Part::Data(a.dtype));
             out.extend((0..a.ndim).map(Part::Dim));
             out.extend((0..a.ndim).map(Part::Stride));
+            out.push(Part::MemInfo);
         }
         Type::Tuple(ts) => ts.iter().for_each(|t| push_parts(t, out)),
     }
@@ -252,7 +259,7 @@ mod tests {
     use crate::types::{ArrayType, Layout};
 
     #[test]
-    fn arrays_flatten_to_data_shape_strides() {
+    fn arrays_flatten_to_data_shape_strides_owner() {
         let a = Type::Array(ArrayType { dtype: Scalar::Float32, ndim: 2, layout: Layout::A });
         let t = Type::Tuple(vec![Type::I64, a, Type::None]);
         assert_eq!(
@@ -263,7 +270,8 @@ mod tests {
                 Part::Dim(0),
                 Part::Dim(1),
                 Part::Stride(0),
-                Part::Stride(1)
+                Part::Stride(1),
+                Part::MemInfo
             ]
         );
         let slots: Vec<u64> = array_slots(0x1000, &[3, 4], c_strides(&[3, 4])).collect();

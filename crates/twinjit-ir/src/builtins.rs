@@ -66,6 +66,12 @@ pub enum Typing {
     ArrayShape,
     /// `a.strides`: a tuple of int64 strides in bytes (elements times the itemsize).
     ArrayStrides,
+    /// `a.dtype`: a zero of the array's dtype (how a dtype travels to a constructor's `dtype=`).
+    ArrayDtype,
+    /// `a.itemsize`: an int64 constant.
+    ArrayItemsize,
+    /// `a.nbytes`: the size times the itemsize, int64.
+    ArrayNbytes,
     /// `x in t`: bool, for a homogeneous tuple of numbers `t` (rewritten to `==` and `|`).
     Contains,
     /// `t[lo:hi:step]` with constant (or absent) bounds: a new tuple; typed from the constant
@@ -99,6 +105,89 @@ pub enum Typing {
     /// A NumPy ufunc applied to scalars (`np.sqrt`, `np.minimum`): the result type is chosen
     /// as Numba chooses the ufunc's loop ([`Ufunc::loops`]), the rewrite computes it.
     Ufunc(Ufunc),
+    /// A NumPy array constructor (`np.empty`, `np.arange`, `a.copy()`): a new array owned by
+    /// the memory manager, typed by [`Alloc`]'s rules; the front end binds its arguments to
+    /// [`Alloc::params`] (an omitted optional one is a `None` constant; a dtype is passed as a
+    /// zero of that dtype, so its type is the dtype), the rewrite builds `newarray` and the
+    /// loops that fill it.
+    Alloc(Alloc),
+    /// A view of an array (`a.T`, `a.reshape(...)`): no copy where the layout allows it.
+    View(ViewOp),
+    /// A slice `lo:hi:step` in a subscript (`None` for an omitted bound): typed
+    /// `Type::Slice`, consumed by the rewrite of the subscript.
+    SliceIndex,
+}
+
+/// An array constructor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Alloc {
+    /// `np.empty(shape, dtype=float)`
+    Empty,
+    /// `np.zeros(shape, dtype=float)`
+    Zeros,
+    /// `np.ones(shape, dtype=float)`
+    Ones,
+    /// `np.full(shape, fill_value, dtype=None)`: the fill value's type by default.
+    Full,
+    /// `np.empty_like(a, dtype=None)`
+    EmptyLike,
+    /// `np.zeros_like(a, dtype=None)`
+    ZerosLike,
+    /// `np.ones_like(a, dtype=None)`
+    OnesLike,
+    /// `np.full_like(a, fill_value, dtype=None)`
+    FullLike,
+    /// `np.arange([start,] stop[, step], dtype=None)`
+    Arange,
+    /// `np.linspace(start, stop, num=50)`
+    Linspace,
+    /// `np.eye(N, M=None, k=0, dtype=float)`
+    Eye,
+    /// `np.identity(n, dtype=float)`
+    Identity,
+    /// `np.copy(a)` / `a.copy()`: a C-contiguous copy.
+    Copy,
+    /// `np.array(object, dtype=None)` of a (nested) list or tuple of numbers, or of an array.
+    Array,
+}
+
+impl Alloc {
+    /// Python's parameter names in order, and how many are required (the rest default to
+    /// `None`, or to the value Numba gives them).
+    pub fn params(self) -> (&'static [&'static str], usize) {
+        match self {
+            Alloc::Empty | Alloc::Zeros | Alloc::Ones => (&["shape", "dtype"], 1),
+            Alloc::Full => (&["shape", "fill_value", "dtype"], 2),
+            Alloc::EmptyLike | Alloc::ZerosLike | Alloc::OnesLike => (&["a", "dtype"], 1),
+            Alloc::FullLike => (&["a", "fill_value", "dtype"], 2),
+            Alloc::Arange => (&["start", "stop", "step", "dtype"], 1),
+            Alloc::Linspace => (&["start", "stop", "num"], 2),
+            Alloc::Eye => (&["N", "M", "k", "dtype"], 1),
+            Alloc::Identity => (&["n", "dtype"], 1),
+            Alloc::Copy => (&["a"], 1),
+            Alloc::Array => (&["object", "dtype"], 1),
+        }
+    }
+
+    /// The parameter that takes a dtype, if any.
+    pub fn dtype_param(self) -> Option<usize> {
+        self.params().0.iter().position(|p| *p == "dtype")
+    }
+}
+
+/// A view-making array method or attribute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ViewOp {
+    /// `a.T` / `a.transpose()`: the axes reversed; `a.transpose(axes)` with a constant
+    /// permutation.
+    Transpose,
+    /// `a.reshape(shape)` / `np.reshape(a, shape)`: a view of a C-contiguous array (one `-1`
+    /// dimension is inferred); `ValueError` when the sizes differ.
+    Reshape,
+    /// `a.ravel()` / `np.ravel(a)`: a 1-D view of a C-contiguous array, else a copy.
+    Ravel,
+    /// `a.flatten()`: always a 1-D copy.
+    Flatten,
 }
 
 /// How Numba picks a ufunc's loop for scalar arguments (the result type), with Numba's loop
@@ -447,6 +536,12 @@ builtins! {
     Shape = "shape" [".shape"] (1, 1) ArrayShape, Rw;
     /// `a.strides` as a tuple, in bytes.
     Strides = "strides" [".strides"] (1, 1) ArrayStrides, Rw;
+    /// `a.dtype` (as a dtype argument)
+    Dtype = "dtype" [".dtype"] (1, 1) ArrayDtype, Rw;
+    /// `a.itemsize`
+    Itemsize = "itemsize" [".itemsize"] (1, 1) ArrayItemsize, Rw;
+    /// `a.nbytes`
+    Nbytes = "nbytes" [".nbytes"] (1, 1) ArrayNbytes, Rw;
     /// `x in t` (arguments: `t`, `x`; the front end writes `x not in t` as `not (x in t)`)
     Contains = "in" [] (2, 2) Contains, Rw;
     /// `t[lo:hi:step]` of a tuple (absent bounds are None constants)
@@ -634,6 +729,48 @@ builtins! {
     NpFloorDivide = "np.floor_divide" ["numpy.floor_divide"] (2, 2) Ufunc(U::FloorDivide), Rw;
     /// `np.true_divide` / `np.divide`
     NpTrueDivide = "np.true_divide" ["numpy.true_divide", "numpy.divide"] (2, 2) Ufunc(U::TrueDivide), Rw;
+    // NumPy array constructors and views (host: owned by the memory manager; kernels: views).
+    /// `np.empty`
+    NpEmpty = "np.empty" ["numpy.empty"] (2, 2) Alloc(Alloc::Empty), Rw;
+    /// `np.zeros`
+    NpZeros = "np.zeros" ["numpy.zeros"] (2, 2) Alloc(Alloc::Zeros), Rw;
+    /// `np.ones`
+    NpOnes = "np.ones" ["numpy.ones"] (2, 2) Alloc(Alloc::Ones), Rw;
+    /// `np.full`
+    NpFull = "np.full" ["numpy.full"] (3, 3) Alloc(Alloc::Full), Rw;
+    /// `np.empty_like`
+    NpEmptyLike = "np.empty_like" ["numpy.empty_like"] (2, 2) Alloc(Alloc::EmptyLike), Rw;
+    /// `np.zeros_like`
+    NpZerosLike = "np.zeros_like" ["numpy.zeros_like"] (2, 2) Alloc(Alloc::ZerosLike), Rw;
+    /// `np.ones_like`
+    NpOnesLike = "np.ones_like" ["numpy.ones_like"] (2, 2) Alloc(Alloc::OnesLike), Rw;
+    /// `np.full_like`
+    NpFullLike = "np.full_like" ["numpy.full_like"] (3, 3) Alloc(Alloc::FullLike), Rw;
+    /// `np.arange`
+    NpArange = "np.arange" ["numpy.arange"] (4, 4) Alloc(Alloc::Arange), Rw;
+    /// `np.linspace`
+    NpLinspace = "np.linspace" ["numpy.linspace"] (3, 3) Alloc(Alloc::Linspace), Rw;
+    /// `np.eye`
+    NpEye = "np.eye" ["numpy.eye"] (4, 4) Alloc(Alloc::Eye), Rw;
+    /// `np.identity`
+    NpIdentity = "np.identity" ["numpy.identity"] (2, 2) Alloc(Alloc::Identity), Rw;
+    /// `np.copy(a)` / `a.copy()`
+    NpCopy = "np.copy" ["numpy.copy", ".copy()"] (1, 1) Alloc(Alloc::Copy), Rw;
+    /// `np.array(object, dtype=None)`
+    NpArray = "np.array" ["numpy.array"] (2, 2) Alloc(Alloc::Array), Rw;
+    /// `a.T` / `a.transpose()` / `np.transpose(a)`
+    Transpose = "transpose" [".T", ".transpose()", "numpy.transpose"] (1, 2) View(ViewOp::Transpose), Rw;
+    /// `a.reshape(shape)` / `np.reshape(a, shape)`
+    Reshape = "reshape" [".reshape()", "numpy.reshape"] (2, 2) View(ViewOp::Reshape), Rw;
+    /// `a.ravel()` / `np.ravel(a)`
+    Ravel = "ravel" [".ravel()", "numpy.ravel"] (1, 1) View(ViewOp::Ravel), Rw;
+    /// `a.flatten()`
+    Flatten = "flatten" [".flatten()"] (1, 1) View(ViewOp::Flatten), Rw;
+    /// `lo:hi:step` in a subscript
+    SliceIndex = "slice" [] (3, 3) SliceIndex, Rw;
+    /// `...` in a subscript
+    Ellipsis = "ellipsis" [] (0, 0) SliceIndex, Rw;
+
     /// C's `fmod` (made by the `np.remainder` rewrite on floats; exact, like LLVM's `frem`).
     Fmod = "fmod" [] (2, 2) Internal, binary("fmod", libm::fmod, libm::fmodf);
 

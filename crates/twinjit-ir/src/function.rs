@@ -273,6 +273,38 @@ pub enum InstKind {
     Load(Value, Value),
     /// Stores the third operand at a linear element offset.
     Store(Value, Value, Value),
+    /// A new C-contiguous array of `dtype` with the given dimensions (int64, non-negative: the
+    /// rewrite checks them first), owned by the memory manager: one reference, held by the
+    /// result. `zeroed` fills it with zeros; otherwise its elements are unspecified
+    /// (`np.empty`). An allocation that fails raises `MemoryError`.
+    NewArray {
+        /// Element type.
+        dtype: Scalar,
+        /// One int64 per dimension.
+        shape: Vec<Value>,
+        /// Whether the elements start as zeros.
+        zeroed: bool,
+    },
+    /// A view of `base`'s memory: the same buffer (and owner) from element `offset` on, with its
+    /// own shape and strides (int64, strides in elements). No copy; the result type gives the
+    /// dtype and dimension. In typed IR the result borrows `base`'s reference; the refcount pass
+    /// gives it its own.
+    View {
+        /// The array viewed.
+        base: Value,
+        /// Element offset of the view's `[0, ...]` from `base`'s.
+        offset: Value,
+        /// The view's dimensions.
+        shape: Vec<Value>,
+        /// The view's strides in elements.
+        strides: Vec<Value>,
+    },
+    /// One more reference to every managed array in the value (an array or a tuple holding
+    /// arrays); arrays the caller lent (no owner) are unaffected. Made by the refcount pass.
+    IncRef(Value),
+    /// One reference fewer; the buffer is freed when its count reaches zero. Made by the
+    /// refcount pass.
+    DecRef(Value),
 }
 
 impl InstKind {
@@ -285,7 +317,13 @@ impl InstKind {
             | InstKind::Dim(a, _)
             | InstKind::TupleGet(a, _)
             | InstKind::Stride(a, _)
+            | InstKind::IncRef(a)
+            | InstKind::DecRef(a)
             | InstKind::CheckNonZero(a) => vec![*a],
+            InstKind::NewArray { shape, .. } => shape.clone(),
+            InstKind::View { base, offset, shape, strides } => {
+                [*base, *offset].into_iter().chain(shape.iter().copied()).chain(strides.iter().copied()).collect()
+            }
             InstKind::Binary(_, a, b)
             | InstKind::Compare(_, a, b)
             | InstKind::CheckIndex(a, b, _)
@@ -308,7 +346,15 @@ impl InstKind {
             | InstKind::Dim(a, _)
             | InstKind::TupleGet(a, _)
             | InstKind::Stride(a, _)
+            | InstKind::IncRef(a)
+            | InstKind::DecRef(a)
             | InstKind::CheckNonZero(a) => *a = f(*a),
+            InstKind::NewArray { shape, .. } => shape.iter_mut().for_each(|v| *v = f(*v)),
+            InstKind::View { base, offset, shape, strides } => {
+                *base = f(*base);
+                *offset = f(*offset);
+                shape.iter_mut().chain(strides.iter_mut()).for_each(|v| *v = f(*v));
+            }
             InstKind::Binary(_, a, b)
             | InstKind::Compare(_, a, b)
             | InstKind::CheckIndex(a, b, _)
@@ -344,7 +390,10 @@ impl InstKind {
             | InstKind::CheckIndex(..)
             | InstKind::CheckNonZero(..)
             | InstKind::Call(..)
-            | InstKind::AllocArray { .. } => true,
+            | InstKind::AllocArray { .. }
+            | InstKind::NewArray { .. }
+            | InstKind::IncRef(_)
+            | InstKind::DecRef(_) => true,
             // Integer `**` by a negative exponent with base 0 raises.
             InstKind::Binary(BinaryOp::Pow, ..) => true,
             InstKind::Builtin(b, _) => b.is_cuda(),

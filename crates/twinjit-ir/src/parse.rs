@@ -623,6 +623,29 @@ fn parse_kind(l: &mut Line, b: &mut Builder, line: usize) -> Result<InstKind, Ir
             InstKind::CheckIndex(i, n, u8::try_from(k).or_else(|_| l.err("bad axis"))?)
         }
         "checknonzero" => InstKind::CheckNonZero(l.value()?),
+        "newarray" => {
+            let mut d = l.ident()?;
+            let zeroed = d == "zeroed";
+            if zeroed {
+                d = l.ident()?;
+            }
+            let Some(dtype) = Scalar::parse(&d) else { return l.err(format!("bad dtype `{d}`")) };
+            l.punct('[')?;
+            InstKind::NewArray { dtype, shape: l.values_until(']')?, zeroed }
+        }
+        "view" => {
+            let base = l.value()?;
+            l.punct(',')?;
+            let offset = l.value()?;
+            l.punct(',')?;
+            l.punct('[')?;
+            let shape = l.values_until(']')?;
+            l.punct(',')?;
+            l.punct('[')?;
+            InstKind::View { base, offset, shape, strides: l.values_until(']')? }
+        }
+        "incref" => InstKind::IncRef(l.value()?),
+        "decref" => InstKind::DecRef(l.value()?),
         "load" => {
             let a = l.value()?;
             l.punct('[')?;

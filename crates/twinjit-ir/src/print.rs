@@ -170,6 +170,20 @@ fn write_kind(f: &mut fmt::Formatter<'_>, k: &InstKind) -> fmt::Result {
             f.write_str("]")
         }
         InstKind::Stride(a, k) => write!(f, "stride {a}, {k}"),
+        InstKind::NewArray { dtype, shape, zeroed } => {
+            write!(f, "newarray {}{}[", if *zeroed { "zeroed " } else { "" }, dtype.name())?;
+            write_list(f, shape)?;
+            f.write_str("]")
+        }
+        InstKind::View { base, offset, shape, strides } => {
+            write!(f, "view {base}, {offset}, [")?;
+            write_list(f, shape)?;
+            f.write_str("], [")?;
+            write_list(f, strides)?;
+            f.write_str("]")
+        }
+        InstKind::IncRef(a) => write!(f, "incref {a}"),
+        InstKind::DecRef(a) => write!(f, "decref {a}"),
         InstKind::CheckIndex(i, n, axis) => write!(f, "checkindex {i}, {n}, {axis}"),
         InstKind::CheckNonZero(a) => write!(f, "checknonzero {a}"),
         InstKind::Load(a, o) => write!(f, "load {a}[{o}]"),

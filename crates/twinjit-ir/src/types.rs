@@ -98,6 +98,21 @@ pub enum Type {
     Array(ArrayType),
     /// A tuple.
     Tuple(Vec<Type>),
+    /// A slice `lo:hi:step` or `...` in a subscript (Numba's `slice2_type`, `slice3_type`,
+    /// `ellipsis`): only ever an index of `getitem`/`setitem`, consumed by the rewrite, so it
+    /// has no parts and never reaches a backend.
+    Slice(SliceKind),
+}
+
+/// What kind of slice a [`Type::Slice`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SliceKind {
+    /// `lo:hi` (no step: as the innermost index it keeps a C array contiguous).
+    NoStep,
+    /// `lo:hi:step`
+    Step,
+    /// `...`
+    Ellipsis,
 }
 
 impl Type {
@@ -117,6 +132,16 @@ impl Type {
         match self {
             Type::Scalar(s) => Some(*s),
             _ => None,
+        }
+    }
+
+    /// Whether a value of this type holds an array (is one, or a tuple with one inside): the
+    /// values the refcount pass counts references of.
+    pub fn holds_array(&self) -> bool {
+        match self {
+            Type::Array(_) => true,
+            Type::Tuple(ts) => ts.iter().any(Type::holds_array),
+            _ => false,
         }
     }
 
@@ -153,6 +178,12 @@ impl Type {
                 }
                 s
             }
+            Type::Slice(k) => match k {
+                SliceKind::NoStep => "s2",
+                SliceKind::Step => "s3",
+                SliceKind::Ellipsis => "se",
+            }
+            .into(),
         }
     }
 
@@ -204,6 +235,11 @@ impl fmt::Display for Type {
                 write!(f, "array({}, {}, {})", a.dtype.name(), a.ndim, if a.layout == Layout::C { "C" } else { "A" })
             }
             Type::Tuple(ts) => crate::print::python_tuple(f, ts),
+            Type::Slice(k) => f.write_str(match k {
+                SliceKind::NoStep => "slice2",
+                SliceKind::Step => "slice3",
+                SliceKind::Ellipsis => "ellipsis",
+            }),
         }
     }
 }

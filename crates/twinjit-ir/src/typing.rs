@@ -10,9 +10,9 @@
 //! gives that integer type; arrays unify only with the identical array type (Numba relaxes
 //! the layout to `A`).
 
-use crate::builtins::{AtomicOp, Builtin, KernelOp, Typing, UfuncLoops};
+use crate::builtins::{Alloc, AtomicOp, Builtin, KernelOp, Typing, UfuncLoops, ViewOp};
 use crate::function::{BinaryOp, CmpOp, UnaryOp};
-use crate::types::{ArrayType, Scalar, Type};
+use crate::types::{ArrayType, Layout, Scalar, SliceKind, Type};
 use twinjit_diag::{Diagnostic, Span};
 
 /// A rule's refusal, not yet located: message, primary label and hint of the diagnostic.
@@ -356,7 +356,8 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             Type::I64
         }
         Typing::IterLen => match ty(0) {
-            Type::Array(a) if a.ndim == 1 => Type::I64,
+            // The rows of an n-D array are (n-1)-D views.
+            Type::Array(_) => Type::I64,
             Type::Tuple(ts) if ts.is_empty() || uniform(&ts).is_some() => Type::I64,
             Type::Tuple(ts) => {
                 return Err(TypeError::new(
@@ -364,15 +365,6 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
                     "elements of different types",
                 )
                 .with_hint("Numba iterates only tuples whose elements have one type; unpack it, or loop over a tuple literal (unrolled)"))
-            }
-            Type::Array(a) => {
-                return Err(TypeError::new(
-                    format!("iterating a {}-D array (its rows) is not supported yet", a.ndim),
-                    format!("this is a {}-D array", a.ndim),
-                )
-                .with_hint(
-                    "loop over the row indices and index every dimension: `for i in range(a.shape[0]): ... a[i, j]`",
-                ))
             }
             t => {
                 return Err(TypeError::new(format!("cannot iterate over {t}"), format!("this is {t}, not iterable"))
@@ -389,6 +381,11 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
                 .with_hint("convert with int(...)"))
             }
         },
+        Typing::ArrayDtype => Type::Scalar(array_of(&ty(0), "`.dtype`")?.dtype),
+        Typing::ArrayItemsize | Typing::ArrayNbytes => {
+            array_of(&ty(0), b.name())?;
+            Type::I64
+        }
         Typing::ArrayShape => Type::Tuple(vec![Type::I64; array_of(&ty(0), "`.shape`")?.ndim as usize]),
         Typing::ArrayStrides => Type::Tuple(vec![Type::I64; array_of(&ty(0), "`.strides`")?.ndim as usize]),
         Typing::Contains => match (ty(0), ty(1).scalar()) {
@@ -476,6 +473,206 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             let scalars = (0..args.len()).map(scalar).collect::<Result<Vec<_>, _>>()?;
             Type::Scalar(ufunc_scalar(u.loops(), &scalars))
         }
+        Typing::Alloc(a) => alloc(b, a, args)?,
+        Typing::View(v) => view(b, v, args)?,
+        Typing::SliceIndex => {
+            for (k, t) in args.iter().enumerate() {
+                if !(*t == Type::None || t.scalar().is_some_and(|s| s.is_int())) {
+                    return Err(TypeError::new(
+                        format!("slice indices must be integers or None, found {t}"),
+                        format!("bound {} is {t}", k + 1),
+                    )
+                    .with_hint("convert with int(...)"));
+                }
+            }
+            Type::Slice(match args {
+                [] => SliceKind::Ellipsis,
+                [_, _, Type::None] => SliceKind::NoStep,
+                _ => SliceKind::Step,
+            })
+        }
+    })
+}
+
+/// The dimension count a shape argument gives: an integer is one dimension, a tuple of
+/// integers one per element.
+pub fn shape_ndim(b: Builtin, t: &Type) -> Result<u8, TypeError> {
+    let bad = || {
+        TypeError::new(
+            format!("{}() takes a shape: an integer or a tuple of integers, found {t}", b.name()),
+            format!("this is {t}"),
+        )
+    };
+    let n = match t {
+        Type::Scalar(s) if s.is_int() => 1,
+        Type::Tuple(ts) if ts.iter().all(|t| t.scalar().is_some_and(|s| s.is_int())) => ts.len(),
+        _ => return Err(bad()),
+    };
+    if !(1..=3).contains(&n) {
+        return Err(TypeError::new(
+            format!("{}() of {n} dimensions: twinjit's arrays have 1 to 3", b.name()),
+            format!("{n} dimensions"),
+        ));
+    }
+    Ok(n as u8)
+}
+
+/// The dtype argument: a zero of that dtype (its type), or `None` for the default.
+fn dtype_arg(t: &Type, default: Scalar) -> Result<Scalar, TypeError> {
+    match t {
+        Type::None => Ok(default),
+        Type::Scalar(s) => Ok(*s),
+        t => Err(TypeError::new(format!("dtype must be a NumPy dtype, found {t}"), "not a dtype")),
+    }
+}
+
+fn c_array(dtype: Scalar, ndim: u8) -> Type {
+    Type::Array(ArrayType { dtype, ndim, layout: Layout::C })
+}
+
+/// The scalar type and nesting of a (nested) tuple of numbers given to `np.array`: the
+/// unified element type and the shape's length; `None` when it is ragged or not numbers.
+pub fn nested_elements(t: &Type) -> Option<(Scalar, u8)> {
+    match t {
+        Type::Scalar(s) => Some((*s, 0)),
+        Type::Tuple(ts) if !ts.is_empty() => {
+            let mut acc: Option<(Scalar, u8)> = None;
+            for e in ts {
+                let (s, d) = nested_elements(e)?;
+                acc = match acc {
+                    None => Some((s, d)),
+                    Some((a, ad)) if ad == d => Some((array_unify_scalar(a, s), d)),
+                    Some(_) => return None,
+                };
+            }
+            acc.map(|(s, d)| (s, d + 1))
+        }
+        _ => None,
+    }
+}
+
+/// NumPy's result type of an array built from numbers of types `a` and `b`: bool with an
+/// integer gives the integer, integers of both widths int64, any float with an int64 float64.
+fn array_unify_scalar(a: Scalar, b: Scalar) -> Scalar {
+    use Scalar::*;
+    match (a, b) {
+        (x, y) if x == y => x,
+        (Bool, x) | (x, Bool) => x,
+        (Float32, Int32) | (Int32, Float32) => Float64,
+        (Float32, Int64) | (Int64, Float32) => Float64,
+        (Float64, _) | (_, Float64) => Float64,
+        (Float32, Float32) => Float32,
+        _ => Int64,
+    }
+}
+
+fn alloc(b: Builtin, a: Alloc, args: &[Type]) -> Result<Type, TypeError> {
+    let ty = |k: usize| args[k].clone();
+    let array = |k: usize| -> Result<ArrayType, TypeError> { array_of(&ty(k), b.name()) };
+    let number = |k: usize| -> Result<Scalar, TypeError> {
+        ty(k).scalar().ok_or_else(|| {
+            TypeError::new(
+                format!("{}() expects a number, found {}", b.name(), ty(k)),
+                format!("argument {} is {}", k + 1, ty(k)),
+            )
+        })
+    };
+    let integer = |k: usize| -> Result<(), TypeError> {
+        match ty(k).scalar() {
+            Some(s) if s.is_int() => Ok(()),
+            _ => Err(TypeError::new(
+                format!("{}() expects an integer, found {}", b.name(), ty(k)),
+                format!("argument {} is {}", k + 1, ty(k)),
+            )),
+        }
+    };
+    Ok(match a {
+        Alloc::Empty | Alloc::Zeros | Alloc::Ones => {
+            c_array(dtype_arg(&ty(1), Scalar::Float64)?, shape_ndim(b, &ty(0))?)
+        }
+        Alloc::Full => {
+            let fill = number(1)?;
+            c_array(dtype_arg(&ty(2), fill)?, shape_ndim(b, &ty(0))?)
+        }
+        Alloc::EmptyLike | Alloc::ZerosLike | Alloc::OnesLike => {
+            let at = array(0)?;
+            c_array(dtype_arg(&ty(1), at.dtype)?, at.ndim)
+        }
+        Alloc::FullLike => {
+            let at = array(0)?;
+            number(1)?;
+            c_array(dtype_arg(&ty(2), at.dtype)?, at.ndim)
+        }
+        Alloc::Arange => {
+            let mut float = false;
+            for k in 0..3 {
+                if ty(k) != Type::None {
+                    float |= number(k)?.is_float();
+                }
+            }
+            c_array(dtype_arg(&ty(3), if float { Scalar::Float64 } else { Scalar::Int64 })?, 1)
+        }
+        Alloc::Linspace => {
+            number(0)?;
+            number(1)?;
+            if ty(2) != Type::None {
+                integer(2)?;
+            }
+            c_array(Scalar::Float64, 1)
+        }
+        Alloc::Eye => {
+            integer(0)?;
+            for k in 1..3 {
+                if ty(k) != Type::None {
+                    integer(k)?;
+                }
+            }
+            c_array(dtype_arg(&ty(3), Scalar::Float64)?, 2)
+        }
+        Alloc::Identity => {
+            integer(0)?;
+            c_array(dtype_arg(&ty(1), Scalar::Float64)?, 2)
+        }
+        Alloc::Copy => c_array(array(0)?.dtype, array(0)?.ndim),
+        Alloc::Array => match ty(0) {
+            Type::Array(at) => c_array(dtype_arg(&ty(1), at.dtype)?, at.ndim),
+            t => {
+                let Some((s, nd)) = nested_elements(&t) else {
+                    return Err(TypeError::new(
+                        format!("np.array() takes a list or tuple of numbers (nested for more dimensions), found {t}"),
+                        format!("this is {t}"),
+                    )
+                    .with_hint("every row must have the same length and hold numbers"));
+                };
+                if !(1..=3).contains(&nd) {
+                    return Err(TypeError::new(
+                        format!("np.array() of {nd} dimensions: twinjit's arrays have 1 to 3"),
+                        "here",
+                    ));
+                }
+                c_array(dtype_arg(&ty(1), s)?, nd)
+            }
+        },
+    })
+}
+
+fn view(b: Builtin, v: ViewOp, args: &[Type]) -> Result<Type, TypeError> {
+    let at = array_of(&args[0], b.name())?;
+    Ok(match v {
+        ViewOp::Transpose => {
+            if let Some(t) = args.get(1) {
+                let ok = matches!(t, Type::Tuple(ts) if ts.len() == at.ndim as usize && ts.iter().all(|t| t.scalar().is_some_and(|s| s.is_int())));
+                if !ok {
+                    return Err(TypeError::new(
+                        format!("transpose() takes a tuple of {} axes, found {t}", at.ndim),
+                        "here",
+                    ));
+                }
+            }
+            Type::Array(ArrayType { layout: if at.ndim == 1 { at.layout } else { Layout::A }, ..at })
+        }
+        ViewOp::Reshape => c_array(at.dtype, shape_ndim(b, &args[1])?),
+        ViewOp::Ravel | ViewOp::Flatten => c_array(at.dtype, 1),
     })
 }
 
@@ -572,6 +769,82 @@ pub fn tuple_index(k: i64, n: usize) -> Result<usize, TypeError> {
         return Err(TypeError::new(format!("tuple index {k} out of range for a {n}-tuple"), "here"));
     }
     Ok(kk as usize)
+}
+
+/// The type of `a[idx]` on array `at` (a single tuple index stands for its elements):
+/// integers, slices, `None` (a new axis) and one `...`. One integer per dimension gives the
+/// element; anything else a view, whose layout follows Numba's rule (a C array stays C when
+/// integers lead and at most the innermost index is a slice without a step).
+pub fn array_subscript(at: &ArrayType, idx: &[Type]) -> Result<Type, TypeError> {
+    let idx: Vec<Type> = match idx {
+        [Type::Tuple(ts)] => ts.clone(),
+        _ => idx.to_vec(),
+    };
+    let mut ints = 0usize;
+    let mut consumed = 0usize;
+    let mut newaxes = 0usize;
+    let mut ellipses = 0usize;
+    for t in &idx {
+        match t {
+            Type::Scalar(s) if s.is_int() => {
+                ints += 1;
+                consumed += 1;
+            }
+            Type::Slice(SliceKind::Ellipsis) => ellipses += 1,
+            Type::Slice(_) => consumed += 1,
+            Type::None => newaxes += 1,
+            t => {
+                return Err(TypeError::new(
+                    format!("array index must be an integer, a slice, None or ..., found {t}"),
+                    "bad index",
+                )
+                .with_hint("convert with int(...)"))
+            }
+        }
+    }
+    if ellipses > 1 {
+        return Err(TypeError::new("an index can only have a single ellipsis ('...')", "here"));
+    }
+    if consumed > at.ndim as usize {
+        return Err(TypeError::new(
+            format!("too many indices for array: array is {}-dimensional, but {consumed} were indexed", at.ndim),
+            "too many indices",
+        ));
+    }
+    if ints == at.ndim as usize && newaxes == 0 {
+        return Ok(Type::Scalar(at.dtype));
+    }
+    let ndim = at.ndim as usize - ints + newaxes;
+    if ndim == 0 || ndim > 3 {
+        return Err(TypeError::new(
+            format!("this subscript gives a {ndim}-D array; twinjit's arrays have 1 to 3 dimensions"),
+            "here",
+        ));
+    }
+    // Numba's `keeps_contiguity` over the indices before any `...` (all of them when every
+    // dimension is indexed).
+    let mut layout = at.layout;
+    if layout == Layout::C {
+        let left: Vec<&Type> = if consumed == at.ndim as usize {
+            idx.iter().filter(|t| !matches!(t, Type::Slice(SliceKind::Ellipsis))).collect()
+        } else {
+            let cut = idx.iter().position(|t| matches!(t, Type::Slice(SliceKind::Ellipsis))).unwrap_or(idx.len());
+            if cut < idx.len() && idx[cut + 1..].iter().any(|t| *t != Type::None) {
+                layout = Layout::A;
+            }
+            idx[..cut].iter().collect()
+        };
+        let keeps = |t: &Type, innermost: bool| match t {
+            Type::Scalar(_) => true,
+            Type::Slice(SliceKind::NoStep) => innermost,
+            _ => false,
+        };
+        let n = left.len();
+        if left.iter().enumerate().any(|(k, t)| !keeps(t, k + 1 == n)) {
+            layout = Layout::A;
+        }
+    }
+    Ok(Type::Array(ArrayType { dtype: at.dtype, ndim: ndim as u8, layout }))
 }
 
 /// Checks the index types of `a[idx]` on array `at`: one integer per dimension, a single tuple

@@ -245,6 +245,33 @@ fn check_typed_inst(f: &Function, data: &InstData) -> Result<(), String> {
         {
             return Err("select operands disagree".into());
         }
+        InstKind::NewArray { dtype, shape, .. } => {
+            let at = rty.as_ref().and_then(Type::array).ok_or("newarray without an array result")?;
+            if at.dtype != *dtype || at.ndim as usize != shape.len() || at.layout != crate::types::Layout::C {
+                return Err(format!(
+                    "newarray {}[{} dims] has result type {}",
+                    dtype.name(),
+                    shape.len(),
+                    rty.clone().unwrap_or(Type::None)
+                ));
+            }
+            if let Some(d) = shape.iter().find(|d| *f.ty(**d) != Type::I64) {
+                return Err(format!("newarray dimension {d} is {}", f.ty(*d)));
+            }
+        }
+        InstKind::View { base, offset, shape, strides } => {
+            let bt = f.ty(*base).array().ok_or_else(|| format!("view of non-array {base}"))?;
+            let at = rty.as_ref().and_then(Type::array).ok_or("view without an array result")?;
+            if at.dtype != bt.dtype || at.ndim as usize != shape.len() || shape.len() != strides.len() {
+                return Err(format!("view of {} gives {}", f.ty(*base), rty.clone().unwrap_or(Type::None)));
+            }
+            if let Some(v) = std::iter::once(offset).chain(shape).chain(strides).find(|v| *f.ty(**v) != Type::I64) {
+                return Err(format!("view operand {v} is {}", f.ty(*v)));
+            }
+        }
+        InstKind::IncRef(v) | InstKind::DecRef(v) if !f.ty(*v).holds_array() => {
+            return Err(format!("reference count of {v}: {}, which holds no array", f.ty(*v)));
+        }
         _ => {}
     }
     Ok(())

@@ -55,14 +55,17 @@ fn mem_ty(s: Scalar) -> &'static str {
     }
 }
 
-/// The LLVM types of the flattened parts of `t` (`twinjit_ir::abi::flatten`).
+/// The LLVM types of the flattened parts of `t` (`twinjit_ir::abi::flatten`). An array's owner
+/// is not among them: kernels own no buffers (every array is lent by the launch or is a
+/// shared/local array), so reference counts are no-ops here.
 pub(crate) fn part_types(t: &Type) -> Vec<&'static str> {
     flatten(t)
         .into_iter()
-        .map(|p| match p {
-            AbiPart::Scalar(s) => reg_ty(s),
-            AbiPart::Data(_) => "ptr",
-            AbiPart::Dim(_) | AbiPart::Stride(_) => "i64",
+        .filter_map(|p| match p {
+            AbiPart::Scalar(s) => Some(reg_ty(s)),
+            AbiPart::Data(_) => Some("ptr"),
+            AbiPart::Dim(_) | AbiPart::Stride(_) => Some("i64"),
+            AbiPart::MemInfo => None,
         })
         .collect()
 }
@@ -193,7 +196,16 @@ impl<'p> ModuleEmitter<'p> {
                 }
                 self.kernel_entry(entry_name)
             }
-            EntryKind::Call => self.call_entry(entry_name),
+            EntryKind::Call => {
+                if entry.func.ret.holds_array() {
+                    return Err(PtxError::Unsupported(Unsupported {
+                        what: format!("`{}` returning an array from the GPU", entry.source_name),
+                        span: entry.func.span,
+                        hint: "run it on the host target (arrays returned to Rust live in host memory)".into(),
+                    }));
+                }
+                self.call_entry(entry_name)
+            }
         };
         let mut out = String::new();
         out.push_str("; twinjit: generated LLVM IR for the NVPTX target\n");
@@ -762,6 +774,24 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
                 self.vals[t.index()][start..start + n].to_vec()
             }
             InstKind::AllocArray { space, dtype, shape } => self.alloc_array(*space, *dtype, shape, span)?,
+            InstKind::View { base, offset, shape, strides } => {
+                let dt =
+                    self.f.ty(*base).array().map(|t| t.dtype).ok_or_else(|| self.internal("view of a non-array"))?;
+                let data = self.element_ptr(*base, self.one(*offset).to_string(), dt);
+                let mut parts = vec![Part { ty: "ptr", op: data }];
+                for v in shape.iter().chain(strides) {
+                    parts.push(Part { ty: "i64", op: self.one(*v).to_string() });
+                }
+                parts
+            }
+            InstKind::IncRef(_) | InstKind::DecRef(_) => Vec::new(),
+            InstKind::NewArray { .. } => {
+                return Err(self.unsupported(
+                    "allocating arrays (np.empty, np.zeros, ...)",
+                    span,
+                    "allocate on the host and pass the array in, or use cuda.local.array / cuda.shared.array",
+                ))
+            }
             InstKind::GetItem(..) | InstKind::SetItem(..) => {
                 return Err(self.internal("getitem/setitem reached the backend"))
             }

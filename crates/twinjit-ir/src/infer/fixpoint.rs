@@ -292,6 +292,16 @@ impl<'m> Inferencer<'m> {
                     Type::Tuple(vec![Type::I64; n])
                 }
             }
+            InstKind::Builtin(Builtin::TupleSlice, args) if matches!(ty(&args[0]), Type::Array(_)) => {
+                // `a[lo:hi:step]` of an array: a view.
+                let bounds: Vec<Type> = args[1..].iter().map(&ty).collect();
+                if !bounds.iter().all(Type::is_known) {
+                    return Ok(Type::Unknown);
+                }
+                let slice = typing::builtin(Builtin::SliceIndex, &bounds).map_err(|e| e.at(span))?;
+                let at = ty(&args[0]).array().expect("matched");
+                typing::array_subscript(&at, &[slice]).map_err(|e| e.at(span))?
+            }
             InstKind::Builtin(Builtin::TupleSlice, args) => {
                 let ts = match ty(&args[0]) {
                     Type::Tuple(ts) => ts,
@@ -326,8 +336,10 @@ impl<'m> Inferencer<'m> {
             InstKind::GetItem(a, idx) => match ty(a) {
                 Type::Array(at) => {
                     let idx: Vec<Type> = idx.iter().map(&ty).collect();
-                    typing::array_index(&at, &idx).map_err(|e| e.at(span))?;
-                    Type::Scalar(at.dtype)
+                    if !idx.iter().all(Type::is_known) {
+                        return Ok(Type::Unknown);
+                    }
+                    typing::array_subscript(&at, &idx).map_err(|e| e.at(span))?
                 }
                 Type::Tuple(ts) => match const_index(f, idx, span) {
                     Ok(k) => ts[typing::tuple_index(k, ts.len()).map_err(|e| e.at(span))?].clone(),
@@ -344,7 +356,7 @@ impl<'m> Inferencer<'m> {
                 if let Type::Array(at) = ty(a) {
                     let idx: Vec<Type> = idx.iter().map(&ty).collect();
                     if idx.iter().all(Type::is_known) {
-                        typing::array_index(&at, &idx).map_err(|e| e.at(span))?;
+                        typing::array_subscript(&at, &idx).map_err(|e| e.at(span))?;
                     }
                 }
                 Type::None
@@ -376,6 +388,15 @@ impl<'m> Inferencer<'m> {
             }
             InstKind::Stride(..) => Type::I64,
             InstKind::Load(a, _) => Type::Scalar(array_of(&ty(a), span, "load")?.dtype),
+            // Made after inference (by the rewrite and the refcount pass); typed as they are.
+            InstKind::NewArray { dtype, shape, .. } => {
+                Type::Array(ArrayType { dtype: *dtype, ndim: shape.len() as u8, layout: Layout::C })
+            }
+            InstKind::View { base, shape, .. } => {
+                let at = array_of(&ty(base), span, "view")?;
+                Type::Array(ArrayType { ndim: shape.len() as u8, layout: Layout::A, ..at })
+            }
+            InstKind::IncRef(_) | InstKind::DecRef(_) => Type::None,
         })
     }
 }

@@ -21,6 +21,8 @@ use crate::typing;
 use hashbrown::HashMap;
 use twinjit_diag::{Diagnostic, Span};
 
+mod arrays;
+
 struct Rewriter<'a> {
     src: &'a Function,
     types: &'a [Type],
@@ -31,6 +33,9 @@ struct Rewriter<'a> {
     index: &'a HashMap<(usize, Vec<Type>), usize>,
     module: &'a Module,
     diags: Vec<Diagnostic>,
+    /// Where the rest of each source block's code goes: the block itself, or the block after
+    /// the last loop or check a rewrite split it at (see `arrays.rs`).
+    pub(super) cur: Vec<Block>,
 }
 
 /// Rewrites specialisation `i` of a solved fixpoint into typed IR.
@@ -80,6 +85,7 @@ pub(super) fn rewrite(cx: &Inferencer, i: usize) -> Result<TypedFunction, Vec<Di
         index: &cx.index,
         module: cx.module,
         diags,
+        cur: (0..src.blocks.len() as u32).map(Block).collect(),
     };
     rw.run();
     if rw.diags.is_empty() {
@@ -131,8 +137,13 @@ impl Rewriter<'_> {
         self.g.ty(v).clone()
     }
 
-    fn push(&mut self, b: Block, kind: InstKind, ty: Type, span: Span) -> Value {
-        self.g.push(b, kind, Some(ty), span).expect("has result")
+    pub(super) fn push(&mut self, b: Block, kind: InstKind, ty: Type, span: Span) -> Value {
+        self.g.push(self.cur[b.index()], kind, Some(ty), span).expect("has result")
+    }
+
+    /// An instruction without a result, in source block `b`'s current block.
+    pub(super) fn push_void(&mut self, b: Block, kind: InstKind, span: Span) {
+        self.g.push(self.cur[b.index()], kind, None, span);
     }
 
     /// `x op y` in `x`'s type (operands already converted).
@@ -228,8 +239,11 @@ impl Rewriter<'_> {
                     data.kind,
                     InstKind::MakeTuple(_)
                         | InstKind::Call(..)
-                        | InstKind::Builtin(Builtin::Is | Builtin::TupleSlice, _)
+                        | InstKind::GetItem(..)
+                        | InstKind::SetItem(..)
+                        | InstKind::Builtin(Builtin::Is | Builtin::TupleSlice | Builtin::SliceIndex, _)
                 )
+                && !matches!(&data.kind, InstKind::Builtin(b, _) if matches!(b.info().typing, Typing::Alloc(_)))
             {
                 return Err(err(data.span, "a value used here is None (a variable that is never assigned, or a function without a return value)", "None used here"));
             }
@@ -281,7 +295,7 @@ impl Rewriter<'_> {
                 if matches!(op, BinaryOp::Div | BinaryOp::FloorDiv | BinaryOp::Mod)
                     && self.error_model == ErrorModel::Python
                 {
-                    self.g.push(b, InstKind::CheckNonZero(y), None, span);
+                    self.push_void(b, InstKind::CheckNonZero(y), span);
                 }
                 Some(self.push(b, InstKind::Binary(*op, x, y), Type::Scalar(t.result), span))
             }
@@ -338,6 +352,9 @@ impl Rewriter<'_> {
             InstKind::GetItem(a, idx) => {
                 let av = self.val(*a);
                 match self.ty(av) {
+                    Type::Array(_) if matches!(result_ty, Some(Type::Array(_))) => {
+                        Some(self.subscript_view(b, av, idx, result_ty.clone().expect("typed"), span)?)
+                    }
                     Type::Array(at) => {
                         let idx = self.indices(b, idx, span)?;
                         Some(self.push(b, InstKind::GetItem(av, idx), Type::Scalar(at.dtype), span))
@@ -361,6 +378,11 @@ impl Rewriter<'_> {
                     return Err(err(span, format!("cannot assign into {}", self.ty(av)), "item assignment")
                         .with_hint("only array elements can be assigned"));
                 };
+                let idx_types: Vec<Type> = idx.iter().map(|i| self.ty(self.val(*i))).collect();
+                if matches!(typing::array_subscript(&at, &idx_types), Ok(Type::Array(_))) {
+                    self.assign_view(b, av, idx, *v, span)?;
+                    return Ok(());
+                }
                 let idx = self.indices(b, idx, span)?;
                 let vv = self.val(*v);
                 if self.ty(vv).scalar().is_none() {
@@ -371,7 +393,7 @@ impl Rewriter<'_> {
                     ));
                 }
                 let vv = self.coerce(b, vv, &Type::Scalar(at.dtype), span)?;
-                self.g.push(b, InstKind::SetItem(av, idx, vv), None, span);
+                self.push_void(b, InstKind::SetItem(av, idx, vv), span);
                 None
             }
             InstKind::MakeTuple(vs) => {
@@ -389,6 +411,10 @@ impl Rewriter<'_> {
                 Some(self.push(b, data.kind.clone(), rt, span))
             }
             InstKind::Stride(..)
+            | InstKind::NewArray { .. }
+            | InstKind::View { .. }
+            | InstKind::IncRef(_)
+            | InstKind::DecRef(_)
             | InstKind::CheckIndex(..)
             | InstKind::CheckNonZero(..)
             | InstKind::Load(..)
@@ -396,7 +422,7 @@ impl Rewriter<'_> {
                 let mut k = data.kind.clone();
                 k.map_operands(|v| self.vmap[v.index()].expect("dominance"));
                 let ty = data.result.map(|r| self.types[r.index()].clone());
-                self.g.push(b, k, ty, span)
+                self.g.push(self.cur[b.index()], k, ty, span)
             }
         };
         if let (Some(r), Some(o)) = (data.result, out) {
@@ -423,7 +449,7 @@ impl Rewriter<'_> {
         let neg = self.push(b, InstKind::Compare(CmpOp::Lt, i, zero), Type::BOOL, span);
         let wrapped = self.push(b, InstKind::Binary(BinaryOp::Add, i, len), Type::I64, span);
         let k = self.push(b, InstKind::Select(neg, wrapped, i), Type::I64, span);
-        self.g.push(b, InstKind::CheckIndex(k, len, TUPLE_INDEX_AXIS), None, span);
+        self.push_void(b, InstKind::CheckIndex(k, len, TUPLE_INDEX_AXIS), span);
         let elems = self.elements(b, t, span);
         let mut acc = elems[0];
         for (j, &e) in elems.iter().enumerate().skip(1) {
@@ -533,6 +559,11 @@ impl Rewriter<'_> {
         let a0 = args.first().map(|a| self.val(*a));
         let mut nargs: Vec<Value> = args.iter().map(|a| self.val(*a)).collect();
         Ok(Some(match bi.info().typing {
+            Typing::Alloc(a) => self.alloc(b, a, &nargs, rt, span)?,
+            Typing::View(v) => self.view_op(b, v, &nargs, rt, span)?,
+            // Consumed by the subscript's rewrite (which reads the untyped operands); the value
+            // itself is a dead placeholder.
+            Typing::SliceIndex => self.push(b, InstKind::Const(Const::None), rt, span),
             Typing::Abs => {
                 let x = a0.expect("arity checked");
                 let s = rt.scalar().expect("typed");
@@ -567,7 +598,7 @@ impl Rewriter<'_> {
                 let x = self.coerce(b, nargs[0], &Type::Scalar(t.lhs), span)?;
                 let y = self.coerce(b, nargs[1], &Type::Scalar(t.rhs), span)?;
                 if self.error_model == ErrorModel::Python {
-                    self.g.push(b, InstKind::CheckNonZero(y), None, span);
+                    self.push_void(b, InstKind::CheckNonZero(y), span);
                 }
                 let r = Type::Scalar(t.result);
                 let q = self.push(b, InstKind::Binary(BinaryOp::FloorDiv, x, y), r.clone(), span);
@@ -637,6 +668,9 @@ impl Rewriter<'_> {
                 }
                 acc
             }
+            Typing::TupleSlice if matches!(self.ty(a0.expect("arity")), Type::Array(_)) => {
+                self.slice_view(b, a0.expect("arity"), &nargs[1..], rt, span)?
+            }
             Typing::TupleSlice => {
                 let t = a0.expect("arity");
                 let n = match self.ty(t) {
@@ -681,6 +715,22 @@ impl Rewriter<'_> {
                     acc = self.push(b, InstKind::Binary(BinaryOp::Mul, acc, d), Type::I64, span);
                 }
                 acc
+            }
+            Typing::ArrayDtype => self.push(b, InstKind::Const(Const::Int(0)), rt, span),
+            Typing::ArrayItemsize | Typing::ArrayNbytes => {
+                let a = a0.expect("arity");
+                let at = self.ty(a).array().expect("typed");
+                let item = self.push(b, InstKind::Const(Const::Int(at.dtype.size() as i64)), Type::I64, span);
+                if bi.info().typing == Typing::ArrayItemsize {
+                    item
+                } else {
+                    let mut acc = item;
+                    for k in 0..at.ndim {
+                        let d = self.push(b, InstKind::Dim(a, k as i64), Type::I64, span);
+                        acc = self.emit_binary(b, span, BinaryOp::Mul, acc, d);
+                    }
+                    acc
+                }
             }
             Typing::ArrayShape => {
                 let a = a0.expect("arity");
@@ -1085,7 +1135,7 @@ impl Rewriter<'_> {
             }
             Terminator::Unreachable => Terminator::Unreachable,
         };
-        self.g.terminate(b, t, span);
+        self.g.terminate(self.cur[b.index()], t, span);
         Ok(())
     }
 }

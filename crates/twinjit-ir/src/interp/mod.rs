@@ -22,7 +22,10 @@ mod value;
 
 pub use arith::{cast, divmod_f32, divmod_f64, int_floordiv, int_gcd, int_mod, int_pow, powi_f32, powi_f64};
 pub use kernel::{run_kernel, KernelLaunch, KernelThread};
-pub use value::{ArrayData, ArrayRef, RtValue};
+pub use value::{ArrayData, ArrayRef, Owner, RtValue};
+
+use crate::abi::ALLOCATION_FAILED;
+use std::rc::Rc;
 
 use crate::builtins::Builtin;
 use crate::function::*;
@@ -177,7 +180,10 @@ pub fn run(program: &TypedProgram, args: &[RtValue], options: InterpOptions) -> 
     let mut m = Machine::new(program, options);
     let mut stack = vec![m.frame(0, args.to_vec(), None)];
     match m.exec(&mut stack, &mut HostOnly)? {
-        Stop::Returned(v) => Ok(v),
+        Stop::Returned(v) => {
+            m.check_leaks(&v).map_err(|k| m.error(k, program.functions[0].func.span, 0))?;
+            Ok(v)
+        }
         // `HostOnly` never asks a thread to wait.
         Stop::Wait(w) => Err(m.error(
             RuntimeErrorKind::Unsupported(format!("{} outside a kernel launch", w.builtin.name())),
@@ -193,6 +199,8 @@ struct Machine<'p> {
     options: InterpOptions,
     /// Instructions left; shared by every thread of a kernel launch.
     fuel: Option<u64>,
+    /// Every buffer the program allocated (`newarray`), for the leak check.
+    owners: Vec<Rc<Owner>>,
 }
 
 /// One activation: the interpreter keeps its own stack of these, so deep recursion in the
@@ -263,7 +271,7 @@ impl<'p> Machine<'p> {
     fn new(program: &'p TypedProgram, options: InterpOptions) -> Machine<'p> {
         let by_name: HashMap<&str, usize> =
             program.functions.iter().enumerate().map(|(i, f)| (f.func.name.as_str(), i)).collect();
-        Machine { program, by_name, options, fuel: options.fuel }
+        Machine { program, by_name, options, fuel: options.fuel, owners: Vec::new() }
     }
 
     fn frame(&self, fidx: usize, args: Vec<RtValue>, ret_to: Option<Value>) -> Frame<'p> {
@@ -403,6 +411,47 @@ impl<'p> Machine<'p> {
         }
     }
 
+    /// After a successful call: every buffer the program allocated is freed, except those the
+    /// result holds, each with exactly one reference per place the result holds it.
+    fn check_leaks(&self, result: &RtValue) -> Result<(), RuntimeErrorKind> {
+        let mut held: Vec<*const Owner> = Vec::new();
+        result.for_each_array(&mut |a| {
+            if let Some(o) = &a.owner {
+                held.push(Rc::as_ptr(o));
+            }
+        });
+        let leaked = self
+            .owners
+            .iter()
+            .filter(|o| o.refs.get() != held.iter().filter(|h| **h == Rc::as_ptr(o)).count() as i64)
+            .count();
+        if leaked > 0 {
+            return Err(RuntimeErrorKind::Unsupported(format!(
+                "internal error: {leaked} of {} arrays allocated by the call have a wrong reference count when it returns (a refcount bug)",
+                self.owners.len()
+            )));
+        }
+        Ok(())
+    }
+
+    /// Allocates a C-contiguous array of `dtype` and `shape` (owned: one reference).
+    fn new_array(&mut self, dtype: Scalar, shape: Vec<i64>) -> Result<RtValue, RuntimeErrorKind> {
+        let memory_error =
+            || RuntimeErrorKind::Raised { class: "MemoryError".into(), message: ALLOCATION_FAILED.into() };
+        let n = shape
+            .iter()
+            .try_fold(1usize, |acc, &d| acc.checked_mul(usize::try_from(d).ok()?))
+            .ok_or_else(memory_error)?;
+        n.checked_mul(dtype.size()).filter(|&b| b <= isize::MAX as usize).ok_or_else(memory_error)?;
+        let data = ArrayData::try_zeros(dtype, n).ok_or_else(memory_error)?;
+        let mut a = ArrayRef::new(data, shape).ok_or_else(memory_error)?;
+        let owner = Rc::new(Owner::default());
+        owner.refs.set(1);
+        self.owners.push(owner.clone());
+        a.owner = Some(owner);
+        Ok(RtValue::Array(a))
+    }
+
     /// Evaluates every instruction but calls (which `call` runs on its own frame stack).
     fn eval(&mut self, f: &Function, data: &InstData, vals: &[RtValue]) -> Result<RtValue, RuntimeErrorKind> {
         let v = |x: &Value| &vals[x.index()];
@@ -449,6 +498,11 @@ impl<'p> Machine<'p> {
                 }
                 RtValue::None
             }
+            InstKind::Load(a, _) | InstKind::Store(a, ..) if matches!(v(a), RtValue::Array(arr) if arr.owner.as_ref().is_some_and(|o| o.freed.get())) => {
+                return Err(RuntimeErrorKind::Unsupported(
+                    "internal error: an array was used after its buffer was freed (a refcount bug)".into(),
+                ))
+            }
             InstKind::Load(a, o) => match (v(a), v(o)) {
                 (RtValue::Array(arr), RtValue::I64(off)) => arr.load(*off).ok_or(RuntimeErrorKind::OutOfBounds)?,
                 _ => return Err(RuntimeErrorKind::Unsupported("bad load".into())),
@@ -473,6 +527,46 @@ impl<'p> Machine<'p> {
                 return Err(RuntimeErrorKind::Unsupported(
                     "getitem/setitem must be expanded before interpretation".into(),
                 ))
+            }
+            InstKind::NewArray { dtype, shape, .. } => {
+                let dims: Vec<i64> = shape.iter().map(|d| v(d).as_i64().unwrap_or(-1)).collect();
+                // The rewrite checked the dimensions; elements start as zeros (for np.empty
+                // any value is right).
+                self.new_array(*dtype, dims)?
+            }
+            InstKind::View { base, offset, shape, strides } => {
+                let RtValue::Array(arr) = v(base) else {
+                    return Err(RuntimeErrorKind::Unsupported("view of a non-array".into()));
+                };
+                let ints = |xs: &[Value]| xs.iter().map(|x| v(x).as_i64().unwrap_or(0)).collect::<Vec<i64>>();
+                RtValue::Array(ArrayRef {
+                    data: arr.data.clone(),
+                    base: arr.base + v(offset).as_i64().unwrap_or(0),
+                    shape: ints(shape),
+                    strides: ints(strides),
+                    owner: arr.owner.clone(),
+                })
+            }
+            InstKind::IncRef(x) | InstKind::DecRef(x) => {
+                let delta = if matches!(data.kind, InstKind::IncRef(_)) { 1 } else { -1 };
+                let mut bad = None;
+                v(x).for_each_array(&mut |a| {
+                    if let Some(o) = &a.owner {
+                        if o.freed.get() {
+                            bad = Some("a reference count changed after the buffer was freed");
+                        }
+                        o.refs.set(o.refs.get() + delta);
+                        if o.refs.get() == 0 {
+                            o.freed.set(true);
+                        } else if o.refs.get() < 0 {
+                            bad = Some("a reference count went below zero");
+                        }
+                    }
+                });
+                if let Some(m) = bad {
+                    return Err(RuntimeErrorKind::Unsupported(format!("internal error: {m} (a refcount bug)")));
+                }
+                RtValue::None
             }
         })
     }

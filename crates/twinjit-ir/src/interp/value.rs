@@ -49,6 +49,23 @@ impl ArrayData {
         }
     }
 
+    /// `n` zeros of `dtype`, or `None` when the memory cannot be had.
+    pub fn try_zeros(dtype: Scalar, n: usize) -> Option<ArrayData> {
+        fn z<T: Clone>(n: usize, x: T) -> Option<Vec<T>> {
+            let mut v = Vec::new();
+            v.try_reserve_exact(n).ok()?;
+            v.resize(n, x);
+            Some(v)
+        }
+        Some(match dtype {
+            Scalar::Bool => ArrayData::Bool(z(n, false)?),
+            Scalar::Int32 => ArrayData::I32(z(n, 0)?),
+            Scalar::Int64 => ArrayData::I64(z(n, 0)?),
+            Scalar::Float32 => ArrayData::F32(z(n, 0.0)?),
+            Scalar::Float64 => ArrayData::F64(z(n, 0.0)?),
+        })
+    }
+
     /// `n` zeros of `dtype`.
     pub fn zeros(dtype: Scalar, n: usize) -> ArrayData {
         match dtype {
@@ -84,7 +101,8 @@ impl ArrayData {
     }
 }
 
-/// An array argument: shared storage plus a view (base offset, shape, strides in elements).
+/// An array: shared storage plus a view (base offset, shape, strides in elements), and the
+/// owner of the storage when the program allocated it (`None` for arrays the caller lent).
 #[derive(Clone, Debug)]
 pub struct ArrayRef {
     /// Storage shared by all views.
@@ -95,6 +113,20 @@ pub struct ArrayRef {
     pub shape: Vec<i64>,
     /// Strides in elements (may be negative or zero).
     pub strides: Vec<i64>,
+    /// The memory manager's record of the buffer, for arrays the program allocated.
+    pub owner: Option<Rc<Owner>>,
+}
+
+/// The interpreter's model of the memory manager's header (`MemInfo`): a reference count and
+/// whether the buffer was freed. The interpreter counts exactly as compiled code does (it runs
+/// the same `incref`/`decref` instructions), so a use after the count reached zero and a count
+/// left above what the result holds are reported as compiler errors, never hidden.
+#[derive(Debug, Default)]
+pub struct Owner {
+    /// References held.
+    pub refs: std::cell::Cell<i64>,
+    /// Whether the count reached zero (the buffer is gone in compiled code).
+    pub freed: std::cell::Cell<bool>,
 }
 
 impl ArrayRef {
@@ -108,7 +140,7 @@ impl ArrayRef {
         for k in (0..shape.len() - 1).rev() {
             strides[k] = strides[k + 1] * shape[k + 1];
         }
-        Some(ArrayRef { data: Rc::new(RefCell::new(data)), base: 0, shape, strides })
+        Some(ArrayRef { data: Rc::new(RefCell::new(data)), base: 0, shape, strides, owner: None })
     }
 
     /// A 1-D array.
@@ -135,6 +167,9 @@ impl ArrayRef {
     }
 
     fn index(&self, off: i64) -> Option<usize> {
+        if self.owner.as_ref().is_some_and(|o| o.freed.get()) {
+            return None;
+        }
         let i = self.base.checked_add(off)?;
         usize::try_from(i).ok().filter(|&i| i < self.data.borrow().len())
     }
@@ -220,6 +255,23 @@ impl RtValue {
             Type::Scalar(Scalar::Float64) => RtValue::F64(0.0),
             Type::Tuple(ts) => RtValue::Tuple(ts.iter().map(RtValue::zero_of).collect()),
             _ => RtValue::None,
+        }
+    }
+
+    /// The value as an int64, if it is one.
+    pub fn as_i64(&self) -> Option<i64> {
+        match self {
+            RtValue::I64(i) => Some(*i),
+            _ => None,
+        }
+    }
+
+    /// Calls `f` on every array in the value (itself, or the arrays inside a tuple).
+    pub fn for_each_array(&self, f: &mut dyn FnMut(&ArrayRef)) {
+        match self {
+            RtValue::Array(a) => f(a),
+            RtValue::Tuple(vs) => vs.iter().for_each(|v| v.for_each_array(f)),
+            _ => {}
         }
     }
 

@@ -9,12 +9,14 @@ mod bounds_check_elim;
 mod dce;
 mod expand_indexing;
 mod gvn;
+mod refcount;
 mod simplify_cfg;
 
 pub use bounds_check_elim::BoundsCheckElim;
 pub use dce::Dce;
 pub use expand_indexing::ExpandIndexing;
 pub use gvn::Gvn;
+pub use refcount::Refcount;
 pub use simplify_cfg::SimplifyCfg;
 
 use crate::function::Function;
@@ -66,7 +68,7 @@ pub fn run_passes(f: &mut Function, passes: &[&dyn Pass]) -> Result<(), VerifyEr
 }
 
 /// The standard pipeline after inference: `expand_indexing`, `gvn`, `bounds_check_elim`, `dce`,
-/// `simplify_cfg`.
+/// `simplify_cfg`, `refcount`.
 /// `boundscheck_for(source_name)` decides per function (decorator or engine option).
 pub fn run_pipeline(program: &mut TypedProgram, boundscheck_for: impl Fn(&str) -> bool) -> Result<(), VerifyError> {
     for tf in &mut program.functions {
@@ -77,7 +79,7 @@ pub fn run_pipeline(program: &mut TypedProgram, boundscheck_for: impl Fn(&str) -
             verify(&tf.func, Level::Typed)?;
         }
         let expand = ExpandIndexing { boundscheck: boundscheck_for(&tf.source_name) };
-        run_passes(&mut tf.func, &[&expand, &Gvn, &BoundsCheckElim, &Dce, &SimplifyCfg])?;
+        run_passes(&mut tf.func, &[&expand, &Gvn, &BoundsCheckElim, &Dce, &SimplifyCfg, &Refcount])?;
         if verify_each_pass() {
             verify(&tf.func, Level::Lowered)?;
         }

@@ -1,0 +1,303 @@
+//! The memory manager of arrays that compiled code allocates (Numba's NRT, `MemInfo`).
+//!
+//! A buffer is one allocation: a 64-byte header ([`MemInfo`]) followed by the elements, so the
+//! data is 64-byte aligned (a cache line; every SIMD width). An array value carries a pointer to
+//! its header (its *owner*) next to `data, shape, strides`; arrays the caller lent have a null
+//! owner and are never freed or counted. The header holds an atomic reference count: compiled
+//! code increments and decrements it inline (`incref`/`decref` from the refcount pass) and
+//! calls [`twinjit_nrt_free`] when a decrement drops it to zero.
+//!
+//! Every buffer is also linked, while a call is running, into its thread's list of live
+//! buffers (`LIVE`), so that the facade can settle a call ([`Scope`]): when the call fails
+//! (an exception, a bounds error, anything), every buffer it allocated and did not free is
+//! freed, so error paths need no cleanup code; when it succeeds, the buffers the result holds
+//! are detached (they now belong to the Rust caller, and may be dropped on any thread) and any
+//! other survivor is a reference-count bug: it is freed and counted in [`Stats::leaked`], which
+//! the test suite asserts is zero over the whole corpus.
+
+use std::alloc::{alloc, alloc_zeroed, dealloc, Layout};
+use std::cell::{Cell, RefCell};
+use std::sync::atomic::{AtomicI64, Ordering};
+
+/// Bytes before the data (and the data's alignment).
+pub const HEADER: usize = 64;
+
+const DETACHED: usize = usize::MAX;
+
+/// The header of a buffer.
+#[repr(C, align(64))]
+pub struct MemInfo {
+    /// References held (offset 0: compiled code updates it with atomic instructions).
+    pub refcount: AtomicI64,
+    /// Size of the whole allocation (header included), for `dealloc`.
+    size: usize,
+    /// Allocation order on its thread, for settling a call.
+    seq: u64,
+    /// Index in the thread's live list, or `DETACHED`.
+    slot: Cell<usize>,
+}
+
+const _: () = assert!(std::mem::size_of::<MemInfo>() == HEADER);
+
+thread_local! {
+    static LIVE: RefCell<Vec<*mut MemInfo>> = const { RefCell::new(Vec::new()) };
+    static NEXT_SEQ: Cell<u64> = const { Cell::new(0) };
+    static STATS: Cell<Stats> = const { Cell::new(Stats { allocated: 0, freed: 0, leaked: 0 }) };
+}
+
+/// Counts of this thread's buffers since it started.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Buffers allocated.
+    pub allocated: u64,
+    /// Buffers freed.
+    pub freed: u64,
+    /// Buffers a successful call left with references no value held (a compiler bug; they
+    /// are freed when the call is settled).
+    pub leaked: u64,
+}
+
+/// This thread's counts.
+pub fn stats() -> Stats {
+    STATS.with(Cell::get)
+}
+
+fn bump(f: impl FnOnce(&mut Stats)) {
+    STATS.with(|s| {
+        let mut v = s.get();
+        f(&mut v);
+        s.set(v);
+    });
+}
+
+/// Allocates a buffer for `n0 * n1 * n2` elements of `itemsize` bytes (dimensions past the
+/// array's are 1), with one reference; its elements are zeros when `zeroed` is non-zero.
+/// Returns null when the size overflows or the memory cannot be had (compiled code raises
+/// `MemoryError`).
+pub extern "C" fn twinjit_nrt_new(n0: i64, n1: i64, n2: i64, itemsize: i64, zeroed: i8) -> *mut MemInfo {
+    let bytes = [n0, n1, n2]
+        .iter()
+        .try_fold(itemsize as u64, |acc, &d| u64::try_from(d).ok().and_then(|d| acc.checked_mul(d)))
+        .and_then(|b| usize::try_from(b).ok())
+        .and_then(|b| b.checked_add(HEADER))
+        .filter(|&b| b <= isize::MAX as usize - HEADER);
+    let Some(size) = bytes else { return std::ptr::null_mut() };
+    let Ok(layout) = Layout::from_size_align(size, HEADER) else { return std::ptr::null_mut() };
+    // SAFETY: the layout has a non-zero size (at least the header).
+    let p = unsafe {
+        if zeroed != 0 {
+            alloc_zeroed(layout)
+        } else {
+            alloc(layout)
+        }
+    } as *mut MemInfo;
+    if p.is_null() {
+        return p;
+    }
+    let seq = NEXT_SEQ.with(|s| {
+        let v = s.get();
+        s.set(v + 1);
+        v
+    });
+    let slot = LIVE.with(|l| {
+        let mut l = l.borrow_mut();
+        l.push(p);
+        l.len() - 1
+    });
+    // SAFETY: `p` is a fresh allocation of at least `HEADER` bytes, aligned for `MemInfo`.
+    unsafe { p.write(MemInfo { refcount: AtomicI64::new(1), size, seq, slot: Cell::new(slot) }) };
+    bump(|s| s.allocated += 1);
+    p
+}
+
+/// Frees a buffer whose count reached zero (compiled code calls it after its decrement).
+///
+/// # Safety
+/// `mi` came from [`twinjit_nrt_new`] and nothing refers to it any more.
+pub unsafe extern "C" fn twinjit_nrt_free(mi: *mut MemInfo) {
+    // SAFETY: the caller passes a live header it no longer uses.
+    unsafe {
+        let slot = (*mi).slot.get();
+        if slot != DETACHED {
+            LIVE.with(|l| {
+                let mut l = l.borrow_mut();
+                l.swap_remove(slot);
+                if let Some(&moved) = l.get(slot) {
+                    (*moved).slot.set(slot);
+                }
+            });
+        }
+        let layout = Layout::from_size_align_unchecked((*mi).size, HEADER);
+        dealloc(mi as *mut u8, layout);
+    }
+    bump(|s| s.freed += 1);
+}
+
+/// One more reference (null: an array the caller lent, nothing to do).
+///
+/// # Safety
+/// `mi` is null or a live header.
+pub unsafe fn incref(mi: *mut MemInfo) {
+    if !mi.is_null() {
+        // SAFETY: a live header (caller's contract).
+        unsafe { (*mi).refcount.fetch_add(1, Ordering::Relaxed) };
+    }
+}
+
+/// One reference fewer, freeing the buffer at zero (null: nothing to do).
+///
+/// # Safety
+/// `mi` is null or a live header the caller holds a reference to.
+pub unsafe fn decref(mi: *mut MemInfo) {
+    if !mi.is_null() {
+        // SAFETY: a live header (caller's contract); at zero nobody else refers to it.
+        unsafe {
+            if (*mi).refcount.fetch_sub(1, Ordering::AcqRel) == 1 {
+                twinjit_nrt_free(mi);
+            }
+        }
+    }
+}
+
+/// A buffer for `n` elements of `itemsize` bytes that belongs to Rust code from the start
+/// (not tracked by any call); null when it cannot be allocated.
+pub fn new_detached(n: usize, itemsize: usize) -> *mut MemInfo {
+    let Ok(n) = i64::try_from(n) else { return std::ptr::null_mut() };
+    let mi = twinjit_nrt_new(n, 1, 1, itemsize as i64, 0);
+    if !mi.is_null() {
+        // SAFETY: just allocated on this thread.
+        unsafe { detach(mi) };
+    }
+    mi
+}
+
+/// The data of a buffer.
+pub fn data(mi: *mut MemInfo) -> *mut u8 {
+    (mi as *mut u8).wrapping_add(HEADER)
+}
+
+/// The bookkeeping of one call from Rust into compiled code on this thread.
+pub struct Scope {
+    first_seq: u64,
+}
+
+impl Scope {
+    /// Starts a call.
+    pub fn enter() -> Scope {
+        Scope { first_seq: NEXT_SEQ.with(Cell::get) }
+    }
+
+    /// Whether anything was allocated on this thread since the call started (when not, there
+    /// is nothing to settle).
+    pub fn allocated(&self) -> bool {
+        NEXT_SEQ.with(Cell::get) != self.first_seq
+    }
+
+    fn survivors(&self) -> Vec<*mut MemInfo> {
+        LIVE.with(|l| {
+            // SAFETY: every pointer in the list is a live header of this thread.
+            l.borrow().iter().copied().filter(|&m| unsafe { (*m).seq } >= self.first_seq).collect()
+        })
+    }
+
+    /// The call failed: frees every buffer it allocated that is still alive (nothing outside
+    /// the call can refer to them: results are not returned on an error).
+    pub fn fail(self) {
+        if !self.allocated() {
+            return;
+        }
+        for m in self.survivors() {
+            // SAFETY: allocated during this call, unreachable now that it has failed.
+            unsafe { twinjit_nrt_free(m) };
+        }
+    }
+
+    /// The call succeeded and its result holds `owners` (one entry per array, null for a
+    /// lent one): detaches those from the thread, then frees (and counts as leaked) any other
+    /// buffer the call allocated that is still alive.
+    pub fn succeed(self, owners: &[*mut MemInfo]) {
+        for &m in owners.iter().filter(|m| !m.is_null()) {
+            // SAFETY: a live header the result holds a reference to.
+            unsafe { detach(m) };
+        }
+        for m in self.survivors() {
+            bump(|s| s.leaked += 1);
+            // SAFETY: allocated during this call and held by nothing the call returned.
+            unsafe { twinjit_nrt_free(m) };
+        }
+    }
+}
+
+/// Takes a buffer out of its thread's live list (it now belongs to Rust code).
+///
+/// # Safety
+/// `mi` is a live header of this thread.
+unsafe fn detach(mi: *mut MemInfo) {
+    // SAFETY: a live header (caller's contract).
+    unsafe {
+        let slot = (*mi).slot.get();
+        if slot == DETACHED {
+            return;
+        }
+        LIVE.with(|l| {
+            let mut l = l.borrow_mut();
+            l.swap_remove(slot);
+            if let Some(&moved) = l.get(slot) {
+                (*moved).slot.set(slot);
+            }
+        });
+        (*mi).slot.set(DETACHED);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buffers_are_aligned_counted_and_freed() {
+        let before = stats();
+        let m = twinjit_nrt_new(10, 3, 1, 8, 1);
+        assert!(!m.is_null());
+        assert_eq!(data(m) as usize % HEADER, 0);
+        // SAFETY: 240 zeroed bytes follow the header.
+        let first = unsafe { *(data(m) as *const f64).add(29) };
+        assert_eq!(first, 0.0);
+        // SAFETY: `m` is live and held once.
+        unsafe {
+            incref(m);
+            decref(m);
+            decref(m);
+        }
+        let after = stats();
+        assert_eq!((after.allocated - before.allocated, after.freed - before.freed), (1, 1));
+    }
+
+    #[test]
+    fn impossible_sizes_are_null_not_aborts() {
+        assert!(twinjit_nrt_new(i64::MAX, 2, 1, 8, 0).is_null());
+        assert!(twinjit_nrt_new(-1, 1, 1, 8, 0).is_null());
+        assert!(twinjit_nrt_new(1 << 40, 1 << 20, 1, 8, 1).is_null());
+    }
+
+    #[test]
+    fn a_failed_call_frees_what_it_allocated_and_a_result_survives() {
+        let before = stats();
+        let s = Scope::enter();
+        let _a = twinjit_nrt_new(4, 1, 1, 8, 0);
+        let _b = twinjit_nrt_new(4, 1, 1, 8, 0);
+        s.fail();
+        let mid = stats();
+        assert_eq!(mid.freed - before.freed, 2);
+        let s = Scope::enter();
+        let kept = twinjit_nrt_new(4, 1, 1, 8, 0);
+        let stray = twinjit_nrt_new(4, 1, 1, 8, 0);
+        let _ = stray;
+        s.succeed(&[kept]);
+        let after = stats();
+        assert_eq!(after.leaked - mid.leaked, 1);
+        // The detached result is freed by its owner, from any thread.
+        let k = kept as usize;
+        std::thread::spawn(move || unsafe { decref(k as *mut MemInfo) }).join().unwrap();
+    }
+}

@@ -1,0 +1,219 @@
+//! Arrays that compiled code returns: owned values in the memory manager's buffers.
+//!
+//! A returned array that compiled code allocated moves to Rust as it is (no copy): the
+//! [`Array`] holds the reference the function returned, and dropping it frees the buffer when
+//! no other `Array` (a clone, or another view of the same buffer returned alongside it) holds
+//! one. A returned view of an array the caller lent (`return a[1:]` of an argument) is copied
+//! into a new buffer when the call returns, so an `Array` never borrows from an argument and
+//! outlives it freely.
+
+use super::args::Element;
+use twinjit_host::memory::{self, MemInfo};
+use twinjit_ir::Scalar;
+
+/// An owned NumPy-style array: dtype, shape, strides in elements, and a buffer shared with the
+/// other views of it. Read-only; `Clone` shares the buffer.
+pub struct Array {
+    owner: *mut MemInfo,
+    data: *const u8,
+    dtype: Scalar,
+    shape: Vec<usize>,
+    strides: Vec<isize>,
+}
+
+// SAFETY: the buffer is never written through an `Array`, and its reference count is atomic;
+// an `Array` is detached from the allocating thread's bookkeeping before it is made.
+unsafe impl Send for Array {}
+// SAFETY: as above: shared access is read-only.
+unsafe impl Sync for Array {}
+
+impl Array {
+    /// Takes over one reference of the array compiled code returned (`data, shape, strides,
+    /// owner` slots); a lent array (null owner) is copied into a buffer of its own. `None` when
+    /// that copy cannot be allocated.
+    ///
+    /// # Safety
+    /// The slots describe a live array of `dtype` whose owner's reference is handed over.
+    pub(crate) unsafe fn from_returned(
+        dtype: Scalar,
+        data: u64,
+        shape: &[i64],
+        strides: &[i64],
+        owner: u64,
+    ) -> Option<Array> {
+        let shape: Vec<usize> = shape.iter().map(|&d| d.max(0) as usize).collect();
+        let strides: Vec<isize> = strides.iter().map(|&s| s as isize).collect();
+        if owner != 0 {
+            return Some(Array { owner: owner as *mut MemInfo, data: data as *const u8, dtype, shape, strides });
+        }
+        let n: usize = shape.iter().product();
+        let size = dtype.size();
+        let mi = memory::new_detached(n, size);
+        if mi.is_null() {
+            return None;
+        }
+        let dst = memory::data(mi);
+        for (k, off) in c_offsets(&shape, &strides).enumerate() {
+            // SAFETY: `off` is inside the lent array (its own shape and strides); `dst` has
+            // room for `n` elements.
+            unsafe {
+                std::ptr::copy_nonoverlapping((data as *const u8).offset(off * size as isize), dst.add(k * size), size)
+            };
+        }
+        let c = c_strides(&shape);
+        Some(Array { owner: mi, data: dst, dtype, shape, strides: c })
+    }
+
+    /// The element type.
+    pub fn dtype(&self) -> Scalar {
+        self.dtype
+    }
+
+    /// The shape.
+    pub fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+
+    /// The strides, in elements.
+    pub fn strides(&self) -> &[isize] {
+        &self.strides
+    }
+
+    /// The number of dimensions.
+    pub fn ndim(&self) -> usize {
+        self.shape.len()
+    }
+
+    /// The number of elements.
+    pub fn len(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    /// Whether it has no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Whether the elements are C-contiguous.
+    pub fn is_c_contiguous(&self) -> bool {
+        self.strides == c_strides(&self.shape) || self.is_empty()
+    }
+
+    /// The elements in C (row-major) order, if the dtype is `T`.
+    pub fn to_vec<T: Element>(&self) -> Option<Vec<T>> {
+        if T::SCALAR != self.dtype {
+            return None;
+        }
+        let p = self.data as *const T;
+        // SAFETY: every offset is inside the buffer (the array's own shape and strides), and
+        // the dtype is `T`.
+        Some(c_offsets(&self.shape, &self.strides).map(|off| unsafe { *p.offset(off) }).collect())
+    }
+
+    /// The elements as a slice, if the dtype is `T` and they are C-contiguous.
+    pub fn as_slice<T: Element>(&self) -> Option<&[T]> {
+        if T::SCALAR != self.dtype || !self.is_c_contiguous() {
+            return None;
+        }
+        if self.is_empty() {
+            return Some(&[]);
+        }
+        // SAFETY: C-contiguous elements of type `T`, alive as long as `self`.
+        Some(unsafe { std::slice::from_raw_parts(self.data as *const T, self.len()) })
+    }
+
+    /// The elements as float64 (every dtype converts), in C order: for printing and comparing.
+    pub fn to_f64_vec(&self) -> Vec<f64> {
+        match self.dtype {
+            Scalar::Bool => self.to_vec::<bool>().unwrap_or_default().into_iter().map(|b| b as u8 as f64).collect(),
+            Scalar::Int32 => self.to_vec::<i32>().unwrap_or_default().into_iter().map(f64::from).collect(),
+            Scalar::Int64 => self.to_vec::<i64>().unwrap_or_default().into_iter().map(|x| x as f64).collect(),
+            Scalar::Float32 => self.to_vec::<f32>().unwrap_or_default().into_iter().map(f64::from).collect(),
+            Scalar::Float64 => self.to_vec::<f64>().unwrap_or_default(),
+        }
+    }
+}
+
+/// Element offsets of every index of `shape` in C order.
+fn c_offsets<'a>(shape: &'a [usize], strides: &'a [isize]) -> impl Iterator<Item = isize> + 'a {
+    let n: usize = shape.iter().product();
+    (0..n).map(move |flat| {
+        let mut rem = flat;
+        let mut off = 0isize;
+        for k in (0..shape.len()).rev() {
+            off += (rem % shape[k]) as isize * strides[k];
+            rem /= shape[k];
+        }
+        off
+    })
+}
+
+fn c_strides(shape: &[usize]) -> Vec<isize> {
+    twinjit_ir::abi::c_strides(&shape.iter().map(|&d| d as i64).collect::<Vec<_>>()).map(|s| s as isize).collect()
+}
+
+impl Clone for Array {
+    fn clone(&self) -> Array {
+        // SAFETY: `self` holds a reference, so the owner is live.
+        unsafe { memory::incref(self.owner) };
+        Array {
+            owner: self.owner,
+            data: self.data,
+            dtype: self.dtype,
+            shape: self.shape.clone(),
+            strides: self.strides.clone(),
+        }
+    }
+}
+
+impl Drop for Array {
+    fn drop(&mut self) {
+        // SAFETY: the reference this value holds is given back exactly once.
+        unsafe { memory::decref(self.owner) };
+    }
+}
+
+impl PartialEq for Array {
+    fn eq(&self, other: &Array) -> bool {
+        self.dtype == other.dtype && self.shape == other.shape && self.to_f64_vec() == other.to_f64_vec()
+    }
+}
+
+impl std::fmt::Debug for Array {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Array({}, {:?}, {self})", self.dtype.name(), self.shape)
+    }
+}
+
+impl std::fmt::Display for Array {
+    /// Nested lists, as `a.tolist()` prints in Python.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let vals = self.to_f64_vec();
+        let item = |f: &mut std::fmt::Formatter<'_>, x: f64| match self.dtype {
+            Scalar::Bool => f.write_str(if x != 0.0 { "True" } else { "False" }),
+            Scalar::Int32 | Scalar::Int64 => write!(f, "{}", x as i64),
+            Scalar::Float32 | Scalar::Float64 => write!(f, "{x:?}"),
+        };
+        fn go(
+            f: &mut std::fmt::Formatter<'_>,
+            shape: &[usize],
+            vals: &[f64],
+            item: &dyn Fn(&mut std::fmt::Formatter<'_>, f64) -> std::fmt::Result,
+        ) -> std::fmt::Result {
+            f.write_str("[")?;
+            let inner: usize = shape[1..].iter().product();
+            for i in 0..shape[0] {
+                if i > 0 {
+                    f.write_str(", ")?;
+                }
+                if shape.len() == 1 {
+                    item(f, vals[i])?;
+                } else {
+                    go(f, &shape[1..], &vals[i * inner..(i + 1) * inner], item)?;
+                }
+            }
+            f.write_str("]")
+        }
+        go(f, &self.shape, &vals, &item)
+    }
+}
