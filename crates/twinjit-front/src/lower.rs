@@ -22,6 +22,7 @@ use ruff_text_size::Ranged;
 use twinjit_diag::{Diagnostic, FileId, Span};
 use twinjit_ir::builtins::Alloc;
 use twinjit_ir::passes::{run_passes, SimplifyCfg};
+use twinjit_ir::verify::Level;
 use twinjit_ir::{
     AddressSpace, BinaryOp, Block, BlockCall, Builtin, CmpOp, Const, DecoratorOptions, Function, FunctionAttrs,
     FunctionKind, InstKind, ModuleFunction, Scalar, Terminator, Type, Typing, UnaryOp, Value,
@@ -82,7 +83,7 @@ pub(crate) fn lower_function(
     if !lw.diags.is_empty() {
         return Err(lw.diags);
     }
-    if let Err(e) = run_passes(&mut lw.f, &[&SimplifyCfg]) {
+    if let Err(e) = run_passes(&mut lw.f, Level::Untyped, &[&SimplifyCfg]) {
         return Err(vec![Diagnostic::error(
             format!("internal compiler error: {e}"),
             fspan,

@@ -81,8 +81,7 @@ pub fn verify(f: &Function, level: Level) -> Result<(), VerifyError> {
             }
         }
     };
-    let rpo = f.reverse_postorder();
-    let dom = DomTree::new(f, &rpo);
+    let (rpo, dom) = DomTree::with_rpo(f);
     let mut pos_in_block = vec![usize::MAX; f.insts.len()];
     for b in &f.blocks {
         for (k, &i) in b.insts.iter().enumerate() {
@@ -286,6 +285,14 @@ pub struct DomTree {
 }
 
 impl DomTree {
+    /// `f`'s reverse postorder (its reachable blocks) and the tree built from it, so that the
+    /// two always agree.
+    pub fn with_rpo(f: &Function) -> (Vec<Block>, DomTree) {
+        let rpo = f.reverse_postorder();
+        let dom = DomTree::new(f, &rpo);
+        (rpo, dom)
+    }
+
     /// Builds the tree for `f` (reachable blocks in `rpo`).
     pub fn new(f: &Function, rpo: &[Block]) -> DomTree {
         let idom = dominators(f, rpo);

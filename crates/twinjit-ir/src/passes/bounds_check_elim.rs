@@ -12,7 +12,7 @@
 use super::Pass;
 use crate::function::*;
 use crate::types::Type;
-use crate::verify::{DomTree, Level};
+use crate::verify::DomTree;
 use hashbrown::{HashMap, HashSet};
 
 /// The pass.
@@ -117,13 +117,8 @@ impl Pass for BoundsCheckElim {
         "bounds_check_elim"
     }
 
-    fn level_after(&self) -> Level {
-        Level::Lowered
-    }
-
     fn run(&self, f: &mut Function) -> bool {
-        let rpo = f.reverse_postorder();
-        let dom = DomTree::new(f, &rpo);
+        let (rpo, dom) = DomTree::with_rpo(f);
         let mut preds: Vec<Vec<Block>> = vec![Vec::new(); f.blocks.len()];
         for &b in &rpo {
             for t in f.blocks[b.index()].term.targets() {

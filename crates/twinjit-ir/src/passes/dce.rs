@@ -2,7 +2,6 @@
 
 use super::Pass;
 use crate::function::*;
-use crate::verify::Level;
 
 /// Dead-code elimination.
 pub struct Dce;
@@ -10,10 +9,6 @@ pub struct Dce;
 impl Pass for Dce {
     fn name(&self) -> &'static str {
         "dce"
-    }
-
-    fn level_after(&self) -> Level {
-        Level::Lowered
     }
 
     fn run(&self, f: &mut Function) -> bool {

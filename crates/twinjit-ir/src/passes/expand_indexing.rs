@@ -9,7 +9,6 @@
 use super::Pass;
 use crate::function::*;
 use crate::types::{Layout, Type};
-use crate::verify::Level;
 use twinjit_diag::Span;
 
 /// The pass; `boundscheck` inserts `checkindex`.
@@ -21,10 +20,6 @@ pub struct ExpandIndexing {
 impl Pass for ExpandIndexing {
     fn name(&self) -> &'static str {
         "expand_indexing"
-    }
-
-    fn level_after(&self) -> Level {
-        Level::Lowered
     }
 
     fn run(&self, f: &mut Function) -> bool {

@@ -4,7 +4,7 @@
 
 use super::Pass;
 use crate::function::*;
-use crate::verify::{DomTree, Level};
+use crate::verify::DomTree;
 use hashbrown::HashMap;
 
 /// Global value numbering of pure instructions (dominator-scoped).
@@ -32,13 +32,8 @@ impl Pass for Gvn {
         "gvn"
     }
 
-    fn level_after(&self) -> Level {
-        Level::Lowered
-    }
-
     fn run(&self, f: &mut Function) -> bool {
-        let rpo = f.reverse_postorder();
-        let dom = DomTree::new(f, &rpo);
+        let (rpo, dom) = DomTree::with_rpo(f);
         let mut table: HashMap<String, Vec<(Value, Block)>> = HashMap::new();
         let mut replace: HashMap<Value, Value> = HashMap::new();
         let resolve = |m: &HashMap<Value, Value>, mut v: Value| {

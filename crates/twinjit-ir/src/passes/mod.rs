@@ -29,8 +29,6 @@ pub trait Pass {
     fn name(&self) -> &'static str;
     /// Runs the pass; returns whether it changed `f`.
     fn run(&self, f: &mut Function) -> bool;
-    /// The verifier level that holds after the pass.
-    fn level_after(&self) -> Level;
 }
 
 /// Options of the standard pipeline.
@@ -52,16 +50,20 @@ pub fn verify_each_pass() -> bool {
     *ON.get_or_init(|| cfg!(debug_assertions) || std::env::var_os("TWINJIT_VERIFY").is_some())
 }
 
-/// Runs `passes` over `f`, verifying after each (see [`verify_each_pass`]); returns the
-/// verifier error of a broken pass.
-pub fn run_passes(f: &mut Function, passes: &[&dyn Pass]) -> Result<(), VerifyError> {
+/// Runs `passes` over `f`, verifying at `level` after each (see [`verify_each_pass`]); returns
+/// the verifier error of a broken pass.
+///
+/// No pass lowers the IR but `expand_indexing` (typed to lowered); every other pass keeps the
+/// level it finds, so one level holds after each pass of a list: `Untyped` for `simplify_cfg`
+/// in the front end, `Lowered` in the pipeline, which starts with `expand_indexing`.
+pub fn run_passes(f: &mut Function, level: Level, passes: &[&dyn Pass]) -> Result<(), VerifyError> {
     for p in passes {
         let changed = p.run(f);
         if dump_requested(p.name()) {
             eprintln!("; after {} (changed: {changed})\n{f}", p.name());
         }
         if verify_each_pass() {
-            verify(f, p.level_after())?;
+            verify(f, level)?;
         }
     }
     Ok(())
@@ -79,10 +81,7 @@ pub fn run_pipeline(program: &mut TypedProgram, boundscheck_for: impl Fn(&str) -
             verify(&tf.func, Level::Typed)?;
         }
         let expand = ExpandIndexing { boundscheck: boundscheck_for(&tf.source_name) };
-        run_passes(&mut tf.func, &[&expand, &Gvn, &BoundsCheckElim, &Dce, &SimplifyCfg, &Refcount])?;
-        if verify_each_pass() {
-            verify(&tf.func, Level::Lowered)?;
-        }
+        run_passes(&mut tf.func, Level::Lowered, &[&expand, &Gvn, &BoundsCheckElim, &Dce, &SimplifyCfg, &Refcount])?;
     }
     Ok(())
 }

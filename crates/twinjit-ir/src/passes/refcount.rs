@@ -21,7 +21,6 @@
 
 use super::Pass;
 use crate::function::*;
-use crate::verify::Level;
 use hashbrown::{HashMap, HashSet};
 use twinjit_diag::Span;
 
@@ -31,10 +30,6 @@ pub struct Refcount;
 impl Pass for Refcount {
     fn name(&self) -> &'static str {
         "refcount"
-    }
-
-    fn level_after(&self) -> Level {
-        Level::Lowered
     }
 
     fn run(&self, f: &mut Function) -> bool {

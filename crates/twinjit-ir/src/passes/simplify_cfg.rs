@@ -6,7 +6,6 @@
 
 use super::Pass;
 use crate::function::*;
-use crate::verify::Level;
 use hashbrown::HashMap;
 
 /// The pass.
@@ -15,10 +14,6 @@ pub struct SimplifyCfg;
 impl Pass for SimplifyCfg {
     fn name(&self) -> &'static str {
         "simplify_cfg"
-    }
-
-    fn level_after(&self) -> Level {
-        Level::Untyped
     }
 
     fn run(&self, f: &mut Function) -> bool {
