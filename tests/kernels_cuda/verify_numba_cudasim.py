@@ -51,9 +51,6 @@ from Numba: they are the least independent checks of the corpus.
 """
 
 import ast
-import glob
-import importlib.util
-import math
 import os
 import re
 import sys
@@ -78,15 +75,20 @@ if not GPU:
     from numba.cuda.simulator import kernelapi
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-CHECK_RE = re.compile(r"^\s*#\s*check:\s*(.*?)\s*$")
-ARG_RE = re.compile(r"^arg(\d+)\s*==\s*(.*)$")
-REL_TOL = 1e-12
+sys.path.insert(0, os.path.join(HERE, "..", "kernels"))
+
+from verify_common import (  # noqa: E402
+    CheckError,
+    check_args,
+    eval_env,
+    run_files,
+    split_check,
+    split_value,
+    with_args,
+)
+
 GPU_REL_TOL = 1e-6
 INEXACT = []
-
-
-class CheckError(Exception):
-    pass
 
 
 # --- the shuffle shim -----------------------------------------------------------------------
@@ -143,33 +145,10 @@ if not GPU:
 # --- checks ---------------------------------------------------------------------------------
 
 
-def load_module(path):
-    name = "twinjit_cuda_kernel_" + os.path.splitext(os.path.basename(path))[0]
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def parse_check(text):
     """Return (launch_src, expected_src, [(argno, list_src)])."""
-    parts = [p.strip() for p in text.split(";")]
-    head, rest = parts[0], parts[1:]
-    arg_checks = []
-    for p in rest:
-        m = ARG_RE.match(p)
-        if not m:
-            raise CheckError("bad array clause %r" % p)
-        arg_checks.append((int(m.group(1)), m.group(2).strip()))
-    if " -> " not in head:
-        raise CheckError("missing ' -> ' in %r" % head)
-    call, expected = head.rsplit(" -> ", 1)
-    return call.strip(), expected.strip(), arg_checks
-
-
-def eval_env():
-    return {"np": np, "math": math, "__builtins__": __builtins__}
+    head, arg_checks = split_check(text)
+    return split_value(head) + (arg_checks,)
 
 
 def prepare_launch(mod, call_src):
@@ -193,66 +172,12 @@ def prepare_launch(mod, call_src):
     return getattr(mod, name), cfg, args
 
 
-def is_bool(x):
-    return isinstance(x, (bool, np.bool_))
-
-
-def is_int(x):
-    return isinstance(x, (int, np.integer)) and not is_bool(x)
-
-
-def is_float(x):
-    return isinstance(x, (float, np.floating))
-
-
-def same(expected, got, path):
-    """Return None when equal, else a message."""
-    if isinstance(expected, (list, tuple)):
-        if not isinstance(got, (list, tuple)) or len(got) != len(expected):
-            return "%s: expected %r, got %r" % (path, expected, got)
-        for i, (e, g) in enumerate(zip(expected, got)):
-            msg = same(e, g, "%s[%d]" % (path, i))
-            if msg:
-                return msg
-        return None
-    if is_bool(expected):
-        if not is_bool(got) or bool(got) != bool(expected):
-            return "%s: expected %r, got %r" % (path, expected, got)
-        return None
-    if is_int(expected):
-        if not is_int(got) or int(got) != int(expected):
-            return "%s: expected %r, got %r" % (path, expected, got)
-        return None
-    if is_float(expected):
-        if not is_float(got):
-            return "%s: expected float %r, got %r" % (path, expected, got)
-        e, g = float(expected), float(got)
-        if (math.isnan(e) and math.isnan(g)) or e == g:
-            return None
-        if math.isfinite(e) and math.isfinite(g) and abs(e - g) <= REL_TOL * max(abs(e), abs(g)):
-            return None
-        if GPU and math.isfinite(e) and math.isfinite(g) and abs(e - g) <= GPU_REL_TOL * max(abs(e), abs(g)):
-            INEXACT.append("%s: expected %r, got %r" % (path, e, g))
-            return None
-        return "%s: expected %r, got %r" % (path, e, g)
-    return "%s: unsupported expected value %r" % (path, expected)
-
-
-def fmt(x):
-    if isinstance(x, list):
-        return "[%s]" % ", ".join(fmt(v) for v in x)
-    if is_bool(x):
-        return repr(bool(x))
-    if is_int(x):
-        return repr(int(x))
-    if is_float(x):
-        f = float(x)
-        if math.isnan(f):
-            return "math.nan"
-        if math.isinf(f):
-            return "math.inf" if f > 0 else "-math.inf"
-        return repr(f)
-    raise CheckError("cannot format %r (%s)" % (x, type(x).__name__))
+def within_gpu_tolerance(path, e, g):
+    """Under --gpu, a float within GPU_REL_TOL counts as `inexact` rather than failed."""
+    if GPU and abs(e - g) <= GPU_REL_TOL * max(abs(e), abs(g)):
+        INEXACT.append("%s: expected %r, got %r" % (path, e, g))
+        return True
+    return False
 
 
 def run_check(mod, text):
@@ -264,15 +189,7 @@ def run_check(mod, text):
         kernel[cfg](*args)
     except Exception as exc:  # noqa: BLE001
         return ["raised %s: %s" % (type(exc).__name__, exc)]
-    fails = []
-    env = eval_env()
-    for argno, list_src in arg_checks:
-        if argno >= len(args) or not hasattr(args[argno], "tolist"):
-            fails.append("arg%d is not an array" % argno)
-            continue
-        msg = same(eval(list_src, env), args[argno].tolist(), "arg%d" % argno)
-        if msg:
-            fails.append(msg)
+    fails = check_args(args, arg_checks, within_gpu_tolerance)
     if not arg_checks:
         fails.append("no `argN == LIST` clause: the check checks nothing")
     return fails
@@ -284,19 +201,7 @@ def generate_line(mod, text):
         return text
     kernel, cfg, args = prepare_launch(mod, call_src)
     kernel[cfg](*args)
-    clauses = ["%s -> %s" % (call_src, expected_src)]
-    for argno, src in arg_checks:
-        if src == "?":
-            src = fmt(args[argno].tolist())
-        clauses.append("arg%d == %s" % (argno, src))
-    return " ; ".join(clauses)
-
-
-def kernel_files(argv):
-    if argv:
-        return [os.path.abspath(p) for p in argv]
-    files = sorted(glob.glob(os.path.join(HERE, "*.py")))
-    return [f for f in files if not os.path.basename(f).startswith("verify")]
+    return with_args("%s -> %s" % (call_src, expected_src), args, arg_checks)
 
 
 def unchecked_kernels(mod, src):
@@ -311,67 +216,26 @@ def unchecked_kernels(mod, src):
 
 def main():
     argv = [a for a in sys.argv[1:] if a != "--gpu"]
-    generate = bool(argv) and argv[0] == "--generate"
-    if generate:
-        argv = argv[1:]
-    if generate and GPU:
+    if GPU and argv[:1] == ["--generate"]:
         print("--generate runs only under the simulator")
         return 2
-    passed = failed = 0
-    for path in kernel_files(argv):
-        rel = os.path.relpath(path)
-        with open(path) as fh:
-            lines = fh.read().split("\n")
-        try:
-            mod = load_module(path)
-        except Exception as exc:  # noqa: BLE001
-            print("FAIL %s: import error %s: %s" % (rel, type(exc).__name__, exc))
-            failed += 1
-            continue
-        if generate:
-            changed = False
-            for i, line in enumerate(lines):
-                m = CHECK_RE.match(line)
-                if not m:
-                    continue
-                indent = line[: len(line) - len(line.lstrip())]
-                try:
-                    new = generate_line(mod, m.group(1))
-                except Exception as exc:  # noqa: BLE001
-                    print("GEN-ERROR %s:%d: %s: %s" % (rel, i + 1, type(exc).__name__, exc))
-                    continue
-                if new != m.group(1):
-                    lines[i] = "%s# check: %s" % (indent, new)
-                    changed = True
-            if changed:
-                with open(path, "w") as fh:
-                    fh.write("\n".join(lines))
-                print("generated %s" % rel)
-            continue
-        for name in unchecked_kernels(mod, "\n".join(lines)):
-            print("note %s: kernel %s has no check line" % (rel, name))
-        for i, line in enumerate(lines):
-            m = CHECK_RE.match(line)
-            if not m:
-                continue
-            before = len(INEXACT)
-            try:
-                fails = run_check(mod, m.group(1))
-            except Exception as exc:  # noqa: BLE001
-                fails = ["bad check: %s: %s" % (type(exc).__name__, exc)]
-            if len(INEXACT) > before:
-                print("inexact %s:%d: %d element(s), e.g. %s" % (rel, i + 1, len(INEXACT) - before, INEXACT[before]))
-            if fails:
-                failed += 1
-                print("FAIL %s:%d: %s\n    %s" % (rel, i + 1, m.group(1)[:200], "\n    ".join(fails)))
-            else:
-                passed += 1
-    if generate:
+    reported = 0
+
+    def report_inexact(rel, lineno):
+        # The floats of this check that --gpu accepted as inexact.
+        nonlocal reported
+        if len(INEXACT) > reported:
+            print("inexact %s:%d: %d element(s), e.g. %s" % (rel, lineno, len(INEXACT) - reported, INEXACT[reported]))
+        reported = len(INEXACT)
+
+    prefix = "twinjit_cuda_kernel_"
+    counts = run_files(HERE, argv, prefix, "kernel", run_check, generate_line, unchecked_kernels, report_inexact)
+    if counts is None:
         return 0
     mode = "numba-cuda on the GPU" if GPU else "the numba CUDA simulator"
     inexact = " (%d float elements within 1e-6, not exact)" % len(INEXACT) if INEXACT else ""
-    print("%d passed, %d failed under %s%s" % (passed, failed, mode, inexact))
-    return 1 if failed else 0
+    print("%d passed, %d failed under %s%s" % (counts + (mode, inexact)))
+    return 1 if counts[1] else 0
 
 
 if __name__ == "__main__":
