@@ -6,15 +6,10 @@ use std::time::Instant;
 use twinjit::cuda::LaunchConfig;
 use twinjit::{Engine, Error, Target};
 
+mod common;
+
 fn main() -> Result<(), Error> {
-    let gpu = match Engine::new(Target::Cuda { device: 0 }) {
-        Ok(e) => e,
-        Err(e @ Error::TargetUnavailable { .. }) => {
-            eprintln!("{e}");
-            std::process::exit(2);
-        }
-        Err(e) => return Err(e),
-    };
+    let gpu = common::cuda_engine()?;
     let dir = env!("CARGO_MANIFEST_DIR");
     let kernel = gpu.load_file(format!("{dir}/examples/kernels/cuda_kernels.py"))?.kernel("fill_array")?;
     let n = 100_000_000usize;

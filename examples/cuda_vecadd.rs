@@ -4,17 +4,12 @@
 
 use std::time::Instant;
 use twinjit::cuda::LaunchConfig;
-use twinjit::{Engine, Error, Target};
+use twinjit::Error;
+
+mod common;
 
 fn main() -> Result<(), Error> {
-    let engine = match Engine::new(Target::Cuda { device: 0 }) {
-        Ok(e) => e,
-        Err(e @ Error::TargetUnavailable { .. }) => {
-            eprintln!("{e}");
-            std::process::exit(2);
-        }
-        Err(e) => return Err(e),
-    };
+    let engine = common::cuda_engine()?;
     let module = engine.load_file(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/kernels/cuda_kernels.py"))?;
     let vecadd = module.kernel("vecadd")?;
     let n = (1usize << 24) + 11;
