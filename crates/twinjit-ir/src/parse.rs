@@ -180,6 +180,11 @@ impl Line<'_> {
             other => self.err(format!("expected an integer, found {other:?}")),
         }
     }
+    /// An integer that must fit `T` (an axis, a tuple index); `what` names it in the error.
+    fn small_int<T: TryFrom<i64>>(&mut self, what: &str) -> Result<T, IrParseError> {
+        let k = self.int()?;
+        T::try_from(k).or_else(|_| self.err(format!("bad {what}")))
+    }
     fn entity(&mut self, prefix: &str) -> Result<u32, IrParseError> {
         let s = self.ident()?;
         match s.strip_prefix(prefix).and_then(|n| n.parse::<u32>().ok()) {
@@ -569,8 +574,7 @@ fn parse_kind(l: &mut Line, b: &mut Builder, line: usize) -> Result<InstKind, Ir
         "stride" => {
             let a = l.value()?;
             l.punct(',')?;
-            let k = l.int()?;
-            InstKind::Stride(a, u8::try_from(k).or_else(|_| l.err("bad axis"))?)
+            InstKind::Stride(a, l.small_int("axis")?)
         }
         "getitem" => {
             let a = l.value()?;
@@ -591,8 +595,7 @@ fn parse_kind(l: &mut Line, b: &mut Builder, line: usize) -> Result<InstKind, Ir
         "tupleget" => {
             let a = l.value()?;
             l.punct(',')?;
-            let k = l.int()?;
-            InstKind::TupleGet(a, u32::try_from(k).or_else(|_| l.err("bad tuple index"))?)
+            InstKind::TupleGet(a, l.small_int("tuple index")?)
         }
         "alloc" => {
             let space = match l.ident()?.as_str() {
@@ -619,8 +622,7 @@ fn parse_kind(l: &mut Line, b: &mut Builder, line: usize) -> Result<InstKind, Ir
             l.punct(',')?;
             let n = l.value()?;
             l.punct(',')?;
-            let k = l.int()?;
-            InstKind::CheckIndex(i, n, u8::try_from(k).or_else(|_| l.err("bad axis"))?)
+            InstKind::CheckIndex(i, n, l.small_int("axis")?)
         }
         "checknonzero" => InstKind::CheckNonZero(l.value()?),
         "newarray" => {
