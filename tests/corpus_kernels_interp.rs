@@ -253,6 +253,12 @@ fn divergence(e: &RuntimeError) -> &str {
     }
 }
 
+/// The barrier-divergence message of launching `func` of `m` on an array of `n` zeros.
+fn divergent_launch(m: &SourceModule, func: &str, n: usize, l: KernelLaunch) -> String {
+    let e = launch(m, func, &[i64_array(n)], l).expect_err("the launch diverges");
+    divergence(&e).to_string()
+}
+
 #[test]
 fn half_the_threads_at_a_barrier_is_divergence() {
     let m = bad_module();
@@ -268,8 +274,7 @@ fn half_the_threads_at_a_barrier_is_divergence() {
 fn early_return_before_a_barrier_is_divergence() {
     let m = bad_module();
     // 40 elements, 2 blocks of 32: the second block's last 24 threads return early.
-    let e = launch(&m, "early_return", &[i64_array(40)], KernelLaunch::linear(2, 32)).unwrap_err();
-    let msg = divergence(&e);
+    let msg = divergent_launch(&m, "early_return", 40, KernelLaunch::linear(2, 32));
     assert!(msg.contains("of block (1, 0, 0) exited"), "{msg}");
     // Every thread of a full grid reaches the barrier: fine.
     let a = i64_array(64);
@@ -279,17 +284,13 @@ fn early_return_before_a_barrier_is_divergence() {
 
 #[test]
 fn different_barrier_kinds_are_divergence() {
-    let m = bad_module();
-    let e = launch(&m, "mixed_barriers", &[i64_array(8)], KernelLaunch::linear(1, 8)).unwrap_err();
-    let msg = divergence(&e);
+    let msg = divergent_launch(&bad_module(), "mixed_barriers", 8, KernelLaunch::linear(1, 8));
     assert!(msg.contains("cuda.syncthreads_count") && msg.contains("cuda.syncthreads()"), "{msg}");
 }
 
 #[test]
 fn a_shuffle_half_the_warp_skips_is_divergence() {
-    let m = bad_module();
-    let e = launch(&m, "split_shuffle", &[i64_array(32)], KernelLaunch::linear(1, 32)).unwrap_err();
-    let msg = divergence(&e);
+    let msg = divergent_launch(&bad_module(), "split_shuffle", 32, KernelLaunch::linear(1, 32));
     assert!(msg.contains("cuda.shfl_down_sync with mask 0xffffffff names lane 16"), "{msg}");
 }
 
