@@ -68,9 +68,10 @@ the recording step; without --record (replaying WORK/record/) it takes about 10 
 What it cannot replay: arguments other than bool/int/float scalars and 1-3 dimensional arrays
 of bool/int32/int64/float32/float64 (tuples, None, strings, lists, records, complex, other
 integer widths, 0-d arrays, jitclass instances), object-mode functions, functions compiled with
-a custom pipeline_class, and calls made in a child process. Return values that are arrays or
-objects cannot be compared through `twinjit run`'s JSON (twinjit refuses to return arrays
-today, so such calls show up as compile-error; if it ever returned one they would read wrong).
+a custom pipeline_class, and calls made in a child process. A returned array (alone or in a
+tuple; 1-3 dimensions of those dtypes, at most MAX_ARRAY_BYTES) is recorded with its values and
+compared with the `return.npy` / `return_K.npy` twinjit writes to `--out`, dtype and shape
+included; larger or other arrays, and other objects, read wrong.
 
 Internal subcommand (used by the script itself): `_record` runs in a subprocess per unit.
 """
@@ -270,6 +271,8 @@ def _encode_result(v):
     if isinstance(v, tuple):
         return ["tuple", [_encode_result(x) for x in v]]
     if isinstance(v, np.ndarray):
+        if v.dtype.name in REPLAY_DTYPES and 1 <= v.ndim <= 3 and v.nbytes <= MAX_ARRAY_BYTES:
+            return ["array", f"{v.dtype}[{v.ndim}d]", v.dtype.name, list(v.shape), v.tolist()]
         return ["array", f"{v.dtype}[{v.ndim}d]"]
     return ["other", type(v).__name__]
 
@@ -840,8 +843,21 @@ def json_to_py(v):
     return v
 
 
-def result_matches(expected, got):
-    """`expected` is the recorder's encoding; `got` twinjit's JSON value."""
+def result_matches(expected, got, load=None, name="return"):
+    """`expected` is the recorder's encoding; `got` twinjit's JSON value; `load(name)` reads a
+    returned array twinjit wrote to `--out` (`return.npy`, `return_K.npy` in tuples)."""
+    if isinstance(got, dict) and expected and expected[0] == "array":
+        if len(expected) < 5 or load is None:
+            return False
+        import numpy as np
+
+        arr = load(name)
+        if arr is None or got.get("dtype") != expected[2] or list(got.get("shape", [])) != expected[3]:
+            return False
+        want = np.array(expected[4], dtype=expected[2]).reshape(expected[3])
+        return arrays_match(np, want, arr)
+    if expected and expected[0] == "tuple" and isinstance(got, list) and len(got) == len(expected[1]):
+        return all(result_matches(e, g, load, f"{name}_{k}") for k, (e, g) in enumerate(zip(expected[1], got)))
     got = json_to_py(got)
     if expected is None:
         return got is None
@@ -920,7 +936,11 @@ def replay_call(args, file, func, call, calldir, mode="as_written"):
         got = json.loads(out)["return"]
     except (ValueError, KeyError):
         return "wrong", f"unreadable output: {out[:100]}"
-    if not result_matches(exp, got):
+    def load(name):
+        path = os.path.join(outdir, f"{name}.npy")
+        return np.load(path) if os.path.exists(path) else None
+
+    if not result_matches(exp, got, load):
         return "wrong", f"returned {json.dumps(got)[:100]}, Numba {json.dumps(exp)[:100]}"
     for n, want in call["after"].items():
         path = os.path.join(outdir, f"{n}.npy")

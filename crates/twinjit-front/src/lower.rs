@@ -1124,6 +1124,12 @@ impl Lower<'_> {
                 }
             }
         }
+        if attr == "dtype" {
+            return self.fail(
+                Diagnostic::error("`a.dtype` as a value is not supported", span, "a dtype object")
+                    .with_hint("use it as the dtype of an array constructor: np.empty(n, dtype=a.dtype)"),
+            );
+        }
         let v = self.expr(&a.value);
         let b = match Builtin::from_path(&format!(".{attr}")) {
             Some(b) => b,
@@ -1641,7 +1647,11 @@ impl Lower<'_> {
                         match self.dtype_value(e) {
                             Some(s) => self.zero_of_dtype(s, self.sp(e.range())),
                             // `dtype=a.dtype`: typed as a zero of the array's dtype.
-                            None if matches!(e, Expr::Attribute(at) if at.attr.id.as_str() == "dtype") => self.expr(e),
+                            None if matches!(e, Expr::Attribute(at) if at.attr.id.as_str() == "dtype") => {
+                                let Expr::Attribute(at) = e else { unreachable!("matched") };
+                                let arr = self.expr(&at.value);
+                                self.emit(InstKind::Builtin(Builtin::Dtype, vec![arr]), self.sp(e.range()))
+                            }
                             None => {
                                 return self.fail(
                                     Diagnostic::error("unsupported dtype", self.sp(e.range()), "not a dtype twinjit has")

@@ -536,8 +536,8 @@ builtins! {
     Shape = "shape" [".shape"] (1, 1) ArrayShape, Rw;
     /// `a.strides` as a tuple, in bytes.
     Strides = "strides" [".strides"] (1, 1) ArrayStrides, Rw;
-    /// `a.dtype` (as a dtype argument)
-    Dtype = "dtype" [".dtype"] (1, 1) ArrayDtype, Rw;
+    /// `a.dtype` as the dtype argument of a constructor (the front end makes it only there)
+    Dtype = "dtype" [] (1, 1) ArrayDtype, Rw;
     /// `a.itemsize`
     Itemsize = "itemsize" [".itemsize"] (1, 1) ArrayItemsize, Rw;
     /// `a.nbytes`
