@@ -3,48 +3,43 @@ import numpy as np
 from numba import njit
 
 
-# check: int_truediv(1, 0) raises ZeroDivisionError
-# check: int_truediv(0, 0) raises ZeroDivisionError
-# check: int_truediv(1, 4) -> 0.25
+# Each division raises for a zero divisor of either type (error_model='python'); the
+# same function serves int, float and mixed arguments.
+# check: truediv(1, 0) raises ZeroDivisionError
+# check: truediv(0, 0) raises ZeroDivisionError
+# check: truediv(1, 4) -> 0.25
+# check: truediv(1.0, 0.0) raises ZeroDivisionError
+# check: truediv(-1.0, -0.0) raises ZeroDivisionError
+# check: truediv(3.0, 2.0) -> 1.5
 @njit
-def int_truediv(a, b):
+def truediv(a, b):
     return a / b
 
 
-# check: int_floordiv(1, 0) raises ZeroDivisionError
-# check: int_floordiv(-9, 4) -> -3
+# check: floordiv(1, 0) raises ZeroDivisionError
+# check: floordiv(5, 0) raises ZeroDivisionError
+# check: floordiv(-9, 4) -> -3
+# check: floordiv(-5, 2) -> -3
+# check: floordiv(1.0, 0.0) raises ZeroDivisionError
+# check: floordiv(5.0, 0.0) raises ZeroDivisionError
+# check: floordiv(1.0, 0.3) -> 3.0
+# check: floordiv(-5.5, 2.0) -> -3.0
 @njit
-def int_floordiv(a, b):
+def floordiv(a, b):
     return a // b
 
 
-# check: int_mod(1, 0) raises ZeroDivisionError
-# check: int_mod(-9, 4) -> 3
+# check: mod(1, 0) raises ZeroDivisionError
+# check: mod(5, 0) raises ZeroDivisionError
+# check: mod(-9, 4) -> 3
+# check: mod(5, 2) -> 1
+# check: mod(1.0, 0.0) raises ZeroDivisionError
+# check: mod(5.0, 0.0) raises ZeroDivisionError
+# check: mod(1.0, 0.3) -> 0.10000000000000003
+# check: mod(5.5, 2.0) -> 1.5
 @njit
-def int_mod(a, b):
+def mod(a, b):
     return a % b
-
-
-# check: float_truediv(1.0, 0.0) raises ZeroDivisionError
-# check: float_truediv(-1.0, -0.0) raises ZeroDivisionError
-# check: float_truediv(3.0, 2.0) -> 1.5
-@njit
-def float_truediv(x, y):
-    return x / y
-
-
-# check: float_floordiv(1.0, 0.0) raises ZeroDivisionError
-# check: float_mod(1.0, 0.0) raises ZeroDivisionError
-# check: float_floordiv(1.0, 0.3) -> 3.0
-# check: float_mod(1.0, 0.3) -> 0.10000000000000003
-@njit
-def float_floordiv(x, y):
-    return x // y
-
-
-@njit
-def float_mod(x, y):
-    return x % y
 
 
 # check: zero_pow_neg(0, -1) raises ZeroDivisionError
@@ -148,4 +143,4 @@ def aug_elem_oob(a, i):
 # check: outer_calls_div(4, 2) -> 3
 @njit
 def outer_calls_div(a, b):
-    return int_floordiv(a, b) + 1
+    return floordiv(a, b) + 1

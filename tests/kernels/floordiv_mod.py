@@ -2,93 +2,33 @@
 from numba import njit
 
 
-# check: floordiv_int(7, 2) -> 3
-# check: floordiv_int(-7, 2) -> -4
-# check: floordiv_int(7, -2) -> -4
-# check: floordiv_int(-7, -2) -> 3
+# Floor division and modulo together, and whether q * b + r == a, on ints, floats and a
+# mix: every sign combination, a float quotient just below an integer (0.3 // 0.1 == 2.0)
+# and a tiny negative dividend whose remainder rounds to the divisor (so the identity fails).
+# (A zero divisor raises: tests/kernels/errors.py.)
+# check: floordiv_mod(7, 2) -> (3, 1, True)
+# check: floordiv_mod(-7, 2) -> (-4, 1, True)
+# check: floordiv_mod(7, -2) -> (-4, -1, True)
+# check: floordiv_mod(-7, -2) -> (3, -1, True)
+# check: floordiv_mod(7, 3) -> (2, 1, True)
+# check: floordiv_mod(-7, 3) -> (-3, 2, True)
+# check: floordiv_mod(7, -3) -> (-3, -2, True)
+# check: floordiv_mod(-7, -3) -> (2, -1, True)
+# check: floordiv_mod(-17, 5) -> (-4, 3, True)
+# check: floordiv_mod(123, -7) -> (-18, -3, True)
+# check: floordiv_mod(0, 3) -> (0, 0, True)
+# check: floordiv_mod(7.5, 2.0) -> (3.0, 1.5, True)
+# check: floordiv_mod(-7.5, 2.0) -> (-4.0, 0.5, True)
+# check: floordiv_mod(7.5, -2.0) -> (-4.0, -0.5, True)
+# check: floordiv_mod(0.3, 0.1) -> (2.0, 0.09999999999999998, True)
+# check: floordiv_mod(-1e-20, 3.0) -> (-1.0, 3.0, False)
+# check: floordiv_mod(7, 2.0) -> (3.0, 1.0, True)
+# check: floordiv_mod(-7, 2.0) -> (-4.0, 1.0, True)
 @njit
-def floordiv_int(a, b):
-    return a // b
-
-
-# check: mod_int(7, 3) -> 1
-# check: mod_int(-7, 3) -> 2
-# check: mod_int(7, -3) -> -2
-# check: mod_int(-7, -3) -> -1
-@njit
-def mod_int(a, b):
-    return a % b
-
-
-# check: floordiv_float(7.5, 2.0) -> 3.0
-# check: floordiv_float(-7.5, 2.0) -> -4.0
-# check: floordiv_float(7.5, -2.0) -> -4.0
-# check: floordiv_float(0.3, 0.1) -> 2.0
-@njit
-def floordiv_float(x, y):
-    return x // y
-
-
-# check: mod_float(7.5, 2.0) -> 1.5
-# check: mod_float(-7.5, 2.0) -> 0.5
-# check: mod_float(7.5, -2.0) -> -0.5
-# check: mod_float(-1e-20, 3.0) -> 3.0
-@njit
-def mod_float(x, y):
-    return x % y
-
-
-# check: floordiv_mixed(7, 2.0) -> 3.0
-# check: floordiv_mixed(-7, 2.0) -> -4.0
-@njit
-def floordiv_mixed(a, y):
-    return a // y
-
-
-# check: divmod_like(17, 5) -> (3, 2)
-# check: divmod_like(-17, 5) -> (-4, 3)
-# check: divmod_like(17, -5) -> (-4, -3)
-@njit
-def divmod_like(a, b):
-    return a // b, a % b
-
-
-# q * b + r == a must always hold.
-# check: divmod_identity(-17, 5) -> True
-# check: divmod_identity(123, -7) -> True
-# check: divmod_identity(0, 3) -> True
-@njit
-def divmod_identity(a, b):
-    q, r = divmod_like(a, b)
-    return q * b + r == a
-
-
-# check: mod_zero_int(5, 0) raises ZeroDivisionError
-# check: mod_zero_int(5, 2) -> 1
-@njit
-def mod_zero_int(a, b):
-    return a % b
-
-
-# check: floordiv_zero_int(5, 0) raises ZeroDivisionError
-# check: floordiv_zero_int(-5, 2) -> -3
-@njit
-def floordiv_zero_int(a, b):
-    return a // b
-
-
-# check: mod_zero_float(5.0, 0.0) raises ZeroDivisionError
-# check: floordiv_zero_float(5.0, 0.0) raises ZeroDivisionError
-# check: mod_zero_float(5.5, 2.0) -> 1.5
-# check: floordiv_zero_float(-5.5, 2.0) -> -3.0
-@njit
-def mod_zero_float(x, y):
-    return x % y
-
-
-@njit
-def floordiv_zero_float(x, y):
-    return x // y
+def floordiv_mod(a, b):
+    q = a // b
+    r = a % b
+    return q, r, q * b + r == a
 
 
 # check: digits_sum(12345) -> 15
