@@ -3,21 +3,15 @@ import numpy as np
 from numba import njit
 
 
-# check: to_f32(0.1) -> 0.10000000149011612
-# check: to_f32(1.5) -> 1.5
-# check: to_f32(1e40) -> math.inf
-# check: to_f32(3) -> 3.0
+# check: to_f32_f64(0.1) -> (0.10000000149011612, 0.1)
+# check: to_f32_f64(1.5) -> (1.5, 1.5)
+# check: to_f32_f64(1e40) -> (math.inf, 1e+40)
+# check: to_f32_f64(3) -> (3.0, 3.0)
+# check: to_f32_f64(np.float32(0.1)) -> (0.10000000149011612, 0.10000000149011612)
+# check: to_f32_f64(True) -> (1.0, 1.0)
 @njit
-def to_f32(x):
-    return np.float32(x)
-
-
-# check: to_f64(3) -> 3.0
-# check: to_f64(np.float32(0.1)) -> 0.10000000149011612
-# check: to_f64(True) -> 1.0
-@njit
-def to_f64(x):
-    return np.float64(x)
+def to_f32_f64(x):
+    return np.float32(x), np.float64(x)
 
 
 # check: to_i32(3.9) -> 3
