@@ -4,65 +4,37 @@ import numpy as np
 from numba import njit
 
 
-# check: b_abs_int(-5) -> 5
-# check: b_abs_int(7) -> 7
-# check: b_abs_int(-9223372036854775808) -> -9223372036854775808
+# check: b_abs(-5) -> 5
+# check: b_abs(7) -> 7
+# check: b_abs(-9223372036854775808) -> -9223372036854775808
+# check: b_abs(-2.5) -> 2.5
+# check: b_abs(-0.0) -> 0.0
+# check: b_abs(-math.inf) -> math.inf
+# check: b_abs(math.nan) -> math.nan
 @njit
-def b_abs_int(n):
-    return abs(n)
-
-
-# check: b_abs_float(-2.5) -> 2.5
-# check: b_abs_float(-0.0) -> 0.0
-# check: b_abs_float(-math.inf) -> math.inf
-# check: b_abs_float(math.nan) -> math.nan
-@njit
-def b_abs_float(x):
+def b_abs(x):
     return abs(x)
 
 
-# check: b_min2(3, 7) -> 3
-# check: b_min2(-3, -7) -> -7
-# check: b_max2(3, 7) -> 7
-# check: b_max2(-3, -7) -> -3
-@njit
-def b_min2(a, b):
-    return min(a, b)
-
-
-@njit
-def b_max2(a, b):
-    return max(a, b)
-
-
-# check: b_min3(3, 1, 2) -> 1
-# check: b_min3(5, 5, 5) -> 5
-# check: b_max3(3, 1, 2) -> 3
-# check: b_max3(-1, -9, -4) -> -1
-@njit
-def b_min3(a, b, c):
-    return min(a, b, c)
-
-
-@njit
-def b_max3(a, b, c):
-    return max(a, b, c)
-
-
+# check: b_min_max(3, 7) -> (3, 7)
+# check: b_min_max(-3, -7) -> (-7, -3)
 # Mixed int/float min/max return float64.
-# check: b_minmax_mixed(1, 2.5) -> (1.0, 2.5)
-# check: b_minmax_mixed(3, 2.5) -> (2.5, 3.0)
-@njit
-def b_minmax_mixed(n, x):
-    return min(n, x), max(n, x)
-
-
+# check: b_min_max(1, 2.5) -> (1.0, 2.5)
+# check: b_min_max(3, 2.5) -> (2.5, 3.0)
 # min/max with nan: the result depends on argument order (same as CPython).
-# check: b_minmax_nan(math.nan, 1.0) -> (math.nan, math.nan)
-# check: b_minmax_nan(1.0, math.nan) -> (1.0, 1.0)
+# check: b_min_max(math.nan, 1.0) -> (math.nan, math.nan)
+# check: b_min_max(1.0, math.nan) -> (1.0, 1.0)
 @njit
-def b_minmax_nan(x, y):
-    return min(x, y), max(x, y)
+def b_min_max(a, b):
+    return min(a, b), max(a, b)
+
+
+# check: b_min_max3(3, 1, 2) -> (1, 3)
+# check: b_min_max3(5, 5, 5) -> (5, 5)
+# check: b_min_max3(-1, -9, -4) -> (-9, -1)
+@njit
+def b_min_max3(a, b, c):
+    return min(a, b, c), max(a, b, c)
 
 
 # check: b_clamp(5.5, 0.0, 1.0) -> 1.0
@@ -78,16 +50,11 @@ def b_clamp(x, lo, hi):
 # check: b_int(-2.7) -> -2
 # check: b_int(-0.5) -> 0
 # check: b_int(1e18) -> 1000000000000000000
+# check: b_int(True) -> 1
+# check: b_int(False) -> 0
 @njit
 def b_int(x):
     return int(x)
-
-
-# check: b_int_of_bool(True) -> 1
-# check: b_int_of_bool(False) -> 0
-@njit
-def b_int_of_bool(p):
-    return int(p)
 
 
 # check: b_float(3) -> 3.0
@@ -105,17 +72,12 @@ def b_float_div(n):
     return float(n) / 2
 
 
-# check: b_bool_int(0) -> False
-# check: b_bool_int(-3) -> True
-# check: b_bool_float(0.0) -> False
-# check: b_bool_float(math.nan) -> True
+# check: b_bool(0) -> False
+# check: b_bool(-3) -> True
+# check: b_bool(0.0) -> False
+# check: b_bool(math.nan) -> True
 @njit
-def b_bool_int(n):
-    return bool(n)
-
-
-@njit
-def b_bool_float(x):
+def b_bool(x):
     return bool(x)
 
 
