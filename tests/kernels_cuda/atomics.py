@@ -39,38 +39,19 @@ def histogram_shared(data, bins):
         cuda.atomic.add(bins, t, local[t])
 
 
-# Sum and extremes of an int64 array; atomic.sub counts down from the size.
-# check: int_stats[2, 8](np.array([5, -3, 12, 7, 0, -8, 22, 4, 9, -1, 3]), np.array([0, -1000, 1000, 11])) -> None ; arg1 == [50, 22, -8, 0]
+# Sum and extremes of int64, int32 and float64 arrays (float sums of multiples of 1/4 are
+# exact in any order); atomic.sub counts down from the size.
+# check: stats[2, 8](np.array([5, -3, 12, 7, 0, -8, 22, 4, 9, -1, 3]), np.array([0, -1000, 1000, 11])) -> None ; arg1 == [50, 22, -8, 0]
+# check: stats[1, 16](np.array([5, -3, 12, 7, 0, -8, 22, 4, 9, -1, 3], dtype=np.int32), np.array([0, -1000, 1000, 11], dtype=np.int32)) -> None ; arg1 == [50, 22, -8, 0]
+# check: stats[2, 4](np.array([0.25, -1.5, 3.75, 2.0, -0.5, 8.25, 1.0]), np.array([0.0, -1e30, 1e30, 7.0])) -> None ; arg1 == [13.25, 8.25, -1.5, 0.0]
 @cuda.jit
-def int_stats(a, res):
+def stats(a, res):
     i = cuda.grid(1)
     if i < a.size:
         cuda.atomic.add(res, 0, a[i])
         cuda.atomic.max(res, 1, a[i])
         cuda.atomic.min(res, 2, a[i])
         cuda.atomic.sub(res, 3, 1)
-
-
-# The same on int32.
-# check: int32_stats[1, 16](np.array([5, -3, 12, 7, 0, -8, 22, 4, 9, -1, 3], dtype=np.int32), np.array([0, -1000, 1000], dtype=np.int32)) -> None ; arg1 == [50, 22, -8]
-@cuda.jit
-def int32_stats(a, res):
-    i = cuda.grid(1)
-    if i < a.size:
-        cuda.atomic.add(res, 0, a[i])
-        cuda.atomic.max(res, 1, a[i])
-        cuda.atomic.min(res, 2, a[i])
-
-
-# Float atomics: sums of multiples of 1/4 are exact in any order.
-# check: float_stats[2, 4](np.array([0.25, -1.5, 3.75, 2.0, -0.5, 8.25, 1.0]), np.array([0.0, -1e30, 1e30])) -> None ; arg1 == [13.25, 8.25, -1.5]
-@cuda.jit
-def float_stats(a, res):
-    i = cuda.grid(1)
-    if i < a.size:
-        cuda.atomic.add(res, 0, a[i])
-        cuda.atomic.max(res, 1, a[i])
-        cuda.atomic.min(res, 2, a[i])
 
 
 # check: float32_sum[2, 8](np.array([0.5, 1.25, -2.0, 4.0, 0.75, 3.5, -1.25, 2.0, 0.25, 6.0], dtype=np.float32), np.zeros(2, dtype=np.float32)) -> None ; arg1 == [15.0, -30.0]

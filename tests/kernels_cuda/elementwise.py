@@ -82,20 +82,11 @@ def i32_ops(a, plus, times):
         times[i] = a[i] * 3
 
 
-# Floor division and modulo of negatives follow Python.
+# Floor division and modulo of negatives follow Python, on int64 and on float64.
 # check: floordiv_mod[2, 8](np.array([7, -7, 7, -7, 0, 13, -13, 1, -1, 100, -100, 5]), np.array([2, 2, -2, -2, 3, 5, 5, -3, 3, 7, 7, -5]), np.zeros(12, dtype=np.int64), np.zeros(12, dtype=np.int64)) -> None ; arg2 == [3, -4, -4, 3, 0, 2, -3, -1, -1, 14, -15, -1] ; arg3 == [1, 1, -1, -1, 0, 3, 2, -2, 2, 2, 5, 0]
+# check: floordiv_mod[1, 8](np.array([7.5, -7.5, 7.5, -7.5, 0.5, 10.0]), np.array([2.0, 2.0, -2.0, -2.0, 0.2, 3.0]), np.zeros(6), np.zeros(6)) -> None ; arg2 == [3.0, -4.0, -4.0, 3.0, 2.0, 3.0] ; arg3 == [1.5, 0.5, -0.5, -1.5, 0.09999999999999998, 1.0]
 @cuda.jit
 def floordiv_mod(a, b, q, r):
-    i = cuda.grid(1)
-    if i < a.size:
-        q[i] = a[i] // b[i]
-        r[i] = a[i] % b[i]
-
-
-# Float floor division and modulo (float64), Python's signs.
-# check: float_floordiv_mod[1, 8](np.array([7.5, -7.5, 7.5, -7.5, 0.5, 10.0]), np.array([2.0, 2.0, -2.0, -2.0, 0.2, 3.0]), np.zeros(6), np.zeros(6)) -> None ; arg2 == [3.0, -4.0, -4.0, 3.0, 2.0, 3.0] ; arg3 == [1.5, 0.5, -0.5, -1.5, 0.09999999999999998, 1.0]
-@cuda.jit
-def float_floordiv_mod(a, b, q, r):
     i = cuda.grid(1)
     if i < a.size:
         q[i] = a[i] // b[i]
