@@ -308,33 +308,15 @@ pub enum InstKind {
 }
 
 impl InstKind {
-    /// The values this instruction reads, in order.
+    /// The values this instruction reads, in the order `map_operands` visits them (the one
+    /// list of operand positions; this collects them from a copy).
     pub fn operands(&self) -> Vec<Value> {
-        match self {
-            InstKind::Const(_) | InstKind::Undef | InstKind::AllocArray { .. } => vec![],
-            InstKind::Unary(_, a)
-            | InstKind::Cast(_, a)
-            | InstKind::Dim(a, _)
-            | InstKind::TupleGet(a, _)
-            | InstKind::Stride(a, _)
-            | InstKind::IncRef(a)
-            | InstKind::DecRef(a)
-            | InstKind::CheckNonZero(a) => vec![*a],
-            InstKind::NewArray { shape, .. } => shape.clone(),
-            InstKind::View { base, offset, shape, strides } => {
-                [*base, *offset].into_iter().chain(shape.iter().copied()).chain(strides.iter().copied()).collect()
-            }
-            InstKind::Binary(_, a, b)
-            | InstKind::Compare(_, a, b)
-            | InstKind::CheckIndex(a, b, _)
-            | InstKind::Load(a, b) => vec![*a, *b],
-            InstKind::Select(a, b, c) | InstKind::Store(a, b, c) => vec![*a, *b, *c],
-            InstKind::Call(_, args) | InstKind::Builtin(_, args) | InstKind::MakeTuple(args) => args.clone(),
-            InstKind::GetItem(a, idx) => std::iter::once(*a).chain(idx.iter().copied()).collect(),
-            InstKind::SetItem(a, idx, v) => {
-                std::iter::once(*a).chain(idx.iter().copied()).chain(std::iter::once(*v)).collect()
-            }
-        }
+        let mut out = Vec::new();
+        self.clone().map_operands(|v| {
+            out.push(v);
+            v
+        });
+        out
     }
 
     /// Applies `f` to every operand in place.
