@@ -1,11 +1,14 @@
 //! Type errors found by inference for a given signature: each is a located diagnostic with the
-//! expected message (one `check(source, signature, expected)` per case).
+//! expected message (one `check(signature, expected, source of f)` per case).
 
 use twinjit::ir::parse_signature;
 use twinjit::SourceModule;
 
-fn check(body: &str, sig: &str, expect: &str) {
-    let src = format!("import math\nimport numpy as np\nfrom numba import njit, cuda\n\n@njit\ndef f{body}");
+/// What every case's function is compiled under.
+const PRELUDE: &str = "import math\nimport numpy as np\nfrom numba import njit, cuda\n\n@njit\n";
+
+fn check(sig: &str, expect: &str, function: &str) {
+    let src = format!("{PRELUDE}{}", function.trim_start());
     let m = SourceModule::parse("t.py", &src).unwrap_or_else(|e| panic!("front end rejected:\n{e}"));
     let sig = parse_signature(sig).expect("test signature parses");
     match m.specialize("f", &sig, None) {
@@ -22,75 +25,253 @@ fn check(body: &str, sig: &str, expect: &str) {
 #[test]
 fn type_errors_are_located() {
     check(
-        "(a, i):\n    return a[i, 0, 1]\n",
         "(float64[:, :], int64)",
         "too many indices for array: array is 2-dimensional, but 3 were indexed",
+        "
+def f(a, i):
+    return a[i, 0, 1]
+",
     );
-    check("(a):\n    return a[..., ...]\n", "(float64[:, :],)", "an index can only have a single ellipsis ('...')");
     check(
-        "(a, x):\n    return a[x:]\n",
+        "(float64[:, :],)",
+        "an index can only have a single ellipsis ('...')",
+        "
+def f(a):
+    return a[..., ...]
+",
+    );
+    check(
         "(float64[:], float64)",
         "slice indices must be integers or None, found float64",
+        "
+def f(a, x):
+    return a[x:]
+",
     );
     check(
-        "(n):\n    return np.zeros(n)\n",
         "(float64,)",
         "np.zeros() takes a shape: an integer or a tuple of integers, found float64",
+        "
+def f(n):
+    return np.zeros(n)
+",
     );
     check(
-        "(n):\n    return np.zeros((n, n, n, n))\n",
         "(int64,)",
         "np.zeros() of 4 dimensions: twinjit's arrays have 1 to 3",
+        "
+def f(n):
+    return np.zeros((n, n, n, n))
+",
     );
-    check("(a):\n    return np.array(a)\n", "(float64,)", "np.array() of 0 dimensions: twinjit's arrays have 1 to 3");
-    check("(x):\n    for i in x:\n        pass\n    return 0\n", "(float64,)", "cannot iterate over float64");
     check(
-        "(a, b):\n    for x, y in zip(a, b):\n        pass\n    return 0\n",
+        "(float64,)",
+        "np.array() of 0 dimensions: twinjit's arrays have 1 to 3",
+        "
+def f(a):
+    return np.array(a)
+",
+    );
+    check(
+        "(float64,)",
+        "cannot iterate over float64",
+        "
+def f(x):
+    for i in x:
+        pass
+    return 0
+",
+    );
+    check(
         "(float64[:], int64)",
         "cannot iterate over int64",
+        "
+def f(a, b):
+    for x, y in zip(a, b):
+        pass
+    return 0
+",
     );
     check(
-        "(a, x):\n    return a[x]\n",
         "(float64[:], float64)",
         "array index must be an integer, a slice, None or ..., found float64",
+        "
+def f(a, x):
+    return a[x]
+",
     );
-    check("(x):\n    return x[0]\n", "(float64,)", "float64 is not subscriptable");
-    check("(x):\n    t = (x, x)\n    return t[2]\n", "(int64,)", "tuple index 2 out of range for a 2-tuple");
-    check("(x, k):\n    t = (x, 1.5)\n    return t[k]\n", "(int64, int64)", "cannot index the heterogeneous tuple");
-    check("(x, k):\n    t = (x, x)\n    return t[1.5]\n", "(int64, int64)", "tuple indices must be integers");
     check(
-        "(x):\n    t = (x, 1.5)\n    s = 0.0\n    for v in t:\n        s += v\n    return s\n",
+        "(float64,)",
+        "float64 is not subscriptable",
+        "
+def f(x):
+    return x[0]
+",
+    );
+    check(
+        "(int64,)",
+        "tuple index 2 out of range for a 2-tuple",
+        "
+def f(x):
+    t = (x, x)
+    return t[2]
+",
+    );
+    check(
+        "(int64, int64)",
+        "cannot index the heterogeneous tuple",
+        "
+def f(x, k):
+    t = (x, 1.5)
+    return t[k]
+",
+    );
+    check(
+        "(int64, int64)",
+        "tuple indices must be integers",
+        "
+def f(x, k):
+    t = (x, x)
+    return t[1.5]
+",
+    );
+    check(
         "(int64,)",
         "cannot iterate over the heterogeneous tuple",
+        "
+def f(x):
+    t = (x, 1.5)
+    s = 0.0
+    for v in t:
+        s += v
+    return s
+",
     );
-    check("(x):\n    t = (x, 1.5)\n    return x in t\n", "(int64,)", "homogeneous tuples only");
-    check("(x, n):\n    t = (x, x)\n    return t[:n]\n", "(int64, int64)", "tuple slice bounds must be constant");
-    check("(x):\n    t = (x, x)\n    return t * 2\n", "(int64,)", "unsupported operand types for *");
-    check("(x):\n    return math.sqrt(x, x)\n", "(float64,)", "math.sqrt() takes 1 argument but 2 were given");
-    check("(a):\n    return a + 1\n", "(float64[:],)", "unsupported operand types for +");
-    check("(a):\n    return a.shape[3]\n", "(float64[:],)", "axis 3 is out of range for a 1-D array");
-    check("(x):\n    return x ^ 1.5\n", "(int64,)", "unsupported operand types for ^: int64 and float64");
-    check("(x):\n    return ~x\n", "(float64,)", "bad operand type for unary ~: float64");
     check(
-        "(a):\n    if a:\n        return 1\n    return 0\n",
+        "(int64,)",
+        "homogeneous tuples only",
+        "
+def f(x):
+    t = (x, 1.5)
+    return x in t
+",
+    );
+    check(
+        "(int64, int64)",
+        "tuple slice bounds must be constant",
+        "
+def f(x, n):
+    t = (x, x)
+    return t[:n]
+",
+    );
+    check(
+        "(int64,)",
+        "unsupported operand types for *",
+        "
+def f(x):
+    t = (x, x)
+    return t * 2
+",
+    );
+    check(
+        "(float64,)",
+        "math.sqrt() takes 1 argument but 2 were given",
+        "
+def f(x):
+    return math.sqrt(x, x)
+",
+    );
+    check(
+        "(float64[:],)",
+        "unsupported operand types for +",
+        "
+def f(a):
+    return a + 1
+",
+    );
+    check(
+        "(float64[:],)",
+        "axis 3 is out of range for a 1-D array",
+        "
+def f(a):
+    return a.shape[3]
+",
+    );
+    check(
+        "(int64,)",
+        "unsupported operand types for ^: int64 and float64",
+        "
+def f(x):
+    return x ^ 1.5
+",
+    );
+    check(
+        "(float64,)",
+        "bad operand type for unary ~: float64",
+        "
+def f(x):
+    return ~x
+",
+    );
+    check(
         "(float64[:],)",
         "the truth value of array(float64, 1, A)",
+        "
+def f(a):
+    if a:
+        return 1
+    return 0
+",
     );
     check(
-        "(a, b):\n    if b:\n        v = a\n    else:\n        v = 1.0\n    return v\n",
         "(float64[:], boolean)",
         "type conflict",
+        "
+def f(a, b):
+    if b:
+        v = a
+    else:
+        v = 1.0
+    return v
+",
     );
-    check("(x):\n    if x > 0:\n        return 1.0\n", "(int64,)", "returns float64 on some paths and None on others");
-    check("(x):\n    a, b = x\n    return a\n", "(int64,)", "cannot unpack int64");
     check(
-        "(a, x):\n    a[0] = (x, x)\n",
+        "(int64,)",
+        "returns float64 on some paths and None on others",
+        "
+def f(x):
+    if x > 0:
+        return 1.0
+",
+    );
+    check(
+        "(int64,)",
+        "cannot unpack int64",
+        "
+def f(x):
+    a, b = x
+    return a
+",
+    );
+    check(
         "(float64[:], int64)",
         "cannot store (int64, int64) into an array of float64",
+        "
+def f(a, x):
+    a[0] = (x, x)
+",
     );
 }
 
 #[test]
 fn recursion_without_base_case_is_an_error() {
-    check("(x):\n    return f(x - 1)\n", "(int64,)", "cannot infer the return type of `f`");
+    check(
+        "(int64,)",
+        "cannot infer the return type of `f`",
+        "
+def f(x):
+    return f(x - 1)
+",
+    );
 }
