@@ -411,6 +411,9 @@ def full_like_casts(a, v):
 # check: arange_stop(0) -> []
 # check: arange_stop(-3) -> []
 # check: arange_stop(np.int32(3)) -> [0, 1, 2]
+# A float stop gives float64 values:
+# check: arange_stop(2.5) -> [0.0, 1.0, 2.0]
+# check: arange_stop(3.0) -> [0.0, 1.0, 2.0]
 @njit
 def arange_stop(n):
     return np.arange(n)
@@ -429,29 +432,18 @@ def arange_start_stop(a, b):
 # check: arange_step(0, 10, -1) -> []
 # check: arange_step(5, 5, 1) -> []
 # check: arange_step(0, 5, 0) raises ValueError: Maximum allowed size exceeded
+# Float start, stop and step:
+# check: arange_step(0.0, 1.0, 0.25) -> [0.0, 0.25, 0.5, 0.75]
+# check: arange_step(0.0, 1.0, 0.3) -> [0.0, 0.3, 0.6, 0.8999999999999999]
+# check: arange_step(1.0, 0.0, -0.5) -> [1.0, 0.5]
+# check: arange_step(0.0, 0.3, 0.1) -> [0.0, 0.1, 0.2]
+# check: arange_step(0.5, 3.0, 1.0) -> [0.5, 1.5, 2.5]
+# check: arange_step(1.0, 0.0, -0.3) -> [1.0, 0.7, 0.4, 0.10000000000000009]
+# check: arange_step(0.0, -1.0, 0.5) -> []
+# check: arange_step(0.0, 1.0, 0.0) raises ValueError: Maximum allowed size exceeded
 @njit
 def arange_step(a, b, s):
     return np.arange(a, b, s)
-
-
-# check: arange_float(0.0, 1.0, 0.25) -> [0.0, 0.25, 0.5, 0.75]
-# check: arange_float(0.0, 1.0, 0.3) -> [0.0, 0.3, 0.6, 0.8999999999999999]
-# check: arange_float(1.0, 0.0, -0.5) -> [1.0, 0.5]
-# check: arange_float(0.0, 0.3, 0.1) -> [0.0, 0.1, 0.2]
-# check: arange_float(0.5, 3.0, 1.0) -> [0.5, 1.5, 2.5]
-# check: arange_float(1.0, 0.0, -0.3) -> [1.0, 0.7, 0.4, 0.10000000000000009]
-# check: arange_float(0.0, -1.0, 0.5) -> []
-# check: arange_float(0.0, 1.0, 0.0) raises ValueError: Maximum allowed size exceeded
-@njit
-def arange_float(a, b, s):
-    return np.arange(a, b, s)
-
-
-# check: arange_float_stop(2.5) -> [0.0, 1.0, 2.0]
-# check: arange_float_stop(3.0) -> [0.0, 1.0, 2.0]
-@njit
-def arange_float_stop(x):
-    return np.arange(x)
 
 
 # check: arange_mixed(1, 2.0) -> ([1.0, 1.5], [1, 2, 3])
@@ -483,15 +475,11 @@ def arange_literal():
 # check: linspace_basic(0.1, 0.7, 4) -> [0.1, 0.3, 0.5, 0.7]
 # check: linspace_basic(0.0, 1.0, 2) -> [0.0, 1.0]
 # check: linspace_basic(0.0, 0.3, 4) -> [0.0, 0.09999999999999999, 0.19999999999999998, 0.3]
+# Int bounds still give float64 values:
+# check: linspace_basic(0, 10, 4) -> [0.0, 3.3333333333333335, 6.666666666666667, 10.0]
+# check: linspace_basic(2, 2, 3) -> [2.0, 2.0, 2.0]
 @njit
 def linspace_basic(a, b, n):
-    return np.linspace(a, b, n)
-
-
-# check: linspace_ints(0, 10, 4) -> [0.0, 3.3333333333333335, 6.666666666666667, 10.0]
-# check: linspace_ints(2, 2, 3) -> [2.0, 2.0, 2.0]
-@njit
-def linspace_ints(a, b, n):
     return np.linspace(a, b, n)
 
 
