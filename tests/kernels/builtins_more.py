@@ -40,15 +40,6 @@ def b_round_ndigits(x, n):
     return round(x, n)
 
 
-# check: b_round_ndigits_f32(np.float32(2.25), 1) -> 2.200000047683716
-# check: b_round_ndigits_f32(np.float32(25.0), -1) -> 20.0
-# check: b_round_ndigits_f32(np.float32(0.1), 3) -> 0.10000000149011612
-@njit
-def b_round_ndigits_f32(x, n):
-    # Stays float32: adding a float32 keeps the type.
-    return round(x, n) + np.float32(0.0)
-
-
 # check: b_divmod(-7, 2) -> (-4, 1)
 # check: b_divmod(7, -2) -> (-4, -1)
 # check: b_divmod(np.int32(7), np.int32(2)) -> (3, 1)
@@ -63,13 +54,6 @@ def b_divmod(a, b):
     return divmod(a, b)
 
 
-# check: b_divmod_f32(np.float32(-7.5), np.float32(2.0)) -> (-4.0, 1.0)
-@njit
-def b_divmod_f32(a, b):
-    q, r = divmod(a, b)
-    return q + np.float32(0.0), r * np.float32(2.0)
-
-
 # check: b_pow(2, 10) -> 1024
 # check: b_pow(2, -1) -> 0
 # check: b_pow(-1, -3) -> -1
@@ -80,12 +64,6 @@ def b_divmod_f32(a, b):
 @njit
 def b_pow(a, b):
     return pow(a, b)
-
-
-# check: b_pow_f32(np.float32(1.5), 3) -> 3.375
-@njit
-def b_pow_f32(a, n):
-    return pow(a, n) + np.float32(0.0)
 
 
 # check: b_constructors(3.9) -> (3, 3.9, True, True, 13)
@@ -132,12 +110,6 @@ def b_min_max_tuple(a, b, c):
     return max(t), min(t), max((a,)), min((a, b))
 
 
-# check: b_min_max_f32(np.float32(1.5), np.float32(2.25)) -> (2.375, 4.5)
-@njit
-def b_min_max_f32(a, b):
-    return max((a, b)) + np.float32(0.125), min(a, b) * np.float32(3.0)
-
-
 # check: b_clamp(5.0, 0.0, 1.0) -> (1.0, 1.0)
 # check: b_clamp(-2.0, 0.0, 1.0) -> (0.0, 0.0)
 # check: b_clamp(0.25, 0.0, 1.0) -> (0.25, 0.2)
@@ -145,3 +117,17 @@ def b_min_max_f32(a, b):
 def b_clamp(x, lo, hi):
     # A typical use: clamping with builtins and rounding to a grid.
     return round(min(max(x, lo), hi) * 8.0) / 8.0, round(max(lo, min(hi, x)), 1)
+
+
+# The float32 forms of round, divmod, pow, max and min: each result stays float32 (adding or
+# multiplying a float32 keeps the type, so a float64 result would show in the low digits).
+# check: b_float32(np.float32(2.25), np.float32(2.0), 1) -> (2.200000047683716, 1.0, 0.5, 2.25, 2.375, 6.0)
+# check: b_float32(np.float32(25.0), np.float32(2.0), -1) -> (20.0, 12.0, 2.0, 0.03999999910593033, 25.125, 6.0)
+# check: b_float32(np.float32(0.1), np.float32(2.0), 3) -> (0.10000000149011612, 0.0, 0.20000000298023224, 0.0010000000474974513, 2.125, 0.30000001192092896)
+# check: b_float32(np.float32(-7.5), np.float32(2.0), 0) -> (-8.0, -4.0, 1.0, 1.0, 2.125, -22.5)
+# check: b_float32(np.float32(1.5), np.float32(2.25), 3) -> (1.5, 0.0, 3.0, 3.375, 2.375, 4.5)
+@njit
+def b_float32(x, y, n):
+    q, r = divmod(x, y)
+    return (round(x, n) + np.float32(0.0), q + np.float32(0.0), r * np.float32(2.0),
+            pow(x, n) + np.float32(0.0), max((x, y)) + np.float32(0.125), min(x, y) * np.float32(3.0))
