@@ -35,16 +35,22 @@ def active_lanes(out):
     out[i] = cuda.activemask()
 
 
+@cuda.jit(device=True)
+def warp_total(v):
+    # shfl_down_sync with halving offsets: lane 0 ends with the sum over its warp.
+    offset = 16
+    while offset > 0:
+        v += cuda.shfl_down_sync(FULL, v, offset)
+        offset //= 2
+    return v
+
+
 # A warp sum with shfl_down_sync: lane 0 of every warp writes its warp's total.
 # check: warp_sum[2, 64](np.arange(128), np.zeros(4, dtype=np.int64)) -> None ; arg1 == [496, 1520, 2544, 3568]
 @cuda.jit
 def warp_sum(a, out):
     i = cuda.grid(1)
-    v = a[i]
-    offset = 16
-    while offset > 0:
-        v += cuda.shfl_down_sync(FULL, v, offset)
-        offset //= 2
+    v = warp_total(a[i])
     if cuda.laneid == 0:
         out[i // 32] = v
 
@@ -98,11 +104,7 @@ def block_reduce(a, out):
     partial = cuda.shared.array(4, dtype=np.int32)
     i = cuda.grid(1)
     t = cuda.threadIdx.x
-    v = a[i]
-    offset = 16
-    while offset > 0:
-        v += cuda.shfl_down_sync(FULL, v, offset)
-        offset //= 2
+    v = warp_total(a[i])
     if cuda.laneid == 0:
         partial[t // 32] = v
     cuda.syncthreads()
