@@ -130,27 +130,14 @@ huge:
   %bf = sitofp i64 %b to {t}
   %p = call {t} @{pow}({t} %a, {t} %bf)
   ret {t} %p
-loop:
-  %r = phi {t} [ 1.0, %entry ], [ %r2, %body ]
-  %base = phi {t} [ %a, %entry ], [ %base2, %body ]
-  %e = phi i64 [ %ab, %entry ], [ %e2, %body ]
-  %done = icmp eq i64 %e, 0
-  br i1 %done, label %exit, label %body
-body:
-  %bit = and i64 %e, 1
-  %odd = icmp ne i64 %bit, 0
-  %rm = fmul {t} %r, %base
-  %r2 = select i1 %odd, {t} %rm, {t} %r
-  %e2 = lshr i64 %e, 1
-  %base2 = fmul {t} %base, %base
-  br label %loop
-exit:
+{loop}exit:
   %neg = icmp slt i64 %b, 0
   %inv = fdiv {t} 1.0, %r
   %res = select i1 %neg, {t} %inv, {t} %r
   ret {t} %res
 }}
-"
+",
+        loop = square_and_multiply(t, "1.0", "fmul", "%ab")
     )
 }
 
@@ -171,23 +158,33 @@ negexp:
   %r_m = select i1 %mone, i64 %pm, i64 0
   %r_n = select i1 %one, i64 1, i64 %r_m
   ret i64 %r_n
-loop:
-  %r = phi i64 [ 1, %entry ], [ %r2, %body ]
-  %base = phi i64 [ %a, %entry ], [ %base2, %body ]
-  %e = phi i64 [ %b, %entry ], [ %e2, %body ]
+{loop}exit:
+  ret i64 %r
+}}
+",
+        loop = square_and_multiply("i64", "1", "mul", "%b")
+    )
+}
+
+/// The square-and-multiply loop of both powers, blocks `loop` and `body`: entered from
+/// `entry` with the base in `%a` and the non-negative exponent `exp`, it leaves `%a ** exp`
+/// (wrapping or rounding as `mul` does) in `%r` and branches to `exit`.
+fn square_and_multiply(t: &str, one: &str, mul: &str, exp: &str) -> String {
+    format!(
+        "loop:
+  %r = phi {t} [ {one}, %entry ], [ %r2, %body ]
+  %base = phi {t} [ %a, %entry ], [ %base2, %body ]
+  %e = phi i64 [ {exp}, %entry ], [ %e2, %body ]
   %done = icmp eq i64 %e, 0
   br i1 %done, label %exit, label %body
 body:
   %bit = and i64 %e, 1
   %isodd = icmp ne i64 %bit, 0
-  %rm = mul i64 %r, %base
-  %r2 = select i1 %isodd, i64 %rm, i64 %r
+  %rm = {mul} {t} %r, %base
+  %r2 = select i1 %isodd, {t} %rm, {t} %r
   %e2 = lshr i64 %e, 1
-  %base2 = mul i64 %base, %base
+  %base2 = {mul} {t} %base, %base
   br label %loop
-exit:
-  ret i64 %r
-}}
 "
     )
 }
