@@ -17,6 +17,9 @@ def array_sum(a):
 # check: int_sum(np.array([3, -4, 10])) -> 9
 # check: int_sum(np.arange(20)) -> 190
 # check: int_sum(np.array([5, 6], dtype=np.int32)) -> 11
+# int32 elements accumulate in the int64 `s`: no 32-bit wraparound.
+# check: int_sum(np.array([2147483647, 1], dtype=np.int32)) -> 2147483648
+# check: int_sum(np.array([-5, 7, 100], dtype=np.int32)) -> 102
 @njit
 def int_sum(a):
     s = 0

@@ -121,14 +121,7 @@ def write_f32_from_f64(out, x):
         out[i] = x * (i + 1)
 
 
-# check: i32_array_sum(np.array([2147483647, 1], dtype=np.int32)) -> 2147483648
-# check: i32_array_sum(np.array([-5, 7, 100], dtype=np.int32)) -> 102
-@njit
-def i32_array_sum(a):
-    s = 0
-    for i in range(a.shape[0]):
-        s += a[i]
-    return s
+# (int32 elements summed into an int64: int_sum in tests/kernels/arrays_1d.py.)
 
 
 # check: f32_arg_ops(np.float32(1.5), np.float32(0.1)) -> 14.0
