@@ -1,14 +1,16 @@
 //! The memory manager of arrays that compiled code allocates (Numba's NRT, `MemInfo`).
 //!
-//! A buffer is one allocation: a 64-byte header ([`MemInfo`]) followed by the elements, so the
-//! data is 64-byte aligned (a cache line; every SIMD width). An array value carries a pointer to
+//! A buffer is one allocation from the system allocator's cheap (16-byte aligned) path, holding
+//! a 64-byte header ([`MemInfo`]) right before the elements, which start at a 64-byte boundary
+//! (a cache line; every SIMD width). An array value carries a pointer to
 //! its header (its *owner*) next to `data, shape, strides`; arrays the caller lent have a null
 //! owner and are never freed or counted. The header holds an atomic reference count: compiled
 //! code increments and decrements it inline (`incref`/`decref` from the refcount pass) and
 //! calls [`twinjit_nrt_free`] when a decrement drops it to zero.
 //!
 //! Every buffer is also linked, while a call is running, into its thread's list of live
-//! buffers (`LIVE`), so that the facade can settle a call ([`Scope`]): when the call fails
+//! buffers (an intrusive list through the headers, one thread-local access per allocation and
+//! free), so that the facade can settle a call ([`Scope`]): when the call fails
 //! (an exception, a bounds error, anything), every buffer it allocated and did not free is
 //! freed, so error paths need no cleanup code; when it succeeds, the buffers the result holds
 //! are detached (they now belong to the Rust caller, and may be dropped on any thread) and any
@@ -16,33 +18,50 @@
 //! the test suite asserts is zero over the whole corpus.
 
 use std::alloc::{alloc, alloc_zeroed, dealloc, Layout};
-use std::cell::{Cell, RefCell};
+use std::cell::UnsafeCell;
 use std::sync::atomic::{AtomicI64, Ordering};
 
-/// Bytes before the data (and the data's alignment).
+/// Bytes of the header before the data (the data is aligned to this too).
 pub const HEADER: usize = 64;
 
-const DETACHED: usize = usize::MAX;
+/// The alignment the system allocator is asked for (its cheap path); the data is aligned to
+/// [`HEADER`] inside the allocation.
+const RAW_ALIGN: usize = 16;
 
-/// The header of a buffer.
-#[repr(C, align(64))]
+/// The header of a buffer, right before its data.
+#[repr(C)]
 pub struct MemInfo {
     /// References held (offset 0: compiled code updates it with atomic instructions).
     pub refcount: AtomicI64,
-    /// Size of the whole allocation (header included), for `dealloc`.
+    /// The allocation (the header and data lie inside it) and its size, for `dealloc`.
+    raw: *mut u8,
     size: usize,
     /// Allocation order on its thread, for settling a call.
     seq: u64,
-    /// Index in the thread's live list, or `DETACHED`.
-    slot: Cell<usize>,
+    /// The thread's list of live buffers (newest first), while `tracked`.
+    prev: *mut MemInfo,
+    next: *mut MemInfo,
+    tracked: bool,
 }
 
-const _: () = assert!(std::mem::size_of::<MemInfo>() == HEADER);
+const _: () = assert!(std::mem::size_of::<MemInfo>() <= HEADER);
+
+/// A thread's bookkeeping: one thread-local access per allocation and per free.
+struct Local {
+    head: *mut MemInfo,
+    next_seq: u64,
+    stats: Stats,
+}
 
 thread_local! {
-    static LIVE: RefCell<Vec<*mut MemInfo>> = const { RefCell::new(Vec::new()) };
-    static NEXT_SEQ: Cell<u64> = const { Cell::new(0) };
-    static STATS: Cell<Stats> = const { Cell::new(Stats { allocated: 0, freed: 0, leaked: 0 }) };
+    static LOCAL: UnsafeCell<Local> = const {
+        UnsafeCell::new(Local { head: std::ptr::null_mut(), next_seq: 0, stats: Stats { allocated: 0, freed: 0, leaked: 0 } })
+    };
+}
+
+fn with_local<T>(f: impl FnOnce(&mut Local) -> T) -> T {
+    // SAFETY: the cell is this thread's, and no caller re-enters `with_local` from `f`.
+    LOCAL.with(|l| f(unsafe { &mut *l.get() }))
 }
 
 /// Counts of this thread's buffers since it started.
@@ -59,15 +78,7 @@ pub struct Stats {
 
 /// This thread's counts.
 pub fn stats() -> Stats {
-    STATS.with(Cell::get)
-}
-
-fn bump(f: impl FnOnce(&mut Stats)) {
-    STATS.with(|s| {
-        let mut v = s.get();
-        f(&mut v);
-        s.set(v);
-    });
+    with_local(|l| l.stats)
 }
 
 /// Allocates a buffer for `n0 * n1 * n2` elements of `itemsize` bytes (dimensions past the
@@ -79,35 +90,61 @@ pub extern "C" fn twinjit_nrt_new(n0: i64, n1: i64, n2: i64, itemsize: i64, zero
         .iter()
         .try_fold(itemsize as u64, |acc, &d| u64::try_from(d).ok().and_then(|d| acc.checked_mul(d)))
         .and_then(|b| usize::try_from(b).ok())
-        .and_then(|b| b.checked_add(HEADER))
+        .and_then(|b| b.checked_add(2 * HEADER))
         .filter(|&b| b <= isize::MAX as usize - HEADER);
     let Some(size) = bytes else { return std::ptr::null_mut() };
-    let Ok(layout) = Layout::from_size_align(size, HEADER) else { return std::ptr::null_mut() };
-    // SAFETY: the layout has a non-zero size (at least the header).
-    let p = unsafe {
-        if zeroed != 0 {
-            alloc_zeroed(layout)
-        } else {
-            alloc(layout)
-        }
-    } as *mut MemInfo;
-    if p.is_null() {
-        return p;
+    let Ok(layout) = Layout::from_size_align(size, RAW_ALIGN) else { return std::ptr::null_mut() };
+    // SAFETY: the layout has a non-zero size (at least two headers).
+    let raw = unsafe { if zeroed != 0 { alloc_zeroed(layout) } else { alloc(layout) } };
+    if raw.is_null() {
+        return std::ptr::null_mut();
     }
-    let seq = NEXT_SEQ.with(|s| {
-        let v = s.get();
-        s.set(v + 1);
-        v
+    // The data at the first multiple of HEADER at least HEADER bytes in; the header before it.
+    let data = ((raw as usize + HEADER).next_multiple_of(HEADER)) as *mut u8;
+    let mi = data.wrapping_sub(HEADER) as *mut MemInfo;
+    with_local(|l| {
+        let seq = l.next_seq;
+        l.next_seq += 1;
+        l.stats.allocated += 1;
+        // SAFETY: `mi` lies inside the fresh allocation (data - HEADER >= raw), aligned for
+        // `MemInfo` (a multiple of 64); the old head, if any, is a live header of this thread.
+        unsafe {
+            mi.write(MemInfo {
+                refcount: AtomicI64::new(1),
+                raw,
+                size,
+                seq,
+                prev: std::ptr::null_mut(),
+                next: l.head,
+                tracked: true,
+            });
+            if !l.head.is_null() {
+                (*l.head).prev = mi;
+            }
+        }
+        l.head = mi;
     });
-    let slot = LIVE.with(|l| {
-        let mut l = l.borrow_mut();
-        l.push(p);
-        l.len() - 1
-    });
-    // SAFETY: `p` is a fresh allocation of at least `HEADER` bytes, aligned for `MemInfo`.
-    unsafe { p.write(MemInfo { refcount: AtomicI64::new(1), size, seq, slot: Cell::new(slot) }) };
-    bump(|s| s.allocated += 1);
-    p
+    mi
+}
+
+/// Takes a live header of this thread out of its list.
+///
+/// # Safety
+/// `mi` is a live, tracked header of this thread.
+unsafe fn unlink(l: &mut Local, mi: *mut MemInfo) {
+    // SAFETY: the caller's contract; neighbours in the list are live headers of this thread.
+    unsafe {
+        let (p, n) = ((*mi).prev, (*mi).next);
+        if p.is_null() {
+            l.head = n;
+        } else {
+            (*p).next = n;
+        }
+        if !n.is_null() {
+            (*n).prev = p;
+        }
+        (*mi).tracked = false;
+    }
 }
 
 /// Frees a buffer whose count reached zero (compiled code calls it after its decrement).
@@ -115,22 +152,18 @@ pub extern "C" fn twinjit_nrt_new(n0: i64, n1: i64, n2: i64, itemsize: i64, zero
 /// # Safety
 /// `mi` came from [`twinjit_nrt_new`] and nothing refers to it any more.
 pub unsafe extern "C" fn twinjit_nrt_free(mi: *mut MemInfo) {
-    // SAFETY: the caller passes a live header it no longer uses.
+    // SAFETY: the caller passes a live header it no longer uses; a tracked one belongs to this
+    // thread (buffers are detached before they can reach another thread).
     unsafe {
-        let slot = (*mi).slot.get();
-        if slot != DETACHED {
-            LIVE.with(|l| {
-                let mut l = l.borrow_mut();
-                l.swap_remove(slot);
-                if let Some(&moved) = l.get(slot) {
-                    (*moved).slot.set(slot);
-                }
-            });
-        }
-        let layout = Layout::from_size_align_unchecked((*mi).size, HEADER);
-        dealloc(mi as *mut u8, layout);
+        let (raw, size, tracked) = ((*mi).raw, (*mi).size, (*mi).tracked);
+        with_local(|l| {
+            if tracked {
+                unlink(l, mi);
+            }
+            l.stats.freed += 1;
+        });
+        dealloc(raw, Layout::from_size_align_unchecked(size, RAW_ALIGN));
     }
-    bump(|s| s.freed += 1);
 }
 
 /// One more reference (null: an array the caller lent, nothing to do).
@@ -184,20 +217,26 @@ pub struct Scope {
 impl Scope {
     /// Starts a call.
     pub fn enter() -> Scope {
-        Scope { first_seq: NEXT_SEQ.with(Cell::get) }
+        Scope { first_seq: with_local(|l| l.next_seq) }
     }
 
     /// Whether anything was allocated on this thread since the call started (when not, there
     /// is nothing to settle).
     pub fn allocated(&self) -> bool {
-        NEXT_SEQ.with(Cell::get) != self.first_seq
+        with_local(|l| l.next_seq) != self.first_seq
     }
 
+    /// The buffers allocated since the call started that are still alive (the list is newest
+    /// first, so they lead it).
     fn survivors(&self) -> Vec<*mut MemInfo> {
-        LIVE.with(|l| {
-            // SAFETY: every pointer in the list is a live header of this thread.
-            l.borrow().iter().copied().filter(|&m| unsafe { (*m).seq } >= self.first_seq).collect()
-        })
+        let mut out = Vec::new();
+        let mut m = with_local(|l| l.head);
+        // SAFETY: every header in the list is live and of this thread.
+        while !m.is_null() && unsafe { (*m).seq } >= self.first_seq {
+            out.push(m);
+            m = unsafe { (*m).next };
+        }
+        out
     }
 
     /// The call failed: frees every buffer it allocated that is still alive (nothing outside
@@ -221,7 +260,7 @@ impl Scope {
             unsafe { detach(m) };
         }
         for m in self.survivors() {
-            bump(|s| s.leaked += 1);
+            with_local(|l| l.stats.leaked += 1);
             // SAFETY: allocated during this call and held by nothing the call returned.
             unsafe { twinjit_nrt_free(m) };
         }
@@ -235,18 +274,9 @@ impl Scope {
 unsafe fn detach(mi: *mut MemInfo) {
     // SAFETY: a live header (caller's contract).
     unsafe {
-        let slot = (*mi).slot.get();
-        if slot == DETACHED {
-            return;
+        if (*mi).tracked {
+            with_local(|l| unlink(l, mi));
         }
-        LIVE.with(|l| {
-            let mut l = l.borrow_mut();
-            l.swap_remove(slot);
-            if let Some(&moved) = l.get(slot) {
-                (*moved).slot.set(slot);
-            }
-        });
-        (*mi).slot.set(DETACHED);
     }
 }
 

@@ -1,6 +1,8 @@
 //! `gvn`: replaces a pure instruction by an identical one that dominates it (same operation,
 //! same operands, same type), so that e.g. every `dim a, 0` of a function is one value. Later
-//! passes (bounds-check elimination) compare values by identity and rely on this.
+//! passes (bounds-check elimination) compare values by identity and rely on this. A dimension
+//! or stride of an array made in the function (`newarray`, `view`) is the operand it was made
+//! with, so `for j in range(w.shape[0]): w[j]` of a view needs no check.
 
 use super::Pass;
 use crate::function::*;
@@ -20,10 +22,25 @@ fn is_pure(k: &InstKind) -> bool {
         | InstKind::Dim(..)
         | InstKind::Stride(..)
         | InstKind::TupleGet(..)
+        | InstKind::View { .. }
         | InstKind::MakeTuple(..) => true,
         InstKind::Binary(op, ..) => *op != BinaryOp::Pow,
         InstKind::Builtin(b, _) => !b.is_cuda(),
         _ => false,
+    }
+}
+
+/// The operand a `dim`/`stride` reads when its array was made here with explicit dimensions.
+fn made_with(f: &Function, k: &InstKind) -> Option<Value> {
+    let (a, axis, stride) = match k {
+        InstKind::Dim(a, axis) => (*a, usize::try_from(*axis).ok()?, false),
+        InstKind::Stride(a, axis) => (*a, *axis as usize, true),
+        _ => return None,
+    };
+    match (&f.def_inst(a)?.kind, stride) {
+        (InstKind::View { shape, .. }, false) | (InstKind::NewArray { shape, .. }, false) => shape.get(axis).copied(),
+        (InstKind::View { strides, .. }, true) => strides.get(axis).copied(),
+        _ => None,
     }
 }
 
@@ -50,6 +67,10 @@ impl Pass for Gvn {
                 kind.map_operands(|v| resolve(&replace, v));
                 f.insts[inst.index()].kind = kind.clone();
                 let result = f.insts[inst.index()].result;
+                if let (Some(r), Some(v)) = (result, made_with(f, &kind)) {
+                    replace.insert(r, v);
+                    continue;
+                }
                 if let (true, Some(r)) = (is_pure(&kind), result) {
                     // Debug formatting distinguishes 0.0 from -0.0 and prints NaN payload-free,
                     // which is what identity of constants needs.

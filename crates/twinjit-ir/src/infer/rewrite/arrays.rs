@@ -730,6 +730,17 @@ impl<'r> Rewriter<'r> {
         let stop_default = self.emit_select(b, span, neg_step, lower, upper);
         let start = fix(self, lo, start_default);
         let stop = fix(self, hi, stop_default);
+        // A unit step (the common case) needs no division.
+        if let Some(k @ (1 | -1)) = const_step {
+            let d = if k == 1 {
+                self.emit_binary(b, span, BinaryOp::Sub, stop, start)
+            } else {
+                self.emit_binary(b, span, BinaryOp::Sub, start, stop)
+            };
+            let pos = self.emit_compare(b, span, CmpOp::Gt, d, zero);
+            let len = self.emit_select(b, span, pos, d, zero);
+            return (start, len, step);
+        }
         // Length: ceil((stop - start) / step) when positive, else 0, written with Python's
         // floor division: (stop - start - 1) // step + 1 for a positive step, and
         // (start - stop - 1) // -step + 1 for a negative one.
