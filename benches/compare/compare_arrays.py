@@ -1,0 +1,110 @@
+"""Arrays as values: the kernels of examples/kernels/array_kernels.py under Numba (@njit) and
+twinjit, side by side, in one run (issue 14's performance figures).
+
+Usage (from the repository root):
+    python3 -m venv .venv && .venv/bin/pip install numba
+    .venv/bin/python benches/compare/compare_arrays.py [--write BENCHMARKS.md] [--rounds 3]
+
+twinjit's figures come from `cargo run --release --example bench_arrays` (a typed handle called
+from Rust); Numba's from calls in this process (its dispatcher, from Python). The two sides
+alternate for --rounds rounds and each figure is the best round's median.
+"""
+import argparse
+import importlib.util
+import json
+import os
+import platform
+import statistics
+import subprocess
+import time
+
+import numba
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+KERNELS = os.path.join(ROOT, "examples", "kernels", "array_kernels.py")
+ORDER = ["temp_per_iteration", "normalized_copy_100", "normalized_copy_100000", "window_max_sum", "zeros_grid"]
+WHAT = {
+    "temp_per_iteration": "np.empty(16) allocated and freed in each of 100,000 loop passes",
+    "normalized_copy_100": "(x - mean) / std into np.empty_like(x), returned; n = 100",
+    "normalized_copy_100000": "the same, n = 100,000",
+    "window_max_sum": "max over each view a[i:i + 16] of 100,000 elements",
+    "zeros_grid": "np.zeros((1000, 1000)) with a border of ones, returned",
+}
+
+
+def load():
+    spec = importlib.util.spec_from_file_location("array_kernels", KERNELS)
+    m = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(m)
+    return m
+
+
+def timed(fn, reps):
+    fn()
+    ts = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        fn()
+        ts.append(time.perf_counter() - t)
+    return statistics.median(ts) * 1e6, min(ts) * 1e6
+
+
+def numba_side(m):
+    out = {}
+    out["temp_per_iteration"] = timed(lambda: m.temp_per_iteration(100_000, 16), 31)
+    for n in (100, 100_000):
+        x = ((np.arange(n) * 7919) % 1000) * 1e-3
+        out[f"normalized_copy_{n}"] = timed(lambda: m.normalized_copy(x), 20_001 if n < 1000 else 301)
+    a = ((np.arange(100_000, dtype=np.uint64) * np.uint64(2654435761)) % np.uint64(1000)).astype(np.float64)
+    out["window_max_sum"] = timed(lambda: m.window_max_sum(a, 16), 31)
+    out["zeros_grid"] = timed(lambda: m.zeros_grid(1000, 1000), 31)
+    return out
+
+
+def twinjit_side():
+    res = subprocess.run(["cargo", "run", "--release", "--quiet", "--example", "bench_arrays"], cwd=ROOT,
+                         check=True, capture_output=True, text=True)
+    rows = [json.loads(line) for line in res.stdout.splitlines() if line.startswith("{")]
+    return {r["kernel"]: (r["run_us"], r["run_min_us"]) for r in rows}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--write", help="replace the arrays section of this markdown file")
+    ap.add_argument("--rounds", type=int, default=3)
+    a = ap.parse_args()
+    subprocess.run(["cargo", "build", "--release", "--quiet", "--example", "bench_arrays"], cwd=ROOT, check=True)
+    m = load()
+    tjs, nbs = [], []
+    for _ in range(a.rounds):
+        tjs.append(twinjit_side())
+        nbs.append(numba_side(m))
+    best = lambda rounds, k: min((r[k] for r in rounds), key=lambda x: x[0])  # noqa: E731
+    lines = [
+        f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores; numba {numba.__version__}, "
+        f"numpy {np.__version__}; best of {a.rounds} alternating rounds, each the median of its repetitions. "
+        "twinjit is called from Rust through a typed handle, Numba from Python through its dispatcher.",
+        "",
+        "| kernel | what | twinjit µs (median / min) | Numba µs (median / min) | twinjit / Numba (median) |",
+        "|---|---|---:|---:|---:|",
+    ]
+    for k in ORDER:
+        t, n = best(tjs, k), best(nbs, k)
+        lines.append(f"| {k} | {WHAT[k]} | {t[0]:.2f} / {t[1]:.2f} | {n[0]:.2f} / {n[1]:.2f} | {t[0] / n[0]:.2f} |")
+    text = "\n".join(lines)
+    print(text)
+    if a.write:
+        path = os.path.join(ROOT, a.write)
+        begin, end = "<!-- arrays-compare:begin -->", "<!-- arrays-compare:end -->"
+        old = open(path).read() if os.path.exists(path) else ""
+        block = f"{begin}\n{text}\n{end}"
+        if begin in old and end in old:
+            new = old[: old.index(begin)] + block + old[old.index(end) + len(end):]
+        else:
+            new = old + ("\n" if old else "") + block + "\n"
+        open(path, "w").write(new)
+
+
+if __name__ == "__main__":
+    main()
