@@ -607,3 +607,25 @@ def row_oob(a, i):
 @njit
 def step_zero_2d(a, s):
     return a[::s, :]
+
+
+# A contiguous array and a strided view of it joined in one variable (Numba relaxes the
+# layout to 'A').
+# check: first_two_either_way(np.array([0.0, 1.0, 2.0, 3.0, 4.0]), True) -> 7.0
+# check: first_two_either_way(np.array([0.0, 1.0, 2.0, 3.0, 4.0]), False) -> 1.0
+@njit
+def first_two_either_way(a, flip):
+    if flip:
+        v = a[::-1]
+    else:
+        v = a
+    return v[0] + v[1]
+
+
+# check: tail_or_reversed_copy(np.array([0.0, 1.0, 2.0, 3.0, 4.0]), True) -> [4.0, 3.0, 2.0, 1.0, 0.0]
+# check: tail_or_reversed_copy(np.array([0.0, 1.0, 2.0, 3.0, 4.0]), False) -> [1.0, 2.0, 3.0, 4.0]
+@njit
+def tail_or_reversed_copy(a, flip):
+    if flip:
+        return a[::-1].copy()
+    return a[1:]

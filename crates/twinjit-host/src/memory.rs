@@ -95,7 +95,13 @@ pub extern "C" fn twinjit_nrt_new(n0: i64, n1: i64, n2: i64, itemsize: i64, zero
     let Some(size) = bytes else { return std::ptr::null_mut() };
     let Ok(layout) = Layout::from_size_align(size, RAW_ALIGN) else { return std::ptr::null_mut() };
     // SAFETY: the layout has a non-zero size (at least two headers).
-    let raw = unsafe { if zeroed != 0 { alloc_zeroed(layout) } else { alloc(layout) } };
+    let raw = unsafe {
+        if zeroed != 0 {
+            alloc_zeroed(layout)
+        } else {
+            alloc(layout)
+        }
+    };
     if raw.is_null() {
         return std::ptr::null_mut();
     }

@@ -52,6 +52,11 @@ pub fn unify(a: &Type, b: &Type) -> Option<Type> {
         (Type::Unknown, t) | (t, Type::Unknown) => Some(t.clone()),
         _ if a == b => Some(a.clone()),
         (Type::Scalar(x), Type::Scalar(y)) => Some(Type::Scalar(unify_scalar(*x, *y))),
+        // Numba relaxes the layout: a C array and an any-layout one of the same dtype and
+        // dimension unify to the any-layout type.
+        (Type::Array(x), Type::Array(y)) if x.dtype == y.dtype && x.ndim == y.ndim => {
+            Some(Type::Array(ArrayType { layout: Layout::A, ..*x }))
+        }
         (Type::Tuple(xs), Type::Tuple(ys)) if xs.len() == ys.len() => {
             let mut out = Vec::with_capacity(xs.len());
             for (x, y) in xs.iter().zip(ys) {

@@ -60,46 +60,45 @@ b3:
   %t22 = getelementptr inbounds float, ptr %t1, i64 %t21
   store float %v2_0, ptr %t22, align 4
   call void @llvm.nvvm.barrier0()
-  %t23 = icmp sgt i64 64, 0
-  br i1 %t23, label %b4, label %b5
+  br i1 true, label %b4, label %b5
 b4:
-  %v3_0 = phi i64 [ 64, %b3 ], [ %t35, %b6 ]
-  %t24 = icmp slt i64 %t18, %v3_0
-  br i1 %t24, label %b7, label %b8
+  %v3_0 = phi i64 [ 64, %b3 ], [ %t34, %b6 ]
+  %t23 = icmp slt i64 %t18, %v3_0
+  br i1 %t23, label %b7, label %b8
 b8:
   br label %b6
 b7:
-  %t25 = getelementptr inbounds float, ptr %t1, i64 %t21
-  %t26 = load float, ptr %t25, align 4
-  %t27 = add i64 %t18, %v3_0
-  %t28 = icmp slt i64 %t27, 0
-  %t29 = add i64 %t27, 128
-  %t30 = select i1 %t28, i64 %t29, i64 %t27
-  %t31 = getelementptr inbounds float, ptr %t1, i64 %t30
-  %t32 = load float, ptr %t31, align 4
-  %t33 = fadd contract float %t26, %t32
-  %t34 = getelementptr inbounds float, ptr %t1, i64 %t21
-  store float %t33, ptr %t34, align 4
+  %t24 = getelementptr inbounds float, ptr %t1, i64 %t21
+  %t25 = load float, ptr %t24, align 4
+  %t26 = add i64 %t18, %v3_0
+  %t27 = icmp slt i64 %t26, 0
+  %t28 = add i64 %t26, 128
+  %t29 = select i1 %t27, i64 %t28, i64 %t26
+  %t30 = getelementptr inbounds float, ptr %t1, i64 %t29
+  %t31 = load float, ptr %t30, align 4
+  %t32 = fadd contract float %t25, %t31
+  %t33 = getelementptr inbounds float, ptr %t1, i64 %t21
+  store float %t32, ptr %t33, align 4
   br label %b6
 b6:
   call void @llvm.nvvm.barrier0()
-  %t35 = call i64 @__tj_floordiv_i64(i64 %v3_0, i64 2)
-  %t36 = icmp sgt i64 %t35, 0
-  br i1 %t36, label %b4, label %b5
+  %t34 = call i64 @__tj_floordiv_i64(i64 %v3_0, i64 2)
+  %t35 = icmp sgt i64 %t34, 0
+  br i1 %t35, label %b4, label %b5
 b5:
-  %t37 = icmp eq i64 %t18, 0
-  br i1 %t37, label %b10, label %b11
+  %t36 = icmp eq i64 %t18, 0
+  br i1 %t36, label %b10, label %b11
 b11:
   br label %b9
 b10:
-  %t38 = getelementptr inbounds float, ptr %t1, i64 0
-  %t39 = load float, ptr %t38, align 4
-  %t40 = icmp slt i64 0, 0
-  %t41 = add i64 0, %a1_1
-  %t42 = select i1 %t40, i64 %t41, i64 0
-  %t43 = mul i64 %t42, %a1_2
-  %t44 = getelementptr inbounds float, ptr %a1_0, i64 %t43
-  %t45 = atomicrmw fadd ptr %t44, float %t39 monotonic, align 4
+  %t37 = getelementptr inbounds float, ptr %t1, i64 0
+  %t38 = load float, ptr %t37, align 4
+  %t39 = icmp slt i64 0, 0
+  %t40 = add i64 0, %a1_1
+  %t41 = select i1 %t39, i64 %t40, i64 0
+  %t42 = mul i64 %t41, %a1_2
+  %t43 = getelementptr inbounds float, ptr %a1_0, i64 %t42
+  %t44 = atomicrmw fadd ptr %t43, float %t38 monotonic, align 4
   br label %b9
 b9:
   ret i32 0

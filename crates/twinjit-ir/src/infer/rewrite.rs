@@ -171,6 +171,14 @@ impl Rewriter<'_> {
         }
         match (&t, target) {
             (Type::Scalar(_), Type::Scalar(s)) => Ok(self.push(b, InstKind::Cast(*s, v), target.clone(), span)),
+            // A C array where any layout is expected: the same parts, as a view of itself.
+            (Type::Array(x), Type::Array(y)) if x.dtype == y.dtype && x.ndim == y.ndim => {
+                let n = x.ndim;
+                let zero = self.push(b, InstKind::Const(Const::Int(0)), Type::I64, span);
+                let dims = (0..n).map(|k| self.push(b, InstKind::Dim(v, k as i64), Type::I64, span)).collect();
+                let strides = (0..n).map(|k| self.push(b, InstKind::Stride(v, k), Type::I64, span)).collect();
+                Ok(self.push(b, InstKind::View { base: v, offset: zero, shape: dims, strides }, target.clone(), span))
+            }
             (Type::Tuple(xs), Type::Tuple(ys)) if xs.len() == ys.len() => {
                 let mut parts = Vec::new();
                 for (k, y) in ys.clone().iter().enumerate() {

@@ -2,7 +2,9 @@
 //! same operands, same type), so that e.g. every `dim a, 0` of a function is one value. Later
 //! passes (bounds-check elimination) compare values by identity and rely on this. A dimension
 //! or stride of an array made in the function (`newarray`, `view`) is the operand it was made
-//! with, so `for j in range(w.shape[0]): w[j]` of a view needs no check.
+//! with, so `for j in range(w.shape[0]): w[j]` of a view needs no check. A `select` on a
+//! constant condition is the operand it picks, and a comparison of two integer constants is
+//! folded (the rewrites' checks of constant dimensions and steps).
 
 use super::Pass;
 use crate::function::*;
@@ -44,6 +46,36 @@ fn made_with(f: &Function, k: &InstKind) -> Option<Value> {
     }
 }
 
+/// The operand a `select` with a constant condition picks.
+fn chosen(f: &Function, k: &InstKind) -> Option<Value> {
+    let InstKind::Select(c, x, y) = k else { return None };
+    match f.def_inst(*c)?.kind {
+        InstKind::Const(Const::Bool(b)) => Some(if b { *x } else { *y }),
+        _ => None,
+    }
+}
+
+/// A comparison of two integer constants (the rewrites' checks of constant dimensions).
+fn folded_compare(f: &Function, k: &InstKind) -> Option<bool> {
+    let InstKind::Compare(op, a, b) = k else { return None };
+    if !f.ty(*a).scalar().is_some_and(|s| s.is_int()) {
+        return None;
+    }
+    let int = |v: Value| match f.def_inst(v)?.kind {
+        InstKind::Const(Const::Int(i)) => Some(i),
+        _ => None,
+    };
+    let (x, y) = (int(*a)?, int(*b)?);
+    Some(match op {
+        CmpOp::Eq => x == y,
+        CmpOp::Ne => x != y,
+        CmpOp::Lt => x < y,
+        CmpOp::Le => x <= y,
+        CmpOp::Gt => x > y,
+        CmpOp::Ge => x >= y,
+    })
+}
+
 impl Pass for Gvn {
     fn name(&self) -> &'static str {
         "gvn"
@@ -67,9 +99,13 @@ impl Pass for Gvn {
                 kind.map_operands(|v| resolve(&replace, v));
                 f.insts[inst.index()].kind = kind.clone();
                 let result = f.insts[inst.index()].result;
-                if let (Some(r), Some(v)) = (result, made_with(f, &kind)) {
+                if let (Some(r), Some(v)) = (result, made_with(f, &kind).or_else(|| chosen(f, &kind))) {
                     replace.insert(r, v);
                     continue;
+                }
+                if let Some(c) = folded_compare(f, &kind) {
+                    kind = InstKind::Const(Const::Bool(c));
+                    f.insts[inst.index()].kind = kind.clone();
                 }
                 if let (true, Some(r)) = (is_pure(&kind), result) {
                     // Debug formatting distinguishes 0.0 from -0.0 and prints NaN payload-free,
