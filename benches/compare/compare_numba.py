@@ -21,6 +21,7 @@ import sys
 import time
 
 import numpy as np
+from markdown_section import write_section
 import numba
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -156,15 +157,7 @@ def main():
     text = "\n".join(lines)
     print(text)
     if a.write:
-        path = os.path.join(ROOT, a.write)
-        begin, end = "<!-- host-compare:begin -->", "<!-- host-compare:end -->"
-        old = open(path).read() if os.path.exists(path) else ""
-        block = f"{begin}\n{text}\n{end}"
-        if begin in old and end in old:
-            new = old[: old.index(begin)] + block + old[old.index(end) + len(end):]
-        else:
-            new = old + ("\n" if old else "") + block + "\n"
-        open(path, "w").write(new)
+        write_section(ROOT, a.write, "host-compare", text)
 
 
 if __name__ == "__main__":

@@ -547,7 +547,6 @@ impl<'r> Rewriter<'r> {
         let two = self.emit_compare(b, span, CmpOp::Gt, unknowns, one);
         self.raise_if(b, two, "ValueError", "multiple negative shape values", span);
         // The inferred dimension: size / known (known == 0 only when size == 0).
-        let has = self.emit_compare(b, span, CmpOp::Eq, unknowns, one);
         let known_zero = self.emit_compare(b, span, CmpOp::Eq, known, zero);
         let safe = self.emit_select(b, span, known_zero, one, known);
         let inferred = self.push(b, InstKind::Binary(BinaryOp::FloorDiv, size, safe), Type::I64, span);
@@ -560,7 +559,6 @@ impl<'r> Rewriter<'r> {
             .collect();
         let total = self.product(b, &out, span);
         let differs = self.emit_compare(b, span, CmpOp::Ne, total, size);
-        let _ = has;
         self.raise_if(b, differs, "ValueError", "total size of new array must be unchanged", span);
         out
     }
