@@ -953,8 +953,11 @@ mod tests {
         assert_eq!(unify(&Type::Unknown, &Type::F32), Some(Type::F32));
         let c = Type::Array(ArrayType { dtype: Float64, ndim: 1, layout: Layout::C });
         let a = Type::Array(ArrayType { dtype: Float64, ndim: 1, layout: Layout::A });
-        // Arrays of different layouts do not meet (deviation: Numba gives layout A).
-        assert_eq!(unify(&c, &a), None);
+        // Arrays of different layouts meet at layout A (as Numba); other dtypes do not meet.
+        assert_eq!(unify(&c, &a), Some(a.clone()));
+        assert_eq!(unify(&a, &c), Some(a.clone()));
+        let i = Type::Array(ArrayType { dtype: Int64, ndim: 1, layout: Layout::C });
+        assert_eq!(unify(&c, &i), None);
         assert_eq!(unify(&c, &Type::F64), None);
         assert_eq!(unify(&Type::None, &Type::F64), None);
     }
