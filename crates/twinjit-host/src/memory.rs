@@ -106,7 +106,8 @@ pub extern "C" fn twinjit_nrt_new(n0: i64, n1: i64, n2: i64, itemsize: i64, zero
         return std::ptr::null_mut();
     }
     // The data at the first multiple of HEADER at least HEADER bytes in; the header before it.
-    let data = ((raw as usize + HEADER).next_multiple_of(HEADER)) as *mut u8;
+    // (An offset from `raw`, so the pointer keeps the allocation's provenance.)
+    let data = raw.wrapping_add((raw as usize + HEADER).next_multiple_of(HEADER) - raw as usize);
     let mi = data.wrapping_sub(HEADER) as *mut MemInfo;
     with_local(|l| {
         let seq = l.next_seq;
@@ -333,7 +334,16 @@ mod tests {
         let after = stats();
         assert_eq!(after.leaked - mid.leaked, 1);
         // The detached result is freed by its owner, from any thread.
-        let k = kept as usize;
-        std::thread::spawn(move || unsafe { decref(k as *mut MemInfo) }).join().unwrap();
+        struct Owned(*mut MemInfo);
+        // SAFETY: a detached buffer may be released from any thread (its count is atomic).
+        unsafe impl Send for Owned {}
+        let k = Owned(kept);
+        std::thread::spawn(move || {
+            let k = k;
+            // SAFETY: the one reference the result held.
+            unsafe { decref(k.0) }
+        })
+        .join()
+        .unwrap();
     }
 }
