@@ -173,10 +173,9 @@ impl Rewriter<'_> {
             (Type::Scalar(_), Type::Scalar(s)) => Ok(self.push(b, InstKind::Cast(*s, v), target.clone(), span)),
             // A C array where any layout is expected: the same parts, as a view of itself.
             (Type::Array(x), Type::Array(y)) if x.dtype == y.dtype && x.ndim == y.ndim => {
-                let n = x.ndim;
                 let zero = self.push(b, InstKind::Const(Const::Int(0)), Type::I64, span);
-                let dims = (0..n).map(|k| self.push(b, InstKind::Dim(v, k as i64), Type::I64, span)).collect();
-                let strides = (0..n).map(|k| self.push(b, InstKind::Stride(v, k), Type::I64, span)).collect();
+                let dims = self.dims(b, v, span);
+                let strides = self.strides(b, v, span);
                 Ok(self.push(b, InstKind::View { base: v, offset: zero, shape: dims, strides }, target.clone(), span))
             }
             (Type::Tuple(xs), Type::Tuple(ys)) if xs.len() == ys.len() => {
@@ -742,9 +741,7 @@ impl Rewriter<'_> {
             }
             Typing::ArrayShape => {
                 let a = a0.expect("arity");
-                let n = self.ty(a).array().expect("typed").ndim;
-                let dims: Vec<Value> =
-                    (0..n).map(|k| self.push(b, InstKind::Dim(a, k as i64), Type::I64, span)).collect();
+                let dims = self.dims(b, a, span);
                 self.push(b, InstKind::MakeTuple(dims), rt, span)
             }
             Typing::FloatToInt => {

@@ -99,12 +99,14 @@ impl<'r> Rewriter<'r> {
         go(self, b, dims, &mut Vec::new(), span, body)
     }
 
-    fn dims(&mut self, b: Block, a: Value, span: Span) -> Vec<Value> {
+    /// `dim a, k` for every axis of array `a`.
+    pub(super) fn dims(&mut self, b: Block, a: Value, span: Span) -> Vec<Value> {
         let n = self.ty(a).array().expect("an array").ndim;
         (0..n).map(|k| self.push(b, InstKind::Dim(a, k as i64), Type::I64, span)).collect()
     }
 
-    fn strides(&mut self, b: Block, a: Value, span: Span) -> Vec<Value> {
+    /// `stride a, k` for every axis of array `a`.
+    pub(super) fn strides(&mut self, b: Block, a: Value, span: Span) -> Vec<Value> {
         let n = self.ty(a).array().expect("an array").ndim;
         (0..n).map(|k| self.push(b, InstKind::Stride(a, k), Type::I64, span)).collect()
     }
