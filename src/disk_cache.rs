@@ -323,6 +323,10 @@ pub(crate) fn encode_types(w: &mut Writer, types: &[twinjit_ir::Type]) {
                 w.u64(3).u64(ts.len() as u64);
                 ts.iter().for_each(|t| one(w, t));
             }
+            Type::List(e) => {
+                w.u64(4);
+                one(w, e);
+            }
         }
     }
     w.u64(types.len() as u64);
@@ -372,6 +376,7 @@ pub(crate) fn decode_types(r: &mut Reader<'_>) -> Option<Vec<twinjit_ir::Type>> 
                 let n = usize::try_from(r.u64()?).ok().filter(|&n| n <= 64)?;
                 Type::Tuple((0..n).map(|_| one(r, depth + 1)).collect::<Option<_>>()?)
             }
+            4 => Type::List(Box::new(one(r, depth + 1)?)),
             _ => return None,
         })
     }

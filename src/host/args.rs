@@ -336,6 +336,8 @@ pub enum Value {
     Tuple(Vec<Value>),
     /// An array (owned: see [`Array`]).
     Array(Array),
+    /// A list, copied out of the one compiled code returned (which is then released).
+    List(Vec<Value>),
 }
 
 impl Value {
@@ -365,18 +367,59 @@ impl Value {
                     Array::from_returned(a.dtype, parts[0], &ints[..n], &ints[n..], parts[1 + 2 * n])
                 }?)
             }
+            Type::List(e) => {
+                let mi = take()? as *mut twinjit_host::memory::MemInfo;
+                if mi.is_null() {
+                    return None;
+                }
+                // SAFETY: a returned list whose reference the result hands over: its elements
+                // are read (each reference an element holds is taken again for the value that
+                // now holds it), then the list's reference is released.
+                unsafe {
+                    let items = list_values(e, mi);
+                    twinjit_host::memory::decref(mi);
+                    Value::List(items?)
+                }
+            }
             Type::Slice(_) => return None,
         })
     }
 
-    /// The owners of the arrays in a result, read from its slots (null for lent arrays).
+    /// The references a result holds (arrays' owners, null for lent arrays, and lists), read
+    /// from its slots.
     pub(crate) fn owners_in_slots(t: &Type, slots: &[u64]) -> Vec<*mut twinjit_host::memory::MemInfo> {
         twinjit_ir::abi::flatten(t)
             .into_iter()
             .zip(slots)
-            .filter(|(p, _)| *p == twinjit_ir::abi::Part::MemInfo)
+            .filter(|(p, _)| p.is_owner())
             .map(|(_, &x)| x as *mut twinjit_host::memory::MemInfo)
             .collect()
+    }
+}
+
+/// The elements of a live list of `elem` as values.
+///
+/// # Safety
+/// `mi` is a live list of `elem` (its layout is `twinjit_ir::abi::list_elem_layout(elem)`).
+unsafe fn list_values(elem: &Type, mi: *mut twinjit_host::memory::MemInfo) -> Option<Vec<Value>> {
+    use twinjit_host::memory;
+    let (size, mask) = twinjit_ir::abi::list_elem_layout(elem)?;
+    let words = size / 8;
+    // SAFETY: the caller's contract: `items` holds `len` elements of `words` slots each.
+    unsafe {
+        let p = memory::payload(mi);
+        let (len, items) = ((*p).len.max(0) as usize, (*p).items as *const u64);
+        let mut out = Vec::with_capacity(len);
+        for i in 0..len {
+            let slots = std::slice::from_raw_parts(items.add(i * words), words);
+            for (k, &s) in slots.iter().enumerate() {
+                if mask & (1 << k) != 0 {
+                    memory::incref(s as *mut memory::MemInfo);
+                }
+            }
+            out.push(Value::from_slots(elem, slots, &mut 0)?);
+        }
+        Some(out)
     }
 }
 
@@ -391,6 +434,16 @@ impl std::fmt::Display for Value {
             Value::F64(x) => write!(f, "{x:?}"),
             Value::Tuple(vs) => twinjit_ir::python_tuple(f, vs),
             Value::Array(a) => write!(f, "{a}"),
+            Value::List(vs) => {
+                f.write_str("[")?;
+                for (i, v) in vs.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{v}")?;
+                }
+                f.write_str("]")
+            }
         }
     }
 }

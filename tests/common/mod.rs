@@ -384,6 +384,10 @@ pub fn matches(got: &RtValue, want: &Lit) -> bool {
         (RtValue::Bool(g), Lit::Bool(w)) => g == w,
         (RtValue::None, Lit::None) => true,
         (RtValue::Tuple(g), Lit::Seq(w)) => g.len() == w.len() && g.iter().zip(w).all(|(a, b)| matches(a, b)),
+        (RtValue::List(l), Lit::Seq(w)) => {
+            let g = l.items.borrow();
+            g.len() == w.len() && g.iter().zip(w).all(|(a, b)| matches(a, b))
+        }
         (RtValue::Array(a), w @ Lit::Seq(_)) => {
             let mut shape = Vec::new();
             let mut vals = Vec::new();
@@ -507,6 +511,11 @@ pub fn value_to_rt(v: &twinjit::Value) -> RtValue {
         V::F32(x) => RtValue::F32(*x),
         V::F64(x) => RtValue::F64(*x),
         V::Tuple(vs) => RtValue::Tuple(vs.iter().map(value_to_rt).collect()),
+        V::List(vs) => {
+            let items: Vec<RtValue> = vs.iter().map(value_to_rt).collect();
+            let elem = items.first().map(RtValue::ty).unwrap_or(twinjit::ir::Type::Unknown);
+            RtValue::List(twinjit::ir::interp::ListRef::lent(items, elem))
+        }
         V::Array(a) => {
             use twinjit::ir::Scalar;
             let data = match a.dtype() {

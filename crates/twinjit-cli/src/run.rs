@@ -97,7 +97,7 @@ fn json_float(x: f64) -> String {
     }
 }
 
-/// A returned value as JSON (tuples as lists, None as null).
+/// A returned value as JSON (tuples and lists as lists, None as null).
 pub fn json_value(v: &Value) -> String {
     match v {
         Value::None => "null".into(),
@@ -106,7 +106,7 @@ pub fn json_value(v: &Value) -> String {
         Value::I64(i) => i.to_string(),
         Value::F32(x) => json_float(*x as f64),
         Value::F64(x) => json_float(*x),
-        Value::Tuple(vs) => format!("[{}]", vs.iter().map(json_value).collect::<Vec<_>>().join(", ")),
+        Value::Tuple(vs) | Value::List(vs) => format!("[{}]", vs.iter().map(json_value).collect::<Vec<_>>().join(", ")),
         Value::Array(a) => format!(
             "{{\"dtype\": \"{}\", \"shape\": [{}]}}",
             a.dtype().name(),

@@ -104,18 +104,21 @@ pub(crate) fn lower_function(
     })
 }
 
-fn collect_locals(body: &[Stmt], out: &mut HashSet<String>) {
-    fn target(e: &Expr, out: &mut HashSet<String>) {
-        match e {
-            Expr::Name(n) => {
-                out.insert(n.id.to_string());
-            }
-            Expr::Tuple(t) => t.elts.iter().for_each(|x| target(x, out)),
-            Expr::List(l) => l.elts.iter().for_each(|x| target(x, out)),
-            Expr::Starred(s) => target(&s.value, out),
-            _ => {}
+/// The names an assignment target binds.
+fn collect_targets(e: &Expr, out: &mut HashSet<String>) {
+    match e {
+        Expr::Name(n) => {
+            out.insert(n.id.to_string());
         }
+        Expr::Tuple(t) => t.elts.iter().for_each(|x| collect_targets(x, out)),
+        Expr::List(l) => l.elts.iter().for_each(|x| collect_targets(x, out)),
+        Expr::Starred(s) => collect_targets(&s.value, out),
+        _ => {}
     }
+}
+
+fn collect_locals(body: &[Stmt], out: &mut HashSet<String>) {
+    let target = collect_targets;
     for s in body {
         match s {
             Stmt::Assign(a) => a.targets.iter().for_each(|t| target(t, out)),
@@ -444,6 +447,22 @@ impl Lower<'_> {
                 self.dead();
             }
             Stmt::Pass(_) => {}
+            Stmt::Delete(d) => {
+                for t in &d.targets {
+                    match t {
+                        Expr::Subscript(s) if !matches!(&*s.slice, Expr::Slice(_)) => {
+                            let l = self.expr(&s.value);
+                            let i = self.expr(&s.slice);
+                            self.emit(InstKind::Builtin(Builtin::ListDel, vec![l, i]), self.sp(t.range()));
+                        }
+                        _ => self.diags.push(unsupported(
+                            self.sp(t.range()),
+                            "this `del` is",
+                            "twinjit deletes list elements (`del l[i]`) only",
+                        )),
+                    }
+                }
+            }
             Stmt::Raise(r) => self.raise_stmt(r),
             Stmt::Assert(a) => self.assert_stmt(a),
             Stmt::Nonlocal(_) if self.in_inner() => {}
@@ -908,8 +927,13 @@ impl Lower<'_> {
                 let vals: Vec<Value> = t.elts.iter().map(|e| self.expr(e)).collect();
                 self.emit(InstKind::MakeTuple(vals), span)
             }
-            Expr::List(_) => {
-                self.fail(unsupported(span, "lists are", "use a NumPy array argument (or cuda.local.array in kernels)"))
+            Expr::List(l) => {
+                if l.elts.iter().any(|e| matches!(e, Expr::Starred(_))) {
+                    return self.fail(unsupported(span, "`*` in a list literal is", "append the elements"));
+                }
+                let vals: Vec<Value> = l.elts.iter().map(|e| self.expr(e)).collect();
+                let b = if vals.is_empty() { Builtin::ListNew } else { Builtin::ListLiteral };
+                self.emit(InstKind::Builtin(b, vals), span)
             }
             Expr::Dict(_) => self.fail(unsupported(span, "dicts are", "use arrays indexed by integers")),
             Expr::Set(_) => self.fail(unsupported(span, "sets are", "")),
@@ -920,8 +944,11 @@ impl Lower<'_> {
                 Diagnostic::error("lambda used as a value", span, "not called")
                     .with_hint("assign the lambda to a name (`sq = lambda v: v * v`) and call it in this function, or define an @njit function at module level"),
             ),
-            Expr::ListComp(_) | Expr::SetComp(_) | Expr::DictComp(_) | Expr::Generator(_) => {
-                self.fail(unsupported(span, "comprehensions are", "write a for loop that fills an array"))
+            Expr::ListComp(c) => self.list_comp(&c.elt, &c.generators, span),
+            // A generator expression (`sum(x * x for x in a)`) as the list it yields.
+            Expr::Generator(g) => self.list_comp(&g.elt, &g.generators, span),
+            Expr::SetComp(_) | Expr::DictComp(_) => {
+                self.fail(unsupported(span, "set and dict comprehensions are", "build a list, or fill an array"))
             }
             Expr::Yield(_) | Expr::YieldFrom(_) => self.fail(unsupported(span, "generators (`yield`) are", "")),
             Expr::Await(_) => self.fail(unsupported(span, "`await` is", "")),
@@ -1240,6 +1267,12 @@ impl Lower<'_> {
             if let Some(b) = Builtin::from_path(&format!(".{}()", a.attr.id.as_str())) {
                 let receiver = self.expr(&a.value);
                 return self.method_call(b, receiver, c, span);
+            }
+        }
+        if let Expr::Name(n) = &*c.func {
+            let id = n.id.as_str();
+            if (id == "list" || id == "sorted") && !self.locals.contains(id) && !self.env.contains_key(id) {
+                return self.list_call(id, c, span);
             }
         }
         if !c.arguments.keywords.is_empty() {
@@ -1716,9 +1749,61 @@ impl Lower<'_> {
     }
 
     /// `a.copy()`, `a.reshape(2, 3)`, `a.transpose()`: a method of the builtins table.
+    /// `list()`, `list(iterable)`, `sorted(iterable, reverse=False)`: a new list.
+    fn list_call(&mut self, id: &str, c: &ast::ExprCall, span: Span) -> Value {
+        let a = &c.arguments;
+        let mut reverse = None;
+        for k in a.keywords.iter() {
+            match k.arg.as_ref().map(|n| n.id.as_str()) {
+                Some("reverse") if id == "sorted" => reverse = Some(self.expr(&k.value)),
+                _ => {
+                    return self.fail(unsupported(
+                        self.sp(k.range),
+                        &format!("this keyword argument of {id}() is"),
+                        if id == "sorted" { "only reverse= is supported (no key=)" } else { "" },
+                    ))
+                }
+            }
+        }
+        let l = match (&a.args[..], id) {
+            ([], "list") => return self.emit(InstKind::Builtin(Builtin::ListNew, vec![]), span),
+            ([x], _) if !matches!(x, Expr::Starred(_)) => self.list_of(x, span),
+            _ => return self.fail(Diagnostic::error(format!("{id}() takes one iterable"), span, "wrong arguments")),
+        };
+        if id == "sorted" {
+            let rev = reverse.unwrap_or_else(|| self.konst(Const::Bool(false), span));
+            self.emit(InstKind::Builtin(Builtin::ListSort, vec![l, rev]), span);
+        }
+        l
+    }
+
     fn method_call(&mut self, b: Builtin, receiver: Value, c: &ast::ExprCall, span: Span) -> Value {
         if let Typing::Alloc(a) = b.info().typing {
             return self.alloc_call(b, a, Some(receiver), c, span);
+        }
+        if b == Builtin::ListSort {
+            let mut rev = None;
+            for k in c.arguments.keywords.iter() {
+                match k.arg.as_ref().map(|n| n.id.as_str()) {
+                    Some("reverse") => rev = Some(self.expr(&k.value)),
+                    _ => {
+                        return self.fail(unsupported(
+                            self.sp(k.range),
+                            "this keyword argument of sort() is",
+                            "only reverse= is supported (no key=)",
+                        ))
+                    }
+                }
+            }
+            if !c.arguments.args.is_empty() {
+                return self.fail(Diagnostic::error("sort() takes no positional arguments", span, "here"));
+            }
+            let rev = rev.unwrap_or_else(|| self.konst(Const::Bool(false), span));
+            return self.emit(InstKind::Builtin(b, vec![receiver, rev]), span);
+        }
+        if b == Builtin::ListPop && c.arguments.args.is_empty() && c.arguments.keywords.is_empty() {
+            let none = self.konst(Const::None, span);
+            return self.emit(InstKind::Builtin(b, vec![receiver, none]), span);
         }
         if let Some(k) = c.arguments.keywords.first() {
             return self.fail(unsupported(

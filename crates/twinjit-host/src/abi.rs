@@ -37,7 +37,7 @@ pub fn parts(t: &Type) -> Vec<types::Type> {
         .into_iter()
         .map(|p| match p {
             Part::Scalar(s) => scalar_type(s),
-            Part::Data(_) | Part::Dim(_) | Part::Stride(_) | Part::MemInfo => types::I64,
+            Part::Data(_) | Part::Dim(_) | Part::Stride(_) | Part::MemInfo | Part::List => types::I64,
         })
         .collect()
 }

@@ -44,6 +44,13 @@ pub(crate) struct FnLowering<'a, 'b> {
     pub helpers: &'a mut HelperImporter<'b, 'a>,
 }
 
+use twinjit_ir::abi::list_layout as ll;
+
+/// The offset of a list payload field from the list's header.
+fn list_field(offset: i32) -> i32 {
+    crate::memory::HEADER as i32 + offset
+}
+
 fn flags() -> MemFlagsData {
     MemFlagsData::trusted()
 }
@@ -429,6 +436,64 @@ impl FnLowering<'_, '_> {
                 }
                 Parts::new()
             }
+            InstKind::NewList(n) => {
+                let elem = rty.list_elem().cloned().unwrap_or(Type::None);
+                let Some((size, mask)) = twinjit_ir::abi::list_elem_layout(&elem) else {
+                    return Err(HostError::Unsupported(Unsupported {
+                        what: format!("a list of {elem} (more than 64 parts per element)"),
+                        span,
+                        hint: "store smaller elements".into(),
+                    }));
+                };
+                let args = [self.one(*n), self.iconst(types::I64, size as i64), self.iconst(types::I64, mask as i64)];
+                let mi = self.call_helper(runtime::LIST_NEW, &args, &[types::I64; 3], types::I64);
+                let failed = self.b.ins().icmp_imm_s(IntCC::Equal, mi, 0);
+                self.raise_exception_if(failed, "MemoryError", twinjit_ir::abi::ALLOCATION_FAILED, span);
+                one(mi)
+            }
+            InstKind::ListLen(l) => {
+                let mi = self.one(*l);
+                one(self.b.ins().load(types::I64, flags(), mi, list_field(ll::LEN)))
+            }
+            InstKind::ListGet(l, i) => {
+                let elem = self.f.ty(*l).list_elem().cloned().unwrap_or(Type::None);
+                let addr = self.list_element_addr(*l, *i, &elem);
+                parts(&elem)
+                    .into_iter()
+                    .enumerate()
+                    .map(|(k, t)| self.b.ins().load(t, flags(), addr, (k * ll::SLOT) as i32))
+                    .collect()
+            }
+            InstKind::ListSet(l, i, v) => {
+                let elem = self.f.ty(*l).list_elem().cloned().unwrap_or(Type::None);
+                let addr = self.list_element_addr(*l, *i, &elem);
+                let layout = twinjit_ir::abi::flatten(&elem);
+                // The list takes a reference to what the new element holds, then drops the old
+                // element's (in this order, so storing an element over itself is safe).
+                for mi in self.owners(*v) {
+                    self.count(mi, true);
+                }
+                let old: Vec<cl::Value> = layout
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, p)| p.is_owner())
+                    .map(|(k, _)| self.b.ins().load(types::I64, flags(), addr, (k * ll::SLOT) as i32))
+                    .collect();
+                for (k, x) in self.vals[v.index()].clone().into_iter().enumerate() {
+                    self.b.ins().store(flags(), x, addr, (k * ll::SLOT) as i32);
+                }
+                for mi in old {
+                    self.count(mi, false);
+                }
+                Parts::new()
+            }
+            InstKind::ListResize(l, n) => {
+                let args = [self.one(*l), self.one(*n)];
+                let ok = self.call_helper(runtime::LIST_RESIZE, &args, &[types::I64; 2], types::I8);
+                let failed = self.b.ins().icmp_imm_s(IntCC::Equal, ok, 0);
+                self.raise_exception_if(failed, "MemoryError", twinjit_ir::abi::ALLOCATION_FAILED, span);
+                Parts::new()
+            }
             InstKind::AllocArray { .. } => {
                 return Err(HostError::Unsupported(Unsupported {
                     what: "cuda.shared.array / cuda.local.array".into(),
@@ -439,12 +504,21 @@ impl FnLowering<'_, '_> {
         })
     }
 
-    /// The owner parts of every array in value `v`.
+    /// The address of element `i` of list `l`.
+    fn list_element_addr(&mut self, l: Value, i: Value, elem: &Type) -> cl::Value {
+        let size = twinjit_ir::abi::list_elem_layout(elem).map(|(s, _)| s).unwrap_or(ll::SLOT);
+        let mi = self.one(l);
+        let items = self.b.ins().load(types::I64, flags(), mi, list_field(ll::ITEMS));
+        let off = self.b.ins().imul_imm_s(self.vals[i.index()][0], size as i64);
+        self.b.ins().iadd(items, off)
+    }
+
+    /// The references value `v` holds: the owner of every array in it and every list.
     fn owners(&self, v: Value) -> Vec<cl::Value> {
         twinjit_ir::abi::flatten(self.f.ty(v))
             .into_iter()
             .zip(self.vals[v.index()].iter())
-            .filter(|(p, _)| *p == twinjit_ir::abi::Part::MemInfo)
+            .filter(|(p, _)| p.is_owner())
             .map(|(_, x)| *x)
             .collect()
     }

@@ -42,6 +42,9 @@ pub struct MemInfo {
     prev: *mut MemInfo,
     next: *mut MemInfo,
     tracked: bool,
+    /// Whether the buffer is a list object (its payload is a [`ListPayload`], whose element
+    /// storage and element references it releases when freed).
+    list: bool,
 }
 
 const _: () = assert!(std::mem::size_of::<MemInfo>() <= HEADER);
@@ -124,6 +127,7 @@ pub extern "C" fn twinjit_nrt_new(n0: i64, n1: i64, n2: i64, itemsize: i64, zero
                 prev: std::ptr::null_mut(),
                 next: l.head,
                 tracked: true,
+                list: false,
             });
             if !l.head.is_null() {
                 (*l.head).prev = mi;
@@ -154,14 +158,32 @@ unsafe fn unlink(l: &mut Local, mi: *mut MemInfo) {
     }
 }
 
-/// Frees a buffer whose count reached zero (compiled code calls it after its decrement).
+/// Frees a buffer whose count reached zero (compiled code calls it after its decrement); a
+/// list releases what its elements hold and its element storage too.
 ///
 /// # Safety
 /// `mi` came from [`twinjit_nrt_new`] and nothing refers to it any more.
 pub unsafe extern "C" fn twinjit_nrt_free(mi: *mut MemInfo) {
+    // SAFETY: the caller's contract.
+    unsafe { release(mi, false) }
+}
+
+/// Frees a buffer; `sweeping` (settling a failed call, which frees every buffer it made in
+/// any order) skips the element references of a list, which are freed by the sweep itself.
+///
+/// # Safety
+/// `mi` is a live header nothing refers to any more.
+unsafe fn release(mi: *mut MemInfo, sweeping: bool) {
     // SAFETY: the caller passes a live header it no longer uses; a tracked one belongs to this
     // thread (buffers are detached before they can reach another thread).
     unsafe {
+        if (*mi).list {
+            let p = payload(mi);
+            if !sweeping {
+                drop_elements(p, 0, (*p).len);
+            }
+            free_items(p);
+        }
         let (raw, size, tracked) = ((*mi).raw, (*mi).size, (*mi).tracked);
         with_local(|l| {
             if tracked {
@@ -170,6 +192,139 @@ pub unsafe extern "C" fn twinjit_nrt_free(mi: *mut MemInfo) {
             l.stats.freed += 1;
         });
         dealloc(raw, Layout::from_size_align_unchecked(size, RAW_ALIGN));
+    }
+}
+
+/// The payload of a list object, right after its header (`twinjit_ir::abi::list_layout`).
+#[repr(C)]
+pub struct ListPayload {
+    /// Elements in use.
+    pub len: i64,
+    /// Elements the storage has room for.
+    pub cap: i64,
+    /// The element storage (null while `cap` is 0): `cap * elem_size` bytes, 8-aligned.
+    pub items: *mut u8,
+    /// Bytes per element.
+    pub elem_size: i64,
+    /// Bit `k` set: slot `k` of an element is a reference the list holds.
+    pub owners: u64,
+}
+
+const _: () = {
+    use twinjit_ir::abi::list_layout as ll;
+    assert!(std::mem::offset_of!(ListPayload, len) == ll::LEN as usize);
+    assert!(std::mem::offset_of!(ListPayload, cap) == ll::CAP as usize);
+    assert!(std::mem::offset_of!(ListPayload, items) == ll::ITEMS as usize);
+    assert!(std::mem::offset_of!(ListPayload, elem_size) == ll::ELEM_SIZE as usize);
+    assert!(std::mem::offset_of!(ListPayload, owners) == ll::OWNERS as usize);
+    assert!(std::mem::size_of::<ListPayload>() == ll::SIZE);
+};
+
+/// The payload of a list.
+pub fn payload(mi: *mut MemInfo) -> *mut ListPayload {
+    data(mi) as *mut ListPayload
+}
+
+/// Releases the references elements `from..to` hold.
+///
+/// # Safety
+/// `p` is a live list payload and `from..to` lies within its length.
+unsafe fn drop_elements(p: *mut ListPayload, from: i64, to: i64) {
+    // SAFETY: the caller's contract; owner slots hold null or live headers.
+    unsafe {
+        let (mask, es) = ((*p).owners, (*p).elem_size as usize);
+        if mask == 0 {
+            return;
+        }
+        for i in from..to {
+            let e = (*p).items.add(i as usize * es);
+            for k in 0..64 {
+                if mask & (1 << k) != 0 {
+                    decref(*(e.add(k * 8) as *const *mut MemInfo));
+                }
+            }
+        }
+    }
+}
+
+/// Frees a list's element storage.
+///
+/// # Safety
+/// `p` is a live list payload.
+unsafe fn free_items(p: *mut ListPayload) {
+    // SAFETY: `items` was allocated by `twinjit_list_resize` with this layout.
+    unsafe {
+        if !(*p).items.is_null() {
+            let bytes = (*p).cap as usize * (*p).elem_size as usize;
+            dealloc((*p).items, Layout::from_size_align_unchecked(bytes, 8));
+            (*p).items = std::ptr::null_mut();
+        }
+    }
+}
+
+/// A new list of `n` zeroed elements of `elem_size` bytes whose slots in `owners` are
+/// references, with one reference; null when the memory cannot be had.
+pub extern "C" fn twinjit_list_new(n: i64, elem_size: i64, owners: u64) -> *mut MemInfo {
+    if elem_size <= 0 {
+        return std::ptr::null_mut();
+    }
+    let mi = twinjit_nrt_new(1, 1, 1, twinjit_ir::abi::list_layout::SIZE as i64, 1);
+    if mi.is_null() {
+        return mi;
+    }
+    // SAFETY: a fresh, zeroed buffer with room for the payload.
+    unsafe {
+        (*mi).list = true;
+        let p = payload(mi);
+        (*p).elem_size = elem_size;
+        (*p).owners = owners;
+        if twinjit_list_resize(mi, n) == 0 {
+            release(mi, false);
+            return std::ptr::null_mut();
+        }
+    }
+    mi
+}
+
+/// Sets a list's length to `n`: new elements are zeros, dropped ones release their
+/// references, the storage grows to at least twice its size when it must. Returns 0 when the
+/// memory cannot be had (the list is unchanged).
+///
+/// # Safety
+/// `mi` is a live list.
+pub unsafe extern "C" fn twinjit_list_resize(mi: *mut MemInfo, n: i64) -> i8 {
+    // SAFETY: a live list (the caller's contract); `items` holds `cap` elements.
+    unsafe {
+        let p = payload(mi);
+        let (len, cap, es) = ((*p).len, (*p).cap, (*p).elem_size as usize);
+        if n < 0 {
+            return 0;
+        }
+        if n < len {
+            drop_elements(p, n, len);
+            (*p).len = n;
+            return 1;
+        }
+        if n > cap {
+            let new_cap = n.max(cap.saturating_mul(2)).max(4);
+            let Some(bytes) = (new_cap as usize).checked_mul(es).filter(|&b| b <= isize::MAX as usize) else {
+                return 0;
+            };
+            let Ok(layout) = Layout::from_size_align(bytes, 8) else { return 0 };
+            let items = if (*p).items.is_null() {
+                alloc(layout)
+            } else {
+                std::alloc::realloc((*p).items, Layout::from_size_align_unchecked(cap as usize * es, 8), bytes)
+            };
+            if items.is_null() {
+                return 0;
+            }
+            (*p).items = items;
+            (*p).cap = new_cap;
+        }
+        std::ptr::write_bytes((*p).items.add(len as usize * es), 0, (n - len) as usize * es);
+        (*p).len = n;
+        1
     }
 }
 
@@ -254,7 +409,7 @@ impl Scope {
         }
         for m in self.survivors() {
             // SAFETY: allocated during this call, unreachable now that it has failed.
-            unsafe { twinjit_nrt_free(m) };
+            unsafe { release(m, true) };
         }
     }
 
@@ -268,21 +423,36 @@ impl Scope {
         }
         for m in self.survivors() {
             with_local(|l| l.stats.leaked += 1);
-            // SAFETY: allocated during this call and held by nothing the call returned.
-            unsafe { twinjit_nrt_free(m) };
+            // SAFETY: allocated during this call and held by nothing the call returned (a
+            // leaked list's elements are survivors too: swept, not released through it).
+            unsafe { release(m, true) };
         }
     }
 }
 
-/// Takes a buffer out of its thread's live list (it now belongs to Rust code).
+/// Takes a buffer out of its thread's live list (it now belongs to Rust code), with what a
+/// list's elements hold.
 ///
 /// # Safety
 /// `mi` is a live header of this thread.
 unsafe fn detach(mi: *mut MemInfo) {
-    // SAFETY: a live header (caller's contract).
+    // SAFETY: a live header (caller's contract); a list's owner slots hold null or live
+    // headers.
     unsafe {
         if (*mi).tracked {
             with_local(|l| unlink(l, mi));
+        }
+        if (*mi).list {
+            let p = payload(mi);
+            let (mask, es) = ((*p).owners, (*p).elem_size as usize);
+            for i in 0..(*p).len.max(0) as usize {
+                for k in (0..64).filter(|k| mask & (1 << k) != 0) {
+                    let o = *((*p).items.add(i * es + k * 8) as *const *mut MemInfo);
+                    if !o.is_null() {
+                        detach(o);
+                    }
+                }
+            }
         }
     }
 }

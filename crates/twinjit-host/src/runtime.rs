@@ -67,6 +67,11 @@ pub(crate) const NRT_NEW: &str = "twinjit_nrt_new";
 /// The memory manager's free (`memory::twinjit_nrt_free`).
 pub(crate) const NRT_FREE: &str = "twinjit_nrt_free";
 
+/// A new list (`memory::twinjit_list_new`).
+pub(crate) const LIST_NEW: &str = "twinjit_list_new";
+/// A list's new length (`memory::twinjit_list_resize`).
+pub(crate) const LIST_RESIZE: &str = "twinjit_list_resize";
+
 /// (symbol name, address) of every symbol compiled code may import: the runtime helpers and
 /// the builtins table's libm functions (the interpreter's very functions). Built once.
 pub(crate) fn symbols() -> &'static [(Box<str>, usize)] {
@@ -91,6 +96,8 @@ pub(crate) fn symbols() -> &'static [(Box<str>, usize)] {
         ];
         v.push((Box::from(NRT_NEW), crate::memory::twinjit_nrt_new as *const u8 as usize));
         v.push((Box::from(NRT_FREE), crate::memory::twinjit_nrt_free as *const u8 as usize));
+        v.push((Box::from(LIST_NEW), crate::memory::twinjit_list_new as *const u8 as usize));
+        v.push((Box::from(LIST_RESIZE), crate::memory::twinjit_list_resize as *const u8 as usize));
         v.extend(twinjit_ir::builtins::libm_symbols().into_iter().map(|(n, p)| (n.into_boxed_str(), p as usize)));
         v
     })

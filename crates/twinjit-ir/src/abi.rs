@@ -216,6 +216,52 @@ pub enum Part {
     /// An array's owner: a pointer to the memory manager's header of its buffer, or null for
     /// an array the caller lent (host only: kernels have no owned arrays, PTX drops the part).
     MemInfo,
+    /// A list: a pointer to the memory manager's header of the list object (host only), whose
+    /// payload is laid out as [`list_layout`] says.
+    List,
+}
+
+impl Part {
+    /// Whether the part is a reference the memory manager counts (an array's owner, a list).
+    pub fn is_owner(self) -> bool {
+        matches!(self, Part::MemInfo | Part::List)
+    }
+}
+
+/// The payload of a list object (after its 64-byte header), and how its elements are stored.
+///
+/// A list value is one pointer to a memory-manager header (counted like an array's owner);
+/// the payload after the header holds the length, the capacity, a pointer to the element
+/// storage (a separate allocation that grows geometrically and belongs to the list) and the
+/// element layout. Each element is its type's parts ([`flatten`]), one 8-byte slot per part
+/// (a scalar in its own width at the start of its slot); slot `k` is a reference the list
+/// holds when bit `k` of the owner mask is set (arrays' owners and lists inside elements).
+pub mod list_layout {
+    /// `len: i64`.
+    pub const LEN: i32 = 0;
+    /// `cap: i64`.
+    pub const CAP: i32 = 8;
+    /// `items: *mut u8`, the element storage (null while the capacity is 0).
+    pub const ITEMS: i32 = 16;
+    /// `elem_size: i64`, bytes per element (8 per part).
+    pub const ELEM_SIZE: i32 = 24;
+    /// `owners: u64`, the owner mask.
+    pub const OWNERS: i32 = 32;
+    /// Bytes of the payload.
+    pub const SIZE: usize = 40;
+    /// Bytes per part in an element.
+    pub const SLOT: usize = 8;
+}
+
+/// The element layout of a list of `elem`: (bytes per element, owner mask). `None` when an
+/// element has more than 64 parts (refused when compiling).
+pub fn list_elem_layout(elem: &Type) -> Option<(usize, u64)> {
+    let parts = flatten(elem);
+    if parts.len() > 64 {
+        return None;
+    }
+    let mask = parts.iter().enumerate().filter(|(_, p)| p.is_owner()).fold(0u64, |m, (k, _)| m | (1 << k));
+    Some((parts.len().max(1) * list_layout::SLOT, mask))
 }
 
 /// The flattened parts of a value of type `t`, in order.
@@ -236,6 +282,7 @@ fn push_parts(t: &Type, out: &mut Vec<Part>) {
             out.push(Part::MemInfo);
         }
         Type::Tuple(ts) => ts.iter().for_each(|t| push_parts(t, out)),
+        Type::List(_) => out.push(Part::List),
     }
 }
 

@@ -116,6 +116,43 @@ pub enum Typing {
     /// A slice `lo:hi:step` in a subscript (`None` for an omitted bound): typed
     /// `Type::Slice`, consumed by the rewrite of the subscript.
     SliceIndex,
+    /// A list operation or method (`[]`, `[a, b]`, `l.append(x)`, `del l[i]`): typed by
+    /// [`ListOp`]'s rules, rewritten to the list primitives (`newlist`, `listlen`, `listget`,
+    /// `listset`, `listresize`) and loops.
+    List(ListOp),
+}
+
+/// A list operation (Numba's reflected lists in nopython code).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ListOp {
+    /// `[]`: an empty list, whose element type inference takes from what it receives
+    /// (`append`, `insert`, `extend`), as Numba refines `list(undefined)`.
+    New,
+    /// `[a, b, ...]`: the elements' unified type.
+    Literal,
+    /// `l.append(x)`
+    Append,
+    /// `l.extend(iterable)` (a list, a 1-D array or a tuple of one type).
+    Extend,
+    /// `l.pop()` / `l.pop(i)` (the front end passes `None` for no index).
+    Pop,
+    /// `l.insert(i, x)`
+    Insert,
+    /// `l.remove(x)`: the first equal element; `ValueError` when there is none.
+    Remove,
+    /// `l.index(x)`: the first equal element's position; `ValueError` when there is none.
+    Index,
+    /// `l.count(x)`
+    Count,
+    /// `l.reverse()`
+    Reverse,
+    /// `l.clear()`
+    Clear,
+    /// `l.sort(reverse)` (the front end binds `reverse=`, default False): a stable merge
+    /// sort, as Python's is stable.
+    Sort,
+    /// `del l[i]`
+    Del,
 }
 
 /// An array constructor.
@@ -770,6 +807,34 @@ builtins! {
     SliceIndex = "slice" [] (3, 3) SliceIndex, Rw;
     /// `...` in a subscript
     Ellipsis = "ellipsis" [] (0, 0) SliceIndex, Rw;
+
+    // Lists (Numba's reflected lists; host only).
+    /// `[]`
+    ListNew = "list.new" [] (0, 0) List(ListOp::New), Rw;
+    /// `[a, b, ...]`
+    ListLiteral = "list.literal" [] (1, 64) List(ListOp::Literal), Rw;
+    /// `l.append(x)`
+    ListAppend = "list.append" [".append()"] (2, 2) List(ListOp::Append), Rw;
+    /// `l.extend(it)`
+    ListExtend = "list.extend" [".extend()"] (2, 2) List(ListOp::Extend), Rw;
+    /// `l.pop([i])`
+    ListPop = "list.pop" [".pop()"] (2, 2) List(ListOp::Pop), Rw;
+    /// `l.insert(i, x)`
+    ListInsert = "list.insert" [".insert()"] (3, 3) List(ListOp::Insert), Rw;
+    /// `l.remove(x)`
+    ListRemove = "list.remove" [".remove()"] (2, 2) List(ListOp::Remove), Rw;
+    /// `l.index(x)`
+    ListIndex = "list.index" [".index()"] (2, 2) List(ListOp::Index), Rw;
+    /// `l.count(x)`
+    ListCount = "list.count" [".count()"] (2, 2) List(ListOp::Count), Rw;
+    /// `l.reverse()`
+    ListReverse = "list.reverse" [".reverse()"] (1, 1) List(ListOp::Reverse), Rw;
+    /// `l.clear()`
+    ListClear = "list.clear" [".clear()"] (1, 1) List(ListOp::Clear), Rw;
+    /// `l.sort(reverse=False)`
+    ListSort = "list.sort" [".sort()"] (2, 2) List(ListOp::Sort), Rw;
+    /// `del l[i]`
+    ListDel = "list.del" [] (2, 2) List(ListOp::Del), Rw;
 
     /// C's `fmod` (made by the `np.remainder` rewrite on floats; exact, like LLVM's `frem`).
     Fmod = "fmod" [] (2, 2) Internal, binary("fmod", libm::fmod, libm::fmodf);

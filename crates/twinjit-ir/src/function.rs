@@ -299,6 +299,23 @@ pub enum InstKind {
         /// The view's strides in elements.
         strides: Vec<Value>,
     },
+    /// A new list of `len` elements (int64, non-negative), owned by the memory manager: one
+    /// reference, held by the result, whose type gives the element type. The elements start
+    /// as zeros (null references for elements that are arrays or lists). An allocation that
+    /// fails raises `MemoryError`.
+    NewList(Value),
+    /// The number of elements of a list (int64).
+    ListLen(Value),
+    /// Element `idx` (int64, `0 <= idx < len`: the rewrite checks) of a list. An element that
+    /// holds references is borrowed from the list; the refcount pass gives the result its own.
+    ListGet(Value, Value),
+    /// Stores the third operand as element `idx` (`0 <= idx < len`). The list takes a reference
+    /// to what the value holds and drops the one its old element held.
+    ListSet(Value, Value, Value),
+    /// Sets the list's length (int64, non-negative): new elements are zeros, dropped ones
+    /// release their references; the buffer grows geometrically. An allocation that fails
+    /// raises `MemoryError`.
+    ListResize(Value, Value),
     /// One more reference to every managed array in the value (an array or a tuple holding
     /// arrays); arrays the caller lent (no owner) are unaffected. Made by the refcount pass.
     IncRef(Value),
@@ -330,6 +347,8 @@ impl InstKind {
             | InstKind::Stride(a, _)
             | InstKind::IncRef(a)
             | InstKind::DecRef(a)
+            | InstKind::NewList(a)
+            | InstKind::ListLen(a)
             | InstKind::CheckNonZero(a) => *a = f(*a),
             InstKind::NewArray { shape, .. } => shape.iter_mut().for_each(|v| *v = f(*v)),
             InstKind::View { base, offset, shape, strides } => {
@@ -340,11 +359,13 @@ impl InstKind {
             InstKind::Binary(_, a, b)
             | InstKind::Compare(_, a, b)
             | InstKind::CheckIndex(a, b, _)
+            | InstKind::ListGet(a, b)
+            | InstKind::ListResize(a, b)
             | InstKind::Load(a, b) => {
                 *a = f(*a);
                 *b = f(*b);
             }
-            InstKind::Select(a, b, c) | InstKind::Store(a, b, c) => {
+            InstKind::Select(a, b, c) | InstKind::Store(a, b, c) | InstKind::ListSet(a, b, c) => {
                 *a = f(*a);
                 *b = f(*b);
                 *c = f(*c);
@@ -374,6 +395,9 @@ impl InstKind {
             | InstKind::Call(..)
             | InstKind::AllocArray { .. }
             | InstKind::NewArray { .. }
+            | InstKind::NewList(_)
+            | InstKind::ListSet(..)
+            | InstKind::ListResize(..)
             | InstKind::IncRef(_)
             | InstKind::DecRef(_) => true,
             // Integer `**` by a negative exponent with base 0 raises.

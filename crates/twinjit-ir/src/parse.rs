@@ -231,6 +231,12 @@ impl Line<'_> {
         };
         match name.as_str() {
             "none" => Ok(Type::None),
+            "list" => {
+                self.punct('(')?;
+                let e = self.ty()?;
+                self.punct(')')?;
+                Ok(Type::List(Box::new(e)))
+            }
             "array" => {
                 self.punct('(')?;
                 let d = self.ident()?;
@@ -645,6 +651,28 @@ fn parse_kind(l: &mut Line, b: &mut Builder, line: usize) -> Result<InstKind, Ir
             l.punct(',')?;
             l.punct('[')?;
             InstKind::View { base, offset, shape, strides: l.values_until(']')? }
+        }
+        "newlist" => InstKind::NewList(l.value()?),
+        "listlen" => InstKind::ListLen(l.value()?),
+        "listget" => {
+            let a = l.value()?;
+            l.punct('[')?;
+            let i = l.value()?;
+            l.punct(']')?;
+            InstKind::ListGet(a, i)
+        }
+        "listset" => {
+            let a = l.value()?;
+            l.punct('[')?;
+            let i = l.value()?;
+            l.punct(']')?;
+            l.punct('=')?;
+            InstKind::ListSet(a, i, l.value()?)
+        }
+        "listresize" => {
+            let a = l.value()?;
+            l.punct(',')?;
+            InstKind::ListResize(a, l.value()?)
         }
         "incref" => InstKind::IncRef(l.value()?),
         "decref" => InstKind::DecRef(l.value()?),

@@ -182,6 +182,11 @@ fn write_kind(f: &mut fmt::Formatter<'_>, k: &InstKind) -> fmt::Result {
             write_list(f, strides)?;
             f.write_str("]")
         }
+        InstKind::NewList(n) => write!(f, "newlist {n}"),
+        InstKind::ListLen(l) => write!(f, "listlen {l}"),
+        InstKind::ListGet(l, i) => write!(f, "listget {l}[{i}]"),
+        InstKind::ListSet(l, i, v) => write!(f, "listset {l}[{i}] = {v}"),
+        InstKind::ListResize(l, n) => write!(f, "listresize {l}, {n}"),
         InstKind::IncRef(a) => write!(f, "incref {a}"),
         InstKind::DecRef(a) => write!(f, "decref {a}"),
         InstKind::CheckIndex(i, n, axis) => write!(f, "checkindex {i}, {n}, {axis}"),

@@ -98,6 +98,10 @@ pub enum Type {
     Array(ArrayType),
     /// A tuple.
     Tuple(Vec<Type>),
+    /// A list (Numba's reflected and typed lists in nopython code): a reference to a
+    /// growable buffer of elements owned by the memory manager. The element type is `Unknown`
+    /// only while inference has not seen what an empty list `[]` receives.
+    List(Box<Type>),
     /// A slice `lo:hi:step` or `...` in a subscript (Numba's `slice2_type`, `slice3_type`,
     /// `ellipsis`): only ever an index of `getitem`/`setitem`, consumed by the rewrite, so it
     /// has no parts and never reaches a backend.
@@ -135,13 +139,21 @@ impl Type {
         }
     }
 
-    /// Whether a value of this type holds an array (is one, or a tuple with one inside): the
-    /// values the refcount pass counts references of.
+    /// Whether a value of this type holds a managed object (is an array or a list, or a tuple
+    /// with one inside): the values the refcount pass counts references of.
     pub fn holds_array(&self) -> bool {
         match self {
-            Type::Array(_) => true,
+            Type::Array(_) | Type::List(_) => true,
             Type::Tuple(ts) => ts.iter().any(Type::holds_array),
             _ => false,
+        }
+    }
+
+    /// The element type, if this is a list.
+    pub fn list_elem(&self) -> Option<&Type> {
+        match self {
+            Type::List(e) => Some(e),
+            _ => None,
         }
     }
 
@@ -158,6 +170,7 @@ impl Type {
         match self {
             Type::Unknown => false,
             Type::Tuple(ts) => ts.iter().all(Type::is_known),
+            Type::List(e) => e.is_known(),
             _ => true,
         }
     }
@@ -178,6 +191,7 @@ impl Type {
                 }
                 s
             }
+            Type::List(e) => format!("l{}", e.mangle()),
             Type::Slice(k) => match k {
                 SliceKind::NoStep => "s2",
                 SliceKind::Step => "s3",
@@ -210,6 +224,7 @@ impl Type {
                 let inner: Vec<String> = ts.iter().map(Type::numba_name).collect();
                 format!("Tuple({})", inner.join(", "))
             }
+            Type::List(e) => format!("list({})", e.numba_name()),
             other => other.to_string(),
         }
     }
@@ -235,6 +250,7 @@ impl fmt::Display for Type {
                 write!(f, "array({}, {}, {})", a.dtype.name(), a.ndim, if a.layout == Layout::C { "C" } else { "A" })
             }
             Type::Tuple(ts) => crate::print::python_tuple(f, ts),
+            Type::List(e) => write!(f, "list({e})"),
             Type::Slice(k) => f.write_str(match k {
                 SliceKind::NoStep => "slice2",
                 SliceKind::Step => "slice3",

@@ -10,7 +10,7 @@
 //! gives that integer type; arrays unify only with the identical array type (Numba relaxes
 //! the layout to `A`).
 
-use crate::builtins::{Alloc, AtomicOp, Builtin, KernelOp, Typing, UfuncLoops, ViewOp};
+use crate::builtins::{Alloc, AtomicOp, Builtin, KernelOp, ListOp, Typing, UfuncLoops, ViewOp};
 use crate::function::{BinaryOp, CmpOp, UnaryOp};
 use crate::types::{ArrayType, Layout, Scalar, SliceKind, Type};
 use twinjit_diag::{Diagnostic, Span};
@@ -63,6 +63,11 @@ pub fn unify(a: &Type, b: &Type) -> Option<Type> {
                 out.push(unify(x, y)?);
             }
             Some(Type::Tuple(out))
+        }
+        // A list is a reference: two lists join only when their elements have one type (an
+        // empty list, element `Unknown`, takes the other's), as in Numba.
+        (Type::List(x), Type::List(y)) if **x == Type::Unknown || **y == Type::Unknown => {
+            Some(Type::List(Box::new(unify(x, y)?)))
         }
         _ => None,
     }
@@ -347,6 +352,15 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
         Typing::Sum => {
             let items = match ty(0) {
                 Type::Tuple(ts) => tuple_scalars(b, &ts)?,
+                // The sum of a list: the accumulator's type once it settles (start + e + e...).
+                Type::List(e) => {
+                    let e = tuple_scalars(b, &[*e])?[0];
+                    let mut acc = if args.len() == 2 { scalar(1)? } else { Scalar::Int64 };
+                    for _ in 0..2 {
+                        acc = binary(BinaryOp::Add, acc, e).map_err(|m| TypeError::new(m, "here"))?.result;
+                    }
+                    return Ok(Type::Scalar(acc));
+                }
                 t => return Err(not_iterable(b, &t)),
             };
             let mut acc = if args.len() == 2 { scalar(1)? } else { Scalar::Int64 };
@@ -355,14 +369,14 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             }
             Type::Scalar(acc)
         }
-        Typing::ArrayLen if matches!(ty(0), Type::Tuple(_)) => Type::I64,
+        Typing::ArrayLen if matches!(ty(0), Type::Tuple(_) | Type::List(_)) => Type::I64,
         Typing::ArrayLen | Typing::ArraySize | Typing::ArrayNdim => {
             array_of(&ty(0), b.name())?;
             Type::I64
         }
         Typing::IterLen => match ty(0) {
             // The rows of an n-D array are (n-1)-D views.
-            Type::Array(_) => Type::I64,
+            Type::Array(_) | Type::List(_) => Type::I64,
             Type::Tuple(ts) if ts.is_empty() || uniform(&ts).is_some() => Type::I64,
             Type::Tuple(ts) => {
                 return Err(TypeError::new(
@@ -393,6 +407,14 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
         }
         Typing::ArrayShape => Type::Tuple(vec![Type::I64; array_of(&ty(0), "`.shape`")?.ndim as usize]),
         Typing::ArrayStrides => Type::Tuple(vec![Type::I64; array_of(&ty(0), "`.strides`")?.ndim as usize]),
+        Typing::Contains if matches!(ty(0), Type::List(_)) => {
+            let e = ty(0).list_elem().cloned().expect("matched");
+            if !comparable(&e, &ty(1)) {
+                return Err(TypeError::new(format!("`in` cannot compare {} with the elements of {}", ty(1), ty(0)), "here"));
+            }
+            Type::BOOL
+        }
+        Typing::List(op) => list_op(b, op, args)?,
         Typing::Contains => match (ty(0), ty(1).scalar()) {
             (Type::Tuple(ts), Some(_)) if uniform(&ts).is_some_and(|t| t.scalar().is_some()) => Type::BOOL,
             (Type::Tuple(ts), _) if ts.is_empty() => Type::BOOL,
@@ -638,9 +660,15 @@ fn alloc(b: Builtin, a: Alloc, args: &[Type]) -> Result<Type, TypeError> {
             integer(0)?;
             c_array(dtype_arg(&ty(1), Scalar::Float64)?, 2)
         }
+        Alloc::Copy if matches!(ty(0), Type::List(_)) => ty(0),
         Alloc::Copy => c_array(array(0)?.dtype, array(0)?.ndim),
         Alloc::Array => match ty(0) {
             Type::Array(at) => c_array(dtype_arg(&ty(1), at.dtype)?, at.ndim),
+            Type::List(e) if e.scalar().is_some() => c_array(dtype_arg(&ty(1), e.scalar().expect("matched"))?, 1),
+            Type::List(e) => {
+                return Err(TypeError::new(format!("np.array() of a list of {e} is not supported"), "here")
+                    .with_hint("np.array() takes a list of numbers; fill an array from nested lists with a loop"))
+            }
             t => {
                 let Some((s, nd)) = nested_elements(&t) else {
                     return Err(TypeError::new(
@@ -658,6 +686,130 @@ fn alloc(b: Builtin, a: Alloc, args: &[Type]) -> Result<Type, TypeError> {
                 c_array(dtype_arg(&ty(1), s)?, nd)
             }
         },
+    })
+}
+
+/// Whether `x` and `y` can be compared with `==` and `<`: two numbers, or two tuples whose
+/// elements at the same positions can be.
+pub fn comparable(x: &Type, y: &Type) -> bool {
+    match (x, y) {
+        (Type::Scalar(_), Type::Scalar(_)) => true,
+        (Type::Tuple(a), Type::Tuple(b)) => a.iter().zip(b).all(|(p, q)| comparable(p, q)),
+        _ => false,
+    }
+}
+
+/// Whether a value of type `v` can be stored into a list of `elem` (a number converts to the
+/// element's number type, as Numba converts a call's arguments; anything else must match).
+pub fn list_accepts(elem: &Type, v: &Type) -> bool {
+    match (elem, v) {
+        (Type::Scalar(_), Type::Scalar(_)) => true,
+        (Type::Tuple(a), Type::Tuple(b)) => a.len() == b.len() && a.iter().zip(b).all(|(p, q)| list_accepts(p, q)),
+        (Type::Array(a), Type::Array(b)) => a.dtype == b.dtype && a.ndim == b.ndim,
+        _ => elem == v,
+    }
+}
+
+/// The element type an iterable gives to `list.extend` (a list, a 1-D array, a tuple of one
+/// type).
+pub fn iter_elem(t: &Type) -> Option<Type> {
+    match t {
+        Type::List(e) => Some((**e).clone()),
+        Type::Array(a) if a.ndim == 1 => Some(Type::Scalar(a.dtype)),
+        Type::Tuple(ts) => uniform(ts).cloned(),
+        _ => None,
+    }
+}
+
+fn list_op(b: Builtin, op: ListOp, args: &[Type]) -> Result<Type, TypeError> {
+    if op == ListOp::New {
+        return Ok(Type::List(Box::new(Type::Unknown)));
+    }
+    if op == ListOp::Literal {
+        let mut e = args[0].clone();
+        for t in &args[1..] {
+            e = unify(&e, t).ok_or_else(|| {
+                TypeError::new(format!("a list's elements must have one type, found {e} and {t}"), "in this list")
+                    .with_hint("Numba's lists are homogeneous; use a tuple for mixed values")
+            })?;
+        }
+        if e.array().is_some() {
+            e = Type::Array(ArrayType { layout: Layout::A, ..e.array().expect("checked") });
+        }
+        return Ok(Type::List(Box::new(e)));
+    }
+    let Type::List(elem) = &args[0] else {
+        return Err(TypeError::new(
+            format!("`{}` is a list method, but this is {}", b.name().trim_start_matches("list."), args[0]),
+            format!("this is {}", args[0]),
+        ));
+    };
+    let elem = (**elem).clone();
+    let int = |k: usize| -> Result<(), TypeError> {
+        match args[k].scalar() {
+            Some(s) if !s.is_float() => Ok(()),
+            _ => Err(TypeError::new(format!("list indices must be integers, found {}", args[k]), "here")),
+        }
+    };
+    let accepts = |k: usize| -> Result<(), TypeError> {
+        if list_accepts(&elem, &args[k]) {
+            Ok(())
+        } else {
+            Err(TypeError::new(format!("cannot store {} in a list of {elem}", args[k]), format!("this is {}", args[k])))
+        }
+    };
+    let compares = |k: usize| -> Result<(), TypeError> {
+        if comparable(&elem, &args[k]) {
+            Ok(())
+        } else {
+            Err(TypeError::new(format!("cannot compare {} with the elements of a list of {elem}", args[k]), "here"))
+        }
+    };
+    Ok(match op {
+        ListOp::New | ListOp::Literal => unreachable!("handled above"),
+        ListOp::Append => {
+            accepts(1)?;
+            Type::None
+        }
+        ListOp::Extend => {
+            let e = iter_elem(&args[1]).ok_or_else(|| {
+                TypeError::new(format!("cannot extend a list with {}", args[1]), "not a list, 1-D array or tuple")
+            })?;
+            if !list_accepts(&elem, &e) {
+                return Err(TypeError::new(format!("cannot extend a list of {elem} with elements of {e}"), "here"));
+            }
+            Type::None
+        }
+        ListOp::Pop => {
+            if args[1] != Type::None {
+                int(1)?;
+            }
+            elem
+        }
+        ListOp::Insert => {
+            int(1)?;
+            accepts(2)?;
+            Type::None
+        }
+        ListOp::Remove => {
+            compares(1)?;
+            Type::None
+        }
+        ListOp::Index | ListOp::Count => {
+            compares(1)?;
+            Type::I64
+        }
+        ListOp::Sort => {
+            if !comparable(&elem, &elem) {
+                return Err(TypeError::new(format!("cannot sort a list of {elem}"), "elements that do not compare"));
+            }
+            Type::None
+        }
+        ListOp::Reverse | ListOp::Clear => Type::None,
+        ListOp::Del => {
+            int(1)?;
+            Type::None
+        }
     })
 }
 
@@ -685,6 +837,10 @@ fn view(b: Builtin, v: ViewOp, args: &[Type]) -> Result<Type, TypeError> {
 fn iterable_items(b: Builtin, args: &[Type]) -> Result<Vec<Scalar>, TypeError> {
     let tuple_elems;
     let items: &[Type] = match args {
+        [Type::List(e)] => {
+            tuple_elems = vec![(**e).clone()];
+            &tuple_elems
+        }
         [Type::Tuple(ts)] => {
             tuple_elems = ts.clone();
             &tuple_elems

@@ -268,6 +268,31 @@ fn check_typed_inst(f: &Function, data: &InstData) -> Result<(), String> {
                 return Err(format!("view operand {v} is {}", f.ty(*v)));
             }
         }
+        InstKind::NewList(n) => {
+            if !matches!(rty, Some(Type::List(_))) || *f.ty(*n) != Type::I64 {
+                return Err(format!("newlist {n}: {} gives {}", f.ty(*n), rty.clone().unwrap_or(Type::None)));
+            }
+        }
+        InstKind::ListLen(l) | InstKind::ListGet(l, _) | InstKind::ListSet(l, ..) | InstKind::ListResize(l, _) => {
+            let Some(elem) = f.ty(*l).list_elem() else { return Err(format!("list operation on non-list {l}")) };
+            let (idx, want) = match &data.kind {
+                InstKind::ListLen(_) => (None, rty.clone().map(|_| Type::I64)),
+                InstKind::ListGet(_, i) => (Some(*i), Some(elem.clone())),
+                InstKind::ListSet(_, i, v) => {
+                    if f.ty(*v) != elem {
+                        return Err(format!("stores {v}: {} into a list of {elem}", f.ty(*v)));
+                    }
+                    (Some(*i), None)
+                }
+                _ => (data.kind.operands().get(1).copied(), None),
+            };
+            if let Some(i) = idx.filter(|i| *f.ty(*i) != Type::I64) {
+                return Err(format!("list index or length {i} is {}", f.ty(i)));
+            }
+            if rty != want {
+                return Err(format!("list operation gives {rty:?}, expected {want:?}"));
+            }
+        }
         InstKind::IncRef(v) | InstKind::DecRef(v) if !f.ty(*v).holds_array() => {
             return Err(format!("reference count of {v}: {}, which holds no array", f.ty(*v)));
         }

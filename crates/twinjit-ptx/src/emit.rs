@@ -66,6 +66,8 @@ pub(crate) fn part_types(t: &Type) -> Vec<&'static str> {
             AbiPart::Data(_) => Some("ptr"),
             AbiPart::Dim(_) | AbiPart::Stride(_) => Some("i64"),
             AbiPart::MemInfo => None,
+            // Never in a kernel: list operations are refused below.
+            AbiPart::List => Some("ptr"),
         })
         .collect()
 }
@@ -785,6 +787,17 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
                 parts
             }
             InstKind::IncRef(_) | InstKind::DecRef(_) => Vec::new(),
+            InstKind::NewList(_)
+            | InstKind::ListLen(_)
+            | InstKind::ListGet(..)
+            | InstKind::ListSet(..)
+            | InstKind::ListResize(..) => {
+                return Err(self.unsupported(
+                    "lists",
+                    span,
+                    "lists exist on the host target only; use a cuda.local.array or an array argument",
+                ))
+            }
             InstKind::NewArray { .. } => {
                 return Err(self.unsupported(
                     "allocating arrays (np.empty, np.zeros, ...)",

@@ -110,7 +110,6 @@ impl Lower<'_> {
     }
 
     pub(super) fn for_stmt(&mut self, fr: &ast::StmtFor) {
-        let span = self.sp(fr.range);
         if let Expr::Tuple(t) = &*fr.iter {
             return self.unrolled_for(fr, &t.elts);
         }
@@ -122,19 +121,34 @@ impl Lower<'_> {
                 }
             }
         }
-        let Some(src) = self.source(&fr.iter) else { return };
-        if let (Source::Range(args), Expr::Name(target)) = (&src, &*fr.target) {
+        let span = self.sp(fr.range);
+        self.iter_loop(&fr.iter, Some(&fr.target), &fr.orelse, span, &mut |lw, _| lw.block(&fr.body));
+    }
+
+    /// `for target in iter: body` (`orelse` on the normal exit). Without a target, `body`
+    /// receives each element as a value (`list(x)`, `sorted(x)`).
+    pub(super) fn iter_loop(
+        &mut self,
+        iter: &Expr,
+        target: Option<&Expr>,
+        orelse: &[Stmt],
+        span: Span,
+        body: &mut dyn FnMut(&mut Self, Option<Value>),
+    ) {
+        let Some(src) = self.source(iter) else { return };
+        if let (Source::Range(args), Some(Expr::Name(target))) = (&src, target) {
             let Some((start, stop, step, step_const)) = self.range_args(args, span) else { return };
             let name = target.id.to_string();
-            self.counted_loop(start, stop, step, step_const, fr, span, |lw, iv| {
+            self.counted_loop(start, stop, step, step_const, orelse, span, &mut |lw, iv| {
                 let iv = lw.declare(&name, iv, span);
                 let var = lw.var(&name);
                 lw.ssa.def(lw.cur, &var, iv);
+                body(lw, None)
             });
             return;
         }
         let Some(it) = self.eval_source(&src, span) else { return };
-        if let (Some(n), t @ (Expr::Tuple(_) | Expr::List(_))) = (it.arity(), &*fr.target) {
+        if let (Some(n), Some(t @ (Expr::Tuple(_) | Expr::List(_)))) = (it.arity(), target) {
             if tuple_elts(t).len() != n {
                 self.diags.push(Diagnostic::error(
                     format!("cannot unpack {n} values into {} names", tuple_elts(t).len()),
@@ -147,11 +161,70 @@ impl Lower<'_> {
         let zero = self.konst(Const::Int(0), span);
         let one = self.konst(Const::Int(1), span);
         let n = it.len(self, span);
-        self.counted_loop(zero, n, one, Some(1), fr, span, |lw, k| lw.bind(&fr.target, &it, k, span));
+        self.counted_loop(zero, n, one, Some(1), orelse, span, &mut |lw, k| match target {
+            Some(t) => {
+                lw.bind(t, &it, k, span);
+                body(lw, None)
+            }
+            None => {
+                let v = lw.element(&it, k, span);
+                body(lw, Some(v))
+            }
+        });
     }
 
-    /// The rotated loop `for c in range(start, stop, step)`, with `bind` binding the target
-    /// from the counter at the top of each iteration.
+    /// `[elt for t in it if c ...]` (also a generator expression, as the list it would
+    /// produce): an empty list, then nested loops that append. The targets are the
+    /// function's variables (Python 3 gives a comprehension its own scope; a name shared with
+    /// the function is a documented deviation).
+    pub(super) fn list_comp(&mut self, elt: &Expr, generators: &[ast::Comprehension], span: Span) -> Value {
+        let l = self.emit(InstKind::Builtin(Builtin::ListNew, vec![]), span);
+        self.comp_generators(generators, span, &mut |lw| {
+            let v = lw.expr(elt);
+            lw.emit(InstKind::Builtin(Builtin::ListAppend, vec![l, v]), span);
+        });
+        l
+    }
+
+    fn comp_generators(&mut self, gens: &[ast::Comprehension], span: Span, inner: &mut dyn FnMut(&mut Self)) {
+        let Some((g, rest)) = gens.split_first() else {
+            inner(self);
+            return;
+        };
+        if g.is_async {
+            self.diags.push(unsupported(span, "async comprehensions are", ""));
+            return;
+        }
+        let mut names = HashSet::new();
+        super::collect_targets(&g.target, &mut names);
+        self.locals.extend(names);
+        self.iter_loop(&g.iter, Some(&g.target), &[], span, &mut |lw, _| {
+            let join = lw.new_block();
+            for c in &g.ifs {
+                let next = lw.new_block();
+                lw.cond_branch(c, next, join);
+                lw.seal(next);
+                lw.cur = next;
+            }
+            lw.comp_generators(rest, span, inner);
+            lw.jump(join, vec![], span);
+            lw.seal(join);
+            lw.cur = join;
+        });
+    }
+
+    /// A new list of the elements of `iter` (`list(x)`); `None` after a diagnostic.
+    pub(super) fn list_of(&mut self, iter: &Expr, span: Span) -> Value {
+        let l = self.emit(InstKind::Builtin(Builtin::ListNew, vec![]), span);
+        self.iter_loop(iter, None, &[], span, &mut |lw, v| {
+            let v = v.expect("no target: the element");
+            lw.emit(InstKind::Builtin(Builtin::ListAppend, vec![l, v]), span);
+        });
+        l
+    }
+
+    /// The rotated loop `for c in range(start, stop, step)`, with `body` binding the target
+    /// from the counter at the top of each iteration and lowering the loop's body.
     #[allow(clippy::too_many_arguments)]
     fn counted_loop(
         &mut self,
@@ -159,18 +232,18 @@ impl Lower<'_> {
         stop: Value,
         step: Value,
         step_const: Option<i64>,
-        fr: &ast::StmtFor,
+        orelse: &[Stmt],
         span: Span,
-        mut bind: impl FnMut(&mut Self, Value),
+        body: &mut dyn FnMut(&mut Self, Value),
     ) {
         // Rotated loop: test before entering, then at the bottom of each iteration:
         //   if start < stop: body(start) ... latch: next = c + step; if next < stop: body(next)
         self.hidden += 1;
         let counter = format!(".for{}", self.hidden);
-        let body = self.new_block();
+        let body_block = self.new_block();
         let latch = self.new_block();
         let exit = self.new_block();
-        let after = if fr.orelse.is_empty() { exit } else { self.new_block() };
+        let after = if orelse.is_empty() { exit } else { self.new_block() };
         let zero = if step_const.is_none() { Some(self.konst(Const::Int(0), span)) } else { None };
         let test = |lw: &mut Self, c: Value| -> Value {
             match step_const {
@@ -186,12 +259,11 @@ impl Lower<'_> {
         };
         self.ssa.def(self.cur, &counter, start);
         let c0 = test(self, start);
-        self.branch(c0, body, vec![], exit, vec![], span);
-        self.cur = body;
-        let iv = self.ssa.use_var(&mut self.f, body, &counter);
-        bind(self, iv);
+        self.branch(c0, body_block, vec![], exit, vec![], span);
+        self.cur = body_block;
+        let iv = self.ssa.use_var(&mut self.f, body_block, &counter);
         self.loops.push((latch, after));
-        self.block(&fr.body);
+        body(self, iv);
         self.loops.pop();
         self.jump(latch, vec![], span);
         self.seal(latch);
@@ -200,11 +272,11 @@ impl Lower<'_> {
         let next = self.emit(InstKind::Binary(BinaryOp::Add, c2, step), span);
         self.ssa.def(latch, &counter, next);
         let c1 = test(self, next);
-        self.branch(c1, body, vec![], exit, vec![], span);
-        self.seal(body);
+        self.branch(c1, body_block, vec![], exit, vec![], span);
+        self.seal(body_block);
         self.seal(exit);
         self.cur = exit;
-        self.else_clause(&fr.orelse, after, span);
+        self.else_clause(orelse, after, span);
     }
 
     /// `range()` arguments as (start, stop, step, step if a literal); `None` after a

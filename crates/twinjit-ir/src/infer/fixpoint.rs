@@ -112,6 +112,7 @@ impl<'m> Inferencer<'m> {
                 }
                 for &inst in &f.blocks[b.index()].insts {
                     let data = &f.insts[inst.index()];
+                    changed |= refine_empty_lists(f, data, &incoming, &mut types);
                     let Some(r) = data.result else { continue };
                     let t = self.result_type(i, f, data, &types).unwrap_or(Type::Unknown);
                     if t != types[r.index()] && typing::unify(&types[r.index()], &t).as_ref() == Some(&t) {
@@ -189,6 +190,19 @@ impl<'m> Inferencer<'m> {
                 let (Type::Tuple(mut x), Type::Tuple(y)) = (ty(a), ty(b)) else { unreachable!("matched") };
                 x.extend(y);
                 Type::Tuple(x)
+            }
+            // List concatenation and repetition (`a + b`, `l * n`, `n * l`).
+            InstKind::Binary(BinaryOp::Add, a, b) if matches!((ty(a), ty(b)), (Type::List(_), Type::List(_))) => {
+                typing::unify(&ty(a), &ty(b)).ok_or_else(|| {
+                    err(span, format!("cannot concatenate {} and {}", ty(a), ty(b)), "lists of different types")
+                })?
+            }
+            InstKind::Binary(BinaryOp::Mul, a, b) if matches!((ty(a), ty(b)), (Type::List(_), Type::Scalar(s)) | (Type::Scalar(s), Type::List(_)) if s.is_int()) => {
+                if matches!(ty(a), Type::List(_)) {
+                    ty(a)
+                } else {
+                    ty(b)
+                }
             }
             InstKind::Binary(op, a, b) => {
                 let (x, y) = (ty(a), ty(b));
@@ -302,6 +316,14 @@ impl<'m> Inferencer<'m> {
                 let at = ty(&args[0]).array().expect("matched");
                 typing::array_subscript(&at, &[slice]).map_err(|e| e.at(span))?
             }
+            InstKind::Builtin(Builtin::TupleSlice, args) if matches!(ty(&args[0]), Type::List(_)) => {
+                for a in &args[1..] {
+                    if !matches!(ty(a), Type::None | Type::Scalar(Scalar::Int32 | Scalar::Int64 | Scalar::Bool)) {
+                        return Err(err(span, format!("slice bounds must be integers, found {}", ty(a)), "here"));
+                    }
+                }
+                ty(&args[0])
+            }
             InstKind::Builtin(Builtin::TupleSlice, args) => {
                 let ts = match ty(&args[0]) {
                     Type::Tuple(ts) => ts,
@@ -345,11 +367,23 @@ impl<'m> Inferencer<'m> {
                     Ok(k) => ts[typing::tuple_index(k, ts.len()).map_err(|e| e.at(span))?].clone(),
                     Err(_) => runtime_tuple_index(&ts, &idx.iter().map(&ty).collect::<Vec<_>>(), span)?,
                 },
+                Type::List(e) => {
+                    list_index(&idx.iter().map(&ty).collect::<Vec<_>>(), span)?;
+                    *e
+                }
                 other => {
                     return Err(err(span, format!("{other} is not subscriptable"), "indexed here")
                         .with_hint("only arrays and tuples can be indexed"))
                 }
             },
+            InstKind::SetItem(a, idx, v) if matches!(ty(a), Type::List(_)) => {
+                list_index(&idx.iter().map(&ty).collect::<Vec<_>>(), span)?;
+                let e = ty(a).list_elem().cloned().expect("matched");
+                if !typing::list_accepts(&e, &ty(v)) {
+                    return Err(err(span, format!("cannot store {} in a list of {e}", ty(v)), "stored here"));
+                }
+                Type::None
+            }
             InstKind::SetItem(a, idx, _) => {
                 // The same index rules as a read: a 2-D array assigned through one index
                 // (`a[1] = 42`, a row in NumPy) is refused, never a store at a flat offset.
@@ -396,9 +430,66 @@ impl<'m> Inferencer<'m> {
                 let at = array_of(&ty(base), span, "view")?;
                 Type::Array(ArrayType { ndim: shape.len() as u8, layout: Layout::A, ..at })
             }
-            InstKind::IncRef(_) | InstKind::DecRef(_) => Type::None,
+            InstKind::NewList(_) => Type::Unknown,
+            InstKind::ListLen(_) => Type::I64,
+            InstKind::ListGet(l, _) => ty(l).list_elem().cloned().unwrap_or(Type::Unknown),
+            InstKind::IncRef(_) | InstKind::DecRef(_) | InstKind::ListSet(..) | InstKind::ListResize(..) => Type::None,
         })
     }
+}
+
+/// Numba's refinement of `list(undefined)`: when an instruction puts elements into a list
+/// (`append`, `insert`, `extend`, item assignment), every empty list `[]` that can flow into it
+/// takes (unifies with) their type. Returns whether a type changed.
+fn refine_empty_lists(f: &Function, data: &InstData, incoming: &[Vec<Vec<Value>>], types: &mut [Type]) -> bool {
+    let (l, e) = match &data.kind {
+        InstKind::Builtin(Builtin::ListAppend, a) => (a[0], types[a[1].index()].clone()),
+        InstKind::Builtin(Builtin::ListInsert, a) => (a[0], types[a[2].index()].clone()),
+        InstKind::Builtin(Builtin::ListExtend, a) => {
+            (a[0], typing::iter_elem(&types[a[1].index()]).unwrap_or(Type::Unknown))
+        }
+        InstKind::SetItem(l, _, v) => (*l, types[v.index()].clone()),
+        _ => return false,
+    };
+    if !e.is_known() || !matches!(types[l.index()], Type::List(_) | Type::Unknown) {
+        return false;
+    }
+    // Arrays in a list are of any layout (a view and a new array both fit).
+    let e = match e {
+        Type::Array(a) => Type::Array(ArrayType { layout: Layout::A, ..a }),
+        e => e,
+    };
+    let mut roots = Vec::new();
+    let mut seen = Vec::new();
+    let mut stack = vec![l];
+    while let Some(v) = stack.pop() {
+        if seen.contains(&v) {
+            continue;
+        }
+        seen.push(v);
+        match f.values[v.index()].def {
+            ValueDef::Inst(i) if matches!(f.insts[i.index()].kind, InstKind::Builtin(Builtin::ListNew, _)) => {
+                roots.push(v)
+            }
+            ValueDef::Param(b, k) if b != Function::ENTRY => {
+                stack.extend(incoming[b.index()].get(k as usize).into_iter().flatten().copied())
+            }
+            _ => {}
+        }
+    }
+    let mut changed = false;
+    for r in roots {
+        let new = match types[r.index()].list_elem() {
+            Some(old) if old.is_known() => typing::unify(old, &e).unwrap_or_else(|| old.clone()),
+            _ => e.clone(),
+        };
+        let new = Type::List(Box::new(new));
+        if types[r.index()] != new {
+            types[r.index()] = new;
+            changed = true;
+        }
+    }
+    changed
 }
 
 fn array_of(t: &Type, span: Span, what: &str) -> Result<ArrayType, Diagnostic> {
@@ -413,6 +504,16 @@ pub(super) fn const_index(f: &Function, idx: &[Value], span: Span) -> Result<i64
     }
     Err(err(span, "tuple index must be a constant integer", "not a constant")
         .with_hint("write the index as a literal, e.g. t[0]"))
+}
+
+/// Checks the index of `l[i]` on a list: one integer.
+fn list_index(idx: &[Type], span: Span) -> Result<(), Diagnostic> {
+    match idx {
+        [Type::Scalar(s)] if !s.is_float() => Ok(()),
+        [t] => Err(err(span, format!("list indices must be integers, found {t}"), format!("this is {t}"))),
+        _ => Err(err(span, "a list takes one index", "here")
+            .with_hint("Numba's lists are one-dimensional: write l[i][j] for a list of lists")),
+    }
 }
 
 /// The element type of `t[i]` with a runtime `i`: Numba indexes only homogeneous tuples so.
@@ -437,15 +538,7 @@ pub(super) fn runtime_tuple_index(ts: &[Type], idx: &[Type], span: Span) -> Resu
     }
 }
 
-/// Whether `x` and `y` can be compared: two numbers, or two tuples compared lexicographically
-/// whose elements at the same positions can be.
-pub(super) fn comparable(x: &Type, y: &Type) -> bool {
-    match (x, y) {
-        (Type::Scalar(_), Type::Scalar(_)) => true,
-        (Type::Tuple(a), Type::Tuple(b)) => a.iter().zip(b).all(|(p, q)| comparable(p, q)),
-        _ => false,
-    }
-}
+pub(super) use typing::comparable;
 
 /// The constant bounds of a tuple slice (`None` where absent).
 pub(super) fn slice_bounds(f: &Function, vs: &[Value], span: Span) -> Result<[Option<i64>; 3], Diagnostic> {

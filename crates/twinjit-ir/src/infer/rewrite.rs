@@ -22,6 +22,7 @@ use hashbrown::HashMap;
 use twinjit_diag::{Diagnostic, Span};
 
 mod arrays;
+mod lists;
 
 struct Rewriter<'a> {
     src: &'a Function,
@@ -250,7 +251,7 @@ impl Rewriter<'_> {
                         | InstKind::SetItem(..)
                         | InstKind::Builtin(Builtin::Is | Builtin::TupleSlice | Builtin::SliceIndex, _)
                 )
-                && !matches!(&data.kind, InstKind::Builtin(b, _) if matches!(b.info().typing, Typing::Alloc(_)))
+                && !matches!(&data.kind, InstKind::Builtin(b, _) if matches!(b.info().typing, Typing::Alloc(_) | Typing::List(_)))
             {
                 return Err(err(data.span, "a value used here is None (a variable that is never assigned, or a function without a return value)", "None used here"));
             }
@@ -293,6 +294,10 @@ impl Rewriter<'_> {
             InstKind::Compare(op, a, c) if matches!(self.ty(self.val(*a)), Type::Tuple(_)) => {
                 let (x, y) = (self.val(*a), self.val(*c));
                 Some(self.compare_tuples(b, *op, x, y, span)?)
+            }
+            InstKind::Binary(op, a, c) if matches!(result_ty, Some(Type::List(_))) => {
+                let (x, y) = (self.val(*a), self.val(*c));
+                Some(self.list_arith(b, *op, x, y, result_ty.clone().expect("typed"), span)?)
             }
             InstKind::Binary(op, a, c) => {
                 let (sa, sc) = (self.scalar_ty(*a, span)?, self.scalar_ty(*c, span)?);
@@ -366,6 +371,10 @@ impl Rewriter<'_> {
                         let idx = self.indices(b, idx, span)?;
                         Some(self.push(b, InstKind::GetItem(av, idx), Type::Scalar(at.dtype), span))
                     }
+                    Type::List(_) => {
+                        let i = self.val(idx[0]);
+                        Some(self.list_get(b, av, i, span)?)
+                    }
                     Type::Tuple(ts) => match const_index(self.src, idx, span) {
                         Ok(k) => {
                             let kk = typing::tuple_index(k, ts.len()).expect("checked when typing") as u32;
@@ -378,6 +387,11 @@ impl Rewriter<'_> {
                     },
                     t => return Err(err(span, format!("{t} is not subscriptable"), "indexed here")),
                 }
+            }
+            InstKind::SetItem(a, idx, v) if matches!(self.ty(self.val(*a)), Type::List(_)) => {
+                let (av, i, vv) = (self.val(*a), self.val(idx[0]), self.val(*v));
+                self.list_set(b, av, i, vv, span)?;
+                None
             }
             InstKind::SetItem(a, idx, v) => {
                 let av = self.val(*a);
@@ -422,6 +436,11 @@ impl Rewriter<'_> {
             | InstKind::View { .. }
             | InstKind::IncRef(_)
             | InstKind::DecRef(_)
+            | InstKind::NewList(_)
+            | InstKind::ListLen(_)
+            | InstKind::ListGet(..)
+            | InstKind::ListSet(..)
+            | InstKind::ListResize(..)
             | InstKind::CheckIndex(..)
             | InstKind::CheckNonZero(..)
             | InstKind::Load(..)
@@ -565,7 +584,21 @@ impl Rewriter<'_> {
         let rt = rt.expect("builtins have a result");
         let a0 = args.first().map(|a| self.val(*a));
         let mut nargs: Vec<Value> = args.iter().map(|a| self.val(*a)).collect();
+        let on_list = matches!(a0.map(|a| self.ty(a)), Some(Type::List(_)));
+        let list_form = matches!(
+            bi.info().typing,
+            Typing::ArrayLen
+                | Typing::IterLen
+                | Typing::Contains
+                | Typing::Sum
+                | Typing::TupleSlice
+                | Typing::Alloc(crate::builtins::Alloc::Copy | crate::builtins::Alloc::Array)
+        ) || (bi.info().typing == Typing::MinMax && nargs.len() == 1);
+        if on_list && list_form {
+            return Ok(Some(self.list_builtin(b, bi, &nargs, rt, span)?));
+        }
         Ok(Some(match bi.info().typing {
+            Typing::List(op) => self.list_op(b, op, &nargs, rt, span)?,
             Typing::Alloc(a) => self.alloc(b, a, &nargs, rt, span)?,
             Typing::View(v) => self.view_op(b, v, &nargs, rt, span)?,
             // Consumed by the subscript's rewrite (which reads the untyped operands); the value

@@ -22,9 +22,10 @@ mod value;
 
 pub use arith::{cast, divmod_f32, divmod_f64, int_floordiv, int_gcd, int_mod, int_pow, powi_f32, powi_f64};
 pub use kernel::{run_kernel, KernelLaunch, KernelThread};
-pub use value::{ArrayData, ArrayRef, Owner, RtValue};
+pub use value::{ArrayData, ArrayRef, ListRef, Owner, RtValue};
 
 use crate::abi::ALLOCATION_FAILED;
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use crate::builtins::Builtin;
@@ -414,12 +415,22 @@ impl<'p> Machine<'p> {
     /// After a successful call: every buffer the program allocated is freed, except those the
     /// result holds, each with exactly one reference per place the result holds it.
     fn check_leaks(&self, result: &RtValue) -> Result<(), RuntimeErrorKind> {
+        // Every place that holds a reference: the result, and the elements of every list
+        // reachable from it (each list's elements visited once).
         let mut held: Vec<*const Owner> = Vec::new();
-        result.for_each_array(&mut |a| {
-            if let Some(o) = &a.owner {
+        let mut seen: Vec<*const Owner> = Vec::new();
+        let mut stack = vec![result.clone()];
+        while let Some(v) = stack.pop() {
+            v.for_each_owner(&mut |o, list| {
                 held.push(Rc::as_ptr(o));
-            }
-        });
+                if let Some(l) = list {
+                    if !seen.contains(&Rc::as_ptr(o)) {
+                        seen.push(Rc::as_ptr(o));
+                        stack.extend(l.items.borrow().iter().cloned());
+                    }
+                }
+            });
+        }
         let leaked = self
             .owners
             .iter()
@@ -427,11 +438,19 @@ impl<'p> Machine<'p> {
             .count();
         if leaked > 0 {
             return Err(RuntimeErrorKind::Unsupported(format!(
-                "internal error: {leaked} of {} arrays allocated by the call have a wrong reference count when it returns (a refcount bug)",
+                "internal error: {leaked} of {} arrays and lists allocated by the call have a wrong reference count when it returns (a refcount bug)",
                 self.owners.len()
             )));
         }
         Ok(())
+    }
+
+    /// A new record with one reference, tracked for the leak check.
+    fn new_owner(&mut self) -> Rc<Owner> {
+        let owner = Rc::new(Owner::default());
+        owner.refs.set(1);
+        self.owners.push(owner.clone());
+        owner
     }
 
     /// Allocates a C-contiguous array of `dtype` and `shape` (owned: one reference).
@@ -445,10 +464,7 @@ impl<'p> Machine<'p> {
         n.checked_mul(dtype.size()).filter(|&b| b <= isize::MAX as usize).ok_or_else(memory_error)?;
         let data = ArrayData::try_zeros(dtype, n).ok_or_else(memory_error)?;
         let mut a = ArrayRef::new(data, shape).ok_or_else(memory_error)?;
-        let owner = Rc::new(Owner::default());
-        owner.refs.set(1);
-        self.owners.push(owner.clone());
-        a.owner = Some(owner);
+        a.owner = Some(self.new_owner());
         Ok(RtValue::Array(a))
     }
 
@@ -549,27 +565,100 @@ impl<'p> Machine<'p> {
             }
             InstKind::IncRef(x) | InstKind::DecRef(x) => {
                 let delta = if matches!(data.kind, InstKind::IncRef(_)) { 1 } else { -1 };
-                let mut bad = None;
-                v(x).for_each_array(&mut |a| {
-                    if let Some(o) = &a.owner {
-                        if o.freed.get() {
-                            bad = Some("a reference count changed after the buffer was freed");
-                        }
-                        o.refs.set(o.refs.get() + delta);
-                        if o.refs.get() == 0 {
-                            o.freed.set(true);
-                        } else if o.refs.get() < 0 {
-                            bad = Some("a reference count went below zero");
-                        }
+                count(v(x), delta)?;
+                RtValue::None
+            }
+            InstKind::NewList(n) => {
+                let n = v(n).as_i64().and_then(|n| usize::try_from(n).ok());
+                let elem = rty.list_elem().cloned().unwrap_or(Type::Unknown);
+                let mut items = Vec::new();
+                let memory_error =
+                    || RuntimeErrorKind::Raised { class: "MemoryError".into(), message: ALLOCATION_FAILED.into() };
+                let n = n.ok_or_else(memory_error)?;
+                items.try_reserve_exact(n).map_err(|_| memory_error())?;
+                items.resize(n, RtValue::zero_of(&elem));
+                let owner = Some(self.new_owner());
+                RtValue::List(ListRef { items: Rc::new(RefCell::new(items)), elem, owner })
+            }
+            InstKind::ListLen(l) => RtValue::I64(live_list(v(l))?.items.borrow().len() as i64),
+            InstKind::ListGet(l, i) => {
+                let l = live_list(v(l))?;
+                let i = v(i).as_i64().and_then(|i| usize::try_from(i).ok());
+                let item = i.and_then(|i| l.items.borrow().get(i).cloned());
+                item.ok_or(RuntimeErrorKind::OutOfBounds)?
+            }
+            InstKind::ListSet(l, i, x) => {
+                let l = live_list(v(l))?;
+                let i = v(i).as_i64().and_then(|i| usize::try_from(i).ok()).ok_or(RuntimeErrorKind::OutOfBounds)?;
+                if i >= l.items.borrow().len() {
+                    return Err(RuntimeErrorKind::OutOfBounds);
+                }
+                count(v(x), 1)?;
+                let old = std::mem::replace(&mut l.items.borrow_mut()[i], v(x).clone());
+                count(&old, -1)?;
+                RtValue::None
+            }
+            InstKind::ListResize(l, n) => {
+                let l = live_list(v(l))?;
+                let n = v(n).as_i64().and_then(|n| usize::try_from(n).ok()).ok_or(RuntimeErrorKind::OutOfBounds)?;
+                let len = l.items.borrow().len();
+                if n < len {
+                    let dropped: Vec<RtValue> = l.items.borrow_mut().drain(n..).collect();
+                    for d in &dropped {
+                        count(d, -1)?;
                     }
-                });
-                if let Some(m) = bad {
-                    return Err(RuntimeErrorKind::Unsupported(format!("internal error: {m} (a refcount bug)")));
+                } else {
+                    let zero = RtValue::zero_of(&l.elem);
+                    let mut items = l.items.borrow_mut();
+                    items.try_reserve(n - len).map_err(|_| RuntimeErrorKind::Raised {
+                        class: "MemoryError".into(),
+                        message: ALLOCATION_FAILED.into(),
+                    })?;
+                    items.resize(n, zero);
                 }
                 RtValue::None
             }
         })
     }
+}
+
+/// The list a list operation works on; using a list whose count reached zero is a refcount bug.
+fn live_list(x: &RtValue) -> Result<&ListRef, RuntimeErrorKind> {
+    match x {
+        RtValue::List(l) if l.owner.as_ref().is_some_and(|o| o.freed.get()) => Err(RuntimeErrorKind::Unsupported(
+            "internal error: a list was used after it was freed (a refcount bug)".into(),
+        )),
+        RtValue::List(l) => Ok(l),
+        _ => Err(RuntimeErrorKind::Unsupported("list operation on a non-list".into())),
+    }
+}
+
+/// Adds `delta` to the count of every array and list the value holds, as compiled code does; a
+/// list whose count reaches zero releases its elements.
+fn count(x: &RtValue, delta: i64) -> Result<(), RuntimeErrorKind> {
+    let mut bad = None;
+    let mut released: Vec<RtValue> = Vec::new();
+    x.for_each_owner(&mut |o, list| {
+        if o.freed.get() {
+            bad = Some("a reference count changed after the buffer was freed");
+        }
+        o.refs.set(o.refs.get() + delta);
+        if o.refs.get() == 0 {
+            o.freed.set(true);
+            if let Some(l) = list {
+                released.extend(l.items.borrow().iter().cloned());
+            }
+        } else if o.refs.get() < 0 {
+            bad = Some("a reference count went below zero");
+        }
+    });
+    if let Some(m) = bad {
+        return Err(RuntimeErrorKind::Unsupported(format!("internal error: {m} (a refcount bug)")));
+    }
+    for r in &released {
+        count(r, -1)?;
+    }
+    Ok(())
 }
 
 fn pass_args(f: &Function, c: &BlockCall, vals: &mut [RtValue]) -> Block {

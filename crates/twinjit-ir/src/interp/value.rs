@@ -204,6 +204,26 @@ impl ArrayRef {
     }
 }
 
+/// A list: shared, growable storage (aliases see each other's changes, as in Python), and
+/// the memory manager's record of it when the program made it (`None` for a list the caller
+/// lent).
+#[derive(Clone, Debug)]
+pub struct ListRef {
+    /// The elements.
+    pub items: Rc<RefCell<Vec<RtValue>>>,
+    /// The element type.
+    pub elem: Type,
+    /// The list object's record, for lists the program made.
+    pub owner: Option<Rc<Owner>>,
+}
+
+impl ListRef {
+    /// A list the caller lends (not counted).
+    pub fn lent(items: Vec<RtValue>, elem: Type) -> ListRef {
+        ListRef { items: Rc::new(RefCell::new(items)), elem, owner: None }
+    }
+}
+
 /// A runtime value.
 #[derive(Clone, Debug)]
 pub enum RtValue {
@@ -223,6 +243,8 @@ pub enum RtValue {
     Array(ArrayRef),
     /// A tuple.
     Tuple(Vec<RtValue>),
+    /// A list.
+    List(ListRef),
 }
 
 impl RtValue {
@@ -254,6 +276,7 @@ impl RtValue {
             Type::Scalar(Scalar::Float32) => RtValue::F32(0.0),
             Type::Scalar(Scalar::Float64) => RtValue::F64(0.0),
             Type::Tuple(ts) => RtValue::Tuple(ts.iter().map(RtValue::zero_of).collect()),
+            // Arrays and lists: a null reference.
             _ => RtValue::None,
         }
     }
@@ -275,6 +298,32 @@ impl RtValue {
         }
     }
 
+    /// Calls `f` on the record of every counted object the value itself holds (arrays and
+    /// lists, also inside tuples; not the elements of a list), with the list when it is one.
+    pub fn for_each_owner(&self, f: &mut dyn FnMut(&Rc<Owner>, Option<&ListRef>)) {
+        match self {
+            RtValue::Array(a) => {
+                if let Some(o) = &a.owner {
+                    f(o, None)
+                }
+            }
+            RtValue::List(l) => {
+                if let Some(o) = &l.owner {
+                    f(o, Some(l))
+                }
+            }
+            RtValue::Tuple(vs) => vs.iter().for_each(|v| v.for_each_owner(f)),
+            _ => {}
+        }
+    }
+
+    /// Whether an array or list in the value was used after its count reached zero.
+    pub fn is_freed(&self) -> bool {
+        let mut freed = false;
+        self.for_each_owner(&mut |o, _| freed |= o.freed.get());
+        freed
+    }
+
     /// The IR type of this value.
     pub fn ty(&self) -> Type {
         match self {
@@ -286,6 +335,7 @@ impl RtValue {
             RtValue::F64(_) => Type::F64,
             RtValue::Array(a) => a.ty(),
             RtValue::Tuple(vs) => Type::Tuple(vs.iter().map(RtValue::ty).collect()),
+            RtValue::List(l) => Type::List(Box::new(l.elem.clone())),
         }
     }
 
@@ -301,6 +351,10 @@ impl RtValue {
             (RtValue::Tuple(a), RtValue::Tuple(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same(y)),
             (RtValue::Array(a), RtValue::Array(b)) => {
                 a.shape == b.shape && a.to_vec().iter().zip(b.to_vec().iter()).all(|(x, y)| x.same(y))
+            }
+            (RtValue::List(a), RtValue::List(b)) => {
+                let (a, b) = (a.items.borrow(), b.items.borrow());
+                a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x.same(y))
             }
             _ => false,
         }
@@ -318,7 +372,7 @@ impl RtValue {
             RtValue::F32(x) => PyScalar::Float(*x as f64),
             RtValue::F64(x) => PyScalar::Float(*x),
             // Typed IR raises with scalars only (the verifier checks it).
-            RtValue::None | RtValue::Tuple(_) | RtValue::Array(_) => PyScalar::Int(0),
+            RtValue::None | RtValue::Tuple(_) | RtValue::Array(_) | RtValue::List(_) => PyScalar::Int(0),
         }
     }
 }
@@ -333,6 +387,16 @@ impl fmt::Display for RtValue {
             RtValue::F32(x) => f.write_str(&crate::print::float_text(*x as f64)),
             RtValue::F64(x) => f.write_str(&crate::print::float_text(*x)),
             RtValue::Tuple(vs) => crate::print::python_tuple(f, vs),
+            RtValue::List(l) => {
+                f.write_str("[")?;
+                for (i, v) in l.items.borrow().iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{v}")?;
+                }
+                f.write_str("]")
+            }
             RtValue::Array(a) => {
                 f.write_str("[")?;
                 for (i, v) in a.to_vec().iter().enumerate() {

@@ -6,7 +6,9 @@
 //! parameters and `cuda.shared/local.array` results, which are borrowed (the caller, or the
 //! launch, keeps them alive for the whole call). A fresh result (`newarray`, a call's result)
 //! arrives with its reference; a result that aliases an operand (`view`, `tupleget`, `select`,
-//! `tuple`) gets one `incref`. Operands are borrowed by every instruction; only terminators
+//! `tuple`, `listget` of an element that holds references) gets one `incref`. Lists are counted
+//! like arrays; a list holds its own reference to what each element holds (`listset` and
+//! `listresize` count those themselves). Operands are borrowed by every instruction; only terminators
 //! consume: `return v` hands one reference to the caller, a jump hands one to each block
 //! parameter it passes a value to. The pass then places, from liveness:
 //! - `decref v` right after the last use of an owned value (or after its definition if unused);
@@ -119,7 +121,11 @@ impl Pass for Refcount {
                 if let Some(r) = data.result.filter(|r| counted(f, *r)) {
                     let aliases = matches!(
                         data.kind,
-                        InstKind::View { .. } | InstKind::TupleGet(..) | InstKind::Select(..) | InstKind::MakeTuple(_)
+                        InstKind::View { .. }
+                            | InstKind::TupleGet(..)
+                            | InstKind::Select(..)
+                            | InstKind::MakeTuple(_)
+                            | InstKind::ListGet(..)
                     );
                     if live.contains(&r) {
                         if aliases {

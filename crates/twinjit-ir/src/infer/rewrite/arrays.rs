@@ -30,7 +30,7 @@ enum Index {
 type Body<'b, 'r> = dyn FnMut(&mut Rewriter<'r>, &[Value]) -> Result<(), Diagnostic> + 'b;
 
 impl<'r> Rewriter<'r> {
-    fn int(&mut self, b: Block, k: i64, span: Span) -> Value {
+    pub(super) fn int(&mut self, b: Block, k: i64, span: Span) -> Value {
         self.push(b, InstKind::Const(Const::Int(k)), Type::I64, span)
     }
 
@@ -684,7 +684,7 @@ impl<'r> Rewriter<'r> {
 
     /// Python's `slice.indices(n)`: the first index, the length and the step (a zero step
     /// raises `ValueError`). A constant step picks its branch at compile time.
-    fn slice_bounds(
+    pub(super) fn slice_bounds(
         &mut self,
         b: Block,
         n: Value,
