@@ -104,10 +104,7 @@ fn every_corpus_function_lowers_to_ptx_that_ptxas_accepts() {
                     // Host-only by design (as in Numba: compiled code allocates arrays only on
                     // the CPU, and a GPU call cannot hand an array back to Rust): a located
                     // refusal, counted.
-                    Err(e @ twinjit::Error::Compile(_))
-                        if e.to_string().contains("allocating arrays (np.empty, np.zeros, ...) is not supported")
-                            || e.to_string().contains("returning an array from the GPU is not supported") =>
-                    {
+                    Err(e @ twinjit::Error::Compile(_)) if common::host_only(&e.to_string()) => {
                         host_only += 1;
                     }
                     Err(e) => failures.push(format!("{what}: {e}")),

@@ -401,6 +401,20 @@ pub fn matches(got: &RtValue, want: &Lit) -> bool {
     }
 }
 
+/// Whether a CUDA-target error is a refusal of something host-only by design (as in Numba:
+/// compiled code allocates arrays and lists only on the CPU, and a GPU call cannot hand an
+/// array back to Rust).
+#[allow(dead_code)]
+pub fn host_only(e: &str) -> bool {
+    [
+        "allocating arrays (np.empty, np.zeros, ...) is not supported",
+        "returning an array from the GPU is not supported",
+        "building or using a list is not supported",
+    ]
+    .iter()
+    .any(|m| e.contains(m))
+}
+
 /// All corpus files with their text.
 pub fn corpus() -> Vec<(String, String)> {
     corpus_in("kernels")

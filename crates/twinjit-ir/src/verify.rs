@@ -268,10 +268,8 @@ fn check_typed_inst(f: &Function, data: &InstData) -> Result<(), String> {
                 return Err(format!("view operand {v} is {}", f.ty(*v)));
             }
         }
-        InstKind::NewList(n) => {
-            if !matches!(rty, Some(Type::List(_))) || *f.ty(*n) != Type::I64 {
-                return Err(format!("newlist {n}: {} gives {}", f.ty(*n), rty.clone().unwrap_or(Type::None)));
-            }
+        InstKind::NewList(n) if !matches!(rty, Some(Type::List(_))) || *f.ty(*n) != Type::I64 => {
+            return Err(format!("newlist {n}: {} gives {}", f.ty(*n), rty.clone().unwrap_or(Type::None)));
         }
         InstKind::ListLen(l) | InstKind::ListGet(l, _) | InstKind::ListSet(l, ..) | InstKind::ListResize(l, _) => {
             let Some(elem) = f.ty(*l).list_elem() else { return Err(format!("list operation on non-list {l}")) };

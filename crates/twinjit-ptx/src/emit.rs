@@ -793,7 +793,7 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
             | InstKind::ListSet(..)
             | InstKind::ListResize(..) => {
                 return Err(self.unsupported(
-                    "lists",
+                    "building or using a list",
                     span,
                     "lists exist on the host target only; use a cuda.local.array or an array argument",
                 ))

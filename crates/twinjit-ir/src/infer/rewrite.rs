@@ -45,6 +45,21 @@ pub(super) fn rewrite(cx: &Inferencer, i: usize) -> Result<TypedFunction, Vec<Di
     let mf = cx.mf(i);
     let src = &mf.body;
     let mut diags = Vec::new();
+    // An empty list nothing is put into has no element type (Numba: "Cannot infer the type").
+    for d in &src.insts {
+        if let (InstKind::Builtin(Builtin::ListNew, _), Some(r)) = (&d.kind, d.result) {
+            if !inst.types[r.index()].is_known()
+                && src.blocks.iter().any(|b| b.insts.iter().any(|i| src.insts[i.index()].result == Some(r)))
+            {
+                diags.push(
+                    err(d.span, "cannot infer the type of this list's elements", "empty list").with_hint(
+                        "Numba must see what an empty list receives: append to it in this function, or start from a literal like [0.0]",
+                    ),
+                );
+                return Err(diags);
+            }
+        }
+    }
     if inst.ret == Type::Unknown && !inst.returns_none {
         let has_return = src.blocks.iter().any(|b| matches!(b.term, Terminator::Return(Some(_))));
         if has_return {

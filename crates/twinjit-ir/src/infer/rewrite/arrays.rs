@@ -40,14 +40,16 @@ impl<'r> Rewriter<'r> {
         self.push(b, InstKind::Const(c), Type::Scalar(s), span)
     }
 
-    /// Raises `class(message)` when `cond` holds; code after goes into a new block.
+    /// Raises `class(message)` (`class()` for an empty message) when `cond` holds; code after
+    /// goes into a new block.
     pub(super) fn raise_if(&mut self, b: Block, cond: Value, class: &str, message: &str, span: Span) {
         let at = self.cur[b.index()];
         let raise = self.g.add_block();
         let cont = self.g.add_block();
         let to = |block| BlockCall { block, args: vec![] };
         self.g.terminate(at, Terminator::Branch(cond, to(raise), to(cont)), span);
-        let exc = Exception { class: class.into(), args: vec![ExceptionArg::Str(message.into())] };
+        let args = if message.is_empty() { vec![] } else { vec![ExceptionArg::Str(message.into())] };
+        let exc = Exception { class: class.into(), args };
         self.g.terminate(raise, Terminator::Raise(Box::new(exc)), span);
         self.cur[b.index()] = cont;
     }

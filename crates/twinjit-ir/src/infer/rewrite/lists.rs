@@ -484,13 +484,9 @@ impl<'r> Rewriter<'r> {
                 out[0]
             }
             Typing::MinMax => {
+                // Numba's min/max of an empty list raise StopIteration (Python: ValueError).
                 let empty = self.emit_compare(b, span, CmpOp::Eq, n, zero);
-                let what = if bi == Builtin::Min {
-                    "min() arg is an empty sequence"
-                } else {
-                    "max() arg is an empty sequence"
-                };
-                self.raise_if(b, empty, "ValueError", what, span);
+                self.raise_if(b, empty, "StopIteration", "", span);
                 let op = if bi == Builtin::Min { CmpOp::Lt } else { CmpOp::Gt };
                 let first = self.lget(b, l, zero, span);
                 let first = self.coerce(b, first, &rt, span)?;

@@ -1,0 +1,208 @@
+"""More lists: loops over list literals, sums of comprehensions, lists passed between
+compiled functions (mutated by the callee), lists of arrays and of tuples, nested lists,
+sorting tuples, and the errors list methods raise."""
+import numpy as np
+from numba import njit
+
+
+# check: literal_loop() -> 6.5
+@njit
+def literal_loop():
+    s = 0.0
+    for x in [1.0, 2.0, 3.5]:
+        s += x
+    return s
+
+
+# check: generator_sums(np.array([1.0, 3.0, 5.0])) -> (35.0, 8.0)
+@njit
+def generator_sums(a):
+    return sum([x * x for x in a]), sum([x for x in a if x > 2.0])
+
+
+@njit
+def push_squares(out, n):
+    for i in range(n):
+        out.append(i * i)
+
+
+@njit
+def drop_odd(xs):
+    k = 0
+    while k < len(xs):
+        if xs[k] % 2 == 1:
+            xs.pop(k)
+        else:
+            k += 1
+    return len(xs)
+
+
+# check: callee_mutates(5) -> (3, [0, 4, 16])
+# check: callee_mutates(0) -> (0, [])
+@njit
+def callee_mutates(n):
+    xs = [7]
+    push_squares(xs, n)
+    left = drop_odd(xs)
+    return left, xs
+
+
+@njit
+def make_list(n):
+    return [float(i) / 2 for i in range(n)]
+
+
+# check: list_from_callee(4) -> (8.0, 5)
+@njit
+def list_from_callee(n):
+    xs = make_list(n)
+    ys = make_list(n + 1)
+    return sum(xs) + sum(ys), len(ys)
+
+
+# check: arrays_in_list(3) -> ([0.0, 2.0, 6.0], [2.0, 2.0, 2.0])
+@njit
+def arrays_in_list(n):
+    """A list of arrays of growing length; their totals."""
+    parts = []
+    for i in range(n):
+        parts.append(np.full(i + 1, float(i)))
+    totals = [0.0 for p in parts]
+    for k in range(len(parts)):
+        s = 0.0
+        for v in parts[k]:
+            s += v
+        totals[k] = s
+    return totals, parts[-1]
+
+
+# check: rows_of(np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])) -> [[5.0, 6.0], [3.0, 4.0], [1.0, 2.0]]
+@njit
+def rows_of(m):
+    rows = [m[i] for i in range(m.shape[0])]
+    rows.reverse()
+    out = np.empty(m.shape)
+    for i in range(len(rows)):
+        out[i, :] = rows[i]
+    return out
+
+
+# check: sort_pairs(np.array([3, 1, 2, 1]), np.array([0.5, 2.0, 1.0, 1.5])) -> ((1, 1.5), (3, 0.5), (3, 0.5), (1, 1.5))
+@njit
+def sort_pairs(keys, vals):
+    pairs = [(keys[i], vals[i]) for i in range(keys.shape[0])]
+    pairs.sort()
+    desc = sorted(pairs, reverse=True)
+    return pairs[0], pairs[-1], desc[0], desc[-1]
+
+
+# check: stable_sort(np.array([2.0, 1.0, 2.0, 0.0, 1.0])) -> ([(0, 3), (1, 1), (1, 4), (2, 0), (2, 2)], [(2, 2), (2, 0), (1, 4), (1, 1), (0, 3)])
+@njit
+def stable_sort(a):
+    l = [(int(a[i]), i) for i in range(a.shape[0])]
+    s = sorted(l)
+    r = sorted(l, reverse=True)
+    return s, r
+
+
+# check: grid(3, 2) -> (12, [-1, 3], 3)
+@njit
+def grid(n, m):
+    g = [[i * m + j for j in range(m)] for i in range(n)]
+    g[1][0] = -1
+    total = 0
+    for row in g:
+        for v in row:
+            total += v
+    return total, g[1], len(g)
+
+
+# check: pairs_product(3) -> [(1, 0), (2, 1)]
+@njit
+def pairs_product(n):
+    return [(i, j) for i in range(n) for j in range(i) if (i + j) % 2 == 1]
+
+
+# check: bad_index(2) -> [1, 2, 9]
+# check: bad_index(3) raises IndexError
+# check: bad_index(-4) raises IndexError
+@njit
+def bad_index(i):
+    xs = [1, 2, 3]
+    xs[i] = 9
+    return xs
+
+
+# check: remove_missing(2) -> [1, 3]
+# check: remove_missing(5) raises ValueError
+@njit
+def remove_missing(x):
+    xs = [1, 2, 3]
+    xs.remove(x)
+    return xs
+
+
+# check: index_missing(3) -> 2
+# check: index_missing(4) raises ValueError
+@njit
+def index_missing(x):
+    xs = [1, 2, 3]
+    return xs.index(x)
+
+
+# check: min_empty(0) raises StopIteration
+# check: min_empty(2) -> (0.0, 1.0)
+@njit
+def min_empty(n):
+    xs = [float(i) for i in range(n)]
+    return min(xs), max(xs)
+
+
+# check: pop_at(np.array([4, 5, 6]), -1) -> (6, [4, 5])
+# check: pop_at(np.array([4, 5, 6]), 3) raises IndexError
+@njit
+def pop_at(a, i):
+    xs = list(a)
+    v = xs.pop(i)
+    return v, xs
+
+
+# check: extend_self(3) -> [0, 1, 2, 0, 1, 2, 10, 20, 0, 1]
+@njit
+def extend_self(n):
+    xs = list(range(n))
+    xs.extend(xs)
+    xs.extend((10, 20))
+    xs.extend(np.arange(2))
+    return xs
+
+
+# check: copy_is_independent(np.array([1.0, 2.0])) -> ([-1.0, 2.0], [1.0, 2.0, 3.0], 2)
+@njit
+def copy_is_independent(a):
+    xs = list(a)
+    ys = xs.copy()
+    ys.append(3.0)
+    zs = xs
+    zs[0] = -1.0
+    return xs, ys, len(zs)
+
+
+# check: bool_and_ints(np.array([1, 0, 3])) -> (2, 2, True, [1.0, 2.5])
+@njit
+def bool_and_ints(a):
+    flags = [v != 0 for v in a]
+    n = sum(flags)
+    c = flags.count(True)
+    return n, c, True in flags, [1, 2.5]
+
+
+# check: histogram_buckets(np.array([0.1, 0.5, 0.55, 0.9, 0.95, 0.99]), 4) -> ([1, 0, 2, 3], [0.5, 0.55])
+@njit
+def histogram_buckets(x, nb):
+    """Values grouped into nb equal buckets of [0, 1), each bucket a list."""
+    buckets = [[0.0 for _ in range(0)] for _ in range(nb)]
+    for v in x:
+        k = min(int(v * nb), nb - 1)
+        buckets[k].append(v)
+    return [len(b) for b in buckets], buckets[2]
