@@ -1,6 +1,7 @@
 //! Benchmark driver of arrays as values for `benches/compare/compare_arrays.py`: runs the
 //! kernels of `examples/kernels/array_kernels.py` (allocation per loop pass, an allocating
-//! function returning its result, views in a loop, a zeroed 2-D result) and prints one JSON
+//! function returning its result, views in a loop, a zeroed 2-D result, a list grown by
+//! append, a sorted comprehension) and prints one JSON
 //! object per line with the median and minimum time of one call, through a typed handle.
 //! Run: `cargo run --release --example bench_arrays`
 
@@ -76,6 +77,25 @@ fn main() {
         time(31, || {
             let g: Array = spec.call_with((1000i64, 1000i64)).unwrap();
             black_box(g);
+        }),
+    );
+
+    let f = m.function("primes_list").unwrap();
+    let spec = f.specialize((200_000i64,)).unwrap();
+    report(
+        "primes_list",
+        time(11, || {
+            black_box(spec.call_with::<i64>((200_000i64,)).unwrap());
+        }),
+    );
+
+    let x: Vec<f64> = (0..100_000u64).map(|i| ((i * 2654435761) % 100_003) as f64).collect();
+    let f = m.function("sorted_squares").unwrap();
+    let spec = f.specialize((&x[..],)).unwrap();
+    report(
+        "sorted_squares",
+        time(11, || {
+            black_box(spec.call_with::<f64>((&x[..],)).unwrap());
         }),
     );
 }

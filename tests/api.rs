@@ -421,3 +421,32 @@ fn raised_exceptions_carry_class_message_and_location() {
     let i = sm.interpret("root", &[twinjit::ir::interp::RtValue::F64(-2.5)]).unwrap_err();
     assert_eq!(i.to_string(), "NegativeError: ('negative input', -2.5) in `root` at exc.py:11:9");
 }
+
+/// Returned arrays as `ndarray` values (a borrowed view with the array's own strides, negative
+/// and transposed ones included, and an owned C-ordered copy), and returned lists as
+/// `Value::List`, whose arrays stay valid after the list is released.
+#[test]
+fn returned_arrays_and_lists_reach_rust() {
+    let src = "import numpy as np\nfrom numba import njit\n\n\n\
+               @njit\ndef views(n):\n    a = np.arange(n * 3).reshape(n, 3)\n    return a[::-1, ::2], a.T\n\n\n\
+               @njit\ndef parts(n):\n    out = []\n    for i in range(n):\n        out.append((i, np.full(i + 1, 0.5 * i)))\n    return out\n";
+    let m = Engine::new(Target::Host).unwrap().load("to_rust.py", src).unwrap();
+    let (rev, t): (twinjit::Array, twinjit::Array) = m.function("views").unwrap().call((2i64,)).unwrap();
+    let v = rev.view::<i64>().expect("int64 elements");
+    assert_eq!(v.shape(), &[2, 2]);
+    assert_eq!(v.iter().copied().collect::<Vec<i64>>(), vec![3, 5, 0, 2]);
+    assert!(rev.view::<f64>().is_none(), "a view of another dtype is refused");
+    let tt = t.to_ndarray::<i64>().expect("int64 elements");
+    assert_eq!(tt, ndarray::arr2(&[[0i64, 3], [1, 4], [2, 5]]).into_dyn());
+    let before = twinjit::memory::stats();
+    let Value::List(items) = m.function("parts").unwrap().call::<Value>((3i64,)).unwrap() else { panic!("a list") };
+    assert_eq!(items.len(), 3);
+    let Value::Tuple(last) = &items[2] else { panic!("tuples") };
+    assert_eq!(last[0], Value::I64(2));
+    let Value::Array(a) = &last[1] else { panic!("an array") };
+    assert_eq!(a.to_vec::<f64>(), Some(vec![1.0, 1.0, 1.0]));
+    drop(items);
+    let after = twinjit::memory::stats();
+    assert_eq!(after.allocated - before.allocated, after.freed - before.freed, "everything freed");
+    assert_eq!(after.leaked, before.leaked);
+}

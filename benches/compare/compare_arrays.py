@@ -24,13 +24,23 @@ from markdown_section import write_section
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 KERNELS = os.path.join(ROOT, "examples", "kernels", "array_kernels.py")
-ORDER = ["temp_per_iteration", "normalized_copy_100", "normalized_copy_100000", "window_max_sum", "zeros_grid"]
+ORDER = [
+    "temp_per_iteration",
+    "normalized_copy_100",
+    "normalized_copy_100000",
+    "window_max_sum",
+    "zeros_grid",
+    "primes_list",
+    "sorted_squares",
+]
 WHAT = {
     "temp_per_iteration": "np.empty(16) allocated and freed in each of 100,000 loop passes",
     "normalized_copy_100": "(x - mean) / std into np.empty_like(x), returned; n = 100",
     "normalized_copy_100000": "the same, n = 100,000",
     "window_max_sum": "max over each view a[i:i + 16] of 100,000 elements",
     "zeros_grid": "np.zeros((1000, 1000)) with a border of ones, returned",
+    "primes_list": "primes below 200,000 by trial division against a list that grows by append",
+    "sorted_squares": "sorted([v * v for v in x]) of 100,000 floats, its median",
 }
 
 
@@ -60,6 +70,9 @@ def numba_side(m):
     a = ((np.arange(100_000, dtype=np.uint64) * np.uint64(2654435761)) % np.uint64(1000)).astype(np.float64)
     out["window_max_sum"] = timed(lambda: m.window_max_sum(a, 16), 31)
     out["zeros_grid"] = timed(lambda: m.zeros_grid(1000, 1000), 31)
+    out["primes_list"] = timed(lambda: m.primes_list(200_000), 11)
+    x = ((np.arange(100_000, dtype=np.uint64) * np.uint64(2654435761)) % np.uint64(100_003)).astype(np.float64)
+    out["sorted_squares"] = timed(lambda: m.sorted_squares(x), 11)
     return out
 
 

@@ -58,3 +58,28 @@ def zeros_grid(n, m):
     g[:, 0] = 1.0
     g[:, m - 1] = 1.0
     return g
+
+
+@njit
+def primes_list(n):
+    """Primes below n by trial division against a list of the primes found so far (append and
+    iteration of a list that lives inside the call)."""
+    primes = []
+    for k in range(2, n):
+        is_prime = True
+        for p in primes:
+            if p * p > k:
+                break
+            if k % p == 0:
+                is_prime = False
+                break
+        if is_prime:
+            primes.append(k)
+    return len(primes)
+
+
+@njit
+def sorted_squares(x):
+    """A comprehension over an array, sorted: the median square (a list per call)."""
+    sq = sorted([v * v for v in x])
+    return sq[len(sq) // 2]

@@ -122,6 +122,44 @@ impl Array {
         Some(unsafe { std::slice::from_raw_parts(self.data as *const T, self.len()) })
     }
 
+    /// A borrowed `ndarray` view of the elements (no copy; any strides), if the dtype is `T`.
+    #[cfg(feature = "ndarray")]
+    pub fn view<T: Element>(&self) -> Option<ndarray::ArrayViewD<'_, T>> {
+        use ndarray::ShapeBuilder;
+        if T::SCALAR != self.dtype {
+            return None;
+        }
+        if self.is_empty() {
+            return ndarray::ArrayViewD::from_shape(self.shape.clone(), &[]).ok();
+        }
+        // ndarray builds views from non-negative strides: an axis with a negative stride starts
+        // at its lowest address and is inverted afterwards.
+        let mut base = self.data as *const T;
+        let mut strides = Vec::with_capacity(self.strides.len());
+        for (&d, &st) in self.shape.iter().zip(&self.strides) {
+            if st < 0 {
+                // SAFETY: the axis's last element is inside the buffer (the array is not empty).
+                base = unsafe { base.offset((d as isize - 1) * st) };
+            }
+            strides.push(st.unsigned_abs());
+        }
+        // SAFETY: every element the shape and strides reach from `base` lies in the buffer this
+        // array keeps alive for as long as `self` is borrowed, and has type `T`.
+        let mut v = unsafe { ndarray::ArrayViewD::from_shape_ptr(self.shape.clone().strides(strides), base) };
+        for (k, &st) in self.strides.iter().enumerate() {
+            if st < 0 {
+                v.invert_axis(ndarray::Axis(k));
+            }
+        }
+        Some(v)
+    }
+
+    /// An owned C-ordered `ndarray` copy of the elements, if the dtype is `T`.
+    #[cfg(feature = "ndarray")]
+    pub fn to_ndarray<T: Element>(&self) -> Option<ndarray::ArrayD<T>> {
+        ndarray::ArrayD::from_shape_vec(self.shape.clone(), self.to_vec::<T>()?).ok()
+    }
+
     /// The elements as float64 (every dtype converts), in C order: for printing and comparing.
     pub fn to_f64_vec(&self) -> Vec<f64> {
         match self.dtype {
