@@ -39,7 +39,7 @@ WHAT = {
     "normalized_copy_100000": "the same, n = 100,000",
     "window_max_sum": "max over each view a[i:i + 16] of 100,000 elements",
     "zeros_grid": "np.zeros((1000, 1000)) with a border of ones, returned",
-    "primes_list": "primes below 200,000 by trial division against a list that grows by append",
+    "primes_list": "primes below 200,000 by trial division against a list read by index that grows by append",
     "sorted_squares": "sorted([v * v for v in x]) of 100,000 floats, its median",
 }
 

@@ -62,19 +62,17 @@ def zeros_grid(n, m):
 
 @njit
 def primes_list(n):
-    """Primes below n by trial division against a list of the primes found so far (append and
-    iteration of a list that lives inside the call)."""
-    primes = []
-    for k in range(2, n):
-        is_prime = True
-        for p in primes:
-            if p * p > k:
-                break
-            if k % p == 0:
-                is_prime = False
-                break
-        if is_prime:
+    """How many primes lie below n: each odd k is tried against the primes found so far, read
+    by index from a list that grows by append."""
+    primes = [2]
+    k = 3
+    while k < n:
+        j = 0
+        while primes[j] * primes[j] <= k and k % primes[j] != 0:
+            j += 1
+        if primes[j] * primes[j] > k:
             primes.append(k)
+        k += 2
     return len(primes)
 
 

@@ -45,6 +45,18 @@ impl<'r> Rewriter<'r> {
         Ok(vars)
     }
 
+    /// `while vars[0] < stop: vars = body(vars)`.
+    fn while_below(
+        &mut self,
+        b: Block,
+        init: Vec<Value>,
+        stop: Value,
+        span: Span,
+        body: &mut Step<'_, 'r>,
+    ) -> Result<Vec<Value>, Diagnostic> {
+        self.while_loop(b, init, span, &mut |rw, v| Ok(rw.emit_compare(b, span, CmpOp::Lt, v[0], stop)), body)
+    }
+
     /// `for i in range(start, stop): vars = body(i, vars)`; returns the variables after it.
     fn fold(
         &mut self,
@@ -56,18 +68,12 @@ impl<'r> Rewriter<'r> {
     ) -> Result<Vec<Value>, Diagnostic> {
         let mut vars = vec![start];
         vars.extend(init);
-        let out = self.while_loop(
-            b,
-            vars,
-            span,
-            &mut |rw, v| Ok(rw.emit_compare(b, span, CmpOp::Lt, v[0], stop)),
-            &mut |rw, v| {
-                let mut next = body(rw, v[0], &v[1..])?;
-                let one = rw.int(b, 1, span);
-                next.insert(0, rw.emit_binary(b, span, BinaryOp::Add, v[0], one));
-                Ok(next)
-            },
-        )?;
+        let out = self.while_below(b, vars, stop, span, &mut |rw, v| {
+            let mut next = body(rw, v[0], &v[1..])?;
+            let one = rw.int(b, 1, span);
+            next.insert(0, rw.emit_binary(b, span, BinaryOp::Add, v[0], one));
+            Ok(next)
+        })?;
         Ok(out[1..].to_vec())
     }
 
@@ -383,65 +389,50 @@ impl<'r> Rewriter<'r> {
         let n = self.llen(b, l, span);
         let tmp = self.lnew(b, lt, n, span);
         let one = self.int(b, 1, span);
-        self.while_loop(
-            b,
-            vec![one],
-            span,
-            &mut |rw, v| Ok(rw.emit_compare(b, span, CmpOp::Lt, v[0], n)),
-            &mut |rw, v| {
-                let width = v[0];
-                let two = rw.int(b, 2, span);
-                let step = rw.emit_binary(b, span, BinaryOp::Mul, width, two);
-                let zero = rw.int(b, 0, span);
-                // Merge runs [lo, mid) and [mid, hi) of `l` into `tmp`, for lo = 0, step, ...
-                rw.while_loop(
-                    b,
-                    vec![zero],
-                    span,
-                    &mut |rw, u| Ok(rw.emit_compare(b, span, CmpOp::Lt, u[0], n)),
-                    &mut |rw, u| {
-                        let lo = u[0];
-                        let min = |rw: &mut Self, x: Value| {
-                            let c = rw.emit_compare(b, span, CmpOp::Lt, x, n);
-                            rw.emit_select(b, span, c, x, n)
-                        };
-                        let m = rw.emit_binary(b, span, BinaryOp::Add, lo, width);
-                        let mid = min(rw, m);
-                        let h = rw.emit_binary(b, span, BinaryOp::Add, lo, step);
-                        let hi = min(rw, h);
-                        rw.fold(b, (lo, hi), vec![lo, mid], span, &mut |rw, k, p| {
-                            let (i, j) = (p[0], p[1]);
-                            // Read both heads at safe positions; take the right one only when
-                            // the left run is used up, or it sorts strictly first.
-                            let zero = rw.int(b, 0, span);
-                            let left_done = rw.emit_compare(b, span, CmpOp::Ge, i, mid);
-                            let right_left = rw.emit_compare(b, span, CmpOp::Lt, j, hi);
-                            let si = rw.emit_select(b, span, left_done, zero, i);
-                            let sj = rw.emit_select(b, span, right_left, j, zero);
-                            let x = rw.lget(b, l, si, span);
-                            let y = rw.lget(b, l, sj, span);
-                            let lt_ = rw.compare_values(b, CmpOp::Lt, y, x, span)?;
-                            let gt_ = rw.compare_values(b, CmpOp::Gt, y, x, span)?;
-                            let first = rw.emit_select(b, span, rev, gt_, lt_);
-                            let take_right = rw.emit_binary(b, span, BinaryOp::BitOr, left_done, first);
-                            let take_right = rw.emit_binary(b, span, BinaryOp::BitAnd, take_right, right_left);
-                            let pick = rw.emit_select(b, span, take_right, y, x);
-                            rw.lset(b, tmp, k, pick, span)?;
-                            let one = rw.int(b, 1, span);
-                            let i1 = rw.emit_binary(b, span, BinaryOp::Add, i, one);
-                            let j1 = rw.emit_binary(b, span, BinaryOp::Add, j, one);
-                            Ok(vec![
-                                rw.emit_select(b, span, take_right, i, i1),
-                                rw.emit_select(b, span, take_right, j1, j),
-                            ])
-                        })?;
-                        Ok(vec![hi])
-                    },
-                )?;
-                rw.copy_run(b, (l, zero), (tmp, zero), n, span)?;
-                Ok(vec![step])
-            },
-        )?;
+        self.while_below(b, vec![one], n, span, &mut |rw, v| {
+            let width = v[0];
+            let two = rw.int(b, 2, span);
+            let step = rw.emit_binary(b, span, BinaryOp::Mul, width, two);
+            let zero = rw.int(b, 0, span);
+            // Merge runs [lo, mid) and [mid, hi) of `l` into `tmp`, for lo = 0, step, ...
+            rw.while_below(b, vec![zero], n, span, &mut |rw, u| {
+                let lo = u[0];
+                let min = |rw: &mut Self, x: Value| {
+                    let c = rw.emit_compare(b, span, CmpOp::Lt, x, n);
+                    rw.emit_select(b, span, c, x, n)
+                };
+                let m = rw.emit_binary(b, span, BinaryOp::Add, lo, width);
+                let mid = min(rw, m);
+                let h = rw.emit_binary(b, span, BinaryOp::Add, lo, step);
+                let hi = min(rw, h);
+                rw.fold(b, (lo, hi), vec![lo, mid], span, &mut |rw, k, p| {
+                    let (i, j) = (p[0], p[1]);
+                    // Read both heads at safe positions; take the right one only when
+                    // the left run is used up, or it sorts strictly first.
+                    let zero = rw.int(b, 0, span);
+                    let left_done = rw.emit_compare(b, span, CmpOp::Ge, i, mid);
+                    let right_left = rw.emit_compare(b, span, CmpOp::Lt, j, hi);
+                    let si = rw.emit_select(b, span, left_done, zero, i);
+                    let sj = rw.emit_select(b, span, right_left, j, zero);
+                    let x = rw.lget(b, l, si, span);
+                    let y = rw.lget(b, l, sj, span);
+                    let lt_ = rw.compare_values(b, CmpOp::Lt, y, x, span)?;
+                    let gt_ = rw.compare_values(b, CmpOp::Gt, y, x, span)?;
+                    let first = rw.emit_select(b, span, rev, gt_, lt_);
+                    let take_right = rw.emit_binary(b, span, BinaryOp::BitOr, left_done, first);
+                    let take_right = rw.emit_binary(b, span, BinaryOp::BitAnd, take_right, right_left);
+                    let pick = rw.emit_select(b, span, take_right, y, x);
+                    rw.lset(b, tmp, k, pick, span)?;
+                    let one = rw.int(b, 1, span);
+                    let i1 = rw.emit_binary(b, span, BinaryOp::Add, i, one);
+                    let j1 = rw.emit_binary(b, span, BinaryOp::Add, j, one);
+                    Ok(vec![rw.emit_select(b, span, take_right, i, i1), rw.emit_select(b, span, take_right, j1, j)])
+                })?;
+                Ok(vec![hi])
+            })?;
+            rw.copy_run(b, (l, zero), (tmp, zero), n, span)?;
+            Ok(vec![step])
+        })?;
         Ok(())
     }
 
