@@ -481,6 +481,40 @@ mod tests {
     }
 
     #[test]
+    fn lists_grow_shrink_and_release_what_their_elements_hold() {
+        let before = stats();
+        // Elements of two slots: a number, then a reference (bit 1 of the owner mask).
+        let l = twinjit_list_new(0, 16, 0b10);
+        assert!(!l.is_null());
+        let a = twinjit_nrt_new(4, 1, 1, 8, 1);
+        // SAFETY: `l` is a live list of 16-byte elements; `a` is live, held once by this test.
+        unsafe {
+            for n in [1, 5, 9, 3] {
+                assert_eq!(twinjit_list_resize(l, n), 1);
+                assert_eq!((*payload(l)).len, n);
+            }
+            assert!((*payload(l)).cap >= 9);
+            // The list takes a reference to `a` in element 2 (as `listset` does).
+            incref(a);
+            *((*payload(l)).items.add(2 * 16 + 8) as *mut *mut MemInfo) = a;
+            // Shrinking past element 2 releases it; `a` survives on the test's reference.
+            assert_eq!(twinjit_list_resize(l, 2), 1);
+            assert_eq!((*a).refcount.load(Ordering::Relaxed), 1);
+            // Growing again gives zeros (null references), and freeing the list releases
+            // what element 1 holds.
+            assert_eq!(twinjit_list_resize(l, 4), 1);
+            assert!((*((*payload(l)).items.add(2 * 16 + 8) as *const *mut MemInfo)).is_null());
+            *((*payload(l)).items.add(16 + 8) as *mut *mut MemInfo) = a;
+            // A negative length is refused and changes nothing.
+            assert_eq!(twinjit_list_resize(l, -1), 0);
+            assert_eq!((*payload(l)).len, 4);
+            decref(l);
+        }
+        let after = stats();
+        assert_eq!((after.allocated - before.allocated, after.freed - before.freed), (2, 2));
+    }
+
+    #[test]
     fn impossible_sizes_are_null_not_aborts() {
         assert!(twinjit_nrt_new(i64::MAX, 2, 1, 8, 0).is_null());
         assert!(twinjit_nrt_new(-1, 1, 1, 8, 0).is_null());
