@@ -127,14 +127,26 @@ impl<'r> Rewriter<'r> {
         Ok(())
     }
 
-    /// A list index: negative indices count from the end; out of range raises IndexError.
-    fn list_position(&mut self, b: Block, l: Value, i: Value, message: &str, span: Span) -> Result<Value, Diagnostic> {
+    /// `i` as an int64 counted from the end when negative, with the list's length and a zero:
+    /// `(k, len, 0)`.
+    fn counted_from_end(
+        &mut self,
+        b: Block,
+        l: Value,
+        i: Value,
+        span: Span,
+    ) -> Result<(Value, Value, Value), Diagnostic> {
         let i = self.coerce(b, i, &Type::I64, span)?;
         let n = self.llen(b, l, span);
         let zero = self.int(b, 0, span);
         let neg = self.emit_compare(b, span, CmpOp::Lt, i, zero);
         let wrapped = self.emit_binary(b, span, BinaryOp::Add, i, n);
-        let k = self.emit_select(b, span, neg, wrapped, i);
+        Ok((self.emit_select(b, span, neg, wrapped, i), n, zero))
+    }
+
+    /// A list index: negative indices count from the end; out of range raises IndexError.
+    fn list_position(&mut self, b: Block, l: Value, i: Value, message: &str, span: Span) -> Result<Value, Diagnostic> {
+        let (k, n, zero) = self.counted_from_end(b, l, i, span)?;
         let below = self.emit_compare(b, span, CmpOp::Lt, k, zero);
         let above = self.emit_compare(b, span, CmpOp::Ge, k, n);
         let bad = self.emit_binary(b, span, BinaryOp::BitOr, below, above);
@@ -292,14 +304,9 @@ impl<'r> Rewriter<'r> {
                 v
             }
             ListOp::Insert => {
-                let (l, i, v) = (args[0], args[1], args[2]);
-                let i = self.coerce(b, i, &Type::I64, span)?;
-                let n = self.llen(b, l, span);
-                let zero = self.int(b, 0, span);
+                let (l, v) = (args[0], args[2]);
                 // Python clamps: a negative index counts from the end, then into [0, n].
-                let neg = self.emit_compare(b, span, CmpOp::Lt, i, zero);
-                let wrapped = self.emit_binary(b, span, BinaryOp::Add, i, n);
-                let k = self.emit_select(b, span, neg, wrapped, i);
+                let (k, n, zero) = self.counted_from_end(b, l, args[1], span)?;
                 let below = self.emit_compare(b, span, CmpOp::Lt, k, zero);
                 let k = self.emit_select(b, span, below, zero, k);
                 let above = self.emit_compare(b, span, CmpOp::Gt, k, n);
