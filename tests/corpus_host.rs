@@ -92,7 +92,7 @@ fn corpus_matches_numba_and_the_interpreter_on_the_host() {
             checked_allocations += allocated;
         }
     }
+    assert!(failures.is_empty(), "{} of {ran} checks failed:\n{}", failures.len(), failures.join("\n"));
     assert!(checked_allocations > 100, "only {checked_allocations} allocations were checked");
     assert!(ran > 300, "only {ran} checks found");
-    assert!(failures.is_empty(), "{} of {ran} checks failed:\n{}", failures.len(), failures.join("\n"));
 }

@@ -45,8 +45,8 @@ fn corpus_matches_numba_in_the_interpreter() {
             }
         }
     }
-    assert!(ran > 300, "only {ran} checks found");
     assert!(failures.is_empty(), "{} of {ran} checks failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(ran > 300, "only {ran} checks found");
 }
 
 /// The user's module with the `target_backend` trap: the trapped function is refused on its own

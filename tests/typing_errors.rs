@@ -187,7 +187,7 @@ def f(x):
         "unsupported operand types for +",
         "
 def f(a):
-    return a + 1
+    return a + (1, 2)
 ",
     );
     check(
@@ -216,7 +216,7 @@ def f(x):
     );
     check(
         "(float64[:],)",
-        "the truth value of array(float64, 1, A)",
+        "the truth value of an array (array(float64, 1, A)) is ambiguous",
         "
 def f(a):
     if a:

@@ -415,9 +415,10 @@ pub fn host_only(e: &str) -> bool {
     .any(|m| e.contains(m))
 }
 
-/// All corpus files with their text.
+/// All corpus files with their text: `tests/kernels`, or the directory of `tests/` that
+/// `TWINJIT_CORPUS_DIR` names (for trying the pending corpus, e.g. `numpy_pending`).
 pub fn corpus() -> Vec<(String, String)> {
-    corpus_in("kernels")
+    corpus_in(&std::env::var("TWINJIT_CORPUS_DIR").unwrap_or_else(|_| "kernels".into()))
 }
 
 /// The `.py` files of `tests/DIR` (but the `verify*` scripts) with their text, sorted.

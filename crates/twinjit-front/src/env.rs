@@ -138,21 +138,23 @@ pub(crate) fn numpy_function(name: &str) -> Option<Builtin> {
 /// The "supported: ..." hint for `np.*`, made from the builtins table.
 pub(crate) fn numpy_hint() -> String {
     use twinjit_ir::Typing;
-    let (mut scalar, mut arrays) = (Vec::new(), Vec::new());
+    let (mut scalar, mut arrays, mut reductions) = (Vec::new(), Vec::new(), Vec::new());
     for b in twinjit_ir::Builtin::ALL {
         for p in b.info().paths.iter().filter_map(|p| p.strip_prefix("numpy.")) {
             match b.info().typing {
                 Typing::Alloc(_) | Typing::View(_) => arrays.push(p),
+                Typing::Reduce(_) => reductions.push(p),
                 _ => scalar.push(p),
             }
         }
     }
     format!(
         "supported: the np.float32/np.float64/np.int32/np.int64 casts, np.pi e inf nan euler_gamma newaxis, \
-         np.finfo(dtype).eps/max/min/tiny/resolution, np.iinfo(dtype).max/min, np.{} on scalars, and \
-         np.{} making arrays; array expressions and reductions are not compiled yet",
+         np.finfo(dtype).eps/max/min/tiny/resolution, np.iinfo(dtype).max/min, np.{} on numbers and arrays, \
+         np.{} making arrays, and the reductions np.{}",
         scalar.join(" "),
-        arrays.join(" ")
+        arrays.join(" "),
+        reductions.join(" ")
     )
 }
 

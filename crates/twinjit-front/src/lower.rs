@@ -530,6 +530,8 @@ impl Lower<'_> {
                 let old = self.name(n);
                 let rhs = self.expr(&a.value);
                 let r = self.emit(InstKind::Binary(op, old, rhs), span);
+                // An array is updated in place; anything else is rebound to the result.
+                let r = self.emit(InstKind::Builtin(Builtin::InPlace, vec![old, r]), span);
                 let r = self.declare(n.id.as_str(), r, span);
                 let var = self.var(n.id.as_str());
                 self.ssa.def(self.cur, &var, r);
@@ -1470,8 +1472,8 @@ impl Lower<'_> {
         let args = &c.arguments.args;
         if let (Global::NumpyModule, [f]) = (&g, path) {
             if let Some(b) = numpy_function(f) {
-                if let Typing::Alloc(a) = b.info().typing {
-                    return self.alloc_call(b, a, None, c, span);
+                if matches!(b.info().typing, Typing::Alloc(_) | Typing::Reduce(_)) {
+                    return self.alloc_call(b, None, c, span);
                 }
             }
         }
@@ -1598,12 +1600,17 @@ impl Lower<'_> {
         }
     }
 
-    /// A NumPy array constructor (`np.zeros(n, dtype=np.float32)`, `a.copy()`): arguments bound
-    /// to the row's parameters by name and position ([`Alloc::params`]); an omitted optional
+    /// A NumPy array constructor (`np.zeros(n, dtype=np.float32)`, `a.copy()`) or reduction
+    /// (`np.sum(a, axis=0)`): arguments bound to the row's parameters by name and position
+    /// ([`Alloc::params`], [`twinjit_ir::builtins::Reduce::params`]); an omitted optional
     /// one is a `None` constant; the dtype, resolved here, is passed as a zero of that dtype;
     /// `np.array`'s list literals become (nested) tuples.
-    fn alloc_call(&mut self, b: Builtin, a: Alloc, receiver: Option<Value>, c: &ast::ExprCall, span: Span) -> Value {
-        let (names, required) = a.params();
+    fn alloc_call(&mut self, b: Builtin, receiver: Option<Value>, c: &ast::ExprCall, span: Span) -> Value {
+        let ((names, required), dtype_param, literal_arg) = match b.info().typing {
+            Typing::Alloc(a) => (a.params(), a.dtype_param(), a == Alloc::Array),
+            Typing::Reduce(r) => (r.params(), r.dtype_param(), false),
+            _ => unreachable!("a builtin with parameters"),
+        };
         let fname = format!("{}()", b.name());
         let mut slots: Vec<Option<&Expr>> = vec![None; names.len()];
         let skip = usize::from(receiver.is_some());
@@ -1673,7 +1680,7 @@ impl Lower<'_> {
         for (k, slot) in slots.into_iter().enumerate().skip(skip) {
             vals.push(match slot {
                 None => self.konst(Const::None, span),
-                Some(e) if Some(k) == a.dtype_param() => {
+                Some(e) if Some(k) == dtype_param => {
                     if let Expr::NoneLiteral(_) = e {
                         self.konst(Const::None, span)
                     } else {
@@ -1694,7 +1701,7 @@ impl Lower<'_> {
                         }
                     }
                 }
-                Some(e) if a == Alloc::Array && k == 0 => self.nested_literal(e),
+                Some(e) if literal_arg && k == 0 => self.nested_literal(e),
                 Some(e) => self.expr(e),
             });
         }
@@ -1778,8 +1785,8 @@ impl Lower<'_> {
     }
 
     fn method_call(&mut self, b: Builtin, receiver: Value, c: &ast::ExprCall, span: Span) -> Value {
-        if let Typing::Alloc(a) = b.info().typing {
-            return self.alloc_call(b, a, Some(receiver), c, span);
+        if matches!(b.info().typing, Typing::Alloc(_) | Typing::Reduce(_)) {
+            return self.alloc_call(b, Some(receiver), c, span);
         }
         if b == Builtin::ListSort {
             let mut rev = None;

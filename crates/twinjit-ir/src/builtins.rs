@@ -14,6 +14,7 @@
 //!
 //! Adding a builtin: see "Recipe: adding a builtin" in ARCHITECTURE.md.
 
+use crate::function::{BinaryOp, CmpOp};
 use crate::libm;
 
 /// How type inference types a builtin's call (and how its rewrite converts the arguments).
@@ -116,6 +117,14 @@ pub enum Typing {
     /// A slice `lo:hi:step` in a subscript (`None` for an omitted bound): typed
     /// `Type::Slice`, consumed by the rewrite of the subscript.
     SliceIndex,
+    /// The variable an in-place operator (`x += y`) rebinds, given the target and the value of
+    /// `x + y`: for an array target the value is stored into the array itself (its type, by
+    /// NumPy's `same_kind` casting and broadcasting) and the array stays bound; for anything
+    /// else it is the value.
+    InPlace,
+    /// A reduction of an array ([`Reduce`]); the front end binds its arguments to
+    /// [`Reduce::params`] as for [`Typing::Alloc`].
+    Reduce(Reduce),
     /// A list operation or method (`[]`, `[a, b]`, `l.append(x)`, `del l[i]`): typed by
     /// [`ListOp`]'s rules, rewritten to the list primitives (`newlist`, `listlen`, `listget`,
     /// `listset`, `listresize`) and loops.
@@ -212,6 +221,71 @@ impl Alloc {
     }
 }
 
+/// A reduction of an array's elements, or a running one (`np.sum`, `a.max()`, `np.cumsum`),
+/// computed as Numba's implementations compute it (sequential loops in C order, Numba's
+/// accumulator and result types, NaN rules and empty-array errors).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reduce {
+    /// `np.sum(a, axis=None, dtype=None)`: integers and bools in int64.
+    Sum,
+    /// `np.prod(a)`.
+    Prod,
+    /// `np.min(a)` / `np.amin`: NaN wins; `ValueError` when empty.
+    Min,
+    /// `np.max(a)` / `np.amax`.
+    Max,
+    /// `np.mean(a)`: float64 for integers, the float's own type otherwise; NaN when empty.
+    Mean,
+    /// `np.var(a)`: float64.
+    Var,
+    /// `np.std(a)`: `var ** 0.5`.
+    Std,
+    /// `np.argmin(a)`: the flat index of the first minimum (of the first NaN).
+    ArgMin,
+    /// `np.argmax(a)`.
+    ArgMax,
+    /// `np.all(a)`.
+    All,
+    /// `np.any(a)`.
+    Any,
+    /// `np.cumsum(a)`: a 1-D array of the running sums, in C order.
+    CumSum,
+    /// `np.cumprod(a)`.
+    CumProd,
+    /// `np.nansum(a)`: NaNs count as 0.
+    NanSum,
+    /// `np.nanprod(a)`: NaNs count as 1.
+    NanProd,
+    /// `np.nanmin(a)`: NaNs skipped (NaN when all are).
+    NanMin,
+    /// `np.nanmax(a)`.
+    NanMax,
+    /// `np.nanmean(a)`: float64.
+    NanMean,
+    /// `np.nanvar(a)`: float64.
+    NanVar,
+    /// `np.nanstd(a)`: float64.
+    NanStd,
+    /// `np.ptp(a)`: `max - min` in int64 or float64.
+    Ptp,
+}
+
+impl Reduce {
+    /// Python's parameter names in order, and how many are required (the rest default to
+    /// `None`).
+    pub fn params(self) -> (&'static [&'static str], usize) {
+        match self {
+            Reduce::Sum => (&["a", "axis", "dtype"], 1),
+            _ => (&["a"], 1),
+        }
+    }
+
+    /// The parameter that takes a dtype, if any.
+    pub fn dtype_param(self) -> Option<usize> {
+        self.params().0.iter().position(|p| *p == "dtype")
+    }
+}
+
 /// A view-making array method or attribute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ViewOp {
@@ -241,6 +315,8 @@ pub enum UfuncLoops {
     NoBool,
     /// `true_divide`: integer and bool loops give float64, float loops their float.
     Divide,
+    /// Comparisons and logical functions: always bool.
+    Predicate,
 }
 
 /// A NumPy ufunc on scalars: how it is typed ([`Ufunc::loops`]) and what the rewrite builds.
@@ -283,6 +359,18 @@ pub enum Ufunc {
     FloorDivide,
     /// `np.true_divide` / `np.divide`: IEEE division, no exception.
     TrueDivide,
+    /// `np.add`, `np.subtract`, `np.multiply`, the bitwise functions and the shifts: the
+    /// operator on the unified type (integers wrapping).
+    Arith(BinaryOp),
+    /// `np.invert` / `np.bitwise_not`: `~` (logical not on bools).
+    Invert,
+    /// `np.equal`, `np.less`, …: the comparison on the unified type.
+    Compare(CmpOp),
+    /// `np.logical_and`, `np.logical_or`, `np.logical_xor` (`BitAnd`, `BitOr`, `BitXor`) on
+    /// the truth of the arguments.
+    Logical(BinaryOp),
+    /// `np.logical_not`.
+    LogicalNot,
 }
 
 impl Ufunc {
@@ -293,6 +381,9 @@ impl Ufunc {
             Float | Scale(_) => UfuncLoops::Float,
             Rounding | Abs | Minimum | Maximum | Fmin | Fmax => UfuncLoops::Numeric,
             Negative | Positive | Square | Sign | Reciprocal | Power | Remainder | FloorDivide => UfuncLoops::NoBool,
+            Arith(BinaryOp::Sub | BinaryOp::Shl | BinaryOp::Shr) => UfuncLoops::NoBool,
+            Arith(_) | Invert => UfuncLoops::Numeric,
+            Compare(_) | Logical(_) | LogicalNot => UfuncLoops::Predicate,
             TrueDivide => UfuncLoops::Divide,
         }
     }
@@ -679,93 +770,131 @@ builtins! {
     // NumPy ufuncs applied to scalars (typed as Numba selects their loops; `isnan`, `isinf`
     // and `isfinite` share the math rows, which behave the same).
     /// `np.sqrt`
-    NpSqrt = "np.sqrt" ["numpy.sqrt"] (1, 1) Ufunc(U::Float), In(I::Sqrt);
+    NpSqrt = "np.sqrt" ["numpy.sqrt"] (1, 2) Ufunc(U::Float), In(I::Sqrt);
     /// `np.exp`
-    NpExp = "np.exp" ["numpy.exp"] (1, 1) Ufunc(U::Float), unary("exp", libm::exp, libm::expf);
+    NpExp = "np.exp" ["numpy.exp"] (1, 2) Ufunc(U::Float), unary("exp", libm::exp, libm::expf);
     /// `np.exp2`
-    NpExp2 = "np.exp2" ["numpy.exp2"] (1, 1) Ufunc(U::Float), unary("exp2", libm::exp2, libm::exp2f);
+    NpExp2 = "np.exp2" ["numpy.exp2"] (1, 2) Ufunc(U::Float), unary("exp2", libm::exp2, libm::exp2f);
     /// `np.expm1`
-    NpExpm1 = "np.expm1" ["numpy.expm1"] (1, 1) Ufunc(U::Float), unary("expm1", libm::expm1, libm::expm1f);
+    NpExpm1 = "np.expm1" ["numpy.expm1"] (1, 2) Ufunc(U::Float), unary("expm1", libm::expm1, libm::expm1f);
     /// `np.log`
-    NpLog = "np.log" ["numpy.log"] (1, 1) Ufunc(U::Float), unary("log", libm::log, libm::logf);
+    NpLog = "np.log" ["numpy.log"] (1, 2) Ufunc(U::Float), unary("log", libm::log, libm::logf);
     /// `np.log2`
-    NpLog2 = "np.log2" ["numpy.log2"] (1, 1) Ufunc(U::Float), unary("log2", libm::log2, libm::log2f);
+    NpLog2 = "np.log2" ["numpy.log2"] (1, 2) Ufunc(U::Float), unary("log2", libm::log2, libm::log2f);
     /// `np.log10`
-    NpLog10 = "np.log10" ["numpy.log10"] (1, 1) Ufunc(U::Float), unary("log10", libm::log10, libm::log10f);
+    NpLog10 = "np.log10" ["numpy.log10"] (1, 2) Ufunc(U::Float), unary("log10", libm::log10, libm::log10f);
     /// `np.log1p`
-    NpLog1p = "np.log1p" ["numpy.log1p"] (1, 1) Ufunc(U::Float), unary("log1p", libm::log1p, libm::log1pf);
+    NpLog1p = "np.log1p" ["numpy.log1p"] (1, 2) Ufunc(U::Float), unary("log1p", libm::log1p, libm::log1pf);
     /// `np.sin`
-    NpSin = "np.sin" ["numpy.sin"] (1, 1) Ufunc(U::Float), unary("sin", libm::sin, libm::sinf);
+    NpSin = "np.sin" ["numpy.sin"] (1, 2) Ufunc(U::Float), unary("sin", libm::sin, libm::sinf);
     /// `np.cos`
-    NpCos = "np.cos" ["numpy.cos"] (1, 1) Ufunc(U::Float), unary("cos", libm::cos, libm::cosf);
+    NpCos = "np.cos" ["numpy.cos"] (1, 2) Ufunc(U::Float), unary("cos", libm::cos, libm::cosf);
     /// `np.tan`
-    NpTan = "np.tan" ["numpy.tan"] (1, 1) Ufunc(U::Float), unary("tan", libm::tan, libm::tanf);
+    NpTan = "np.tan" ["numpy.tan"] (1, 2) Ufunc(U::Float), unary("tan", libm::tan, libm::tanf);
     /// `np.arcsin`
-    NpArcsin = "np.arcsin" ["numpy.arcsin"] (1, 1) Ufunc(U::Float), unary("asin", libm::asin, libm::asinf);
+    NpArcsin = "np.arcsin" ["numpy.arcsin"] (1, 2) Ufunc(U::Float), unary("asin", libm::asin, libm::asinf);
     /// `np.arccos`
-    NpArccos = "np.arccos" ["numpy.arccos"] (1, 1) Ufunc(U::Float), unary("acos", libm::acos, libm::acosf);
+    NpArccos = "np.arccos" ["numpy.arccos"] (1, 2) Ufunc(U::Float), unary("acos", libm::acos, libm::acosf);
     /// `np.arctan`
-    NpArctan = "np.arctan" ["numpy.arctan"] (1, 1) Ufunc(U::Float), unary("atan", libm::atan, libm::atanf);
+    NpArctan = "np.arctan" ["numpy.arctan"] (1, 2) Ufunc(U::Float), unary("atan", libm::atan, libm::atanf);
     /// `np.sinh`
-    NpSinh = "np.sinh" ["numpy.sinh"] (1, 1) Ufunc(U::Float), unary("sinh", libm::sinh, libm::sinhf);
+    NpSinh = "np.sinh" ["numpy.sinh"] (1, 2) Ufunc(U::Float), unary("sinh", libm::sinh, libm::sinhf);
     /// `np.cosh`
-    NpCosh = "np.cosh" ["numpy.cosh"] (1, 1) Ufunc(U::Float), unary("cosh", libm::cosh, libm::coshf);
+    NpCosh = "np.cosh" ["numpy.cosh"] (1, 2) Ufunc(U::Float), unary("cosh", libm::cosh, libm::coshf);
     /// `np.tanh`
-    NpTanh = "np.tanh" ["numpy.tanh"] (1, 1) Ufunc(U::Float), unary("tanh", libm::tanh, libm::tanhf);
+    NpTanh = "np.tanh" ["numpy.tanh"] (1, 2) Ufunc(U::Float), unary("tanh", libm::tanh, libm::tanhf);
     /// `np.arcsinh`
-    NpArcsinh = "np.arcsinh" ["numpy.arcsinh"] (1, 1) Ufunc(U::Float), unary("asinh", libm::asinh, libm::asinhf);
+    NpArcsinh = "np.arcsinh" ["numpy.arcsinh"] (1, 2) Ufunc(U::Float), unary("asinh", libm::asinh, libm::asinhf);
     /// `np.arccosh`
-    NpArccosh = "np.arccosh" ["numpy.arccosh"] (1, 1) Ufunc(U::Float), unary("acosh", libm::acosh, libm::acoshf);
+    NpArccosh = "np.arccosh" ["numpy.arccosh"] (1, 2) Ufunc(U::Float), unary("acosh", libm::acosh, libm::acoshf);
     /// `np.arctanh`
-    NpArctanh = "np.arctanh" ["numpy.arctanh"] (1, 1) Ufunc(U::Float), unary("atanh", libm::atanh, libm::atanhf);
+    NpArctanh = "np.arctanh" ["numpy.arctanh"] (1, 2) Ufunc(U::Float), unary("atanh", libm::atanh, libm::atanhf);
     /// `np.arctan2`
-    NpArctan2 = "np.arctan2" ["numpy.arctan2"] (2, 2) Ufunc(U::Float), binary("atan2", libm::atan2, libm::atan2f);
+    NpArctan2 = "np.arctan2" ["numpy.arctan2"] (2, 3) Ufunc(U::Float), binary("atan2", libm::atan2, libm::atan2f);
     /// `np.hypot`
-    NpHypot = "np.hypot" ["numpy.hypot"] (2, 2) Ufunc(U::Float), binary("hypot", libm::hypot, libm::hypotf);
+    NpHypot = "np.hypot" ["numpy.hypot"] (2, 3) Ufunc(U::Float), binary("hypot", libm::hypot, libm::hypotf);
     /// `np.copysign`
-    NpCopysign = "np.copysign" ["numpy.copysign"] (2, 2) Ufunc(U::Float), In(I::Copysign);
+    NpCopysign = "np.copysign" ["numpy.copysign"] (2, 3) Ufunc(U::Float), In(I::Copysign);
     /// `np.fabs`
-    NpFabs = "np.fabs" ["numpy.fabs"] (1, 1) Ufunc(U::Float), In(I::Fabs);
+    NpFabs = "np.fabs" ["numpy.fabs"] (1, 2) Ufunc(U::Float), In(I::Fabs);
     /// `np.rint`: ties to even
-    NpRint = "np.rint" ["numpy.rint"] (1, 1) Ufunc(U::Float), In(I::Rint);
+    NpRint = "np.rint" ["numpy.rint"] (1, 2) Ufunc(U::Float), In(I::Rint);
     /// `np.deg2rad` / `np.radians`
-    NpDeg2rad = "np.deg2rad" ["numpy.deg2rad", "numpy.radians"] (1, 1) Ufunc(U::Scale(std::f64::consts::PI / 180.0)), Rw;
+    NpDeg2rad = "np.deg2rad" ["numpy.deg2rad", "numpy.radians"] (1, 2) Ufunc(U::Scale(std::f64::consts::PI / 180.0)), Rw;
     /// `np.rad2deg` / `np.degrees`
-    NpRad2deg = "np.rad2deg" ["numpy.rad2deg", "numpy.degrees"] (1, 1) Ufunc(U::Scale(180.0 / std::f64::consts::PI)), Rw;
+    NpRad2deg = "np.rad2deg" ["numpy.rad2deg", "numpy.degrees"] (1, 2) Ufunc(U::Scale(180.0 / std::f64::consts::PI)), Rw;
     /// `np.floor` (a float for floats, the argument for integers)
-    NpFloor = "np.floor" ["numpy.floor"] (1, 1) Ufunc(U::Rounding), In(I::Floor);
+    NpFloor = "np.floor" ["numpy.floor"] (1, 2) Ufunc(U::Rounding), In(I::Floor);
     /// `np.ceil`
-    NpCeil = "np.ceil" ["numpy.ceil"] (1, 1) Ufunc(U::Rounding), In(I::Ceil);
+    NpCeil = "np.ceil" ["numpy.ceil"] (1, 2) Ufunc(U::Rounding), In(I::Ceil);
     /// `np.trunc`
-    NpTrunc = "np.trunc" ["numpy.trunc"] (1, 1) Ufunc(U::Rounding), In(I::Trunc);
+    NpTrunc = "np.trunc" ["numpy.trunc"] (1, 2) Ufunc(U::Rounding), In(I::Trunc);
     /// `np.absolute` / `np.abs`
-    NpAbs = "np.absolute" ["numpy.absolute", "numpy.abs"] (1, 1) Ufunc(U::Abs), Rw;
+    NpAbs = "np.absolute" ["numpy.absolute", "numpy.abs"] (1, 2) Ufunc(U::Abs), Rw;
     /// `np.negative`
-    NpNegative = "np.negative" ["numpy.negative"] (1, 1) Ufunc(U::Negative), Rw;
+    NpNegative = "np.negative" ["numpy.negative"] (1, 2) Ufunc(U::Negative), Rw;
     /// `np.positive`
-    NpPositive = "np.positive" ["numpy.positive"] (1, 1) Ufunc(U::Positive), Rw;
+    NpPositive = "np.positive" ["numpy.positive"] (1, 2) Ufunc(U::Positive), Rw;
     /// `np.square`
-    NpSquare = "np.square" ["numpy.square"] (1, 1) Ufunc(U::Square), Rw;
+    NpSquare = "np.square" ["numpy.square"] (1, 2) Ufunc(U::Square), Rw;
     /// `np.sign`
-    NpSign = "np.sign" ["numpy.sign"] (1, 1) Ufunc(U::Sign), Rw;
+    NpSign = "np.sign" ["numpy.sign"] (1, 2) Ufunc(U::Sign), Rw;
     /// `np.reciprocal`
-    NpReciprocal = "np.reciprocal" ["numpy.reciprocal"] (1, 1) Ufunc(U::Reciprocal), Rw;
+    NpReciprocal = "np.reciprocal" ["numpy.reciprocal"] (1, 2) Ufunc(U::Reciprocal), Rw;
     /// `np.minimum`
-    NpMinimum = "np.minimum" ["numpy.minimum"] (2, 2) Ufunc(U::Minimum), Rw;
+    NpMinimum = "np.minimum" ["numpy.minimum"] (2, 3) Ufunc(U::Minimum), Rw;
     /// `np.maximum`
-    NpMaximum = "np.maximum" ["numpy.maximum"] (2, 2) Ufunc(U::Maximum), Rw;
+    NpMaximum = "np.maximum" ["numpy.maximum"] (2, 3) Ufunc(U::Maximum), Rw;
     /// `np.fmin`
-    NpFmin = "np.fmin" ["numpy.fmin"] (2, 2) Ufunc(U::Fmin), Rw;
+    NpFmin = "np.fmin" ["numpy.fmin"] (2, 3) Ufunc(U::Fmin), Rw;
     /// `np.fmax`
-    NpFmax = "np.fmax" ["numpy.fmax"] (2, 2) Ufunc(U::Fmax), Rw;
+    NpFmax = "np.fmax" ["numpy.fmax"] (2, 3) Ufunc(U::Fmax), Rw;
     /// `np.power`
-    NpPower = "np.power" ["numpy.power"] (2, 2) Ufunc(U::Power), Rw;
+    NpPower = "np.power" ["numpy.power"] (2, 3) Ufunc(U::Power), Rw;
     /// `np.remainder` / `np.mod`
-    NpRemainder = "np.remainder" ["numpy.remainder", "numpy.mod"] (2, 2) Ufunc(U::Remainder), Rw;
+    NpRemainder = "np.remainder" ["numpy.remainder", "numpy.mod"] (2, 3) Ufunc(U::Remainder), Rw;
     /// `np.floor_divide`
-    NpFloorDivide = "np.floor_divide" ["numpy.floor_divide"] (2, 2) Ufunc(U::FloorDivide), Rw;
+    NpFloorDivide = "np.floor_divide" ["numpy.floor_divide"] (2, 3) Ufunc(U::FloorDivide), Rw;
     /// `np.true_divide` / `np.divide`
-    NpTrueDivide = "np.true_divide" ["numpy.true_divide", "numpy.divide"] (2, 2) Ufunc(U::TrueDivide), Rw;
+    NpTrueDivide = "np.true_divide" ["numpy.true_divide", "numpy.divide"] (2, 3) Ufunc(U::TrueDivide), Rw;
+    /// `np.add`
+    NpAdd = "np.add" ["numpy.add"] (2, 3) Ufunc(U::Arith(BinaryOp::Add)), Rw;
+    /// `np.subtract`
+    NpSubtract = "np.subtract" ["numpy.subtract"] (2, 3) Ufunc(U::Arith(BinaryOp::Sub)), Rw;
+    /// `np.multiply`
+    NpMultiply = "np.multiply" ["numpy.multiply"] (2, 3) Ufunc(U::Arith(BinaryOp::Mul)), Rw;
+    /// `np.bitwise_and`
+    NpBitwiseAnd = "np.bitwise_and" ["numpy.bitwise_and"] (2, 3) Ufunc(U::Arith(BinaryOp::BitAnd)), Rw;
+    /// `np.bitwise_or`
+    NpBitwiseOr = "np.bitwise_or" ["numpy.bitwise_or"] (2, 3) Ufunc(U::Arith(BinaryOp::BitOr)), Rw;
+    /// `np.bitwise_xor`
+    NpBitwiseXor = "np.bitwise_xor" ["numpy.bitwise_xor"] (2, 3) Ufunc(U::Arith(BinaryOp::BitXor)), Rw;
+    /// `np.left_shift`
+    NpLeftShift = "np.left_shift" ["numpy.left_shift"] (2, 3) Ufunc(U::Arith(BinaryOp::Shl)), Rw;
+    /// `np.right_shift`
+    NpRightShift = "np.right_shift" ["numpy.right_shift"] (2, 3) Ufunc(U::Arith(BinaryOp::Shr)), Rw;
+    /// `np.invert` / `np.bitwise_not`
+    NpInvert = "np.invert" ["numpy.invert", "numpy.bitwise_not"] (1, 2) Ufunc(U::Invert), Rw;
+    /// `np.equal`
+    NpEqual = "np.equal" ["numpy.equal"] (2, 3) Ufunc(U::Compare(CmpOp::Eq)), Rw;
+    /// `np.not_equal`
+    NpNotEqual = "np.not_equal" ["numpy.not_equal"] (2, 3) Ufunc(U::Compare(CmpOp::Ne)), Rw;
+    /// `np.less`
+    NpLess = "np.less" ["numpy.less"] (2, 3) Ufunc(U::Compare(CmpOp::Lt)), Rw;
+    /// `np.less_equal`
+    NpLessEqual = "np.less_equal" ["numpy.less_equal"] (2, 3) Ufunc(U::Compare(CmpOp::Le)), Rw;
+    /// `np.greater`
+    NpGreater = "np.greater" ["numpy.greater"] (2, 3) Ufunc(U::Compare(CmpOp::Gt)), Rw;
+    /// `np.greater_equal`
+    NpGreaterEqual = "np.greater_equal" ["numpy.greater_equal"] (2, 3) Ufunc(U::Compare(CmpOp::Ge)), Rw;
+    /// `np.logical_and`
+    NpLogicalAnd = "np.logical_and" ["numpy.logical_and"] (2, 3) Ufunc(U::Logical(BinaryOp::BitAnd)), Rw;
+    /// `np.logical_or`
+    NpLogicalOr = "np.logical_or" ["numpy.logical_or"] (2, 3) Ufunc(U::Logical(BinaryOp::BitOr)), Rw;
+    /// `np.logical_xor`
+    NpLogicalXor = "np.logical_xor" ["numpy.logical_xor"] (2, 3) Ufunc(U::Logical(BinaryOp::BitXor)), Rw;
+    /// `np.logical_not`
+    NpLogicalNot = "np.logical_not" ["numpy.logical_not"] (1, 2) Ufunc(U::LogicalNot), Rw;
     // NumPy array constructors and views (host: owned by the memory manager; kernels: views).
     /// `np.empty`
     NpEmpty = "np.empty" ["numpy.empty"] (2, 2) Alloc(Alloc::Empty), Rw;
@@ -803,6 +932,48 @@ builtins! {
     Ravel = "ravel" [".ravel()", "numpy.ravel"] (1, 1) View(ViewOp::Ravel), Rw;
     /// `a.flatten()`
     Flatten = "flatten" [".flatten()"] (1, 1) View(ViewOp::Flatten), Rw;
+    /// `np.sum(a, axis=None, dtype=None)` / `a.sum()`
+    NpSum = "np.sum" ["numpy.sum", ".sum()"] (3, 3) Reduce(Reduce::Sum), Rw;
+    /// `np.prod(a)` / `a.prod()`
+    NpProd = "np.prod" ["numpy.prod", ".prod()"] (1, 1) Reduce(Reduce::Prod), Rw;
+    /// `np.min(a)` / `np.amin(a)` / `a.min()`
+    NpMin = "np.min" ["numpy.min", "numpy.amin", ".min()"] (1, 1) Reduce(Reduce::Min), Rw;
+    /// `np.max(a)` / `np.amax(a)` / `a.max()`
+    NpMax = "np.max" ["numpy.max", "numpy.amax", ".max()"] (1, 1) Reduce(Reduce::Max), Rw;
+    /// `np.mean(a)` / `a.mean()`
+    NpMean = "np.mean" ["numpy.mean", ".mean()"] (1, 1) Reduce(Reduce::Mean), Rw;
+    /// `np.var(a)` / `a.var()`
+    NpVar = "np.var" ["numpy.var", ".var()"] (1, 1) Reduce(Reduce::Var), Rw;
+    /// `np.std(a)` / `a.std()`
+    NpStd = "np.std" ["numpy.std", ".std()"] (1, 1) Reduce(Reduce::Std), Rw;
+    /// `np.argmin(a)` / `a.argmin()`
+    NpArgmin = "np.argmin" ["numpy.argmin", ".argmin()"] (1, 1) Reduce(Reduce::ArgMin), Rw;
+    /// `np.argmax(a)` / `a.argmax()`
+    NpArgmax = "np.argmax" ["numpy.argmax", ".argmax()"] (1, 1) Reduce(Reduce::ArgMax), Rw;
+    /// `np.all(a)` / `a.all()`
+    NpAll = "np.all" ["numpy.all", ".all()"] (1, 1) Reduce(Reduce::All), Rw;
+    /// `np.any(a)` / `a.any()`
+    NpAny = "np.any" ["numpy.any", ".any()"] (1, 1) Reduce(Reduce::Any), Rw;
+    /// `np.cumsum(a)` / `a.cumsum()`
+    NpCumsum = "np.cumsum" ["numpy.cumsum", ".cumsum()"] (1, 1) Reduce(Reduce::CumSum), Rw;
+    /// `np.cumprod(a)` / `a.cumprod()`
+    NpCumprod = "np.cumprod" ["numpy.cumprod", ".cumprod()"] (1, 1) Reduce(Reduce::CumProd), Rw;
+    /// `np.nansum(a)`
+    NpNansum = "np.nansum" ["numpy.nansum"] (1, 1) Reduce(Reduce::NanSum), Rw;
+    /// `np.nanprod(a)`
+    NpNanprod = "np.nanprod" ["numpy.nanprod"] (1, 1) Reduce(Reduce::NanProd), Rw;
+    /// `np.nanmin(a)`
+    NpNanmin = "np.nanmin" ["numpy.nanmin"] (1, 1) Reduce(Reduce::NanMin), Rw;
+    /// `np.nanmax(a)`
+    NpNanmax = "np.nanmax" ["numpy.nanmax"] (1, 1) Reduce(Reduce::NanMax), Rw;
+    /// `np.nanmean(a)`
+    NpNanmean = "np.nanmean" ["numpy.nanmean"] (1, 1) Reduce(Reduce::NanMean), Rw;
+    /// `np.nanvar(a)`
+    NpNanvar = "np.nanvar" ["numpy.nanvar"] (1, 1) Reduce(Reduce::NanVar), Rw;
+    /// `np.nanstd(a)`
+    NpNanstd = "np.nanstd" ["numpy.nanstd"] (1, 1) Reduce(Reduce::NanStd), Rw;
+    /// `np.ptp(a)`
+    NpPtp = "np.ptp" ["numpy.ptp", ".ptp()"] (1, 1) Reduce(Reduce::Ptp), Rw;
     /// `lo:hi:step` in a subscript
     SliceIndex = "slice" [] (3, 3) SliceIndex, Rw;
     /// `...` in a subscript
@@ -835,6 +1006,8 @@ builtins! {
     ListSort = "list.sort" [".sort()"] (2, 2) List(ListOp::Sort), Rw;
     /// `del l[i]`
     ListDel = "list.del" [] (2, 2) List(ListOp::Del), Rw;
+    /// `x OP= y`: what `x` is rebound to, given `x` and `x OP y` (see [`Typing::InPlace`]).
+    InPlace = "inplace" [] (2, 2) InPlace, Rw;
 
     /// C's `fmod` (made by the `np.remainder` rewrite on floats; exact, like LLVM's `frem`).
     Fmod = "fmod" [] (2, 2) Internal, binary("fmod", libm::fmod, libm::fmodf);

@@ -10,7 +10,7 @@
 //! gives that integer type; arrays unify only with the identical array type (Numba relaxes
 //! the layout to `A`).
 
-use crate::builtins::{Alloc, AtomicOp, Builtin, KernelOp, ListOp, Typing, UfuncLoops, ViewOp};
+use crate::builtins::{Alloc, AtomicOp, Builtin, KernelOp, ListOp, Reduce, Typing, UfuncLoops, ViewOp};
 use crate::function::{BinaryOp, CmpOp, UnaryOp};
 use crate::types::{ArrayType, Layout, Scalar, SliceKind, Type};
 use twinjit_diag::{Diagnostic, Span};
@@ -210,14 +210,15 @@ pub fn math_binary(a: Scalar, b: Scalar) -> Scalar {
 /// The result type of a NumPy ufunc with `loops` on scalar arguments, as Numba selects the
 /// loop: the first loop every argument casts to safely.
 pub fn ufunc_scalar(loops: UfuncLoops, args: &[Scalar]) -> Scalar {
+    let mixed = args.iter().any(|s| s.is_int()) && args.iter().any(|s| s.is_float());
     let float_loop = || {
-        if args.iter().all(|s| matches!(s, Scalar::Float32 | Scalar::Bool)) {
+        if args.iter().all(|s| matches!(s, Scalar::Float32 | Scalar::Bool) || (mixed && s.is_int())) {
             Scalar::Float32
         } else {
             Scalar::Float64
         }
     };
-    let unified = || args.iter().copied().reduce(unify_scalar).unwrap_or(Scalar::Float64);
+    let unified = || args.iter().copied().reduce(ufunc_unify).unwrap_or(Scalar::Float64);
     match loops {
         UfuncLoops::Float => float_loop(),
         UfuncLoops::Numeric => unified(),
@@ -225,6 +226,7 @@ pub fn ufunc_scalar(loops: UfuncLoops, args: &[Scalar]) -> Scalar {
             Scalar::Bool => Scalar::Int64,
             s => s,
         },
+        UfuncLoops::Predicate => Scalar::Bool,
         UfuncLoops::Divide => {
             if args.iter().any(|s| s.is_float()) {
                 float_loop()
@@ -295,6 +297,7 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             scalar(0)?;
             Type::I64
         }
+        Typing::FloatPredicate if is_elementwise(args) => elementwise_result(Scalar::Bool, args),
         Typing::FloatPredicate => {
             scalar(0)?;
             Type::BOOL
@@ -496,12 +499,68 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
         Typing::Select => {
             unify(&ty(1), &ty(2)).ok_or_else(|| TypeError::new("selp operands have different types", "here"))?
         }
+        Typing::Ufunc(u) if args.len() > b.info().arity.0 as usize => {
+            // `np.add(x, y, out)`: computed into `out`, which is also the result.
+            let nin = b.info().arity.0 as usize;
+            let Type::Array(out) = ty(nin) else {
+                return Err(TypeError::new(
+                    format!("the output argument of {}() must be an array, found {}", b.info().name, ty(nin)),
+                    "output argument",
+                ));
+            };
+            let mut dtypes = Vec::new();
+            for k in 0..nin {
+                let Some((s, n)) = elementwise_operand(&ty(k)) else {
+                    return Err(TypeError::new(format!("expected an array or a number, found {}", ty(k)), "here"));
+                };
+                if n > out.ndim {
+                    return Err(TypeError::new(
+                        format!("argument {} has more dimensions than the output array", k + 1),
+                        "output argument",
+                    ));
+                }
+                dtypes.push(s);
+            }
+            let r = ufunc_scalar(u.loops(), &dtypes);
+            if !same_kind(r, out.dtype) {
+                return Err(TypeError::new(
+                    format!("cannot cast the {} result of {}() to the output's dtype {}", r.name(), b.info().name, out.dtype.name()),
+                    "output argument",
+                ));
+            }
+            ty(nin)
+        }
+        Typing::Ufunc(u) if is_elementwise(args) => {
+            let dtypes: Vec<Scalar> = args.iter().filter_map(elementwise_operand).map(|(s, _)| s).collect();
+            elementwise_result(ufunc_scalar(u.loops(), &dtypes), args)
+        }
+        Typing::InPlace => match (ty(0), ty(1)) {
+            (Type::Array(t), Type::Array(_) | Type::Scalar(_)) => {
+                let (v, vn) = elementwise_operand(&ty(1)).expect("an array or a number");
+                if vn > t.ndim {
+                    return Err(TypeError::new(
+                        format!("cannot store a {vn}-dimensional result into a {}-dimensional array in place", t.ndim),
+                        "in this in-place operator",
+                    ));
+                }
+                if !same_kind(v, t.dtype) {
+                    return Err(TypeError::new(
+                        format!("cannot cast the {} result to the array's dtype {} in place", v.name(), t.dtype.name()),
+                        "in this in-place operator",
+                    )
+                    .with_hint("NumPy refuses this cast (casting='same_kind'): write `a = a OP b` for a new array"));
+                }
+                ty(0)
+            }
+            (_, v) => v,
+        },
         Typing::Ufunc(u) => {
             let scalars = (0..args.len()).map(scalar).collect::<Result<Vec<_>, _>>()?;
             Type::Scalar(ufunc_scalar(u.loops(), &scalars))
         }
         Typing::Alloc(a) => alloc(b, a, args)?,
         Typing::View(v) => view(b, v, args)?,
+        Typing::Reduce(r) => reduce(b, r, args)?,
         Typing::SliceIndex => {
             for (k, t) in args.iter().enumerate() {
                 if !(*t == Type::None || t.scalar().is_some_and(|s| s.is_int())) {
@@ -1068,6 +1127,129 @@ pub fn pick_signature(declared: &[crate::types::Signature], args: &[Type]) -> Op
         })
         .min()
         .map(|(_, k)| k)
+}
+
+/// The dtype and dimension count of an operand of an array expression: an array's, or a
+/// scalar's with no dimensions; `None` for anything else.
+pub fn elementwise_operand(t: &Type) -> Option<(Scalar, u8)> {
+    match t {
+        Type::Scalar(s) => Some((*s, 0)),
+        Type::Array(a) => Some((a.dtype, a.ndim)),
+        _ => None,
+    }
+}
+
+/// Whether an operation on these operand types is an array expression (some operand is an
+/// array, and every operand is an array or a number).
+pub fn is_elementwise(ts: &[Type]) -> bool {
+    ts.iter().any(|t| matches!(t, Type::Array(_))) && ts.iter().all(|t| elementwise_operand(t).is_some())
+}
+
+/// The dtype of `a OP b` on array elements, as NumPy's ufunc loops give it (scalar operands
+/// take part with their Numba types, int64 and float64, as Numba types array expressions:
+/// an int32 array plus an integer is int64, a float32 array times a float is float64).
+/// Integer and bool arithmetic keeps the narrower type (int32 + int32 is int32), unlike the
+/// scalar rule.
+pub fn elementwise_binary(op: BinaryOp, a: Scalar, b: Scalar) -> Result<Scalar, String> {
+    let u = ufunc_unify(a, b);
+    let bools = a == Scalar::Bool && b == Scalar::Bool;
+    Ok(match op {
+        // `+` and `*` of bools are NumPy's logical or / and.
+        BinaryOp::Add | BinaryOp::Mul => u,
+        BinaryOp::Sub if bools => {
+            return Err("numpy boolean subtract, the `-` operator, is not supported, use `^` or logical_xor".into())
+        }
+        BinaryOp::Sub | BinaryOp::FloorDiv | BinaryOp::Mod | BinaryOp::Pow if bools => Scalar::Int64,
+        BinaryOp::Sub | BinaryOp::FloorDiv | BinaryOp::Mod | BinaryOp::Pow => u,
+        BinaryOp::Div if u.is_float() => u,
+        BinaryOp::Div => Scalar::Float64,
+        BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor | BinaryOp::Shl | BinaryOp::Shr => {
+            if u.is_float() || (bools && matches!(op, BinaryOp::Shl | BinaryOp::Shr)) {
+                return Err(format!("unsupported operand types for {}: {} and {}", op.symbol(), a.name(), b.name()));
+            }
+            u
+        }
+    })
+}
+
+/// The common loop type of two ufunc inputs as Numba selects it: NumPy's safe casting,
+/// except that with integer and float inputs mixed an integer casts to any float, so
+/// float32 with int64 is float32 (`numpy_support.ufunc_can_cast`).
+pub fn ufunc_unify(a: Scalar, b: Scalar) -> Scalar {
+    match (a, b) {
+        (Scalar::Int32 | Scalar::Int64, f) | (f, Scalar::Int32 | Scalar::Int64) if f.is_float() => f,
+        _ => unify_scalar(a, b),
+    }
+}
+
+/// The dtype of `OP a` on array elements (`-` keeps the dtype, `~` of bools is logical not).
+pub fn elementwise_unary(op: UnaryOp, a: Scalar) -> Result<Scalar, String> {
+    match op {
+        UnaryOp::Not => Err("the truth value of an array with more than one element is ambiguous".into()),
+        UnaryOp::Neg if a == Scalar::Bool => {
+            Err("the numpy boolean negative, the `-` operator, is not supported, use `~` instead".into())
+        }
+        UnaryOp::Invert if a.is_float() => Err(format!("bad operand type for unary ~: {}", a.name())),
+        _ => Ok(a),
+    }
+}
+
+/// The array type of an elementwise operation whose elements have `dtype`: C-contiguous, with
+/// the most dimensions of its operands (NumPy broadcasting).
+pub fn elementwise_result(dtype: Scalar, operands: &[Type]) -> Type {
+    let ndim = operands.iter().filter_map(elementwise_operand).map(|(_, n)| n).max().unwrap_or(1).max(1);
+    Type::Array(ArrayType { dtype, ndim, layout: Layout::C })
+}
+
+/// Whether NumPy's `same_kind` casting lets an in-place operator store `from` into an array
+/// of `to` (`a += 1.5` on an integer array is refused; int64 into int32 is allowed).
+pub fn same_kind(from: Scalar, to: Scalar) -> bool {
+    let kind = |s: Scalar| match s {
+        Scalar::Bool => 0,
+        Scalar::Int32 | Scalar::Int64 => 1,
+        Scalar::Float32 | Scalar::Float64 => 2,
+    };
+    kind(from) <= kind(to)
+}
+
+/// The type of a reduction (see [`Reduce`]), as Numba types it.
+fn reduce(b: Builtin, r: Reduce, args: &[Type]) -> Result<Type, TypeError> {
+    let at = array_of(&args[0], b.name())?;
+    let d = at.dtype;
+    let wide = |s: Scalar| if s.is_float() { s } else { Scalar::Int64 };
+    let s = match r {
+        Reduce::Sum => {
+            let acc = match args.get(2) {
+                Some(Type::Scalar(s)) => *s,
+                Some(Type::None) | None => wide(d),
+                Some(t) => return Err(TypeError::new(format!("expected a dtype, found {t}"), "dtype=")),
+            };
+            return match args.get(1) {
+                Some(Type::None) | None => Ok(Type::Scalar(acc)),
+                Some(Type::Scalar(k)) if k.is_int() => Ok(if at.ndim == 1 {
+                    Type::Scalar(acc)
+                } else {
+                    Type::Array(ArrayType { dtype: acc, ndim: at.ndim - 1, layout: Layout::C })
+                }),
+                Some(t) => Err(TypeError::new(format!("axis must be an integer, found {t}"), "axis=")),
+            };
+        }
+        Reduce::Prod | Reduce::NanSum | Reduce::NanProd => wide(d),
+        Reduce::CumSum | Reduce::CumProd => {
+            return Ok(Type::Array(ArrayType { dtype: wide(d), ndim: 1, layout: Layout::C }))
+        }
+        Reduce::Min | Reduce::Max | Reduce::NanMin | Reduce::NanMax => d,
+        Reduce::Mean if d.is_float() => d,
+        Reduce::Mean | Reduce::Var | Reduce::Std | Reduce::NanMean | Reduce::NanVar | Reduce::NanStd => Scalar::Float64,
+        Reduce::ArgMin | Reduce::ArgMax => Scalar::Int64,
+        Reduce::All | Reduce::Any => Scalar::Bool,
+        Reduce::Ptp if d == Scalar::Bool => {
+            return Err(TypeError::new("np.ptp() of a bool array is not supported (as in NumPy)", "bool array"))
+        }
+        Reduce::Ptp if d.is_float() => Scalar::Float64,
+        Reduce::Ptp => Scalar::Int64,
+    };
+    Ok(Type::Scalar(s))
 }
 
 #[cfg(test)]

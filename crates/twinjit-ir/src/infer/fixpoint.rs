@@ -181,6 +181,21 @@ impl<'m> Inferencer<'m> {
                 Const::None => Type::None,
             },
             InstKind::Undef => Type::Unknown,
+            // Array expressions (NumPy's elementwise operators, broadcasting).
+            InstKind::Unary(op, a) if typing::is_elementwise(&[ty(a)]) => {
+                let (s, _) = typing::elementwise_operand(&ty(a)).expect("checked");
+                let r = typing::elementwise_unary(*op, s).map_err(|m| err(span, m, "here"))?;
+                typing::elementwise_result(r, &[ty(a)])
+            }
+            InstKind::Binary(op, a, b) if typing::is_elementwise(&[ty(a), ty(b)]) => {
+                let (x, y) = (typing::elementwise_operand(&ty(a)), typing::elementwise_operand(&ty(b)));
+                let r = typing::elementwise_binary(*op, x.expect("checked").0, y.expect("checked").0)
+                    .map_err(|m| err(span, m, "here"))?;
+                typing::elementwise_result(r, &[ty(a), ty(b)])
+            }
+            InstKind::Compare(_, a, b) if typing::is_elementwise(&[ty(a), ty(b)]) => {
+                typing::elementwise_result(Scalar::Bool, &[ty(a), ty(b)])
+            }
             InstKind::Unary(op, a) => {
                 let s = scalar_of(a)?;
                 let (_, r) = typing::unary(*op, s).map_err(|m| err(span, m, "here"))?;

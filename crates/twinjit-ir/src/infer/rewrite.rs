@@ -22,7 +22,9 @@ use hashbrown::HashMap;
 use twinjit_diag::{Diagnostic, Span};
 
 mod arrays;
+mod elementwise;
 mod lists;
+mod reductions;
 
 struct Rewriter<'a> {
     src: &'a Function,
@@ -34,6 +36,9 @@ struct Rewriter<'a> {
     index: &'a HashMap<(usize, Vec<Type>), usize>,
     module: &'a Module,
     diags: Vec<Diagnostic>,
+    /// The elementwise array operations computed inside their consumer's loop (by source
+    /// value; see `elementwise.rs`).
+    fused: Vec<bool>,
     /// Where the rest of each source block's code goes: the block itself, or the block after
     /// the last loop or check a rewrite split it at (see `arrays.rs`).
     pub(super) cur: Vec<Block>,
@@ -101,6 +106,7 @@ pub(super) fn rewrite(cx: &Inferencer, i: usize) -> Result<TypedFunction, Vec<Di
         index: &cx.index,
         module: cx.module,
         diags,
+        fused: elementwise::fusable(src, &inst.types),
         cur: (0..src.blocks.len() as u32).map(Block).collect(),
     };
     rw.run();
@@ -241,6 +247,10 @@ impl Rewriter<'_> {
         match self.ty(v) {
             Type::Scalar(Scalar::Bool) => Ok(v),
             Type::Scalar(_) => Ok(self.push(b, InstKind::Cast(Scalar::Bool, v), Type::BOOL, span)),
+            t @ Type::Array(_) => {
+                Err(err(span, format!("the truth value of an array ({t}) is ambiguous"), "used as a condition")
+                    .with_hint("use a.any() or a.all(), or compare one element"))
+            }
             t => Err(err(span, format!("the truth value of {t} is not defined here"), "used as a condition")
                 .with_hint("compare explicitly, e.g. `x > 0` or `len(a) > 0`")),
         }
@@ -248,6 +258,9 @@ impl Rewriter<'_> {
 
     fn check_undef_operands(&self, data: &InstData) -> Result<(), Diagnostic> {
         for op in data.kind.operands() {
+            if self.fused[op.index()] {
+                continue;
+            }
             if matches!(self.src.def_inst(op).map(|d| &d.kind), Some(InstKind::Undef)) {
                 return Err(err(
                     data.span,
@@ -266,7 +279,7 @@ impl Rewriter<'_> {
                         | InstKind::SetItem(..)
                         | InstKind::Builtin(Builtin::Is | Builtin::TupleSlice | Builtin::SliceIndex, _)
                 )
-                && !matches!(&data.kind, InstKind::Builtin(b, _) if matches!(b.info().typing, Typing::Alloc(_) | Typing::List(_)))
+                && !matches!(&data.kind, InstKind::Builtin(b, _) if matches!(b.info().typing, Typing::Alloc(_) | Typing::List(_) | Typing::Reduce(_)))
             {
                 return Err(err(data.span, "a value used here is None (a variable that is never assigned, or a function without a return value)", "None used here"));
             }
@@ -281,6 +294,33 @@ impl Rewriter<'_> {
             return Ok(());
         }
         self.check_undef_operands(data)?;
+        if let Some(r) = data.result {
+            if self.fused[r.index()] {
+                // Computed inside its consumer's loop.
+                return Ok(());
+            }
+            if elementwise::is_ufunc_out(data) {
+                let v = self.ufunc_into(b, data)?;
+                self.vmap[r.index()] = Some(v);
+                return Ok(());
+            }
+            if elementwise::is_elementwise(data, self.types) {
+                let v = self.elementwise(b, data)?;
+                self.vmap[r.index()] = Some(v);
+                return Ok(());
+            }
+        }
+        if let InstKind::Builtin(Builtin::InPlace, args) = &data.kind {
+            let target = self.val(args[0]);
+            if matches!(self.ty(target), Type::Array(_)) {
+                let m = "non-broadcastable output operand: the result of this in-place operator does not fit its array";
+                self.store_elementwise(b, target, args[1], m, span)?;
+                self.vmap[data.result.expect("has a result").index()] = Some(target);
+            } else {
+                self.vmap[data.result.expect("has a result").index()] = Some(self.val(args[1]));
+            }
+            return Ok(());
+        }
         let result_ty = data.result.map(|r| self.types[r.index()].clone());
         let out: Option<Value> = match &data.kind {
             InstKind::Undef => unreachable!("handled above"),
@@ -614,6 +654,8 @@ impl Rewriter<'_> {
         }
         Ok(Some(match bi.info().typing {
             Typing::List(op) => self.list_op(b, op, &nargs, rt, span)?,
+            Typing::InPlace => unreachable!("rewritten by `inst`"),
+            Typing::Reduce(r) => self.reduce(b, r, args, &nargs, rt, span)?,
             Typing::Alloc(a) => self.alloc(b, a, &nargs, rt, span)?,
             Typing::View(v) => self.view_op(b, v, &nargs, rt, span)?,
             // Consumed by the subscript's rewrite (which reads the untyped operands); the value
@@ -802,16 +844,7 @@ impl Rewriter<'_> {
                     self.coerce(b, x, &Type::I64, span)?
                 }
             }
-            Typing::FloatPredicate => {
-                let x = a0.expect("arity");
-                let s = self.ty(x).scalar().expect("typed");
-                if s.is_float() {
-                    self.push(b, InstKind::Builtin(bi, vec![x]), Type::BOOL, span)
-                } else {
-                    let v = bi == Builtin::IsFinite;
-                    self.push(b, InstKind::Const(Const::Bool(v)), Type::BOOL, span)
-                }
-            }
+            Typing::FloatPredicate => self.float_predicate(b, bi, a0.expect("arity"), span),
             Typing::FloatScale(factor) => {
                 // Numba multiplies by the factor in the argument's float type.
                 let x = self.coerce(b, nargs[0], &rt, span)?;
@@ -945,6 +978,17 @@ impl Rewriter<'_> {
         self.coerce(b, r, &rt, span)
     }
 
+    /// `math.isnan(x)` and friends on a number (a constant for an integer).
+    fn float_predicate(&mut self, b: Block, bi: Builtin, x: Value, span: Span) -> Value {
+        let s = self.ty(x).scalar().expect("typed");
+        if s.is_float() {
+            self.push(b, InstKind::Builtin(bi, vec![x]), Type::BOOL, span)
+        } else {
+            let v = bi == Builtin::IsFinite;
+            self.push(b, InstKind::Const(Const::Bool(v)), Type::BOOL, span)
+        }
+    }
+
     /// A NumPy ufunc on scalars, as Numba's scalar loops compute it. Integer and bool loops
     /// compute in int64 and narrow to the result type at the end (the values agree with
     /// Numba's narrower arithmetic); no `checknonzero`: ufuncs follow the NumPy error model.
@@ -958,6 +1002,29 @@ impl Rewriter<'_> {
         span: Span,
     ) -> Result<Value, Diagnostic> {
         let s = rt.scalar().expect("ufuncs give scalars");
+        match u {
+            Ufunc::Compare(op) => {
+                let (sa, sb) = (self.ty(args[0]).scalar(), self.ty(args[1]).scalar());
+                let t = Type::Scalar(typing::compare(op, sa.expect("numbers"), sb.expect("numbers")));
+                let x = self.coerce(b, args[0], &t, span)?;
+                let y = self.coerce(b, args[1], &t, span)?;
+                return Ok(self.emit_compare(b, span, op, x, y));
+            }
+            Ufunc::Logical(op) => {
+                let x = self.truth(b, args[0], span)?;
+                let y = self.truth(b, args[1], span)?;
+                return Ok(self.emit_binary(b, span, op, x, y));
+            }
+            Ufunc::LogicalNot => {
+                let x = self.truth(b, args[0], span)?;
+                return Ok(self.push(b, InstKind::Unary(UnaryOp::Not, x), Type::BOOL, span));
+            }
+            Ufunc::Invert if s == Scalar::Bool => {
+                let x = self.truth(b, args[0], span)?;
+                return Ok(self.push(b, InstKind::Unary(UnaryOp::Not, x), Type::BOOL, span));
+            }
+            _ => {}
+        }
         let float = s.is_float();
         let ct = if float { rt.clone() } else { Type::I64 };
         let mut xs = Vec::with_capacity(args.len());
@@ -1070,6 +1137,9 @@ impl Rewriter<'_> {
                 self.emit_select(b, span, ovf, zero, q)
             }
             Ufunc::TrueDivide => self.emit_binary(b, span, BinaryOp::Div, xs[0], xs[1]),
+            Ufunc::Arith(op) => self.emit_binary(b, span, op, xs[0], xs[1]),
+            Ufunc::Invert => self.push(b, InstKind::Unary(UnaryOp::Invert, xs[0]), ct, span),
+            Ufunc::Compare(_) | Ufunc::Logical(_) | Ufunc::LogicalNot => unreachable!("computed above"),
         };
         self.coerce(b, r, &rt, span)
     }

@@ -78,7 +78,13 @@ impl<'r> Rewriter<'r> {
     }
 
     /// Nested loops over `dims` (outermost first), calling `body` with the indices.
-    fn loop_nest(&mut self, b: Block, dims: &[Value], span: Span, body: &mut Body<'_, 'r>) -> Result<(), Diagnostic> {
+    pub(super) fn loop_nest(
+        &mut self,
+        b: Block,
+        dims: &[Value],
+        span: Span,
+        body: &mut Body<'_, 'r>,
+    ) -> Result<(), Diagnostic> {
         fn go<'r>(
             rw: &mut Rewriter<'r>,
             b: Block,
@@ -114,7 +120,7 @@ impl<'r> Rewriter<'r> {
     }
 
     /// `Σ idx[k] * strides[k]`.
-    fn offset(&mut self, b: Block, strides: &[Value], idx: &[Value], span: Span) -> Value {
+    pub(super) fn offset(&mut self, b: Block, strides: &[Value], idx: &[Value], span: Span) -> Value {
         let mut acc: Option<Value> = None;
         for (&s, &i) in strides.iter().zip(idx) {
             let p = self.emit_binary(b, span, BinaryOp::Mul, i, s);
@@ -126,7 +132,7 @@ impl<'r> Rewriter<'r> {
         acc.unwrap_or_else(|| self.int(b, 0, span))
     }
 
-    fn product(&mut self, b: Block, xs: &[Value], span: Span) -> Value {
+    pub(super) fn product(&mut self, b: Block, xs: &[Value], span: Span) -> Value {
         let mut acc = self.int(b, 1, span);
         for &x in xs {
             acc = self.emit_binary(b, span, BinaryOp::Mul, acc, x);
@@ -203,7 +209,7 @@ impl<'r> Rewriter<'r> {
         Ok(out)
     }
 
-    fn is_none(&self, v: Value) -> bool {
+    pub(super) fn is_none(&self, v: Value) -> bool {
         self.ty(v) == Type::None
     }
 
@@ -818,10 +824,16 @@ impl<'r> Rewriter<'r> {
         span: Span,
     ) -> Result<(), Diagnostic> {
         let at = self.ty(a).array().expect("an array");
-        let vt = self.ty(self.val(v));
         let idx_types: Vec<Type> = idx.iter().map(|i| self.ty(self.val(*i))).collect();
         let view_t = typing::array_subscript(&at, &idx_types).map_err(|e| e.at(span))?;
         let view = self.subscript_view(b, a, idx, view_t.clone(), span)?;
+        if self.fused[v.index()] {
+            // An array expression stores straight into the view, element by element in C
+            // order, reading its operands as it goes (Numba's semantics for overlapping
+            // operands: `b[1:] += b[:-1]` is a running sum).
+            return self.store_elementwise(b, view, v, "cannot assign slice from input of different shape", span);
+        }
+        let vt = self.ty(self.val(v));
         let vv = self.val(v);
         match vt {
             Type::Scalar(_) => {

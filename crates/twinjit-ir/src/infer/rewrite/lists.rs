@@ -58,7 +58,7 @@ impl<'r> Rewriter<'r> {
     }
 
     /// `for i in range(start, stop): vars = body(i, vars)`; returns the variables after it.
-    fn fold(
+    pub(super) fn fold(
         &mut self,
         b: Block,
         (start, stop): (Value, Value),

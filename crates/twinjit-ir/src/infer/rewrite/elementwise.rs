@@ -1,0 +1,416 @@
+//! The rewrite of array expressions: NumPy's elementwise operators and ufuncs on arrays
+//! (`np.sqrt(dx * dx + dy * dy)`, `x > 0`, `a += b`), with broadcasting.
+//!
+//! **Fusion** (Numba's array-expression rewrite): an elementwise operation whose array result
+//! is used exactly once, by another elementwise operation (or an in-place update, or a slice
+//! assignment) later in the same block with nothing between them that could write memory, is
+//! not computed on its own: [`fusable`] marks it, and its consumer evaluates it element by
+//! element inside its own loop. So a chain of operations in one statement becomes one loop
+//! nest with one output allocation (none for `a += b` and `a[1:] = b + c`, which store into
+//! the target), and no temporaries. A value the program keeps (used twice, returned, passed
+//! to a function) is computed into its own array.
+//!
+//! **Broadcasting**: the output has the most dimensions of the operands; along each axis
+//! (aligned from the right) the operands' lengths must agree or be 1, and an operand of length
+//! 1 (or without the axis) repeats, read with stride 0. A mismatch raises Numba's
+//! `ValueError`. Elements follow NumPy's loops (integer division by zero gives 0, float
+//! division gives inf/nan; no `ZeroDivisionError`), computed in int64 for the integer types
+//! and narrowed to the result's dtype.
+
+use super::*;
+use crate::types::{ArrayType, Layout};
+
+/// Which source values are elementwise operations computed inside their consumer's loop (see
+/// the module documentation), by value index.
+pub(super) fn fusable(src: &Function, types: &[Type]) -> Vec<bool> {
+    let mut uses = vec![0u32; src.values.len()];
+    for b in &src.blocks {
+        for &i in &b.insts {
+            for v in src.insts[i.index()].kind.operands() {
+                uses[v.index()] += 1;
+            }
+        }
+        for v in b.term.operands() {
+            uses[v.index()] += 1;
+        }
+    }
+    let mut out = vec![false; src.values.len()];
+    for b in &src.blocks {
+        for (p, &i) in b.insts.iter().enumerate() {
+            let d = &src.insts[i.index()];
+            let Some(r) = d.result else { continue };
+            if uses[r.index()] != 1 || !is_elementwise(d, types) {
+                continue;
+            }
+            for &j in &b.insts[p + 1..] {
+                let u = &src.insts[j.index()];
+                if u.kind.operands().contains(&r) {
+                    out[r.index()] = consumes(u, r, types);
+                    break;
+                }
+                if !is_pure(u) {
+                    break;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether `d` is an elementwise operation on arrays (typed as an array expression).
+pub(super) fn is_elementwise(d: &InstData, types: &[Type]) -> bool {
+    let Some(r) = d.result else { return false };
+    if !matches!(types[r.index()], Type::Array(_)) || is_ufunc_out(d) {
+        return false;
+    }
+    let ops = d.kind.operands();
+    let ts: Vec<Type> = ops.iter().map(|v| types[v.index()].clone()).collect();
+    match &d.kind {
+        InstKind::Unary(..) | InstKind::Binary(..) | InstKind::Compare(..) => typing::is_elementwise(&ts),
+        InstKind::Builtin(bi, _) => {
+            matches!(bi.info().typing, Typing::Ufunc(_) | Typing::FloatPredicate) && typing::is_elementwise(&ts)
+        }
+        _ => false,
+    }
+}
+
+/// Whether `d` is a ufunc given its output array (`np.add(x, y, out)`).
+pub(super) fn is_ufunc_out(d: &InstData) -> bool {
+    matches!(&d.kind, InstKind::Builtin(bi, args)
+        if matches!(bi.info().typing, Typing::Ufunc(_)) && args.len() > bi.info().arity.0 as usize)
+}
+
+/// The inputs of an elementwise operation (a ufunc's, without its output array).
+fn inputs(d: &InstData) -> Vec<Value> {
+    match &d.kind {
+        InstKind::Builtin(bi, args) => args[..args.len().min(bi.info().arity.0 as usize)].to_vec(),
+        k => k.operands().to_vec(),
+    }
+}
+
+/// Whether `u` evaluates its operand `r` (an elementwise array) element by element.
+fn consumes(u: &InstData, r: Value, types: &[Type]) -> bool {
+    match &u.kind {
+        InstKind::Builtin(Builtin::InPlace, args) => args[1] == r && matches!(types[args[0].index()], Type::Array(_)),
+        InstKind::SetItem(a, idx, v) => {
+            *v == r
+                && !idx.contains(&r)
+                && match &types[a.index()] {
+                    Type::Array(at) => {
+                        let it: Vec<Type> = idx.iter().map(|i| types[i.index()].clone()).collect();
+                        matches!(typing::array_subscript(at, &it), Ok(Type::Array(_)))
+                    }
+                    _ => false,
+                }
+        }
+        InstKind::Builtin(_, args) if is_ufunc_out(u) => args.last() != Some(&r),
+        _ => is_elementwise(u, types),
+    }
+}
+
+/// Whether `u` neither writes memory nor calls anything that might (so an expression can be
+/// evaluated after it instead of before).
+fn is_pure(u: &InstData) -> bool {
+    match &u.kind {
+        InstKind::Const(_)
+        | InstKind::Unary(..)
+        | InstKind::Binary(..)
+        | InstKind::Compare(..)
+        | InstKind::Cast(..)
+        | InstKind::Select(..)
+        | InstKind::MakeTuple(_)
+        | InstKind::TupleGet(..)
+        | InstKind::Dim(..)
+        | InstKind::GetItem(..) => true,
+        InstKind::Builtin(bi, _) => matches!(
+            bi.info().typing,
+            Typing::Ufunc(_)
+                | Typing::SliceIndex
+                | Typing::FloatMath
+                | Typing::Abs
+                | Typing::ArrayShape
+                | Typing::ArraySize
+                | Typing::ArrayNdim
+                | Typing::ArrayLen
+                | Typing::View(_)
+        ),
+        _ => false,
+    }
+}
+
+impl Rewriter<'_> {
+    /// The elementwise operation `data` as a new array (its fused operands computed inside).
+    pub(super) fn elementwise(&mut self, b: Block, data: &InstData) -> Result<Value, Diagnostic> {
+        let span = data.span;
+        let r = data.result.expect("elementwise operations have a result");
+        let at = self.types[r.index()].array().expect("an array expression");
+        let leaves = self.expr_leaves(r, true);
+        let mut shapes = Vec::new();
+        for &l in &leaves {
+            let v = self.val(l);
+            shapes.push(self.dims(b, v, span));
+        }
+        let out_dims = self.broadcast_shape(b, &shapes, at.ndim as usize, span);
+        let out = self.push(
+            b,
+            InstKind::NewArray { dtype: at.dtype, shape: out_dims, zeroed: false },
+            Type::Array(ArrayType { layout: Layout::C, ..at }),
+            span,
+        );
+        self.evaluate_into(b, out, r, &leaves, "unable to broadcast argument {} to output array", span)?;
+        Ok(out)
+    }
+
+    /// `np.add(x, y, out)`: the ufunc computed into `out`, which is the result.
+    pub(super) fn ufunc_into(&mut self, b: Block, data: &InstData) -> Result<Value, Diagnostic> {
+        let InstKind::Builtin(_, args) = &data.kind else { unreachable!("a ufunc call") };
+        let r = data.result.expect("ufuncs have a result");
+        let out = self.val(*args.last().expect("an output argument"));
+        let leaves = self.expr_leaves(r, true);
+        self.evaluate_into(
+            b,
+            out,
+            r,
+            &leaves,
+            "non-broadcastable output operand: argument {} does not fit the output array",
+            data.span,
+        )?;
+        Ok(out)
+    }
+
+    /// Stores the elements of `v` (a source value: a fused expression, an array or a number)
+    /// into the array `target` (new value), broadcasting `v` to its shape; `ValueError` with
+    /// `message` when it does not fit.
+    pub(super) fn store_elementwise(
+        &mut self,
+        b: Block,
+        target: Value,
+        v: Value,
+        message: &str,
+        span: Span,
+    ) -> Result<(), Diagnostic> {
+        let leaves = self.expr_leaves(v, false);
+        let tn = self.ty(target).array().expect("an array").ndim;
+        for &l in &leaves {
+            if self.types[l.index()].array().expect("array leaves").ndim > tn {
+                return Err(err(
+                    span,
+                    format!("cannot store this into a {tn}-dimensional array"),
+                    "too many dimensions",
+                )
+                .with_hint("the value must broadcast to the target's shape"));
+            }
+        }
+        self.evaluate_into(b, target, v, &leaves, message, span)
+    }
+
+    /// The array operands (source values) the expression rooted at `v` reads, each once: the
+    /// operands of `v` itself when it is the operation being computed (`root`), and of every
+    /// fused operation under it.
+    fn expr_leaves(&self, v: Value, root: bool) -> Vec<Value> {
+        fn go(rw: &Rewriter<'_>, v: Value, root: bool, out: &mut Vec<Value>) {
+            if !matches!(rw.types[v.index()], Type::Array(_)) {
+                return;
+            }
+            if root || rw.fused[v.index()] {
+                if let Some(d) = rw.src.def_inst(v) {
+                    if is_elementwise(d, rw.types) || (root && is_ufunc_out(d)) {
+                        for o in inputs(d) {
+                            go(rw, o, false, out);
+                        }
+                        return;
+                    }
+                }
+            }
+            if !out.contains(&v) {
+                out.push(v);
+            }
+        }
+        let mut out = Vec::new();
+        go(self, v, root, &mut out);
+        out
+    }
+
+    /// NumPy's broadcast of `shapes` into `ndim` dimensions: along each axis the length that is
+    /// not 1 (checked later by [`Self::broadcast_view`]).
+    fn broadcast_shape(&mut self, b: Block, shapes: &[Vec<Value>], ndim: usize, span: Span) -> Vec<Value> {
+        let one = self.int(b, 1, span);
+        (0..ndim)
+            .map(|k| {
+                let mut d = one;
+                for s in shapes {
+                    if let Some(j) = (k + s.len()).checked_sub(ndim) {
+                        let not_one = self.emit_compare(b, span, CmpOp::Ne, s[j], one);
+                        d = self.emit_select(b, span, not_one, s[j], d);
+                    }
+                }
+                d
+            })
+            .collect()
+    }
+
+    /// `src` (new value, an array) as a view of shape `dims` by broadcasting, raising
+    /// `ValueError(message)` when some axis neither matches nor is 1.
+    fn broadcast_view(
+        &mut self,
+        b: Block,
+        src: Value,
+        dims: &[Value],
+        message: &str,
+        span: Span,
+    ) -> Result<Value, Diagnostic> {
+        let (ds, ss) = (self.dims(b, src, span), self.strides(b, src, span));
+        let lead = dims.len() - ds.len();
+        let (one, zero) = (self.int(b, 1, span), self.int(b, 0, span));
+        let mut bad: Option<Value> = None;
+        let mut strides = Vec::new();
+        for (k, &d) in dims.iter().enumerate() {
+            if k < lead {
+                strides.push(zero);
+                continue;
+            }
+            let (sd, st) = (ds[k - lead], ss[k - lead]);
+            let same = self.emit_compare(b, span, CmpOp::Eq, sd, d);
+            let unit = self.emit_compare(b, span, CmpOp::Eq, sd, one);
+            let ok = self.emit_binary(b, span, BinaryOp::BitOr, same, unit);
+            let no = self.push(b, InstKind::Unary(UnaryOp::Not, ok), Type::BOOL, span);
+            bad = Some(match bad {
+                Some(x) => self.emit_binary(b, span, BinaryOp::BitOr, x, no),
+                None => no,
+            });
+            let rep = self.push(b, InstKind::Unary(UnaryOp::Not, same), Type::BOOL, span);
+            strides.push(self.emit_select(b, span, rep, zero, st));
+        }
+        if let Some(bad) = bad {
+            self.raise_if(b, bad, "ValueError", message, span);
+        }
+        let at = self.ty(src).array().expect("an array");
+        let t = Type::Array(ArrayType { dtype: at.dtype, ndim: dims.len() as u8, layout: Layout::A });
+        Ok(self.push(b, InstKind::View { base: src, offset: zero, shape: dims.to_vec(), strides }, t, span))
+    }
+
+    /// The loop nest over `target`'s elements computing the expression rooted at `v`.
+    fn evaluate_into(
+        &mut self,
+        b: Block,
+        target: Value,
+        v: Value,
+        leaves: &[Value],
+        message: &str,
+        span: Span,
+    ) -> Result<(), Diagnostic> {
+        let dims = self.dims(b, target, span);
+        let mut views = Vec::new();
+        for (k, &l) in leaves.iter().enumerate() {
+            let lv = self.val(l);
+            let m = message.replace("{}", &k.to_string());
+            let view = self.broadcast_view(b, lv, &dims, &m, span)?;
+            let ss = self.strides(b, view, span);
+            views.push((l, view, ss));
+        }
+        let ts = self.strides(b, target, span);
+        let dt = self.ty(target).array().expect("an array").dtype;
+        self.loop_nest(b, &dims, span, &mut |rw, idx| {
+            let mut loaded = Vec::new();
+            for (l, view, ss) in &views {
+                let off = rw.offset(b, ss, idx, span);
+                let s = rw.ty(*view).array().expect("an array").dtype;
+                loaded.push((*l, rw.push(b, InstKind::Load(*view, off), Type::Scalar(s), span)));
+            }
+            let x = rw.element(b, v, &loaded, span)?;
+            let x = rw.coerce(b, x, &Type::Scalar(dt), span)?;
+            let off = rw.offset(b, &ts, idx, span);
+            rw.push_void(b, InstKind::Store(target, off, x), span);
+            Ok(())
+        })
+    }
+
+    /// One element of the expression rooted at source value `v`, given the elements of its
+    /// array leaves.
+    fn element(&mut self, b: Block, v: Value, loaded: &[(Value, Value)], span: Span) -> Result<Value, Diagnostic> {
+        if let Some(&(_, x)) = loaded.iter().find(|(l, _)| *l == v) {
+            return Ok(x);
+        }
+        let Some(at) = self.types[v.index()].array() else {
+            return Ok(self.val(v));
+        };
+        let d = self.src.def_inst(v).expect("an expression node");
+        let r = at.dtype;
+        let sc = |rw: &Self, x: Value| rw.ty(x).scalar().expect("elements are numbers");
+        Ok(match &d.kind {
+            InstKind::Unary(op, a) => {
+                let x = self.element(b, *a, loaded, span)?;
+                match op {
+                    UnaryOp::Pos => x,
+                    UnaryOp::Invert if r == Scalar::Bool => {
+                        self.push(b, InstKind::Unary(UnaryOp::Not, x), Type::BOOL, span)
+                    }
+                    _ => {
+                        let ct = if r.is_float() { r } else { Scalar::Int64 };
+                        let x = self.coerce(b, x, &Type::Scalar(ct), span)?;
+                        let y = self.push(b, InstKind::Unary(*op, x), Type::Scalar(ct), span);
+                        self.coerce(b, y, &Type::Scalar(r), span)?
+                    }
+                }
+            }
+            InstKind::Binary(op, a, c) => {
+                let x = self.element(b, *a, loaded, span)?;
+                let y = self.element(b, *c, loaded, span)?;
+                // Division, modulo and power by the ufuncs' loops (NumPy's results for zero
+                // divisors, negative powers and MIN // -1).
+                let by_ufunc = match op {
+                    BinaryOp::Div => Some((Builtin::NpTrueDivide, Ufunc::TrueDivide)),
+                    BinaryOp::FloorDiv => Some((Builtin::NpFloorDivide, Ufunc::FloorDivide)),
+                    BinaryOp::Mod => Some((Builtin::NpRemainder, Ufunc::Remainder)),
+                    BinaryOp::Pow => Some((Builtin::NpPower, Ufunc::Power)),
+                    _ => None,
+                };
+                if let Some((bi, u)) = by_ufunc {
+                    return self.ufunc(b, bi, u, &[x, y], Type::Scalar(r), span);
+                }
+                let op = match (r, op) {
+                    (Scalar::Bool, BinaryOp::Add) => BinaryOp::BitOr,
+                    (Scalar::Bool, BinaryOp::Mul) => BinaryOp::BitAnd,
+                    _ => *op,
+                };
+                let ct = match r {
+                    Scalar::Int32 => Scalar::Int64,
+                    Scalar::Bool if !matches!(op, BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor) => {
+                        Scalar::Int64
+                    }
+                    s => s,
+                };
+                let x = self.coerce(b, x, &Type::Scalar(ct), span)?;
+                let y = self.coerce(b, y, &Type::Scalar(ct), span)?;
+                let z = self.push(b, InstKind::Binary(op, x, y), Type::Scalar(ct), span);
+                self.coerce(b, z, &Type::Scalar(r), span)?
+            }
+            InstKind::Compare(op, a, c) => {
+                let x = self.element(b, *a, loaded, span)?;
+                let y = self.element(b, *c, loaded, span)?;
+                let s = typing::compare(*op, sc(self, x), sc(self, y));
+                let x = self.coerce(b, x, &Type::Scalar(s), span)?;
+                let y = self.coerce(b, y, &Type::Scalar(s), span)?;
+                self.emit_compare(b, span, *op, x, y)
+            }
+            InstKind::Builtin(bi, _) => {
+                let mut xs = Vec::new();
+                for a in inputs(d) {
+                    xs.push(self.element(b, a, loaded, span)?);
+                }
+                match bi.info().typing {
+                    Typing::Ufunc(u) => {
+                        // The loop's type (with an output array, the result converts to its
+                        // dtype afterwards).
+                        let dts: Vec<Scalar> = xs.iter().map(|x| sc(self, *x)).collect();
+                        let lt = typing::ufunc_scalar(u.loops(), &dts);
+                        self.ufunc(b, *bi, u, &xs, Type::Scalar(lt), span)?
+                    }
+                    Typing::FloatPredicate => self.float_predicate(b, *bi, xs[0], span),
+                    _ => unreachable!("checked by is_elementwise"),
+                }
+            }
+            _ => unreachable!("leaves are loaded"),
+        })
+    }
+}

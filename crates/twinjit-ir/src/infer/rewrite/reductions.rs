@@ -1,0 +1,347 @@
+//! The rewrite of reductions (`np.sum`, `a.max()`, `np.argmin`, `np.mean`, `np.cumsum`, the
+//! `nan*` forms): loops over the elements in C order carrying the accumulators in block
+//! parameters, computed as Numba's implementations compute them, so that results agree to the
+//! bit: sequential sums in the accumulator type (int64 for integers and bools), `mean` as the
+//! sum divided in float64 and converted to the result type, `var` as the float64 sum of
+//! squared deviations from the mean divided by the size, NaN-propagating `min`/`max` (the
+//! first NaN for `argmin`/`argmax`), and Numba's errors for empty arrays.
+
+use super::*;
+use crate::builtins::Reduce;
+use crate::types::{ArrayType, Layout};
+
+type Fold<'b, 'r> = dyn FnMut(&mut Rewriter<'r>, Value, &[Value]) -> Result<Vec<Value>, Diagnostic> + 'b;
+
+impl<'r> Rewriter<'r> {
+    /// Folds `body(element, vars) -> vars` over the elements of array `a` in C order, starting
+    /// from `init`; returns the variables after the last element.
+    pub(super) fn fold_elements(
+        &mut self,
+        b: Block,
+        a: Value,
+        init: Vec<Value>,
+        span: Span,
+        body: &mut Fold<'_, 'r>,
+    ) -> Result<Vec<Value>, Diagnostic> {
+        #[allow(clippy::too_many_arguments)]
+        fn go<'r>(
+            rw: &mut Rewriter<'r>,
+            b: Block,
+            a: Value,
+            (dims, strides): (&[Value], &[Value]),
+            idx: &mut Vec<Value>,
+            vars: Vec<Value>,
+            span: Span,
+            body: &mut Fold<'_, 'r>,
+        ) -> Result<Vec<Value>, Diagnostic> {
+            if idx.len() == dims.len() {
+                let off = rw.offset(b, strides, idx, span);
+                let dt = rw.ty(a).array().expect("an array").dtype;
+                let x = rw.push(b, InstKind::Load(a, off), Type::Scalar(dt), span);
+                return body(rw, x, &vars);
+            }
+            let zero = rw.int(b, 0, span);
+            let n = dims[idx.len()];
+            rw.fold(b, (zero, n), vars, span, &mut |rw, i, v| {
+                idx.push(i);
+                let r = go(rw, b, a, (dims, strides), idx, v.to_vec(), span, body);
+                idx.pop();
+                r
+            })
+        }
+        let dims = self.dims(b, a, span);
+        let strides = self.strides(b, a, span);
+        go(self, b, a, (&dims, &strides), &mut Vec::new(), init, span, body)
+    }
+
+    fn konst_of(&mut self, b: Block, s: Scalar, k: f64, span: Span) -> Value {
+        let c = match s {
+            Scalar::Bool => Const::Bool(k != 0.0),
+            s if s.is_float() => Const::Float(k),
+            _ => Const::Int(k as i64),
+        };
+        self.push(b, InstKind::Const(c), Type::Scalar(s), span)
+    }
+
+    /// `x != x`: whether a float is NaN (false for other types).
+    fn nan_test(&mut self, b: Block, x: Value, span: Span) -> Option<Value> {
+        self.ty(x).scalar().is_some_and(|s| s.is_float()).then(|| self.emit_compare(b, span, CmpOp::Ne, x, x))
+    }
+
+    /// Raises `ValueError(message)` when `a` has no elements.
+    fn raise_if_empty(&mut self, b: Block, a: Value, message: &str, span: Span) {
+        let dims = self.dims(b, a, span);
+        let n = self.product(b, &dims, span);
+        let zero = self.int(b, 0, span);
+        let empty = self.emit_compare(b, span, CmpOp::Eq, n, zero);
+        self.raise_if(b, empty, "ValueError", message, span);
+    }
+
+    /// The element count of `a`, as int64.
+    fn size_of(&mut self, b: Block, a: Value, span: Span) -> Value {
+        let dims = self.dims(b, a, span);
+        self.product(b, &dims, span)
+    }
+
+    /// A reduction (`Typing::Reduce`), its arguments bound to `Reduce::params`.
+    pub(super) fn reduce(
+        &mut self,
+        b: Block,
+        r: Reduce,
+        src_args: &[Value],
+        args: &[Value],
+        rt: Type,
+        span: Span,
+    ) -> Result<Value, Diagnostic> {
+        let a = args[0];
+        let d = self.ty(a).array().expect("typed as an array").dtype;
+        match r {
+            Reduce::Sum if !self.is_none(args[1]) => self.sum_axis(b, src_args[1], a, rt, span),
+            Reduce::Sum | Reduce::Prod | Reduce::NanSum | Reduce::NanProd => {
+                let acc = rt.scalar().expect("a number");
+                let prod = matches!(r, Reduce::Prod | Reduce::NanProd);
+                let skip_nan = matches!(r, Reduce::NanSum | Reduce::NanProd);
+                let init = self.konst_of(b, acc, if prod { 1.0 } else { 0.0 }, span);
+                let op = if prod { BinaryOp::Mul } else { BinaryOp::Add };
+                let out = self.fold_elements(b, a, vec![init], span, &mut |rw, x, v| {
+                    let xc = rw.coerce(b, x, &Type::Scalar(acc), span)?;
+                    let next = rw.emit_binary(b, span, op, v[0], xc);
+                    Ok(vec![match rw.nan_test(b, x, span) {
+                        Some(nan) if skip_nan => rw.emit_select(b, span, nan, v[0], next),
+                        _ => next,
+                    }])
+                })?;
+                Ok(out[0])
+            }
+            Reduce::Min | Reduce::Max | Reduce::NanMin | Reduce::NanMax | Reduce::Ptp => {
+                let message = match r {
+                    Reduce::Min => "zero-size array to reduction operation minimum which has no identity",
+                    Reduce::NanMin | Reduce::NanMax => "zero-size array to reduction operation not possible",
+                    _ => "zero-size array to reduction operation maximum which has no identity",
+                };
+                self.raise_if_empty(b, a, message, span);
+                if r == Reduce::Ptp {
+                    let hi = self.extreme(b, a, CmpOp::Gt, false, span)?;
+                    let lo = self.extreme(b, a, CmpOp::Lt, false, span)?;
+                    let (hi, lo) = (self.coerce(b, hi, &rt, span)?, self.coerce(b, lo, &rt, span)?);
+                    return Ok(self.emit_binary(b, span, BinaryOp::Sub, hi, lo));
+                }
+                let op = if matches!(r, Reduce::Min | Reduce::NanMin) { CmpOp::Lt } else { CmpOp::Gt };
+                self.extreme(b, a, op, matches!(r, Reduce::NanMin | Reduce::NanMax), span)
+            }
+            Reduce::ArgMin | Reduce::ArgMax => {
+                let which = if r == Reduce::ArgMin { "argmin" } else { "argmax" };
+                self.raise_if_empty(b, a, &format!("attempt to get {which} of an empty sequence"), span);
+                let op = if r == Reduce::ArgMin { CmpOp::Lt } else { CmpOp::Gt };
+                let ct = if d == Scalar::Bool { Scalar::Int64 } else { d };
+                let zero = self.int(b, 0, span);
+                let first = self.push(b, InstKind::Load(a, zero), Type::Scalar(d), span);
+                let first = self.coerce(b, first, &Type::Scalar(ct), span)?;
+                let out = self.fold_elements(b, a, vec![first, zero, zero], span, &mut |rw, x, v| {
+                    let (acc, best, k) = (v[0], v[1], v[2]);
+                    let x = rw.coerce(b, x, &Type::Scalar(ct), span)?;
+                    let better = rw.emit_compare(b, span, op, x, acc);
+                    let take = match (rw.nan_test(b, x, span), rw.nan_test(b, acc, span)) {
+                        (Some(xn), Some(an)) => {
+                            // The first NaN wins and stays.
+                            let t = rw.emit_binary(b, span, BinaryOp::BitOr, better, xn);
+                            let keep = rw.push(b, InstKind::Unary(UnaryOp::Not, an), Type::BOOL, span);
+                            rw.emit_binary(b, span, BinaryOp::BitAnd, t, keep)
+                        }
+                        _ => better,
+                    };
+                    let acc = rw.emit_select(b, span, take, x, acc);
+                    let best = rw.emit_select(b, span, take, k, best);
+                    let one = rw.int(b, 1, span);
+                    let k = rw.emit_binary(b, span, BinaryOp::Add, k, one);
+                    Ok(vec![acc, best, k])
+                })?;
+                Ok(out[1])
+            }
+            Reduce::All | Reduce::Any => {
+                let all = r == Reduce::All;
+                let init = self.push(b, InstKind::Const(Const::Bool(all)), Type::BOOL, span);
+                let out = self.fold_elements(b, a, vec![init], span, &mut |rw, x, v| {
+                    let t = rw.truth(b, x, span)?;
+                    let op = if all { BinaryOp::BitAnd } else { BinaryOp::BitOr };
+                    Ok(vec![rw.emit_binary(b, span, op, v[0], t)])
+                })?;
+                Ok(out[0])
+            }
+            Reduce::CumSum | Reduce::CumProd => {
+                let at = rt.array().expect("an array");
+                let n = self.size_of(b, a, span);
+                let out = self.push(
+                    b,
+                    InstKind::NewArray { dtype: at.dtype, shape: vec![n], zeroed: false },
+                    rt.clone(),
+                    span,
+                );
+                let prod = r == Reduce::CumProd;
+                let init = self.konst_of(b, at.dtype, if prod { 1.0 } else { 0.0 }, span);
+                let zero = self.int(b, 0, span);
+                let op = if prod { BinaryOp::Mul } else { BinaryOp::Add };
+                self.fold_elements(b, a, vec![init, zero], span, &mut |rw, x, v| {
+                    let x = rw.coerce(b, x, &Type::Scalar(at.dtype), span)?;
+                    let acc = rw.emit_binary(b, span, op, v[0], x);
+                    rw.push_void(b, InstKind::Store(out, v[1], acc), span);
+                    let one = rw.int(b, 1, span);
+                    Ok(vec![acc, rw.emit_binary(b, span, BinaryOp::Add, v[1], one)])
+                })?;
+                Ok(out)
+            }
+            Reduce::Mean => self.mean(b, a, rt.scalar().expect("a number"), span),
+            Reduce::Var | Reduce::Std => {
+                let n = self.size_of(b, a, span);
+                let zero = self.int(b, 0, span);
+                let md = if d.is_float() { d } else { Scalar::Float64 };
+                let m = self.mean(b, a, md, span)?;
+                let init = self.push(b, InstKind::Const(Const::Float(0.0)), Type::F64, span);
+                let out = self.fold_elements(b, a, vec![init], span, &mut |rw, x, v| {
+                    let x = rw.coerce(b, x, &Type::Scalar(md), span)?;
+                    let dx = rw.emit_binary(b, span, BinaryOp::Sub, x, m);
+                    let sq = rw.emit_binary(b, span, BinaryOp::Mul, dx, dx);
+                    let sq = rw.coerce(b, sq, &Type::F64, span)?;
+                    Ok(vec![rw.emit_binary(b, span, BinaryOp::Add, v[0], sq)])
+                })?;
+                // Numba divides with Python's `/`: an empty array is a ZeroDivisionError.
+                let empty = self.emit_compare(b, span, CmpOp::Eq, n, zero);
+                self.raise_if(b, empty, "ZeroDivisionError", "division by zero", span);
+                let nf = self.coerce(b, n, &Type::F64, span)?;
+                let var = self.emit_binary(b, span, BinaryOp::Div, out[0], nf);
+                Ok(if r == Reduce::Std { self.half_power(b, var, span) } else { var })
+            }
+            Reduce::NanMean | Reduce::NanVar | Reduce::NanStd => {
+                let (c, count) = self.nan_sum_count(b, a, span)?;
+                let cf = self.coerce(b, count, &Type::F64, span)?;
+                let mean = self.emit_binary(b, span, BinaryOp::Div, c, cf);
+                if r == Reduce::NanMean {
+                    return Ok(mean);
+                }
+                let init = self.push(b, InstKind::Const(Const::Float(0.0)), Type::F64, span);
+                let out = self.fold_elements(b, a, vec![init], span, &mut |rw, x, v| {
+                    let x = rw.coerce(b, x, &Type::F64, span)?;
+                    let dx = rw.emit_binary(b, span, BinaryOp::Sub, x, mean);
+                    let sq = rw.emit_binary(b, span, BinaryOp::Mul, dx, dx);
+                    let next = rw.emit_binary(b, span, BinaryOp::Add, v[0], sq);
+                    let nan = rw.emit_compare(b, span, CmpOp::Ne, x, x);
+                    Ok(vec![rw.emit_select(b, span, nan, v[0], next)])
+                })?;
+                let var = self.emit_binary(b, span, BinaryOp::Div, out[0], cf);
+                Ok(if r == Reduce::NanStd { self.half_power(b, var, span) } else { var })
+            }
+        }
+    }
+
+    /// `x ** 0.5` (Numba's `std`).
+    fn half_power(&mut self, b: Block, x: Value, span: Span) -> Value {
+        let h = self.push(b, InstKind::Const(Const::Float(0.5)), Type::F64, span);
+        self.emit_binary(b, span, BinaryOp::Pow, x, h)
+    }
+
+    /// The float64 sum and the count of the elements that are not NaN.
+    fn nan_sum_count(&mut self, b: Block, a: Value, span: Span) -> Result<(Value, Value), Diagnostic> {
+        let init = self.push(b, InstKind::Const(Const::Float(0.0)), Type::F64, span);
+        let zero = self.int(b, 0, span);
+        let out = self.fold_elements(b, a, vec![init, zero], span, &mut |rw, x, v| {
+            let x = rw.coerce(b, x, &Type::F64, span)?;
+            let nan = rw.emit_compare(b, span, CmpOp::Ne, x, x);
+            let s = rw.emit_binary(b, span, BinaryOp::Add, v[0], x);
+            let one = rw.int(b, 1, span);
+            let c = rw.emit_binary(b, span, BinaryOp::Add, v[1], one);
+            Ok(vec![rw.emit_select(b, span, nan, v[0], s), rw.emit_select(b, span, nan, v[1], c)])
+        })?;
+        Ok((out[0], out[1]))
+    }
+
+    /// Numba's `mean`: the sum in `rt` (float64 for integers), divided by the size in float64
+    /// and converted to `rt`; NaN for an empty array.
+    fn mean(&mut self, b: Block, a: Value, rt: Scalar, span: Span) -> Result<Value, Diagnostic> {
+        let init = self.konst_of(b, rt, 0.0, span);
+        let out = self.fold_elements(b, a, vec![init], span, &mut |rw, x, v| {
+            let x = rw.coerce(b, x, &Type::Scalar(rt), span)?;
+            Ok(vec![rw.emit_binary(b, span, BinaryOp::Add, v[0], x)])
+        })?;
+        let n = self.size_of(b, a, span);
+        let c = self.coerce(b, out[0], &Type::F64, span)?;
+        let nf = self.coerce(b, n, &Type::F64, span)?;
+        let q = self.emit_binary(b, span, BinaryOp::Div, c, nf);
+        let zero = self.int(b, 0, span);
+        let empty = self.emit_compare(b, span, CmpOp::Eq, n, zero);
+        let nan = self.push(b, InstKind::Const(Const::Float(f64::NAN)), Type::F64, span);
+        let q = self.emit_select(b, span, empty, nan, q);
+        self.coerce(b, q, &Type::Scalar(rt), span)
+    }
+
+    /// The first element beating all others by `op` (`Lt` for the minimum); NaN wins unless
+    /// `skip_nan` (then NaN only when every element is NaN). `a` is not empty.
+    fn extreme(&mut self, b: Block, a: Value, op: CmpOp, skip_nan: bool, span: Span) -> Result<Value, Diagnostic> {
+        let d = self.ty(a).array().expect("an array").dtype;
+        let ct = if d == Scalar::Bool { Scalar::Int64 } else { d };
+        let zero = self.int(b, 0, span);
+        let first = self.push(b, InstKind::Load(a, zero), Type::Scalar(d), span);
+        let first = self.coerce(b, first, &Type::Scalar(ct), span)?;
+        let out = self.fold_elements(b, a, vec![first], span, &mut |rw, x, v| {
+            let x = rw.coerce(b, x, &Type::Scalar(ct), span)?;
+            let better = rw.emit_compare(b, span, op, x, v[0]);
+            // NaN-propagating: a NaN element replaces; the skipping form replaces a NaN.
+            let nan = if skip_nan { rw.nan_test(b, v[0], span) } else { rw.nan_test(b, x, span) };
+            let take = match nan {
+                Some(n) => rw.emit_binary(b, span, BinaryOp::BitOr, better, n),
+                None => better,
+            };
+            Ok(vec![rw.emit_select(b, span, take, x, v[0])])
+        })?;
+        self.coerce(b, out[0], &Type::Scalar(d), span)
+    }
+
+    /// `np.sum(a, axis=k)` with a constant `k`: the sums along that axis, as an array of the
+    /// other dimensions (a number for a 1-D array).
+    fn sum_axis(&mut self, b: Block, axis_src: Value, a: Value, rt: Type, span: Span) -> Result<Value, Diagnostic> {
+        let at = self.ty(a).array().expect("an array");
+        let k = const_index(self.src, &[axis_src], span).map_err(|_| {
+            err(span, "the axis of np.sum() must be a constant here", "axis=")
+                .with_hint("write the axis as a literal, e.g. axis=0")
+        })?;
+        let Some(axis) = typing::norm_axis(k, at.ndim) else {
+            return Err(err(span, format!("axis {k} is out of bounds for array of dimension {}", at.ndim), "axis="));
+        };
+        let acc = match &rt {
+            Type::Array(o) => o.dtype,
+            t => t.scalar().expect("a number"),
+        };
+        if at.ndim == 1 {
+            let init = self.konst_of(b, acc, 0.0, span);
+            let out = self.fold_elements(b, a, vec![init], span, &mut |rw, x, v| {
+                let x = rw.coerce(b, x, &Type::Scalar(acc), span)?;
+                Ok(vec![rw.emit_binary(b, span, BinaryOp::Add, v[0], x)])
+            })?;
+            return Ok(out[0]);
+        }
+        let dims = self.dims(b, a, span);
+        let strides = self.strides(b, a, span);
+        let mut odims = dims.clone();
+        odims.remove(axis as usize);
+        let out = self.push(
+            b,
+            InstKind::NewArray { dtype: acc, shape: odims.clone(), zeroed: true },
+            Type::Array(ArrayType { dtype: acc, ndim: at.ndim - 1, layout: Layout::C }),
+            span,
+        );
+        let ostrides = self.strides(b, out, span);
+        // Over the input in C order, adding each element into its output element.
+        self.loop_nest(b, &dims, span, &mut |rw, idx| {
+            let off = rw.offset(b, &strides, idx, span);
+            let x = rw.push(b, InstKind::Load(a, off), Type::Scalar(at.dtype), span);
+            let x = rw.coerce(b, x, &Type::Scalar(acc), span)?;
+            let mut oidx = idx.to_vec();
+            oidx.remove(axis as usize);
+            let o = rw.offset(b, &ostrides, &oidx, span);
+            let cur = rw.push(b, InstKind::Load(out, o), Type::Scalar(acc), span);
+            let s = rw.emit_binary(b, span, BinaryOp::Add, cur, x);
+            rw.push_void(b, InstKind::Store(out, o, s), span);
+            Ok(())
+        })?;
+        Ok(out)
+    }
+}
