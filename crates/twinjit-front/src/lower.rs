@@ -20,7 +20,7 @@ use hashbrown::{HashMap, HashSet};
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::Ranged;
 use twinjit_diag::{Diagnostic, FileId, Span};
-use twinjit_ir::builtins::Alloc;
+use twinjit_ir::builtins::{Alloc, ArrayMethod};
 use twinjit_ir::passes::{run_passes, SimplifyCfg};
 use twinjit_ir::verify::Level;
 use twinjit_ir::{
@@ -1472,7 +1472,7 @@ impl Lower<'_> {
         let args = &c.arguments.args;
         if let (Global::NumpyModule, [f]) = (&g, path) {
             if let Some(b) = numpy_function(f) {
-                if matches!(b.info().typing, Typing::Alloc(_) | Typing::Reduce(_)) {
+                if matches!(b.info().typing, Typing::Alloc(_) | Typing::Reduce(_) | Typing::Method(_)) {
                     return self.alloc_call(b, None, c, span);
                 }
             }
@@ -1609,6 +1609,7 @@ impl Lower<'_> {
         let ((names, required), dtype_param, literal_arg) = match b.info().typing {
             Typing::Alloc(a) => (a.params(), a.dtype_param(), a == Alloc::Array),
             Typing::Reduce(r) => (r.params(), r.dtype_param(), false),
+            Typing::Method(m) => (m.params(), None, false),
             _ => unreachable!("a builtin with parameters"),
         };
         let fname = format!("{}()", b.name());
@@ -1633,6 +1634,23 @@ impl Lower<'_> {
             let Some(name) = kw.arg.as_ref().map(|n| n.id.as_str()) else {
                 return self.fail(unsupported(kspan, "`**kwargs` in calls is", "pass keywords one by one"));
             };
+            let sorts = matches!(b.info().typing, Typing::Method(ArrayMethod::Sort | ArrayMethod::Argsort));
+            if name == "kind" && sorts {
+                match &kw.value {
+                    Expr::StringLiteral(s)
+                        if ["quicksort", "mergesort", "stable", "heapsort"].contains(&s.value.to_str()) =>
+                    {
+                        continue
+                    }
+                    _ => {
+                        return self.fail(unsupported(
+                            kspan,
+                            "this kind= is",
+                            "kind= takes 'quicksort', 'mergesort', 'stable' or 'heapsort'",
+                        ))
+                    }
+                }
+            }
             if name == "order" {
                 match &kw.value {
                     Expr::StringLiteral(s) if s.value.to_str() == "C" => continue,
@@ -1785,7 +1803,7 @@ impl Lower<'_> {
     }
 
     fn method_call(&mut self, b: Builtin, receiver: Value, c: &ast::ExprCall, span: Span) -> Value {
-        if matches!(b.info().typing, Typing::Alloc(_) | Typing::Reduce(_)) {
+        if matches!(b.info().typing, Typing::Alloc(_) | Typing::Reduce(_) | Typing::Method(_)) {
             return self.alloc_call(b, Some(receiver), c, span);
         }
         if b == Builtin::ListSort {

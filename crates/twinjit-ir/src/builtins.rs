@@ -125,6 +125,10 @@ pub enum Typing {
     /// A reduction of an array ([`Reduce`]); the front end binds its arguments to
     /// [`Reduce::params`] as for [`Typing::Alloc`].
     Reduce(Reduce),
+    /// An elementwise function that is not a ufunc ([`Elem`]).
+    Elementwise(Elem),
+    /// An array method ([`ArrayMethod`]).
+    Method(ArrayMethod),
     /// A list operation or method (`[]`, `[a, b]`, `l.append(x)`, `del l[i]`): typed by
     /// [`ListOp`]'s rules, rewritten to the list primitives (`newlist`, `listlen`, `listget`,
     /// `listset`, `listresize`) and loops.
@@ -195,6 +199,8 @@ pub enum Alloc {
     Copy,
     /// `np.array(object, dtype=None)` of a (nested) list or tuple of numbers, or of an array.
     Array,
+    /// `a.astype(dtype)`: a C-contiguous copy converted to `dtype`.
+    Astype,
 }
 
 impl Alloc {
@@ -212,6 +218,7 @@ impl Alloc {
             Alloc::Identity => (&["n", "dtype"], 1),
             Alloc::Copy => (&["a"], 1),
             Alloc::Array => (&["object", "dtype"], 1),
+            Alloc::Astype => (&["a", "dtype"], 2),
         }
     }
 
@@ -283,6 +290,52 @@ impl Reduce {
     /// The parameter that takes a dtype, if any.
     pub fn dtype_param(self) -> Option<usize> {
         self.params().0.iter().position(|p| *p == "dtype")
+    }
+}
+
+/// An elementwise NumPy function that is not a ufunc (broadcasting like one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Elem {
+    /// `np.where(cond, x, y)`: `x` where `cond` holds, else `y`, in their promoted dtype;
+    /// `np.where(cond)` alone is `np.nonzero(cond)`.
+    Where,
+    /// `np.clip(a, lo, hi)` / `a.clip(lo, hi)`: `min(max(x, lo), hi)` in `a`'s dtype.
+    Clip,
+    /// `np.round(a, decimals=0)` / `np.around`: half to even at `decimals` digits (Numba's
+    /// `rint(x * 10**d) / 10**d`); integer arrays are returned as copies.
+    Round,
+}
+
+/// Array methods that are neither reductions nor constructors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArrayMethod {
+    /// `a.fill(x)`: every element set to `x`; returns None.
+    Fill,
+    /// `a.item()`: the one element of a size-1 array.
+    Item,
+    /// `np.nonzero(a)` / `a.nonzero()`: a tuple of int64 index arrays, one per dimension.
+    Nonzero,
+    /// `np.count_nonzero(a)`: int64.
+    CountNonzero,
+    /// `np.flatnonzero(a)`: the flat indices of the nonzero elements.
+    FlatNonzero,
+    /// `np.sort(a)`: a sorted copy of a 1-D array (NaNs last; stable).
+    Sort,
+    /// `np.argsort(a, kind=...)` / `a.argsort()`: the int64 permutation that sorts a 1-D array,
+    /// stable (ties keep their order, which is what Numba's sorts give up to 16 elements).
+    Argsort,
+    /// `np.median(a)`: float64, of the flattened array; NaN when empty.
+    Median,
+}
+
+impl ArrayMethod {
+    /// Python's parameter names in order, and how many are required (`kind=` of the sorts
+    /// is accepted and ignored: every kind gives the same sorted values).
+    pub fn params(self) -> (&'static [&'static str], usize) {
+        match self {
+            ArrayMethod::Fill => (&["a", "value"], 2),
+            _ => (&["a"], 1),
+        }
     }
 }
 
@@ -932,6 +985,30 @@ builtins! {
     Ravel = "ravel" [".ravel()", "numpy.ravel"] (1, 1) View(ViewOp::Ravel), Rw;
     /// `a.flatten()`
     Flatten = "flatten" [".flatten()"] (1, 1) View(ViewOp::Flatten), Rw;
+    /// `a.astype(dtype)`
+    Astype = "astype" [".astype()"] (2, 2) Alloc(Alloc::Astype), Rw;
+    /// `np.where(cond, x, y)` / `np.where(cond)`
+    NpWhere = "np.where" ["numpy.where"] (1, 3) Elementwise(Elem::Where), Rw;
+    /// `np.clip(a, lo, hi)` / `a.clip(lo, hi)`
+    NpClip = "np.clip" ["numpy.clip", ".clip()"] (3, 3) Elementwise(Elem::Clip), Rw;
+    /// `np.round(a, decimals=0)` / `np.around` / `a.round()`
+    NpRound = "np.round" ["numpy.round", "numpy.around", "numpy.round_", ".round()"] (1, 2) Elementwise(Elem::Round), Rw;
+    /// `a.fill(x)`
+    Fill = "fill" [".fill()"] (2, 2) Method(ArrayMethod::Fill), Rw;
+    /// `a.item()`
+    Item = "item" [".item()"] (1, 1) Method(ArrayMethod::Item), Rw;
+    /// `np.nonzero(a)` / `a.nonzero()`
+    NpNonzero = "np.nonzero" ["numpy.nonzero", ".nonzero()"] (1, 1) Method(ArrayMethod::Nonzero), Rw;
+    /// `np.count_nonzero(a)`
+    NpCountNonzero = "np.count_nonzero" ["numpy.count_nonzero"] (1, 1) Method(ArrayMethod::CountNonzero), Rw;
+    /// `np.flatnonzero(a)`
+    NpFlatNonzero = "np.flatnonzero" ["numpy.flatnonzero"] (1, 1) Method(ArrayMethod::FlatNonzero), Rw;
+    /// `np.sort(a)`
+    NpSort = "np.sort" ["numpy.sort"] (1, 1) Method(ArrayMethod::Sort), Rw;
+    /// `np.argsort(a)` / `a.argsort()`
+    NpArgsort = "np.argsort" ["numpy.argsort", ".argsort()"] (1, 1) Method(ArrayMethod::Argsort), Rw;
+    /// `np.median(a)`
+    NpMedian = "np.median" ["numpy.median"] (1, 1) Method(ArrayMethod::Median), Rw;
     /// `np.sum(a, axis=None, dtype=None)` / `a.sum()`
     NpSum = "np.sum" ["numpy.sum", ".sum()"] (3, 3) Reduce(Reduce::Sum), Rw;
     /// `np.prod(a)` / `a.prod()`

@@ -10,7 +10,9 @@
 //! gives that integer type; arrays unify only with the identical array type (Numba relaxes
 //! the layout to `A`).
 
-use crate::builtins::{Alloc, AtomicOp, Builtin, KernelOp, ListOp, Reduce, Typing, UfuncLoops, ViewOp};
+use crate::builtins::{
+    Alloc, ArrayMethod, AtomicOp, Builtin, Elem, KernelOp, ListOp, Reduce, Typing, UfuncLoops, ViewOp,
+};
 use crate::function::{BinaryOp, CmpOp, UnaryOp};
 use crate::types::{ArrayType, Layout, Scalar, SliceKind, Type};
 use twinjit_diag::{Diagnostic, Span};
@@ -561,6 +563,72 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
         Typing::Alloc(a) => alloc(b, a, args)?,
         Typing::View(v) => view(b, v, args)?,
         Typing::Reduce(r) => reduce(b, r, args)?,
+        Typing::Elementwise(Elem::Where) if args.len() == 1 => nonzero_type(b, &args[0])?,
+        Typing::Elementwise(Elem::Where) if args.len() == 2 => {
+            return Err(TypeError::new("np.where() takes 1 or 3 arguments", "2 arguments"))
+        }
+        Typing::Elementwise(e) => {
+            let mut dtypes = Vec::new();
+            for (k, t) in args.iter().enumerate() {
+                match elementwise_operand(t) {
+                    Some((s, _)) => dtypes.push(s),
+                    None => {
+                        return Err(TypeError::new(
+                            format!("{}() expects arrays or numbers, found {t}", b.name()),
+                            format!("argument {} is {t}", k + 1),
+                        ))
+                    }
+                }
+            }
+            let d = match e {
+                Elem::Where => unify_scalar(dtypes[1], dtypes[2]),
+                Elem::Clip | Elem::Round => dtypes[0],
+            };
+            if e == Elem::Round && args.len() > 1 && !dtypes[1].is_int() {
+                return Err(TypeError::new("decimals must be an integer", "decimals"));
+            }
+            if e != Elem::Where && !matches!(ty(0), Type::Array(_)) {
+                return Err(TypeError::new(format!("{}() of a number is not supported", b.name()), "a number"));
+            }
+            if is_elementwise(args) {
+                elementwise_result(d, args)
+            } else {
+                Type::Scalar(d)
+            }
+        }
+        Typing::Method(m) => match m {
+            ArrayMethod::Fill => {
+                array_of(&ty(0), b.name())?;
+                scalar(1)?;
+                Type::None
+            }
+            ArrayMethod::Item => Type::Scalar(array_of(&ty(0), b.name())?.dtype),
+            ArrayMethod::Nonzero => nonzero_type(b, &ty(0))?,
+            ArrayMethod::CountNonzero => {
+                array_of(&ty(0), b.name())?;
+                Type::I64
+            }
+            ArrayMethod::FlatNonzero => {
+                array_of(&ty(0), b.name())?;
+                Type::Array(ArrayType { dtype: Scalar::Int64, ndim: 1, layout: Layout::C })
+            }
+            ArrayMethod::Sort | ArrayMethod::Argsort => {
+                let at = array_of(&ty(0), b.name())?;
+                if at.ndim != 1 {
+                    return Err(TypeError::new(
+                        format!("{}() of a {}-D array is not supported yet", b.name(), at.ndim),
+                        "not a 1-D array",
+                    )
+                    .with_hint("sort a 1-D array (e.g. a row, or a.ravel())"));
+                }
+                let dtype = if m == ArrayMethod::Sort { at.dtype } else { Scalar::Int64 };
+                Type::Array(ArrayType { dtype, ndim: 1, layout: Layout::C })
+            }
+            ArrayMethod::Median => {
+                array_of(&ty(0), b.name())?;
+                Type::F64
+            }
+        },
         Typing::SliceIndex => {
             for (k, t) in args.iter().enumerate() {
                 if !(*t == Type::None || t.scalar().is_some_and(|s| s.is_int())) {
@@ -719,6 +787,7 @@ fn alloc(b: Builtin, a: Alloc, args: &[Type]) -> Result<Type, TypeError> {
             integer(0)?;
             c_array(dtype_arg(&ty(1), Scalar::Float64)?, 2)
         }
+        Alloc::Astype => c_array(dtype_arg(&ty(1), array(0)?.dtype)?, array(0)?.ndim),
         Alloc::Copy if matches!(ty(0), Type::List(_)) => ty(0),
         Alloc::Copy => c_array(array(0)?.dtype, array(0)?.ndim),
         Alloc::Array => match ty(0) {
@@ -796,6 +865,13 @@ fn list_op(b: Builtin, op: ListOp, args: &[Type]) -> Result<Type, TypeError> {
             e = Type::Array(ArrayType { layout: Layout::A, ..e.array().expect("checked") });
         }
         return Ok(Type::List(Box::new(e)));
+    }
+    if let (ListOp::Sort, Type::Array(at)) = (op, &args[0]) {
+        // `a.sort()` on an array: in place.
+        if at.ndim != 1 {
+            return Err(TypeError::new("sort() of a multi-dimensional array is not supported yet", "not a 1-D array"));
+        }
+        return Ok(Type::None);
     }
     let Type::List(elem) = &args[0] else {
         return Err(TypeError::new(
@@ -996,6 +1072,9 @@ pub fn tuple_index(k: i64, n: usize) -> Result<usize, TypeError> {
 /// element; anything else a view, whose layout follows Numba's rule (a C array stays C when
 /// integers lead and at most the innermost index is a slice without a step).
 pub fn array_subscript(at: &ArrayType, idx: &[Type]) -> Result<Type, TypeError> {
+    if let Some(t) = fancy_index(at, idx) {
+        return t;
+    }
     let idx: Vec<Type> = match idx {
         [Type::Tuple(ts)] => ts.clone(),
         _ => idx.to_vec(),
@@ -1129,6 +1208,31 @@ pub fn pick_signature(declared: &[crate::types::Signature], args: &[Type]) -> Op
         .map(|(_, k)| k)
 }
 
+/// Indexing that copies, as Numba has it: `a[mask]` with a bool array of `a`'s dimension
+/// (a 1-D array of the selected elements) and `a[idx]` on a 1-D array with an integer array
+/// (an array of `idx`'s shape). `None` when the subscript is not an array.
+pub fn fancy_index(at: &ArrayType, idx: &[Type]) -> Option<Result<Type, TypeError>> {
+    let [Type::Array(it)] = idx else { return None };
+    let out = |ndim| Ok(Type::Array(ArrayType { dtype: at.dtype, ndim, layout: Layout::C }));
+    Some(match it.dtype {
+        Scalar::Bool if it.ndim == at.ndim => out(1),
+        Scalar::Bool => Err(TypeError::new(
+            format!("a boolean index must have the array's {} dimensions, found {}", at.ndim, it.ndim),
+            "boolean index",
+        )),
+        s if s.is_int() && at.ndim == 1 => out(it.ndim),
+        s if s.is_int() => Err(TypeError::new(
+            "indexing a multi-dimensional array with an integer array is not supported",
+            "integer array index",
+        )
+        .with_hint("index a 1-D array (e.g. a row) or write a loop")),
+        s => Err(TypeError::new(
+            format!("arrays used as indices must be of integer or boolean type, found {}", s.name()),
+            "bad index",
+        )),
+    })
+}
+
 /// The dtype and dimension count of an operand of an array expression: an array's, or a
 /// scalar's with no dimensions; `None` for anything else.
 pub fn elementwise_operand(t: &Type) -> Option<(Scalar, u8)> {
@@ -1210,6 +1314,13 @@ pub fn same_kind(from: Scalar, to: Scalar) -> bool {
         Scalar::Float32 | Scalar::Float64 => 2,
     };
     kind(from) <= kind(to)
+}
+
+/// `np.nonzero(a)`: one int64 index array per dimension.
+fn nonzero_type(b: Builtin, t: &Type) -> Result<Type, TypeError> {
+    let at = array_of(t, b.name())?;
+    let idx = Type::Array(ArrayType { dtype: Scalar::Int64, ndim: 1, layout: Layout::C });
+    Ok(Type::Tuple(vec![idx; at.ndim as usize]))
 }
 
 /// The type of a reduction (see [`Reduce`]), as Numba types it.

@@ -23,8 +23,10 @@ use twinjit_diag::{Diagnostic, Span};
 
 mod arrays;
 mod elementwise;
+mod fancy;
 mod lists;
 mod reductions;
+mod sorting;
 
 struct Rewriter<'a> {
     src: &'a Function,
@@ -418,7 +420,9 @@ impl Rewriter<'_> {
             }
             InstKind::GetItem(a, idx) => {
                 let av = self.val(*a);
+                let fancy = idx.len() == 1 && matches!(self.ty(self.val(idx[0])), Type::Array(_));
                 match self.ty(av) {
+                    Type::Array(_) if fancy => Some(self.fancy_get(b, av, self.val(idx[0]), span)?),
                     Type::Array(_) if matches!(result_ty, Some(Type::Array(_))) => {
                         Some(self.subscript_view(b, av, idx, result_ty.clone().expect("typed"), span)?)
                     }
@@ -455,6 +459,11 @@ impl Rewriter<'_> {
                         .with_hint("only array elements can be assigned"));
                 };
                 let idx_types: Vec<Type> = idx.iter().map(|i| self.ty(self.val(*i))).collect();
+                if let [Type::Array(_)] = &idx_types[..] {
+                    let (i, vv) = (self.val(idx[0]), self.val(*v));
+                    self.fancy_set(b, av, i, vv, span)?;
+                    return Ok(());
+                }
                 if matches!(typing::array_subscript(&at, &idx_types), Ok(Type::Array(_))) {
                     self.assign_view(b, av, idx, *v, span)?;
                     return Ok(());
@@ -656,6 +665,14 @@ impl Rewriter<'_> {
             Typing::List(op) => self.list_op(b, op, &nargs, rt, span)?,
             Typing::InPlace => unreachable!("rewritten by `inst`"),
             Typing::Reduce(r) => self.reduce(b, r, args, &nargs, rt, span)?,
+            Typing::Elementwise(crate::builtins::Elem::Where) if nargs.len() == 1 => {
+                self.array_method(b, crate::builtins::ArrayMethod::Nonzero, &nargs, rt, span)?
+            }
+            Typing::Elementwise(e) => {
+                let r = rt.scalar().expect("numbers give a number");
+                self.elem_fn(b, e, &nargs, r, span)?
+            }
+            Typing::Method(m) => self.array_method(b, m, &nargs, rt, span)?,
             Typing::Alloc(a) => self.alloc(b, a, &nargs, rt, span)?,
             Typing::View(v) => self.view_op(b, v, &nargs, rt, span)?,
             // Consumed by the subscript's rewrite (which reads the untyped operands); the value

@@ -181,7 +181,7 @@ impl<'r> Rewriter<'r> {
 
     /// Copies `src` into `dst` element by element (equal shapes; `src` converted to `dst`'s
     /// dtype), in C order.
-    fn copy_elements(&mut self, b: Block, dst: Value, src: Value, span: Span) -> Result<(), Diagnostic> {
+    pub(super) fn copy_elements(&mut self, b: Block, dst: Value, src: Value, span: Span) -> Result<(), Diagnostic> {
         let dt = self.ty(dst).array().expect("an array").dtype;
         let dims = self.dims(b, dst, span);
         let (ds, ss) = (self.strides(b, dst, span), self.strides(b, src, span));
@@ -197,7 +197,7 @@ impl<'r> Rewriter<'r> {
     }
 
     /// A C-contiguous copy of `a` (of `dtype`).
-    fn copy_of(&mut self, b: Block, a: Value, dtype: Scalar, span: Span) -> Result<Value, Diagnostic> {
+    pub(super) fn copy_of(&mut self, b: Block, a: Value, dtype: Scalar, span: Span) -> Result<Value, Diagnostic> {
         let dims = self.dims(b, a, span);
         let out = self.push(
             b,
@@ -255,7 +255,7 @@ impl<'r> Rewriter<'r> {
                 }
                 out
             }
-            Alloc::Copy => self.copy_of(b, args[0], at.dtype, span)?,
+            Alloc::Copy | Alloc::Astype => self.copy_of(b, args[0], at.dtype, span)?,
             Alloc::Array => match self.ty(args[0]) {
                 Type::Array(_) => self.copy_of(b, args[0], at.dtype, span)?,
                 _ => self.array_literal(b, args[0], at, span)?,

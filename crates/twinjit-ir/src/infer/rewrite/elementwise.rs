@@ -18,6 +18,7 @@
 //! and narrowed to the result's dtype.
 
 use super::*;
+use crate::builtins::Elem;
 use crate::types::{ArrayType, Layout};
 
 /// Which source values are elementwise operations computed inside their consumer's loop (see
@@ -68,7 +69,9 @@ pub(super) fn is_elementwise(d: &InstData, types: &[Type]) -> bool {
     match &d.kind {
         InstKind::Unary(..) | InstKind::Binary(..) | InstKind::Compare(..) => typing::is_elementwise(&ts),
         InstKind::Builtin(bi, _) => {
-            matches!(bi.info().typing, Typing::Ufunc(_) | Typing::FloatPredicate) && typing::is_elementwise(&ts)
+            matches!(bi.info().typing, Typing::Ufunc(_) | Typing::FloatPredicate | Typing::Elementwise(_))
+                && !(*bi == Builtin::NpWhere && ts.len() == 1)
+                && typing::is_elementwise(&ts)
         }
         _ => false,
     }
@@ -83,7 +86,9 @@ pub(super) fn is_ufunc_out(d: &InstData) -> bool {
 /// The inputs of an elementwise operation (a ufunc's, without its output array).
 fn inputs(d: &InstData) -> Vec<Value> {
     match &d.kind {
-        InstKind::Builtin(bi, args) => args[..args.len().min(bi.info().arity.0 as usize)].to_vec(),
+        InstKind::Builtin(bi, args) if matches!(bi.info().typing, Typing::Ufunc(_)) => {
+            args[..args.len().min(bi.info().arity.0 as usize)].to_vec()
+        }
         k => k.operands().to_vec(),
     }
 }
@@ -98,7 +103,8 @@ fn consumes(u: &InstData, r: Value, types: &[Type]) -> bool {
                 && match &types[a.index()] {
                     Type::Array(at) => {
                         let it: Vec<Type> = idx.iter().map(|i| types[i.index()].clone()).collect();
-                        matches!(typing::array_subscript(at, &it), Ok(Type::Array(_)))
+                        typing::fancy_index(at, &it).is_none()
+                            && matches!(typing::array_subscript(at, &it), Ok(Type::Array(_)))
                     }
                     _ => false,
                 }
@@ -139,6 +145,68 @@ fn is_pure(u: &InstData) -> bool {
 }
 
 impl Rewriter<'_> {
+    /// One element of `np.where`, `np.clip` or `np.round` (arguments new scalars; result `r`).
+    pub(super) fn elem_fn(
+        &mut self,
+        b: Block,
+        e: Elem,
+        xs: &[Value],
+        r: Scalar,
+        span: Span,
+    ) -> Result<Value, Diagnostic> {
+        let rt = Type::Scalar(r);
+        Ok(match e {
+            Elem::Where => {
+                let c = self.truth(b, xs[0], span)?;
+                let x = self.coerce(b, xs[1], &rt, span)?;
+                let y = self.coerce(b, xs[2], &rt, span)?;
+                self.emit_select(b, span, c, x, y)
+            }
+            Elem::Clip => {
+                // Numba: `min(max(x, lo), hi)` with Python's min and max (NaN stays).
+                let sc = |rw: &Self, v: Value| rw.ty(v).scalar().expect("numbers");
+                let u = typing::unify_scalar(typing::unify_scalar(sc(self, xs[0]), sc(self, xs[1])), sc(self, xs[2]));
+                let ut = Type::Scalar(if u == Scalar::Bool { Scalar::Int64 } else { u });
+                let (x, lo, hi) = (
+                    self.coerce(b, xs[0], &ut, span)?,
+                    self.coerce(b, xs[1], &ut, span)?,
+                    self.coerce(b, xs[2], &ut, span)?,
+                );
+                let up = self.emit_compare(b, span, CmpOp::Gt, lo, x);
+                let m = self.emit_select(b, span, up, lo, x);
+                let down = self.emit_compare(b, span, CmpOp::Lt, hi, m);
+                let m = self.emit_select(b, span, down, hi, m);
+                self.coerce(b, m, &rt, span)?
+            }
+            Elem::Round if !r.is_float() => xs[0],
+            Elem::Round => {
+                let x = self.coerce(b, xs[0], &rt, span)?;
+                let rint =
+                    |rw: &mut Self, y: Value| rw.push(b, InstKind::Builtin(Builtin::NpRint, vec![y]), rt.clone(), span);
+                match xs.get(1) {
+                    None => rint(self, x),
+                    Some(&d) => {
+                        // 10 ** |d| in the float type; scale up (d >= 0) or down, round, undo.
+                        let d = self.coerce(b, d, &Type::I64, span)?;
+                        let zero = self.int(b, 0, span);
+                        let neg = self.emit_compare(b, span, CmpOp::Lt, d, zero);
+                        let nd = self.push(b, InstKind::Unary(UnaryOp::Neg, d), Type::I64, span);
+                        let ad = self.emit_select(b, span, neg, nd, d);
+                        let ten = self.push(b, InstKind::Const(Const::Float(10.0)), rt.clone(), span);
+                        let f = self.emit_binary(b, span, BinaryOp::Pow, ten, ad);
+                        let up = self.emit_binary(b, span, BinaryOp::Mul, x, f);
+                        let down = self.emit_binary(b, span, BinaryOp::Div, x, f);
+                        let y = self.emit_select(b, span, neg, down, up);
+                        let ry = rint(self, y);
+                        let back_up = self.emit_binary(b, span, BinaryOp::Mul, ry, f);
+                        let back_down = self.emit_binary(b, span, BinaryOp::Div, ry, f);
+                        self.emit_select(b, span, neg, back_up, back_down)
+                    }
+                }
+            }
+        })
+    }
+
     /// The elementwise operation `data` as a new array (its fused operands computed inside).
     pub(super) fn elementwise(&mut self, b: Block, data: &InstData) -> Result<Value, Diagnostic> {
         let span = data.span;
@@ -251,7 +319,7 @@ impl Rewriter<'_> {
 
     /// `src` (new value, an array) as a view of shape `dims` by broadcasting, raising
     /// `ValueError(message)` when some axis neither matches nor is 1.
-    fn broadcast_view(
+    pub(super) fn broadcast_view(
         &mut self,
         b: Block,
         src: Value,
@@ -407,6 +475,7 @@ impl Rewriter<'_> {
                         self.ufunc(b, *bi, u, &xs, Type::Scalar(lt), span)?
                     }
                     Typing::FloatPredicate => self.float_predicate(b, *bi, xs[0], span),
+                    Typing::Elementwise(e) => self.elem_fn(b, e, &xs, r, span)?,
                     _ => unreachable!("checked by is_elementwise"),
                 }
             }

@@ -46,7 +46,7 @@ impl<'r> Rewriter<'r> {
     }
 
     /// `while vars[0] < stop: vars = body(vars)`.
-    fn while_below(
+    pub(super) fn while_below(
         &mut self,
         b: Block,
         init: Vec<Value>,
@@ -373,6 +373,10 @@ impl<'r> Rewriter<'r> {
             ListOp::Clear => {
                 let zero = self.int(b, 0, span);
                 self.lresize(b, args[0], zero, span);
+                none(self)
+            }
+            ListOp::Sort if matches!(self.ty(args[0]), Type::Array(_)) => {
+                self.sort_in_place(b, args[0], span)?;
                 none(self)
             }
             ListOp::Sort => {

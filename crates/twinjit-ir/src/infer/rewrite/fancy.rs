@@ -1,0 +1,366 @@
+//! The rewrite of indexing that copies (NumPy's advanced indexing, as Numba supports it):
+//! `a[mask]` with a bool array of `a`'s shape gives a new 1-D array of the selected elements
+//! in C order, `a[idx]` on a 1-D array with an integer array gathers (negative indices count
+//! from the end; out of range is an `IndexError`), and the assignments `a[mask] = v` and
+//! `a[idx] = v` store a number, or an array of the selected count (of `idx`'s shape).
+
+use super::*;
+use crate::builtins::ArrayMethod;
+use crate::types::{ArrayType, Layout};
+
+type Then<'b, 'r> = dyn FnMut(&mut Rewriter<'r>, &[Value]) -> Result<Vec<Value>, Diagnostic> + 'b;
+type AtIndex<'b, 'r> = dyn FnMut(&mut Rewriter<'r>, &[Value], &[Value]) -> Result<Vec<Value>, Diagnostic> + 'b;
+
+impl<'r> Rewriter<'r> {
+    /// `vars = then(vars) if cond else vars`, joined in block parameters.
+    pub(super) fn if_values(
+        &mut self,
+        b: Block,
+        cond: Value,
+        vars: Vec<Value>,
+        span: Span,
+        then: &mut Then<'_, 'r>,
+    ) -> Result<Vec<Value>, Diagnostic> {
+        let at = self.cur[b.index()];
+        let tb = self.g.add_block();
+        let join = self.g.add_block();
+        let out: Vec<Value> = vars.iter().map(|v| self.g.add_block_param(join, self.ty(*v))).collect();
+        let t = BlockCall { block: tb, args: vec![] };
+        self.g.terminate(at, Terminator::Branch(cond, t, BlockCall { block: join, args: vars.clone() }), span);
+        self.cur[b.index()] = tb;
+        let next = then(self, &vars)?;
+        let end = self.cur[b.index()];
+        self.g.terminate(end, Terminator::Jump(BlockCall { block: join, args: next }), span);
+        self.cur[b.index()] = join;
+        Ok(out)
+    }
+
+    /// Folds `body(index, vars) -> vars` over every index of `dims` in C order.
+    fn fold_index(
+        &mut self,
+        b: Block,
+        dims: &[Value],
+        init: Vec<Value>,
+        span: Span,
+        body: &mut AtIndex<'_, 'r>,
+    ) -> Result<Vec<Value>, Diagnostic> {
+        fn go<'r>(
+            rw: &mut Rewriter<'r>,
+            b: Block,
+            dims: &[Value],
+            idx: &mut Vec<Value>,
+            vars: Vec<Value>,
+            span: Span,
+            body: &mut AtIndex<'_, 'r>,
+        ) -> Result<Vec<Value>, Diagnostic> {
+            if idx.len() == dims.len() {
+                return body(rw, idx, &vars);
+            }
+            let zero = rw.int(b, 0, span);
+            let n = dims[idx.len()];
+            rw.fold(b, (zero, n), vars, span, &mut |rw, i, v| {
+                idx.push(i);
+                let r = go(rw, b, dims, idx, v.to_vec(), span, body);
+                idx.pop();
+                r
+            })
+        }
+        go(self, b, dims, &mut Vec::new(), init, span, body)
+    }
+
+    /// `IndexError` unless the bool array `mask` has `a`'s shape.
+    fn check_mask_shape(&mut self, b: Block, a: Value, mask: Value, span: Span) {
+        let (da, dm) = (self.dims(b, a, span), self.dims(b, mask, span));
+        let mut bad: Option<Value> = None;
+        for (x, y) in da.into_iter().zip(dm) {
+            let ne = self.emit_compare(b, span, CmpOp::Ne, x, y);
+            bad = Some(match bad {
+                Some(p) => self.emit_binary(b, span, BinaryOp::BitOr, p, ne),
+                None => ne,
+            });
+        }
+        if let Some(bad) = bad {
+            self.raise_if(b, bad, "IndexError", "boolean index did not match indexed array", span);
+        }
+    }
+
+    /// How many elements of the bool array `mask` are true.
+    fn count_true(&mut self, b: Block, mask: Value, span: Span) -> Result<Value, Diagnostic> {
+        let zero = self.int(b, 0, span);
+        let out = self.fold_elements(b, mask, vec![zero], span, &mut |rw, m, v| {
+            let one = rw.coerce(b, m, &Type::I64, span)?;
+            Ok(vec![rw.emit_binary(b, span, BinaryOp::Add, v[0], one)])
+        })?;
+        Ok(out[0])
+    }
+
+    /// `i` as an index into an axis of length `n`: negative counts from the end, then checked.
+    fn wrap_checked(&mut self, b: Block, i: Value, n: Value, span: Span) -> Result<Value, Diagnostic> {
+        let i = self.coerce(b, i, &Type::I64, span)?;
+        let zero = self.int(b, 0, span);
+        let neg = self.emit_compare(b, span, CmpOp::Lt, i, zero);
+        let w = self.emit_binary(b, span, BinaryOp::Add, i, n);
+        let i = self.emit_select(b, span, neg, w, i);
+        self.push_void(b, InstKind::CheckIndex(i, n, 0), span);
+        Ok(i)
+    }
+
+    /// `a[index]` for an array `index` (new values): a new array (see the module docs).
+    pub(super) fn fancy_get(&mut self, b: Block, a: Value, index: Value, span: Span) -> Result<Value, Diagnostic> {
+        let at = self.ty(a).array().expect("an array");
+        let it = self.ty(index).array().expect("an array index");
+        if it.dtype == Scalar::Bool {
+            self.check_mask_shape(b, a, index, span);
+            let n = self.count_true(b, index, span)?;
+            let out = self.push(
+                b,
+                InstKind::NewArray { dtype: at.dtype, shape: vec![n], zeroed: false },
+                Type::Array(ArrayType { dtype: at.dtype, ndim: 1, layout: Layout::C }),
+                span,
+            );
+            let dims = self.dims(b, a, span);
+            let (sa, sm) = (self.strides(b, a, span), self.strides(b, index, span));
+            let zero = self.int(b, 0, span);
+            self.fold_index(b, &dims, vec![zero], span, &mut |rw, idx, v| {
+                let om = rw.offset(b, &sm, idx, span);
+                let m = rw.push(b, InstKind::Load(index, om), Type::BOOL, span);
+                let oa = rw.offset(b, &sa, idx, span);
+                rw.if_values(b, m, v.to_vec(), span, &mut |rw, v| {
+                    let x = rw.push(b, InstKind::Load(a, oa), Type::Scalar(at.dtype), span);
+                    rw.push_void(b, InstKind::Store(out, v[0], x), span);
+                    let one = rw.int(b, 1, span);
+                    Ok(vec![rw.emit_binary(b, span, BinaryOp::Add, v[0], one)])
+                })
+            })?;
+            return Ok(out);
+        }
+        let idims = self.dims(b, index, span);
+        let out = self.push(
+            b,
+            InstKind::NewArray { dtype: at.dtype, shape: idims.clone(), zeroed: false },
+            Type::Array(ArrayType { dtype: at.dtype, ndim: it.ndim, layout: Layout::C }),
+            span,
+        );
+        let n = self.push(b, InstKind::Dim(a, 0), Type::I64, span);
+        let s = self.push(b, InstKind::Stride(a, 0), Type::I64, span);
+        let (si, so) = (self.strides(b, index, span), self.strides(b, out, span));
+        self.loop_nest(b, &idims, span, &mut |rw, ii| {
+            let oi = rw.offset(b, &si, ii, span);
+            let i = rw.push(b, InstKind::Load(index, oi), Type::Scalar(it.dtype), span);
+            let i = rw.wrap_checked(b, i, n, span)?;
+            let off = rw.emit_binary(b, span, BinaryOp::Mul, i, s);
+            let x = rw.push(b, InstKind::Load(a, off), Type::Scalar(at.dtype), span);
+            let oo = rw.offset(b, &so, ii, span);
+            rw.push_void(b, InstKind::Store(out, oo, x), span);
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    /// `a[index] = v` for an array `index` (new values; `v` a number or an array).
+    pub(super) fn fancy_set(
+        &mut self,
+        b: Block,
+        a: Value,
+        index: Value,
+        v: Value,
+        span: Span,
+    ) -> Result<(), Diagnostic> {
+        let at = self.ty(a).array().expect("an array");
+        let it = self.ty(index).array().expect("an array index");
+        let dt = Type::Scalar(at.dtype);
+        let vt = self.ty(v);
+        if !matches!(vt, Type::Scalar(_) | Type::Array(_)) {
+            return Err(err(span, format!("cannot assign {vt} to elements of {}", Type::Array(at)), "assigned here"));
+        }
+        if it.dtype == Scalar::Bool {
+            self.check_mask_shape(b, a, index, span);
+            let dims = self.dims(b, a, span);
+            let (sa, sm) = (self.strides(b, a, span), self.strides(b, index, span));
+            // The values: a number, or a 1-D array with one value per true element (or one).
+            let source = match vt {
+                Type::Array(st) if st.ndim == 1 => {
+                    let n = self.count_true(b, index, span)?;
+                    let len = self.push(b, InstKind::Dim(v, 0), Type::I64, span);
+                    let one = self.int(b, 1, span);
+                    let ok = self.emit_compare(b, span, CmpOp::Eq, len, n);
+                    let single = self.emit_compare(b, span, CmpOp::Eq, len, one);
+                    let fits = self.emit_binary(b, span, BinaryOp::BitOr, ok, single);
+                    let bad = self.push(b, InstKind::Unary(UnaryOp::Not, fits), Type::BOOL, span);
+                    self.raise_if(
+                        b,
+                        bad,
+                        "ValueError",
+                        "NumPy boolean array indexing assignment cannot assign the input values to the output values where the mask is true",
+                        span,
+                    );
+                    let s = self.push(b, InstKind::Stride(v, 0), Type::I64, span);
+                    let zero = self.int(b, 0, span);
+                    Some(self.emit_select(b, span, single, zero, s))
+                }
+                Type::Array(_) => {
+                    return Err(err(span, "a boolean-mask assignment takes a number or a 1-D array", "assigned here"))
+                }
+                _ => None,
+            };
+            let x0 = if source.is_none() { Some(self.coerce(b, v, &dt, span)?) } else { None };
+            let zero = self.int(b, 0, span);
+            self.fold_index(b, &dims, vec![zero], span, &mut |rw, idx, vars| {
+                let om = rw.offset(b, &sm, idx, span);
+                let m = rw.push(b, InstKind::Load(index, om), Type::BOOL, span);
+                let oa = rw.offset(b, &sa, idx, span);
+                rw.if_values(b, m, vars.to_vec(), span, &mut |rw, vars| {
+                    let x = match (x0, source) {
+                        (Some(x), _) => x,
+                        (None, Some(s)) => {
+                            let off = rw.emit_binary(b, span, BinaryOp::Mul, vars[0], s);
+                            let st = rw.ty(v).array().expect("an array").dtype;
+                            let x = rw.push(b, InstKind::Load(v, off), Type::Scalar(st), span);
+                            rw.coerce(b, x, &dt, span)?
+                        }
+                        (None, None) => unreachable!("a number or an array"),
+                    };
+                    rw.push_void(b, InstKind::Store(a, oa, x), span);
+                    let one = rw.int(b, 1, span);
+                    Ok(vec![rw.emit_binary(b, span, BinaryOp::Add, vars[0], one)])
+                })
+            })?;
+            return Ok(());
+        }
+        let idims = self.dims(b, index, span);
+        let n = self.push(b, InstKind::Dim(a, 0), Type::I64, span);
+        let s = self.push(b, InstKind::Stride(a, 0), Type::I64, span);
+        let si = self.strides(b, index, span);
+        let src = match vt {
+            Type::Array(st) if st.ndim <= it.ndim => {
+                let m = "shape mismatch: value array could not be broadcast to indexing result";
+                let view = self.broadcast_view(b, v, &idims, m, span)?;
+                Some(view)
+            }
+            Type::Array(_) => return Err(err(span, "the value has more dimensions than the index", "assigned here")),
+            _ => None,
+        };
+        let x0 = if src.is_none() { Some(self.coerce(b, v, &dt, span)?) } else { None };
+        let sv = match src {
+            Some(view) => self.strides(b, view, span),
+            None => vec![],
+        };
+        self.loop_nest(b, &idims, span, &mut |rw, ii| {
+            let oi = rw.offset(b, &si, ii, span);
+            let i = rw.push(b, InstKind::Load(index, oi), Type::Scalar(it.dtype), span);
+            let i = rw.wrap_checked(b, i, n, span)?;
+            let off = rw.emit_binary(b, span, BinaryOp::Mul, i, s);
+            let x = match (x0, src) {
+                (Some(x), _) => x,
+                (None, Some(view)) => {
+                    let ov = rw.offset(b, &sv, ii, span);
+                    let st = rw.ty(view).array().expect("an array").dtype;
+                    let x = rw.push(b, InstKind::Load(view, ov), Type::Scalar(st), span);
+                    rw.coerce(b, x, &dt, span)?
+                }
+                (None, None) => unreachable!("a number or an array"),
+            };
+            rw.push_void(b, InstKind::Store(a, off, x), span);
+            Ok(())
+        })
+    }
+
+    /// How many elements of `a` are true (nonzero).
+    fn count_nonzero(&mut self, b: Block, a: Value, span: Span) -> Result<Value, Diagnostic> {
+        let zero = self.int(b, 0, span);
+        let out = self.fold_elements(b, a, vec![zero], span, &mut |rw, x, v| {
+            let t = rw.truth(b, x, span)?;
+            let one = rw.coerce(b, t, &Type::I64, span)?;
+            Ok(vec![rw.emit_binary(b, span, BinaryOp::Add, v[0], one)])
+        })?;
+        Ok(out[0])
+    }
+
+    /// An array method ([`ArrayMethod`]) on new values.
+    pub(super) fn array_method(
+        &mut self,
+        b: Block,
+        m: ArrayMethod,
+        args: &[Value],
+        rt: Type,
+        span: Span,
+    ) -> Result<Value, Diagnostic> {
+        let a = args[0];
+        let at = self.ty(a).array().expect("an array");
+        Ok(match m {
+            ArrayMethod::Fill => {
+                let x = self.coerce(b, args[1], &Type::Scalar(at.dtype), span)?;
+                let dims = self.dims(b, a, span);
+                let st = self.strides(b, a, span);
+                self.loop_nest(b, &dims, span, &mut |rw, idx| {
+                    let off = rw.offset(b, &st, idx, span);
+                    rw.push_void(b, InstKind::Store(a, off, x), span);
+                    Ok(())
+                })?;
+                self.push(b, InstKind::Const(Const::None), Type::None, span)
+            }
+            ArrayMethod::Item => {
+                let dims = self.dims(b, a, span);
+                let n = self.product(b, &dims, span);
+                let one = self.int(b, 1, span);
+                let bad = self.emit_compare(b, span, CmpOp::Ne, n, one);
+                self.raise_if(
+                    b,
+                    bad,
+                    "ValueError",
+                    "item(): can only convert an array of size 1 to a Python scalar",
+                    span,
+                );
+                let zero = self.int(b, 0, span);
+                self.push(b, InstKind::Load(a, zero), Type::Scalar(at.dtype), span)
+            }
+            ArrayMethod::CountNonzero => self.count_nonzero(b, a, span)?,
+            ArrayMethod::Sort => self.sorted_copy(b, a, span)?,
+            ArrayMethod::Argsort => self.argsort(b, a, span)?,
+            ArrayMethod::Median => self.median(b, a, span)?,
+            ArrayMethod::Nonzero | ArrayMethod::FlatNonzero => {
+                let n = self.count_nonzero(b, a, span)?;
+                let idx_t = Type::Array(ArrayType { dtype: Scalar::Int64, ndim: 1, layout: Layout::C });
+                let flat = m == ArrayMethod::FlatNonzero;
+                let outs: Vec<Value> = (0..if flat { 1 } else { at.ndim })
+                    .map(|_| {
+                        self.push(
+                            b,
+                            InstKind::NewArray { dtype: Scalar::Int64, shape: vec![n], zeroed: false },
+                            idx_t.clone(),
+                            span,
+                        )
+                    })
+                    .collect();
+                let dims = self.dims(b, a, span);
+                let st = self.strides(b, a, span);
+                let zero = self.int(b, 0, span);
+                self.fold_index(b, &dims, vec![zero, zero], span, &mut |rw, idx, v| {
+                    let off = rw.offset(b, &st, idx, span);
+                    let x = rw.push(b, InstKind::Load(a, off), Type::Scalar(at.dtype), span);
+                    let t = rw.truth(b, x, span)?;
+                    let one = rw.int(b, 1, span);
+                    let f = v[1];
+                    let mut next = rw.if_values(b, t, vec![v[0]], span, &mut |rw, k| {
+                        if flat {
+                            rw.push_void(b, InstKind::Store(outs[0], k[0], f), span);
+                        } else {
+                            for (d, &o) in outs.iter().enumerate() {
+                                rw.push_void(b, InstKind::Store(o, k[0], idx[d]), span);
+                            }
+                        }
+                        let one = rw.int(b, 1, span);
+                        Ok(vec![rw.emit_binary(b, span, BinaryOp::Add, k[0], one)])
+                    })?;
+                    next.push(rw.emit_binary(b, span, BinaryOp::Add, f, one));
+                    Ok(next)
+                })?;
+                if flat {
+                    outs[0]
+                } else {
+                    self.push(b, InstKind::MakeTuple(outs), rt, span)
+                }
+            }
+        })
+    }
+}

@@ -1,0 +1,170 @@
+//! The rewrite of array sorting: `np.sort`, `a.sort()`, `np.argsort` and `np.median`, by a
+//! stable bottom-up merge sort written as IR loops (NaNs sort last, as NumPy's and Numba's
+//! `lt` order them). Numba's default `quicksort` sorts up to 16 elements by insertion sort,
+//! which is stable too, so `argsort` ties agree with it there; on longer arrays with equal
+//! keys the order of the tied indices may differ from Numba's (the values never do).
+
+use super::*;
+use crate::types::{ArrayType, Layout};
+
+impl Rewriter<'_> {
+    /// `x < y` with NaN after every number.
+    fn sort_lt(&mut self, b: Block, x: Value, y: Value, span: Span) -> Value {
+        let lt = self.emit_compare(b, span, CmpOp::Lt, x, y);
+        if !self.ty(x).scalar().is_some_and(|s| s.is_float()) {
+            return lt;
+        }
+        let ny = self.emit_compare(b, span, CmpOp::Ne, y, y);
+        let nx = self.emit_compare(b, span, CmpOp::Ne, x, x);
+        let num = self.push(b, InstKind::Unary(UnaryOp::Not, nx), Type::BOOL, span);
+        let last = self.emit_binary(b, span, BinaryOp::BitAnd, ny, num);
+        self.emit_binary(b, span, BinaryOp::BitOr, lt, last)
+    }
+
+    /// Sorts the 1-D C array `data` in place, stably; with `key`, `data` holds indices into
+    /// the 1-D array `key` and sorts by `key[index]`.
+    fn merge_sort_array(&mut self, b: Block, data: Value, key: Option<Value>, span: Span) -> Result<(), Diagnostic> {
+        let dt = self.ty(data).array().expect("an array").dtype;
+        let n = self.push(b, InstKind::Dim(data, 0), Type::I64, span);
+        let tmp = self.push(
+            b,
+            InstKind::NewArray { dtype: dt, shape: vec![n], zeroed: false },
+            Type::Array(ArrayType { dtype: dt, ndim: 1, layout: Layout::C }),
+            span,
+        );
+        let kstride = key.map(|k| self.push(b, InstKind::Stride(k, 0), Type::I64, span));
+        let one = self.int(b, 1, span);
+        self.while_below(b, vec![one], n, span, &mut |rw, v| {
+            let width = v[0];
+            let two = rw.int(b, 2, span);
+            let step = rw.emit_binary(b, span, BinaryOp::Mul, width, two);
+            let zero = rw.int(b, 0, span);
+            rw.while_below(b, vec![zero], n, span, &mut |rw, u| {
+                let lo = u[0];
+                let min = |rw: &mut Self, x: Value| {
+                    let c = rw.emit_compare(b, span, CmpOp::Lt, x, n);
+                    rw.emit_select(b, span, c, x, n)
+                };
+                let m = rw.emit_binary(b, span, BinaryOp::Add, lo, width);
+                let mid = min(rw, m);
+                let h = rw.emit_binary(b, span, BinaryOp::Add, lo, step);
+                let hi = min(rw, h);
+                rw.fold(b, (lo, hi), vec![lo, mid], span, &mut |rw, k, p| {
+                    let (i, j) = (p[0], p[1]);
+                    // Both heads read at safe positions; the right one is taken only when the
+                    // left run is used up or it sorts strictly first.
+                    let left_done = rw.emit_compare(b, span, CmpOp::Ge, i, mid);
+                    let right_left = rw.emit_compare(b, span, CmpOp::Lt, j, hi);
+                    let si = rw.emit_select(b, span, left_done, lo, i);
+                    let sj = rw.emit_select(b, span, right_left, j, lo);
+                    let x = rw.push(b, InstKind::Load(data, si), Type::Scalar(dt), span);
+                    let y = rw.push(b, InstKind::Load(data, sj), Type::Scalar(dt), span);
+                    let (kx, ky) = match (key, kstride) {
+                        (Some(kv), Some(ks)) => {
+                            let kt = rw.ty(kv).array().expect("an array").dtype;
+                            let ox = rw.emit_binary(b, span, BinaryOp::Mul, x, ks);
+                            let oy = rw.emit_binary(b, span, BinaryOp::Mul, y, ks);
+                            (
+                                rw.push(b, InstKind::Load(kv, ox), Type::Scalar(kt), span),
+                                rw.push(b, InstKind::Load(kv, oy), Type::Scalar(kt), span),
+                            )
+                        }
+                        _ => (x, y),
+                    };
+                    let first = rw.sort_lt(b, ky, kx, span);
+                    let take_right = rw.emit_binary(b, span, BinaryOp::BitOr, left_done, first);
+                    let take_right = rw.emit_binary(b, span, BinaryOp::BitAnd, take_right, right_left);
+                    let pick = rw.emit_select(b, span, take_right, y, x);
+                    rw.push_void(b, InstKind::Store(tmp, k, pick), span);
+                    let one = rw.int(b, 1, span);
+                    let i1 = rw.emit_binary(b, span, BinaryOp::Add, i, one);
+                    let j1 = rw.emit_binary(b, span, BinaryOp::Add, j, one);
+                    Ok(vec![rw.emit_select(b, span, take_right, i, i1), rw.emit_select(b, span, take_right, j1, j)])
+                })?;
+                Ok(vec![hi])
+            })?;
+            rw.copy_elements(b, data, tmp, span)?;
+            Ok(vec![step])
+        })?;
+        Ok(())
+    }
+
+    /// A sorted C-contiguous copy of the 1-D array `a`.
+    pub(super) fn sorted_copy(&mut self, b: Block, a: Value, span: Span) -> Result<Value, Diagnostic> {
+        let dt = self.ty(a).array().expect("an array").dtype;
+        let c = self.copy_of(b, a, dt, span)?;
+        self.merge_sort_array(b, c, None, span)?;
+        Ok(c)
+    }
+
+    /// `a.sort()`: sorts the 1-D array `a` in place.
+    pub(super) fn sort_in_place(&mut self, b: Block, a: Value, span: Span) -> Result<(), Diagnostic> {
+        let c = self.sorted_copy(b, a, span)?;
+        self.copy_elements(b, a, c, span)
+    }
+
+    /// `np.argsort(a)` of a 1-D array.
+    pub(super) fn argsort(&mut self, b: Block, a: Value, span: Span) -> Result<Value, Diagnostic> {
+        let n = self.push(b, InstKind::Dim(a, 0), Type::I64, span);
+        let perm = self.push(
+            b,
+            InstKind::NewArray { dtype: Scalar::Int64, shape: vec![n], zeroed: false },
+            Type::Array(ArrayType { dtype: Scalar::Int64, ndim: 1, layout: Layout::C }),
+            span,
+        );
+        let zero = self.int(b, 0, span);
+        self.fold(b, (zero, n), vec![], span, &mut |rw, k, _| {
+            rw.push_void(b, InstKind::Store(perm, k, k), span);
+            Ok(vec![])
+        })?;
+        self.merge_sort_array(b, perm, Some(a), span)?;
+        Ok(perm)
+    }
+
+    /// `np.median(a)`: of the flattened array, the middle element or the mean of the two
+    /// middle ones (`(x + y) / 2`, as Numba computes it), as float64; NaN when empty.
+    pub(super) fn median(&mut self, b: Block, a: Value, span: Span) -> Result<Value, Diagnostic> {
+        let at = self.ty(a).array().expect("an array");
+        let flat = self.copy_of(b, a, at.dtype, span)?;
+        let dims = self.dims(b, flat, span);
+        let n = self.product(b, &dims, span);
+        let t1 = Type::Array(ArrayType { dtype: at.dtype, ndim: 1, layout: Layout::C });
+        let one = self.int(b, 1, span);
+        let zero = self.int(b, 0, span);
+        let line =
+            self.push(b, InstKind::View { base: flat, offset: zero, shape: vec![n], strides: vec![one] }, t1, span);
+        self.merge_sort_array(b, line, None, span)?;
+        let two = self.int(b, 2, span);
+        let half = self.emit_binary(b, span, BinaryOp::FloorDiv, n, two);
+        let empty = self.emit_compare(b, span, CmpOp::Eq, n, zero);
+        // Safe positions for an empty array (whose result is NaN).
+        let hi = self.emit_select(b, span, empty, zero, half);
+        let lo0 = self.emit_binary(b, span, BinaryOp::Sub, half, one);
+        let lo = self.emit_select(b, span, empty, zero, lo0);
+        let lo = {
+            let odd = self.emit_binary(b, span, BinaryOp::Mod, n, two);
+            let is_odd = self.emit_compare(b, span, CmpOp::Eq, odd, one);
+            self.emit_select(b, span, is_odd, hi, lo)
+        };
+        let nonempty = self.push(b, InstKind::Unary(UnaryOp::Not, empty), Type::BOOL, span);
+        let nan = self.push(b, InstKind::Const(Const::Float(f64::NAN)), Type::F64, span);
+        let out = self.if_values(b, nonempty, vec![nan], span, &mut |rw, _| {
+            let x = rw.push(b, InstKind::Load(line, lo), Type::Scalar(at.dtype), span);
+            let y = rw.push(b, InstKind::Load(line, hi), Type::Scalar(at.dtype), span);
+            let (x, y) = if at.dtype.is_float() {
+                (x, y)
+            } else {
+                (rw.coerce(b, x, &Type::I64, span)?, rw.coerce(b, y, &Type::I64, span)?)
+            };
+            let s = rw.emit_binary(b, span, BinaryOp::Add, x, y);
+            let s = rw.coerce(b, s, &Type::F64, span)?;
+            let two = rw.push(b, InstKind::Const(Const::Float(2.0)), Type::F64, span);
+            let m = rw.emit_binary(b, span, BinaryOp::Div, s, two);
+            // An odd count has one middle element: its own value.
+            let same = rw.emit_compare(b, span, CmpOp::Eq, lo, hi);
+            let xf = rw.coerce(b, x, &Type::F64, span)?;
+            Ok(vec![rw.emit_select(b, span, same, xf, m)])
+        })?;
+        Ok(out[0])
+    }
+}
