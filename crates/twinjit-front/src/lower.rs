@@ -870,7 +870,7 @@ impl Lower<'_> {
                 let r = self.expr(&b.right);
                 match binop(b.op) {
                     Some(op) => self.emit(InstKind::Binary(op, l, r), span),
-                    None => self.fail(unsupported(span, "the `@` operator is", "write the matrix product as loops")),
+                    None => self.emit(InstKind::Builtin(Builtin::NpMatmul, vec![l, r]), span),
                 }
             }
             Expr::BoolOp(b) => self.bool_op(b),
@@ -1470,9 +1470,12 @@ impl Lower<'_> {
 
     fn module_call(&mut self, g: Global, path: &[&str], c: &ast::ExprCall, span: Span) -> Value {
         let args = &c.arguments.args;
-        if let (Global::NumpyModule, [f]) = (&g, path) {
-            if let Some(b) = numpy_function(f) {
-                if matches!(b.info().typing, Typing::Alloc(_) | Typing::Reduce(_) | Typing::Method(_)) {
+        if let Global::NumpyModule = &g {
+            if let Some(b) = numpy_function(&path.join(".")) {
+                if matches!(
+                    b.info().typing,
+                    Typing::Alloc(_) | Typing::Reduce(_) | Typing::Method(_) | Typing::Random(_)
+                ) {
                     return self.alloc_call(b, None, c, span);
                 }
             }
@@ -1493,10 +1496,10 @@ impl Lower<'_> {
             (Global::NumpyModule | Global::NumbaModule, [t]) if dtype_name(t).is_some() => {
                 self.cast_call(dtype_name(t).expect("checked"), args, span)
             }
-            (Global::NumpyModule, [f]) => match numpy_function(f) {
+            (Global::NumpyModule, path) => match numpy_function(&path.join(".")) {
                 Some(b) => self.builtin_call(b, args, span),
                 None => self.fail(
-                    Diagnostic::error(format!("`np.{f}` is not supported"), span, "not supported")
+                    Diagnostic::error(format!("`np.{}` is not supported", path.join(".")), span, "not supported")
                         .with_hint(numpy_hint()),
                 ),
             },
@@ -1610,6 +1613,7 @@ impl Lower<'_> {
             Typing::Alloc(a) => (a.params(), a.dtype_param(), a == Alloc::Array),
             Typing::Reduce(r) => (r.params(), r.dtype_param(), false),
             Typing::Method(m) => (m.params(), None, false),
+            Typing::Random(r) => (r.params(), None, false),
             _ => unreachable!("a builtin with parameters"),
         };
         let fname = format!("{}()", b.name());
@@ -1803,7 +1807,7 @@ impl Lower<'_> {
     }
 
     fn method_call(&mut self, b: Builtin, receiver: Value, c: &ast::ExprCall, span: Span) -> Value {
-        if matches!(b.info().typing, Typing::Alloc(_) | Typing::Reduce(_) | Typing::Method(_)) {
+        if matches!(b.info().typing, Typing::Alloc(_) | Typing::Reduce(_) | Typing::Method(_) | Typing::Random(_)) {
             return self.alloc_call(b, Some(receiver), c, span);
         }
         if b == Builtin::ListSort {

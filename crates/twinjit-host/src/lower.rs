@@ -805,9 +805,10 @@ impl FnLowering<'_, '_> {
             Lowering::Libm(m) => self.call_helper(&m.host_symbol(f32), &xs, &arg_types, t),
             Lowering::Helper(h) => {
                 let ret = match h {
-                    Helper::Gcd => types::I64,
+                    Helper::Gcd | Helper::RandomSeed | Helper::RandomBelow => types::I64,
                     Helper::FrexpMantissa => t,
                     Helper::FrexpExponent => types::I32,
+                    Helper::RandomDouble | Helper::RandomGauss => types::F64,
                 };
                 self.call_helper(runtime::helper_symbol(h, f32), &xs, &arg_types, ret)
             }

@@ -50,6 +50,20 @@ extern "C" fn frexp_exponent_f32(x: f32) -> i32 {
     twinjit_ir::libm::frexpf(x).1
 }
 
+extern "C" fn random_seed(s: i64) -> i64 {
+    twinjit_ir::random::seed(s);
+    0
+}
+extern "C" fn random_double() -> f64 {
+    twinjit_ir::random::next_double()
+}
+extern "C" fn random_gauss() -> f64 {
+    twinjit_ir::random::gauss()
+}
+extern "C" fn random_below(n: i64) -> i64 {
+    twinjit_ir::random::below(n)
+}
+
 /// The helper symbol of a table helper for a float (`f32` chooses the float32 form; ignored
 /// for integer helpers).
 pub(crate) fn helper_symbol(h: Helper, f32: bool) -> &'static str {
@@ -59,6 +73,10 @@ pub(crate) fn helper_symbol(h: Helper, f32: bool) -> &'static str {
         (Helper::FrexpMantissa, true) => "twinjit_frexp_mantissa_f32",
         (Helper::FrexpExponent, false) => "twinjit_frexp_exponent_f64",
         (Helper::FrexpExponent, true) => "twinjit_frexp_exponent_f32",
+        (Helper::RandomSeed, _) => "twinjit_random_seed",
+        (Helper::RandomDouble, _) => "twinjit_random_double",
+        (Helper::RandomGauss, _) => "twinjit_random_gauss",
+        (Helper::RandomBelow, _) => "twinjit_random_below",
     }
 }
 
@@ -92,7 +110,11 @@ pub(crate) fn symbols() -> &'static [(Box<str>, usize)] {
             frexp_mantissa_f64,
             frexp_mantissa_f32,
             frexp_exponent_f64,
-            frexp_exponent_f32
+            frexp_exponent_f32,
+            random_seed,
+            random_double,
+            random_gauss,
+            random_below
         ];
         v.push((Box::from(NRT_NEW), crate::memory::twinjit_nrt_new as *const u8 as usize));
         v.push((Box::from(NRT_FREE), crate::memory::twinjit_nrt_free as *const u8 as usize));

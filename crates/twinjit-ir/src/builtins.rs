@@ -129,6 +129,10 @@ pub enum Typing {
     Elementwise(Elem),
     /// An array method ([`ArrayMethod`]).
     Method(ArrayMethod),
+    /// Linear algebra ([`Linalg`]).
+    Linalg(Linalg),
+    /// `np.random` ([`RandomOp`]); arguments bound to [`RandomOp::params`].
+    Random(RandomOp),
     /// A list operation or method (`[]`, `[a, b]`, `l.append(x)`, `del l[i]`): typed by
     /// [`ListOp`]'s rules, rewritten to the list primitives (`newlist`, `listlen`, `listget`,
     /// `listset`, `listresize`) and loops.
@@ -304,6 +308,29 @@ pub enum Elem {
     /// `np.round(a, decimals=0)` / `np.around`: half to even at `decimals` digits (Numba's
     /// `rint(x * 10**d) / 10**d`); integer arrays are returned as copies.
     Round,
+}
+
+/// Linear algebra on 1-D and 2-D arrays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Linalg {
+    /// `np.dot(a, b)` / `a.dot(b)`: 1-D·1-D a number, 2-D·1-D and 1-D·2-D a vector, 2-D·2-D a
+    /// matrix.
+    Dot,
+    /// `a @ b` / `np.matmul`: as `dot` for 1-D and 2-D operands.
+    Matmul,
+    /// `np.vdot(a, b)`: the dot product of the flattened arrays.
+    Vdot,
+    /// `np.outer(a, b)`: the (a.size, b.size) matrix of products.
+    Outer,
+    /// `np.trace(a)`: the sum of a 2-D array's diagonal.
+    Trace,
+    /// `np.diag(v)`: a 1-D array's diagonal matrix, or a 2-D array's diagonal.
+    Diag,
+    /// `np.linalg.norm(x, ord=None)`: vector norms 2 (default), 1, inf, -inf; matrix norms
+    /// Frobenius (default), 1, inf.
+    Norm,
+    /// `np.cross(a, b)` of 3-vectors (rows of 2-D arrays too).
+    Cross,
 }
 
 /// Array methods that are neither reductions nor constructors.
@@ -518,6 +545,56 @@ pub enum Helper {
     FrexpMantissa,
     /// The exponent of `frexp(x)` (int32).
     FrexpExponent,
+    /// `np.random.seed(s)` on this thread's generator (see `random`); returns 0.
+    RandomSeed,
+    /// The next double in [0, 1).
+    RandomDouble,
+    /// The next standard normal draw.
+    RandomGauss,
+    /// A uniform int64 in [0, n).
+    RandomBelow,
+}
+
+/// An `np.random` function inside compiled code, drawing from Numba's generator (see
+/// [`crate::random`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RandomOp {
+    /// `np.random.seed(seed)`
+    Seed,
+    /// `np.random.random(size=None)` / `np.random.random_sample` / `np.random.sample`
+    Random,
+    /// `np.random.rand(d0, d1, ...)`
+    Rand,
+    /// `np.random.randn(d0, d1, ...)`
+    Randn,
+    /// `np.random.normal(loc=0.0, scale=1.0, size=None)` / `np.random.standard_normal`
+    Normal,
+    /// `np.random.uniform(low=0.0, high=1.0, size=None)`
+    Uniform,
+    /// `np.random.randint(low, high=None, size=None)`
+    Randint,
+    /// `np.random.shuffle(x)`: in place, Fisher-Yates from the end.
+    Shuffle,
+    /// `np.random.permutation(x)`: a shuffled `np.arange(x)`, or a shuffled copy of `x`.
+    Permutation,
+    /// `np.random.choice(a, size=None)`: uniform draws from `a` (or `np.arange(a)`).
+    Choice,
+}
+
+impl RandomOp {
+    /// Python's parameter names in order, and how many are required.
+    pub fn params(self) -> (&'static [&'static str], usize) {
+        match self {
+            RandomOp::Seed => (&["seed"], 1),
+            RandomOp::Random => (&["size"], 0),
+            RandomOp::Rand | RandomOp::Randn => (&["d0", "d1", "d2"], 0),
+            RandomOp::Normal => (&["loc", "scale", "size"], 0),
+            RandomOp::Uniform => (&["low", "high", "size"], 0),
+            RandomOp::Randint => (&["low", "high", "size"], 1),
+            RandomOp::Shuffle | RandomOp::Permutation => (&["x"], 1),
+            RandomOp::Choice => (&["a", "size"], 1),
+        }
+    }
 }
 
 /// A special register of a CUDA thread.
@@ -1003,6 +1080,50 @@ builtins! {
     NpCountNonzero = "np.count_nonzero" ["numpy.count_nonzero"] (1, 1) Method(ArrayMethod::CountNonzero), Rw;
     /// `np.flatnonzero(a)`
     NpFlatNonzero = "np.flatnonzero" ["numpy.flatnonzero"] (1, 1) Method(ArrayMethod::FlatNonzero), Rw;
+    /// `np.random.seed(seed)`
+    NpRandomSeed = "np.random.seed" ["numpy.random.seed"] (1, 1) Random(RandomOp::Seed), Rw;
+    /// `np.random.random(size=None)`
+    NpRandomRandom = "np.random.random" ["numpy.random.random", "numpy.random.random_sample", "numpy.random.sample", "numpy.random.ranf"] (1, 1) Random(RandomOp::Random), Rw;
+    /// `np.random.rand(d0, ...)`
+    NpRandomRand = "np.random.rand" ["numpy.random.rand"] (3, 3) Random(RandomOp::Rand), Rw;
+    /// `np.random.randn(d0, ...)`
+    NpRandomRandn = "np.random.randn" ["numpy.random.randn"] (3, 3) Random(RandomOp::Randn), Rw;
+    /// `np.random.normal(loc, scale, size)`
+    NpRandomNormal = "np.random.normal" ["numpy.random.normal", "numpy.random.standard_normal"] (3, 3) Random(RandomOp::Normal), Rw;
+    /// `np.random.uniform(low, high, size)`
+    NpRandomUniform = "np.random.uniform" ["numpy.random.uniform"] (3, 3) Random(RandomOp::Uniform), Rw;
+    /// `np.random.randint(low, high, size)`
+    NpRandomRandint = "np.random.randint" ["numpy.random.randint"] (3, 3) Random(RandomOp::Randint), Rw;
+    /// `np.random.shuffle(x)`
+    NpRandomShuffle = "np.random.shuffle" ["numpy.random.shuffle"] (1, 1) Random(RandomOp::Shuffle), Rw;
+    /// `np.random.permutation(x)`
+    NpRandomPermutation = "np.random.permutation" ["numpy.random.permutation"] (1, 1) Random(RandomOp::Permutation), Rw;
+    /// `np.random.choice(a, size)`
+    NpRandomChoice = "np.random.choice" ["numpy.random.choice"] (2, 2) Random(RandomOp::Choice), Rw;
+    /// Seeds this thread's generator (made by the `np.random.seed` rewrite).
+    RandomSeedH = "random_seed" [] (1, 1) Internal, H(Helper::RandomSeed);
+    /// The next double in [0, 1).
+    RandomDoubleH = "random_double" [] (0, 0) Internal, H(Helper::RandomDouble);
+    /// The next standard normal draw.
+    RandomGaussH = "random_gauss" [] (0, 0) Internal, H(Helper::RandomGauss);
+    /// A uniform int64 in [0, n).
+    RandomBelowH = "random_below" [] (1, 1) Internal, H(Helper::RandomBelow);
+    /// `np.dot(a, b)` / `a.dot(b)`
+    NpDot = "np.dot" ["numpy.dot", ".dot()"] (2, 2) Linalg(Linalg::Dot), Rw;
+    /// `a @ b` / `np.matmul(a, b)`
+    NpMatmul = "np.matmul" ["numpy.matmul"] (2, 2) Linalg(Linalg::Matmul), Rw;
+    /// `np.vdot(a, b)`
+    NpVdot = "np.vdot" ["numpy.vdot"] (2, 2) Linalg(Linalg::Vdot), Rw;
+    /// `np.outer(a, b)`
+    NpOuter = "np.outer" ["numpy.outer"] (2, 2) Linalg(Linalg::Outer), Rw;
+    /// `np.trace(a)` / `a.trace()`
+    NpTrace = "np.trace" ["numpy.trace", ".trace()"] (1, 1) Linalg(Linalg::Trace), Rw;
+    /// `np.diag(v)`
+    NpDiag = "np.diag" ["numpy.diag"] (1, 1) Linalg(Linalg::Diag), Rw;
+    /// `np.linalg.norm(x, ord=None)`
+    NpNorm = "np.linalg.norm" ["numpy.linalg.norm"] (1, 2) Linalg(Linalg::Norm), Rw;
+    /// `np.cross(a, b)`
+    NpCross = "np.cross" ["numpy.cross"] (2, 2) Linalg(Linalg::Cross), Rw;
     /// `np.sort(a)`
     NpSort = "np.sort" ["numpy.sort"] (1, 1) Method(ArrayMethod::Sort), Rw;
     /// `np.argsort(a)` / `a.argsort()`
@@ -1181,6 +1302,14 @@ impl Builtin {
     /// Whether this builtin exists only in CUDA kernels and device functions.
     pub fn is_cuda(self) -> bool {
         matches!(self.info().lowering, Lowering::Kernel(_))
+    }
+
+    /// Whether it draws from (or seeds) the random generator: never removed, merged or moved.
+    pub fn is_random(self) -> bool {
+        matches!(
+            self.info().lowering,
+            Lowering::Helper(Helper::RandomSeed | Helper::RandomDouble | Helper::RandomGauss | Helper::RandomBelow)
+        ) || matches!(self.info().typing, Typing::Random(_))
     }
 
     /// The CUDA operation, for kernel builtins.

@@ -402,7 +402,7 @@ impl InstKind {
             | InstKind::DecRef(_) => true,
             // Integer `**` by a negative exponent with base 0 raises.
             InstKind::Binary(BinaryOp::Pow, ..) => true,
-            InstKind::Builtin(b, _) => b.is_cuda(),
+            InstKind::Builtin(b, _) => b.is_cuda() || b.is_random(),
             _ => false,
         }
     }

@@ -27,6 +27,7 @@ pub mod module;
 pub mod parse;
 pub mod passes;
 mod print;
+pub mod random;
 pub use print::python_tuple;
 pub mod types;
 pub mod typing;

@@ -11,7 +11,7 @@
 //! the layout to `A`).
 
 use crate::builtins::{
-    Alloc, ArrayMethod, AtomicOp, Builtin, Elem, KernelOp, ListOp, Reduce, Typing, UfuncLoops, ViewOp,
+    Alloc, ArrayMethod, AtomicOp, Builtin, Elem, KernelOp, Linalg, ListOp, RandomOp, Reduce, Typing, UfuncLoops, ViewOp,
 };
 use crate::function::{BinaryOp, CmpOp, UnaryOp};
 use crate::types::{ArrayType, Layout, Scalar, SliceKind, Type};
@@ -563,6 +563,8 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
         Typing::Alloc(a) => alloc(b, a, args)?,
         Typing::View(v) => view(b, v, args)?,
         Typing::Reduce(r) => reduce(b, r, args)?,
+        Typing::Linalg(l) => linalg(b, l, args)?,
+        Typing::Random(r) => random(b, r, args)?,
         Typing::Elementwise(Elem::Where) if args.len() == 1 => nonzero_type(b, &args[0])?,
         Typing::Elementwise(Elem::Where) if args.len() == 2 => {
             return Err(TypeError::new("np.where() takes 1 or 3 arguments", "2 arguments"))
@@ -1314,6 +1316,149 @@ pub fn same_kind(from: Scalar, to: Scalar) -> bool {
         Scalar::Float32 | Scalar::Float64 => 2,
     };
     kind(from) <= kind(to)
+}
+
+/// The type of an `np.random` function (see [`RandomOp`]).
+fn random(b: Builtin, r: RandomOp, args: &[Type]) -> Result<Type, TypeError> {
+    let arr = |dtype, ndim| Type::Array(ArrayType { dtype, ndim, layout: Layout::C });
+    let number = |k: usize| -> Result<Scalar, TypeError> {
+        match args.get(k) {
+            Some(Type::Scalar(s)) => Ok(*s),
+            Some(t) => Err(TypeError::new(
+                format!("{}() expects a number, found {t}", b.name()),
+                format!("argument {} is {t}", k + 1),
+            )),
+            None => Ok(Scalar::Float64),
+        }
+    };
+    let optional_number = |k: usize| -> Result<(), TypeError> {
+        if !matches!(args.get(k), None | Some(Type::None)) {
+            number(k)?;
+        }
+        Ok(())
+    };
+    // A `size` argument: absent or None draws one number, else an array of that shape.
+    let sized = |k: usize, s: Scalar| -> Result<Type, TypeError> {
+        match args.get(k) {
+            None | Some(Type::None) => Ok(Type::Scalar(s)),
+            Some(t) => Ok(arr(s, shape_ndim(b, t)?)),
+        }
+    };
+    Ok(match r {
+        RandomOp::Seed => {
+            if !number(0)?.is_int() {
+                return Err(TypeError::new("np.random.seed() takes an integer", "seed"));
+            }
+            Type::None
+        }
+        RandomOp::Random => sized(0, Scalar::Float64)?,
+        RandomOp::Rand | RandomOp::Randn => {
+            let n = args.iter().take_while(|t| **t != Type::None).count();
+            for k in 0..n {
+                if !number(k)?.is_int() {
+                    return Err(TypeError::new(format!("{}() takes integer dimensions", b.name()), "dimension"));
+                }
+            }
+            if n == 0 {
+                Type::F64
+            } else {
+                arr(Scalar::Float64, n as u8)
+            }
+        }
+        RandomOp::Normal | RandomOp::Uniform => {
+            optional_number(0)?;
+            optional_number(1)?;
+            sized(2, Scalar::Float64)?
+        }
+        RandomOp::Randint => {
+            for k in 0..2 {
+                if !matches!(args.get(k), None | Some(Type::None)) && !number(k)?.is_int() {
+                    return Err(TypeError::new("np.random.randint() takes integer bounds", "bound"));
+                }
+            }
+            sized(2, Scalar::Int64)?
+        }
+        RandomOp::Shuffle => {
+            let at = array_of(&args[0], b.name())?;
+            if at.ndim != 1 {
+                return Err(TypeError::new(
+                    "np.random.shuffle() of a multi-dimensional array is not supported yet",
+                    "here",
+                ));
+            }
+            Type::None
+        }
+        RandomOp::Permutation => match &args[0] {
+            Type::Scalar(s) if s.is_int() => arr(Scalar::Int64, 1),
+            Type::Array(at) if at.ndim == 1 => arr(at.dtype, 1),
+            t => {
+                return Err(TypeError::new(
+                    format!("np.random.permutation() takes an integer or a 1-D array, found {t}"),
+                    "here",
+                ))
+            }
+        },
+        RandomOp::Choice => {
+            let s = match &args[0] {
+                Type::Scalar(s) if s.is_int() => Scalar::Int64,
+                Type::Array(at) if at.ndim == 1 => at.dtype,
+                t => {
+                    return Err(TypeError::new(
+                        format!("np.random.choice() takes an integer or a 1-D array, found {t}"),
+                        "here",
+                    ))
+                }
+            };
+            sized(1, s)?
+        }
+    })
+}
+
+/// The type of a linear-algebra function (see [`Linalg`]).
+fn linalg(b: Builtin, l: Linalg, args: &[Type]) -> Result<Type, TypeError> {
+    let x = array_of(&args[0], b.name())?;
+    let arr = |dtype, ndim| Type::Array(ArrayType { dtype, ndim, layout: Layout::C });
+    let num = |s: Scalar| if s == Scalar::Bool { Scalar::Int64 } else { s };
+    Ok(match l {
+        Linalg::Dot | Linalg::Matmul | Linalg::Vdot | Linalg::Outer | Linalg::Cross => {
+            let y = array_of(&args[1], b.name())?;
+            let d = num(unify_scalar(x.dtype, y.dtype));
+            match (l, x.ndim, y.ndim) {
+                (Linalg::Vdot, _, _) => Type::Scalar(d),
+                (Linalg::Outer, _, _) => arr(d, 2),
+                (Linalg::Cross, 1, 1) => arr(d, 1),
+                (Linalg::Cross, 2, 2) => arr(d, 2),
+                (Linalg::Cross, _, _) => {
+                    return Err(TypeError::new("np.cross() takes two 1-D or two 2-D arrays", "here"))
+                }
+                (_, 1, 1) => Type::Scalar(d),
+                (_, 2, 1) | (_, 1, 2) => arr(d, 1),
+                (_, 2, 2) => arr(d, 2),
+                (_, m, n) => {
+                    return Err(TypeError::new(
+                        format!("{}() of {m}-D and {n}-D arrays is not supported", b.name()),
+                        "only 1-D and 2-D arrays",
+                    ))
+                }
+            }
+        }
+        Linalg::Trace if x.ndim == 2 => Type::Scalar(if x.dtype.is_float() { x.dtype } else { Scalar::Int64 }),
+        Linalg::Trace => return Err(TypeError::new("np.trace() takes a 2-D array", "here")),
+        Linalg::Diag if x.ndim == 1 => arr(x.dtype, 2),
+        Linalg::Diag if x.ndim == 2 => arr(x.dtype, 1),
+        Linalg::Diag => return Err(TypeError::new("np.diag() takes a 1-D or 2-D array", "here")),
+        Linalg::Norm => {
+            if let Some(t) = args.get(1) {
+                if !matches!(t, Type::None | Type::Scalar(_)) {
+                    return Err(TypeError::new(format!("ord must be a number, found {t}"), "ord"));
+                }
+            }
+            if x.ndim > 2 {
+                return Err(TypeError::new("np.linalg.norm() takes a 1-D or 2-D array", "here"));
+            }
+            Type::Scalar(if x.dtype == Scalar::Float32 { Scalar::Float32 } else { Scalar::Float64 })
+        }
+    })
 }
 
 /// `np.nonzero(a)`: one int64 index array per dimension.

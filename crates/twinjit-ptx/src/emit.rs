@@ -1131,6 +1131,13 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
                     Helper::FrexpMantissa => ("__tj_frexp_mantissa_f64", t),
                     Helper::FrexpExponent if f32 => ("__tj_frexp_exponent_f32", "i32"),
                     Helper::FrexpExponent => ("__tj_frexp_exponent_f64", "i32"),
+                    Helper::RandomSeed | Helper::RandomDouble | Helper::RandomGauss | Helper::RandomBelow => {
+                        return Err(self.unsupported(
+                            bi.name(),
+                            span,
+                            "np.random is not available in kernels (numba-cuda neither); use numba.cuda.random",
+                        ))
+                    }
                 };
                 self.m.use_helper(name);
                 let a: Vec<String> = xs.iter().map(|p| format!("{} {}", p.ty, p.op)).collect();

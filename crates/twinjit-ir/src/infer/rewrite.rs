@@ -24,7 +24,9 @@ use twinjit_diag::{Diagnostic, Span};
 mod arrays;
 mod elementwise;
 mod fancy;
+mod linalg;
 mod lists;
+mod random;
 mod reductions;
 mod sorting;
 
@@ -281,7 +283,7 @@ impl Rewriter<'_> {
                         | InstKind::SetItem(..)
                         | InstKind::Builtin(Builtin::Is | Builtin::TupleSlice | Builtin::SliceIndex, _)
                 )
-                && !matches!(&data.kind, InstKind::Builtin(b, _) if matches!(b.info().typing, Typing::Alloc(_) | Typing::List(_) | Typing::Reduce(_)))
+                && !matches!(&data.kind, InstKind::Builtin(b, _) if matches!(b.info().typing, Typing::Alloc(_) | Typing::List(_) | Typing::Reduce(_) | Typing::Linalg(_) | Typing::Random(_)))
             {
                 return Err(err(data.span, "a value used here is None (a variable that is never assigned, or a function without a return value)", "None used here"));
             }
@@ -673,6 +675,8 @@ impl Rewriter<'_> {
                 self.elem_fn(b, e, &nargs, r, span)?
             }
             Typing::Method(m) => self.array_method(b, m, &nargs, rt, span)?,
+            Typing::Linalg(l) => self.linalg(b, l, args, &nargs, rt, span)?,
+            Typing::Random(r) => self.random_op(b, r, &nargs, rt, span)?,
             Typing::Alloc(a) => self.alloc(b, a, &nargs, rt, span)?,
             Typing::View(v) => self.view_op(b, v, &nargs, rt, span)?,
             // Consumed by the subscript's rewrite (which reads the untyped operands); the value

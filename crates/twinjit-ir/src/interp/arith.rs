@@ -336,6 +336,13 @@ fn helper(h: Helper, args: &[&RtValue]) -> Option<RtValue> {
         (Helper::FrexpMantissa, [RtValue::F32(x)]) => RtValue::F32(libm::frexpf(*x).0),
         (Helper::FrexpExponent, [RtValue::F64(x)]) => RtValue::I32(libm::frexp(*x).1),
         (Helper::FrexpExponent, [RtValue::F32(x)]) => RtValue::I32(libm::frexpf(*x).1),
+        (Helper::RandomSeed, [RtValue::I64(s)]) => {
+            crate::random::seed(*s);
+            RtValue::I64(0)
+        }
+        (Helper::RandomDouble, []) => RtValue::F64(crate::random::next_double()),
+        (Helper::RandomGauss, []) => RtValue::F64(crate::random::gauss()),
+        (Helper::RandomBelow, [RtValue::I64(n)]) => RtValue::I64(crate::random::below(*n)),
         _ => return None,
     })
 }

@@ -141,7 +141,7 @@ impl<'r> Rewriter<'r> {
     }
 
     /// The dimensions a shape argument gives (an integer, or a tuple of integers), as int64.
-    fn shape_values(&mut self, b: Block, shape: Value, span: Span) -> Result<Vec<Value>, Diagnostic> {
+    pub(super) fn shape_values(&mut self, b: Block, shape: Value, span: Span) -> Result<Vec<Value>, Diagnostic> {
         let parts = match self.ty(shape) {
             Type::Tuple(_) => self.elements(b, shape, span),
             _ => vec![shape],
@@ -150,7 +150,7 @@ impl<'r> Rewriter<'r> {
     }
 
     /// A new C-contiguous array, after NumPy's check of its dimensions.
-    fn new_array(&mut self, b: Block, dtype: Scalar, dims: Vec<Value>, zeroed: bool, span: Span) -> Value {
+    pub(super) fn new_array(&mut self, b: Block, dtype: Scalar, dims: Vec<Value>, zeroed: bool, span: Span) -> Value {
         let zero = self.int(b, 0, span);
         let mut neg: Option<Value> = None;
         for &d in &dims {

@@ -18,7 +18,7 @@ type Each<'b, 'r> = dyn FnMut(&mut Rewriter<'r>, Value, &[Value]) -> Result<Vec<
 impl<'r> Rewriter<'r> {
     /// `while cond(vars): vars = body(vars)` with the loop's variables carried in block
     /// parameters; returns their values after the loop. Code after it goes into the exit.
-    fn while_loop(
+    pub(super) fn while_loop(
         &mut self,
         b: Block,
         init: Vec<Value>,
