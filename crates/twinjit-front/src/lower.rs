@@ -1618,6 +1618,7 @@ impl Lower<'_> {
         };
         let fname = format!("{}()", b.name());
         let mut slots: Vec<Option<&Expr>> = vec![None; names.len()];
+        let mut side: Option<bool> = None;
         let skip = usize::from(receiver.is_some());
         let args = &c.arguments.args;
         if args.len() + skip > names.len() {
@@ -1654,6 +1655,23 @@ impl Lower<'_> {
                         ))
                     }
                 }
+            }
+            // `side='left'|'right'` of searchsorted travels as a bool (true: right).
+            if name == "side" && b.info().typing == Typing::Method(ArrayMethod::Searchsorted) {
+                let Expr::StringLiteral(sv) = &kw.value else {
+                    return self.fail(unsupported(
+                        kspan,
+                        "a side= that is not a string literal is",
+                        "write side='left' or side='right'",
+                    ));
+                };
+                let right = match sv.value.to_str() {
+                    "left" => false,
+                    "right" => true,
+                    _ => return self.fail(Diagnostic::error("side must be 'left' or 'right'", kspan, "here")),
+                };
+                side = Some(right);
+                continue;
             }
             if name == "order" {
                 match &kw.value {
@@ -1701,6 +1719,7 @@ impl Lower<'_> {
         }
         for (k, slot) in slots.into_iter().enumerate().skip(skip) {
             vals.push(match slot {
+                None if names[k] == "side" => self.konst(Const::Bool(side.unwrap_or(false)), span),
                 None => self.konst(Const::None, span),
                 Some(e) if Some(k) == dtype_param => {
                     if let Expr::NoneLiteral(_) = e {

@@ -287,6 +287,7 @@ impl Reduce {
     pub fn params(self) -> (&'static [&'static str], usize) {
         match self {
             Reduce::Sum => (&["a", "axis", "dtype"], 1),
+            Reduce::ArgMin | Reduce::ArgMax | Reduce::CumSum | Reduce::CumProd => (&["a", "axis"], 1),
             _ => (&["a"], 1),
         }
     }
@@ -353,6 +354,47 @@ pub enum ArrayMethod {
     Argsort,
     /// `np.median(a)`: float64, of the flattened array; NaN when empty.
     Median,
+    /// `np.diff(a, n=1)`: the n-th differences along the last axis.
+    Diff,
+    /// `np.unique(ar)`: the sorted distinct elements of the flattened array.
+    Unique,
+    /// `np.searchsorted(a, v, side='left')`: insertion points into the sorted 1-D `a`
+    /// (`side` passed as a bool, true for 'right').
+    Searchsorted,
+    /// `np.concatenate(arrays, axis=0)` of a tuple of arrays.
+    Concatenate,
+    /// `np.stack(arrays, axis=0)`: along a new axis.
+    Stack,
+    /// `np.hstack(tup)`
+    Hstack,
+    /// `np.vstack(tup)`
+    Vstack,
+    /// `np.column_stack(tup)`
+    ColumnStack,
+    /// `np.isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False)`: elementwise.
+    Isclose,
+    /// `np.allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False)`: all of `isclose`.
+    Allclose,
+    /// `np.interp(x, xp, fp)`: piecewise-linear, NumPy's algorithm (float64).
+    Interp,
+    /// `np.bincount(x, weights=None, minlength=0)`
+    Bincount,
+    /// `np.average(a, weights=None)`
+    Average,
+    /// `np.percentile(a, q)` (q in [0, 100]), Numba's interpolation.
+    Percentile,
+    /// `np.quantile(a, q)` (q in [0, 1]).
+    Quantile,
+    /// `np.nanmedian(a)`: the median of the elements that are not NaN.
+    NanMedian,
+    /// `np.nanpercentile(a, q)`
+    NanPercentile,
+    /// `np.nanquantile(a, q)`
+    NanQuantile,
+    /// `np.argwhere(a)`: the (count, ndim) int64 indices of the nonzero elements.
+    Argwhere,
+    /// `np.histogram(a, bins=10, range=None)`: `(counts, edges)` as Numba computes them.
+    Histogram,
 }
 
 impl ArrayMethod {
@@ -361,6 +403,17 @@ impl ArrayMethod {
     pub fn params(self) -> (&'static [&'static str], usize) {
         match self {
             ArrayMethod::Fill => (&["a", "value"], 2),
+            ArrayMethod::Diff => (&["a", "n"], 1),
+            ArrayMethod::Searchsorted => (&["a", "v", "side"], 2),
+            ArrayMethod::Concatenate | ArrayMethod::Stack => (&["arrays", "axis"], 1),
+            ArrayMethod::Hstack | ArrayMethod::Vstack | ArrayMethod::ColumnStack => (&["tup"], 1),
+            ArrayMethod::Isclose | ArrayMethod::Allclose => (&["a", "b", "rtol", "atol", "equal_nan"], 2),
+            ArrayMethod::Interp => (&["x", "xp", "fp"], 3),
+            ArrayMethod::Bincount => (&["x", "weights", "minlength"], 1),
+            ArrayMethod::Average => (&["a", "weights"], 1),
+            ArrayMethod::Percentile | ArrayMethod::Quantile => (&["a", "q"], 2),
+            ArrayMethod::NanPercentile | ArrayMethod::NanQuantile => (&["a", "q"], 2),
+            ArrayMethod::Histogram => (&["a", "bins", "range"], 1),
             _ => (&["a"], 1),
         }
     }
@@ -379,6 +432,9 @@ pub enum ViewOp {
     Ravel,
     /// `a.flatten()`: always a 1-D copy.
     Flatten,
+    /// `a.flat`: as `ravel()` for reading and iterating (a view of a C-contiguous array, where
+    /// stores go through; of another array a copy, so storing into it is refused).
+    Flat,
 }
 
 /// How Numba picks a ufunc's loop for scalar arguments (the result type), with Numba's loop
@@ -1062,6 +1118,8 @@ builtins! {
     Ravel = "ravel" [".ravel()", "numpy.ravel"] (1, 1) View(ViewOp::Ravel), Rw;
     /// `a.flatten()`
     Flatten = "flatten" [".flatten()"] (1, 1) View(ViewOp::Flatten), Rw;
+    /// `a.flat`
+    Flat = "flat" [".flat"] (1, 1) View(ViewOp::Flat), Rw;
     /// `a.astype(dtype)`
     Astype = "astype" [".astype()"] (2, 2) Alloc(Alloc::Astype), Rw;
     /// `np.where(cond, x, y)` / `np.where(cond)`
@@ -1130,6 +1188,46 @@ builtins! {
     NpArgsort = "np.argsort" ["numpy.argsort", ".argsort()"] (1, 1) Method(ArrayMethod::Argsort), Rw;
     /// `np.median(a)`
     NpMedian = "np.median" ["numpy.median"] (1, 1) Method(ArrayMethod::Median), Rw;
+    /// `np.diff(a, n=1)`
+    NpDiff = "np.diff" ["numpy.diff"] (2, 2) Method(ArrayMethod::Diff), Rw;
+    /// `np.unique(ar)`
+    NpUnique = "np.unique" ["numpy.unique"] (1, 1) Method(ArrayMethod::Unique), Rw;
+    /// `np.searchsorted(a, v, side='left')` / `a.searchsorted(v)`
+    NpSearchsorted = "np.searchsorted" ["numpy.searchsorted", ".searchsorted()"] (3, 3) Method(ArrayMethod::Searchsorted), Rw;
+    /// `np.concatenate(arrays, axis=0)`
+    NpConcatenate = "np.concatenate" ["numpy.concatenate"] (2, 2) Method(ArrayMethod::Concatenate), Rw;
+    /// `np.stack(arrays, axis=0)`
+    NpStack = "np.stack" ["numpy.stack"] (2, 2) Method(ArrayMethod::Stack), Rw;
+    /// `np.hstack(tup)`
+    NpHstack = "np.hstack" ["numpy.hstack"] (1, 1) Method(ArrayMethod::Hstack), Rw;
+    /// `np.vstack(tup)`
+    NpVstack = "np.vstack" ["numpy.vstack"] (1, 1) Method(ArrayMethod::Vstack), Rw;
+    /// `np.column_stack(tup)`
+    NpColumnStack = "np.column_stack" ["numpy.column_stack"] (1, 1) Method(ArrayMethod::ColumnStack), Rw;
+    /// `np.isclose(a, b, rtol, atol, equal_nan)`
+    NpIsclose = "np.isclose" ["numpy.isclose"] (5, 5) Method(ArrayMethod::Isclose), Rw;
+    /// `np.allclose(a, b, rtol, atol, equal_nan)`
+    NpAllclose = "np.allclose" ["numpy.allclose"] (5, 5) Method(ArrayMethod::Allclose), Rw;
+    /// `np.interp(x, xp, fp)`
+    NpInterp = "np.interp" ["numpy.interp"] (3, 3) Method(ArrayMethod::Interp), Rw;
+    /// `np.bincount(x, weights=None, minlength=0)`
+    NpBincount = "np.bincount" ["numpy.bincount"] (3, 3) Method(ArrayMethod::Bincount), Rw;
+    /// `np.average(a, weights=None)`
+    NpAverage = "np.average" ["numpy.average"] (2, 2) Method(ArrayMethod::Average), Rw;
+    /// `np.percentile(a, q)`
+    NpPercentile = "np.percentile" ["numpy.percentile"] (2, 2) Method(ArrayMethod::Percentile), Rw;
+    /// `np.quantile(a, q)`
+    NpQuantile = "np.quantile" ["numpy.quantile"] (2, 2) Method(ArrayMethod::Quantile), Rw;
+    /// `np.nanmedian(a)`
+    NpNanmedian = "np.nanmedian" ["numpy.nanmedian"] (1, 1) Method(ArrayMethod::NanMedian), Rw;
+    /// `np.nanpercentile(a, q)`
+    NpNanpercentile = "np.nanpercentile" ["numpy.nanpercentile"] (2, 2) Method(ArrayMethod::NanPercentile), Rw;
+    /// `np.nanquantile(a, q)`
+    NpNanquantile = "np.nanquantile" ["numpy.nanquantile"] (2, 2) Method(ArrayMethod::NanQuantile), Rw;
+    /// `np.argwhere(a)`
+    NpArgwhere = "np.argwhere" ["numpy.argwhere"] (1, 1) Method(ArrayMethod::Argwhere), Rw;
+    /// `np.histogram(a, bins=10, range=None)`
+    NpHistogram = "np.histogram" ["numpy.histogram"] (3, 3) Method(ArrayMethod::Histogram), Rw;
     /// `np.sum(a, axis=None, dtype=None)` / `a.sum()`
     NpSum = "np.sum" ["numpy.sum", ".sum()"] (3, 3) Reduce(Reduce::Sum), Rw;
     /// `np.prod(a)` / `a.prod()`
@@ -1145,17 +1243,17 @@ builtins! {
     /// `np.std(a)` / `a.std()`
     NpStd = "np.std" ["numpy.std", ".std()"] (1, 1) Reduce(Reduce::Std), Rw;
     /// `np.argmin(a)` / `a.argmin()`
-    NpArgmin = "np.argmin" ["numpy.argmin", ".argmin()"] (1, 1) Reduce(Reduce::ArgMin), Rw;
+    NpArgmin = "np.argmin" ["numpy.argmin", ".argmin()"] (2, 2) Reduce(Reduce::ArgMin), Rw;
     /// `np.argmax(a)` / `a.argmax()`
-    NpArgmax = "np.argmax" ["numpy.argmax", ".argmax()"] (1, 1) Reduce(Reduce::ArgMax), Rw;
+    NpArgmax = "np.argmax" ["numpy.argmax", ".argmax()"] (2, 2) Reduce(Reduce::ArgMax), Rw;
     /// `np.all(a)` / `a.all()`
     NpAll = "np.all" ["numpy.all", ".all()"] (1, 1) Reduce(Reduce::All), Rw;
     /// `np.any(a)` / `a.any()`
     NpAny = "np.any" ["numpy.any", ".any()"] (1, 1) Reduce(Reduce::Any), Rw;
     /// `np.cumsum(a)` / `a.cumsum()`
-    NpCumsum = "np.cumsum" ["numpy.cumsum", ".cumsum()"] (1, 1) Reduce(Reduce::CumSum), Rw;
+    NpCumsum = "np.cumsum" ["numpy.cumsum", ".cumsum()"] (2, 2) Reduce(Reduce::CumSum), Rw;
     /// `np.cumprod(a)` / `a.cumprod()`
-    NpCumprod = "np.cumprod" ["numpy.cumprod", ".cumprod()"] (1, 1) Reduce(Reduce::CumProd), Rw;
+    NpCumprod = "np.cumprod" ["numpy.cumprod", ".cumprod()"] (2, 2) Reduce(Reduce::CumProd), Rw;
     /// `np.nansum(a)`
     NpNansum = "np.nansum" ["numpy.nansum"] (1, 1) Reduce(Reduce::NanSum), Rw;
     /// `np.nanprod(a)`

@@ -616,6 +616,9 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             }
             ArrayMethod::Sort | ArrayMethod::Argsort => {
                 let at = array_of(&ty(0), b.name())?;
+                if m == ArrayMethod::Sort && at.ndim > 1 {
+                    return Ok(Type::Array(ArrayType { dtype: at.dtype, ndim: at.ndim, layout: Layout::C }));
+                }
                 if at.ndim != 1 {
                     return Err(TypeError::new(
                         format!("{}() of a {}-D array is not supported yet", b.name(), at.ndim),
@@ -630,6 +633,7 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
                 array_of(&ty(0), b.name())?;
                 Type::F64
             }
+            _ => numpy_function(b, m, args)?,
         },
         Typing::SliceIndex => {
             for (k, t) in args.iter().enumerate() {
@@ -966,7 +970,7 @@ fn view(b: Builtin, v: ViewOp, args: &[Type]) -> Result<Type, TypeError> {
             Type::Array(ArrayType { layout: if at.ndim == 1 { at.layout } else { Layout::A }, ..at })
         }
         ViewOp::Reshape => c_array(at.dtype, shape_ndim(b, &args[1])?),
-        ViewOp::Ravel | ViewOp::Flatten => c_array(at.dtype, 1),
+        ViewOp::Ravel | ViewOp::Flatten | ViewOp::Flat => c_array(at.dtype, 1),
     })
 }
 
@@ -1318,6 +1322,165 @@ pub fn same_kind(from: Scalar, to: Scalar) -> bool {
     kind(from) <= kind(to)
 }
 
+/// The types of the NumPy functions of [`ArrayMethod`] beyond the simple methods.
+fn numpy_function(b: Builtin, m: ArrayMethod, args: &[Type]) -> Result<Type, TypeError> {
+    let arr = |dtype, ndim| Type::Array(ArrayType { dtype, ndim, layout: Layout::C });
+    let given = |k: usize| !matches!(args.get(k), None | Some(Type::None));
+    let int_arg = |k: usize, what: &str| -> Result<(), TypeError> {
+        match args.get(k) {
+            Some(Type::Scalar(s)) if s.is_int() => Ok(()),
+            None | Some(Type::None) => Ok(()),
+            Some(t) => Err(TypeError::new(format!("{what} must be an integer, found {t}"), what.to_string())),
+        }
+    };
+    // The arrays of a tuple argument (`np.concatenate((a, b))`): one dtype and dimension.
+    let arrays = |k: usize| -> Result<(Scalar, u8, usize), TypeError> {
+        let Type::Tuple(ts) = &args[k] else {
+            return Err(TypeError::new(format!("{}() takes a tuple of arrays, found {}", b.name(), args[k]), "here"));
+        };
+        let mut dtype: Option<Scalar> = None;
+        let mut ndim = None;
+        for t in ts {
+            let at = array_of(t, b.name())?;
+            dtype = Some(dtype.map_or(at.dtype, |d| unify_scalar(d, at.dtype)));
+            match ndim {
+                Some(n) if n != at.ndim => {
+                    return Err(TypeError::new(
+                        "all the input arrays must have the same number of dimensions",
+                        "arrays of different dimensions",
+                    ))
+                }
+                _ => ndim = Some(at.ndim),
+            }
+        }
+        match (dtype, ndim) {
+            (Some(d), Some(n)) => Ok((d, n, ts.len())),
+            _ => Err(TypeError::new("need at least one array to concatenate", "empty tuple")),
+        }
+    };
+    Ok(match m {
+        ArrayMethod::Diff => {
+            let at = array_of(&args[0], b.name())?;
+            int_arg(1, "n")?;
+            if at.ndim > 2 {
+                return Err(TypeError::new("np.diff() of a 3-D array is not supported yet", "here"));
+            }
+            arr(at.dtype, at.ndim)
+        }
+        ArrayMethod::Unique => arr(array_of(&args[0], b.name())?.dtype, 1),
+        ArrayMethod::Searchsorted => {
+            let at = array_of(&args[0], b.name())?;
+            if at.ndim != 1 {
+                return Err(TypeError::new("np.searchsorted() needs a 1-D sorted array", "here"));
+            }
+            match &args[1] {
+                Type::Array(v) => arr(Scalar::Int64, v.ndim),
+                Type::Scalar(_) => Type::I64,
+                t => return Err(TypeError::new(format!("np.searchsorted() of {t} is not supported"), "here")),
+            }
+        }
+        ArrayMethod::Concatenate => {
+            int_arg(1, "axis")?;
+            let (d, n, _) = arrays(0)?;
+            arr(d, n)
+        }
+        ArrayMethod::Stack => {
+            int_arg(1, "axis")?;
+            let (d, n, _) = arrays(0)?;
+            if n >= 3 {
+                return Err(TypeError::new("np.stack() of 3-D arrays is not supported", "here"));
+            }
+            arr(d, n + 1)
+        }
+        ArrayMethod::Hstack => {
+            let (d, n, _) = arrays(0)?;
+            arr(d, n)
+        }
+        ArrayMethod::Vstack | ArrayMethod::ColumnStack => {
+            let (d, n, _) = arrays(0)?;
+            if n > 2 {
+                return Err(TypeError::new(format!("{}() of 3-D arrays is not supported", b.name()), "here"));
+            }
+            arr(d, 2)
+        }
+        ArrayMethod::Isclose | ArrayMethod::Allclose => {
+            for k in 0..2 {
+                if elementwise_operand(&args[k]).is_none() {
+                    return Err(TypeError::new(
+                        format!("{}() takes arrays or numbers, found {}", b.name(), args[k]),
+                        "here",
+                    ));
+                }
+            }
+            if m == ArrayMethod::Allclose {
+                Type::BOOL
+            } else if is_elementwise(&args[..2]) {
+                elementwise_result(Scalar::Bool, &args[..2])
+            } else {
+                Type::BOOL
+            }
+        }
+        ArrayMethod::Interp => {
+            array_of(&args[1], b.name())?;
+            array_of(&args[2], b.name())?;
+            match &args[0] {
+                Type::Array(x) => arr(Scalar::Float64, x.ndim),
+                Type::Scalar(_) => Type::F64,
+                t => return Err(TypeError::new(format!("np.interp() of {t} is not supported"), "here")),
+            }
+        }
+        ArrayMethod::Bincount => {
+            let at = array_of(&args[0], b.name())?;
+            if at.ndim != 1 || !at.dtype.is_int() {
+                return Err(TypeError::new("np.bincount() takes a 1-D array of integers", "here"));
+            }
+            int_arg(2, "minlength")?;
+            arr(if given(1) { Scalar::Float64 } else { Scalar::Int64 }, 1)
+        }
+        ArrayMethod::Average => {
+            array_of(&args[0], b.name())?;
+            if given(1) {
+                array_of(&args[1], b.name())?;
+            }
+            Type::F64
+        }
+        ArrayMethod::NanMedian => {
+            array_of(&args[0], b.name())?;
+            Type::F64
+        }
+        ArrayMethod::Argwhere => {
+            array_of(&args[0], b.name())?;
+            arr(Scalar::Int64, 2)
+        }
+        ArrayMethod::Histogram => {
+            array_of(&args[0], b.name())?;
+            match args.get(1) {
+                None | Some(Type::None) => {}
+                Some(Type::Scalar(s)) if s.is_int() => {}
+                Some(Type::Array(a)) if a.ndim == 1 => {}
+                Some(t) => {
+                    return Err(TypeError::new(format!("bins must be an integer or a 1-D array, found {t}"), "bins"))
+                }
+            }
+            match args.get(2) {
+                None | Some(Type::None) => {}
+                Some(Type::Tuple(ts)) if ts.len() == 2 && ts.iter().all(|t| t.scalar().is_some()) => {}
+                Some(t) => return Err(TypeError::new(format!("range must be a (min, max) tuple, found {t}"), "range")),
+            }
+            Type::Tuple(vec![arr(Scalar::Int64, 1), arr(Scalar::Float64, 1)])
+        }
+        ArrayMethod::Percentile | ArrayMethod::Quantile | ArrayMethod::NanPercentile | ArrayMethod::NanQuantile => {
+            array_of(&args[0], b.name())?;
+            match &args[1] {
+                Type::Array(q) if q.ndim == 1 => arr(Scalar::Float64, 1),
+                Type::Scalar(_) => Type::F64,
+                t => return Err(TypeError::new(format!("q must be a number or a 1-D array, found {t}"), "q")),
+            }
+        }
+        _ => unreachable!("typed by the caller"),
+    })
+}
+
 /// The type of an `np.random` function (see [`RandomOp`]).
 fn random(b: Builtin, r: RandomOp, args: &[Type]) -> Result<Type, TypeError> {
     let arr = |dtype, ndim| Type::Array(ArrayType { dtype, ndim, layout: Layout::C });
@@ -1492,7 +1655,11 @@ fn reduce(b: Builtin, r: Reduce, args: &[Type]) -> Result<Type, TypeError> {
         }
         Reduce::Prod | Reduce::NanSum | Reduce::NanProd => wide(d),
         Reduce::CumSum | Reduce::CumProd => {
-            return Ok(Type::Array(ArrayType { dtype: wide(d), ndim: 1, layout: Layout::C }))
+            let ndim = if matches!(args.get(1), None | Some(Type::None)) { 1 } else { at.ndim };
+            return Ok(Type::Array(ArrayType { dtype: wide(d), ndim, layout: Layout::C }));
+        }
+        Reduce::ArgMin | Reduce::ArgMax if !matches!(args.get(1), None | Some(Type::None)) && at.ndim > 1 => {
+            return Ok(Type::Array(ArrayType { dtype: Scalar::Int64, ndim: at.ndim - 1, layout: Layout::C }))
         }
         Reduce::Min | Reduce::Max | Reduce::NanMin | Reduce::NanMax => d,
         Reduce::Mean if d.is_float() => d,

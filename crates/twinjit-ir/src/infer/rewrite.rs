@@ -26,6 +26,7 @@ mod elementwise;
 mod fancy;
 mod linalg;
 mod lists;
+mod numpy_fns;
 mod random;
 mod reductions;
 mod sorting;
@@ -283,7 +284,7 @@ impl Rewriter<'_> {
                         | InstKind::SetItem(..)
                         | InstKind::Builtin(Builtin::Is | Builtin::TupleSlice | Builtin::SliceIndex, _)
                 )
-                && !matches!(&data.kind, InstKind::Builtin(b, _) if matches!(b.info().typing, Typing::Alloc(_) | Typing::List(_) | Typing::Reduce(_) | Typing::Linalg(_) | Typing::Random(_)))
+                && !matches!(&data.kind, InstKind::Builtin(b, _) if matches!(b.info().typing, Typing::Alloc(_) | Typing::List(_) | Typing::Reduce(_) | Typing::Linalg(_) | Typing::Random(_) | Typing::Method(_)))
             {
                 return Err(err(data.span, "a value used here is None (a variable that is never assigned, or a function without a return value)", "None used here"));
             }
@@ -455,6 +456,16 @@ impl Rewriter<'_> {
                 None
             }
             InstKind::SetItem(a, idx, v) => {
+                if let Some(InstKind::Builtin(Builtin::Flat, fa)) = self.src.def_inst(*a).map(|d| &d.kind) {
+                    if self.types[fa[0].index()].array().is_some_and(|t| t.layout != crate::types::Layout::C) {
+                        return Err(err(
+                            span,
+                            "storing through a.flat of an array that may not be contiguous is not supported",
+                            "store",
+                        )
+                        .with_hint("index the array itself, or store into a.ravel() of a contiguous array"));
+                    }
+                }
                 let av = self.val(*a);
                 let Some(at) = self.ty(av).array() else {
                     return Err(err(span, format!("cannot assign into {}", self.ty(av)), "item assignment")
@@ -668,13 +679,13 @@ impl Rewriter<'_> {
             Typing::InPlace => unreachable!("rewritten by `inst`"),
             Typing::Reduce(r) => self.reduce(b, r, args, &nargs, rt, span)?,
             Typing::Elementwise(crate::builtins::Elem::Where) if nargs.len() == 1 => {
-                self.array_method(b, crate::builtins::ArrayMethod::Nonzero, &nargs, rt, span)?
+                self.array_method(b, crate::builtins::ArrayMethod::Nonzero, args, &nargs, rt, span)?
             }
             Typing::Elementwise(e) => {
                 let r = rt.scalar().expect("numbers give a number");
                 self.elem_fn(b, e, &nargs, r, span)?
             }
-            Typing::Method(m) => self.array_method(b, m, &nargs, rt, span)?,
+            Typing::Method(m) => self.array_method(b, m, args, &nargs, rt, span)?,
             Typing::Linalg(l) => self.linalg(b, l, args, &nargs, rt, span)?,
             Typing::Random(r) => self.random_op(b, r, &nargs, rt, span)?,
             Typing::Alloc(a) => self.alloc(b, a, &nargs, rt, span)?,

@@ -454,7 +454,7 @@ impl<'r> Rewriter<'r> {
                 let (d, s) = (order.iter().map(|&k| dims[k]).collect(), order.iter().map(|&k| strides[k]).collect());
                 self.push(b, InstKind::View { base: a, offset: zero, shape: d, strides: s }, rt, span)
             }
-            ViewOp::Reshape | ViewOp::Ravel if at.layout != Layout::C => {
+            ViewOp::Reshape | ViewOp::Ravel | ViewOp::Flat if at.layout != Layout::C => {
                 if v == ViewOp::Reshape {
                     return Err(err(
                         span,
@@ -477,7 +477,7 @@ impl<'r> Rewriter<'r> {
                 let strides = self.c_strides(b, &new, span);
                 self.push(b, InstKind::View { base: a, offset: zero, shape: new, strides }, rt, span)
             }
-            ViewOp::Ravel | ViewOp::Flatten => {
+            ViewOp::Ravel | ViewOp::Flatten | ViewOp::Flat => {
                 let src = if v == ViewOp::Flatten { self.copy_of(b, a, at.dtype, span)? } else { a };
                 let dims = self.dims(b, src, span);
                 let size = self.product(b, &dims, span);

@@ -301,7 +301,7 @@ impl Rewriter<'_> {
 
     /// NumPy's broadcast of `shapes` into `ndim` dimensions: along each axis the length that is
     /// not 1 (checked later by [`Self::broadcast_view`]).
-    fn broadcast_shape(&mut self, b: Block, shapes: &[Vec<Value>], ndim: usize, span: Span) -> Vec<Value> {
+    pub(super) fn broadcast_shape(&mut self, b: Block, shapes: &[Vec<Value>], ndim: usize, span: Span) -> Vec<Value> {
         let one = self.int(b, 1, span);
         (0..ndim)
             .map(|k| {

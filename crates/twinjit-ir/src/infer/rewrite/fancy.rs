@@ -36,7 +36,7 @@ impl<'r> Rewriter<'r> {
     }
 
     /// Folds `body(index, vars) -> vars` over every index of `dims` in C order.
-    fn fold_index(
+    pub(super) fn fold_index(
         &mut self,
         b: Block,
         dims: &[Value],
@@ -281,12 +281,15 @@ impl<'r> Rewriter<'r> {
         &mut self,
         b: Block,
         m: ArrayMethod,
+        src: &[Value],
         args: &[Value],
         rt: Type,
         span: Span,
     ) -> Result<Value, Diagnostic> {
         let a = args[0];
-        let at = self.ty(a).array().expect("an array");
+        let Some(at) = self.ty(a).array() else {
+            return self.numpy_function(b, m, src, args, rt, span);
+        };
         Ok(match m {
             ArrayMethod::Fill => {
                 let x = self.coerce(b, args[1], &Type::Scalar(at.dtype), span)?;
@@ -361,6 +364,7 @@ impl<'r> Rewriter<'r> {
                     self.push(b, InstKind::MakeTuple(outs), rt, span)
                 }
             }
+            _ => return self.numpy_function(b, m, src, args, rt, span),
         })
     }
 }

@@ -54,7 +54,7 @@ impl<'r> Rewriter<'r> {
         go(self, b, a, (&dims, &strides), &mut Vec::new(), init, span, body)
     }
 
-    fn konst_of(&mut self, b: Block, s: Scalar, k: f64, span: Span) -> Value {
+    pub(super) fn konst_of(&mut self, b: Block, s: Scalar, k: f64, span: Span) -> Value {
         let c = match s {
             Scalar::Bool => Const::Bool(k != 0.0),
             s if s.is_float() => Const::Float(k),
@@ -64,7 +64,7 @@ impl<'r> Rewriter<'r> {
     }
 
     /// `x != x`: whether a float is NaN (false for other types).
-    fn nan_test(&mut self, b: Block, x: Value, span: Span) -> Option<Value> {
+    pub(super) fn nan_test(&mut self, b: Block, x: Value, span: Span) -> Option<Value> {
         self.ty(x).scalar().is_some_and(|s| s.is_float()).then(|| self.emit_compare(b, span, CmpOp::Ne, x, x))
     }
 
@@ -128,6 +128,11 @@ impl<'r> Rewriter<'r> {
                 }
                 let op = if matches!(r, Reduce::Min | Reduce::NanMin) { CmpOp::Lt } else { CmpOp::Gt };
                 self.extreme(b, a, op, matches!(r, Reduce::NanMin | Reduce::NanMax), span)
+            }
+            Reduce::ArgMin | Reduce::ArgMax | Reduce::CumSum | Reduce::CumProd
+                if args.len() > 1 && !self.is_none(args[1]) && self.ty(a).array().is_some_and(|t| t.ndim > 1) =>
+            {
+                self.along_axis(b, r, src_args[1], a, rt, span)
             }
             Reduce::ArgMin | Reduce::ArgMax => {
                 let which = if r == Reduce::ArgMin { "argmin" } else { "argmax" };
@@ -233,6 +238,101 @@ impl<'r> Rewriter<'r> {
         }
     }
 
+    /// `np.argmin/argmax/cumsum/cumprod(a, axis=k)` of an n-D array with a constant `k`: the
+    /// 1-D operation along that axis for every index of the others.
+    fn along_axis(
+        &mut self,
+        b: Block,
+        r: Reduce,
+        axis_src: Value,
+        a: Value,
+        rt: Type,
+        span: Span,
+    ) -> Result<Value, Diagnostic> {
+        let at = self.ty(a).array().expect("an array");
+        let k = const_index(self.src, &[axis_src], span).map_err(|_| {
+            err(span, "the axis must be a constant here", "axis=").with_hint("write the axis as a literal, e.g. axis=0")
+        })?;
+        let Some(axis) = typing::norm_axis(k, at.ndim) else {
+            return Err(err(span, format!("axis {k} is out of bounds for array of dimension {}", at.ndim), "axis="));
+        };
+        let axis = axis as usize;
+        let dims = self.dims(b, a, span);
+        let strides = self.strides(b, a, span);
+        let mut odims = dims.clone();
+        odims.remove(axis);
+        let ot = rt.array().expect("an array");
+        let cum = matches!(r, Reduce::CumSum | Reduce::CumProd);
+        let out = self.push(
+            b,
+            InstKind::NewArray {
+                dtype: ot.dtype,
+                shape: if cum { dims.clone() } else { odims.clone() },
+                zeroed: false,
+            },
+            rt.clone(),
+            span,
+        );
+        let ostrides = self.strides(b, out, span);
+        let n = dims[axis];
+        let sa = strides[axis];
+        let zero = self.int(b, 0, span);
+        if !cum {
+            let which = if r == Reduce::ArgMin { "argmin" } else { "argmax" };
+            let empty = self.emit_compare(b, span, CmpOp::Eq, n, zero);
+            self.raise_if(b, empty, "ValueError", &format!("attempt to get {which} of an empty sequence"), span);
+        }
+        self.loop_nest(b, &odims, span, &mut |rw, idx| {
+            let mut full: Vec<Value> = idx.to_vec();
+            full.insert(axis, zero);
+            let base = rw.offset(b, &strides, &full, span);
+            let load = |rw: &mut Self, k: Value| {
+                let o = rw.emit_binary(b, span, BinaryOp::Mul, k, sa);
+                let o = rw.emit_binary(b, span, BinaryOp::Add, base, o);
+                rw.push(b, InstKind::Load(a, o), Type::Scalar(at.dtype), span)
+            };
+            if cum {
+                let prod = r == Reduce::CumProd;
+                let init = rw.konst_of(b, ot.dtype, if prod { 1.0 } else { 0.0 }, span);
+                let op = if prod { BinaryOp::Mul } else { BinaryOp::Add };
+                let obase = rw.offset(b, &ostrides, &full, span);
+                let os = ostrides[axis];
+                rw.fold(b, (zero, n), vec![init], span, &mut |rw, k, v| {
+                    let x = load(rw, k);
+                    let x = rw.coerce(b, x, &Type::Scalar(ot.dtype), span)?;
+                    let acc = rw.emit_binary(b, span, op, v[0], x);
+                    let o = rw.emit_binary(b, span, BinaryOp::Mul, k, os);
+                    let o = rw.emit_binary(b, span, BinaryOp::Add, obase, o);
+                    rw.push_void(b, InstKind::Store(out, o, acc), span);
+                    Ok(vec![acc])
+                })?;
+            } else {
+                let op = if r == Reduce::ArgMin { CmpOp::Lt } else { CmpOp::Gt };
+                let ct = if at.dtype == Scalar::Bool { Scalar::Int64 } else { at.dtype };
+                let first = load(rw, zero);
+                let first = rw.coerce(b, first, &Type::Scalar(ct), span)?;
+                let res = rw.fold(b, (zero, n), vec![first, zero], span, &mut |rw, k, v| {
+                    let x = load(rw, k);
+                    let x = rw.coerce(b, x, &Type::Scalar(ct), span)?;
+                    let better = rw.emit_compare(b, span, op, x, v[0]);
+                    let take = match (rw.nan_test(b, x, span), rw.nan_test(b, v[0], span)) {
+                        (Some(xn), Some(an)) => {
+                            let t = rw.emit_binary(b, span, BinaryOp::BitOr, better, xn);
+                            let keep = rw.push(b, InstKind::Unary(UnaryOp::Not, an), Type::BOOL, span);
+                            rw.emit_binary(b, span, BinaryOp::BitAnd, t, keep)
+                        }
+                        _ => better,
+                    };
+                    Ok(vec![rw.emit_select(b, span, take, x, v[0]), rw.emit_select(b, span, take, k, v[1])])
+                })?;
+                let o = rw.offset(b, &ostrides, idx, span);
+                rw.push_void(b, InstKind::Store(out, o, res[1]), span);
+            }
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
     /// `x ** 0.5` (Numba's `std`).
     fn half_power(&mut self, b: Block, x: Value, span: Span) -> Value {
         let h = self.push(b, InstKind::Const(Const::Float(0.5)), Type::F64, span);
@@ -256,7 +356,7 @@ impl<'r> Rewriter<'r> {
 
     /// Numba's `mean`: the sum in `rt` (float64 for integers), divided by the size in float64
     /// and converted to `rt`; NaN for an empty array.
-    fn mean(&mut self, b: Block, a: Value, rt: Scalar, span: Span) -> Result<Value, Diagnostic> {
+    pub(super) fn mean(&mut self, b: Block, a: Value, rt: Scalar, span: Span) -> Result<Value, Diagnostic> {
         let init = self.konst_of(b, rt, 0.0, span);
         let out = self.fold_elements(b, a, vec![init], span, &mut |rw, x, v| {
             let x = rw.coerce(b, x, &Type::Scalar(rt), span)?;

@@ -9,7 +9,7 @@ use crate::types::{ArrayType, Layout};
 
 impl Rewriter<'_> {
     /// `x < y` with NaN after every number.
-    fn sort_lt(&mut self, b: Block, x: Value, y: Value, span: Span) -> Value {
+    pub(super) fn sort_lt(&mut self, b: Block, x: Value, y: Value, span: Span) -> Value {
         let lt = self.emit_compare(b, span, CmpOp::Lt, x, y);
         if !self.ty(x).scalar().is_some_and(|s| s.is_float()) {
             return lt;
@@ -89,11 +89,32 @@ impl Rewriter<'_> {
         Ok(())
     }
 
-    /// A sorted C-contiguous copy of the 1-D array `a`.
+    /// A sorted C-contiguous copy of `a`: along the last axis (each row of a 2-D array).
     pub(super) fn sorted_copy(&mut self, b: Block, a: Value, span: Span) -> Result<Value, Diagnostic> {
-        let dt = self.ty(a).array().expect("an array").dtype;
-        let c = self.copy_of(b, a, dt, span)?;
-        self.merge_sort_array(b, c, None, span)?;
+        let at = self.ty(a).array().expect("an array");
+        let c = self.copy_of(b, a, at.dtype, span)?;
+        if at.ndim == 1 {
+            self.merge_sort_array(b, c, None, span)?;
+            return Ok(c);
+        }
+        // Every line along the last axis, as a 1-D view of the C copy.
+        let dims = self.dims(b, c, span);
+        let lines = self.product(b, &dims[..dims.len() - 1], span);
+        let len = *dims.last().expect("dimensions");
+        let one = self.int(b, 1, span);
+        let zero = self.int(b, 0, span);
+        let t1 = Type::Array(ArrayType { dtype: at.dtype, ndim: 1, layout: Layout::A });
+        self.fold(b, (zero, lines), vec![], span, &mut |rw, r, _| {
+            let off = rw.emit_binary(b, span, BinaryOp::Mul, r, len);
+            let line = rw.push(
+                b,
+                InstKind::View { base: c, offset: off, shape: vec![len], strides: vec![one] },
+                t1.clone(),
+                span,
+            );
+            rw.merge_sort_array(b, line, None, span)?;
+            Ok(vec![])
+        })?;
         Ok(c)
     }
 
@@ -163,7 +184,18 @@ impl Rewriter<'_> {
             // An odd count has one middle element: its own value.
             let same = rw.emit_compare(b, span, CmpOp::Eq, lo, hi);
             let xf = rw.coerce(b, x, &Type::F64, span)?;
-            Ok(vec![rw.emit_select(b, span, same, xf, m)])
+            let m = rw.emit_select(b, span, same, xf, m);
+            // A NaN sorts last and makes the median NaN (as NumPy).
+            let one = rw.int(b, 1, span);
+            let last = rw.emit_binary(b, span, BinaryOp::Sub, n, one);
+            let z = rw.push(b, InstKind::Load(line, last), Type::Scalar(at.dtype), span);
+            Ok(vec![match rw.nan_test(b, z, span) {
+                Some(nan) => {
+                    let zf = rw.coerce(b, z, &Type::F64, span)?;
+                    rw.emit_select(b, span, nan, zf, m)
+                }
+                None => m,
+            }])
         })?;
         Ok(out[0])
     }

@@ -403,10 +403,3 @@ def diff_in_place(a):
 def compare_bad_shape(a, b):
     """Comparison of arrays that do not broadcast."""
     return a < b
-
-
-# check: slice_assign_bad(np.zeros(3), np.zeros(3)) raises ValueError: cannot assign slice of shape (2,) from input of shape (3,)
-@njit
-def slice_assign_bad(a, b):
-    """Assigning a (3,) array into a (2,) slice."""
-    a[1:] = b
