@@ -1,0 +1,81 @@
+//! Array expressions are fused (Numba's array-expression rewrite): a chain of elementwise
+//! operations in one statement becomes one loop nest with one output allocation, and an
+//! in-place update or a slice assignment stores straight into its target without any.
+
+use twinjit::ir::parse_signature;
+use twinjit::ir::{Function, InstKind};
+use twinjit::SourceModule;
+
+const SOURCE: &str = r#"
+import numpy as np
+from numba import njit
+
+@njit
+def chain(x, y):
+    return np.sqrt(x * x + y * y)
+
+@njit
+def kept(x, y):
+    t = x + y
+    return t * t, t
+
+@njit
+def in_place(x, y):
+    x += 2.0 * y
+
+@njit
+def into_slice(u, lap):
+    u[1:-1] += 0.5 * lap
+
+@njit
+def reduce_chain(x):
+    return np.sum(x * x + 1.0)
+"#;
+
+/// (allocations, loops) of the typed, lowered IR of `name` under `sig`.
+fn shape_of(name: &str, sig: &str) -> (usize, usize) {
+    let m = SourceModule::parse("fusion.py", SOURCE).expect("parses");
+    let sig = parse_signature(sig).expect("signature");
+    let p = m.specialize(name, &sig, None).expect("compiles");
+    let f: &Function = &p.functions[0].func;
+    let allocs = f
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .filter(|i| matches!(f.insts[i.index()].kind, InstKind::NewArray { .. }))
+        .count();
+    // A loop is a back edge: a jump to a block that comes earlier in reverse postorder.
+    let order = f.reverse_postorder();
+    let pos = |b: twinjit::ir::Block| order.iter().position(|&x| x == b).unwrap_or(usize::MAX);
+    let loops = order
+        .iter()
+        .flat_map(|&b| f.blocks[b.index()].term.targets().into_iter().map(move |t| (b, t.block)))
+        .filter(|&(from, to)| pos(to) <= pos(from))
+        .count();
+    (allocs, loops)
+}
+
+#[test]
+fn a_three_operation_chain_allocates_one_array_and_runs_one_loop() {
+    assert_eq!(shape_of("chain", "(float64[:], float64[:])"), (1, 1));
+    // 2-D: one allocation, one loop nest (two loops).
+    assert_eq!(shape_of("chain", "(float64[:, :], float64[:, :])"), (1, 2));
+}
+
+#[test]
+fn a_kept_temporary_is_computed_once_and_reused() {
+    // `t` is used twice, so it is its own array; `t * t` is another: two arrays, two loops.
+    assert_eq!(shape_of("kept", "(float64[:], float64[:])"), (2, 2));
+}
+
+#[test]
+fn in_place_updates_and_slice_assignment_allocate_nothing() {
+    assert_eq!(shape_of("in_place", "(float64[:], float64[:])"), (0, 1));
+    assert_eq!(shape_of("into_slice", "(float64[:], float64[:])"), (0, 1));
+}
+
+#[test]
+fn a_reduction_of_an_expression_materialises_it_once() {
+    // The expression is one array (one loop), the sum a second loop over it.
+    assert_eq!(shape_of("reduce_chain", "(float64[:],)"), (1, 2));
+}
