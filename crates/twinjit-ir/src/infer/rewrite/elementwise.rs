@@ -139,6 +139,12 @@ fn is_pure(u: &InstData) -> bool {
                 | Typing::ArrayNdim
                 | Typing::ArrayLen
                 | Typing::View(_)
+                // Reductions, constructors and products read existing arrays and write only
+                // arrays of their own.
+                | Typing::Reduce(_)
+                | Typing::Alloc(_)
+                | Typing::Linalg(_)
+                | Typing::Elementwise(_)
         ),
         _ => false,
     }
@@ -359,6 +365,85 @@ impl Rewriter<'_> {
 
     /// The loop nest over `target`'s elements computing the expression rooted at `v`.
     fn evaluate_into(
+        &mut self,
+        b: Block,
+        target: Value,
+        v: Value,
+        leaves: &[Value],
+        message: &str,
+        span: Span,
+    ) -> Result<(), Diagnostic> {
+        let dims = self.dims(b, target, span);
+        // Fast path: every array operand has the target's shape and, like the target, is
+        // C-contiguous: one flat loop over the elements, no broadcasting strides.
+        let tn = dims.len();
+        let mut same: Option<Value> = None;
+        let mut and = |rw: &mut Self, c: Option<Value>| {
+            if let Some(c) = c {
+                same = Some(match same {
+                    Some(p) => rw.emit_binary(b, span, BinaryOp::BitAnd, p, c),
+                    None => c,
+                });
+            }
+        };
+        let flat_ok = leaves.iter().all(|&l| self.types[l.index()].array().is_some_and(|t| t.ndim as usize == tn));
+        if flat_ok {
+            for &l in leaves {
+                let lv = self.val(l);
+                let ld = self.dims(b, lv, span);
+                for (&x, &y) in ld.iter().zip(&dims) {
+                    let eq = self.emit_compare(b, span, CmpOp::Eq, x, y);
+                    and(self, Some(eq));
+                }
+                let c = self.c_contiguous(b, lv, span);
+                and(self, c);
+            }
+            let c = self.c_contiguous(b, target, span);
+            and(self, c);
+            let n = self.product(b, &dims, span);
+            let dt = self.ty(target).array().expect("an array").dtype;
+            let flat_body = |rw: &mut Self| -> Result<(), Diagnostic> {
+                let zero = rw.int(b, 0, span);
+                rw.fold(b, (zero, n), vec![], span, &mut |rw, k, _| {
+                    let mut loaded = Vec::new();
+                    for &l in leaves {
+                        let lv = rw.val(l);
+                        let s = rw.ty(lv).array().expect("an array").dtype;
+                        loaded.push((l, rw.push(b, InstKind::Load(lv, k), Type::Scalar(s), span)));
+                    }
+                    let x = rw.element(b, v, &loaded, span)?;
+                    let x = rw.coerce(b, x, &Type::Scalar(dt), span)?;
+                    rw.push_void(b, InstKind::Store(target, k, x), span);
+                    Ok(vec![])
+                })?;
+                Ok(())
+            };
+            let Some(cond) = same else {
+                return flat_body(self);
+            };
+            let message = message.to_string();
+            let leaves = leaves.to_vec();
+            self.if_else_values(
+                b,
+                cond,
+                vec![],
+                span,
+                &mut |rw, _| {
+                    flat_body(rw)?;
+                    Ok(vec![])
+                },
+                &mut |rw, _| {
+                    rw.evaluate_strided(b, target, v, &leaves, &message, span)?;
+                    Ok(vec![])
+                },
+            )?;
+            return Ok(());
+        }
+        self.evaluate_strided(b, target, v, leaves, message, span)
+    }
+
+    /// [`Self::evaluate_into`] by broadcasting views and a loop nest.
+    fn evaluate_strided(
         &mut self,
         b: Block,
         target: Value,

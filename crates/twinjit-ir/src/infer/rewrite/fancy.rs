@@ -35,6 +35,60 @@ impl<'r> Rewriter<'r> {
         Ok(out)
     }
 
+    /// `then(vars)` when `cond` holds, else `other(vars)`, joined in block parameters.
+    pub(super) fn if_else_values(
+        &mut self,
+        b: Block,
+        cond: Value,
+        vars: Vec<Value>,
+        span: Span,
+        then: &mut Then<'_, 'r>,
+        other: &mut Then<'_, 'r>,
+    ) -> Result<Vec<Value>, Diagnostic> {
+        let at = self.cur[b.index()];
+        let tb = self.g.add_block();
+        let eb = self.g.add_block();
+        let join = self.g.add_block();
+        let out: Vec<Value> = vars.iter().map(|v| self.g.add_block_param(join, self.ty(*v))).collect();
+        let to = |block| BlockCall { block, args: vec![] };
+        self.g.terminate(at, Terminator::Branch(cond, to(tb), to(eb)), span);
+        self.cur[b.index()] = tb;
+        let next = then(self, &vars)?;
+        let end = self.cur[b.index()];
+        self.g.terminate(end, Terminator::Jump(BlockCall { block: join, args: next }), span);
+        self.cur[b.index()] = eb;
+        let next = other(self, &vars)?;
+        let end = self.cur[b.index()];
+        self.g.terminate(end, Terminator::Jump(BlockCall { block: join, args: next }), span);
+        self.cur[b.index()] = join;
+        Ok(out)
+    }
+
+    /// Whether `a` is C-contiguous at run time (NumPy's rule: an axis of length 1 has any
+    /// stride); `None` when its type says so already.
+    pub(super) fn c_contiguous(&mut self, b: Block, a: Value, span: Span) -> Option<Value> {
+        let at = self.ty(a).array().expect("an array");
+        if at.layout == Layout::C {
+            return None;
+        }
+        let dims = self.dims(b, a, span);
+        let strides = self.strides(b, a, span);
+        let one = self.int(b, 1, span);
+        let mut expected = one;
+        let mut ok: Option<Value> = None;
+        for k in (0..dims.len()).rev() {
+            let same = self.emit_compare(b, span, CmpOp::Eq, strides[k], expected);
+            let unit = self.emit_compare(b, span, CmpOp::Eq, dims[k], one);
+            let fine = self.emit_binary(b, span, BinaryOp::BitOr, same, unit);
+            ok = Some(match ok {
+                Some(p) => self.emit_binary(b, span, BinaryOp::BitAnd, p, fine),
+                None => fine,
+            });
+            expected = self.emit_binary(b, span, BinaryOp::Mul, expected, dims[k]);
+        }
+        ok
+    }
+
     /// Folds `body(index, vars) -> vars` over every index of `dims` in C order.
     pub(super) fn fold_index(
         &mut self,

@@ -51,7 +51,34 @@ impl<'r> Rewriter<'r> {
         }
         let dims = self.dims(b, a, span);
         let strides = self.strides(b, a, span);
-        go(self, b, a, (&dims, &strides), &mut Vec::new(), init, span, body)
+        let dt = self.ty(a).array().expect("an array").dtype;
+        // A contiguous array is one flat loop (no index arithmetic per element).
+        let flat = |rw: &mut Rewriter<'r>, vars: &[Value], body: &mut Fold<'_, 'r>| -> Result<Vec<Value>, Diagnostic> {
+            let n = rw.product(b, &dims, span);
+            let zero = rw.int(b, 0, span);
+            rw.fold(b, (zero, n), vars.to_vec(), span, &mut |rw, k, v| {
+                let x = rw.push(b, InstKind::Load(a, k), Type::Scalar(dt), span);
+                body(rw, x, v)
+            })
+        };
+        if dims.len() == 1 && self.ty(a).array().expect("an array").layout != Layout::C {
+            // One dimension: the strided loop is as good.
+            return go(self, b, a, (&dims, &strides), &mut Vec::new(), init, span, body);
+        }
+        match self.c_contiguous(b, a, span) {
+            None => flat(self, &init, body),
+            Some(c) => {
+                let body = std::cell::RefCell::new(body);
+                self.if_else_values(
+                    b,
+                    c,
+                    init,
+                    span,
+                    &mut |rw, v| flat(rw, v, &mut **body.borrow_mut()),
+                    &mut |rw, v| go(rw, b, a, (&dims, &strides), &mut Vec::new(), v.to_vec(), span, &mut **body.borrow_mut()),
+                )
+            }
+        }
     }
 
     pub(super) fn konst_of(&mut self, b: Block, s: Scalar, k: f64, span: Span) -> Value {
