@@ -44,17 +44,30 @@ fn main() {
 
     let mut out = vec![0.0f64; n];
     let spec = m.function("tmp_hypot_into").unwrap().specialize((&x[..], &y[..], &mut out[..])).unwrap();
-    report("tmp_into", time(7, || { spec.call_with::<()>((&x[..], &y[..], &mut out[..])).unwrap(); }));
+    report(
+        "tmp_into",
+        time(7, || {
+            spec.call_with::<()>((&x[..], &y[..], &mut out[..])).unwrap();
+        }),
+    );
     let spec = m.function("tmp_sum").unwrap().specialize((&x[..],)).unwrap();
-    report("tmp_sum", time(7, || { black_box(spec.call_with::<f64>((&x[..],)).unwrap()); }));
+    report(
+        "tmp_sum",
+        time(7, || {
+            black_box(spec.call_with::<f64>((&x[..],)).unwrap());
+        }),
+    );
     let spec = m.function("hypot").unwrap().specialize((&x[..], &y[..])).unwrap();
     report("hypot", time(7, || black_box(spec.call_with::<Array>((&x[..], &y[..])).unwrap()).drop_now()));
     let spec = m.function("zscore").unwrap().specialize((&x[..],)).unwrap();
     report("zscore", time(7, || black_box(spec.call_with::<Array>((&x[..],)).unwrap()).drop_now()));
     let spec = m.function("masked_sum").unwrap().specialize((&x[..],)).unwrap();
-    report("masked_sum", time(7, || {
-        black_box(spec.call_with::<f64>((&x[..],)).unwrap());
-    }));
+    report(
+        "masked_sum",
+        time(7, || {
+            black_box(spec.call_with::<f64>((&x[..],)).unwrap());
+        }),
+    );
     let spec = m.function("running_sum").unwrap().specialize((&x[..],)).unwrap();
     report("cumsum", time(7, || black_box(spec.call_with::<Array>((&x[..],)).unwrap()).drop_now()));
 
@@ -65,21 +78,32 @@ fn main() {
     let pts = hashed(2000 * 16, 99);
     let f = m.function("pairwise").unwrap();
     let spec = f.specialize(vec![ArgValue::array(&pts, &[2000, 16])]).unwrap();
-    report("pairwise", time(3, || {
-        black_box(spec.call::<Array>(&[ArgValue::array(&pts, &[2000, 16])]).unwrap());
-    }));
+    report(
+        "pairwise",
+        time(3, || {
+            black_box(spec.call::<Array>(&[ArgValue::array(&pts, &[2000, 16])]).unwrap());
+        }),
+    );
 
     let (a, b) = (hashed(512 * 512, 1), hashed(512 * 512, 2));
     let f = m.function("matmul").unwrap();
     let spec = f.specialize(vec![ArgValue::array(&a, &[512, 512]), ArgValue::array(&b, &[512, 512])]).unwrap();
-    report("dot", time(5, || {
-        black_box(spec.call::<Array>(&[ArgValue::array(&a, &[512, 512]), ArgValue::array(&b, &[512, 512])]).unwrap());
-    }));
+    report(
+        "dot",
+        time(5, || {
+            black_box(
+                spec.call::<Array>(&[ArgValue::array(&a, &[512, 512]), ArgValue::array(&b, &[512, 512])]).unwrap(),
+            );
+        }),
+    );
 
     let spec = m.function("monte_carlo_pi").unwrap().specialize((n as i64,)).unwrap();
-    report("monte_carlo", time(5, || {
-        black_box(spec.call_with::<f64>((n as i64,)).unwrap());
-    }));
+    report(
+        "monte_carlo",
+        time(5, || {
+            black_box(spec.call_with::<f64>((n as i64,)).unwrap());
+        }),
+    );
 }
 
 trait DropNow {

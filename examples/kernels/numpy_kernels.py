@@ -54,12 +54,3 @@ def monte_carlo_pi(n):
     y = np.random.random(n)
     return 4.0 * np.sum(x * x + y * y <= 1.0) / n
 
-
-@njit
-def tmp_hypot_into(x, y, out):
-    out[:] = np.sqrt(x * x + y * y)
-
-
-@njit
-def tmp_sum(x):
-    return np.sum(x)

@@ -779,6 +779,19 @@ impl FnLowering<'_, '_> {
         if rty.scalar().is_none() {
             return Err(unsupported("this builtin is not available on the host"));
         }
+        if matches!(bi.info().lowering, Lowering::Helper(Helper::Gemm)) {
+            // (m, k, n, then data and the two strides of a, b and c): an array's parts are
+            // data, dims, strides, owner.
+            let part = |this: &Self, v: Value, k: usize| this.vals[v.index()][k];
+            let (a, b, c) = (args[0], args[1], args[2]);
+            let f32 = self.f.ty(a).array().is_some_and(|t| t.dtype == Scalar::Float32);
+            let mut xs = vec![part(self, a, 1), part(self, a, 2), part(self, b, 2)];
+            for v in [a, b, c] {
+                xs.extend([part(self, v, 0), part(self, v, 3), part(self, v, 4)]);
+            }
+            let params = vec![types::I64; xs.len()];
+            return Ok(self.call_helper(runtime::helper_symbol(Helper::Gemm, f32), &xs, &params, types::I64));
+        }
         let xs: Vec<cl::Value> = args.iter().map(|a| self.one(*a)).collect();
         let arg_types: Vec<types::Type> = args.iter().map(|a| scalar_type(self.scalar(*a))).collect();
         let t = arg_types.first().copied().unwrap_or(types::F64);
@@ -809,6 +822,7 @@ impl FnLowering<'_, '_> {
                     Helper::FrexpMantissa => t,
                     Helper::FrexpExponent => types::I32,
                     Helper::RandomDouble | Helper::RandomGauss => types::F64,
+                    Helper::Gemm => unreachable!("lowered above"),
                 };
                 self.call_helper(runtime::helper_symbol(h, f32), &xs, &arg_types, ret)
             }

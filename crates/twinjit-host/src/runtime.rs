@@ -64,6 +64,74 @@ extern "C" fn random_below(n: i64) -> i64 {
     twinjit_ir::random::below(n)
 }
 
+/// `c = a @ b` of float64 matrices (`gemm` helper): shapes and element strides as compiled
+/// code holds them.
+#[allow(clippy::too_many_arguments)]
+extern "C" fn gemm_f64(
+    m: i64,
+    k: i64,
+    n: i64,
+    a: *const f64,
+    rsa: i64,
+    csa: i64,
+    b: *const f64,
+    rsb: i64,
+    csb: i64,
+    c: *mut f64,
+    rsc: i64,
+    csc: i64,
+) -> i64 {
+    use twinjit_ir::gemm::GemmFloat;
+    let d = |x: i64| x.max(0) as usize;
+    // SAFETY: compiled code passes the parts of three live arrays of these shapes and strides;
+    // `c` is the new array the rewrite made for the result.
+    unsafe {
+        f64::gemm_raw(
+            (d(m), d(k), d(n)),
+            a,
+            (rsa as isize, csa as isize),
+            b,
+            (rsb as isize, csb as isize),
+            c,
+            (rsc as isize, csc as isize),
+        )
+    };
+    0
+}
+
+/// `c = a @ b` of float32 matrices.
+#[allow(clippy::too_many_arguments)]
+extern "C" fn gemm_f32(
+    m: i64,
+    k: i64,
+    n: i64,
+    a: *const f32,
+    rsa: i64,
+    csa: i64,
+    b: *const f32,
+    rsb: i64,
+    csb: i64,
+    c: *mut f32,
+    rsc: i64,
+    csc: i64,
+) -> i64 {
+    use twinjit_ir::gemm::GemmFloat;
+    let d = |x: i64| x.max(0) as usize;
+    // SAFETY: as `gemm_f64`.
+    unsafe {
+        f32::gemm_raw(
+            (d(m), d(k), d(n)),
+            a,
+            (rsa as isize, csa as isize),
+            b,
+            (rsb as isize, csb as isize),
+            c,
+            (rsc as isize, csc as isize),
+        )
+    };
+    0
+}
+
 /// The helper symbol of a table helper for a float (`f32` chooses the float32 form; ignored
 /// for integer helpers).
 pub(crate) fn helper_symbol(h: Helper, f32: bool) -> &'static str {
@@ -77,6 +145,8 @@ pub(crate) fn helper_symbol(h: Helper, f32: bool) -> &'static str {
         (Helper::RandomDouble, _) => "twinjit_random_double",
         (Helper::RandomGauss, _) => "twinjit_random_gauss",
         (Helper::RandomBelow, _) => "twinjit_random_below",
+        (Helper::Gemm, false) => "twinjit_gemm_f64",
+        (Helper::Gemm, true) => "twinjit_gemm_f32",
     }
 }
 
@@ -114,7 +184,9 @@ pub(crate) fn symbols() -> &'static [(Box<str>, usize)] {
             random_seed,
             random_double,
             random_gauss,
-            random_below
+            random_below,
+            gemm_f64,
+            gemm_f32
         ];
         v.push((Box::from(NRT_NEW), crate::memory::twinjit_nrt_new as *const u8 as usize));
         v.push((Box::from(NRT_FREE), crate::memory::twinjit_nrt_free as *const u8 as usize));

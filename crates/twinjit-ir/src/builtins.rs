@@ -609,6 +609,8 @@ pub enum Helper {
     RandomGauss,
     /// A uniform int64 in [0, n).
     RandomBelow,
+    /// `c = a @ b` of float matrices (`a`, `b`, a new `c`), by [`crate::gemm`]; returns 0.
+    Gemm,
 }
 
 /// An `np.random` function inside compiled code, drawing from Numba's generator (see
@@ -1166,6 +1168,9 @@ builtins! {
     RandomGaussH = "random_gauss" [] (0, 0) Internal, H(Helper::RandomGauss);
     /// A uniform int64 in [0, n).
     RandomBelowH = "random_below" [] (1, 1) Internal, H(Helper::RandomBelow);
+    /// `c = a @ b` of float matrices into the new matrix `c` (made by the `np.dot` rewrite in
+    /// host code).
+    Gemm = "gemm" [] (3, 3) Internal, H(Helper::Gemm);
     /// `np.dot(a, b)` / `a.dot(b)`
     NpDot = "np.dot" ["numpy.dot", ".dot()"] (2, 2) Linalg(Linalg::Dot), Rw;
     /// `a @ b` / `np.matmul(a, b)`
@@ -1402,11 +1407,14 @@ impl Builtin {
         matches!(self.info().lowering, Lowering::Kernel(_))
     }
 
-    /// Whether it draws from (or seeds) the random generator: never removed, merged or moved.
+    /// Whether it draws from (or seeds) the random generator, or writes an array (`gemm`):
+    /// never removed, merged or moved.
     pub fn is_random(self) -> bool {
         matches!(
             self.info().lowering,
-            Lowering::Helper(Helper::RandomSeed | Helper::RandomDouble | Helper::RandomGauss | Helper::RandomBelow)
+            Lowering::Helper(
+                Helper::RandomSeed | Helper::RandomDouble | Helper::RandomGauss | Helper::RandomBelow | Helper::Gemm
+            )
         ) || matches!(self.info().typing, Typing::Random(_))
     }
 
@@ -1476,7 +1484,14 @@ mod tests {
                     "{}",
                     info.name
                 );
-                assert_eq!((m.arity(), m.arity()), (info.arity.0 as usize, info.arity.1 as usize), "{}", info.name);
+                // A ufunc row also takes an output array after its inputs.
+                let out = usize::from(matches!(info.typing, Typing::Ufunc(_)));
+                assert_eq!(
+                    (m.arity(), m.arity() + out),
+                    (info.arity.0 as usize, info.arity.1 as usize),
+                    "{}",
+                    info.name
+                );
             }
         }
     }

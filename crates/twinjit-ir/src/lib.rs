@@ -20,6 +20,7 @@ pub mod builtins;
 pub mod call_graph;
 pub mod exception;
 pub mod function;
+pub mod gemm;
 pub mod infer;
 pub mod interp;
 pub mod libm;

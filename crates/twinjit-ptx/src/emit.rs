@@ -1131,6 +1131,9 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
                     Helper::FrexpMantissa => ("__tj_frexp_mantissa_f64", t),
                     Helper::FrexpExponent if f32 => ("__tj_frexp_exponent_f32", "i32"),
                     Helper::FrexpExponent => ("__tj_frexp_exponent_f64", "i32"),
+                    Helper::Gemm => {
+                        return Err(self.unsupported(bi.name(), span, "matrix products use loops in kernels"))
+                    }
                     Helper::RandomSeed | Helper::RandomDouble | Helper::RandomGauss | Helper::RandomBelow => {
                         return Err(self.unsupported(
                             bi.name(),

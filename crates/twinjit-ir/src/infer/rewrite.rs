@@ -44,6 +44,9 @@ struct Rewriter<'a> {
     /// The elementwise array operations computed inside their consumer's loop (by source
     /// value; see `elementwise.rs`).
     fused: Vec<bool>,
+    /// Whether this is host code (not a kernel or device function): runtime helpers such as
+    /// `gemm` are available.
+    host: bool,
     /// Where the rest of each source block's code goes: the block itself, or the block after
     /// the last loop or check a rewrite split it at (see `arrays.rs`).
     pub(super) cur: Vec<Block>,
@@ -112,6 +115,7 @@ pub(super) fn rewrite(cx: &Inferencer, i: usize) -> Result<TypedFunction, Vec<Di
         module: cx.module,
         diags,
         fused: elementwise::fusable(src, &inst.types),
+        host: mf.attrs.kind == FunctionKind::Host,
         cur: (0..src.blocks.len() as u32).map(Block).collect(),
     };
     rw.run();
@@ -313,6 +317,17 @@ impl Rewriter<'_> {
                 let v = self.elementwise(b, data)?;
                 self.vmap[r.index()] = Some(v);
                 return Ok(());
+            }
+        }
+        if let InstKind::Builtin(bi, args) = &data.kind {
+            if let (Typing::Reduce(r), Some(&a0)) = (bi.info().typing, args.first()) {
+                if self.fused[a0.index()] {
+                    let src = self.expr_source(b, a0, span);
+                    let rt = self.types[data.result.expect("has a result").index()].clone();
+                    let v = self.reduce_folded(b, r, &src, rt, span)?;
+                    self.vmap[data.result.expect("has a result").index()] = Some(v);
+                    return Ok(());
+                }
             }
         }
         if let InstKind::Builtin(Builtin::InPlace, args) = &data.kind {

@@ -329,6 +329,24 @@ pub fn int_gcd(a: i64, b: i64) -> i64 {
     x as i64
 }
 
+/// `c = a @ b` on the interpreter's arrays, by the kernels compiled code calls.
+fn gemm(a: &super::value::ArrayRef, b: &super::value::ArrayRef, c: &super::value::ArrayRef) -> Option<()> {
+    use super::value::ArrayData;
+    let (m, k, n) = (a.shape[0] as usize, a.shape[1] as usize, b.shape[1] as usize);
+    let st = |x: &super::value::ArrayRef| (x.strides[0], x.strides[1]);
+    let (da, db) = (a.data.borrow(), b.data.borrow());
+    let mut dc = c.data.borrow_mut();
+    match (&*da, &*db, &mut *dc) {
+        (ArrayData::F64(x), ArrayData::F64(y), ArrayData::F64(z)) => {
+            crate::gemm::gemm((m, k, n), (x, a.base, st(a)), (y, b.base, st(b)), (z, c.base, st(c)))
+        }
+        (ArrayData::F32(x), ArrayData::F32(y), ArrayData::F32(z)) => {
+            crate::gemm::gemm((m, k, n), (x, a.base, st(a)), (y, b.base, st(b)), (z, c.base, st(c)))
+        }
+        _ => None,
+    }
+}
+
 fn helper(h: Helper, args: &[&RtValue]) -> Option<RtValue> {
     Some(match (h, args) {
         (Helper::Gcd, [RtValue::I64(a), RtValue::I64(b)]) => RtValue::I64(int_gcd(*a, *b)),
@@ -343,6 +361,10 @@ fn helper(h: Helper, args: &[&RtValue]) -> Option<RtValue> {
         (Helper::RandomDouble, []) => RtValue::F64(crate::random::next_double()),
         (Helper::RandomGauss, []) => RtValue::F64(crate::random::gauss()),
         (Helper::RandomBelow, [RtValue::I64(n)]) => RtValue::I64(crate::random::below(*n)),
+        (Helper::Gemm, [RtValue::Array(a), RtValue::Array(b), RtValue::Array(c)]) => {
+            gemm(a, b, c)?;
+            RtValue::I64(0)
+        }
         _ => return None,
     })
 }

@@ -110,6 +110,10 @@ fn consumes(u: &InstData, r: Value, types: &[Type]) -> bool {
                 }
         }
         InstKind::Builtin(_, args) if is_ufunc_out(u) => args.last() != Some(&r),
+        // A folding reduction (`np.sum(d * d)`) evaluates the expression inside its loop.
+        InstKind::Builtin(bi, args) if matches!(bi.info().typing, Typing::Reduce(rd) if super::reductions::folds_only(rd)) => {
+            args[0] == r && args[1..].iter().all(|a| *a != r && types[a.index()] == Type::None)
+        }
         _ => is_elementwise(u, types),
     }
 }
@@ -281,7 +285,7 @@ impl Rewriter<'_> {
     /// The array operands (source values) the expression rooted at `v` reads, each once: the
     /// operands of `v` itself when it is the operation being computed (`root`), and of every
     /// fused operation under it.
-    fn expr_leaves(&self, v: Value, root: bool) -> Vec<Value> {
+    pub(super) fn expr_leaves(&self, v: Value, root: bool) -> Vec<Value> {
         fn go(rw: &Rewriter<'_>, v: Value, root: bool, out: &mut Vec<Value>) {
             if !matches!(rw.types[v.index()], Type::Array(_)) {
                 return;
@@ -480,7 +484,13 @@ impl Rewriter<'_> {
 
     /// One element of the expression rooted at source value `v`, given the elements of its
     /// array leaves.
-    fn element(&mut self, b: Block, v: Value, loaded: &[(Value, Value)], span: Span) -> Result<Value, Diagnostic> {
+    pub(super) fn element(
+        &mut self,
+        b: Block,
+        v: Value,
+        loaded: &[(Value, Value)],
+        span: Span,
+    ) -> Result<Value, Diagnostic> {
         if let Some(&(_, x)) = loaded.iter().find(|(l, _)| *l == v) {
             return Ok(x);
         }

@@ -166,10 +166,16 @@ impl<'r> Rewriter<'r> {
         if it.dtype == Scalar::Bool {
             self.check_mask_shape(b, a, index, span);
             let n = self.count_true(b, index, span)?;
+            // One spare element, so that every element can be stored without a branch (at the
+            // count of those kept so far, which moves on only for selected ones); the result
+            // is the first `n`.
+            let one = self.int(b, 1, span);
+            let room = self.emit_binary(b, span, BinaryOp::Add, n, one);
+            let c1 = Type::Array(ArrayType { dtype: at.dtype, ndim: 1, layout: Layout::C });
             let out = self.push(
                 b,
-                InstKind::NewArray { dtype: at.dtype, shape: vec![n], zeroed: false },
-                Type::Array(ArrayType { dtype: at.dtype, ndim: 1, layout: Layout::C }),
+                InstKind::NewArray { dtype: at.dtype, shape: vec![room], zeroed: false },
+                c1.clone(),
                 span,
             );
             let dims = self.dims(b, a, span);
@@ -179,14 +185,17 @@ impl<'r> Rewriter<'r> {
                 let om = rw.offset(b, &sm, idx, span);
                 let m = rw.push(b, InstKind::Load(index, om), Type::BOOL, span);
                 let oa = rw.offset(b, &sa, idx, span);
-                rw.if_values(b, m, v.to_vec(), span, &mut |rw, v| {
-                    let x = rw.push(b, InstKind::Load(a, oa), Type::Scalar(at.dtype), span);
-                    rw.push_void(b, InstKind::Store(out, v[0], x), span);
-                    let one = rw.int(b, 1, span);
-                    Ok(vec![rw.emit_binary(b, span, BinaryOp::Add, v[0], one)])
-                })
+                let x = rw.push(b, InstKind::Load(a, oa), Type::Scalar(at.dtype), span);
+                rw.push_void(b, InstKind::Store(out, v[0], x), span);
+                let step = rw.coerce(b, m, &Type::I64, span)?;
+                Ok(vec![rw.emit_binary(b, span, BinaryOp::Add, v[0], step)])
             })?;
-            return Ok(out);
+            return Ok(self.push(
+                b,
+                InstKind::View { base: out, offset: zero, shape: vec![n], strides: vec![one] },
+                c1,
+                span,
+            ));
         }
         let idims = self.dims(b, index, span);
         let out = self.push(

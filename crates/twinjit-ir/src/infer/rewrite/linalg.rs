@@ -121,17 +121,43 @@ impl Rewriter<'_> {
                         })?;
                         Ok(out)
                     }
-                    _ => {
+                    _ if self.host && d.is_float() => {
+                        // A packed GEMM (crate::gemm) on operands of the result's dtype.
+                        let x = if xt.dtype == d { x } else { self.copy_of(b, x, d, span)? };
+                        let y = if yt.dtype == d { y } else { self.copy_of(b, y, d, span)? };
                         let out = self.new_c(b, d, vec![dx[0], dy[1]], false, span);
+                        self.push(b, InstKind::Builtin(Builtin::Gemm, vec![x, y, out]), Type::I64, span);
+                        Ok(out)
+                    }
+                    _ => {
+                        // i-k-j order: each row of the result accumulates `a[i, k] * b[k, :]`
+                        // for k ascending, so every element is summed in the same order as a
+                        // dot product of a row and a column, while the inner loop runs along
+                        // contiguous rows.
+                        let out = self.new_c(b, d, vec![dx[0], dy[1]], true, span);
                         let p = dy[1];
+                        let (tx, ty_) = (xt.dtype, yt.dtype);
                         self.fold(b, (zero, dx[0]), vec![], span, &mut |rw, i, _| {
                             let xo = rw.emit_binary(b, span, BinaryOp::Mul, i, sx[0]);
                             let row = rw.emit_binary(b, span, BinaryOp::Mul, i, p);
-                            rw.fold(b, (zero, p), vec![], span, &mut |rw, j, _| {
-                                let yo = rw.emit_binary(b, span, BinaryOp::Mul, j, sy[1]);
-                                let v = rw.dot_line(b, (x, xo, sx[1]), (y, yo, sy[0]), n, d, span)?;
-                                let o = rw.emit_binary(b, span, BinaryOp::Add, row, j);
-                                rw.push_void(b, InstKind::Store(out, o, v), span);
+                            rw.fold(b, (zero, n), vec![], span, &mut |rw, k, _| {
+                                let ko = rw.emit_binary(b, span, BinaryOp::Mul, k, sx[1]);
+                                let ao = rw.emit_binary(b, span, BinaryOp::Add, xo, ko);
+                                let aik = rw.push(b, InstKind::Load(x, ao), Type::Scalar(tx), span);
+                                let aik = rw.coerce(b, aik, &Type::Scalar(d), span)?;
+                                let bo = rw.emit_binary(b, span, BinaryOp::Mul, k, sy[0]);
+                                rw.fold(b, (zero, p), vec![], span, &mut |rw, j, _| {
+                                    let jo = rw.emit_binary(b, span, BinaryOp::Mul, j, sy[1]);
+                                    let yo = rw.emit_binary(b, span, BinaryOp::Add, bo, jo);
+                                    let bkj = rw.push(b, InstKind::Load(y, yo), Type::Scalar(ty_), span);
+                                    let bkj = rw.coerce(b, bkj, &Type::Scalar(d), span)?;
+                                    let o = rw.emit_binary(b, span, BinaryOp::Add, row, j);
+                                    let c = rw.push(b, InstKind::Load(out, o), Type::Scalar(d), span);
+                                    let pq = rw.emit_binary(b, span, BinaryOp::Mul, aik, bkj);
+                                    let s = rw.emit_binary(b, span, BinaryOp::Add, c, pq);
+                                    rw.push_void(b, InstKind::Store(out, o, s), span);
+                                    Ok(vec![])
+                                })?;
                                 Ok(vec![])
                             })?;
                             Ok(vec![])

@@ -478,7 +478,7 @@ impl Rewriter<'_> {
             ArrayMethod::Average => {
                 let a = args[0];
                 if self.is_none(args[1]) {
-                    self.mean(b, a, Scalar::Float64, span)?
+                    self.mean(b, &super::reductions::Source::Array(a), Scalar::Float64, span)?
                 } else {
                     let w = args[1];
                     let (sa, sw) = (self.dims(b, a, span), self.dims(b, w, span));

@@ -12,6 +12,24 @@ use crate::types::{ArrayType, Layout};
 
 type Fold<'b, 'r> = dyn FnMut(&mut Rewriter<'r>, Value, &[Value]) -> Result<Vec<Value>, Diagnostic> + 'b;
 
+/// What a reduction folds: an array, or an array expression fused into it (`np.sum(d * d)`
+/// computes `d * d` element by element inside the sum's loop, with no temporary array).
+pub(super) enum Source {
+    /// An array (new value).
+    Array(Value),
+    /// The fused elementwise expression rooted at source value `root`.
+    Expr {
+        /// The expression's root (a source value).
+        root: Value,
+        /// Its array operands (source values).
+        leaves: Vec<Value>,
+        /// Its broadcast shape.
+        dims: Vec<Value>,
+        /// Its elements' dtype.
+        dtype: Scalar,
+    },
+}
+
 impl<'r> Rewriter<'r> {
     /// Folds `body(element, vars) -> vars` over the elements of array `a` in C order, starting
     /// from `init`; returns the variables after the last element.
@@ -75,7 +93,9 @@ impl<'r> Rewriter<'r> {
                     init,
                     span,
                     &mut |rw, v| flat(rw, v, &mut **body.borrow_mut()),
-                    &mut |rw, v| go(rw, b, a, (&dims, &strides), &mut Vec::new(), v.to_vec(), span, &mut **body.borrow_mut()),
+                    &mut |rw, v| {
+                        go(rw, b, a, (&dims, &strides), &mut Vec::new(), v.to_vec(), span, &mut **body.borrow_mut())
+                    },
                 )
             }
         }
@@ -110,6 +130,115 @@ impl<'r> Rewriter<'r> {
         self.product(b, &dims, span)
     }
 
+    /// The fused expression rooted at source value `root` as a reduction's source: its leaves
+    /// and broadcast shape (checked as the expression would be).
+    pub(super) fn expr_source(&mut self, b: Block, root: Value, span: Span) -> Source {
+        let at = self.types[root.index()].array().expect("an array expression");
+        let leaves = self.expr_leaves(root, false);
+        let shapes: Vec<Vec<Value>> = leaves
+            .iter()
+            .map(|&l| {
+                let v = self.val(l);
+                self.dims(b, v, span)
+            })
+            .collect();
+        let dims = self.broadcast_shape(b, &shapes, at.ndim as usize, span);
+        Source::Expr { root, leaves, dims, dtype: at.dtype }
+    }
+
+    fn src_dtype(&self, src: &Source) -> Scalar {
+        match src {
+            Source::Array(a) => self.ty(*a).array().expect("an array").dtype,
+            Source::Expr { dtype, .. } => *dtype,
+        }
+    }
+
+    fn src_size(&mut self, b: Block, src: &Source, span: Span) -> Value {
+        match src {
+            Source::Array(a) => self.size_of(b, *a, span),
+            Source::Expr { dims, .. } => {
+                let dims = dims.clone();
+                self.product(b, &dims, span)
+            }
+        }
+    }
+
+    /// [`Self::fold_elements`] over a reduction's source.
+    fn fold_src(
+        &mut self,
+        b: Block,
+        src: &Source,
+        init: Vec<Value>,
+        span: Span,
+        body: &mut Fold<'_, 'r>,
+    ) -> Result<Vec<Value>, Diagnostic> {
+        let (root, leaves, dims) = match src {
+            Source::Array(a) => return self.fold_elements(b, *a, init, span, body),
+            Source::Expr { root, leaves, dims, .. } => (*root, leaves.clone(), dims.clone()),
+        };
+        let m = "unable to broadcast argument {} to output array";
+        // Fast path: operands of the expression's shape, all C-contiguous: one flat loop.
+        let nd = dims.len();
+        let mut same: Option<Value> = None;
+        let flat_ok = leaves.iter().all(|&l| self.types[l.index()].array().is_some_and(|t| t.ndim as usize == nd));
+        if flat_ok {
+            for &l in &leaves {
+                let lv = self.val(l);
+                let ld = self.dims(b, lv, span);
+                let mut conds: Vec<Value> =
+                    ld.iter().zip(&dims).map(|(&x, &y)| self.emit_compare(b, span, CmpOp::Eq, x, y)).collect();
+                conds.extend(self.c_contiguous(b, lv, span));
+                for c in conds {
+                    same = Some(match same {
+                        Some(p) => self.emit_binary(b, span, BinaryOp::BitAnd, p, c),
+                        None => c,
+                    });
+                }
+            }
+        }
+        let body = std::cell::RefCell::new(body);
+        let flat = |rw: &mut Rewriter<'r>, vars: &[Value]| -> Result<Vec<Value>, Diagnostic> {
+            let n = rw.product(b, &dims, span);
+            let zero = rw.int(b, 0, span);
+            rw.fold(b, (zero, n), vars.to_vec(), span, &mut |rw, k, v| {
+                let mut loaded = Vec::new();
+                for &l in &leaves {
+                    let lv = rw.val(l);
+                    let s = rw.ty(lv).array().expect("an array").dtype;
+                    loaded.push((l, rw.push(b, InstKind::Load(lv, k), Type::Scalar(s), span)));
+                }
+                let x = rw.element(b, root, &loaded, span)?;
+                (*body.borrow_mut())(rw, x, v)
+            })
+        };
+        let strided = |rw: &mut Rewriter<'r>, vars: &[Value]| -> Result<Vec<Value>, Diagnostic> {
+            let mut views = Vec::new();
+            for (k, &l) in leaves.iter().enumerate() {
+                let lv = rw.val(l);
+                let view = rw.broadcast_view(b, lv, &dims, &m.replace("{}", &k.to_string()), span)?;
+                let ss = rw.strides(b, view, span);
+                views.push((l, view, ss));
+            }
+            rw.fold_index(b, &dims, vars.to_vec(), span, &mut |rw, idx, v| {
+                let mut loaded = Vec::new();
+                for (l, view, ss) in &views {
+                    let off = rw.offset(b, ss, idx, span);
+                    let s = rw.ty(*view).array().expect("an array").dtype;
+                    loaded.push((*l, rw.push(b, InstKind::Load(*view, off), Type::Scalar(s), span)));
+                }
+                let x = rw.element(b, root, &loaded, span)?;
+                (*body.borrow_mut())(rw, x, v)
+            })
+        };
+        match (flat_ok, same) {
+            (true, None) => flat(self, &init),
+            (true, Some(c)) => {
+                self.if_else_values(b, c, init, span, &mut |rw, v| flat(rw, v), &mut |rw, v| strided(rw, v))
+            }
+            (false, _) => strided(self, &init),
+        }
+    }
+
     /// A reduction (`Typing::Reduce`), its arguments bound to `Reduce::params`.
     pub(super) fn reduce(
         &mut self,
@@ -121,16 +250,31 @@ impl<'r> Rewriter<'r> {
         span: Span,
     ) -> Result<Value, Diagnostic> {
         let a = args[0];
-        let d = self.ty(a).array().expect("typed as an array").dtype;
         match r {
             Reduce::Sum if !self.is_none(args[1]) => self.sum_axis(b, src_args[1], a, rt, span),
+            r if folds_only(r) => self.reduce_folded(b, r, &Source::Array(a), rt, span),
+            _ => self.reduce_array(b, r, src_args, args, rt, span),
+        }
+    }
+
+    /// The reductions that only fold over the elements (so an expression can be their source).
+    pub(super) fn reduce_folded(
+        &mut self,
+        b: Block,
+        r: Reduce,
+        src: &Source,
+        rt: Type,
+        span: Span,
+    ) -> Result<Value, Diagnostic> {
+        let d = self.src_dtype(src);
+        match r {
             Reduce::Sum | Reduce::Prod | Reduce::NanSum | Reduce::NanProd => {
                 let acc = rt.scalar().expect("a number");
                 let prod = matches!(r, Reduce::Prod | Reduce::NanProd);
                 let skip_nan = matches!(r, Reduce::NanSum | Reduce::NanProd);
                 let init = self.konst_of(b, acc, if prod { 1.0 } else { 0.0 }, span);
                 let op = if prod { BinaryOp::Mul } else { BinaryOp::Add };
-                let out = self.fold_elements(b, a, vec![init], span, &mut |rw, x, v| {
+                let out = self.fold_src(b, src, vec![init], span, &mut |rw, x, v| {
                     let xc = rw.coerce(b, x, &Type::Scalar(acc), span)?;
                     let next = rw.emit_binary(b, span, op, v[0], xc);
                     Ok(vec![match rw.nan_test(b, x, span) {
@@ -140,6 +284,74 @@ impl<'r> Rewriter<'r> {
                 })?;
                 Ok(out[0])
             }
+            Reduce::All | Reduce::Any => {
+                let all = r == Reduce::All;
+                let init = self.push(b, InstKind::Const(Const::Bool(all)), Type::BOOL, span);
+                let out = self.fold_src(b, src, vec![init], span, &mut |rw, x, v| {
+                    let t = rw.truth(b, x, span)?;
+                    let op = if all { BinaryOp::BitAnd } else { BinaryOp::BitOr };
+                    Ok(vec![rw.emit_binary(b, span, op, v[0], t)])
+                })?;
+                Ok(out[0])
+            }
+            Reduce::Mean => self.mean(b, src, rt.scalar().expect("a number"), span),
+            Reduce::Var | Reduce::Std => {
+                let n = self.src_size(b, src, span);
+                let zero = self.int(b, 0, span);
+                let md = if d.is_float() { d } else { Scalar::Float64 };
+                let m = self.mean(b, src, md, span)?;
+                let init = self.push(b, InstKind::Const(Const::Float(0.0)), Type::F64, span);
+                let out = self.fold_src(b, src, vec![init], span, &mut |rw, x, v| {
+                    let x = rw.coerce(b, x, &Type::Scalar(md), span)?;
+                    let dx = rw.emit_binary(b, span, BinaryOp::Sub, x, m);
+                    let sq = rw.emit_binary(b, span, BinaryOp::Mul, dx, dx);
+                    let sq = rw.coerce(b, sq, &Type::F64, span)?;
+                    Ok(vec![rw.emit_binary(b, span, BinaryOp::Add, v[0], sq)])
+                })?;
+                // Numba divides with Python's `/`: an empty array is a ZeroDivisionError.
+                let empty = self.emit_compare(b, span, CmpOp::Eq, n, zero);
+                self.raise_if(b, empty, "ZeroDivisionError", "division by zero", span);
+                let nf = self.coerce(b, n, &Type::F64, span)?;
+                let var = self.emit_binary(b, span, BinaryOp::Div, out[0], nf);
+                Ok(if r == Reduce::Std { self.half_power(b, var, span) } else { var })
+            }
+            Reduce::NanMean | Reduce::NanVar | Reduce::NanStd => {
+                let (c, count) = self.nan_sum_count(b, src, span)?;
+                let cf = self.coerce(b, count, &Type::F64, span)?;
+                let mean = self.emit_binary(b, span, BinaryOp::Div, c, cf);
+                if r == Reduce::NanMean {
+                    return Ok(mean);
+                }
+                let init = self.push(b, InstKind::Const(Const::Float(0.0)), Type::F64, span);
+                let out = self.fold_src(b, src, vec![init], span, &mut |rw, x, v| {
+                    let x = rw.coerce(b, x, &Type::F64, span)?;
+                    let dx = rw.emit_binary(b, span, BinaryOp::Sub, x, mean);
+                    let sq = rw.emit_binary(b, span, BinaryOp::Mul, dx, dx);
+                    let next = rw.emit_binary(b, span, BinaryOp::Add, v[0], sq);
+                    let nan = rw.emit_compare(b, span, CmpOp::Ne, x, x);
+                    Ok(vec![rw.emit_select(b, span, nan, v[0], next)])
+                })?;
+                let var = self.emit_binary(b, span, BinaryOp::Div, out[0], cf);
+                Ok(if r == Reduce::NanStd { self.half_power(b, var, span) } else { var })
+            }
+            _ => unreachable!("not a folding reduction"),
+        }
+    }
+
+    /// The reductions that need the array itself (its first element, an axis, an output of
+    /// its size).
+    fn reduce_array(
+        &mut self,
+        b: Block,
+        r: Reduce,
+        src_args: &[Value],
+        args: &[Value],
+        rt: Type,
+        span: Span,
+    ) -> Result<Value, Diagnostic> {
+        let a = args[0];
+        let d = self.ty(a).array().expect("typed as an array").dtype;
+        match r {
             Reduce::Min | Reduce::Max | Reduce::NanMin | Reduce::NanMax | Reduce::Ptp => {
                 let message = match r {
                     Reduce::Min => "zero-size array to reduction operation minimum which has no identity",
@@ -190,16 +402,6 @@ impl<'r> Rewriter<'r> {
                 })?;
                 Ok(out[1])
             }
-            Reduce::All | Reduce::Any => {
-                let all = r == Reduce::All;
-                let init = self.push(b, InstKind::Const(Const::Bool(all)), Type::BOOL, span);
-                let out = self.fold_elements(b, a, vec![init], span, &mut |rw, x, v| {
-                    let t = rw.truth(b, x, span)?;
-                    let op = if all { BinaryOp::BitAnd } else { BinaryOp::BitOr };
-                    Ok(vec![rw.emit_binary(b, span, op, v[0], t)])
-                })?;
-                Ok(out[0])
-            }
             Reduce::CumSum | Reduce::CumProd => {
                 let at = rt.array().expect("an array");
                 let n = self.size_of(b, a, span);
@@ -222,46 +424,7 @@ impl<'r> Rewriter<'r> {
                 })?;
                 Ok(out)
             }
-            Reduce::Mean => self.mean(b, a, rt.scalar().expect("a number"), span),
-            Reduce::Var | Reduce::Std => {
-                let n = self.size_of(b, a, span);
-                let zero = self.int(b, 0, span);
-                let md = if d.is_float() { d } else { Scalar::Float64 };
-                let m = self.mean(b, a, md, span)?;
-                let init = self.push(b, InstKind::Const(Const::Float(0.0)), Type::F64, span);
-                let out = self.fold_elements(b, a, vec![init], span, &mut |rw, x, v| {
-                    let x = rw.coerce(b, x, &Type::Scalar(md), span)?;
-                    let dx = rw.emit_binary(b, span, BinaryOp::Sub, x, m);
-                    let sq = rw.emit_binary(b, span, BinaryOp::Mul, dx, dx);
-                    let sq = rw.coerce(b, sq, &Type::F64, span)?;
-                    Ok(vec![rw.emit_binary(b, span, BinaryOp::Add, v[0], sq)])
-                })?;
-                // Numba divides with Python's `/`: an empty array is a ZeroDivisionError.
-                let empty = self.emit_compare(b, span, CmpOp::Eq, n, zero);
-                self.raise_if(b, empty, "ZeroDivisionError", "division by zero", span);
-                let nf = self.coerce(b, n, &Type::F64, span)?;
-                let var = self.emit_binary(b, span, BinaryOp::Div, out[0], nf);
-                Ok(if r == Reduce::Std { self.half_power(b, var, span) } else { var })
-            }
-            Reduce::NanMean | Reduce::NanVar | Reduce::NanStd => {
-                let (c, count) = self.nan_sum_count(b, a, span)?;
-                let cf = self.coerce(b, count, &Type::F64, span)?;
-                let mean = self.emit_binary(b, span, BinaryOp::Div, c, cf);
-                if r == Reduce::NanMean {
-                    return Ok(mean);
-                }
-                let init = self.push(b, InstKind::Const(Const::Float(0.0)), Type::F64, span);
-                let out = self.fold_elements(b, a, vec![init], span, &mut |rw, x, v| {
-                    let x = rw.coerce(b, x, &Type::F64, span)?;
-                    let dx = rw.emit_binary(b, span, BinaryOp::Sub, x, mean);
-                    let sq = rw.emit_binary(b, span, BinaryOp::Mul, dx, dx);
-                    let next = rw.emit_binary(b, span, BinaryOp::Add, v[0], sq);
-                    let nan = rw.emit_compare(b, span, CmpOp::Ne, x, x);
-                    Ok(vec![rw.emit_select(b, span, nan, v[0], next)])
-                })?;
-                let var = self.emit_binary(b, span, BinaryOp::Div, out[0], cf);
-                Ok(if r == Reduce::NanStd { self.half_power(b, var, span) } else { var })
-            }
+            _ => unreachable!("a folding reduction"),
         }
     }
 
@@ -367,10 +530,10 @@ impl<'r> Rewriter<'r> {
     }
 
     /// The float64 sum and the count of the elements that are not NaN.
-    fn nan_sum_count(&mut self, b: Block, a: Value, span: Span) -> Result<(Value, Value), Diagnostic> {
+    fn nan_sum_count(&mut self, b: Block, src: &Source, span: Span) -> Result<(Value, Value), Diagnostic> {
         let init = self.push(b, InstKind::Const(Const::Float(0.0)), Type::F64, span);
         let zero = self.int(b, 0, span);
-        let out = self.fold_elements(b, a, vec![init, zero], span, &mut |rw, x, v| {
+        let out = self.fold_src(b, src, vec![init, zero], span, &mut |rw, x, v| {
             let x = rw.coerce(b, x, &Type::F64, span)?;
             let nan = rw.emit_compare(b, span, CmpOp::Ne, x, x);
             let s = rw.emit_binary(b, span, BinaryOp::Add, v[0], x);
@@ -383,13 +546,13 @@ impl<'r> Rewriter<'r> {
 
     /// Numba's `mean`: the sum in `rt` (float64 for integers), divided by the size in float64
     /// and converted to `rt`; NaN for an empty array.
-    pub(super) fn mean(&mut self, b: Block, a: Value, rt: Scalar, span: Span) -> Result<Value, Diagnostic> {
+    pub(super) fn mean(&mut self, b: Block, src: &Source, rt: Scalar, span: Span) -> Result<Value, Diagnostic> {
         let init = self.konst_of(b, rt, 0.0, span);
-        let out = self.fold_elements(b, a, vec![init], span, &mut |rw, x, v| {
+        let out = self.fold_src(b, src, vec![init], span, &mut |rw, x, v| {
             let x = rw.coerce(b, x, &Type::Scalar(rt), span)?;
             Ok(vec![rw.emit_binary(b, span, BinaryOp::Add, v[0], x)])
         })?;
-        let n = self.size_of(b, a, span);
+        let n = self.src_size(b, src, span);
         let c = self.coerce(b, out[0], &Type::F64, span)?;
         let nf = self.coerce(b, n, &Type::F64, span)?;
         let q = self.emit_binary(b, span, BinaryOp::Div, c, nf);
@@ -471,4 +634,23 @@ impl<'r> Rewriter<'r> {
         })?;
         Ok(out)
     }
+}
+
+/// Whether a reduction only folds over the elements (its source can be a fused expression).
+pub(super) fn folds_only(r: Reduce) -> bool {
+    matches!(
+        r,
+        Reduce::Sum
+            | Reduce::Prod
+            | Reduce::NanSum
+            | Reduce::NanProd
+            | Reduce::All
+            | Reduce::Any
+            | Reduce::Mean
+            | Reduce::Var
+            | Reduce::Std
+            | Reduce::NanMean
+            | Reduce::NanVar
+            | Reduce::NanStd
+    )
 }

@@ -21,70 +21,111 @@ impl Rewriter<'_> {
         self.emit_binary(b, span, BinaryOp::BitOr, lt, last)
     }
 
-    /// Sorts the 1-D C array `data` in place, stably; with `key`, `data` holds indices into
-    /// the 1-D array `key` and sorts by `key[index]`.
-    fn merge_sort_array(&mut self, b: Block, data: Value, key: Option<Value>, span: Span) -> Result<(), Diagnostic> {
-        let dt = self.ty(data).array().expect("an array").dtype;
+    /// Sorts the 1-D contiguous array `data` in place, stably, moving the elements of the
+    /// 1-D C array `payload` (if any) along with their keys. Runs are merged back and forth between
+    /// `data` and a scratch array (two passes per round), copied back once at the end when
+    /// the last pass wrote the scratch array.
+    fn merge_sort_array(
+        &mut self,
+        b: Block,
+        data: Value,
+        payload: Option<Value>,
+        span: Span,
+    ) -> Result<(), Diagnostic> {
         let n = self.push(b, InstKind::Dim(data, 0), Type::I64, span);
-        let tmp = self.push(
-            b,
-            InstKind::NewArray { dtype: dt, shape: vec![n], zeroed: false },
-            Type::Array(ArrayType { dtype: dt, ndim: 1, layout: Layout::C }),
-            span,
-        );
-        let kstride = key.map(|k| self.push(b, InstKind::Stride(k, 0), Type::I64, span));
+        let scratch = |rw: &mut Self, a: Value| {
+            let dt = rw.ty(a).array().expect("an array").dtype;
+            rw.push(
+                b,
+                InstKind::NewArray { dtype: dt, shape: vec![n], zeroed: false },
+                Type::Array(ArrayType { dtype: dt, ndim: 1, layout: Layout::C }),
+                span,
+            )
+        };
+        let tmp = scratch(self, data);
+        let ptmp = payload.map(|p| scratch(self, p));
         let one = self.int(b, 1, span);
         self.while_below(b, vec![one], n, span, &mut |rw, v| {
             let width = v[0];
+            rw.merge_pass(b, (data, tmp), payload.zip(ptmp), width, n, span)?;
             let two = rw.int(b, 2, span);
-            let step = rw.emit_binary(b, span, BinaryOp::Mul, width, two);
-            let zero = rw.int(b, 0, span);
-            rw.while_below(b, vec![zero], n, span, &mut |rw, u| {
-                let lo = u[0];
-                let min = |rw: &mut Self, x: Value| {
-                    let c = rw.emit_compare(b, span, CmpOp::Lt, x, n);
-                    rw.emit_select(b, span, c, x, n)
-                };
-                let m = rw.emit_binary(b, span, BinaryOp::Add, lo, width);
-                let mid = min(rw, m);
-                let h = rw.emit_binary(b, span, BinaryOp::Add, lo, step);
-                let hi = min(rw, h);
-                rw.fold(b, (lo, hi), vec![lo, mid], span, &mut |rw, k, p| {
-                    let (i, j) = (p[0], p[1]);
-                    // Both heads read at safe positions; the right one is taken only when the
-                    // left run is used up or it sorts strictly first.
-                    let left_done = rw.emit_compare(b, span, CmpOp::Ge, i, mid);
-                    let right_left = rw.emit_compare(b, span, CmpOp::Lt, j, hi);
-                    let si = rw.emit_select(b, span, left_done, lo, i);
-                    let sj = rw.emit_select(b, span, right_left, j, lo);
-                    let x = rw.push(b, InstKind::Load(data, si), Type::Scalar(dt), span);
-                    let y = rw.push(b, InstKind::Load(data, sj), Type::Scalar(dt), span);
-                    let (kx, ky) = match (key, kstride) {
-                        (Some(kv), Some(ks)) => {
-                            let kt = rw.ty(kv).array().expect("an array").dtype;
-                            let ox = rw.emit_binary(b, span, BinaryOp::Mul, x, ks);
-                            let oy = rw.emit_binary(b, span, BinaryOp::Mul, y, ks);
-                            (
-                                rw.push(b, InstKind::Load(kv, ox), Type::Scalar(kt), span),
-                                rw.push(b, InstKind::Load(kv, oy), Type::Scalar(kt), span),
-                            )
-                        }
-                        _ => (x, y),
-                    };
-                    let first = rw.sort_lt(b, ky, kx, span);
-                    let take_right = rw.emit_binary(b, span, BinaryOp::BitOr, left_done, first);
-                    let take_right = rw.emit_binary(b, span, BinaryOp::BitAnd, take_right, right_left);
-                    let pick = rw.emit_select(b, span, take_right, y, x);
-                    rw.push_void(b, InstKind::Store(tmp, k, pick), span);
-                    let one = rw.int(b, 1, span);
-                    let i1 = rw.emit_binary(b, span, BinaryOp::Add, i, one);
-                    let j1 = rw.emit_binary(b, span, BinaryOp::Add, j, one);
-                    Ok(vec![rw.emit_select(b, span, take_right, i, i1), rw.emit_select(b, span, take_right, j1, j)])
-                })?;
-                Ok(vec![hi])
+            let w2 = rw.emit_binary(b, span, BinaryOp::Mul, width, two);
+            let more = rw.emit_compare(b, span, CmpOp::Lt, w2, n);
+            let next = rw.if_else_values(
+                b,
+                more,
+                vec![w2],
+                span,
+                &mut |rw, w| {
+                    rw.merge_pass(b, (tmp, data), ptmp.zip(payload), w[0], n, span)?;
+                    let two = rw.int(b, 2, span);
+                    Ok(vec![rw.emit_binary(b, span, BinaryOp::Mul, w[0], two)])
+                },
+                &mut |rw, w| {
+                    rw.copy_elements(b, data, tmp, span)?;
+                    if let (Some(p), Some(pt)) = (payload, ptmp) {
+                        rw.copy_elements(b, p, pt, span)?;
+                    }
+                    Ok(vec![w[0]])
+                },
+            )?;
+            Ok(next)
+        })?;
+        Ok(())
+    }
+
+    /// One merge pass: runs of `width` of `src` merged pairwise into `dst` (`n` elements).
+    fn merge_pass(
+        &mut self,
+        b: Block,
+        (src, dst): (Value, Value),
+        payload: Option<(Value, Value)>,
+        width: Value,
+        n: Value,
+        span: Span,
+    ) -> Result<(), Diagnostic> {
+        let dt = self.ty(src).array().expect("an array").dtype;
+        let two = self.int(b, 2, span);
+        let step = self.emit_binary(b, span, BinaryOp::Mul, width, two);
+        let zero = self.int(b, 0, span);
+        self.while_below(b, vec![zero], n, span, &mut |rw, u| {
+            let lo = u[0];
+            let min = |rw: &mut Self, x: Value| {
+                let c = rw.emit_compare(b, span, CmpOp::Lt, x, n);
+                rw.emit_select(b, span, c, x, n)
+            };
+            let m = rw.emit_binary(b, span, BinaryOp::Add, lo, width);
+            let mid = min(rw, m);
+            let h = rw.emit_binary(b, span, BinaryOp::Add, lo, step);
+            let hi = min(rw, h);
+            rw.fold(b, (lo, hi), vec![lo, mid], span, &mut |rw, k, p| {
+                let (i, j) = (p[0], p[1]);
+                // Both heads read at safe positions; the right one is taken only when the
+                // left run is used up or it sorts strictly first.
+                let left_done = rw.emit_compare(b, span, CmpOp::Ge, i, mid);
+                let right_left = rw.emit_compare(b, span, CmpOp::Lt, j, hi);
+                let si = rw.emit_select(b, span, left_done, lo, i);
+                let sj = rw.emit_select(b, span, right_left, j, lo);
+                let x = rw.push(b, InstKind::Load(src, si), Type::Scalar(dt), span);
+                let y = rw.push(b, InstKind::Load(src, sj), Type::Scalar(dt), span);
+                let first = rw.sort_lt(b, y, x, span);
+                let take_right = rw.emit_binary(b, span, BinaryOp::BitOr, left_done, first);
+                let take_right = rw.emit_binary(b, span, BinaryOp::BitAnd, take_right, right_left);
+                let pick = rw.emit_select(b, span, take_right, y, x);
+                rw.push_void(b, InstKind::Store(dst, k, pick), span);
+                if let Some((ps, pd)) = payload {
+                    let pt = rw.ty(ps).array().expect("an array").dtype;
+                    let px = rw.push(b, InstKind::Load(ps, si), Type::Scalar(pt), span);
+                    let py = rw.push(b, InstKind::Load(ps, sj), Type::Scalar(pt), span);
+                    let pp = rw.emit_select(b, span, take_right, py, px);
+                    rw.push_void(b, InstKind::Store(pd, k, pp), span);
+                }
+                let one = rw.int(b, 1, span);
+                let i1 = rw.emit_binary(b, span, BinaryOp::Add, i, one);
+                let j1 = rw.emit_binary(b, span, BinaryOp::Add, j, one);
+                Ok(vec![rw.emit_select(b, span, take_right, i, i1), rw.emit_select(b, span, take_right, j1, j)])
             })?;
-            rw.copy_elements(b, data, tmp, span)?;
-            Ok(vec![step])
+            Ok(vec![hi])
         })?;
         Ok(())
     }
@@ -138,7 +179,10 @@ impl Rewriter<'_> {
             rw.push_void(b, InstKind::Store(perm, k, k), span);
             Ok(vec![])
         })?;
-        self.merge_sort_array(b, perm, Some(a), span)?;
+        // The keys sort in a copy of their own, the indices move along.
+        let dt = self.ty(a).array().expect("an array").dtype;
+        let keys = self.copy_of(b, a, dt, span)?;
+        self.merge_sort_array(b, keys, Some(perm), span)?;
         Ok(perm)
     }
 
