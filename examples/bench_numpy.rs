@@ -42,21 +42,6 @@ fn main() {
     let n = 10_000_000;
     let (x, y) = (hashed(n, 0), hashed(n, 12345));
 
-    let mut out = vec![0.0f64; n];
-    let spec = m.function("tmp_hypot_into").unwrap().specialize((&x[..], &y[..], &mut out[..])).unwrap();
-    report(
-        "tmp_into",
-        time(7, || {
-            spec.call_with::<()>((&x[..], &y[..], &mut out[..])).unwrap();
-        }),
-    );
-    let spec = m.function("tmp_sum").unwrap().specialize((&x[..],)).unwrap();
-    report(
-        "tmp_sum",
-        time(7, || {
-            black_box(spec.call_with::<f64>((&x[..],)).unwrap());
-        }),
-    );
     let spec = m.function("hypot").unwrap().specialize((&x[..], &y[..])).unwrap();
     report("hypot", time(7, || black_box(spec.call_with::<Array>((&x[..], &y[..])).unwrap()).drop_now()));
     let spec = m.function("zscore").unwrap().specialize((&x[..],)).unwrap();
