@@ -125,6 +125,11 @@ pub enum Typing {
     /// A reduction of an array ([`Reduce`]); the front end binds its arguments to
     /// [`Reduce::params`] as for [`Typing::Alloc`].
     Reduce(Reduce),
+    /// The element count of a shape (an integer or a tuple of integers): int64.
+    ShapeSize,
+    /// `unravel(shape, k)`: the C-order index tuple of flat position `k` (one int64 per
+    /// dimension; `np.ndindex` and `np.ndenumerate` loops).
+    Unravel,
     /// An elementwise function that is not a ufunc ([`Elem`]).
     Elementwise(Elem),
     /// An array method ([`ArrayMethod`]).
@@ -1124,6 +1129,10 @@ builtins! {
     Flat = "flat" [".flat"] (1, 1) View(ViewOp::Flat), Rw;
     /// `a.astype(dtype)`
     Astype = "astype" [".astype()"] (2, 2) Alloc(Alloc::Astype), Rw;
+    /// The size of a shape (made by `np.ndindex` loops).
+    ShapeSize = "shape_size" [] (1, 1) ShapeSize, Rw;
+    /// The index tuple of a flat position (made by `np.ndindex` loops).
+    Unravel = "unravel" [] (2, 2) Unravel, Rw;
     /// `np.where(cond, x, y)` / `np.where(cond)`
     NpWhere = "np.where" ["numpy.where"] (1, 3) Elementwise(Elem::Where), Rw;
     /// `np.clip(a, lo, hi)` / `a.clip(lo, hi)`

@@ -563,6 +563,11 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
         Typing::Alloc(a) => alloc(b, a, args)?,
         Typing::View(v) => view(b, v, args)?,
         Typing::Reduce(r) => reduce(b, r, args)?,
+        Typing::ShapeSize => {
+            shape_ndim(b, &ty(0))?;
+            Type::I64
+        }
+        Typing::Unravel => Type::Tuple(vec![Type::I64; shape_ndim(b, &ty(0))? as usize]),
         Typing::Linalg(l) => linalg(b, l, args)?,
         Typing::Random(r) => random(b, r, args)?,
         Typing::Elementwise(Elem::Where) if args.len() == 1 => nonzero_type(b, &args[0])?,

@@ -23,6 +23,10 @@ enum Source<'e> {
     Seq(&'e Expr),
     Enumerate(Box<Source<'e>>, Option<&'e Expr>),
     Zip(Vec<Source<'e>>),
+    /// `np.ndindex(shape)` / `np.ndindex(d0, d1, ...)`.
+    Ndindex(&'e [Expr]),
+    /// `np.ndenumerate(a)`.
+    Ndenumerate(&'e Expr),
 }
 
 /// An iterable evaluated before the loop: its length and how element `k` is computed.
@@ -45,12 +49,27 @@ enum Iter {
     },
     Enumerate(Box<Iter>, Value),
     Zip(Vec<Iter>),
+    /// Element `k` is the C-order index tuple `unravel(shape, k)`.
+    Ndindex {
+        shape: Value,
+        len: Value,
+    },
+    /// Element `k` is `(index, a[index])` with the index as for `Ndindex` of `a.shape`.
+    Ndenumerate {
+        arr: Value,
+        shape: Value,
+        len: Value,
+    },
 }
 
 impl Iter {
     fn len(&self, lw: &mut Lower<'_>, span: Span) -> Value {
         match self {
-            Iter::Range { len, .. } | Iter::Reversed { len, .. } | Iter::Seq { len, .. } => *len,
+            Iter::Range { len, .. }
+            | Iter::Reversed { len, .. }
+            | Iter::Seq { len, .. }
+            | Iter::Ndindex { len, .. }
+            | Iter::Ndenumerate { len, .. } => *len,
             Iter::Enumerate(inner, _) => inner.len(lw, span),
             Iter::Zip(its) => {
                 let mut n = its[0].len(lw, span);
@@ -67,7 +86,7 @@ impl Iter {
     /// How many values one element unpacks into, where that is known here.
     fn arity(&self) -> Option<usize> {
         match self {
-            Iter::Enumerate(..) => Some(2),
+            Iter::Enumerate(..) | Iter::Ndenumerate { .. } => Some(2),
             Iter::Zip(its) => Some(its.len()),
             _ => None,
         }
@@ -357,6 +376,23 @@ impl Lower<'_> {
             return None;
         }
         let starred = args.iter().any(|a| matches!(a, Expr::Starred(_)));
+        if let Some((Global::NumpyModule, path)) = self.module_path(&c.func) {
+            match (&path[..], &args[..]) {
+                (["ndindex"], _) if kw.is_empty() && !starred && !args.is_empty() => {
+                    return Some(Source::Ndindex(args))
+                }
+                (["ndenumerate"], [a]) if kw.is_empty() => return Some(Source::Ndenumerate(a)),
+                (["ndindex" | "ndenumerate"], _) => {
+                    self.diags.push(unsupported(
+                        espan,
+                        "this form of np.ndindex/np.ndenumerate is",
+                        "write np.ndindex(a.shape) or np.ndenumerate(a)",
+                    ));
+                    return None;
+                }
+                _ => {}
+            }
+        }
         if self.is_builtin_fn(&c.func, "enumerate") {
             let start = match (&args[..], &kw[..]) {
                 ([_], []) => None,
@@ -444,6 +480,23 @@ impl Lower<'_> {
                 }
                 Iter::Zip(its)
             }
+            Source::Ndindex(args) => {
+                let shape = match args {
+                    [one] => self.expr(one),
+                    _ => {
+                        let dims = args.iter().map(|a| self.expr(a)).collect();
+                        self.emit(InstKind::MakeTuple(dims), span)
+                    }
+                };
+                let len = self.emit(InstKind::Builtin(Builtin::ShapeSize, vec![shape]), span);
+                Iter::Ndindex { shape, len }
+            }
+            Source::Ndenumerate(a) => {
+                let arr = self.expr(a);
+                let shape = self.emit(InstKind::Builtin(Builtin::Shape, vec![arr]), span);
+                let len = self.emit(InstKind::Builtin(Builtin::ShapeSize, vec![shape]), span);
+                Iter::Ndenumerate { arr, shape, len }
+            }
         })
     }
 
@@ -454,6 +507,12 @@ impl Lower<'_> {
                 let c = self.emit(InstKind::Binary(BinaryOp::Add, *start, k), span);
                 self.assign(&tuple_elts(target)[0], c);
                 self.bind(&tuple_elts(target)[1], inner, k, span);
+            }
+            (Iter::Ndenumerate { arr, shape, .. }, Expr::Tuple(_) | Expr::List(_)) if tuple_elts(target).len() == 2 => {
+                let idx = self.emit(InstKind::Builtin(Builtin::Unravel, vec![*shape, k]), span);
+                let x = self.emit(InstKind::GetItem(*arr, vec![idx]), span);
+                self.assign(&tuple_elts(target)[0], idx);
+                self.assign(&tuple_elts(target)[1], x);
             }
             (Iter::Zip(its), Expr::Tuple(_) | Expr::List(_)) if tuple_elts(target).len() == its.len() => {
                 for (t, it) in tuple_elts(target).iter().zip(its) {
@@ -490,6 +549,12 @@ impl Lower<'_> {
             Iter::Zip(its) => {
                 let xs = its.iter().map(|it| self.element(it, k, span)).collect();
                 self.emit(InstKind::MakeTuple(xs), span)
+            }
+            Iter::Ndindex { shape, .. } => self.emit(InstKind::Builtin(Builtin::Unravel, vec![*shape, k]), span),
+            Iter::Ndenumerate { arr, shape, .. } => {
+                let idx = self.emit(InstKind::Builtin(Builtin::Unravel, vec![*shape, k]), span);
+                let x = self.emit(InstKind::GetItem(*arr, vec![idx]), span);
+                self.emit(InstKind::MakeTuple(vec![idx, x]), span)
             }
         }
     }

@@ -693,6 +693,24 @@ impl Rewriter<'_> {
             Typing::List(op) => self.list_op(b, op, &nargs, rt, span)?,
             Typing::InPlace => unreachable!("rewritten by `inst`"),
             Typing::Reduce(r) => self.reduce(b, r, args, &nargs, rt, span)?,
+            Typing::ShapeSize => {
+                let dims = self.shape_values(b, nargs[0], span)?;
+                self.product(b, &dims, span)
+            }
+            Typing::Unravel => {
+                let dims = self.shape_values(b, nargs[0], span)?;
+                let mut rem = self.coerce(b, nargs[1], &Type::I64, span)?;
+                let mut idx = vec![rem; dims.len()];
+                for k in (0..dims.len()).rev() {
+                    if k == 0 {
+                        idx[0] = rem;
+                        break;
+                    }
+                    idx[k] = self.emit_binary(b, span, BinaryOp::Mod, rem, dims[k]);
+                    rem = self.emit_binary(b, span, BinaryOp::FloorDiv, rem, dims[k]);
+                }
+                self.push(b, InstKind::MakeTuple(idx), rt, span)
+            }
             Typing::Elementwise(crate::builtins::Elem::Where) if nargs.len() == 1 => {
                 self.array_method(b, crate::builtins::ArrayMethod::Nonzero, args, &nargs, rt, span)?
             }

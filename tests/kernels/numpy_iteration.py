@@ -1,0 +1,107 @@
+"""NumPy iteration helpers and keyword forms as users write them: np.ndindex over a shape or
+dimensions, np.ndenumerate of 1-D and 2-D arrays, a.flat iteration, ufuncs with out=, fused
+reductions of expressions, and in-place updates of views."""
+import numpy as np
+from numba import njit
+
+
+# check: grid_sum(np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])) -> 62.0
+@njit
+def grid_sum(m):
+    """Weighted sum over every index of a 2-D array with np.ndindex(m.shape)."""
+    total = 0.0
+    for idx in np.ndindex(m.shape):
+        i, j = idx
+        total += m[idx] * (i + j + 1)
+    return total
+
+
+# check: count_cells(2, 3) -> (6, 5)
+# check: count_cells(0, 4) -> (0, -1)
+@njit
+def count_cells(a, b):
+    """np.ndindex(d0, d1): the number of cells and the last flat position."""
+    n = 0
+    last = -1
+    for i, j in np.ndindex(a, b):
+        n += 1
+        last = i * b + j
+    return n, last
+
+
+# check: ndenum_max(np.array([[1.0, 9.0, 3.0], [4.0, 2.0, 8.0]])) -> (9.0, 0, 1)
+@njit
+def ndenum_max(m):
+    """The largest element and its position, with np.ndenumerate."""
+    best = -np.inf
+    bi = -1
+    bj = -1
+    for (i, j), v in np.ndenumerate(m):
+        if v > best:
+            best = v
+            bi = i
+            bj = j
+    return best, bi, bj
+
+
+# check: ndenum_1d(np.array([5, 7, 9])) -> 25
+@njit
+def ndenum_1d(a):
+    """np.ndenumerate of a 1-D array: the index is a 1-tuple."""
+    s = 0
+    for idx, v in np.ndenumerate(a):
+        s += idx[0] * v
+    return s
+
+
+# check: flat_iter(np.array([[1, 2], [3, 4]])) -> (10, 4)
+@njit
+def flat_iter(m):
+    """Iterating a.flat visits every element in C order."""
+    s = 0
+    last = 0
+    for v in m.flat:
+        s += v
+        last = v
+    return s, last
+
+
+# check: rms(np.array([3.0, 4.0])) -> 3.5355339059327378
+# check: rms(np.array([1.0, -1.0, 1.0, -1.0])) -> 1.0
+@njit
+def rms(x):
+    """Root mean square of an expression: the reduction folds x * x without a temporary."""
+    return np.sqrt(np.mean(x * x))
+
+
+# check: row_norms(np.array([[3.0, 4.0], [6.0, 8.0], [0.0, 0.0]])) -> [5.0, 10.0, 0.0]
+@njit
+def row_norms(m):
+    """Per-row Euclidean norms from row slices: np.sqrt(np.sum(r * r))."""
+    out = np.empty(m.shape[0])
+    for i in range(m.shape[0]):
+        r = m[i]
+        out[i] = np.sqrt(np.sum(r * r))
+    return out
+
+
+# check: scale_rows(np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([10.0, 100.0])) -> None ; arg0 == [[10.0, 20.0], [300.0, 400.0]]
+@njit
+def scale_rows(m, f):
+    """In-place update of each row view: m[i] *= f[i]."""
+    for i in range(m.shape[0]):
+        m[i] *= f[i]
+
+
+# check: centered(np.array([[1.0, 2.0], [3.0, 6.0]])) -> [[-1.0, -2.0], [1.0, 2.0]]
+@njit
+def centered(m):
+    """Column means removed by broadcasting a 1-D mean over the rows."""
+    return m - np.sum(m, axis=0) / m.shape[0]
+
+
+# check: any_all(np.array([0.5, -1.0, 2.0])) -> (True, False, 1)
+@njit
+def any_all(x):
+    """Reductions of comparisons, fused: any, all and a count."""
+    return np.any(x < 0.0), np.all(x > 0.0), np.sum(x < 0.0)
