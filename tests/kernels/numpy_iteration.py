@@ -105,3 +105,19 @@ def centered(m):
 def any_all(x):
     """Reductions of comparisons, fused: any, all and a count."""
     return np.any(x < 0.0), np.all(x > 0.0), np.sum(x < 0.0)
+
+
+# check: too_big(4611686018427387904) raises ValueError
+# check: too_big(3) -> 3
+@njit
+def too_big(n):
+    """A size whose bytes overflow an intp is NumPy's ValueError (Numba's message)."""
+    return np.ones(n).shape[0]
+
+
+# check: too_big_2d(72057594037927936, 64) raises ValueError
+# check: too_big_2d(0, 72057594037927936) -> 0
+@njit
+def too_big_2d(a, b):
+    """The same for a 2-D shape; a zero dimension makes any other fit."""
+    return np.zeros((a, b)).size

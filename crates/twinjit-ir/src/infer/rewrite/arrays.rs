@@ -163,8 +163,54 @@ impl<'r> Rewriter<'r> {
         if let Some(neg) = neg {
             self.raise_if(b, neg, "ValueError", "negative dimensions not allowed", span);
         }
+        if dims.len() > 1 || !matches!(self.g.def_inst(dims[0]).map(|d| &d.kind), Some(InstKind::Const(_))) {
+            self.check_too_big(b, dtype, &dims, span);
+        }
         let ty = Type::Array(ArrayType { dtype, ndim: dims.len() as u8, layout: Layout::C });
         self.push(b, InstKind::NewArray { dtype, shape: dims, zeroed }, ty, span)
+    }
+
+    /// NumPy's `ValueError` for a shape whose byte size does not fit an intp (Numba's message);
+    /// a size that fits but cannot be had is the allocation's `MemoryError`.
+    fn check_too_big(&mut self, b: Block, dtype: Scalar, dims: &[Value], span: Span) {
+        let zero = self.int(b, 0, span);
+        let one = self.int(b, 1, span);
+        let max = self.int(b, i64::MAX / dtype.size() as i64, span);
+        if let [n] = dims {
+            // One dimension: no division needed.
+            let bad = self.emit_compare(b, span, CmpOp::Gt, *n, max);
+            self.raise_if(
+                b,
+                bad,
+                "ValueError",
+                "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.",
+                span,
+            );
+            return;
+        }
+        let mut size = one;
+        let mut big = self.push(b, InstKind::Const(Const::Bool(false)), Type::BOOL, span);
+        let mut any_zero = big;
+        for &d in dims {
+            let z = self.emit_compare(b, span, CmpOp::Eq, d, zero);
+            any_zero = self.emit_binary(b, span, BinaryOp::BitOr, any_zero, z);
+            let div = self.emit_select(b, span, z, one, d);
+            let room = self.push(b, InstKind::Binary(BinaryOp::FloorDiv, max, div), Type::I64, span);
+            let over = self.emit_compare(b, span, CmpOp::Gt, size, room);
+            big = self.emit_binary(b, span, BinaryOp::BitOr, big, over);
+            let next = self.emit_binary(b, span, BinaryOp::Mul, size, d);
+            // Past an overflow the product no longer matters.
+            size = self.emit_select(b, span, over, one, next);
+        }
+        let fits = self.push(b, InstKind::Unary(UnaryOp::Not, any_zero), Type::BOOL, span);
+        let bad = self.emit_binary(b, span, BinaryOp::BitAnd, big, fits);
+        self.raise_if(
+            b,
+            bad,
+            "ValueError",
+            "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.",
+            span,
+        );
     }
 
     /// Stores `v` (converted to the dtype) into every element of the new array `a`.
