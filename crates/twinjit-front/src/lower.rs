@@ -1276,6 +1276,9 @@ impl Lower<'_> {
             if (id == "list" || id == "sorted") && !self.locals.contains(id) && !self.env.contains_key(id) {
                 return self.list_call(id, c, span);
             }
+            if id == "isinstance" && !self.locals.contains(id) && !self.env.contains_key(id) {
+                return self.isinstance_call(c, span);
+            }
         }
         if !c.arguments.keywords.is_empty() {
             let kspan = self.sp(c.arguments.keywords[0].range);
@@ -1601,6 +1604,43 @@ impl Lower<'_> {
                 ),
             ),
         }
+    }
+
+    /// `isinstance(x, C)` / `isinstance(x, (C, D))` with builtin classes: the classes become a
+    /// constant bit set; inference decides the test from `x`'s type.
+    fn isinstance_call(&mut self, c: &ast::ExprCall, span: Span) -> Value {
+        let args = &c.arguments.args;
+        if args.len() != 2 || !c.arguments.keywords.is_empty() {
+            return self.fail(Diagnostic::error("isinstance() takes 2 arguments", span, "wrong arguments"));
+        }
+        let classes: Vec<&Expr> = match &args[1] {
+            Expr::Tuple(t) => t.elts.iter().collect(),
+            e => vec![e],
+        };
+        let mut bits = 0i64;
+        for e in classes {
+            let known = match e {
+                Expr::Name(n) if !self.locals.contains(n.id.as_str()) && !self.env.contains_key(n.id.as_str()) => {
+                    twinjit_ir::builtins::ISINSTANCE_CLASSES
+                        .iter()
+                        .find(|(name, _)| *name == n.id.as_str())
+                        .map(|(_, b)| *b)
+                }
+                _ => None,
+            };
+            match known {
+                Some(b) => bits |= b,
+                None => {
+                    return self.fail(
+                        unsupported(self.sp(e.range()), "isinstance() with this class is", "")
+                            .with_hint("supported: int, float, bool, tuple, list, complex, str (and tuples of them)"),
+                    )
+                }
+            }
+        }
+        let x = self.expr(&args[0]);
+        let k = self.konst(Const::Int(bits), span);
+        self.emit(InstKind::Builtin(Builtin::IsInstance, vec![x, k]), span)
     }
 
     /// A NumPy array constructor (`np.zeros(n, dtype=np.float32)`, `a.copy()`) or reduction

@@ -211,11 +211,9 @@ fn default_value(e: Option<&Expr>, param: TextRange, names: &dyn Names, file: Fi
         hint: hint.to_string(),
     };
     if matches!(e, Expr::NoneLiteral(_)) {
-        return Err(bad(
-            "`None` as a default value is not supported yet",
-            "None default",
-            "Numba types an omitted `None` argument as an optional; give a number default instead",
-        ));
+        // An omitted argument is None: the function is specialised for it, and branches on
+        // `x is None` are decided by the types (Numba's dead-branch pruning).
+        return Ok(Const::None);
     }
     match eval(e, Scope::Module(names)) {
         Ok(ConstValue::Int(i)) => i64::try_from(i)

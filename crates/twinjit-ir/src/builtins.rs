@@ -125,6 +125,9 @@ pub enum Typing {
     /// A reduction of an array ([`Reduce`]); the front end binds its arguments to
     /// [`Reduce::params`] as for [`Typing::Alloc`].
     Reduce(Reduce),
+    /// `isinstance(x, classes)`: bool, decided by `x`'s type (the classes travel as a constant
+    /// bit set, [`isinstance_classes`]); branches on it are pruned.
+    IsInstance,
     /// The element count of a shape (an integer or a tuple of integers): int64.
     ShapeSize,
     /// `unravel(shape, k)`: the C-order index tuple of flat position `k` (one int64 per
@@ -235,6 +238,26 @@ impl Alloc {
     pub fn dtype_param(self) -> Option<usize> {
         self.params().0.iter().position(|p| *p == "dtype")
     }
+}
+
+/// The classes `isinstance` knows, as bits of its constant second argument, by name.
+pub const ISINSTANCE_CLASSES: &[(&str, i64)] =
+    &[("int", 1), ("float", 2), ("bool", 4), ("tuple", 8), ("list", 16), ("complex", 32), ("str", 64)];
+
+/// Whether a value of type `t` is an instance of one of the classes in `bits`, as Numba decides
+/// it in nopython code: by the exact Numba type, so `int` is int64 and `float` float64 (an
+/// `np.int32` is not an `int` there), `bool` is bool, `tuple` and `list` any tuple or list.
+pub fn isinstance_classes(t: &crate::types::Type, bits: i64) -> bool {
+    use crate::types::{Scalar, Type};
+    let bit = match t {
+        Type::Scalar(Scalar::Int64) => 1,
+        Type::Scalar(Scalar::Float64) => 2,
+        Type::Scalar(Scalar::Bool) => 4,
+        Type::Tuple(_) => 8,
+        Type::List(_) => 16,
+        _ => 0,
+    };
+    bits & bit != 0
 }
 
 /// A reduction of an array's elements, or a running one (`np.sum`, `a.max()`, `np.cumsum`),
@@ -1129,6 +1152,8 @@ builtins! {
     Flat = "flat" [".flat"] (1, 1) View(ViewOp::Flat), Rw;
     /// `a.astype(dtype)`
     Astype = "astype" [".astype()"] (2, 2) Alloc(Alloc::Astype), Rw;
+    /// `isinstance(x, classes)` (the front end passes the classes as a constant bit set)
+    IsInstance = "isinstance" [] (2, 2) IsInstance, Rw;
     /// The size of a shape (made by `np.ndindex` loops).
     ShapeSize = "shape_size" [] (1, 1) ShapeSize, Rw;
     /// The index tuple of a flat position (made by `np.ndindex` loops).

@@ -563,6 +563,7 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
         Typing::Alloc(a) => alloc(b, a, args)?,
         Typing::View(v) => view(b, v, args)?,
         Typing::Reduce(r) => reduce(b, r, args)?,
+        Typing::IsInstance => Type::BOOL,
         Typing::ShapeSize => {
             shape_ndim(b, &ty(0))?;
             Type::I64

@@ -33,6 +33,44 @@ pub(super) struct Instance {
     /// Specialisations that call this one (revisited when `ret` grows).
     pub(super) callers: Vec<usize>,
     pub(super) mangled: String,
+    /// Per block of the body: whether it is reachable once branches whose condition the types
+    /// decide are followed one way only (Numba's dead-branch pruning: `if x is None:` with `x`
+    /// known to be None or not, `isinstance(x, int)`). Unreachable blocks are neither typed
+    /// nor compiled.
+    pub(super) live: Vec<bool>,
+    /// Per block: the way its branch goes when its condition is decided by types.
+    pub(super) taken: Vec<Option<bool>>,
+}
+
+/// Per block parameter of one block: (predecessor, which of its edges, argument).
+type Incoming = Vec<Vec<(Block, usize, Value)>>;
+
+/// The value of a branch condition when the types decide it: `x is None` (and `is not`) with
+/// both types known and one of them None or both None; `isinstance`; `not` and `bool()` of such.
+pub(super) fn decided(f: &Function, v: Value, types: &[Type]) -> Option<bool> {
+    let d = f.def_inst(v)?;
+    match &d.kind {
+        InstKind::Const(Const::Bool(b)) => Some(*b),
+        InstKind::Unary(UnaryOp::Not, x) => decided(f, *x, types).map(|b| !b),
+        InstKind::Cast(Scalar::Bool, x) => decided(f, *x, types),
+        InstKind::Builtin(Builtin::IsInstance, a) => {
+            let t = &types[a[0].index()];
+            let Some(InstKind::Const(Const::Int(bits))) = f.def_inst(a[1]).map(|d| &d.kind) else { return None };
+            t.is_known().then(|| crate::builtins::isinstance_classes(t, *bits))
+        }
+        InstKind::Builtin(Builtin::Is, a) => {
+            let (x, y) = (&types[a[0].index()], &types[a[1].index()]);
+            if !x.is_known() || !y.is_known() {
+                return None;
+            }
+            match (x == &Type::None, y == &Type::None) {
+                (true, true) => Some(true),
+                (true, false) | (false, true) => Some(false),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }
 
 /// The state of the fixpoint over one request.
@@ -66,6 +104,8 @@ impl<'m> Inferencer<'m> {
             ret: Type::Unknown,
             returns_none: false,
             callers: Vec::new(),
+            live: Vec::new(),
+            taken: Vec::new(),
         });
         self.index.insert((fidx, args), i);
         i
@@ -83,23 +123,38 @@ impl<'m> Inferencer<'m> {
             types[p.index()] = t.clone();
         }
         let rpo = f.reverse_postorder();
-        let mut incoming: Vec<Vec<Vec<Value>>> = f.blocks.iter().map(|b| vec![Vec::new(); b.params.len()]).collect();
+        // Per target block and parameter: (predecessor, which of its edges, argument).
+        let mut incoming: Vec<Incoming> =
+            f.blocks.iter().map(|b| vec![Vec::new(); b.params.len()]).collect();
         for &b in &rpo {
-            for t in f.blocks[b.index()].term.targets() {
+            for (e, t) in f.blocks[b.index()].term.targets().into_iter().enumerate() {
                 for (k, a) in t.args.iter().enumerate() {
                     if let Some(slot) = incoming.get_mut(t.block.index()).and_then(|v| v.get_mut(k)) {
-                        slot.push(*a);
+                        slot.push((b, e, *a));
                     }
                 }
             }
         }
+        let mut live = vec![false; f.blocks.len()];
+        live[Function::ENTRY.index()] = true;
+        let mut taken: Vec<Option<bool>> = vec![None; f.blocks.len()];
+        // Whether edge `e` out of `b` can be taken.
+        let edge_live = |live: &[bool], taken: &[Option<bool>], b: Block, e: usize| {
+            live[b.index()] && taken[b.index()].is_none_or(|t| (e == 0) == t)
+        };
         for _round in 0..10_000 {
             let mut changed = false;
             for &b in &rpo {
+                if !live[b.index()] {
+                    continue;
+                }
                 if b != Function::ENTRY {
                     for (k, &p) in f.blocks[b.index()].params.iter().enumerate() {
                         let mut t = types[p.index()].clone();
-                        for a in &incoming[b.index()][k] {
+                        for &(pb, e, a) in &incoming[b.index()][k] {
+                            if !edge_live(&live, &taken, pb, e) {
+                                continue;
+                            }
                             if let Some(u) = typing::unify(&t, &types[a.index()]) {
                                 t = u;
                             }
@@ -120,6 +175,21 @@ impl<'m> Inferencer<'m> {
                         changed = true;
                     }
                 }
+                // Successors: a branch the types decide goes one way only.
+                let term = &f.blocks[b.index()].term;
+                if let Terminator::Branch(c, ..) = term {
+                    let d = decided(f, *c, &types);
+                    if d != taken[b.index()] {
+                        taken[b.index()] = d;
+                        changed = true;
+                    }
+                }
+                for (e, t) in term.targets().into_iter().enumerate() {
+                    if edge_live(&live, &taken, b, e) && !live[t.block.index()] {
+                        live[t.block.index()] = true;
+                        changed = true;
+                    }
+                }
             }
             if !changed {
                 break;
@@ -128,7 +198,7 @@ impl<'m> Inferencer<'m> {
         let mut ret = Type::Unknown;
         let mut returns_none = false;
         let mut returns_value = false;
-        for &b in &rpo {
+        for &b in rpo.iter().filter(|b| live[b.index()]) {
             match &f.blocks[b.index()].term {
                 Terminator::Return(Some(v)) => {
                     returns_value = true;
@@ -151,6 +221,8 @@ impl<'m> Inferencer<'m> {
         inst.types = types;
         inst.ret = ret;
         inst.returns_none = returns_none;
+        inst.live = live;
+        inst.taken = taken;
     }
 
     /// The type of an instruction's result given operand types; `Ok(Unknown)` while an operand
@@ -456,7 +528,12 @@ impl<'m> Inferencer<'m> {
 /// Numba's refinement of `list(undefined)`: when an instruction puts elements into a list
 /// (`append`, `insert`, `extend`, item assignment), every empty list `[]` that can flow into it
 /// takes (unifies with) their type. Returns whether a type changed.
-fn refine_empty_lists(f: &Function, data: &InstData, incoming: &[Vec<Vec<Value>>], types: &mut [Type]) -> bool {
+fn refine_empty_lists(
+    f: &Function,
+    data: &InstData,
+    incoming: &[Incoming],
+    types: &mut [Type],
+) -> bool {
     let (l, e) = match &data.kind {
         InstKind::Builtin(Builtin::ListAppend, a) => (a[0], types[a[1].index()].clone()),
         InstKind::Builtin(Builtin::ListInsert, a) => (a[0], types[a[2].index()].clone()),
@@ -487,7 +564,7 @@ fn refine_empty_lists(f: &Function, data: &InstData, incoming: &[Vec<Vec<Value>>
                 roots.push(v)
             }
             ValueDef::Param(b, k) if b != Function::ENTRY => {
-                stack.extend(incoming[b.index()].get(k as usize).into_iter().flatten().copied())
+                stack.extend(incoming[b.index()].get(k as usize).into_iter().flatten().map(|&(_, _, a)| a))
             }
             _ => {}
         }

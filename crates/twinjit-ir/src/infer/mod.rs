@@ -92,6 +92,9 @@ pub fn infer(
         let types = std::mem::take(&mut cx.instances[i].types);
         let mut found = Vec::new();
         for b in f.reverse_postorder() {
+            if !cx.instances[i].live.get(b.index()).copied().unwrap_or(true) {
+                continue;
+            }
             for &inst in &f.blocks[b.index()].insts {
                 if let Err(d) = cx.result_type(i, f, &f.insts[inst.index()], &types) {
                     found.push(d);

@@ -44,6 +44,10 @@ struct Rewriter<'a> {
     /// The elementwise array operations computed inside their consumer's loop (by source
     /// value; see `elementwise.rs`).
     fused: Vec<bool>,
+    /// Per source block: reachable after dead-branch pruning (see `Instance::live`).
+    live: Vec<bool>,
+    /// Per source block: the way a branch the types decide goes.
+    taken: Vec<Option<bool>>,
     /// Whether this is host code (not a kernel or device function): runtime helpers such as
     /// `gemm` are available.
     host: bool,
@@ -62,7 +66,11 @@ pub(super) fn rewrite(cx: &Inferencer, i: usize) -> Result<TypedFunction, Vec<Di
     for d in &src.insts {
         if let (InstKind::Builtin(Builtin::ListNew, _), Some(r)) = (&d.kind, d.result) {
             if !inst.types[r.index()].is_known()
-                && src.blocks.iter().any(|b| b.insts.iter().any(|i| src.insts[i.index()].result == Some(r)))
+                && src
+                    .blocks
+                    .iter()
+                    .enumerate()
+                    .any(|(k, b)| inst.live[k] && b.insts.iter().any(|i| src.insts[i.index()].result == Some(r)))
             {
                 diags.push(
                     err(d.span, "cannot infer the type of this list's elements", "empty list").with_hint(
@@ -74,7 +82,8 @@ pub(super) fn rewrite(cx: &Inferencer, i: usize) -> Result<TypedFunction, Vec<Di
         }
     }
     if inst.ret == Type::Unknown && !inst.returns_none {
-        let has_return = src.blocks.iter().any(|b| matches!(b.term, Terminator::Return(Some(_))));
+        let has_return =
+            src.blocks.iter().enumerate().any(|(k, b)| inst.live[k] && matches!(b.term, Terminator::Return(Some(_))));
         if has_return {
             diags.push(
                 err(mf.name_span, format!("cannot infer the return type of `{}`", mf.name), "in this function")
@@ -115,6 +124,8 @@ pub(super) fn rewrite(cx: &Inferencer, i: usize) -> Result<TypedFunction, Vec<Di
         module: cx.module,
         diags,
         fused: elementwise::fusable(src, &inst.types),
+        live: inst.live.clone(),
+        taken: inst.taken.clone(),
         host: mf.attrs.kind == FunctionKind::Host,
         cur: (0..src.blocks.len() as u32).map(Block).collect(),
     };
@@ -147,6 +158,11 @@ impl Rewriter<'_> {
         }
         let rpo = src.reverse_postorder();
         for &b in &rpo {
+            if !self.live[b.index()] {
+                // Pruned: never typed, never reached.
+                self.g.terminate(self.cur[b.index()], Terminator::Unreachable, src.blocks[b.index()].term_span);
+                continue;
+            }
             for &inst in &src.blocks[b.index()].insts {
                 if let Err(d) = self.inst(b, &src.insts[inst.index()]) {
                     self.diags.push(d);
@@ -286,7 +302,10 @@ impl Rewriter<'_> {
                         | InstKind::Call(..)
                         | InstKind::GetItem(..)
                         | InstKind::SetItem(..)
-                        | InstKind::Builtin(Builtin::Is | Builtin::TupleSlice | Builtin::SliceIndex, _)
+                        | InstKind::Builtin(
+                            Builtin::Is | Builtin::IsInstance | Builtin::TupleSlice | Builtin::SliceIndex,
+                            _
+                        )
                 )
                 && !matches!(&data.kind, InstKind::Builtin(b, _) if matches!(b.info().typing, Typing::Alloc(_) | Typing::List(_) | Typing::Reduce(_) | Typing::Linalg(_) | Typing::Random(_) | Typing::Method(_)))
             {
@@ -693,6 +712,14 @@ impl Rewriter<'_> {
             Typing::List(op) => self.list_op(b, op, &nargs, rt, span)?,
             Typing::InPlace => unreachable!("rewritten by `inst`"),
             Typing::Reduce(r) => self.reduce(b, r, args, &nargs, rt, span)?,
+            Typing::IsInstance => {
+                let bits = match self.src.def_inst(args[1]).map(|d| &d.kind) {
+                    Some(InstKind::Const(Const::Int(k))) => *k,
+                    _ => 0,
+                };
+                let yes = crate::builtins::isinstance_classes(&self.types[args[0].index()], bits);
+                self.push(b, InstKind::Const(Const::Bool(yes)), Type::BOOL, span)
+            }
             Typing::ShapeSize => {
                 let dims = self.shape_values(b, nargs[0], span)?;
                 self.product(b, &dims, span)
@@ -1264,6 +1291,11 @@ impl Rewriter<'_> {
         let span = bd.term_span;
         let t = match &bd.term {
             Terminator::Jump(c) => Terminator::Jump(self.edge_args(b, c, span)?),
+            // A branch the types decide (dead-branch pruning) is a jump.
+            Terminator::Branch(_, x, y) if self.taken[b.index()].is_some() => {
+                let to = if self.taken[b.index()] == Some(true) { x } else { y };
+                Terminator::Jump(self.edge_args(b, to, span)?)
+            }
             Terminator::Branch(c, x, y) => {
                 let cv = self.val(*c);
                 let cond = self.truth(b, cv, span)?;
