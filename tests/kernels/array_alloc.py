@@ -705,3 +705,11 @@ def alloc_then_fail(n):
     a = np.ones(2)
     b = np.zeros(n)
     return a[0] + a[1] + b.size
+
+
+# check: fortran_copy(np.array([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]])) -> ([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]], (8, 16), [0.0, 3.0, 1.0, 4.0, 2.0, 5.0])
+@njit
+def fortran_copy(a):
+    """np.asfortranarray: the same values in column-major memory (its transpose is C order)."""
+    f = np.asfortranarray(a)
+    return f, f.strides, f.T.ravel()

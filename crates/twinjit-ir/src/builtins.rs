@@ -213,6 +213,9 @@ pub enum Alloc {
     Array,
     /// `a.astype(dtype)`: a C-contiguous copy converted to `dtype`.
     Astype,
+    /// `np.asfortranarray(a)`: a column-major copy (a transposed view of a C buffer of the
+    /// reversed shape); a 1-D array is copied as is.
+    AsFortran,
 }
 
 impl Alloc {
@@ -231,6 +234,7 @@ impl Alloc {
             Alloc::Copy => (&["a"], 1),
             Alloc::Array => (&["object", "dtype"], 1),
             Alloc::Astype => (&["a", "dtype"], 2),
+            Alloc::AsFortran => (&["a"], 1),
         }
     }
 
@@ -1152,6 +1156,8 @@ builtins! {
     Flat = "flat" [".flat"] (1, 1) View(ViewOp::Flat), Rw;
     /// `a.astype(dtype)`
     Astype = "astype" [".astype()"] (2, 2) Alloc(Alloc::Astype), Rw;
+    /// `np.asfortranarray(a)`
+    NpAsfortranarray = "np.asfortranarray" ["numpy.asfortranarray"] (1, 1) Alloc(Alloc::AsFortran), Rw;
     /// `isinstance(x, classes)` (the front end passes the classes as a constant bit set)
     IsInstance = "isinstance" [] (2, 2) IsInstance, Rw;
     /// The size of a shape (made by `np.ndindex` loops).

@@ -800,6 +800,11 @@ fn alloc(b: Builtin, a: Alloc, args: &[Type]) -> Result<Type, TypeError> {
             c_array(dtype_arg(&ty(1), Scalar::Float64)?, 2)
         }
         Alloc::Astype => c_array(dtype_arg(&ty(1), array(0)?.dtype)?, array(0)?.ndim),
+        Alloc::AsFortran => {
+            let at = array(0)?;
+            let layout = if at.ndim > 1 { Layout::A } else { Layout::C };
+            Type::Array(ArrayType { dtype: at.dtype, ndim: at.ndim, layout })
+        }
         Alloc::Copy if matches!(ty(0), Type::List(_)) => ty(0),
         Alloc::Copy => c_array(array(0)?.dtype, array(0)?.ndim),
         Alloc::Array => match ty(0) {

@@ -302,6 +302,18 @@ impl<'r> Rewriter<'r> {
                 out
             }
             Alloc::Copy | Alloc::Astype => self.copy_of(b, args[0], at.dtype, span)?,
+            Alloc::AsFortran if at.ndim == 1 => self.copy_of(b, args[0], at.dtype, span)?,
+            Alloc::AsFortran => {
+                let dims = self.dims(b, args[0], span);
+                let rev: Vec<Value> = dims.iter().rev().copied().collect();
+                let buf = self.new_array(b, at.dtype, rev, false, span);
+                let mut strides = self.strides(b, buf, span);
+                strides.reverse();
+                let zero = self.int(b, 0, span);
+                let out = self.push(b, InstKind::View { base: buf, offset: zero, shape: dims, strides }, rt.clone(), span);
+                self.copy_elements(b, out, args[0], span)?;
+                out
+            }
             Alloc::Array => match self.ty(args[0]) {
                 Type::Array(_) => self.copy_of(b, args[0], at.dtype, span)?,
                 _ => self.array_literal(b, args[0], at, span)?,
