@@ -206,3 +206,12 @@ def histogram_buckets(x, nb):
         k = min(int(v * nb), nb - 1)
         buckets[k].append(v)
     return [len(b) for b in buckets], buckets[2]
+
+
+# check: range_values(5) -> (5, 10, 0, 4, True, False, [0, 1, 2, 3, 4], 3)
+@njit
+def range_values(n):
+    """A range used as a value: its length, sum, min, max, membership and its numbers."""
+    r = range(n)
+    s = range(1, 10, 3)
+    return len(r), sum(r), min(r), max(r), 3 in r, n in r, list(r), len(s)

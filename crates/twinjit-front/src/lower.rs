@@ -1332,7 +1332,10 @@ impl Lower<'_> {
                     "int" => self.cast_call(Scalar::Int64, args, span),
                     "float" => self.cast_call(Scalar::Float64, args, span),
                     "bool" => self.cast_call(Scalar::Bool, args, span),
-                    "range" => self.fail(unsupported(span, "range() outside a for loop is", "write `for i in range(n):`")),
+                    // A range used as a value (`len(range(n))`, `r = range(a, b)`, `x in
+                    // range(n)`) is the list of its numbers: the same elements, lengths and
+                    // membership (a documented deviation: no `.start`/`.stop`/`.step`).
+                    "range" => self.list_of(&Expr::Call(c.clone()), span),
                     "print" => self.fail(unsupported(span, "print() is", "return values instead, or write them into an array")),
                     _ => self.fail(
                         Diagnostic::error(format!("unknown function `{id}`"), fspan, "not defined")

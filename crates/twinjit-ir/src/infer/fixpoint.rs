@@ -124,8 +124,7 @@ impl<'m> Inferencer<'m> {
         }
         let rpo = f.reverse_postorder();
         // Per target block and parameter: (predecessor, which of its edges, argument).
-        let mut incoming: Vec<Incoming> =
-            f.blocks.iter().map(|b| vec![Vec::new(); b.params.len()]).collect();
+        let mut incoming: Vec<Incoming> = f.blocks.iter().map(|b| vec![Vec::new(); b.params.len()]).collect();
         for &b in &rpo {
             for (e, t) in f.blocks[b.index()].term.targets().into_iter().enumerate() {
                 for (k, a) in t.args.iter().enumerate() {
@@ -528,12 +527,7 @@ impl<'m> Inferencer<'m> {
 /// Numba's refinement of `list(undefined)`: when an instruction puts elements into a list
 /// (`append`, `insert`, `extend`, item assignment), every empty list `[]` that can flow into it
 /// takes (unifies with) their type. Returns whether a type changed.
-fn refine_empty_lists(
-    f: &Function,
-    data: &InstData,
-    incoming: &[Incoming],
-    types: &mut [Type],
-) -> bool {
+fn refine_empty_lists(f: &Function, data: &InstData, incoming: &[Incoming], types: &mut [Type]) -> bool {
     let (l, e) = match &data.kind {
         InstKind::Builtin(Builtin::ListAppend, a) => (a[0], types[a[1].index()].clone()),
         InstKind::Builtin(Builtin::ListInsert, a) => (a[0], types[a[2].index()].clone()),

@@ -310,7 +310,8 @@ impl<'r> Rewriter<'r> {
                 let mut strides = self.strides(b, buf, span);
                 strides.reverse();
                 let zero = self.int(b, 0, span);
-                let out = self.push(b, InstKind::View { base: buf, offset: zero, shape: dims, strides }, rt.clone(), span);
+                let out =
+                    self.push(b, InstKind::View { base: buf, offset: zero, shape: dims, strides }, rt.clone(), span);
                 self.copy_elements(b, out, args[0], span)?;
                 out
             }
