@@ -427,6 +427,19 @@ pub enum ArrayMethod {
     Argwhere,
     /// `np.histogram(a, bins=10, range=None)`: `(counts, edges)` as Numba computes them.
     Histogram,
+    /// `np.take(a, indices)`: elements of the flattened array (a number, or an array of the
+    /// indices' shape).
+    Take,
+    /// `np.fill_diagonal(a, val)`: in place, on a 2-D array.
+    FillDiagonal,
+    /// `np.triu(m, k=0)`: a copy with the elements below diagonal `k` zeroed.
+    Triu,
+    /// `np.tril(m, k=0)`: a copy with the elements above diagonal `k` zeroed.
+    Tril,
+    /// `np.repeat(a, repeats)`: each element of the flattened array `repeats` times.
+    Repeat,
+    /// `np.roll(a, shift)`: the flattened array's elements shifted cyclically, in `a`'s shape.
+    Roll,
 }
 
 impl ArrayMethod {
@@ -446,9 +459,25 @@ impl ArrayMethod {
             ArrayMethod::Percentile | ArrayMethod::Quantile => (&["a", "q"], 2),
             ArrayMethod::NanPercentile | ArrayMethod::NanQuantile => (&["a", "q"], 2),
             ArrayMethod::Histogram => (&["a", "bins", "range"], 1),
+            ArrayMethod::Take => (&["a", "indices"], 2),
+            ArrayMethod::FillDiagonal => (&["a", "val"], 2),
+            ArrayMethod::Triu | ArrayMethod::Tril => (&["m", "k"], 1),
+            ArrayMethod::Repeat => (&["a", "repeats"], 2),
+            ArrayMethod::Roll => (&["a", "shift"], 2),
             _ => (&["a"], 1),
         }
     }
+}
+
+/// Which axes a flip reverses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FlipAxes {
+    /// Every axis (`np.flip`).
+    All,
+    /// The first (`np.flipud`).
+    First,
+    /// The second (`np.fliplr`).
+    Second,
 }
 
 /// A view-making array method or attribute.
@@ -464,6 +493,14 @@ pub enum ViewOp {
     Ravel,
     /// `a.flatten()`: always a 1-D copy.
     Flatten,
+    /// `np.flip(a)` / `np.flipud(a)` / `np.fliplr(a)`: a view with the axes (all, the first,
+    /// the second) reversed.
+    Flip(FlipAxes),
+    /// `np.expand_dims(a, axis)`: a view with a new axis of length 1 (a constant `axis`).
+    ExpandDims,
+    /// `np.broadcast_to(a, shape)`: a view of `a` repeated to `shape` (stride 0 on repeated
+    /// axes); `ValueError` when it does not broadcast.
+    BroadcastTo,
     /// `a.flat`: as `ravel()` for reading and iterating (a view of a C-contiguous array, where
     /// stores go through; of another array a copy, so storing into it is refused).
     Flat,
@@ -1154,6 +1191,16 @@ builtins! {
     Flatten = "flatten" [".flatten()"] (1, 1) View(ViewOp::Flatten), Rw;
     /// `a.flat`
     Flat = "flat" [".flat"] (1, 1) View(ViewOp::Flat), Rw;
+    /// `np.flip(a)`
+    NpFlip = "np.flip" ["numpy.flip"] (1, 1) View(ViewOp::Flip(FlipAxes::All)), Rw;
+    /// `np.flipud(a)`
+    NpFlipud = "np.flipud" ["numpy.flipud"] (1, 1) View(ViewOp::Flip(FlipAxes::First)), Rw;
+    /// `np.fliplr(a)`
+    NpFliplr = "np.fliplr" ["numpy.fliplr"] (1, 1) View(ViewOp::Flip(FlipAxes::Second)), Rw;
+    /// `np.expand_dims(a, axis)`
+    NpExpandDims = "np.expand_dims" ["numpy.expand_dims"] (2, 2) View(ViewOp::ExpandDims), Rw;
+    /// `np.broadcast_to(a, shape)`
+    NpBroadcastTo = "np.broadcast_to" ["numpy.broadcast_to"] (2, 2) View(ViewOp::BroadcastTo), Rw;
     /// `a.astype(dtype)`
     Astype = "astype" [".astype()"] (2, 2) Alloc(Alloc::Astype), Rw;
     /// `np.asfortranarray(a)`
@@ -1271,6 +1318,18 @@ builtins! {
     NpNanquantile = "np.nanquantile" ["numpy.nanquantile"] (2, 2) Method(ArrayMethod::NanQuantile), Rw;
     /// `np.argwhere(a)`
     NpArgwhere = "np.argwhere" ["numpy.argwhere"] (1, 1) Method(ArrayMethod::Argwhere), Rw;
+    /// `np.take(a, indices)` / `a.take(indices)`
+    NpTake = "np.take" ["numpy.take", ".take()"] (2, 2) Method(ArrayMethod::Take), Rw;
+    /// `np.fill_diagonal(a, val)`
+    NpFillDiagonal = "np.fill_diagonal" ["numpy.fill_diagonal"] (2, 2) Method(ArrayMethod::FillDiagonal), Rw;
+    /// `np.triu(m, k=0)`
+    NpTriu = "np.triu" ["numpy.triu"] (2, 2) Method(ArrayMethod::Triu), Rw;
+    /// `np.tril(m, k=0)`
+    NpTril = "np.tril" ["numpy.tril"] (2, 2) Method(ArrayMethod::Tril), Rw;
+    /// `np.repeat(a, repeats)` / `a.repeat(repeats)`
+    NpRepeat = "np.repeat" ["numpy.repeat", ".repeat()"] (2, 2) Method(ArrayMethod::Repeat), Rw;
+    /// `np.roll(a, shift)`
+    NpRoll = "np.roll" ["numpy.roll"] (2, 2) Method(ArrayMethod::Roll), Rw;
     /// `np.histogram(a, bins=10, range=None)`
     NpHistogram = "np.histogram" ["numpy.histogram"] (3, 3) Method(ArrayMethod::Histogram), Rw;
     /// `np.sum(a, axis=None, dtype=None)` / `a.sum()`

@@ -981,6 +981,33 @@ fn view(b: Builtin, v: ViewOp, args: &[Type]) -> Result<Type, TypeError> {
             Type::Array(ArrayType { layout: if at.ndim == 1 { at.layout } else { Layout::A }, ..at })
         }
         ViewOp::Reshape => c_array(at.dtype, shape_ndim(b, &args[1])?),
+        ViewOp::Flip(f) => {
+            let need = match f {
+                crate::builtins::FlipAxes::All => 1,
+                crate::builtins::FlipAxes::First => 1,
+                crate::builtins::FlipAxes::Second => 2,
+            };
+            if at.ndim < need {
+                return Err(TypeError::new(
+                    format!("{}() needs an array of at least {need} dimensions", b.name()),
+                    "here",
+                ));
+            }
+            Type::Array(ArrayType { layout: Layout::A, ..at })
+        }
+        ViewOp::ExpandDims => {
+            if !args[1].scalar().is_some_and(|s| s.is_int()) {
+                return Err(TypeError::new(format!("axis must be an integer, found {}", args[1]), "axis"));
+            }
+            if at.ndim >= 3 {
+                return Err(TypeError::new(
+                    "np.expand_dims() of a 3-D array is not supported (arrays have at most 3 dimensions)",
+                    "here",
+                ));
+            }
+            Type::Array(ArrayType { ndim: at.ndim + 1, layout: Layout::A, ..at })
+        }
+        ViewOp::BroadcastTo => Type::Array(ArrayType { ndim: shape_ndim(b, &args[1])?, layout: Layout::A, ..at }),
         ViewOp::Ravel | ViewOp::Flatten | ViewOp::Flat => c_array(at.dtype, 1),
     })
 }
@@ -1454,6 +1481,43 @@ fn numpy_function(b: Builtin, m: ArrayMethod, args: &[Type]) -> Result<Type, Typ
                 array_of(&args[1], b.name())?;
             }
             Type::F64
+        }
+        ArrayMethod::Take => {
+            let at = array_of(&args[0], b.name())?;
+            match &args[1] {
+                Type::Scalar(s) if s.is_int() => Type::Scalar(at.dtype),
+                Type::Array(i) if i.dtype.is_int() => arr(at.dtype, i.ndim),
+                t => return Err(TypeError::new(format!("np.take() indices must be integers, found {t}"), "indices")),
+            }
+        }
+        ArrayMethod::FillDiagonal => {
+            let at = array_of(&args[0], b.name())?;
+            if at.ndim != 2 || args[1].scalar().is_none() {
+                return Err(TypeError::new("np.fill_diagonal() takes a 2-D array and a number", "here"));
+            }
+            Type::None
+        }
+        ArrayMethod::Triu | ArrayMethod::Tril => {
+            let at = array_of(&args[0], b.name())?;
+            int_arg(1, "k")?;
+            if at.ndim != 2 {
+                return Err(TypeError::new(format!("{}() takes a 2-D array", b.name()), "here"));
+            }
+            arr(at.dtype, 2)
+        }
+        ArrayMethod::Repeat => {
+            let at = array_of(&args[0], b.name())?;
+            if !args[1].scalar().is_some_and(|s| s.is_int()) {
+                return Err(TypeError::new("np.repeat() takes an integer count of repeats", "repeats"));
+            }
+            arr(at.dtype, 1)
+        }
+        ArrayMethod::Roll => {
+            let at = array_of(&args[0], b.name())?;
+            if !args[1].scalar().is_some_and(|s| s.is_int()) {
+                return Err(TypeError::new("np.roll() takes an integer shift", "shift"));
+            }
+            arr(at.dtype, at.ndim)
         }
         ArrayMethod::NanMedian => {
             array_of(&args[0], b.name())?;

@@ -502,6 +502,58 @@ impl<'r> Rewriter<'r> {
         let at = self.ty(a).array().expect("typed");
         let zero = self.int(b, 0, span);
         Ok(match v {
+            ViewOp::Flip(which) => {
+                let dims = self.dims(b, a, span);
+                let mut strides = self.strides(b, a, span);
+                let flipped: Vec<usize> = match which {
+                    crate::builtins::FlipAxes::All => (0..dims.len()).collect(),
+                    crate::builtins::FlipAxes::First => vec![0],
+                    crate::builtins::FlipAxes::Second => vec![1],
+                };
+                // Start at the last element along each flipped axis and step backwards.
+                let one = self.int(b, 1, span);
+                let mut offset = zero;
+                for k in flipped {
+                    let pos = self.emit_compare(b, span, CmpOp::Gt, dims[k], zero);
+                    let last = self.emit_binary(b, span, BinaryOp::Sub, dims[k], one);
+                    let last = self.emit_select(b, span, pos, last, zero);
+                    let o = self.emit_binary(b, span, BinaryOp::Mul, last, strides[k]);
+                    offset = self.emit_binary(b, span, BinaryOp::Add, offset, o);
+                    strides[k] = self.emit_binary(b, span, BinaryOp::Sub, zero, strides[k]);
+                }
+                self.push(b, InstKind::View { base: a, offset, shape: dims, strides }, rt, span)
+            }
+            ViewOp::ExpandDims => {
+                let n = at.ndim as i64 + 1;
+                let k = match self.g.def_inst(args[1]).map(|d| &d.kind) {
+                    Some(InstKind::Const(Const::Int(k))) => *k,
+                    _ => {
+                        return Err(err(span, "the axis of np.expand_dims() must be a constant here", "axis")
+                            .with_hint("write the axis as a literal"))
+                    }
+                };
+                let axis = if k < 0 { k + n } else { k };
+                if !(0..n).contains(&axis) {
+                    return Err(err(span, format!("axis {k} is out of bounds for array of dimension {n}"), "axis"));
+                }
+                let mut dims = self.dims(b, a, span);
+                let mut strides = self.strides(b, a, span);
+                let one = self.int(b, 1, span);
+                dims.insert(axis as usize, one);
+                strides.insert(axis as usize, zero);
+                self.push(b, InstKind::View { base: a, offset: zero, shape: dims, strides }, rt, span)
+            }
+            ViewOp::BroadcastTo => {
+                let dims = self.shape_values(b, args[1], span)?;
+                if (at.ndim as usize) > dims.len() {
+                    return Err(err(
+                        span,
+                        "input operand has more dimensions than allowed by the axis remapping",
+                        "here",
+                    ));
+                }
+                self.broadcast_view(b, a, &dims, "operands could not be broadcast together with remapped shapes", span)?
+            }
             ViewOp::Transpose => {
                 let dims = self.dims(b, a, span);
                 let strides = self.strides(b, a, span);

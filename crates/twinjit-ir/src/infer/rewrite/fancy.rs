@@ -149,7 +149,7 @@ impl<'r> Rewriter<'r> {
     }
 
     /// `i` as an index into an axis of length `n`: negative counts from the end, then checked.
-    fn wrap_checked(&mut self, b: Block, i: Value, n: Value, span: Span) -> Result<Value, Diagnostic> {
+    pub(super) fn wrap_checked(&mut self, b: Block, i: Value, n: Value, span: Span) -> Result<Value, Diagnostic> {
         let i = self.coerce(b, i, &Type::I64, span)?;
         let zero = self.int(b, 0, span);
         let neg = self.emit_compare(b, span, CmpOp::Lt, i, zero);

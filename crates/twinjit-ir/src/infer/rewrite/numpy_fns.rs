@@ -543,6 +543,108 @@ impl Rewriter<'_> {
                 out
             }
             ArrayMethod::Histogram => self.histogram(b, args, span)?,
+            ArrayMethod::Take | ArrayMethod::Repeat | ArrayMethod::Roll => {
+                let at = self.ty(args[0]).array().expect("an array");
+                let flat = self.copy_of(b, args[0], at.dtype, span)?;
+                let dims = self.dims(b, flat, span);
+                let n = self.product(b, &dims, span);
+                let dt = Type::Scalar(at.dtype);
+                match m {
+                    ArrayMethod::Take => match self.ty(args[1]) {
+                        Type::Array(it) => {
+                            let idx = args[1];
+                            let idims = self.dims(b, idx, span);
+                            let out = self.new_c_array(b, at.dtype, idims.clone(), false, span);
+                            let (is, os) = (self.strides(b, idx, span), self.strides(b, out, span));
+                            self.loop_nest(b, &idims, span, &mut |rw, ii| {
+                                let o = rw.offset(b, &is, ii, span);
+                                let k = rw.push(b, InstKind::Load(idx, o), Type::Scalar(it.dtype), span);
+                                let k = rw.wrap_checked(b, k, n, span)?;
+                                let x = rw.push(b, InstKind::Load(flat, k), dt.clone(), span);
+                                let oo = rw.offset(b, &os, ii, span);
+                                rw.push_void(b, InstKind::Store(out, oo, x), span);
+                                Ok(())
+                            })?;
+                            out
+                        }
+                        _ => {
+                            let k = self.wrap_checked(b, args[1], n, span)?;
+                            self.push(b, InstKind::Load(flat, k), dt, span)
+                        }
+                    },
+                    ArrayMethod::Repeat => {
+                        let r = self.coerce(b, args[1], &Type::I64, span)?;
+                        let neg = self.emit_compare(b, span, CmpOp::Lt, r, zero);
+                        self.raise_if(b, neg, "ValueError", "negative dimensions are not allowed", span);
+                        let total = self.emit_binary(b, span, BinaryOp::Mul, n, r);
+                        let out = self.new_c_array(b, at.dtype, vec![total], false, span);
+                        self.fold(b, (zero, total), vec![], span, &mut |rw, k, _| {
+                            let src = rw.emit_binary(b, span, BinaryOp::FloorDiv, k, r);
+                            let x = rw.push(b, InstKind::Load(flat, src), dt.clone(), span);
+                            rw.push_void(b, InstKind::Store(out, k, x), span);
+                            Ok(vec![])
+                        })?;
+                        out
+                    }
+                    _ => {
+                        // out[(k + shift) mod n] = flat[k], in the input's shape.
+                        let out = self.new_c_array(b, at.dtype, dims.clone(), false, span);
+                        let pos = self.emit_compare(b, span, CmpOp::Gt, n, zero);
+                        let safe_n = self.emit_select(b, span, pos, n, one);
+                        let sh = self.coerce(b, args[1], &Type::I64, span)?;
+                        let sh = self.emit_binary(b, span, BinaryOp::Mod, sh, safe_n);
+                        self.fold(b, (zero, n), vec![], span, &mut |rw, k, _| {
+                            let t = rw.emit_binary(b, span, BinaryOp::Add, k, sh);
+                            let t = rw.emit_binary(b, span, BinaryOp::Mod, t, safe_n);
+                            let x = rw.push(b, InstKind::Load(flat, k), dt.clone(), span);
+                            rw.push_void(b, InstKind::Store(out, t, x), span);
+                            Ok(vec![])
+                        })?;
+                        out
+                    }
+                }
+            }
+            ArrayMethod::FillDiagonal => {
+                let a = args[0];
+                let at = self.ty(a).array().expect("an array");
+                let (dx, sx) = (self.dims(b, a, span), self.strides(b, a, span));
+                let lt = self.emit_compare(b, span, CmpOp::Lt, dx[0], dx[1]);
+                let n = self.emit_select(b, span, lt, dx[0], dx[1]);
+                let step = self.emit_binary(b, span, BinaryOp::Add, sx[0], sx[1]);
+                let v = self.coerce(b, args[1], &Type::Scalar(at.dtype), span)?;
+                self.fold(b, (zero, n), vec![], span, &mut |rw, k, _| {
+                    let o = rw.emit_binary(b, span, BinaryOp::Mul, k, step);
+                    rw.push_void(b, InstKind::Store(a, o, v), span);
+                    Ok(vec![])
+                })?;
+                self.push(b, InstKind::Const(Const::None), Type::None, span)
+            }
+            ArrayMethod::Triu | ArrayMethod::Tril => {
+                let a = args[0];
+                let at = self.ty(a).array().expect("an array");
+                let out = self.copy_of(b, a, at.dtype, span)?;
+                let k = if self.is_none(args[1]) { zero } else { self.coerce(b, args[1], &Type::I64, span)? };
+                let dims = self.dims(b, out, span);
+                let zv = self.konst_of(b, at.dtype, 0.0, span);
+                let upper = m == ArrayMethod::Triu;
+                let cols = dims[1];
+                self.loop_nest(b, &dims, span, &mut |rw, idx| {
+                    // triu keeps j - i >= k; tril keeps j - i <= k.
+                    let d = rw.emit_binary(b, span, BinaryOp::Sub, idx[1], idx[0]);
+                    let drop = if upper {
+                        rw.emit_compare(b, span, CmpOp::Lt, d, k)
+                    } else {
+                        rw.emit_compare(b, span, CmpOp::Gt, d, k)
+                    };
+                    let row = rw.emit_binary(b, span, BinaryOp::Mul, idx[0], cols);
+                    let o = rw.emit_binary(b, span, BinaryOp::Add, row, idx[1]);
+                    let cur = rw.push(b, InstKind::Load(out, o), Type::Scalar(at.dtype), span);
+                    let v = rw.emit_select(b, span, drop, zv, cur);
+                    rw.push_void(b, InstKind::Store(out, o, v), span);
+                    Ok(())
+                })?;
+                out
+            }
             ArrayMethod::Percentile | ArrayMethod::Quantile | ArrayMethod::NanPercentile | ArrayMethod::NanQuantile => {
                 let quantile = matches!(m, ArrayMethod::Quantile | ArrayMethod::NanQuantile);
                 let source = if matches!(m, ArrayMethod::NanPercentile | ArrayMethod::NanQuantile) {

@@ -1,0 +1,74 @@
+"""Array manipulation as users write it: flips, expand_dims, broadcast_to, take, repeat, roll,
+triu/tril and fill_diagonal, checked against Numba."""
+import numpy as np
+from numba import njit
+
+
+# check: flips(np.array([[1, 2, 3], [4, 5, 6]])) -> ([[6, 5, 4], [3, 2, 1]], [[4, 5, 6], [1, 2, 3]], [[3, 2, 1], [6, 5, 4]])
+@njit
+def flips(m):
+    """np.flip reverses every axis, flipud the rows, fliplr the columns (all views)."""
+    return np.flip(m), np.flipud(m), np.fliplr(m)
+
+
+# check: reverse_in_place(np.array([1.0, 2.0, 3.0, 4.0])) -> [4.0, 3.0, 2.0, 1.0]
+@njit
+def reverse_in_place(a):
+    """A flipped view copied back: np.flip(a).copy()."""
+    return np.flip(a).copy()
+
+
+# check: expand(np.array([1.0, 2.0, 3.0])) -> ((1, 3), (3, 1), [[1.0], [2.0], [3.0]])
+@njit
+def expand(a):
+    """np.expand_dims at the front and at the end (negative axis)."""
+    r = np.expand_dims(a, 0)
+    c = np.expand_dims(a, -1)
+    return r.shape, c.shape, c.copy()
+
+
+# check: outer_by_broadcast(np.array([1.0, 2.0]), np.array([10.0, 20.0, 30.0])) -> [[10.0, 20.0, 30.0], [20.0, 40.0, 60.0]]
+@njit
+def outer_by_broadcast(a, b):
+    """np.broadcast_to repeats a column without copying; the product allocates once."""
+    col = np.broadcast_to(np.expand_dims(a, 1), (a.shape[0], b.shape[0]))
+    return col * b
+
+
+# check: takes(np.array([[1, 2], [3, 4]]), np.array([3, 0, -1])) -> ([4, 1, 4], 2)
+@njit
+def takes(m, idx):
+    """np.take indexes the flattened array (negative from the end)."""
+    return np.take(m, idx), np.take(m, 1)
+
+
+# check: repeats(np.array([1, 2, 3])) -> [1, 1, 2, 2, 3, 3]
+@njit
+def repeats(a):
+    return np.repeat(a, 2)
+
+
+# check: rolls(np.array([1, 2, 3, 4, 5])) -> ([4, 5, 1, 2, 3], [2, 3, 4, 5, 1])
+@njit
+def rolls(a):
+    return np.roll(a, 2), np.roll(a, -1)
+
+
+# check: triangles(np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]])) -> ([[1.0, 2.0, 3.0], [0.0, 5.0, 6.0], [0.0, 0.0, 9.0]], [[1.0, 0.0, 0.0], [4.0, 5.0, 0.0], [7.0, 8.0, 9.0]], [[0.0, 2.0, 3.0], [0.0, 0.0, 6.0], [0.0, 0.0, 0.0]])
+@njit
+def triangles(m):
+    return np.triu(m), np.tril(m), np.triu(m, 1)
+
+
+# check: diag_fill(3) -> [[5.0, 0.0, 0.0], [0.0, 5.0, 0.0], [0.0, 0.0, 5.0]]
+@njit
+def diag_fill(n):
+    a = np.zeros((n, n))
+    np.fill_diagonal(a, 5.0)
+    return a
+
+
+# check: take_bad(np.array([1, 2, 3])) raises IndexError
+@njit
+def take_bad(a):
+    return np.take(a, 7)
