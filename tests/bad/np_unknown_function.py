@@ -5,4 +5,4 @@ from numba import njit
 
 @njit
 def f(x):
-    return np.cbrt(x)  # <-- here
+    return np.gradient(x)  # <-- here

@@ -72,3 +72,33 @@ def diag_fill(n):
 @njit
 def take_bad(a):
     return np.take(a, 7)
+
+
+# check: conversions(np.array([[1.0, 2.0], [3.0, 4.0]])) -> (4.0, [1.0, 3.0], [1.0, 2.0, 3.0], [2.0, 4.0])
+@njit
+def conversions(m):
+    """np.ascontiguousarray of a column view copies; np.asarray of an array is the array; of a
+    list, a new array."""
+    col = np.ascontiguousarray(m[:, 0])
+    same = np.asarray(m)
+    lst = np.asarray([1.0, 2.0, 3.0])
+    return same[1, 1], col, lst, np.ascontiguousarray(m.T)[1]
+
+
+# check: equal_arrays(np.array([1, 2, 3]), np.array([1, 2, 3]), np.array([1, 2])) -> (True, False, False)
+@njit
+def equal_arrays(a, b, c):
+    return np.array_equal(a, b), np.array_equal(a, c), np.array_equal(a, b + 1)
+
+
+# check: bins_of(np.array([0.2, 1.0, 2.5, -1.0, 4.0]), np.array([0.0, 1.0, 2.0, 3.0])) -> ([1, 2, 3, 0, 4], [1, 1, 3, 0, 4], 2)
+@njit
+def bins_of(x, edges):
+    """np.digitize with increasing bins, left- and right-closed."""
+    return np.digitize(x, edges), np.digitize(x, edges, right=True), np.digitize(1.5, edges)
+
+
+# check: cube_roots(np.array([27.0, -8.0, 2.0])) -> [3.0, -2.0, 1.2599210498948732]
+@njit
+def cube_roots(a):
+    return np.cbrt(a)

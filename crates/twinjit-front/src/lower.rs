@@ -1653,7 +1653,7 @@ impl Lower<'_> {
     /// `np.array`'s list literals become (nested) tuples.
     fn alloc_call(&mut self, b: Builtin, receiver: Option<Value>, c: &ast::ExprCall, span: Span) -> Value {
         let ((names, required), dtype_param, literal_arg) = match b.info().typing {
-            Typing::Alloc(a) => (a.params(), a.dtype_param(), a == Alloc::Array),
+            Typing::Alloc(a) => (a.params(), a.dtype_param(), matches!(a, Alloc::Array | Alloc::AsArray)),
             Typing::Reduce(r) => (r.params(), r.dtype_param(), false),
             Typing::Method(m) => (m.params(), None, false),
             Typing::Random(r) => (r.params(), None, false),

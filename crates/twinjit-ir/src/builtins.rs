@@ -216,6 +216,10 @@ pub enum Alloc {
     /// `np.asfortranarray(a)`: a column-major copy (a transposed view of a C buffer of the
     /// reversed shape); a 1-D array is copied as is.
     AsFortran,
+    /// `np.ascontiguousarray(a)`: `a` itself when its type is C-contiguous, else a C copy.
+    AsContiguous,
+    /// `np.asarray(a)`: an array as is; a list or tuple of numbers as `np.array` makes it.
+    AsArray,
 }
 
 impl Alloc {
@@ -234,7 +238,8 @@ impl Alloc {
             Alloc::Copy => (&["a"], 1),
             Alloc::Array => (&["object", "dtype"], 1),
             Alloc::Astype => (&["a", "dtype"], 2),
-            Alloc::AsFortran => (&["a"], 1),
+            Alloc::AsFortran | Alloc::AsContiguous => (&["a"], 1),
+            Alloc::AsArray => (&["a", "dtype"], 1),
         }
     }
 
@@ -427,6 +432,10 @@ pub enum ArrayMethod {
     Argwhere,
     /// `np.histogram(a, bins=10, range=None)`: `(counts, edges)` as Numba computes them.
     Histogram,
+    /// `np.array_equal(a, b)`: same shape and equal elements.
+    ArrayEqual,
+    /// `np.digitize(x, bins, right=False)`: the bin of each value for increasing `bins`.
+    Digitize,
     /// `np.take(a, indices)`: elements of the flattened array (a number, or an array of the
     /// indices' shape).
     Take,
@@ -460,6 +469,8 @@ impl ArrayMethod {
             ArrayMethod::NanPercentile | ArrayMethod::NanQuantile => (&["a", "q"], 2),
             ArrayMethod::Histogram => (&["a", "bins", "range"], 1),
             ArrayMethod::Take => (&["a", "indices"], 2),
+            ArrayMethod::ArrayEqual => (&["a1", "a2"], 2),
+            ArrayMethod::Digitize => (&["x", "bins", "right"], 2),
             ArrayMethod::FillDiagonal => (&["a", "val"], 2),
             ArrayMethod::Triu | ArrayMethod::Tril => (&["m", "k"], 1),
             ArrayMethod::Repeat => (&["a", "repeats"], 2),
@@ -1034,6 +1045,8 @@ builtins! {
     NpExp2 = "np.exp2" ["numpy.exp2"] (1, 2) Ufunc(U::Float), unary("exp2", libm::exp2, libm::exp2f);
     /// `np.expm1`
     NpExpm1 = "np.expm1" ["numpy.expm1"] (1, 2) Ufunc(U::Float), unary("expm1", libm::expm1, libm::expm1f);
+    /// `np.cbrt`
+    NpCbrt = "np.cbrt" ["numpy.cbrt"] (1, 2) Ufunc(U::Float), unary("cbrt", libm::cbrt, libm::cbrtf);
     /// `np.log`
     NpLog = "np.log" ["numpy.log"] (1, 2) Ufunc(U::Float), unary("log", libm::log, libm::logf);
     /// `np.log2`
@@ -1203,6 +1216,10 @@ builtins! {
     NpBroadcastTo = "np.broadcast_to" ["numpy.broadcast_to"] (2, 2) View(ViewOp::BroadcastTo), Rw;
     /// `a.astype(dtype)`
     Astype = "astype" [".astype()"] (2, 2) Alloc(Alloc::Astype), Rw;
+    /// `np.ascontiguousarray(a)`
+    NpAscontiguousarray = "np.ascontiguousarray" ["numpy.ascontiguousarray"] (1, 1) Alloc(Alloc::AsContiguous), Rw;
+    /// `np.asarray(a, dtype=None)`
+    NpAsarray = "np.asarray" ["numpy.asarray"] (2, 2) Alloc(Alloc::AsArray), Rw;
     /// `np.asfortranarray(a)`
     NpAsfortranarray = "np.asfortranarray" ["numpy.asfortranarray"] (1, 1) Alloc(Alloc::AsFortran), Rw;
     /// `isinstance(x, classes)` (the front end passes the classes as a constant bit set)
@@ -1318,6 +1335,10 @@ builtins! {
     NpNanquantile = "np.nanquantile" ["numpy.nanquantile"] (2, 2) Method(ArrayMethod::NanQuantile), Rw;
     /// `np.argwhere(a)`
     NpArgwhere = "np.argwhere" ["numpy.argwhere"] (1, 1) Method(ArrayMethod::Argwhere), Rw;
+    /// `np.array_equal(a, b)`
+    NpArrayEqual = "np.array_equal" ["numpy.array_equal"] (2, 2) Method(ArrayMethod::ArrayEqual), Rw;
+    /// `np.digitize(x, bins, right=False)`
+    NpDigitize = "np.digitize" ["numpy.digitize"] (3, 3) Method(ArrayMethod::Digitize), Rw;
     /// `np.take(a, indices)` / `a.take(indices)`
     NpTake = "np.take" ["numpy.take", ".take()"] (2, 2) Method(ArrayMethod::Take), Rw;
     /// `np.fill_diagonal(a, val)`

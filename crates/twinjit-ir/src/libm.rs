@@ -25,6 +25,7 @@ libm_safe! {
     exp(x: f64) -> f64; expf(x: f32) -> f32;
     exp2(x: f64) -> f64; exp2f(x: f32) -> f32;
     expm1(x: f64) -> f64; expm1f(x: f32) -> f32;
+    cbrt(x: f64) -> f64; cbrtf(x: f32) -> f32;
     log(x: f64) -> f64; logf(x: f32) -> f32;
     log2(x: f64) -> f64; log2f(x: f32) -> f32;
     log10(x: f64) -> f64; log10f(x: f32) -> f32;

@@ -800,6 +800,14 @@ fn alloc(b: Builtin, a: Alloc, args: &[Type]) -> Result<Type, TypeError> {
             c_array(dtype_arg(&ty(1), Scalar::Float64)?, 2)
         }
         Alloc::Astype => c_array(dtype_arg(&ty(1), array(0)?.dtype)?, array(0)?.ndim),
+        Alloc::AsContiguous => c_array(array(0)?.dtype, array(0)?.ndim),
+        Alloc::AsArray => match ty(0) {
+            Type::Array(at) => match ty(1) {
+                Type::None => Type::Array(at),
+                t => c_array(dtype_arg(&t, at.dtype)?, at.ndim),
+            },
+            _ => alloc(b, Alloc::Array, args)?,
+        },
         Alloc::AsFortran => {
             let at = array(0)?;
             let layout = if at.ndim > 1 { Layout::A } else { Layout::C };
@@ -1481,6 +1489,22 @@ fn numpy_function(b: Builtin, m: ArrayMethod, args: &[Type]) -> Result<Type, Typ
                 array_of(&args[1], b.name())?;
             }
             Type::F64
+        }
+        ArrayMethod::ArrayEqual => {
+            array_of(&args[0], b.name())?;
+            array_of(&args[1], b.name())?;
+            Type::BOOL
+        }
+        ArrayMethod::Digitize => {
+            let bins = array_of(&args[1], b.name())?;
+            if bins.ndim != 1 {
+                return Err(TypeError::new("bins must be a 1-D array", "bins"));
+            }
+            match &args[0] {
+                Type::Array(x) => arr(Scalar::Int64, x.ndim),
+                Type::Scalar(_) => Type::I64,
+                t => return Err(TypeError::new(format!("np.digitize() of {t} is not supported"), "here")),
+            }
         }
         ArrayMethod::Take => {
             let at = array_of(&args[0], b.name())?;

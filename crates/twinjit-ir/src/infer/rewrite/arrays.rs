@@ -302,6 +302,11 @@ impl<'r> Rewriter<'r> {
                 out
             }
             Alloc::Copy | Alloc::Astype => self.copy_of(b, args[0], at.dtype, span)?,
+            Alloc::AsContiguous if self.ty(args[0]).array().is_some_and(|t| t.layout == Layout::C) => args[0],
+            Alloc::AsContiguous => self.copy_of(b, args[0], at.dtype, span)?,
+            Alloc::AsArray if self.ty(args[0]) == rt => args[0],
+            Alloc::AsArray if matches!(self.ty(args[0]), Type::Array(_)) => self.copy_of(b, args[0], at.dtype, span)?,
+            Alloc::AsArray => return self.alloc(b, Alloc::Array, args, rt, span),
             Alloc::AsFortran if at.ndim == 1 => self.copy_of(b, args[0], at.dtype, span)?,
             Alloc::AsFortran => {
                 let dims = self.dims(b, args[0], span);

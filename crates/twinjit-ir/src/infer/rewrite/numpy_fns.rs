@@ -543,6 +543,60 @@ impl Rewriter<'_> {
                 out
             }
             ArrayMethod::Histogram => self.histogram(b, args, span)?,
+            ArrayMethod::ArrayEqual => {
+                let (x, y) = (args[0], args[1]);
+                let (xt, yt) = (self.ty(x).array().expect("an array"), self.ty(y).array().expect("an array"));
+                if xt.ndim != yt.ndim {
+                    return Ok(self.push(b, InstKind::Const(Const::Bool(false)), Type::BOOL, span));
+                }
+                let (dx, dy) = (self.dims(b, x, span), self.dims(b, y, span));
+                let mut same = self.push(b, InstKind::Const(Const::Bool(true)), Type::BOOL, span);
+                for (p, q) in dx.iter().zip(&dy) {
+                    let e = self.emit_compare(b, span, CmpOp::Eq, *p, *q);
+                    same = self.emit_binary(b, span, BinaryOp::BitAnd, same, e);
+                }
+                let (sx, sy) = (self.strides(b, x, span), self.strides(b, y, span));
+                let ct = Type::Scalar(typing::unify_scalar(xt.dtype, yt.dtype));
+                self.if_values(b, same, vec![same], span, &mut |rw, v| {
+                    rw.fold_index(b, &dx, v.to_vec(), span, &mut |rw, idx, acc| {
+                        let (ox, oy) = (rw.offset(b, &sx, idx, span), rw.offset(b, &sy, idx, span));
+                        let p = rw.push(b, InstKind::Load(x, ox), Type::Scalar(xt.dtype), span);
+                        let q = rw.push(b, InstKind::Load(y, oy), Type::Scalar(yt.dtype), span);
+                        let (p, q) = (rw.coerce(b, p, &ct, span)?, rw.coerce(b, q, &ct, span)?);
+                        let e = rw.emit_compare(b, span, CmpOp::Eq, p, q);
+                        Ok(vec![rw.emit_binary(b, span, BinaryOp::BitAnd, acc[0], e)])
+                    })
+                })?[0]
+            }
+            ArrayMethod::Digitize => {
+                // Increasing bins: the count of edges <= x (`right`: < x), a searchsorted.
+                let bins = args[1];
+                let n = self.push(b, InstKind::Dim(bins, 0), Type::I64, span);
+                let right = if self.is_none(args[2]) {
+                    self.push(b, InstKind::Const(Const::Bool(true)), Type::BOOL, span)
+                } else {
+                    let r = self.truth(b, args[2], span)?;
+                    self.push(b, InstKind::Unary(UnaryOp::Not, r), Type::BOOL, span)
+                };
+                match self.ty(args[0]) {
+                    Type::Array(xt) => {
+                        let x = args[0];
+                        let dims = self.dims(b, x, span);
+                        let out = self.new_c_array(b, Scalar::Int64, dims.clone(), false, span);
+                        let (xs, os) = (self.strides(b, x, span), self.strides(b, out, span));
+                        self.loop_nest(b, &dims, span, &mut |rw, idx| {
+                            let o = rw.offset(b, &xs, idx, span);
+                            let v = rw.push(b, InstKind::Load(x, o), Type::Scalar(xt.dtype), span);
+                            let r = rw.bisect(b, bins, n, v, right, span)?;
+                            let oo = rw.offset(b, &os, idx, span);
+                            rw.push_void(b, InstKind::Store(out, oo, r), span);
+                            Ok(())
+                        })?;
+                        out
+                    }
+                    _ => self.bisect(b, bins, n, args[0], right, span)?,
+                }
+            }
             ArrayMethod::Take | ArrayMethod::Repeat | ArrayMethod::Roll => {
                 let at = self.ty(args[0]).array().expect("an array");
                 let flat = self.copy_of(b, args[0], at.dtype, span)?;
