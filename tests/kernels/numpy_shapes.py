@@ -102,3 +102,19 @@ def bins_of(x, edges):
 @njit
 def cube_roots(a):
     return np.cbrt(a)
+
+
+# check: clip_into(np.array([-1.0, 0.5, 3.0])) -> ([0.0, 0.5, 1.0], [0.0, 0.5, 1.0])
+@njit
+def clip_into(a):
+    """np.clip with an output array, which it also returns."""
+    out = np.empty_like(a)
+    r = np.clip(a, 0.0, 1.0, out)
+    return out, r
+
+
+# check: round_scalars(2.5, 3.14159) -> (2.0, 3.14, 3.0)
+@njit
+def round_scalars(x, y):
+    """np.round of numbers: half to even, with decimals."""
+    return np.round(x), np.round(y, 2), np.round(y)

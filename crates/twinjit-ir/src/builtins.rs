@@ -341,7 +341,8 @@ pub enum Elem {
     /// `np.where(cond, x, y)`: `x` where `cond` holds, else `y`, in their promoted dtype;
     /// `np.where(cond)` alone is `np.nonzero(cond)`.
     Where,
-    /// `np.clip(a, lo, hi)` / `a.clip(lo, hi)`: `min(max(x, lo), hi)` in `a`'s dtype.
+    /// `np.clip(a, lo, hi, out=None)` / `a.clip(lo, hi)`: `min(max(x, lo), hi)` in `a`'s
+    /// dtype (into `out` when given).
     Clip,
     /// `np.round(a, decimals=0)` / `np.around`: half to even at `decimals` digits (Numba's
     /// `rint(x * 10**d) / 10**d`); integer arrays are returned as copies.
@@ -1231,7 +1232,7 @@ builtins! {
     /// `np.where(cond, x, y)` / `np.where(cond)`
     NpWhere = "np.where" ["numpy.where"] (1, 3) Elementwise(Elem::Where), Rw;
     /// `np.clip(a, lo, hi)` / `a.clip(lo, hi)`
-    NpClip = "np.clip" ["numpy.clip", ".clip()"] (3, 3) Elementwise(Elem::Clip), Rw;
+    NpClip = "np.clip" ["numpy.clip", ".clip()"] (3, 4) Elementwise(Elem::Clip), Rw;
     /// `np.round(a, decimals=0)` / `np.around` / `a.round()`
     NpRound = "np.round" ["numpy.round", "numpy.around", "numpy.round_", ".round()"] (1, 2) Elementwise(Elem::Round), Rw;
     /// `a.fill(x)`

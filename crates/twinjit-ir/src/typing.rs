@@ -575,6 +575,17 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
         Typing::Elementwise(Elem::Where) if args.len() == 2 => {
             return Err(TypeError::new("np.where() takes 1 or 3 arguments", "2 arguments"))
         }
+        Typing::Elementwise(Elem::Clip) if args.len() == 4 => {
+            // np.clip(a, lo, hi, out): into `out`, which is the result.
+            let Type::Array(out) = ty(3) else {
+                return Err(TypeError::new(format!("the output argument of np.clip() must be an array, found {}", ty(3)), "out"));
+            };
+            let a = array_of(&ty(0), b.name())?;
+            if !same_kind(a.dtype, out.dtype) || a.ndim > out.ndim {
+                return Err(TypeError::new("np.clip(): the output array does not fit the result", "out"));
+            }
+            ty(3)
+        }
         Typing::Elementwise(e) => {
             let mut dtypes = Vec::new();
             for (k, t) in args.iter().enumerate() {
@@ -595,7 +606,7 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             if e == Elem::Round && args.len() > 1 && !dtypes[1].is_int() {
                 return Err(TypeError::new("decimals must be an integer", "decimals"));
             }
-            if e != Elem::Where && !matches!(ty(0), Type::Array(_)) {
+            if e == Elem::Clip && !matches!(ty(0), Type::Array(_)) {
                 return Err(TypeError::new(format!("{}() of a number is not supported", b.name()), "a number"));
             }
             if is_elementwise(args) {

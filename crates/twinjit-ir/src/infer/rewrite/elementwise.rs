@@ -77,17 +77,26 @@ pub(super) fn is_elementwise(d: &InstData, types: &[Type]) -> bool {
     }
 }
 
-/// Whether `d` is a ufunc given its output array (`np.add(x, y, out)`).
+/// How many inputs an elementwise builtin with an output argument takes (a ufunc's arity,
+/// `np.clip`'s three); `None` when it takes no output argument.
+fn inputs_before_out(bi: Builtin) -> Option<usize> {
+    match bi.info().typing {
+        Typing::Ufunc(_) => Some(bi.info().arity.0 as usize),
+        Typing::Elementwise(Elem::Clip) => Some(3),
+        _ => None,
+    }
+}
+
+/// Whether `d` is a ufunc (or `np.clip`) given its output array (`np.add(x, y, out)`).
 pub(super) fn is_ufunc_out(d: &InstData) -> bool {
-    matches!(&d.kind, InstKind::Builtin(bi, args)
-        if matches!(bi.info().typing, Typing::Ufunc(_)) && args.len() > bi.info().arity.0 as usize)
+    matches!(&d.kind, InstKind::Builtin(bi, args) if inputs_before_out(*bi).is_some_and(|n| args.len() > n))
 }
 
 /// The inputs of an elementwise operation (a ufunc's, without its output array).
 fn inputs(d: &InstData) -> Vec<Value> {
     match &d.kind {
-        InstKind::Builtin(bi, args) if matches!(bi.info().typing, Typing::Ufunc(_)) => {
-            args[..args.len().min(bi.info().arity.0 as usize)].to_vec()
+        InstKind::Builtin(bi, args) if inputs_before_out(*bi).is_some() => {
+            args[..args.len().min(inputs_before_out(*bi).expect("checked"))].to_vec()
         }
         k => k.operands().to_vec(),
     }
