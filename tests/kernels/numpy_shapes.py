@@ -118,3 +118,19 @@ def clip_into(a):
 def round_scalars(x, y):
     """np.round of numbers: half to even, with decimals."""
     return np.round(x), np.round(y, 2), np.round(y)
+
+
+# check: diagonals(np.array([[1, 2, 3], [4, 5, 6]]), np.array([7, 8])) -> ([2, 6], [4], [[0, 7, 0], [0, 0, 8], [0, 0, 0]], [[0, 0, 0], [7, 0, 0], [0, 8, 0]])
+@njit
+def diagonals(m, v):
+    """np.diag with k: the k-th diagonal of a matrix, the k-th diagonal matrix of a vector."""
+    return np.diag(m, 1), np.diag(m, k=-1), np.diag(v, 1), np.diag(v, k=-1)
+
+
+# check: keyword_forms(np.array([1.0, -2.0, 3.5])) -> (7.5, [1.0, 0.0, 1.0], [1.0, -2.0, 3.5], 3.5)
+@njit
+def keyword_forms(a):
+    """Builtins called with keywords: sum(start=), np.clip(out=), np.round(decimals=)."""
+    out = np.empty_like(a)
+    np.clip(a, a_min=0.0, a_max=1.0, out=out)
+    return sum(a, start=5.0), out, np.round(a, decimals=1), np.where(a > 3.0, a, 0.0).max()

@@ -1281,6 +1281,14 @@ impl Lower<'_> {
             }
         }
         if !c.arguments.keywords.is_empty() {
+            if let Expr::Name(n) = &*c.func {
+                let id = n.id.as_str();
+                if !self.locals.contains(id) && !self.env.contains_key(id) {
+                    if let Some((b, names)) = Builtin::from_path(id).and_then(|b| b.keyword_names().map(|n| (b, n))) {
+                        return self.keyword_call(b, names, c, span);
+                    }
+                }
+            }
             let kspan = self.sp(c.arguments.keywords[0].range);
             return self.fail(unsupported(kspan, "keyword arguments are", "pass arguments by position"));
         }
@@ -1486,6 +1494,11 @@ impl Lower<'_> {
                 }
             }
         }
+        if let (Global::NumpyModule, false) = (&g, c.arguments.keywords.is_empty()) {
+            if let Some((b, names)) = numpy_function(&path.join(".")).and_then(|b| b.keyword_names().map(|n| (b, n))) {
+                return self.keyword_call(b, names, c, span);
+            }
+        }
         let kw_ok = matches!((&g, path), (Global::CudaModule, ["shared" | "local", "array"]));
         if !c.arguments.keywords.is_empty() && !kw_ok {
             let kspan = self.sp(c.arguments.keywords[0].range);
@@ -1607,6 +1620,66 @@ impl Lower<'_> {
                 ),
             ),
         }
+    }
+
+    /// A builtin called with keyword arguments it has names for
+    /// ([`Builtin::keyword_names`]): bound by position and name into its argument list (the
+    /// trailing ones left out stay out).
+    fn keyword_call(&mut self, b: Builtin, names: &[&str], c: &ast::ExprCall, span: Span) -> Value {
+        let args = &c.arguments.args;
+        let fname = format!("{}()", b.name());
+        if args.len() > names.len() || args.iter().any(|a| matches!(a, Expr::Starred(_))) {
+            return self.fail(Diagnostic::error(
+                format!("{fname} takes at most {} arguments", names.len()),
+                span,
+                "too many arguments",
+            ));
+        }
+        let mut slots: Vec<Option<&Expr>> = vec![None; names.len()];
+        for (k, e) in args.iter().enumerate() {
+            slots[k] = Some(e);
+        }
+        for kw in c.arguments.keywords.iter() {
+            let kspan = self.sp(kw.range);
+            let Some(name) = kw.arg.as_ref().map(|n| n.id.as_str()) else {
+                return self.fail(unsupported(kspan, "`**kwargs` in calls is", "pass keywords one by one"));
+            };
+            match names.iter().position(|n| *n == name) {
+                Some(k) if slots[k].is_none() => slots[k] = Some(&kw.value),
+                Some(_) => {
+                    return self.fail(Diagnostic::error(
+                        format!("{fname} got multiple values for argument '{name}'"),
+                        kspan,
+                        "given twice",
+                    ))
+                }
+                None => {
+                    return self.fail(
+                        Diagnostic::error(
+                            format!("{fname} got an unexpected keyword argument '{name}'"),
+                            kspan,
+                            "unknown keyword",
+                        )
+                        .with_hint(format!("{fname} takes {}", names.join(", "))),
+                    )
+                }
+            }
+        }
+        let last = slots.iter().rposition(|s| s.is_some()).map_or(0, |k| k + 1);
+        let mut vals = Vec::new();
+        for (k, slot) in slots[..last].iter().enumerate() {
+            match slot {
+                Some(e) => vals.push(self.expr(e)),
+                None => {
+                    return self.fail(Diagnostic::error(
+                        format!("{fname}: give argument '{}' too (by position or name)", names[k]),
+                        span,
+                        "argument missing",
+                    ))
+                }
+            }
+        }
+        self.emit(InstKind::Builtin(b, vals), span)
     }
 
     /// `isinstance(x, C)` / `isinstance(x, (C, D))` with builtin classes: the classes become a

@@ -363,7 +363,8 @@ pub enum Linalg {
     Outer,
     /// `np.trace(a)`: the sum of a 2-D array's diagonal.
     Trace,
-    /// `np.diag(v)`: a 1-D array's diagonal matrix, or a 2-D array's diagonal.
+    /// `np.diag(v, k=0)`: a 1-D array's (k-th) diagonal matrix, or a 2-D array's k-th
+    /// diagonal.
     Diag,
     /// `np.linalg.norm(x, ord=None)`: vector norms 2 (default), 1, inf, -inf; matrix norms
     /// Frobenius (default), 1, inf.
@@ -1287,7 +1288,7 @@ builtins! {
     /// `np.trace(a)` / `a.trace()`
     NpTrace = "np.trace" ["numpy.trace", ".trace()"] (1, 1) Linalg(Linalg::Trace), Rw;
     /// `np.diag(v)`
-    NpDiag = "np.diag" ["numpy.diag"] (1, 1) Linalg(Linalg::Diag), Rw;
+    NpDiag = "np.diag" ["numpy.diag"] (1, 2) Linalg(Linalg::Diag), Rw;
     /// `np.linalg.norm(x, ord=None)`
     NpNorm = "np.linalg.norm" ["numpy.linalg.norm"] (1, 2) Linalg(Linalg::Norm), Rw;
     /// `np.cross(a, b)`
@@ -1526,6 +1527,21 @@ impl Builtin {
     /// Whether this builtin exists only in CUDA kernels and device functions.
     pub fn is_cuda(self) -> bool {
         matches!(self.info().lowering, Lowering::Kernel(_))
+    }
+
+    /// Python's parameter names, for a builtin called with keyword arguments
+    /// (`sum(x, start=1)`, `np.clip(a, lo, hi, out=out)`, `np.diag(v, k=1)`); `None` when it
+    /// takes positional arguments only (or binds its own, as the constructors do).
+    pub fn keyword_names(self) -> Option<&'static [&'static str]> {
+        Some(match self {
+            Builtin::Sum => &["iterable", "start"],
+            Builtin::NpClip => &["a", "a_min", "a_max", "out"],
+            Builtin::NpRound => &["a", "decimals"],
+            Builtin::NpDiag => &["v", "k"],
+            Builtin::NpTrace => &["a"],
+            Builtin::NpWhere => &["condition", "x", "y"],
+            _ => return None,
+        })
     }
 
     /// Whether it draws from (or seeds) the random generator, or writes an array (`gemm`):

@@ -354,6 +354,15 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             }
             Type::BOOL
         }
+        Typing::Sum if matches!(ty(0), Type::Array(a) if a.ndim == 1) => {
+            // The scalar `+` of the start and the elements, settled (as for a list).
+            let e = array_of(&ty(0), b.name())?.dtype;
+            let mut acc = if args.len() == 2 { scalar(1)? } else { Scalar::Int64 };
+            for _ in 0..2 {
+                acc = binary(BinaryOp::Add, acc, e).map_err(|m| TypeError::new(m, "here"))?.result;
+            }
+            Type::Scalar(acc)
+        }
         Typing::Sum => {
             let items = match ty(0) {
                 Type::Tuple(ts) => tuple_scalars(b, &ts)?,
@@ -1717,6 +1726,9 @@ fn linalg(b: Builtin, l: Linalg, args: &[Type]) -> Result<Type, TypeError> {
         }
         Linalg::Trace if x.ndim == 2 => Type::Scalar(if x.dtype.is_float() { x.dtype } else { Scalar::Int64 }),
         Linalg::Trace => return Err(TypeError::new("np.trace() takes a 2-D array", "here")),
+        Linalg::Diag if args.len() > 1 && !args[1].scalar().is_some_and(|s| s.is_int()) => {
+            return Err(TypeError::new(format!("k must be an integer, found {}", args[1]), "k"))
+        }
         Linalg::Diag if x.ndim == 1 => arr(x.dtype, 2),
         Linalg::Diag if x.ndim == 2 => arr(x.dtype, 1),
         Linalg::Diag => return Err(TypeError::new("np.diag() takes a 1-D or 2-D array", "here")),

@@ -816,6 +816,19 @@ impl Rewriter<'_> {
                     _ => self.push(b, InstKind::Const(Const::Bool(false)), rt, span),
                 }
             }
+            Typing::Sum if matches!(a0.map(|a| self.ty(a)), Some(Type::Array(_))) => {
+                // `sum(a[, start])` of a 1-D array: Python's order, in the result's type.
+                let a = a0.expect("arity");
+                let init = match nargs.get(1) {
+                    Some(&s) => self.coerce(b, s, &rt, span)?,
+                    None => self.zero_of(b, &rt, span)?,
+                };
+                let out = self.fold_elements(b, a, vec![init], span, &mut |rw, x, v| {
+                    let x = rw.coerce(b, x, &rt, span)?;
+                    Ok(vec![rw.emit_binary(b, span, BinaryOp::Add, v[0], x)])
+                })?;
+                out[0]
+            }
             Typing::Sum => {
                 // Python's order: ((start + t[0]) + t[1]) + ..., each `+` typed as the operator.
                 let mut acc = match nargs.get(1) {

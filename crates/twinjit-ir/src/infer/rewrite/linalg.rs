@@ -210,33 +210,54 @@ impl Rewriter<'_> {
                 })?;
                 Ok(out[0])
             }
-            Linalg::Diag if xt.ndim == 1 => {
-                let n = self.push(b, InstKind::Dim(x, 0), Type::I64, span);
-                let s = self.push(b, InstKind::Stride(x, 0), Type::I64, span);
-                let out = self.new_c(b, d, vec![n, n], true, span);
-                let n1 = self.emit_binary(b, span, BinaryOp::Add, n, one);
-                self.fold(b, (zero, n), vec![], span, &mut |rw, k, _| {
-                    let o = rw.emit_binary(b, span, BinaryOp::Mul, k, s);
-                    let e = rw.push(b, InstKind::Load(x, o), Type::Scalar(xt.dtype), span);
-                    let at = rw.emit_binary(b, span, BinaryOp::Mul, k, n1);
-                    rw.push_void(b, InstKind::Store(out, at, e), span);
-                    Ok(vec![])
-                })?;
-                Ok(out)
-            }
             Linalg::Diag => {
-                let (dx, sx) = (self.dims(b, x, span), self.strides(b, x, span));
-                let lt = self.emit_compare(b, span, CmpOp::Lt, dx[0], dx[1]);
-                let n = self.emit_select(b, span, lt, dx[0], dx[1]);
-                let diag = self.emit_binary(b, span, BinaryOp::Add, sx[0], sx[1]);
-                let out = self.new_c(b, d, vec![n], false, span);
-                self.fold(b, (zero, n), vec![], span, &mut |rw, k, _| {
-                    let o = rw.emit_binary(b, span, BinaryOp::Mul, k, diag);
-                    let e = rw.push(b, InstKind::Load(x, o), Type::Scalar(xt.dtype), span);
-                    rw.push_void(b, InstKind::Store(out, k, e), span);
-                    Ok(vec![])
-                })?;
-                Ok(out)
+                // The k-th diagonal: above the main one for k > 0, below for k < 0.
+                let k = if args.len() > 1 { self.coerce(b, args[1], &Type::I64, span)? } else { zero };
+                let neg = self.emit_compare(b, span, CmpOp::Lt, k, zero);
+                let nk = self.emit_binary(b, span, BinaryOp::Sub, zero, k);
+                let ak = self.emit_select(b, span, neg, nk, k);
+                // (row, column) of the diagonal's first element.
+                let r0 = self.emit_select(b, span, neg, ak, zero);
+                let c0 = self.emit_select(b, span, neg, zero, ak);
+                if xt.ndim == 1 {
+                    let n = self.push(b, InstKind::Dim(x, 0), Type::I64, span);
+                    let s = self.push(b, InstKind::Stride(x, 0), Type::I64, span);
+                    let size = self.emit_binary(b, span, BinaryOp::Add, n, ak);
+                    let out = self.new_c(b, d, vec![size, size], true, span);
+                    self.fold(b, (zero, n), vec![], span, &mut |rw, i, _| {
+                        let o = rw.emit_binary(b, span, BinaryOp::Mul, i, s);
+                        let e = rw.push(b, InstKind::Load(x, o), Type::Scalar(xt.dtype), span);
+                        let r = rw.emit_binary(b, span, BinaryOp::Add, r0, i);
+                        let c = rw.emit_binary(b, span, BinaryOp::Add, c0, i);
+                        let row = rw.emit_binary(b, span, BinaryOp::Mul, r, size);
+                        let at = rw.emit_binary(b, span, BinaryOp::Add, row, c);
+                        rw.push_void(b, InstKind::Store(out, at, e), span);
+                        Ok(vec![])
+                    })?;
+                    Ok(out)
+                } else {
+                    let (dx, sx) = (self.dims(b, x, span), self.strides(b, x, span));
+                    // Length: min(rows - r0, cols - c0), at least 0.
+                    let rr = self.emit_binary(b, span, BinaryOp::Sub, dx[0], r0);
+                    let cc = self.emit_binary(b, span, BinaryOp::Sub, dx[1], c0);
+                    let lt = self.emit_compare(b, span, CmpOp::Lt, rr, cc);
+                    let n = self.emit_select(b, span, lt, rr, cc);
+                    let pos = self.emit_compare(b, span, CmpOp::Gt, n, zero);
+                    let n = self.emit_select(b, span, pos, n, zero);
+                    let base_r = self.emit_binary(b, span, BinaryOp::Mul, r0, sx[0]);
+                    let base_c = self.emit_binary(b, span, BinaryOp::Mul, c0, sx[1]);
+                    let base = self.emit_binary(b, span, BinaryOp::Add, base_r, base_c);
+                    let diag = self.emit_binary(b, span, BinaryOp::Add, sx[0], sx[1]);
+                    let out = self.new_c(b, d, vec![n], false, span);
+                    self.fold(b, (zero, n), vec![], span, &mut |rw, i, _| {
+                        let o = rw.emit_binary(b, span, BinaryOp::Mul, i, diag);
+                        let o = rw.emit_binary(b, span, BinaryOp::Add, base, o);
+                        let e = rw.push(b, InstKind::Load(x, o), Type::Scalar(xt.dtype), span);
+                        rw.push_void(b, InstKind::Store(out, i, e), span);
+                        Ok(vec![])
+                    })?;
+                    Ok(out)
+                }
             }
             Linalg::Norm => self.norm(b, x, src_args.get(1).copied(), d, span),
             Linalg::Cross => self.cross(b, x, args[1], d, span),
