@@ -87,7 +87,7 @@ pub fn stats() -> Stats {
 /// Asks Linux to back a large buffer with transparent huge pages (as NumPy does for its own
 /// arrays of 4 MiB or more): one page fault per 2 MiB instead of per 4 KiB when the buffer is
 /// first written. Advice only; nothing changes where the kernel does not follow it.
-#[cfg(target_os = "linux")]
+#[cfg(all(target_os = "linux", not(miri)))]
 fn advise_huge_pages(raw: *mut u8, size: usize) {
     const HUGE: usize = 4 << 20;
     const PAGE: usize = 4096;
@@ -105,7 +105,7 @@ fn advise_huge_pages(raw: *mut u8, size: usize) {
     }
 }
 
-#[cfg(not(target_os = "linux"))]
+#[cfg(any(not(target_os = "linux"), miri))]
 fn advise_huge_pages(_raw: *mut u8, _size: usize) {}
 
 /// Allocates a buffer for `n0 * n1 * n2` elements of `itemsize` bytes (dimensions past the
