@@ -121,3 +121,13 @@ def too_big(n):
 def too_big_2d(a, b):
     """The same for a 2-D shape; a zero dimension makes any other fit."""
     return np.zeros((a, b)).size
+
+
+HUGE = 4611686018427387904
+
+
+# check: too_big_const() raises ValueError
+@njit
+def too_big_const():
+    """The same check for a constant shape (a module-level constant)."""
+    return np.full(HUGE, 1).shape[0]

@@ -163,7 +163,7 @@ impl<'r> Rewriter<'r> {
         if let Some(neg) = neg {
             self.raise_if(b, neg, "ValueError", "negative dimensions not allowed", span);
         }
-        if dims.len() > 1 || !matches!(self.g.def_inst(dims[0]).map(|d| &d.kind), Some(InstKind::Const(_))) {
+        if !dims.is_empty() {
             self.check_too_big(b, dtype, &dims, span);
         }
         let ty = Type::Array(ArrayType { dtype, ndim: dims.len() as u8, layout: Layout::C });
