@@ -131,3 +131,24 @@ HUGE = 4611686018427387904
 def too_big_const():
     """The same check for a constant shape (a module-level constant)."""
     return np.full(HUGE, 1).shape[0]
+
+
+# check: nditer_sum(np.array([[1.0, 2.0], [3.0, 4.0]])) -> (10.0, 4.0)
+@njit
+def nditer_sum(m):
+    """np.nditer over one array: every element in C order, read with .item()."""
+    s = 0.0
+    last = 0.0
+    for x in np.nditer(m):
+        s += x.item()
+        last = x.item()
+    return s, last
+
+
+# check: flags_of(np.array([[1, 2, 3], [4, 5, 6]])) -> (True, False, False, True, True, True)
+@njit
+def flags_of(m):
+    """a.flags on a C array, its transpose and a row."""
+    t = m.T
+    r = m[0]
+    return m.flags.c_contiguous, m.flags.f_contiguous, t.flags.c_contiguous, t.flags.f_contiguous, r.flags.c_contiguous, r.flags.f_contiguous

@@ -1159,6 +1159,22 @@ impl Lower<'_> {
                     .with_hint("use it as the dtype of an array constructor: np.empty(n, dtype=a.dtype)"),
             );
         }
+        if let Expr::Attribute(inner) = &*a.value {
+            if inner.attr.id.as_str() == "flags" {
+                let b = match attr {
+                    "c_contiguous" | "contiguous" => Builtin::FlagsC,
+                    "f_contiguous" | "fortran" => Builtin::FlagsF,
+                    _ => {
+                        return self.fail(
+                            Diagnostic::error(format!("unknown flag `flags.{attr}`"), span, "not supported")
+                                .with_hint("supported: a.flags.c_contiguous, a.flags.f_contiguous, a.flags.contiguous"),
+                        )
+                    }
+                };
+                let v = self.expr(&inner.value);
+                return self.emit(InstKind::Builtin(b, vec![v]), span);
+            }
+        }
         let v = self.expr(&a.value);
         let b = match Builtin::from_path(&format!(".{attr}")) {
             Some(b) => b,

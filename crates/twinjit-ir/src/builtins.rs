@@ -128,6 +128,9 @@ pub enum Typing {
     /// `isinstance(x, classes)`: bool, decided by `x`'s type (the classes travel as a constant
     /// bit set, [`isinstance_classes`]); branches on it are pruned.
     IsInstance,
+    /// `a.flags.c_contiguous` (false) / `a.flags.f_contiguous` (true): bool, checked at run
+    /// time (known from the type for a C array's C flag).
+    ArrayFlag(bool),
     /// The element count of a shape (an integer or a tuple of integers): int64.
     ShapeSize,
     /// `unravel(shape, k)`: the C-order index tuple of flat position `k` (one int64 per
@@ -1226,6 +1229,10 @@ builtins! {
     NpAsfortranarray = "np.asfortranarray" ["numpy.asfortranarray"] (1, 1) Alloc(Alloc::AsFortran), Rw;
     /// `isinstance(x, classes)` (the front end passes the classes as a constant bit set)
     IsInstance = "isinstance" [] (2, 2) IsInstance, Rw;
+    /// `a.flags.c_contiguous` / `a.flags.contiguous`
+    FlagsC = "flags.c_contiguous" [] (1, 1) ArrayFlag(false), Rw;
+    /// `a.flags.f_contiguous`
+    FlagsF = "flags.f_contiguous" [] (1, 1) ArrayFlag(true), Rw;
     /// The size of a shape (made by `np.ndindex` loops).
     ShapeSize = "shape_size" [] (1, 1) ShapeSize, Rw;
     /// The index tuple of a flat position (made by `np.ndindex` loops).

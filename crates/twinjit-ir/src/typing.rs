@@ -573,6 +573,10 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
         Typing::View(v) => view(b, v, args)?,
         Typing::Reduce(r) => reduce(b, r, args)?,
         Typing::IsInstance => Type::BOOL,
+        Typing::ArrayFlag(_) => {
+            array_of(&ty(0), b.name())?;
+            Type::BOOL
+        }
         Typing::ShapeSize => {
             shape_ndim(b, &ty(0))?;
             Type::I64
@@ -630,6 +634,8 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
                 scalar(1)?;
                 Type::None
             }
+            // `x.item()` of a number is the number (`np.nditer` elements).
+            ArrayMethod::Item if ty(0).scalar().is_some() => ty(0),
             ArrayMethod::Item => Type::Scalar(array_of(&ty(0), b.name())?.dtype),
             ArrayMethod::Nonzero => nonzero_type(b, &ty(0))?,
             ArrayMethod::CountNonzero => {

@@ -27,6 +27,8 @@ enum Source<'e> {
     Ndindex(&'e [Expr]),
     /// `np.ndenumerate(a)`.
     Ndenumerate(&'e Expr),
+    /// `np.nditer(a)`.
+    Nditer(&'e Expr),
 }
 
 /// An iterable evaluated before the loop: its length and how element `k` is computed.
@@ -382,6 +384,17 @@ impl Lower<'_> {
                     return Some(Source::Ndindex(args))
                 }
                 (["ndenumerate"], [a]) if kw.is_empty() => return Some(Source::Ndenumerate(a)),
+                // One array: its elements in C order, as numbers (Numba yields 0-d arrays,
+                // which read the same: `x.item()` and arithmetic).
+                (["nditer"], [a]) if kw.is_empty() && !matches!(a, Expr::Tuple(_)) => return Some(Source::Nditer(a)),
+                (["nditer"], _) => {
+                    self.diags.push(unsupported(
+                        espan,
+                        "this form of np.nditer is",
+                        "write np.nditer(a) with one array",
+                    ));
+                    return None;
+                }
                 (["ndindex" | "ndenumerate"], _) => {
                     self.diags.push(unsupported(
                         espan,
@@ -490,6 +503,12 @@ impl Lower<'_> {
                 };
                 let len = self.emit(InstKind::Builtin(Builtin::ShapeSize, vec![shape]), span);
                 Iter::Ndindex { shape, len }
+            }
+            Source::Nditer(a) => {
+                let arr = self.expr(a);
+                let seq = self.emit(InstKind::Builtin(Builtin::Flat, vec![arr]), span);
+                let len = self.emit(InstKind::Builtin(Builtin::IterLen, vec![seq]), span);
+                Iter::Seq { seq, len }
             }
             Source::Ndenumerate(a) => {
                 let arr = self.expr(a);

@@ -712,6 +712,17 @@ impl Rewriter<'_> {
             Typing::List(op) => self.list_op(b, op, &nargs, rt, span)?,
             Typing::InPlace => unreachable!("rewritten by `inst`"),
             Typing::Reduce(r) => self.reduce(b, r, args, &nargs, rt, span)?,
+            Typing::ArrayFlag(fortran) => {
+                let a = nargs[0];
+                if fortran {
+                    self.f_contiguous(b, a, span)
+                } else {
+                    match self.c_contiguous(b, a, span) {
+                        Some(c) => c,
+                        None => self.push(b, InstKind::Const(Const::Bool(true)), Type::BOOL, span),
+                    }
+                }
+            }
             Typing::IsInstance => {
                 let bits = match self.src.def_inst(args[1]).map(|d| &d.kind) {
                     Some(InstKind::Const(Const::Int(k))) => *k,

@@ -89,6 +89,24 @@ impl<'r> Rewriter<'r> {
         ok
     }
 
+    /// Whether `a` is Fortran-contiguous at run time (NumPy's rule; a 1-D contiguous array
+    /// is both).
+    pub(super) fn f_contiguous(&mut self, b: Block, a: Value, span: Span) -> Value {
+        let dims = self.dims(b, a, span);
+        let strides = self.strides(b, a, span);
+        let one = self.int(b, 1, span);
+        let mut expected = one;
+        let mut ok = self.push(b, InstKind::Const(Const::Bool(true)), Type::BOOL, span);
+        for k in 0..dims.len() {
+            let same = self.emit_compare(b, span, CmpOp::Eq, strides[k], expected);
+            let unit = self.emit_compare(b, span, CmpOp::Eq, dims[k], one);
+            let fine = self.emit_binary(b, span, BinaryOp::BitOr, same, unit);
+            ok = self.emit_binary(b, span, BinaryOp::BitAnd, ok, fine);
+            expected = self.emit_binary(b, span, BinaryOp::Mul, expected, dims[k]);
+        }
+        ok
+    }
+
     /// Folds `body(index, vars) -> vars` over every index of `dims` in C order.
     pub(super) fn fold_index(
         &mut self,
@@ -350,6 +368,9 @@ impl<'r> Rewriter<'r> {
         span: Span,
     ) -> Result<Value, Diagnostic> {
         let a = args[0];
+        if m == ArrayMethod::Item && self.ty(a).scalar().is_some() {
+            return Ok(a);
+        }
         let Some(at) = self.ty(a).array() else {
             return self.numpy_function(b, m, src, args, rt, span);
         };
