@@ -1660,25 +1660,8 @@ impl Lower<'_> {
             let Some(name) = kw.arg.as_ref().map(|n| n.id.as_str()) else {
                 return self.fail(unsupported(kspan, "`**kwargs` in calls is", "pass keywords one by one"));
             };
-            match names.iter().position(|n| *n == name) {
-                Some(k) if slots[k].is_none() => slots[k] = Some(&kw.value),
-                Some(_) => {
-                    return self.fail(Diagnostic::error(
-                        format!("{fname} got multiple values for argument '{name}'"),
-                        kspan,
-                        "given twice",
-                    ))
-                }
-                None => {
-                    return self.fail(
-                        Diagnostic::error(
-                            format!("{fname} got an unexpected keyword argument '{name}'"),
-                            kspan,
-                            "unknown keyword",
-                        )
-                        .with_hint(format!("{fname} takes {}", names.join(", "))),
-                    )
-                }
+            if let Err(d) = keyword_slot(&fname, names, 0, &mut slots, name, &kw.value, kspan) {
+                return self.fail(d);
             }
         }
         let last = slots.iter().rposition(|s| s.is_some()).map_or(0, |k| k + 1);
@@ -1817,25 +1800,8 @@ impl Lower<'_> {
                     }
                 }
             }
-            match names.iter().position(|n| *n == name) {
-                Some(k) if k >= skip && slots[k].is_none() => slots[k] = Some(&kw.value),
-                Some(_) => {
-                    return self.fail(Diagnostic::error(
-                        format!("{fname} got multiple values for argument '{name}'"),
-                        kspan,
-                        "given twice",
-                    ))
-                }
-                None => {
-                    return self.fail(
-                        Diagnostic::error(
-                            format!("{fname} got an unexpected keyword argument '{name}'"),
-                            kspan,
-                            "unknown keyword",
-                        )
-                        .with_hint(format!("{fname} takes {}", names.join(", "))),
-                    )
-                }
+            if let Err(d) = keyword_slot(&fname, names, skip, &mut slots, name, &kw.value, kspan) {
+                return self.fail(d);
             }
         }
         if let Some(k) = (skip..required).find(|&k| slots[k].is_none()) {
@@ -2082,6 +2048,35 @@ fn int_literal(e: &Expr) -> Option<i64> {
         },
         Expr::UnaryOp(u) if u.op == ast::UnaryOp::USub => int_literal(&u.operand).map(|v| v.wrapping_neg()),
         _ => None,
+    }
+}
+
+/// Puts keyword argument `name` into its parameter's slot (parameters before `skip` are bound
+/// already, a method's receiver); Python's errors for a repeated or unknown keyword.
+#[allow(clippy::too_many_arguments)]
+fn keyword_slot<'e>(
+    fname: &str,
+    names: &[&str],
+    skip: usize,
+    slots: &mut [Option<&'e Expr>],
+    name: &str,
+    value: &'e Expr,
+    kspan: Span,
+) -> Result<(), Diagnostic> {
+    match names.iter().position(|n| *n == name) {
+        Some(k) if k >= skip && slots[k].is_none() => {
+            slots[k] = Some(value);
+            Ok(())
+        }
+        Some(_) => {
+            Err(Diagnostic::error(format!("{fname} got multiple values for argument '{name}'"), kspan, "given twice"))
+        }
+        None => Err(Diagnostic::error(
+            format!("{fname} got an unexpected keyword argument '{name}'"),
+            kspan,
+            "unknown keyword",
+        )
+        .with_hint(format!("{fname} takes {}", names.join(", ")))),
     }
 }
 

@@ -894,41 +894,6 @@ impl<'r> Rewriter<'r> {
         v
     }
 
-    /// `src` as a view of `like`'s shape by NumPy's broadcasting (trailing axes align; an axis
-    /// of length 1, or a missing one, repeats with stride 0); `ValueError` when they differ.
-    fn broadcast_to(&mut self, b: Block, src: Value, like: Value, span: Span) -> Result<Value, Diagnostic> {
-        let (dl, ds, ss) = (self.dims(b, like, span), self.dims(b, src, span), self.strides(b, src, span));
-        let lead = dl.len() - ds.len();
-        let one = self.int(b, 1, span);
-        let zero = self.int(b, 0, span);
-        let mut bad: Option<Value> = None;
-        let mut strides = Vec::new();
-        for (k, &d) in dl.iter().enumerate() {
-            if k < lead {
-                strides.push(zero);
-                continue;
-            }
-            let (sd, st) = (ds[k - lead], ss[k - lead]);
-            let same = self.emit_compare(b, span, CmpOp::Eq, sd, d);
-            let unit = self.emit_compare(b, span, CmpOp::Eq, sd, one);
-            let ok = self.emit_binary(b, span, BinaryOp::BitOr, same, unit);
-            let no = self.push(b, InstKind::Unary(UnaryOp::Not, ok), Type::BOOL, span);
-            bad = Some(match bad {
-                Some(x) => self.emit_binary(b, span, BinaryOp::BitOr, x, no),
-                None => no,
-            });
-            // A unit axis repeats (stride 0) unless it matches a unit axis.
-            let rep = self.push(b, InstKind::Unary(UnaryOp::Not, same), Type::BOOL, span);
-            strides.push(self.emit_select(b, span, rep, zero, st));
-        }
-        if let Some(bad) = bad {
-            self.raise_if(b, bad, "ValueError", "cannot assign slice from input of different shape", span);
-        }
-        let at = self.ty(src).array().expect("an array");
-        let t = Type::Array(ArrayType { dtype: at.dtype, ndim: dl.len() as u8, layout: Layout::A });
-        Ok(self.push(b, InstKind::View { base: src, offset: zero, shape: dl, strides }, t, span))
-    }
-
     /// `a[idx] = v` where the subscript is a view: `v` (a number, or an array of the view's
     /// shape; NumPy broadcasting of a size-1 array is not done yet) stored into every element.
     pub(super) fn assign_view(
@@ -966,7 +931,9 @@ impl<'r> Rewriter<'r> {
                 // A source that may share the destination's buffer is copied first (as NumPy
                 // does for overlapping assignment).
                 let src = if self.root(vv) == self.root(a) { self.copy_of(b, vv, st.dtype, span)? } else { vv };
-                let src = self.broadcast_to(b, src, view, span)?;
+                let dims = self.dims(b, view, span);
+                let src =
+                    self.broadcast_view(b, src, &dims, "cannot assign slice from input of different shape", span)?;
                 self.copy_elements(b, view, src, span)
             }
             t => Err(err(span, format!("cannot assign {t} to a slice of {}", Type::Array(at)), "assigned here")

@@ -139,6 +139,32 @@ impl Rewriter<'_> {
         Ok(self.emit_binary(b, span, BinaryOp::BitOr, out, nan_eq))
     }
 
+    /// `f` of the number `x`, or of each element of the array `x` into a new C array of its
+    /// shape and `dtype` (the pattern of `searchsorted`, `digitize`, `interp`).
+    fn map_number_or_array(
+        &mut self,
+        b: Block,
+        x: Value,
+        dtype: Scalar,
+        span: Span,
+        f: &mut dyn FnMut(&mut Self, Value) -> Result<Value, Diagnostic>,
+    ) -> Result<Value, Diagnostic> {
+        let Some(xt) = self.ty(x).array() else { return f(self, x) };
+        let dims = self.dims(b, x, span);
+        let out = self.new_c_array(b, dtype, dims.clone(), false, span);
+        let (xs, os) = (self.strides(b, x, span), self.strides(b, out, span));
+        self.loop_nest(b, &dims, span, &mut |rw, idx| {
+            let o = rw.offset(b, &xs, idx, span);
+            let e = rw.push(b, InstKind::Load(x, o), Type::Scalar(xt.dtype), span);
+            let r = f(rw, e)?;
+            let r = rw.coerce(b, r, &Type::Scalar(dtype), span)?;
+            let oo = rw.offset(b, &os, idx, span);
+            rw.push_void(b, InstKind::Store(out, oo, r), span);
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
     /// Binary search in the sorted 1-D `a` (`n` elements): the first index whose element is
     /// not before `v` (`right`: the first after it).
     fn bisect(
@@ -293,24 +319,9 @@ impl Rewriter<'_> {
                 let a = args[0];
                 let n = self.push(b, InstKind::Dim(a, 0), Type::I64, span);
                 let right = self.truth(b, args[2], span)?;
-                match self.ty(args[1]) {
-                    Type::Array(vt) => {
-                        let v = args[1];
-                        let dims = self.dims(b, v, span);
-                        let out = self.new_c_array(b, Scalar::Int64, dims.clone(), false, span);
-                        let (vs, os) = (self.strides(b, v, span), self.strides(b, out, span));
-                        self.loop_nest(b, &dims, span, &mut |rw, idx| {
-                            let o = rw.offset(b, &vs, idx, span);
-                            let x = rw.push(b, InstKind::Load(v, o), Type::Scalar(vt.dtype), span);
-                            let r = rw.bisect(b, a, n, x, right, span)?;
-                            let oo = rw.offset(b, &os, idx, span);
-                            rw.push_void(b, InstKind::Store(out, oo, r), span);
-                            Ok(())
-                        })?;
-                        out
-                    }
-                    _ => self.bisect(b, a, n, args[1], right, span)?,
-                }
+                self.map_number_or_array(b, args[1], Scalar::Int64, span, &mut |rw, x| {
+                    rw.bisect(b, a, n, x, right, span)
+                })?
             }
             ArrayMethod::Concatenate
             | ArrayMethod::Stack
@@ -578,24 +589,9 @@ impl Rewriter<'_> {
                     let r = self.truth(b, args[2], span)?;
                     self.push(b, InstKind::Unary(UnaryOp::Not, r), Type::BOOL, span)
                 };
-                match self.ty(args[0]) {
-                    Type::Array(xt) => {
-                        let x = args[0];
-                        let dims = self.dims(b, x, span);
-                        let out = self.new_c_array(b, Scalar::Int64, dims.clone(), false, span);
-                        let (xs, os) = (self.strides(b, x, span), self.strides(b, out, span));
-                        self.loop_nest(b, &dims, span, &mut |rw, idx| {
-                            let o = rw.offset(b, &xs, idx, span);
-                            let v = rw.push(b, InstKind::Load(x, o), Type::Scalar(xt.dtype), span);
-                            let r = rw.bisect(b, bins, n, v, right, span)?;
-                            let oo = rw.offset(b, &os, idx, span);
-                            rw.push_void(b, InstKind::Store(out, oo, r), span);
-                            Ok(())
-                        })?;
-                        out
-                    }
-                    _ => self.bisect(b, bins, n, args[0], right, span)?,
-                }
+                self.map_number_or_array(b, args[0], Scalar::Int64, span, &mut |rw, v| {
+                    rw.bisect(b, bins, n, v, right, span)
+                })?
             }
             ArrayMethod::Take | ArrayMethod::Repeat | ArrayMethod::Roll => {
                 let at = self.ty(args[0]).array().expect("an array");
@@ -737,23 +733,8 @@ impl Rewriter<'_> {
                     let p = rw.emit_binary(b, span, BinaryOp::Mul, q, k);
                     rw.percentile_of_sorted(b, sorted, n, p, span)
                 };
-                match self.ty(args[1]) {
-                    Type::Array(qt) => {
-                        let qn = self.push(b, InstKind::Dim(args[1], 0), Type::I64, span);
-                        let qs = self.push(b, InstKind::Stride(args[1], 0), Type::I64, span);
-                        let out = self.new_c_array(b, Scalar::Float64, vec![qn], false, span);
-                        let qa = args[1];
-                        self.fold(b, (zero, qn), vec![], span, &mut |rw, i, _| {
-                            let o = rw.emit_binary(b, span, BinaryOp::Mul, i, qs);
-                            let q = rw.push(b, InstKind::Load(qa, o), Type::Scalar(qt.dtype), span);
-                            let v = one_q(rw, q)?;
-                            rw.push_void(b, InstKind::Store(out, i, v), span);
-                            Ok(vec![])
-                        })?;
-                        out
-                    }
-                    _ => one_q(self, args[1])?,
-                }
+                let mut one_q = one_q;
+                self.map_number_or_array(b, args[1], Scalar::Float64, span, &mut one_q)?
             }
             _ => unreachable!("handled by array_method"),
         })
@@ -1033,22 +1014,7 @@ impl Rewriter<'_> {
             let xnan = rw.emit_compare(b, span, CmpOp::Ne, xv, xv);
             Ok(rw.emit_select(b, span, xnan, xv, v))
         };
-        Ok(match self.ty(x) {
-            Type::Array(at_) => {
-                let dims = self.dims(b, x, span);
-                let out = self.new_c_array(b, Scalar::Float64, dims.clone(), false, span);
-                let (xs, os) = (self.strides(b, x, span), self.strides(b, out, span));
-                self.loop_nest(b, &dims, span, &mut |rw, idx| {
-                    let o = rw.offset(b, &xs, idx, span);
-                    let e = rw.push(b, InstKind::Load(x, o), Type::Scalar(at_.dtype), span);
-                    let v = one_x(rw, e)?;
-                    let oo = rw.offset(b, &os, idx, span);
-                    rw.push_void(b, InstKind::Store(out, oo, v), span);
-                    Ok(())
-                })?;
-                out
-            }
-            _ => one_x(self, x)?,
-        })
+        let mut one_x = one_x;
+        self.map_number_or_array(b, x, Scalar::Float64, span, &mut one_x)
     }
 }
