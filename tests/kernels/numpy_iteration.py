@@ -152,3 +152,13 @@ def flags_of(m):
     t = m.T
     r = m[0]
     return m.flags.c_contiguous, m.flags.f_contiguous, t.flags.c_contiguous, t.flags.f_contiguous, r.flags.c_contiguous, r.flags.f_contiguous
+
+
+# check: masked_views(np.array([[1.0, -2.0, 3.0], [-4.0, 5.0, -6.0]]), np.array([1.0, -1.0, 2.0, 3.0, -5.0])) -> ([1.0, -4.0], [1.0, 2.0], [2.0, 3.0])
+@njit
+def masked_views(m, a):
+    """Masks evaluated while selecting: of a column and of a strided view (computed into a
+    mask array first), and of a contiguous array (one pass, no mask array)."""
+    c = m[:, 0]
+    s = a[::2]
+    return c[c != 0.0], s[s > 0.0], a[a > 1.5]

@@ -455,6 +455,10 @@ impl Rewriter<'_> {
                 let axis = typing::norm_axis(*k, at.ndim).expect("checked when typing");
                 Some(self.push(b, InstKind::Dim(av, axis as i64), Type::I64, span))
             }
+            InstKind::GetItem(a, idx) if idx.len() == 1 && self.fused[idx[0].index()] => {
+                let av = self.val(*a);
+                Some(self.masked_get_expr(b, av, idx[0], span)?)
+            }
             InstKind::GetItem(a, idx) => {
                 let av = self.val(*a);
                 let fancy = idx.len() == 1 && matches!(self.ty(self.val(idx[0])), Type::Array(_));

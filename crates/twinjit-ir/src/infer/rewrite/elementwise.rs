@@ -119,6 +119,14 @@ fn consumes(u: &InstData, r: Value, types: &[Type]) -> bool {
                 }
         }
         InstKind::Builtin(_, args) if is_ufunc_out(u) => args.last() != Some(&r),
+        // A boolean mask (`a[a > 0.5]`) is evaluated while the selection runs.
+        InstKind::GetItem(a, idx) => {
+            idx.len() == 1
+                && idx[0] == r
+                && *a != r
+                && matches!((&types[a.index()], &types[r.index()]),
+                    (Type::Array(at), Type::Array(mt)) if mt.dtype == Scalar::Bool && mt.ndim == at.ndim)
+        }
         // A folding reduction (`np.sum(d * d)`) evaluates the expression inside its loop.
         InstKind::Builtin(bi, args) if matches!(bi.info().typing, Typing::Reduce(rd) if super::reductions::folds_only(rd)) => {
             args[0] == r && args[1..].iter().all(|a| *a != r && types[a.index()] == Type::None)
@@ -263,6 +271,98 @@ impl Rewriter<'_> {
             data.span,
         )?;
         Ok(out)
+    }
+
+    /// `a[mask]` with the mask a fused expression (source value `mask`): when the mask's
+    /// operands and `a` share one shape and are C-contiguous, the mask is evaluated per element
+    /// twice (to count, then to select) and never stored; otherwise it is computed into an
+    /// array first.
+    pub(super) fn masked_get_expr(&mut self, b: Block, a: Value, mask: Value, span: Span) -> Result<Value, Diagnostic> {
+        let at = self.ty(a).array().expect("an array");
+        let leaves = self.expr_leaves(mask, false);
+        let dims = self.dims(b, a, span);
+        let mut cond = self.c_contiguous(b, a, span);
+        let all_same = leaves.iter().all(|&l| self.types[l.index()].array().is_some_and(|t| t.ndim == at.ndim));
+        if all_same {
+            for &l in &leaves {
+                let lv = self.val(l);
+                let ld = self.dims(b, lv, span);
+                let mut cs: Vec<Value> =
+                    ld.iter().zip(&dims).map(|(&x, &y)| self.emit_compare(b, span, CmpOp::Eq, x, y)).collect();
+                cs.extend(self.c_contiguous(b, lv, span));
+                for c in cs {
+                    cond = Some(match cond {
+                        Some(p) => self.emit_binary(b, span, BinaryOp::BitAnd, p, c),
+                        None => c,
+                    });
+                }
+            }
+        }
+        let c1 = Type::Array(ArrayType { dtype: at.dtype, ndim: 1, layout: Layout::C });
+        let fast = |rw: &mut Self, _: &[Value]| -> Result<Vec<Value>, Diagnostic> {
+            let n = rw.product(b, &dims, span);
+            let zero = rw.int(b, 0, span);
+            let load_leaves = |rw: &mut Self, k: Value| -> Vec<(Value, Value)> {
+                leaves
+                    .iter()
+                    .map(|&l| {
+                        let lv = rw.val(l);
+                        let s = rw.ty(lv).array().expect("an array").dtype;
+                        (l, rw.push(b, InstKind::Load(lv, k), Type::Scalar(s), span))
+                    })
+                    .collect()
+            };
+            let count = rw.fold(b, (zero, n), vec![zero], span, &mut |rw, k, v| {
+                let loaded = load_leaves(rw, k);
+                let m = rw.element(b, mask, &loaded, span)?;
+                let m = rw.coerce(b, m, &Type::I64, span)?;
+                Ok(vec![rw.emit_binary(b, span, BinaryOp::Add, v[0], m)])
+            })?[0];
+            let one = rw.int(b, 1, span);
+            let room = rw.emit_binary(b, span, BinaryOp::Add, count, one);
+            let out =
+                rw.push(b, InstKind::NewArray { dtype: at.dtype, shape: vec![room], zeroed: false }, c1.clone(), span);
+            rw.fold(b, (zero, n), vec![zero], span, &mut |rw, k, v| {
+                let loaded = load_leaves(rw, k);
+                let m = rw.element(b, mask, &loaded, span)?;
+                let x = rw.push(b, InstKind::Load(a, k), Type::Scalar(at.dtype), span);
+                rw.push_void(b, InstKind::Store(out, v[0], x), span);
+                let step = rw.coerce(b, m, &Type::I64, span)?;
+                Ok(vec![rw.emit_binary(b, span, BinaryOp::Add, v[0], step)])
+            })?;
+            let view = rw.push(
+                b,
+                InstKind::View { base: out, offset: zero, shape: vec![count], strides: vec![one] },
+                c1.clone(),
+                span,
+            );
+            Ok(vec![view])
+        };
+        let general = |rw: &mut Self, _: &[Value]| -> Result<Vec<Value>, Diagnostic> {
+            let mt = rw.types[mask.index()].array().expect("a mask");
+            let shapes: Vec<Vec<Value>> = leaves
+                .iter()
+                .map(|&l| {
+                    let v = rw.val(l);
+                    rw.dims(b, v, span)
+                })
+                .collect();
+            let mdims = rw.broadcast_shape(b, &shapes, mt.ndim as usize, span);
+            let marr = rw.push(
+                b,
+                InstKind::NewArray { dtype: Scalar::Bool, shape: mdims, zeroed: false },
+                Type::Array(ArrayType { dtype: Scalar::Bool, ndim: mt.ndim, layout: Layout::C }),
+                span,
+            );
+            rw.evaluate_into(b, marr, mask, &leaves, "unable to broadcast argument {} to output array", span)?;
+            Ok(vec![rw.fancy_get(b, a, marr, span)?])
+        };
+        let (mut fast, mut general) = (fast, general);
+        match (all_same, cond) {
+            (true, None) => Ok(fast(self, &[])?[0]),
+            (true, Some(c)) => Ok(self.if_else_make(b, c, &[c1.clone()], span, &mut fast, &mut general)?[0]),
+            (false, _) => Ok(general(self, &[])?[0]),
+        }
     }
 
     /// Stores the elements of `v` (a source value: a fused expression, an array or a number)

@@ -64,6 +64,34 @@ impl<'r> Rewriter<'r> {
         Ok(out)
     }
 
+    /// `then()` when `cond` holds, else `other()`: the values each branch makes (of types
+    /// `tys`), joined in block parameters.
+    pub(super) fn if_else_make(
+        &mut self,
+        b: Block,
+        cond: Value,
+        tys: &[Type],
+        span: Span,
+        then: &mut Then<'_, 'r>,
+        other: &mut Then<'_, 'r>,
+    ) -> Result<Vec<Value>, Diagnostic> {
+        let at = self.cur[b.index()];
+        let tb = self.g.add_block();
+        let eb = self.g.add_block();
+        let join = self.g.add_block();
+        let out: Vec<Value> = tys.iter().map(|t| self.g.add_block_param(join, t.clone())).collect();
+        let to = |block| BlockCall { block, args: vec![] };
+        self.g.terminate(at, Terminator::Branch(cond, to(tb), to(eb)), span);
+        for (blk, body) in [(tb, 0), (eb, 1)] {
+            self.cur[b.index()] = blk;
+            let made = if body == 0 { then(self, &[])? } else { other(self, &[])? };
+            let end = self.cur[b.index()];
+            self.g.terminate(end, Terminator::Jump(BlockCall { block: join, args: made }), span);
+        }
+        self.cur[b.index()] = join;
+        Ok(out)
+    }
+
     /// Whether `a` is C-contiguous at run time (NumPy's rule: an axis of length 1 has any
     /// stride); `None` when its type says so already.
     pub(super) fn c_contiguous(&mut self, b: Block, a: Value, span: Span) -> Option<Value> {
