@@ -360,7 +360,9 @@ impl Rewriter<'_> {
         let (mut fast, mut general) = (fast, general);
         match (all_same, cond) {
             (true, None) => Ok(fast(self, &[])?[0]),
-            (true, Some(c)) => Ok(self.if_else_make(b, c, &[c1.clone()], span, &mut fast, &mut general)?[0]),
+            (true, Some(c)) => {
+                Ok(self.if_else_make(b, c, std::slice::from_ref(&c1), span, &mut fast, &mut general)?[0])
+            }
             (false, _) => Ok(general(self, &[])?[0]),
         }
     }
