@@ -1,11 +1,15 @@
 //! The rewrite of array sorting: `np.sort`, `a.sort()`, `np.argsort` and `np.median`, by a
-//! stable bottom-up merge sort written as IR loops (NaNs sort last, as NumPy's and Numba's
-//! `lt` order them). Numba's default `quicksort` sorts up to 16 elements by insertion sort,
-//! which is stable too, so `argsort` ties agree with it there; on longer arrays with equal
-//! keys the order of the tied indices may differ from Numba's (the values never do).
+//! stable sort written as IR loops (NaNs sort last, as NumPy's and Numba's `lt` order them):
+//! insertion sort on runs of 16, then bottom-up merging back and forth between the array and a
+//! scratch one. Numba's default `quicksort` sorts up to 16 elements by insertion sort, stable
+//! too, so `argsort` ties agree with it there; on longer arrays with equal keys the order of
+//! the tied indices may differ from Numba's (the values never do).
 
 use super::*;
 use crate::types::{ArrayType, Layout};
+
+/// The length of the runs insertion sort makes before merging.
+const RUN: i64 = 16;
 
 impl Rewriter<'_> {
     /// `x < y` with NaN after every number.
@@ -44,8 +48,10 @@ impl Rewriter<'_> {
         };
         let tmp = scratch(self, data);
         let ptmp = payload.map(|p| scratch(self, p));
-        let one = self.int(b, 1, span);
-        self.while_below(b, vec![one], n, span, &mut |rw, v| {
+        // Runs of RUN elements sorted by insertion first (stable), then merged.
+        self.insertion_runs(b, data, payload, n, span)?;
+        let run = self.int(b, RUN, span);
+        self.while_below(b, vec![run], n, span, &mut |rw, v| {
             let width = v[0];
             rw.merge_pass(b, (data, tmp), payload.zip(ptmp), width, n, span)?;
             let two = rw.int(b, 2, span);
@@ -70,6 +76,72 @@ impl Rewriter<'_> {
                 },
             )?;
             Ok(next)
+        })?;
+        Ok(())
+    }
+
+    /// Sorts each run `[k * RUN, (k + 1) * RUN)` of `data` by insertion (stable: an element
+    /// moves left only past strictly greater ones), moving `payload` along.
+    fn insertion_runs(
+        &mut self,
+        b: Block,
+        data: Value,
+        payload: Option<Value>,
+        n: Value,
+        span: Span,
+    ) -> Result<(), Diagnostic> {
+        let dt = self.ty(data).array().expect("an array").dtype;
+        let zero = self.int(b, 0, span);
+        let run = self.int(b, RUN, span);
+        self.while_below(b, vec![zero], n, span, &mut |rw, u| {
+            let lo = u[0];
+            let h = rw.emit_binary(b, span, BinaryOp::Add, lo, run);
+            let short = rw.emit_compare(b, span, CmpOp::Lt, h, n);
+            let hi = rw.emit_select(b, span, short, h, n);
+            let one = rw.int(b, 1, span);
+            let start = rw.emit_binary(b, span, BinaryOp::Add, lo, one);
+            rw.fold(b, (start, hi), vec![], span, &mut |rw, i, _| {
+                let x = rw.push(b, InstKind::Load(data, i), Type::Scalar(dt), span);
+                let px = payload.map(|p| {
+                    let pt = rw.ty(p).array().expect("an array").dtype;
+                    rw.push(b, InstKind::Load(p, i), Type::Scalar(pt), span)
+                });
+                let end = rw.while_loop(
+                    b,
+                    vec![i],
+                    span,
+                    &mut |rw, v| {
+                        // j > lo and x < data[j - 1] (read at a safe position when j == lo).
+                        let j = v[0];
+                        let more = rw.emit_compare(b, span, CmpOp::Gt, j, lo);
+                        let one = rw.int(b, 1, span);
+                        let jm1 = rw.emit_binary(b, span, BinaryOp::Sub, j, one);
+                        let at = rw.emit_select(b, span, more, jm1, lo);
+                        let y = rw.push(b, InstKind::Load(data, at), Type::Scalar(dt), span);
+                        let lt = rw.sort_lt(b, x, y, span);
+                        Ok(rw.emit_binary(b, span, BinaryOp::BitAnd, more, lt))
+                    },
+                    &mut |rw, v| {
+                        let j = v[0];
+                        let one = rw.int(b, 1, span);
+                        let jm1 = rw.emit_binary(b, span, BinaryOp::Sub, j, one);
+                        let y = rw.push(b, InstKind::Load(data, jm1), Type::Scalar(dt), span);
+                        rw.push_void(b, InstKind::Store(data, j, y), span);
+                        if let Some(p) = payload {
+                            let pt = rw.ty(p).array().expect("an array").dtype;
+                            let py = rw.push(b, InstKind::Load(p, jm1), Type::Scalar(pt), span);
+                            rw.push_void(b, InstKind::Store(p, j, py), span);
+                        }
+                        Ok(vec![jm1])
+                    },
+                )?;
+                rw.push_void(b, InstKind::Store(data, end[0], x), span);
+                if let (Some(p), Some(px)) = (payload, px) {
+                    rw.push_void(b, InstKind::Store(p, end[0], px), span);
+                }
+                Ok(vec![])
+            })?;
+            Ok(vec![hi])
         })?;
         Ok(())
     }
