@@ -134,3 +134,18 @@ def keyword_forms(a):
     out = np.empty_like(a)
     np.clip(a, a_min=0.0, a_max=1.0, out=out)
     return sum(a, start=5.0), out, np.round(a, decimals=1), np.where(a > 3.0, a, 0.0).max()
+
+
+@njit
+def clip_maybe_into(a, out=None):
+    """An optional output array passed on to np.clip: None means a new array."""
+    return np.clip(a, 0.0, 1.0, out=out)
+
+
+# check: clip_optional_out(np.array([-1.0, 0.25, 4.0])) -> ([0.0, 0.25, 1.0], [0.0, 0.25, 1.0])
+@njit
+def clip_optional_out(a):
+    buf = np.empty_like(a)
+    clip_maybe_into(a, buf)
+    return clip_maybe_into(a), buf
+

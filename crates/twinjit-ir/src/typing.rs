@@ -510,6 +510,10 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
         Typing::Select => {
             unify(&ty(1), &ty(2)).ok_or_else(|| TypeError::new("selp operands have different types", "here"))?
         }
+        // An `out` that is None (a defaulted `out=None` passed on) is no output argument.
+        Typing::Elementwise(_) | Typing::Ufunc(_) if args.len() > 1 && args.last() == Some(&Type::None) => {
+            return builtin(b, &args[..args.len() - 1]);
+        }
         Typing::Ufunc(u) if args.len() > b.info().arity.0 as usize => {
             // `np.add(x, y, out)`: computed into `out`, which is also the result.
             let nin = b.info().arity.0 as usize;

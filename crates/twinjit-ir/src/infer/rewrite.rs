@@ -307,7 +307,7 @@ impl Rewriter<'_> {
                             _
                         )
                 )
-                && !matches!(&data.kind, InstKind::Builtin(b, _) if matches!(b.info().typing, Typing::Alloc(_) | Typing::List(_) | Typing::Reduce(_) | Typing::Linalg(_) | Typing::Random(_) | Typing::Method(_)))
+                && !matches!(&data.kind, InstKind::Builtin(b, _) if matches!(b.info().typing, Typing::Alloc(_) | Typing::List(_) | Typing::Reduce(_) | Typing::Linalg(_) | Typing::Random(_) | Typing::Method(_) | Typing::Elementwise(_) | Typing::Ufunc(_)))
             {
                 return Err(err(data.span, "a value used here is None (a variable that is never assigned, or a function without a return value)", "None used here"));
             }
@@ -327,7 +327,7 @@ impl Rewriter<'_> {
                 // Computed inside its consumer's loop.
                 return Ok(());
             }
-            if elementwise::is_ufunc_out(data) {
+            if elementwise::is_ufunc_out(data, self.types) {
                 let v = self.ufunc_into(b, data)?;
                 self.vmap[r.index()] = Some(v);
                 return Ok(());
@@ -699,6 +699,13 @@ impl Rewriter<'_> {
         let rt = rt.expect("builtins have a result");
         let a0 = args.first().map(|a| self.val(*a));
         let mut nargs: Vec<Value> = args.iter().map(|a| self.val(*a)).collect();
+        // A trailing `out=None` (or `decimals=None`) of a ufunc-like builtin is no argument.
+        if matches!(bi.info().typing, Typing::Ufunc(_) | Typing::Elementwise(_))
+            && nargs.len() > 1
+            && nargs.last().is_some_and(|v| self.ty(*v) == Type::None)
+        {
+            nargs.pop();
+        }
         let on_list = matches!(a0.map(|a| self.ty(a)), Some(Type::List(_)));
         let list_form = matches!(
             bi.info().typing,

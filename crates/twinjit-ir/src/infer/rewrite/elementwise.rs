@@ -61,11 +61,10 @@ pub(super) fn fusable(src: &Function, types: &[Type]) -> Vec<bool> {
 /// Whether `d` is an elementwise operation on arrays (typed as an array expression).
 pub(super) fn is_elementwise(d: &InstData, types: &[Type]) -> bool {
     let Some(r) = d.result else { return false };
-    if !matches!(types[r.index()], Type::Array(_)) || is_ufunc_out(d) {
+    if !matches!(types[r.index()], Type::Array(_)) || is_ufunc_out(d, types) {
         return false;
     }
-    let ops = d.kind.operands();
-    let ts: Vec<Type> = ops.iter().map(|v| types[v.index()].clone()).collect();
+    let ts: Vec<Type> = inputs(d).iter().map(|v| types[v.index()].clone()).collect();
     match &d.kind {
         InstKind::Unary(..) | InstKind::Binary(..) | InstKind::Compare(..) => typing::is_elementwise(&ts),
         InstKind::Builtin(bi, _) => {
@@ -87,9 +86,11 @@ fn inputs_before_out(bi: Builtin) -> Option<usize> {
     }
 }
 
-/// Whether `d` is a ufunc (or `np.clip`) given its output array (`np.add(x, y, out)`).
-pub(super) fn is_ufunc_out(d: &InstData) -> bool {
-    matches!(&d.kind, InstKind::Builtin(bi, args) if inputs_before_out(*bi).is_some_and(|n| args.len() > n))
+/// Whether `d` is a ufunc (or `np.clip`) given its output array (`np.add(x, y, out)`; an
+/// `out` that is None is no output argument).
+pub(super) fn is_ufunc_out(d: &InstData, types: &[Type]) -> bool {
+    matches!(&d.kind, InstKind::Builtin(bi, args)
+        if inputs_before_out(*bi).is_some_and(|n| args.len() > n && matches!(types[args[n].index()], Type::Array(_))))
 }
 
 /// The inputs of an elementwise operation (a ufunc's, without its output array).
@@ -118,7 +119,7 @@ fn consumes(u: &InstData, r: Value, types: &[Type]) -> bool {
                     _ => false,
                 }
         }
-        InstKind::Builtin(_, args) if is_ufunc_out(u) => args.last() != Some(&r),
+        InstKind::Builtin(_, args) if is_ufunc_out(u, types) => args.last() != Some(&r),
         // A boolean mask (`a[a > 0.5]`) is evaluated while the selection runs.
         InstKind::GetItem(a, idx) => {
             idx.len() == 1
@@ -403,7 +404,7 @@ impl Rewriter<'_> {
             }
             if root || rw.fused[v.index()] {
                 if let Some(d) = rw.src.def_inst(v) {
-                    if is_elementwise(d, rw.types) || (root && is_ufunc_out(d)) {
+                    if is_elementwise(d, rw.types) || (root && is_ufunc_out(d, rw.types)) {
                         for o in inputs(d) {
                             go(rw, o, false, out);
                         }
