@@ -149,3 +149,23 @@ def clip_optional_out(a):
     clip_maybe_into(a, buf)
     return clip_maybe_into(a), buf
 
+
+
+# check: tall_diagonal(5, 2) -> ([[1.0, 0.0], [0.0, 1.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0]], [[1.0, 0.0], [0.0, 1.0], [0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+@njit
+def tall_diagonal(m, n):
+    """np.fill_diagonal of a tall matrix, without and with wrap (NumPy's walk)."""
+    a = np.zeros((m, n))
+    np.fill_diagonal(a, 1.0)
+    b = np.zeros((m, n))
+    np.fill_diagonal(b, 1.0, True)
+    return a, b
+
+
+# check: round_into(np.array([1.26, -0.55, 2.5])) -> ([1.3, -0.6, 2.5], [1.3, -0.6, 2.5])
+@njit
+def round_into(a):
+    """np.round with an output array, which it also returns."""
+    out = np.empty_like(a)
+    r = np.round(a, 1, out)
+    return out, r

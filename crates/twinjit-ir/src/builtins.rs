@@ -476,7 +476,7 @@ impl ArrayMethod {
             ArrayMethod::Take => (&["a", "indices"], 2),
             ArrayMethod::ArrayEqual => (&["a1", "a2"], 2),
             ArrayMethod::Digitize => (&["x", "bins", "right"], 2),
-            ArrayMethod::FillDiagonal => (&["a", "val"], 2),
+            ArrayMethod::FillDiagonal => (&["a", "val", "wrap"], 2),
             ArrayMethod::Triu | ArrayMethod::Tril => (&["m", "k"], 1),
             ArrayMethod::Repeat => (&["a", "repeats"], 2),
             ArrayMethod::Roll => (&["a", "shift"], 2),
@@ -1242,7 +1242,7 @@ builtins! {
     /// `np.clip(a, lo, hi)` / `a.clip(lo, hi)`
     NpClip = "np.clip" ["numpy.clip", ".clip()"] (3, 4) Elementwise(Elem::Clip), Rw;
     /// `np.round(a, decimals=0)` / `np.around` / `a.round()`
-    NpRound = "np.round" ["numpy.round", "numpy.around", "numpy.round_", ".round()"] (1, 2) Elementwise(Elem::Round), Rw;
+    NpRound = "np.round" ["numpy.round", "numpy.around", "numpy.round_", ".round()"] (1, 3) Elementwise(Elem::Round), Rw;
     /// `a.fill(x)`
     Fill = "fill" [".fill()"] (2, 2) Method(ArrayMethod::Fill), Rw;
     /// `a.item()`
@@ -1351,7 +1351,7 @@ builtins! {
     /// `np.take(a, indices)` / `a.take(indices)`
     NpTake = "np.take" ["numpy.take", ".take()"] (2, 2) Method(ArrayMethod::Take), Rw;
     /// `np.fill_diagonal(a, val)`
-    NpFillDiagonal = "np.fill_diagonal" ["numpy.fill_diagonal"] (2, 2) Method(ArrayMethod::FillDiagonal), Rw;
+    NpFillDiagonal = "np.fill_diagonal" ["numpy.fill_diagonal"] (3, 3) Method(ArrayMethod::FillDiagonal), Rw;
     /// `np.triu(m, k=0)`
     NpTriu = "np.triu" ["numpy.triu"] (2, 2) Method(ArrayMethod::Triu), Rw;
     /// `np.tril(m, k=0)`
@@ -1543,7 +1543,7 @@ impl Builtin {
         Some(match self {
             Builtin::Sum => &["iterable", "start"],
             Builtin::NpClip => &["a", "a_min", "a_max", "out"],
-            Builtin::NpRound => &["a", "decimals"],
+            Builtin::NpRound => &["a", "decimals", "out"],
             Builtin::NpDiag => &["v", "k"],
             Builtin::NpTrace => &["a"],
             Builtin::NpWhere => &["condition", "x", "y"],

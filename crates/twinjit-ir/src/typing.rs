@@ -592,16 +592,20 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
         Typing::Elementwise(Elem::Where) if args.len() == 2 => {
             return Err(TypeError::new("np.where() takes 1 or 3 arguments", "2 arguments"))
         }
-        Typing::Elementwise(Elem::Clip) if args.len() == 4 => {
-            // np.clip(a, lo, hi, out): into `out`, which is the result.
-            let Type::Array(out) = ty(3) else {
-                return Err(TypeError::new(format!("the output argument of np.clip() must be an array, found {}", ty(3)), "out"));
+        Typing::Elementwise(e @ (Elem::Clip | Elem::Round)) if args.len() == if e == Elem::Clip { 4 } else { 3 } => {
+            // np.clip(a, lo, hi, out) / np.round(a, decimals, out): into `out`, the result.
+            let k = args.len() - 1;
+            let Type::Array(out) = ty(k) else {
+                return Err(TypeError::new(
+                    format!("the output argument of {}() must be an array, found {}", b.name(), ty(k)),
+                    "out",
+                ));
             };
             let a = array_of(&ty(0), b.name())?;
             if !same_kind(a.dtype, out.dtype) || a.ndim > out.ndim {
-                return Err(TypeError::new("np.clip(): the output array does not fit the result", "out"));
+                return Err(TypeError::new(format!("{}(): the output array does not fit the result", b.name()), "out"));
             }
-            ty(3)
+            ty(k)
         }
         Typing::Elementwise(e) => {
             let mut dtypes = Vec::new();
@@ -1546,6 +1550,9 @@ fn numpy_function(b: Builtin, m: ArrayMethod, args: &[Type]) -> Result<Type, Typ
         }
         ArrayMethod::FillDiagonal => {
             let at = array_of(&args[0], b.name())?;
+            if !matches!(args.get(2), None | Some(Type::None) | Some(Type::Scalar(Scalar::Bool))) {
+                return Err(TypeError::new("wrap must be a bool", "wrap"));
+            }
             if at.ndim != 2 || args[1].scalar().is_none() {
                 return Err(TypeError::new("np.fill_diagonal() takes a 2-D array and a number", "here"));
             }

@@ -82,6 +82,7 @@ fn inputs_before_out(bi: Builtin) -> Option<usize> {
     match bi.info().typing {
         Typing::Ufunc(_) => Some(bi.info().arity.0 as usize),
         Typing::Elementwise(Elem::Clip) => Some(3),
+        Typing::Elementwise(Elem::Round) => Some(2),
         _ => None,
     }
 }

@@ -655,17 +655,32 @@ impl Rewriter<'_> {
                 }
             }
             ArrayMethod::FillDiagonal => {
+                // NumPy's walk over the flat C index in steps of cols + 1, up to cols * cols
+                // (a tall matrix restarts below the square only with wrap=True).
                 let a = args[0];
                 let at = self.ty(a).array().expect("an array");
                 let (dx, sx) = (self.dims(b, a, span), self.strides(b, a, span));
-                let lt = self.emit_compare(b, span, CmpOp::Lt, dx[0], dx[1]);
-                let n = self.emit_select(b, span, lt, dx[0], dx[1]);
-                let step = self.emit_binary(b, span, BinaryOp::Add, sx[0], sx[1]);
                 let v = self.coerce(b, args[1], &Type::Scalar(at.dtype), span)?;
-                self.fold(b, (zero, n), vec![], span, &mut |rw, k, _| {
-                    let o = rw.emit_binary(b, span, BinaryOp::Mul, k, step);
+                let wrap = match args.get(2) {
+                    Some(&w) if !self.is_none(w) => self.truth(b, w, span)?,
+                    _ => self.push(b, InstKind::Const(Const::Bool(false)), Type::BOOL, span),
+                };
+                let size = self.emit_binary(b, span, BinaryOp::Mul, dx[0], dx[1]);
+                let square = self.emit_binary(b, span, BinaryOp::Mul, dx[1], dx[1]);
+                let lt = self.emit_compare(b, span, CmpOp::Lt, square, size);
+                let short = self.emit_select(b, span, lt, square, size);
+                let end = self.emit_select(b, span, wrap, size, short);
+                let step = self.emit_binary(b, span, BinaryOp::Add, dx[1], one);
+                let gt0 = self.emit_compare(b, span, CmpOp::Gt, dx[1], zero);
+                let cols = self.emit_select(b, span, gt0, dx[1], one);
+                self.while_below(b, vec![zero], end, span, &mut |rw, p| {
+                    let (i, j) = (
+                        rw.emit_binary(b, span, BinaryOp::FloorDiv, p[0], cols),
+                        rw.emit_binary(b, span, BinaryOp::Mod, p[0], cols),
+                    );
+                    let o = rw.offset(b, &sx, &[i, j], span);
                     rw.push_void(b, InstKind::Store(a, o, v), span);
-                    Ok(vec![])
+                    Ok(vec![rw.emit_binary(b, span, BinaryOp::Add, p[0], step)])
                 })?;
                 self.push(b, InstKind::Const(Const::None), Type::None, span)
             }
