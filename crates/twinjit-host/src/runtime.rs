@@ -64,73 +64,44 @@ extern "C" fn random_below(n: i64) -> i64 {
     twinjit_ir::random::below(n)
 }
 
-/// `c = a @ b` of float64 matrices (`gemm` helper): shapes and element strides as compiled
-/// code holds them.
+/// `c = a @ b` through `twinjit_ir::gemm` on the shapes and element strides compiled code holds.
+///
+/// # Safety
+/// The parts of three live arrays of these shapes and strides; `c` is a new array.
 #[allow(clippy::too_many_arguments)]
-extern "C" fn gemm_f64(
-    m: i64,
-    k: i64,
-    n: i64,
-    a: *const f64,
-    rsa: i64,
-    csa: i64,
-    b: *const f64,
-    rsb: i64,
-    csb: i64,
-    c: *mut f64,
-    rsc: i64,
-    csc: i64,
+unsafe fn gemm<T: twinjit_ir::gemm::GemmFloat>(
+    (m, k, n): (i64, i64, i64),
+    a: *const T,
+    sa: (i64, i64),
+    b: *const T,
+    sb: (i64, i64),
+    c: *mut T,
+    sc: (i64, i64),
 ) -> i64 {
-    use twinjit_ir::gemm::GemmFloat;
     let d = |x: i64| x.max(0) as usize;
-    // SAFETY: compiled code passes the parts of three live arrays of these shapes and strides;
-    // `c` is the new array the rewrite made for the result.
-    unsafe {
-        f64::gemm_raw(
-            (d(m), d(k), d(n)),
-            a,
-            (rsa as isize, csa as isize),
-            b,
-            (rsb as isize, csb as isize),
-            c,
-            (rsc as isize, csc as isize),
-        )
-    };
+    let s = |p: (i64, i64)| (p.0 as isize, p.1 as isize);
+    // SAFETY: the caller's contract.
+    unsafe { T::gemm_raw((d(m), d(k), d(n)), a, s(sa), b, s(sb), c, s(sc)) };
     0
 }
 
-/// `c = a @ b` of float32 matrices.
-#[allow(clippy::too_many_arguments)]
-extern "C" fn gemm_f32(
-    m: i64,
-    k: i64,
-    n: i64,
-    a: *const f32,
-    rsa: i64,
-    csa: i64,
-    b: *const f32,
-    rsb: i64,
-    csb: i64,
-    c: *mut f32,
-    rsc: i64,
-    csc: i64,
-) -> i64 {
-    use twinjit_ir::gemm::GemmFloat;
-    let d = |x: i64| x.max(0) as usize;
-    // SAFETY: as `gemm_f64`.
-    unsafe {
-        f32::gemm_raw(
-            (d(m), d(k), d(n)),
-            a,
-            (rsa as isize, csa as isize),
-            b,
-            (rsb as isize, csb as isize),
-            c,
-            (rsc as isize, csc as isize),
-        )
-    };
-    0
+macro_rules! gemm_entry {
+    ($($name:ident: $t:ty),*) => {$(
+        /// `c = a @ b` of matrices of this float type (the `gemm` helper).
+        #[allow(clippy::too_many_arguments)]
+        extern "C" fn $name(
+            m: i64, k: i64, n: i64,
+            a: *const $t, rsa: i64, csa: i64,
+            b: *const $t, rsb: i64, csb: i64,
+            c: *mut $t, rsc: i64, csc: i64,
+        ) -> i64 {
+            // SAFETY: compiled code passes the parts of three live arrays of these shapes and
+            // strides; `c` is the new array the rewrite made for the result.
+            unsafe { gemm((m, k, n), a, (rsa, csa), b, (rsb, csb), c, (rsc, csc)) }
+        }
+    )*};
 }
+gemm_entry!(gemm_f64: f64, gemm_f32: f32);
 
 /// The helper symbol of a table helper for a float (`f32` chooses the float32 form; ignored
 /// for integer helpers).

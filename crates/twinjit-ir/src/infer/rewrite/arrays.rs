@@ -149,7 +149,8 @@ impl<'r> Rewriter<'r> {
         parts.into_iter().map(|d| self.coerce(b, d, &Type::I64, span)).collect()
     }
 
-    /// A new C-contiguous array, after NumPy's check of its dimensions.
+    /// A new C-contiguous array of dimensions the program gave, after NumPy's checks of them
+    /// (none negative; the byte size fits an intp).
     pub(super) fn new_array(&mut self, b: Block, dtype: Scalar, dims: Vec<Value>, zeroed: bool, span: Span) -> Value {
         let zero = self.int(b, 0, span);
         let mut neg: Option<Value> = None;
@@ -242,6 +243,17 @@ impl<'r> Rewriter<'r> {
         })
     }
 
+    /// A C-contiguous copy of `a`'s elements seen as one line: (the 1-D view, its length).
+    pub(super) fn flat_line(&mut self, b: Block, a: Value, span: Span) -> Result<(Value, Value), Diagnostic> {
+        let dt = self.ty(a).array().expect("an array").dtype;
+        let c = self.copy_of(b, a, dt, span)?;
+        let dims = self.dims(b, c, span);
+        let n = self.product(b, &dims, span);
+        let (zero, one) = (self.int(b, 0, span), self.int(b, 1, span));
+        let t = Type::Array(ArrayType { dtype: dt, ndim: 1, layout: Layout::C });
+        Ok((self.push(b, InstKind::View { base: c, offset: zero, shape: vec![n], strides: vec![one] }, t, span), n))
+    }
+
     /// A C-contiguous copy of `a` (of `dtype`).
     pub(super) fn copy_of(&mut self, b: Block, a: Value, dtype: Scalar, span: Span) -> Result<Value, Diagnostic> {
         let dims = self.dims(b, a, span);
@@ -311,7 +323,13 @@ impl<'r> Rewriter<'r> {
             Alloc::AsFortran => {
                 let dims = self.dims(b, args[0], span);
                 let rev: Vec<Value> = dims.iter().rev().copied().collect();
-                let buf = self.new_array(b, at.dtype, rev, false, span);
+                // Dimensions of an existing array: nothing to check.
+                let buf = self.push(
+                    b,
+                    InstKind::NewArray { dtype: at.dtype, shape: rev, zeroed: false },
+                    Type::Array(ArrayType { dtype: at.dtype, ndim: at.ndim, layout: Layout::C }),
+                    span,
+                );
                 let mut strides = self.strides(b, buf, span);
                 strides.reverse();
                 let zero = self.int(b, 0, span);

@@ -21,18 +21,7 @@ impl<'r> Rewriter<'r> {
         span: Span,
         then: &mut Then<'_, 'r>,
     ) -> Result<Vec<Value>, Diagnostic> {
-        let at = self.cur[b.index()];
-        let tb = self.g.add_block();
-        let join = self.g.add_block();
-        let out: Vec<Value> = vars.iter().map(|v| self.g.add_block_param(join, self.ty(*v))).collect();
-        let t = BlockCall { block: tb, args: vec![] };
-        self.g.terminate(at, Terminator::Branch(cond, t, BlockCall { block: join, args: vars.clone() }), span);
-        self.cur[b.index()] = tb;
-        let next = then(self, &vars)?;
-        let end = self.cur[b.index()];
-        self.g.terminate(end, Terminator::Jump(BlockCall { block: join, args: next }), span);
-        self.cur[b.index()] = join;
-        Ok(out)
+        self.if_else_values(b, cond, vars, span, then, &mut |_, v| Ok(v.to_vec()))
     }
 
     /// `then(vars)` when `cond` holds, else `other(vars)`, joined in block parameters.
@@ -45,23 +34,8 @@ impl<'r> Rewriter<'r> {
         then: &mut Then<'_, 'r>,
         other: &mut Then<'_, 'r>,
     ) -> Result<Vec<Value>, Diagnostic> {
-        let at = self.cur[b.index()];
-        let tb = self.g.add_block();
-        let eb = self.g.add_block();
-        let join = self.g.add_block();
-        let out: Vec<Value> = vars.iter().map(|v| self.g.add_block_param(join, self.ty(*v))).collect();
-        let to = |block| BlockCall { block, args: vec![] };
-        self.g.terminate(at, Terminator::Branch(cond, to(tb), to(eb)), span);
-        self.cur[b.index()] = tb;
-        let next = then(self, &vars)?;
-        let end = self.cur[b.index()];
-        self.g.terminate(end, Terminator::Jump(BlockCall { block: join, args: next }), span);
-        self.cur[b.index()] = eb;
-        let next = other(self, &vars)?;
-        let end = self.cur[b.index()];
-        self.g.terminate(end, Terminator::Jump(BlockCall { block: join, args: next }), span);
-        self.cur[b.index()] = join;
-        Ok(out)
+        let tys: Vec<Type> = vars.iter().map(|v| self.ty(*v)).collect();
+        self.if_else_make(b, cond, &tys, span, &mut |rw, _| then(rw, &vars), &mut |rw, _| other(rw, &vars))
     }
 
     /// `then()` when `cond` holds, else `other()`: the values each branch makes (of types
@@ -82,12 +56,14 @@ impl<'r> Rewriter<'r> {
         let out: Vec<Value> = tys.iter().map(|t| self.g.add_block_param(join, t.clone())).collect();
         let to = |block| BlockCall { block, args: vec![] };
         self.g.terminate(at, Terminator::Branch(cond, to(tb), to(eb)), span);
-        for (blk, body) in [(tb, 0), (eb, 1)] {
-            self.cur[b.index()] = blk;
-            let made = if body == 0 { then(self, &[])? } else { other(self, &[])? };
-            let end = self.cur[b.index()];
-            self.g.terminate(end, Terminator::Jump(BlockCall { block: join, args: made }), span);
-        }
+        self.cur[b.index()] = tb;
+        let made = then(self, &[])?;
+        let end = self.cur[b.index()];
+        self.g.terminate(end, Terminator::Jump(BlockCall { block: join, args: made }), span);
+        self.cur[b.index()] = eb;
+        let made = other(self, &[])?;
+        let end = self.cur[b.index()];
+        self.g.terminate(end, Terminator::Jump(BlockCall { block: join, args: made }), span);
         self.cur[b.index()] = join;
         Ok(out)
     }

@@ -57,15 +57,6 @@ impl Rewriter<'_> {
         self.raise_if(b, ne, "ValueError", message, span);
     }
 
-    /// A C-contiguous 1-D copy of `a`'s elements.
-    fn flat_copy(&mut self, b: Block, a: Value, span: Span) -> Result<(Value, Value), Diagnostic> {
-        let dt = self.ty(a).array().expect("an array").dtype;
-        let c = self.copy_of(b, a, dt, span)?;
-        let dims = self.dims(b, c, span);
-        let n = self.product(b, &dims, span);
-        Ok((c, n))
-    }
-
     /// A linear-algebra function (`Typing::Linalg`) on new values.
     pub(super) fn linalg(
         &mut self,
@@ -167,16 +158,14 @@ impl Rewriter<'_> {
                 }
             }
             Linalg::Vdot => {
-                let (fx, nx) = self.flat_copy(b, x, span)?;
-                let (fy, ny) = self.flat_copy(b, args[1], span)?;
+                let (fx, nx) = self.flat_line(b, x, span)?;
+                let (fy, ny) = self.flat_line(b, args[1], span)?;
                 self.check_same(b, nx, ny, "incompatible array sizes for np.vdot(a, b)", span);
-                let (fx, fy) = (self.flat_view(b, fx, nx, span), self.flat_view(b, fy, ny, span));
                 self.dot_line(b, (fx, zero, one), (fy, zero, one), nx, d, span)
             }
             Linalg::Outer => {
-                let (fx, nx) = self.flat_copy(b, x, span)?;
-                let (fy, ny) = self.flat_copy(b, args[1], span)?;
-                let (fx, fy) = (self.flat_view(b, fx, nx, span), self.flat_view(b, fy, ny, span));
+                let (fx, nx) = self.flat_line(b, x, span)?;
+                let (fy, ny) = self.flat_line(b, args[1], span)?;
                 let out = self.new_c(b, d, vec![nx, ny], false, span);
                 let (tx, ty) =
                     (self.ty(fx).array().expect("an array").dtype, self.ty(fy).array().expect("an array").dtype);
@@ -262,15 +251,6 @@ impl Rewriter<'_> {
             Linalg::Norm => self.norm(b, x, src_args.get(1).copied(), d, span),
             Linalg::Cross => self.cross(b, x, args[1], d, span),
         }
-    }
-
-    /// `a` (C-contiguous, `n` elements) as a 1-D view.
-    fn flat_view(&mut self, b: Block, a: Value, n: Value, span: Span) -> Value {
-        let dt = self.ty(a).array().expect("an array").dtype;
-        let zero = self.int(b, 0, span);
-        let one = self.int(b, 1, span);
-        let t = Type::Array(ArrayType { dtype: dt, ndim: 1, layout: Layout::A });
-        self.push(b, InstKind::View { base: a, offset: zero, shape: vec![n], strides: vec![one] }, t, span)
     }
 
     /// The constant `ord` of `np.linalg.norm` (`None` when absent).

@@ -272,16 +272,7 @@ impl Rewriter<'_> {
             }
             ArrayMethod::Unique => {
                 let at = self.ty(args[0]).array().expect("an array");
-                let flat = self.copy_of(b, args[0], at.dtype, span)?;
-                let dims = self.dims(b, flat, span);
-                let n = self.product(b, &dims, span);
-                let line = self.push(
-                    b,
-                    InstKind::View { base: flat, offset: zero, shape: vec![n], strides: vec![one] },
-                    Type::Array(ArrayType { dtype: at.dtype, ndim: 1, layout: Layout::A }),
-                    span,
-                );
-                let sorted = self.sorted_copy(b, line, span)?;
+                let (sorted, n) = self.sorted_flat(b, args[0], span)?;
                 // Keep an element unless it equals the one before (NaNs count as equal).
                 let out = self.new_c_array(b, at.dtype, vec![n], false, span);
                 let kept = self.fold(b, (zero, n), vec![zero], span, &mut |rw, i, v| {
@@ -723,17 +714,7 @@ impl Rewriter<'_> {
                 } else {
                     (0.0, 100.0, "Percentiles must be in the range [0, 100]")
                 };
-                let at = self.ty(source).array().expect("an array");
-                let flat = self.copy_of(b, source, at.dtype, span)?;
-                let dims = self.dims(b, flat, span);
-                let n = self.product(b, &dims, span);
-                let line = self.push(
-                    b,
-                    InstKind::View { base: flat, offset: zero, shape: vec![n], strides: vec![one] },
-                    Type::Array(ArrayType { dtype: at.dtype, ndim: 1, layout: Layout::A }),
-                    span,
-                );
-                let sorted = self.sorted_copy(b, line, span)?;
+                let (sorted, n) = self.sorted_flat(b, source, span)?;
                 let one_q = |rw: &mut Self, q: Value| -> Result<Value, Diagnostic> {
                     let q = rw.coerce(b, q, &Type::F64, span)?;
                     let (l, h) = (

@@ -231,6 +231,13 @@ impl Rewriter<'_> {
         Ok(c)
     }
 
+    /// `a`'s elements, flattened and sorted in a line of their own: (the line, its length).
+    pub(super) fn sorted_flat(&mut self, b: Block, a: Value, span: Span) -> Result<(Value, Value), Diagnostic> {
+        let (line, n) = self.flat_line(b, a, span)?;
+        self.merge_sort_array(b, line, None, span)?;
+        Ok((line, n))
+    }
+
     /// `a.sort()`: sorts the 1-D array `a` in place.
     pub(super) fn sort_in_place(&mut self, b: Block, a: Value, span: Span) -> Result<(), Diagnostic> {
         let c = self.sorted_copy(b, a, span)?;
@@ -262,15 +269,9 @@ impl Rewriter<'_> {
     /// middle ones (`(x + y) / 2`, as Numba computes it), as float64; NaN when empty.
     pub(super) fn median(&mut self, b: Block, a: Value, span: Span) -> Result<Value, Diagnostic> {
         let at = self.ty(a).array().expect("an array");
-        let flat = self.copy_of(b, a, at.dtype, span)?;
-        let dims = self.dims(b, flat, span);
-        let n = self.product(b, &dims, span);
-        let t1 = Type::Array(ArrayType { dtype: at.dtype, ndim: 1, layout: Layout::C });
+        let (line, n) = self.sorted_flat(b, a, span)?;
         let one = self.int(b, 1, span);
         let zero = self.int(b, 0, span);
-        let line =
-            self.push(b, InstKind::View { base: flat, offset: zero, shape: vec![n], strides: vec![one] }, t1, span);
-        self.merge_sort_array(b, line, None, span)?;
         let two = self.int(b, 2, span);
         let half = self.emit_binary(b, span, BinaryOp::FloorDiv, n, two);
         let empty = self.emit_compare(b, span, CmpOp::Eq, n, zero);
