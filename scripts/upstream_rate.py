@@ -135,7 +135,7 @@ REPLAY_TIMEOUT_S = 20
 # Documentation .py files that are Sphinx machinery, not examples.
 DOCS_SKIP = {"docs/source/conf.py", "docs/source/_ext/ghfiles.py"}
 
-REPLAY_DTYPES = {"bool", "int32", "int64", "float32", "float64"}
+REPLAY_DTYPES = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"}
 
 
 # --------------------------------------------------------------------------------------------
@@ -241,10 +241,11 @@ def _replay_problem(v):
     if isinstance(v, (bool, np.bool_)):
         return None
     if isinstance(v, int):
-        return None if -(2**63) <= v < 2**63 else "int outside int64"
+        # Numba types a Python int past int64 as uint64.
+        return None if -(2**63) <= v < 2**64 else "int outside 64 bits"
     if isinstance(v, float):
         return None
-    if isinstance(v, (np.int32, np.int64, np.float32, np.float64)):
+    if isinstance(v, (np.integer, np.float32, np.float64)):
         return None
     if isinstance(v, np.ndarray):
         if v.dtype.name not in REPLAY_DTYPES or not v.dtype.isnative:
@@ -888,10 +889,10 @@ def scalar_arg(v):
 
     if isinstance(v, (bool, np.bool_)):
         return "bool:" + ("true" if v else "false")
-    if isinstance(v, np.int32):
-        return f"int32:{int(v)}"
-    if isinstance(v, (int, np.int64)):
-        return f"int64:{int(v)}"
+    if isinstance(v, np.integer):
+        return f"{v.dtype.name}:{int(v)}"
+    if isinstance(v, int):
+        return f"{'int64' if v < 2**63 else 'uint64'}:{v}"
     if isinstance(v, np.float32):
         return f"float32:{float(v)!r}"
     return f"float64:{float(v)!r}"

@@ -341,6 +341,12 @@ fn scalar_code(s: twinjit_ir::Scalar) -> u64 {
         Int64 => 2,
         Float32 => 3,
         Float64 => 4,
+        Int8 => 5,
+        Int16 => 6,
+        UInt8 => 7,
+        UInt16 => 8,
+        UInt32 => 9,
+        UInt64 => 10,
     }
 }
 
@@ -352,6 +358,12 @@ fn scalar_of(c: u64) -> Option<twinjit_ir::Scalar> {
         2 => Int64,
         3 => Float32,
         4 => Float64,
+        5 => Int8,
+        6 => Int16,
+        7 => UInt8,
+        8 => UInt16,
+        9 => UInt32,
+        10 => UInt64,
         _ => return None,
     })
 }

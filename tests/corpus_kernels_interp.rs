@@ -41,6 +41,10 @@ fn element_matches(got: &RtValue, want: &Lit, math: bool) -> bool {
     match (got, want) {
         (RtValue::I64(g), Lit::Int(w)) => g == w,
         (RtValue::I32(g), Lit::Int(w)) => *g as i64 == *w,
+        (g, Lit::Int(w)) if g.int_bits().is_some_and(|(s, _)| s.is_int()) => {
+            g.int_bits().is_some_and(|(s, b)| s.int_value(b) == *w as i128)
+        }
+        (RtValue::U64(g), Lit::UInt(w)) => g == w,
         (RtValue::Bool(g), Lit::Bool(w)) => g == w,
         (RtValue::F64(g), Lit::Float(w)) => close(*g, *w, if math { 1e-12 } else { 0.0 }),
         // A float32 is compared as the float64 the simulator's `tolist()` printed.

@@ -25,7 +25,7 @@ use common::{arg_value, corpus_in, matches, read_checks, Expect, Native};
 use twinjit::cuda::{DeviceArray, KernelArg, KernelOrigin, LaunchConfig};
 use twinjit::ir::interp::{run_kernel, ArrayData, InterpOptions, KernelLaunch, RtValue};
 use twinjit::ir::{abi, Scalar, Signature, Type};
-use twinjit::{Engine, EngineOptions, Error, IntoArg, SourceModule, Target};
+use twinjit::{Engine, EngineOptions, Error, SourceModule, Target};
 
 fn gpu_engine(options: EngineOptions) -> Option<Engine> {
     match Engine::with_options(Target::Cuda { device: 0 }, options) {
@@ -93,21 +93,52 @@ enum Dev {
     I64(DeviceArray<i64>),
     F32(DeviceArray<f32>),
     F64(DeviceArray<f64>),
+    I8(DeviceArray<i8>),
+    I16(DeviceArray<i16>),
+    U8(DeviceArray<u8>),
+    U16(DeviceArray<u16>),
+    U32(DeviceArray<u32>),
+    U64(DeviceArray<u64>),
     Scalar(twinjit::ArgValue<'static>),
 }
 
+/// `$body` on a device array and host vector of one dtype (`$d`, `$h`); `$else` otherwise.
+macro_rules! each_pair {
+    ($dev:expr, $host:expr, |$d:ident, $h:ident| $body:expr, $else:expr) => {
+        match ($dev, $host) {
+            (Dev::B($d), ArrayData::Bool($h)) => $body,
+            (Dev::I32($d), ArrayData::I32($h)) => $body,
+            (Dev::I64($d), ArrayData::I64($h)) => $body,
+            (Dev::F32($d), ArrayData::F32($h)) => $body,
+            (Dev::F64($d), ArrayData::F64($h)) => $body,
+            (Dev::I8($d), ArrayData::I8($h)) => $body,
+            (Dev::I16($d), ArrayData::I16($h)) => $body,
+            (Dev::U8($d), ArrayData::U8($h)) => $body,
+            (Dev::U16($d), ArrayData::U16($h)) => $body,
+            (Dev::U32($d), ArrayData::U32($h)) => $body,
+            (Dev::U64($d), ArrayData::U64($h)) => $body,
+            _ => $else,
+        }
+    };
+}
+
 fn to_device(engine: &Engine, n: &Native) -> Result<Dev, Error> {
-    Ok(match n {
-        Native::Bool(b) => Dev::Scalar(b.into_arg()),
-        Native::I32(i) => Dev::Scalar(i.into_arg()),
-        Native::I64(i) => Dev::Scalar(i.into_arg()),
-        Native::F32(x) => Dev::Scalar(x.into_arg()),
-        Native::F64(x) => Dev::Scalar(x.into_arg()),
-        Native::ArrB(v, s) => Dev::B(engine.to_device_shaped(v, s)?),
-        Native::ArrI32(v, s) => Dev::I32(engine.to_device_shaped(v, s)?),
-        Native::ArrI64(v, s) => Dev::I64(engine.to_device_shaped(v, s)?),
-        Native::ArrF32(v, s) => Dev::F32(engine.to_device_shaped(v, s)?),
-        Native::ArrF64(v, s) => Dev::F64(engine.to_device_shaped(v, s)?),
+    let (d, s) = match n {
+        Native::Scalar(a) => return Ok(Dev::Scalar(*a)),
+        Native::Array(d, s) => (d, s),
+    };
+    Ok(match d {
+        ArrayData::Bool(v) => Dev::B(engine.to_device_shaped(v, s)?),
+        ArrayData::I32(v) => Dev::I32(engine.to_device_shaped(v, s)?),
+        ArrayData::I64(v) => Dev::I64(engine.to_device_shaped(v, s)?),
+        ArrayData::F32(v) => Dev::F32(engine.to_device_shaped(v, s)?),
+        ArrayData::F64(v) => Dev::F64(engine.to_device_shaped(v, s)?),
+        ArrayData::I8(v) => Dev::I8(engine.to_device_shaped(v, s)?),
+        ArrayData::I16(v) => Dev::I16(engine.to_device_shaped(v, s)?),
+        ArrayData::U8(v) => Dev::U8(engine.to_device_shaped(v, s)?),
+        ArrayData::U16(v) => Dev::U16(engine.to_device_shaped(v, s)?),
+        ArrayData::U32(v) => Dev::U32(engine.to_device_shaped(v, s)?),
+        ArrayData::U64(v) => Dev::U64(engine.to_device_shaped(v, s)?),
     })
 }
 
@@ -120,6 +151,12 @@ impl Dev {
             Dev::I64(a) => a.into_kernel_arg(),
             Dev::F32(a) => a.into_kernel_arg(),
             Dev::F64(a) => a.into_kernel_arg(),
+            Dev::I8(a) => a.into_kernel_arg(),
+            Dev::I16(a) => a.into_kernel_arg(),
+            Dev::U8(a) => a.into_kernel_arg(),
+            Dev::U16(a) => a.into_kernel_arg(),
+            Dev::U32(a) => a.into_kernel_arg(),
+            Dev::U64(a) => a.into_kernel_arg(),
             Dev::Scalar(s) => KernelArg::Scalar(*s),
         }
     }
@@ -127,14 +164,8 @@ impl Dev {
     /// Copies a device array back into `n` (scalars are left alone).
     fn copy_back(&self, n: &mut Native) -> Result<(), String> {
         let e = |e: twinjit::cuda::CudaError| e.to_string();
-        match (self, n) {
-            (Dev::B(a), Native::ArrB(v, _)) => a.copy_to_host(v).map_err(e),
-            (Dev::I32(a), Native::ArrI32(v, _)) => a.copy_to_host(v).map_err(e),
-            (Dev::I64(a), Native::ArrI64(v, _)) => a.copy_to_host(v).map_err(e),
-            (Dev::F32(a), Native::ArrF32(v, _)) => a.copy_to_host(v).map_err(e),
-            (Dev::F64(a), Native::ArrF64(v, _)) => a.copy_to_host(v).map_err(e),
-            _ => Ok(()),
-        }
+        let Native::Array(data, _) = n else { return Ok(()) };
+        each_pair!(self, data, |a, v| a.copy_to_host(v).map_err(e), Ok(()))
     }
 }
 
@@ -226,6 +257,7 @@ fn flat_lit(l: &common::Lit) -> Option<Vec<f64>> {
         match l {
             Lit::Float(x) => out.push(*x),
             Lit::Int(i) => out.push(*i as f64),
+            Lit::UInt(u) => out.push(*u as f64),
             Lit::Bool(b) => out.push(*b as i64 as f64),
             Lit::Seq(v) => v.iter().try_for_each(|x| walk(x, out))?,
             Lit::None => return None,

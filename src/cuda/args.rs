@@ -68,6 +68,12 @@ fn scalar_of_element(t: ElementType) -> Scalar {
         ElementType::Int64 => Scalar::Int64,
         ElementType::Float32 => Scalar::Float32,
         ElementType::Float64 => Scalar::Float64,
+        ElementType::Int8 => Scalar::Int8,
+        ElementType::Int16 => Scalar::Int16,
+        ElementType::UInt8 => Scalar::UInt8,
+        ElementType::UInt16 => Scalar::UInt16,
+        ElementType::UInt32 => Scalar::UInt32,
+        ElementType::UInt64 => Scalar::UInt64,
     }
 }
 
@@ -84,7 +90,7 @@ macro_rules! scalar_kernel_arg {
         }
     )*};
 }
-scalar_kernel_arg!(bool => Bool, i32 => I32, i64 => I64, f32 => F32, f64 => F64);
+scalar_kernel_arg!(bool => Bool, i32 => I32, i64 => I64, f32 => F32, f64 => F64, i8 => I8, i16 => I16, u8 => U8, u16 => U16, u32 => U32, u64 => U64);
 
 fn device_arg<'a, T: DeviceElement>(a: &DeviceArray<T>) -> KernelArg<'a> {
     let mut shape = [0i64; 3];

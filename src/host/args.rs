@@ -1,6 +1,6 @@
 //! Rust values as arguments and results of compiled functions.
 //!
-//! Scalars (`bool i32 i64 f32 f64`), slices (`&[T]`, `&mut [T]`) and, with the `ndarray`
+//! Scalars (`bool`, `i8`..`i64`, `u8`..`u64`, `f32`, `f64`), slices (`&[T]`, `&mut [T]`) and, with the `ndarray`
 //! feature, `ndarray` views of 1 to 3 dimensions and any strides. A shared slice or view is
 //! read-only: passing one for a parameter the function writes is an [`crate::Error::Argument`].
 
@@ -27,6 +27,24 @@ impl Element for f32 {
 }
 impl Element for f64 {
     const SCALAR: Scalar = Scalar::Float64;
+}
+impl Element for i8 {
+    const SCALAR: Scalar = Scalar::Int8;
+}
+impl Element for i16 {
+    const SCALAR: Scalar = Scalar::Int16;
+}
+impl Element for u8 {
+    const SCALAR: Scalar = Scalar::UInt8;
+}
+impl Element for u16 {
+    const SCALAR: Scalar = Scalar::UInt16;
+}
+impl Element for u32 {
+    const SCALAR: Scalar = Scalar::UInt32;
+}
+impl Element for u64 {
+    const SCALAR: Scalar = Scalar::UInt64;
 }
 
 /// A borrowed array: data pointer, shape, strides (in elements), mutability.
@@ -110,6 +128,18 @@ pub enum ArgValue<'a> {
     F32(f32),
     /// `float64`
     F64(f64),
+    /// `int8`
+    I8(i8),
+    /// `int16`
+    I16(i16),
+    /// `uint8`
+    U8(u8),
+    /// `uint16`
+    U16(u16),
+    /// `uint32`
+    U32(u32),
+    /// `uint64`
+    U64(u64),
     /// An array.
     Array(ArrayArg<'a>),
     /// An array that cannot be passed (more than 3 dimensions); the string says why.
@@ -125,6 +155,12 @@ impl ArgValue<'_> {
             ArgValue::I64(_) => Type::I64,
             ArgValue::F32(_) => Type::F32,
             ArgValue::F64(_) => Type::F64,
+            ArgValue::I8(_) => Type::Scalar(Scalar::Int8),
+            ArgValue::I16(_) => Type::Scalar(Scalar::Int16),
+            ArgValue::U8(_) => Type::Scalar(Scalar::UInt8),
+            ArgValue::U16(_) => Type::Scalar(Scalar::UInt16),
+            ArgValue::U32(_) => Type::Scalar(Scalar::UInt32),
+            ArgValue::U64(_) => Type::U64,
             ArgValue::Array(a) => a.ty(),
             ArgValue::Invalid(_) => return None,
         })
@@ -140,6 +176,12 @@ impl ArgValue<'_> {
             ArgValue::I64(i) => out[at] = *i as u64,
             ArgValue::F32(x) => out[at] = x.to_bits() as u64,
             ArgValue::F64(x) => out[at] = x.to_bits(),
+            ArgValue::I8(i) => out[at] = *i as u8 as u64,
+            ArgValue::I16(i) => out[at] = *i as u16 as u64,
+            ArgValue::U8(i) => out[at] = *i as u64,
+            ArgValue::U16(i) => out[at] = *i as u64,
+            ArgValue::U32(i) => out[at] = *i as u64,
+            ArgValue::U64(i) => out[at] = *i,
             ArgValue::Array(a) => {
                 let n = a.ndim as usize;
                 let slots = twinjit_ir::abi::array_slots(a.data as u64, &a.shape[..n], a.strides[..n].iter().copied());
@@ -170,7 +212,7 @@ macro_rules! scalar_arg {
         }
     )*};
 }
-scalar_arg!(bool => Bool, i32 => I32, i64 => I64, f32 => F32, f64 => F64);
+scalar_arg!(bool => Bool, i32 => I32, i64 => I64, f32 => F32, f64 => F64, i8 => I8, i16 => I16, u8 => U8, u16 => U16, u32 => U32, u64 => U64);
 
 impl<'a, T: Element> IntoArg<'a> for &'a [T] {
     #[inline]
@@ -300,18 +342,34 @@ tuple_args!(7; A, B, C, D, E, F, G);
 tuple_args!(8; A, B, C, D, E, F, G, H);
 
 impl ArgValue<'_> {
+    /// The scalar type, if this is a scalar.
+    #[inline]
+    pub fn scalar(&self) -> Option<Scalar> {
+        Some(match self {
+            ArgValue::Bool(_) => Scalar::Bool,
+            ArgValue::I32(_) => Scalar::Int32,
+            ArgValue::I64(_) => Scalar::Int64,
+            ArgValue::F32(_) => Scalar::Float32,
+            ArgValue::F64(_) => Scalar::Float64,
+            ArgValue::I8(_) => Scalar::Int8,
+            ArgValue::I16(_) => Scalar::Int16,
+            ArgValue::U8(_) => Scalar::UInt8,
+            ArgValue::U16(_) => Scalar::UInt16,
+            ArgValue::U32(_) => Scalar::UInt32,
+            ArgValue::U64(_) => Scalar::UInt64,
+            ArgValue::Array(_) | ArgValue::Invalid(_) => return None,
+        })
+    }
+
     /// Whether this argument has exactly type `t` (the dispatcher's key).
     #[inline]
     pub(crate) fn is(&self, t: &Type) -> bool {
         match (self, t) {
-            (ArgValue::Bool(_), Type::Scalar(Scalar::Bool))
-            | (ArgValue::I32(_), Type::Scalar(Scalar::Int32))
-            | (ArgValue::I64(_), Type::Scalar(Scalar::Int64))
-            | (ArgValue::F32(_), Type::Scalar(Scalar::Float32))
-            | (ArgValue::F64(_), Type::Scalar(Scalar::Float64)) => true,
             (ArgValue::Array(a), Type::Array(at)) => {
                 a.dtype == at.dtype && a.ndim == at.ndim && (a.c_contiguous == (at.layout == Layout::C))
             }
+            (ArgValue::Array(_) | ArgValue::Invalid(_), _) => false,
+            (a, Type::Scalar(s)) => a.scalar() == Some(*s),
             _ => false,
         }
     }
@@ -332,6 +390,18 @@ pub enum Value {
     F32(f32),
     /// `float64`
     F64(f64),
+    /// `int8`
+    I8(i8),
+    /// `int16`
+    I16(i16),
+    /// `uint8`
+    U8(u8),
+    /// `uint16`
+    U16(u16),
+    /// `uint32`
+    U32(u32),
+    /// `uint64`
+    U64(u64),
     /// A tuple.
     Tuple(Vec<Value>),
     /// An array (owned: see [`Array`]).
@@ -355,6 +425,12 @@ impl Value {
             Type::Scalar(Scalar::Int64) => Value::I64(take()? as i64),
             Type::Scalar(Scalar::Float32) => Value::F32(f32::from_bits(take()? as u32)),
             Type::Scalar(Scalar::Float64) => Value::F64(f64::from_bits(take()?)),
+            Type::Scalar(Scalar::Int8) => Value::I8(take()? as u8 as i8),
+            Type::Scalar(Scalar::Int16) => Value::I16(take()? as u16 as i16),
+            Type::Scalar(Scalar::UInt8) => Value::U8(take()? as u8),
+            Type::Scalar(Scalar::UInt16) => Value::U16(take()? as u16),
+            Type::Scalar(Scalar::UInt32) => Value::U32(take()? as u32),
+            Type::Scalar(Scalar::UInt64) => Value::U64(take()?),
             Type::Tuple(ts) => Value::Tuple(ts.iter().map(|t| Value::from_slots(t, slots, k)).collect::<Option<_>>()?),
             Type::Array(a) => {
                 let n = a.ndim as usize;
@@ -430,6 +506,12 @@ impl std::fmt::Display for Value {
             Value::Bool(b) => f.write_str(if *b { "True" } else { "False" }),
             Value::I32(i) => write!(f, "{i}"),
             Value::I64(i) => write!(f, "{i}"),
+            Value::I8(i) => write!(f, "{i}"),
+            Value::I16(i) => write!(f, "{i}"),
+            Value::U8(i) => write!(f, "{i}"),
+            Value::U16(i) => write!(f, "{i}"),
+            Value::U32(i) => write!(f, "{i}"),
+            Value::U64(i) => write!(f, "{i}"),
             Value::F32(x) => write!(f, "{x:?}"),
             Value::F64(x) => write!(f, "{x:?}"),
             Value::Tuple(vs) => twinjit_ir::python_tuple(f, vs),
@@ -485,7 +567,13 @@ from_value!(
     i32 => I32, Int32, |x: u64| x as u32 as i32,
     i64 => I64, Int64, |x: u64| x as i64,
     f32 => F32, Float32, |x: u64| f32::from_bits(x as u32),
-    f64 => F64, Float64, f64::from_bits
+    f64 => F64, Float64, f64::from_bits,
+    i8 => I8, Int8, |x: u64| x as u8 as i8,
+    i16 => I16, Int16, |x: u64| x as u16 as i16,
+    u8 => U8, UInt8, |x: u64| x as u8,
+    u16 => U16, UInt16, |x: u64| x as u16,
+    u32 => U32, UInt32, |x: u64| x as u32,
+    u64 => U64, UInt64, |x: u64| x
 );
 
 impl FromValue for Array {

@@ -168,6 +168,12 @@ impl Array {
             Scalar::Int64 => self.to_vec::<i64>().unwrap_or_default().into_iter().map(|x| x as f64).collect(),
             Scalar::Float32 => self.to_vec::<f32>().unwrap_or_default().into_iter().map(f64::from).collect(),
             Scalar::Float64 => self.to_vec::<f64>().unwrap_or_default(),
+            Scalar::Int8 => self.to_vec::<i8>().unwrap_or_default().into_iter().map(f64::from).collect(),
+            Scalar::Int16 => self.to_vec::<i16>().unwrap_or_default().into_iter().map(f64::from).collect(),
+            Scalar::UInt8 => self.to_vec::<u8>().unwrap_or_default().into_iter().map(f64::from).collect(),
+            Scalar::UInt16 => self.to_vec::<u16>().unwrap_or_default().into_iter().map(f64::from).collect(),
+            Scalar::UInt32 => self.to_vec::<u32>().unwrap_or_default().into_iter().map(f64::from).collect(),
+            Scalar::UInt64 => self.to_vec::<u64>().unwrap_or_default().into_iter().map(|x| x as f64).collect(),
         }
     }
 }
@@ -229,8 +235,9 @@ impl std::fmt::Display for Array {
         let vals = self.to_f64_vec();
         let item = |f: &mut std::fmt::Formatter<'_>, x: f64| match self.dtype {
             Scalar::Bool => f.write_str(if x != 0.0 { "True" } else { "False" }),
-            Scalar::Int32 | Scalar::Int64 => write!(f, "{}", x as i64),
             Scalar::Float32 | Scalar::Float64 => write!(f, "{x:?}"),
+            Scalar::UInt64 => write!(f, "{}", x as u64),
+            _ => write!(f, "{}", x as i64),
         };
         fn go(
             f: &mut std::fmt::Formatter<'_>,

@@ -18,6 +18,12 @@ fn convert(a: &ArgValue<'_>, to: &Type) -> Option<ArgValue<'static>> {
         ArgValue::I64(x) => RtValue::I64(x),
         ArgValue::F32(x) => RtValue::F32(x),
         ArgValue::F64(x) => RtValue::F64(x),
+        ArgValue::I8(x) => RtValue::I8(x),
+        ArgValue::I16(x) => RtValue::I16(x),
+        ArgValue::U8(x) => RtValue::U8(x),
+        ArgValue::U16(x) => RtValue::U16(x),
+        ArgValue::U32(x) => RtValue::U32(x),
+        ArgValue::U64(x) => RtValue::U64(x),
         ArgValue::Array(_) | ArgValue::Invalid(_) => return None,
     };
     Some(match cast(&v, s) {
@@ -26,6 +32,12 @@ fn convert(a: &ArgValue<'_>, to: &Type) -> Option<ArgValue<'static>> {
         RtValue::I64(x) => ArgValue::I64(x),
         RtValue::F32(x) => ArgValue::F32(x),
         RtValue::F64(x) => ArgValue::F64(x),
+        RtValue::I8(x) => ArgValue::I8(x),
+        RtValue::I16(x) => ArgValue::I16(x),
+        RtValue::U8(x) => ArgValue::U8(x),
+        RtValue::U16(x) => ArgValue::U16(x),
+        RtValue::U32(x) => ArgValue::U32(x),
+        RtValue::U64(x) => ArgValue::U64(x),
         _ => return None,
     })
 }

@@ -122,11 +122,7 @@ impl Specialization {
         let mut used = 0;
         for (k, a) in args.iter().enumerate() {
             let ok = match (a, &self.args[k]) {
-                (ArgValue::Bool(_), Type::Scalar(twinjit_ir::Scalar::Bool))
-                | (ArgValue::I32(_), Type::Scalar(twinjit_ir::Scalar::Int32))
-                | (ArgValue::I64(_), Type::Scalar(twinjit_ir::Scalar::Int64))
-                | (ArgValue::F32(_), Type::Scalar(twinjit_ir::Scalar::Float32))
-                | (ArgValue::F64(_), Type::Scalar(twinjit_ir::Scalar::Float64)) => true,
+                (a, Type::Scalar(s)) if a.scalar() == Some(*s) => true,
                 (ArgValue::Array(arr), Type::Array(t)) => {
                     if !arr.writable && self.written[k] {
                         return Err(Error::Argument {

@@ -1,7 +1,7 @@
-# expect-error: integer constant does not fit in int64 (CPython folds `1 << 63` to a uint64)
+# expect-error: integer constant does not fit in int64 (CPython folds `1 << 64` past uint64 too)
 from numba import njit
 
 
 @njit
-def sign_bit(x):
-    return x & (1 << 63)  # <-- here
+def past_bit_63(x):
+    return x & (1 << 64)  # <-- here

@@ -1,9 +1,9 @@
-# expect-error: `SIGN_BIT` is 9223372036854775808, which Numba would type as uint64
+# expect-error: `TWO_64` is 18446744073709551616, which does not fit in 64 bits
 from numba import njit
 
-SIGN_BIT = 1 << 63  # <-- here
+TWO_64 = 1 << 64  # <-- here
 
 
 @njit
-def has_sign_bit(x):
-    return x & SIGN_BIT != 0
+def has_bit(x):
+    return x & TWO_64 != 0

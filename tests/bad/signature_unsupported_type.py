@@ -1,7 +1,7 @@
-# expect-error: the Numba type `int8` is not supported yet (signature as type objects)
-from numba import njit, int8, int64
+# expect-error: the Numba type `complex128` is not supported yet (signature as type objects)
+from numba import njit, complex128, float64
 
 
-@njit(int64(int8, int64))  # <-- here
-def widen(a, b):
-    return a + b
+@njit(float64(complex128))  # <-- here
+def real_part(z):
+    return z.real

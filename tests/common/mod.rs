@@ -33,6 +33,8 @@ pub enum Expect {
 #[derive(Clone, Debug)]
 pub enum Lit {
     Int(i64),
+    /// An integer past `i64::MAX` (a uint64).
+    UInt(u64),
     Float(f64),
     Bool(bool),
     None,
@@ -173,7 +175,10 @@ fn parse_expr(s: &str) -> Result<Expr, String> {
 fn num(e: &Expr) -> Option<Lit> {
     match e {
         Expr::NumberLiteral(n) => match &n.value {
-            ast::Number::Int(i) => Some(Lit::Int(i.as_i64()?)),
+            ast::Number::Int(i) => Some(match i.as_i64() {
+                Some(v) => Lit::Int(v),
+                None => Lit::UInt(i.as_u64()?),
+            }),
             ast::Number::Float(f) => Some(Lit::Float(*f)),
             _ => None,
         },
@@ -248,6 +253,7 @@ fn make_array(dtype: &str, shape: Vec<i64>, vals: &[Lit]) -> Option<RtValue> {
     };
     let i = |l: &Lit| match l {
         Lit::Int(i) => *i,
+        Lit::UInt(u) => *u as i64,
         Lit::Float(x) => *x as i64,
         Lit::Bool(b) => *b as i64,
         _ => 0,
@@ -257,6 +263,12 @@ fn make_array(dtype: &str, shape: Vec<i64>, vals: &[Lit]) -> Option<RtValue> {
         "float32" => ArrayData::F32(vals.iter().map(|v| f(v) as f32).collect()),
         "int64" => ArrayData::I64(vals.iter().map(i).collect()),
         "int32" => ArrayData::I32(vals.iter().map(|v| i(v) as i32).collect()),
+        "int16" => ArrayData::I16(vals.iter().map(|v| i(v) as i16).collect()),
+        "int8" => ArrayData::I8(vals.iter().map(|v| i(v) as i8).collect()),
+        "uint64" => ArrayData::U64(vals.iter().map(|v| i(v) as u64).collect()),
+        "uint32" => ArrayData::U32(vals.iter().map(|v| i(v) as u32).collect()),
+        "uint16" => ArrayData::U16(vals.iter().map(|v| i(v) as u16).collect()),
+        "uint8" => ArrayData::U8(vals.iter().map(|v| i(v) as u8).collect()),
         "bool_" => ArrayData::Bool(vals.iter().map(|v| i(v) != 0).collect()),
         _ => return None,
     };
@@ -299,6 +311,16 @@ pub fn arg_value(e: &Expr) -> Option<RtValue> {
                 Lit::Int(i) => Some(RtValue::I64(i)),
                 _ => None,
             },
+            // NumPy's narrower integer scalars, from a literal in range.
+            t @ ("int8" | "int16" | "uint8" | "uint16" | "uint32" | "uint64") => {
+                let s = twinjit::ir::Scalar::parse(t)?;
+                let bits = match num(a0?)? {
+                    Lit::Int(i) => i,
+                    Lit::UInt(u) => u as i64,
+                    _ => return None,
+                };
+                Some(RtValue::int(s, bits))
+            }
             "float32" => match num(a0?)? {
                 Lit::Int(i) => Some(RtValue::F32(i as f32)),
                 Lit::Float(x) => Some(RtValue::F32(x as f32)),
@@ -379,6 +401,10 @@ pub fn matches(got: &RtValue, want: &Lit) -> bool {
     match (got, want) {
         (RtValue::I64(g), Lit::Int(w)) => g == w,
         (RtValue::I32(g), Lit::Int(w)) => *g as i64 == *w,
+        (RtValue::U64(g), Lit::UInt(w)) => g == w,
+        (g, Lit::Int(w)) if g.int_bits().is_some_and(|(s, _)| s.is_int()) => {
+            g.int_bits().is_some_and(|(s, b)| s.int_value(b) == *w as i128)
+        }
         (RtValue::F64(g), Lit::Float(w)) => close(*g, *w),
         (RtValue::F32(g), Lit::Float(w)) => close(*g as f64, *w),
         (RtValue::Bool(g), Lit::Bool(w)) => g == w,
@@ -442,77 +468,99 @@ pub fn corpus_in(dir: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// `$body` with `$v` bound to the vector of whichever variant `$data` is.
+macro_rules! each_data {
+    ($data:expr, $v:ident => $body:expr) => {
+        match $data {
+            ArrayData::Bool($v) => $body,
+            ArrayData::I32($v) => $body,
+            ArrayData::I64($v) => $body,
+            ArrayData::F32($v) => $body,
+            ArrayData::F64($v) => $body,
+            ArrayData::I8($v) => $body,
+            ArrayData::I16($v) => $body,
+            ArrayData::U8($v) => $body,
+            ArrayData::U16($v) => $body,
+            ArrayData::U32($v) => $body,
+            ArrayData::U64($v) => $body,
+        }
+    };
+}
+
 /// Native buffers for a check's arguments, so compiled code can run on them.
 pub enum Native {
-    Bool(bool),
-    I32(i32),
-    I64(i64),
-    F32(f32),
-    F64(f64),
-    ArrB(Vec<bool>, Vec<usize>),
-    ArrI32(Vec<i32>, Vec<usize>),
-    ArrI64(Vec<i64>, Vec<usize>),
-    ArrF32(Vec<f32>, Vec<usize>),
-    ArrF64(Vec<f64>, Vec<usize>),
+    /// A scalar.
+    Scalar(twinjit::ArgValue<'static>),
+    /// An array's elements (C order) and shape.
+    Array(ArrayData, Vec<usize>),
+}
+
+/// A scalar interpreter value as an argument.
+pub fn scalar_arg(v: &RtValue) -> Option<twinjit::ArgValue<'static>> {
+    use twinjit::ArgValue as A;
+    Some(match *v {
+        RtValue::Bool(b) => A::Bool(b),
+        RtValue::I32(i) => A::I32(i),
+        RtValue::I64(i) => A::I64(i),
+        RtValue::F32(x) => A::F32(x),
+        RtValue::F64(x) => A::F64(x),
+        RtValue::I8(i) => A::I8(i),
+        RtValue::I16(i) => A::I16(i),
+        RtValue::U8(i) => A::U8(i),
+        RtValue::U16(i) => A::U16(i),
+        RtValue::U32(i) => A::U32(i),
+        RtValue::U64(i) => A::U64(i),
+        _ => return None,
+    })
 }
 
 impl Native {
     /// Copies an interpreter value into a native buffer.
     pub fn from_rt(v: &RtValue) -> Native {
         match v {
-            RtValue::Bool(b) => Native::Bool(*b),
-            RtValue::I32(i) => Native::I32(*i),
-            RtValue::I64(i) => Native::I64(*i),
-            RtValue::F32(x) => Native::F32(*x),
-            RtValue::F64(x) => Native::F64(*x),
             RtValue::Array(a) => {
                 let shape: Vec<usize> = a.shape.iter().map(|&d| d as usize).collect();
-                match &*a.data.borrow() {
-                    ArrayData::Bool(v) => Native::ArrB(v.clone(), shape),
-                    ArrayData::I32(v) => Native::ArrI32(v.clone(), shape),
-                    ArrayData::I64(v) => Native::ArrI64(v.clone(), shape),
-                    ArrayData::F32(v) => Native::ArrF32(v.clone(), shape),
-                    ArrayData::F64(v) => Native::ArrF64(v.clone(), shape),
-                }
+                Native::Array(a.data.borrow().clone(), shape)
             }
-            other => panic!("no native form for {other:?}"),
+            other => Native::Scalar(scalar_arg(other).unwrap_or_else(|| panic!("no native form for {other:?}"))),
         }
     }
 
     /// The argument (arrays passed mutably).
     pub fn arg(&mut self) -> twinjit::ArgValue<'_> {
-        use twinjit::ArgValue as A;
         match self {
-            Native::Bool(b) => A::Bool(*b),
-            Native::I32(i) => A::I32(*i),
-            Native::I64(i) => A::I64(*i),
-            Native::F32(x) => A::F32(*x),
-            Native::F64(x) => A::F64(*x),
-            Native::ArrB(v, s) => A::array_mut(v, s),
-            Native::ArrI32(v, s) => A::array_mut(v, s),
-            Native::ArrI64(v, s) => A::array_mut(v, s),
-            Native::ArrF32(v, s) => A::array_mut(v, s),
-            Native::ArrF64(v, s) => A::array_mut(v, s),
+            Native::Scalar(s) => *s,
+            Native::Array(d, s) => each_data!(d, v => twinjit::ArgValue::array_mut(v, s)),
         }
     }
 
     /// Back to an interpreter value (for comparisons).
     pub fn to_rt(&self) -> RtValue {
-        let arr = |d: ArrayData, s: &[usize]| {
-            RtValue::Array(ArrayRef::new(d, s.iter().map(|&x| x as i64).collect()).unwrap())
-        };
         match self {
-            Native::Bool(b) => RtValue::Bool(*b),
-            Native::I32(i) => RtValue::I32(*i),
-            Native::I64(i) => RtValue::I64(*i),
-            Native::F32(x) => RtValue::F32(*x),
-            Native::F64(x) => RtValue::F64(*x),
-            Native::ArrB(v, s) => arr(ArrayData::Bool(v.clone()), s),
-            Native::ArrI32(v, s) => arr(ArrayData::I32(v.clone()), s),
-            Native::ArrI64(v, s) => arr(ArrayData::I64(v.clone()), s),
-            Native::ArrF32(v, s) => arr(ArrayData::F32(v.clone()), s),
-            Native::ArrF64(v, s) => arr(ArrayData::F64(v.clone()), s),
+            Native::Scalar(s) => arg_to_rt(s),
+            Native::Array(d, s) => {
+                RtValue::Array(ArrayRef::new(d.clone(), s.iter().map(|&x| x as i64).collect()).unwrap())
+            }
         }
+    }
+}
+
+/// A scalar argument as an interpreter value.
+pub fn arg_to_rt(a: &twinjit::ArgValue<'_>) -> RtValue {
+    use twinjit::ArgValue as A;
+    match *a {
+        A::Bool(b) => RtValue::Bool(b),
+        A::I32(i) => RtValue::I32(i),
+        A::I64(i) => RtValue::I64(i),
+        A::F32(x) => RtValue::F32(x),
+        A::F64(x) => RtValue::F64(x),
+        A::I8(i) => RtValue::I8(i),
+        A::I16(i) => RtValue::I16(i),
+        A::U8(i) => RtValue::U8(i),
+        A::U16(i) => RtValue::U16(i),
+        A::U32(i) => RtValue::U32(i),
+        A::U64(i) => RtValue::U64(i),
+        A::Array(_) | A::Invalid(_) => RtValue::None,
     }
 }
 
@@ -526,6 +574,12 @@ pub fn value_to_rt(v: &twinjit::Value) -> RtValue {
         V::I64(i) => RtValue::I64(*i),
         V::F32(x) => RtValue::F32(*x),
         V::F64(x) => RtValue::F64(*x),
+        V::I8(i) => RtValue::I8(*i),
+        V::I16(i) => RtValue::I16(*i),
+        V::U8(i) => RtValue::U8(*i),
+        V::U16(i) => RtValue::U16(*i),
+        V::U32(i) => RtValue::U32(*i),
+        V::U64(i) => RtValue::U64(*i),
         V::Tuple(vs) => RtValue::Tuple(vs.iter().map(value_to_rt).collect()),
         V::List(vs) => {
             let items: Vec<RtValue> = vs.iter().map(value_to_rt).collect();
@@ -540,6 +594,12 @@ pub fn value_to_rt(v: &twinjit::Value) -> RtValue {
                 Scalar::Int64 => ArrayData::I64(a.to_vec().unwrap()),
                 Scalar::Float32 => ArrayData::F32(a.to_vec().unwrap()),
                 Scalar::Float64 => ArrayData::F64(a.to_vec().unwrap()),
+                Scalar::Int8 => ArrayData::I8(a.to_vec().unwrap()),
+                Scalar::Int16 => ArrayData::I16(a.to_vec().unwrap()),
+                Scalar::UInt8 => ArrayData::U8(a.to_vec().unwrap()),
+                Scalar::UInt16 => ArrayData::U16(a.to_vec().unwrap()),
+                Scalar::UInt32 => ArrayData::U32(a.to_vec().unwrap()),
+                Scalar::UInt64 => ArrayData::U64(a.to_vec().unwrap()),
             };
             RtValue::Array(ArrayRef::new(data, a.shape().iter().map(|&d| d as i64).collect()).unwrap())
         }

@@ -1,5 +1,6 @@
-//! Reading and writing NumPy `.npy` files (format versions 1-3, little-endian `bool int32
-//! int64 float32 float64`, C or Fortran order). Only this crate does file-format I/O.
+//! Reading and writing NumPy `.npy` files (format versions 1-3; `bool`, the signed and
+//! unsigned integers of 8 to 64 bits, `float32` and `float64`, either byte order (big-endian
+//! files are converted); C or Fortran order). Only this crate does file-format I/O.
 
 use std::io::Write;
 
@@ -11,6 +12,118 @@ pub enum NpyData {
     I64(Vec<i64>),
     F32(Vec<f32>),
     F64(Vec<f64>),
+    I8(Vec<i8>),
+    I16(Vec<i16>),
+    U8(Vec<u8>),
+    U16(Vec<u16>),
+    U32(Vec<u32>),
+    U64(Vec<u64>),
+}
+
+/// `$body` with `$v` bound to the vector of whichever variant `$data` is.
+macro_rules! each_npy {
+    ($data:expr, $v:ident => $body:expr) => {
+        match $data {
+            NpyData::Bool($v) => $body,
+            NpyData::I32($v) => $body,
+            NpyData::I64($v) => $body,
+            NpyData::F32($v) => $body,
+            NpyData::F64($v) => $body,
+            NpyData::I8($v) => $body,
+            NpyData::I16($v) => $body,
+            NpyData::U8($v) => $body,
+            NpyData::U16($v) => $body,
+            NpyData::U32($v) => $body,
+            NpyData::U64($v) => $body,
+        }
+    };
+}
+pub(crate) use each_npy;
+
+/// `$body` on every variant of `$data`, rebuilt as the same variant.
+macro_rules! map_npy {
+    ($data:expr, $v:ident => $body:expr) => {
+        match $data {
+            NpyData::Bool($v) => NpyData::Bool($body),
+            NpyData::I32($v) => NpyData::I32($body),
+            NpyData::I64($v) => NpyData::I64($body),
+            NpyData::F32($v) => NpyData::F32($body),
+            NpyData::F64($v) => NpyData::F64($body),
+            NpyData::I8($v) => NpyData::I8($body),
+            NpyData::I16($v) => NpyData::I16($body),
+            NpyData::U8($v) => NpyData::U8($body),
+            NpyData::U16($v) => NpyData::U16($body),
+            NpyData::U32($v) => NpyData::U32($body),
+            NpyData::U64($v) => NpyData::U64($body),
+        }
+    };
+}
+
+/// A fixed-size element of a `.npy` file.
+trait NpyElem: Copy + Sized {
+    const SIZE: usize;
+    fn from_le(b: &[u8]) -> Self;
+    fn put_le(self, out: &mut Vec<u8>);
+}
+
+macro_rules! npy_elem {
+    ($($t:ty),*) => {$(
+        impl NpyElem for $t {
+            const SIZE: usize = std::mem::size_of::<$t>();
+            fn from_le(b: &[u8]) -> Self {
+                <$t>::from_le_bytes(b.try_into().expect("element size"))
+            }
+            fn put_le(self, out: &mut Vec<u8>) {
+                out.extend_from_slice(&self.to_le_bytes())
+            }
+        }
+    )*};
+}
+npy_elem!(i8, i16, i32, i64, u8, u16, u32, u64, f32, f64);
+
+impl NpyElem for bool {
+    const SIZE: usize = 1;
+    fn from_le(b: &[u8]) -> Self {
+        b[0] != 0
+    }
+    fn put_le(self, out: &mut Vec<u8>) {
+        out.push(self as u8)
+    }
+}
+
+/// The elements of `body` (little-endian, or big-endian when `swap`: each element's bytes
+/// are reversed first).
+fn elems<T: NpyElem>(body: &[u8], swap: bool) -> Vec<T> {
+    body.chunks_exact(T::SIZE)
+        .map(|c| {
+            if swap {
+                let mut b = c.to_vec();
+                b.reverse();
+                T::from_le(&b)
+            } else {
+                T::from_le(c)
+            }
+        })
+        .collect()
+}
+
+impl NpyData {
+    /// The `.npy` descriptor (little-endian).
+    fn descr(&self) -> &'static str {
+        match self {
+            NpyData::Bool(_) => "|b1",
+            NpyData::I32(_) => "<i4",
+            NpyData::I64(_) => "<i8",
+            NpyData::F32(_) => "<f4",
+            NpyData::F64(_) => "<f8",
+            NpyData::I8(_) => "|i1",
+            NpyData::I16(_) => "<i2",
+            NpyData::U8(_) => "|u1",
+            NpyData::U16(_) => "<u2",
+            NpyData::U32(_) => "<u4",
+            NpyData::U64(_) => "<u8",
+        }
+    }
 }
 
 /// Data plus shape.
@@ -58,25 +171,41 @@ pub fn parse(bytes: &[u8]) -> Result<Npy, String> {
         .collect::<Result<_, _>>()?;
     let n = shape.iter().try_fold(1usize, |a, &d| a.checked_mul(d)).ok_or("shape too large")?;
     let body = &bytes[start + hlen..];
-    let (size, data) = match descr {
-        "<f8" | "f8" => (8, 'd'),
-        "<f4" | "f4" => (4, 'f'),
-        "<i8" | "i8" => (8, 'l'),
-        "<i4" | "i4" => (4, 'i'),
-        "|b1" | "b1" | "?" => (1, 'b'),
-        other => return Err(format!("unsupported dtype `{other}` (supported: float64, float32, int64, int32, bool)")),
+    // Byte order: `<` little, `>` big, `|` not applicable, `=` native (little on every host
+    // twinjit runs on).
+    let (order, code) = match descr.chars().next() {
+        Some(c @ ('<' | '>' | '|' | '=')) => (c, &descr[1..]),
+        _ => ('<', descr),
+    };
+    let size: usize = match code {
+        "b1" | "?" | "i1" | "u1" => 1,
+        "i2" | "u2" => 2,
+        "i4" | "u4" | "f4" => 4,
+        "i8" | "u8" | "f8" => 8,
+        other => {
+            return Err(format!(
+                "unsupported dtype `{other}` (supported: bool, int8 to int64, uint8 to uint64, float32, float64)"
+            ))
+        }
     };
     let need = n.checked_mul(size).ok_or("shape too large")?;
     if body.len() < need {
         return Err(format!("file has {} data bytes but the shape needs {need}", body.len()));
     }
     let body = &body[..need];
-    let mut data = match data {
-        'd' => NpyData::F64(body.chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().unwrap())).collect()),
-        'f' => NpyData::F32(body.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect()),
-        'l' => NpyData::I64(body.chunks_exact(8).map(|c| i64::from_le_bytes(c.try_into().unwrap())).collect()),
-        'i' => NpyData::I32(body.chunks_exact(4).map(|c| i32::from_le_bytes(c.try_into().unwrap())).collect()),
-        _ => NpyData::Bool(body.iter().map(|&b| b != 0).collect()),
+    let swap = order == '>' && size > 1;
+    let mut data = match code {
+        "f8" => NpyData::F64(elems(body, swap)),
+        "f4" => NpyData::F32(elems(body, swap)),
+        "i8" => NpyData::I64(elems(body, swap)),
+        "i4" => NpyData::I32(elems(body, swap)),
+        "i2" => NpyData::I16(elems(body, swap)),
+        "i1" => NpyData::I8(elems(body, swap)),
+        "u8" => NpyData::U64(elems(body, swap)),
+        "u4" => NpyData::U32(elems(body, swap)),
+        "u2" => NpyData::U16(elems(body, swap)),
+        "u1" => NpyData::U8(elems(body, swap)),
+        _ => NpyData::Bool(elems(body, false)),
     };
     if fortran && shape.len() > 1 {
         data = to_c_order(data, &shape);
@@ -106,24 +235,12 @@ fn to_c_order(data: NpyData, shape: &[usize]) -> NpyData {
         }
         out
     }
-    match data {
-        NpyData::Bool(v) => NpyData::Bool(reorder(v, shape)),
-        NpyData::I32(v) => NpyData::I32(reorder(v, shape)),
-        NpyData::I64(v) => NpyData::I64(reorder(v, shape)),
-        NpyData::F32(v) => NpyData::F32(reorder(v, shape)),
-        NpyData::F64(v) => NpyData::F64(reorder(v, shape)),
-    }
+    map_npy!(data, v => reorder(v, shape))
 }
 
 /// Serialises an array (C order, format 1.0).
 pub fn write(path: &std::path::Path, npy: &Npy) -> std::io::Result<()> {
-    let descr = match npy.data {
-        NpyData::Bool(_) => "|b1",
-        NpyData::I32(_) => "<i4",
-        NpyData::I64(_) => "<i8",
-        NpyData::F32(_) => "<f4",
-        NpyData::F64(_) => "<f8",
-    };
+    let descr = npy.data.descr();
     let shape = match npy.shape.len() {
         1 => format!("({},)", npy.shape[0]),
         _ => format!("({})", npy.shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")),
@@ -137,13 +254,7 @@ pub fn write(path: &std::path::Path, npy: &Npy) -> std::io::Result<()> {
     out.extend_from_slice(b"\x93NUMPY\x01\x00");
     out.extend_from_slice(&(header.len() as u16).to_le_bytes());
     out.extend_from_slice(header.as_bytes());
-    match &npy.data {
-        NpyData::Bool(v) => out.extend(v.iter().map(|&b| b as u8)),
-        NpyData::I32(v) => v.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
-        NpyData::I64(v) => v.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
-        NpyData::F32(v) => v.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
-        NpyData::F64(v) => v.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
-    }
+    each_npy!(&npy.data, v => v.iter().for_each(|x| x.put_le(&mut out)));
     let tmp = path.with_extension("npy.tmp");
     std::fs::File::create(&tmp)?.write_all(&out)?;
     std::fs::rename(tmp, path)
@@ -172,6 +283,34 @@ mod tests {
         f.truncate(end);
         f.extend(body);
         assert_eq!(parse(&f).unwrap(), a);
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[test]
+    fn narrow_integers_and_big_endian() {
+        let header = |descr: &str| {
+            let h = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': (2,), }}\n");
+            let mut b = b"\x93NUMPY\x01\x00".to_vec();
+            b.extend_from_slice(&(h.len() as u16).to_le_bytes());
+            b.extend_from_slice(h.as_bytes());
+            b
+        };
+        let mut b = header(">u2");
+        b.extend_from_slice(&[0x01, 0x02, 0xff, 0xfe]);
+        assert_eq!(parse(&b).unwrap().data, NpyData::U16(vec![0x0102, 0xfffe]));
+        let mut b = header("|i1");
+        b.extend_from_slice(&[0xff, 0x7f]);
+        assert_eq!(parse(&b).unwrap().data, NpyData::I8(vec![-1, 127]));
+        let mut b = header(">i8");
+        b.extend_from_slice(&(-2i64).to_be_bytes());
+        b.extend_from_slice(&7i64.to_be_bytes());
+        assert_eq!(parse(&b).unwrap().data, NpyData::I64(vec![-2, 7]));
+        let dir = std::env::temp_dir().join(format!("twinjit-npy-u64-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("u.npy");
+        let a = Npy { data: NpyData::U64(vec![u64::MAX, 3]), shape: vec![2] };
+        write(&p, &a).unwrap();
+        assert_eq!(parse(&std::fs::read(&p).unwrap()).unwrap(), a);
         std::fs::remove_dir_all(dir).ok();
     }
 

@@ -41,35 +41,40 @@ impl RunArgs {
 }
 
 pub(crate) enum Bound {
-    Scalar(ArgValueOwned),
+    /// A scalar (never an array: those are `Array`).
+    Scalar(ArgValue<'static>),
     Array(Npy),
 }
 
-#[derive(Clone, Copy)]
-pub(crate) enum ArgValueOwned {
-    Bool(bool),
-    I32(i32),
-    I64(i64),
-    F32(f32),
-    F64(f64),
-}
-
-fn parse_scalar(name: &str, text: &str) -> Result<ArgValueOwned, String> {
+fn parse_scalar(name: &str, text: &str) -> Result<ArgValue<'static>, String> {
     let (dtype, value) = text
         .split_once(':')
         .ok_or_else(|| format!("--arg {name}={text}: expected PATH.npy or DTYPE:VALUE (e.g. int64:10)"))?;
     let bad = || format!("--arg {name}: `{value}` is not a valid {dtype}");
-    Ok(match dtype {
-        "float64" | "f8" => ArgValueOwned::F64(parse_float(value).ok_or_else(bad)?),
-        "float32" | "f4" => ArgValueOwned::F32(parse_float(value).ok_or_else(bad)? as f32),
-        "int64" | "i8" => ArgValueOwned::I64(value.parse().map_err(|_| bad())?),
-        "int32" | "i4" => ArgValueOwned::I32(value.parse().map_err(|_| bad())?),
-        "bool" => ArgValueOwned::Bool(match value {
+    fn int<T: std::str::FromStr>(v: &str) -> Option<T> {
+        v.parse().ok()
+    }
+    Ok(match twinjit::ir::Scalar::parse(dtype) {
+        Some(twinjit::ir::Scalar::Float64) => ArgValue::F64(parse_float(value).ok_or_else(bad)?),
+        Some(twinjit::ir::Scalar::Float32) => ArgValue::F32(parse_float(value).ok_or_else(bad)? as f32),
+        Some(twinjit::ir::Scalar::Int64) => ArgValue::I64(int(value).ok_or_else(bad)?),
+        Some(twinjit::ir::Scalar::Int32) => ArgValue::I32(int(value).ok_or_else(bad)?),
+        Some(twinjit::ir::Scalar::Int16) => ArgValue::I16(int(value).ok_or_else(bad)?),
+        Some(twinjit::ir::Scalar::Int8) => ArgValue::I8(int(value).ok_or_else(bad)?),
+        Some(twinjit::ir::Scalar::UInt64) => ArgValue::U64(int(value).ok_or_else(bad)?),
+        Some(twinjit::ir::Scalar::UInt32) => ArgValue::U32(int(value).ok_or_else(bad)?),
+        Some(twinjit::ir::Scalar::UInt16) => ArgValue::U16(int(value).ok_or_else(bad)?),
+        Some(twinjit::ir::Scalar::UInt8) => ArgValue::U8(int(value).ok_or_else(bad)?),
+        Some(twinjit::ir::Scalar::Bool) => ArgValue::Bool(match value {
             "true" | "True" | "1" => true,
             "false" | "False" | "0" => false,
             _ => return Err(bad()),
         }),
-        other => return Err(format!("--arg {name}: unknown dtype `{other}` (float64 float32 int64 int32 bool)")),
+        None => {
+            return Err(format!(
+                "--arg {name}: unknown dtype `{dtype}` (float64 float32 int8..int64 uint8..uint64 bool)"
+            ))
+        }
     })
 }
 
@@ -104,6 +109,12 @@ pub fn json_value(v: &Value) -> String {
         Value::Bool(b) => b.to_string(),
         Value::I32(i) => i.to_string(),
         Value::I64(i) => i.to_string(),
+        Value::I8(i) => i.to_string(),
+        Value::I16(i) => i.to_string(),
+        Value::U8(i) => i.to_string(),
+        Value::U16(i) => i.to_string(),
+        Value::U32(i) => i.to_string(),
+        Value::U64(i) => i.to_string(),
         Value::F32(x) => json_float(*x as f64),
         Value::F64(x) => json_float(*x),
         Value::Tuple(vs) | Value::List(vs) => format!("[{}]", vs.iter().map(json_value).collect::<Vec<_>>().join(", ")),
@@ -120,12 +131,19 @@ pub fn json_value(v: &Value) -> String {
 fn write_returned(dir: &std::path::Path, v: &Value, name: &str) -> Result<(), String> {
     match v {
         Value::Array(a) => {
+            use twinjit::ir::Scalar;
             let data = match a.dtype() {
-                twinjit::ir::Scalar::Bool => NpyData::Bool(a.to_vec().unwrap_or_default()),
-                twinjit::ir::Scalar::Int32 => NpyData::I32(a.to_vec().unwrap_or_default()),
-                twinjit::ir::Scalar::Int64 => NpyData::I64(a.to_vec().unwrap_or_default()),
-                twinjit::ir::Scalar::Float32 => NpyData::F32(a.to_vec().unwrap_or_default()),
-                twinjit::ir::Scalar::Float64 => NpyData::F64(a.to_vec().unwrap_or_default()),
+                Scalar::Bool => NpyData::Bool(a.to_vec().unwrap_or_default()),
+                Scalar::Int32 => NpyData::I32(a.to_vec().unwrap_or_default()),
+                Scalar::Int64 => NpyData::I64(a.to_vec().unwrap_or_default()),
+                Scalar::Float32 => NpyData::F32(a.to_vec().unwrap_or_default()),
+                Scalar::Float64 => NpyData::F64(a.to_vec().unwrap_or_default()),
+                Scalar::Int8 => NpyData::I8(a.to_vec().unwrap_or_default()),
+                Scalar::Int16 => NpyData::I16(a.to_vec().unwrap_or_default()),
+                Scalar::UInt8 => NpyData::U8(a.to_vec().unwrap_or_default()),
+                Scalar::UInt16 => NpyData::U16(a.to_vec().unwrap_or_default()),
+                Scalar::UInt32 => NpyData::U32(a.to_vec().unwrap_or_default()),
+                Scalar::UInt64 => NpyData::U64(a.to_vec().unwrap_or_default()),
             };
             let path = dir.join(format!("{name}.npy"));
             npy::write(&path, &Npy { data, shape: a.shape().to_vec() })
@@ -211,16 +229,7 @@ fn bind_with_defaults(
     }
     for (k, slot) in slots.iter_mut().enumerate() {
         if slot.is_none() {
-            *slot = default(k).and_then(|d| {
-                Some(Bound::Scalar(match d {
-                    ArgValue::Bool(x) => ArgValueOwned::Bool(x),
-                    ArgValue::I32(x) => ArgValueOwned::I32(x),
-                    ArgValue::I64(x) => ArgValueOwned::I64(x),
-                    ArgValue::F32(x) => ArgValueOwned::F32(x),
-                    ArgValue::F64(x) => ArgValueOwned::F64(x),
-                    ArgValue::Array(_) | ArgValue::Invalid(_) => return None,
-                }))
-            });
+            *slot = default(k).filter(|d| d.scalar().is_some()).map(Bound::Scalar);
         }
     }
     let missing: Vec<&str> = params.iter().zip(&slots).filter(|(_, s)| s.is_none()).map(|(p, _)| p.as_str()).collect();
@@ -238,20 +247,8 @@ fn arg_values(bound: &mut [Bound]) -> Vec<ArgValue<'_>> {
     bound
         .iter_mut()
         .map(|b| match b {
-            Bound::Scalar(s) => match *s {
-                ArgValueOwned::Bool(x) => ArgValue::Bool(x),
-                ArgValueOwned::I32(x) => ArgValue::I32(x),
-                ArgValueOwned::I64(x) => ArgValue::I64(x),
-                ArgValueOwned::F32(x) => ArgValue::F32(x),
-                ArgValueOwned::F64(x) => ArgValue::F64(x),
-            },
-            Bound::Array(a) => match &mut a.data {
-                NpyData::Bool(v) => ArgValue::array_mut(v, &a.shape),
-                NpyData::I32(v) => ArgValue::array_mut(v, &a.shape),
-                NpyData::I64(v) => ArgValue::array_mut(v, &a.shape),
-                NpyData::F32(v) => ArgValue::array_mut(v, &a.shape),
-                NpyData::F64(v) => ArgValue::array_mut(v, &a.shape),
-            },
+            Bound::Scalar(s) => *s,
+            Bound::Array(a) => crate::npy::each_npy!(&mut a.data, v => ArgValue::array_mut(v, &a.shape)),
         })
         .collect()
 }

@@ -74,11 +74,11 @@ pub use with_cuda::{bench, run};
 mod with_cuda {
     use super::parse_launch;
     use crate::npy::NpyData;
-    use crate::run::{bind, err_text, ms, write_outputs, ArgValueOwned, Bound, RunArgs};
+    use crate::run::{bind, err_text, ms, write_outputs, Bound, RunArgs};
     use std::path::PathBuf;
     use std::time::Instant;
     use twinjit::cuda::{DeviceArray, KernelArg, LaunchConfig};
-    use twinjit::{ArgValue, Engine, IntoArg, Target};
+    use twinjit::{ArgValue, Engine, Target};
 
     enum DevBuf {
         Bool(DeviceArray<bool>),
@@ -86,6 +86,33 @@ mod with_cuda {
         I64(DeviceArray<i64>),
         F32(DeviceArray<f32>),
         F64(DeviceArray<f64>),
+        I8(DeviceArray<i8>),
+        I16(DeviceArray<i16>),
+        U8(DeviceArray<u8>),
+        U16(DeviceArray<u16>),
+        U32(DeviceArray<u32>),
+        U64(DeviceArray<u64>),
+    }
+
+    /// `$body` on the host vector and device array of one dtype (`$h`, `$d`), for a pair of
+    /// the same variant; `$else` otherwise.
+    macro_rules! each_pair {
+        ($host:expr, $dev:expr, |$h:ident, $d:ident| $body:expr, $else:expr) => {
+            match ($host, $dev) {
+                (NpyData::Bool($h), DevBuf::Bool($d)) => $body,
+                (NpyData::I32($h), DevBuf::I32($d)) => $body,
+                (NpyData::I64($h), DevBuf::I64($d)) => $body,
+                (NpyData::F32($h), DevBuf::F32($d)) => $body,
+                (NpyData::F64($h), DevBuf::F64($d)) => $body,
+                (NpyData::I8($h), DevBuf::I8($d)) => $body,
+                (NpyData::I16($h), DevBuf::I16($d)) => $body,
+                (NpyData::U8($h), DevBuf::U8($d)) => $body,
+                (NpyData::U16($h), DevBuf::U16($d)) => $body,
+                (NpyData::U32($h), DevBuf::U32($d)) => $body,
+                (NpyData::U64($h), DevBuf::U64($d)) => $body,
+                _ => $else,
+            }
+        };
     }
 
     struct Prepared {
@@ -122,6 +149,12 @@ mod with_cuda {
                     NpyData::I64(v) => DevBuf::I64(engine.to_device_shaped(v, &arr.shape).map_err(dev_err)?),
                     NpyData::F32(v) => DevBuf::F32(engine.to_device_shaped(v, &arr.shape).map_err(dev_err)?),
                     NpyData::F64(v) => DevBuf::F64(engine.to_device_shaped(v, &arr.shape).map_err(dev_err)?),
+                    NpyData::I8(v) => DevBuf::I8(engine.to_device_shaped(v, &arr.shape).map_err(dev_err)?),
+                    NpyData::I16(v) => DevBuf::I16(engine.to_device_shaped(v, &arr.shape).map_err(dev_err)?),
+                    NpyData::U8(v) => DevBuf::U8(engine.to_device_shaped(v, &arr.shape).map_err(dev_err)?),
+                    NpyData::U16(v) => DevBuf::U16(engine.to_device_shaped(v, &arr.shape).map_err(dev_err)?),
+                    NpyData::U32(v) => DevBuf::U32(engine.to_device_shaped(v, &arr.shape).map_err(dev_err)?),
+                    NpyData::U64(v) => DevBuf::U64(engine.to_device_shaped(v, &arr.shape).map_err(dev_err)?),
                 }),
             });
         }
@@ -147,13 +180,13 @@ mod with_cuda {
                     (_, Some(DevBuf::I64(x))) => x.into_kernel_arg(),
                     (_, Some(DevBuf::F32(x))) => x.into_kernel_arg(),
                     (_, Some(DevBuf::F64(x))) => x.into_kernel_arg(),
-                    (Bound::Scalar(s), None) => KernelArg::Scalar(match *s {
-                        ArgValueOwned::Bool(x) => x.into_arg(),
-                        ArgValueOwned::I32(x) => x.into_arg(),
-                        ArgValueOwned::I64(x) => x.into_arg(),
-                        ArgValueOwned::F32(x) => x.into_arg(),
-                        ArgValueOwned::F64(x) => x.into_arg(),
-                    }),
+                    (_, Some(DevBuf::I8(x))) => x.into_kernel_arg(),
+                    (_, Some(DevBuf::I16(x))) => x.into_kernel_arg(),
+                    (_, Some(DevBuf::U8(x))) => x.into_kernel_arg(),
+                    (_, Some(DevBuf::U16(x))) => x.into_kernel_arg(),
+                    (_, Some(DevBuf::U32(x))) => x.into_kernel_arg(),
+                    (_, Some(DevBuf::U64(x))) => x.into_kernel_arg(),
+                    (Bound::Scalar(s), None) => KernelArg::Scalar(*s),
                     (Bound::Array(_), None) => KernelArg::Scalar(ArgValue::Invalid("array not on the device")),
                 })
                 .collect()
@@ -163,14 +196,12 @@ mod with_cuda {
             let e = |e: twinjit::cuda::CudaError| format!("error: copying results back: {e}");
             for (b, d) in self.bound.iter_mut().zip(&self.dev) {
                 if let (Bound::Array(arr), Some(d)) = (b, d) {
-                    match (&mut arr.data, d) {
-                        (NpyData::Bool(v), DevBuf::Bool(x)) => x.copy_to_host(v).map_err(e)?,
-                        (NpyData::I32(v), DevBuf::I32(x)) => x.copy_to_host(v).map_err(e)?,
-                        (NpyData::I64(v), DevBuf::I64(x)) => x.copy_to_host(v).map_err(e)?,
-                        (NpyData::F32(v), DevBuf::F32(x)) => x.copy_to_host(v).map_err(e)?,
-                        (NpyData::F64(v), DevBuf::F64(x)) => x.copy_to_host(v).map_err(e)?,
-                        _ => return Err("error: internal: host and device arrays disagree".into()),
-                    }
+                    each_pair!(
+                        &mut arr.data,
+                        d,
+                        |v, x| x.copy_to_host(v).map_err(e)?,
+                        return Err("error: internal: host and device arrays disagree".into())
+                    )
                 }
             }
             Ok(())

@@ -14,10 +14,16 @@ pub enum ElementType {
     Int64,
     Float32,
     Float64,
+    Int8,
+    Int16,
+    UInt8,
+    UInt16,
+    UInt32,
+    UInt64,
 }
 
 impl ElementType {
-    /// The Numba/NumPy name: `bool`, `int32`, `int64`, `float32`, `float64`.
+    /// The Numba/NumPy name: `bool`, `int8` .. `uint64`, `float32`, `float64`.
     pub fn name(self) -> &'static str {
         match self {
             ElementType::Bool => "bool",
@@ -25,20 +31,27 @@ impl ElementType {
             ElementType::Int64 => "int64",
             ElementType::Float32 => "float32",
             ElementType::Float64 => "float64",
+            ElementType::Int8 => "int8",
+            ElementType::Int16 => "int16",
+            ElementType::UInt8 => "uint8",
+            ElementType::UInt16 => "uint16",
+            ElementType::UInt32 => "uint32",
+            ElementType::UInt64 => "uint64",
         }
     }
 
     /// Bytes per element on the device.
     pub fn size(self) -> usize {
         match self {
-            ElementType::Bool => 1,
-            ElementType::Int32 | ElementType::Float32 => 4,
-            ElementType::Int64 | ElementType::Float64 => 8,
+            ElementType::Bool | ElementType::Int8 | ElementType::UInt8 => 1,
+            ElementType::Int16 | ElementType::UInt16 => 2,
+            ElementType::Int32 | ElementType::UInt32 | ElementType::Float32 => 4,
+            ElementType::Int64 | ElementType::UInt64 | ElementType::Float64 => 8,
         }
     }
 }
 
-/// A scalar type that device arrays can hold: `bool`, `i32`, `i64`, `f32`, `f64`. Sealed.
+/// A scalar type that device arrays can hold: `bool`, the integers, `f32`, `f64`. Sealed.
 pub trait DeviceElement: sealed::Transfer + Copy + Default + Send + Sync + 'static {
     /// The element's scalar kind.
     const TYPE: ElementType;
@@ -82,6 +95,12 @@ macro_rules! plain_element {
     };
 }
 
+plain_element!(i8, Int8);
+plain_element!(i16, Int16);
+plain_element!(u8, UInt8);
+plain_element!(u16, UInt16);
+plain_element!(u32, UInt32);
+plain_element!(u64, UInt64);
 plain_element!(i32, Int32);
 plain_element!(i64, Int64);
 plain_element!(f32, Float32);

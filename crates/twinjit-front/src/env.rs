@@ -149,7 +149,7 @@ pub(crate) fn numpy_hint() -> String {
         }
     }
     format!(
-        "supported: the np.float32/np.float64/np.int32/np.int64 casts, np.pi e inf nan euler_gamma newaxis, \
+        "supported: the NumPy scalar casts (np.float32, np.uint8, ...), np.pi e inf nan euler_gamma newaxis, \
          np.finfo(dtype).eps/max/min/tiny/resolution, np.iinfo(dtype).max/min, np.{} on numbers and arrays, \
          np.{} making arrays, and the reductions np.{}",
         scalar.join(" "),
@@ -214,10 +214,10 @@ pub(crate) fn type_info(func: &str, dtype: Scalar, attr: &str) -> Option<(Scalar
         ("finfo", Float32, "min") => f(f32::MIN as f64),
         ("finfo", Float32, "tiny") => f(f32::MIN_POSITIVE as f64),
         ("finfo", Float32, "resolution") => f(1e-6f32 as f64),
-        ("iinfo", Int64, "max") => i(i64::MAX),
-        ("iinfo", Int64, "min") => i(i64::MIN),
-        ("iinfo", Int32, "max") => i(i32::MAX as i64),
-        ("iinfo", Int32, "min") => i(i32::MIN as i64),
+        ("iinfo", UInt64, "max") => Some((UInt64, Const::Int(-1))),
+        ("iinfo", d, "max") if d.is_int() => i(d.int_range().1 as i64),
+        ("iinfo", d, "min") if d.is_int() => i(d.int_range().0 as i64),
+        ("iinfo", d, "bits") if d.is_int() => i(d.bits() as i64),
         _ => None,
     }
 }
@@ -228,9 +228,17 @@ pub(crate) fn dtype_name(name: &str) -> Option<Scalar> {
     Some(match name {
         "float32" | "single" => Float32,
         "float64" | "double" => Float64,
-        "int32" | "intc" => Int32,
-        "int64" | "intp" => Int64,
-        "bool_" | "boolean" => Bool,
+        "int8" | "byte" | "i1" => Int8,
+        "int16" | "short" | "i2" => Int16,
+        "int32" | "intc" | "i4" => Int32,
+        "int64" | "intp" | "int_" | "longlong" | "i8" => Int64,
+        "uint8" | "ubyte" | "u1" => UInt8,
+        "uint16" | "ushort" | "u2" => UInt16,
+        "uint32" | "uintc" | "u4" => UInt32,
+        "uint64" | "uintp" | "uint" | "ulonglong" | "u8" => UInt64,
+        "bool_" | "boolean" | "b1" => Bool,
+        "f4" => Float32,
+        "f8" => Float64,
         _ => return None,
     })
 }

@@ -13,32 +13,27 @@
 use crate::const_eval::{eval, ConstValue, NoValue, Scope, Why};
 use ruff_python_ast::Expr;
 use twinjit_diag::{Diagnostic, Span};
-use twinjit_ir::Const;
 
 /// The constant CPython folds `e` to, if `e` is a unary or binary operator over literals that
-/// CPython folds; `Err` for a folded integer Numba rejects. `None`: not folded.
-pub(crate) fn fold(e: &Expr, span: Span) -> Option<Result<Const, Diagnostic>> {
+/// CPython folds; `Err` for a folded integer Numba rejects. `None`: not folded. An integer in
+/// `2**63..2**64` is a `uint64` constant, as Numba types it.
+pub(crate) fn fold(e: &Expr, span: Span) -> Option<Result<ConstValue, Diagnostic>> {
     if !matches!(e, Expr::UnaryOp(_) | Expr::BinOp(_)) {
         return None;
     }
     match eval(e, Scope::Literals) {
-        Ok(ConstValue::Int(i)) => Some(i64::try_from(i).map(Const::Int).map_err(|_| too_large(Some(i), span))),
-        Ok(ConstValue::Float(x)) => Some(Ok(Const::Float(x))),
-        Ok(ConstValue::Bool(b)) => Some(Ok(Const::Bool(b))),
+        Ok(ConstValue::Int(i)) if (i64::MIN as i128..1i128 << 64).contains(&i) => Some(Ok(ConstValue::Int(i))),
+        Ok(ConstValue::Int(i)) => Some(Err(too_large(Some(i), span))),
+        Ok(v @ (ConstValue::Float(_) | ConstValue::Bool(_))) => Some(Ok(v)),
         Err(NoValue { why: Why::TooLarge, .. }) => Some(Err(too_large(None, span))),
         // The literal scope builds no tuples; what would raise is left to run time.
         Ok(ConstValue::Tuple(_)) | Err(NoValue { why: Why::NotConstant(_) | Why::Raises { .. }, .. }) => None,
     }
 }
 
-fn too_large(value: Option<i128>, span: Span) -> Diagnostic {
-    let d = Diagnostic::error("integer constant does not fit in int64", span, "too large");
-    match value {
-        Some(v) if (1i128 << 63..1i128 << 64).contains(&v) => d.with_hint(format!(
-            "CPython folds it to {v}, which Numba would type as uint64; twinjit does not support uint64 yet"
-        )),
-        _ => d.with_hint("Numba rejects it too (CPython folds it to a big integer first)"),
-    }
+fn too_large(_value: Option<i128>, span: Span) -> Diagnostic {
+    Diagnostic::error("integer constant does not fit in int64", span, "too large")
+        .with_hint("Numba rejects it too (CPython folds it to a big integer first)")
 }
 
 #[cfg(test)]
@@ -51,10 +46,10 @@ mod tests {
         let e = ruff_python_parser::parse_expression(src).expect("parses").into_syntax().body;
         let got = match fold(&e, Span::DUMMY) {
             None => "not folded".to_string(),
-            Some(Ok(Const::Int(i))) => format!("int:{i}"),
-            Some(Ok(Const::Float(x))) => format!("float:{x:?}"),
-            Some(Ok(Const::Bool(b))) => format!("bool:{b}"),
-            Some(Ok(Const::None)) => "none".to_string(),
+            Some(Ok(ConstValue::Int(i))) => format!("int:{i}"),
+            Some(Ok(ConstValue::Float(x))) => format!("float:{x:?}"),
+            Some(Ok(ConstValue::Bool(b))) => format!("bool:{b}"),
+            Some(Ok(ConstValue::Tuple(_))) => "tuple".to_string(),
             Some(Err(d)) => format!("error: {} ({})", d.message, d.hint.unwrap_or_default()),
         };
         assert_eq!(got, expect, "{src}");
@@ -95,7 +90,8 @@ mod tests {
     fn rejects_integers_past_int64() {
         let big = "Numba rejects it too (CPython folds it to a big integer first)";
         check("2**62 * 4", &format!("error: integer constant does not fit in int64 ({big})"));
-        check("1 << 63", "error: integer constant does not fit in int64 (CPython folds it to 9223372036854775808, which Numba would type as uint64; twinjit does not support uint64 yet)");
+        check("1 << 63", "int:9223372036854775808");
+        check("1 << 64", &format!("error: integer constant does not fit in int64 ({big})"));
         check("-(1 << 63) - 1", &format!("error: integer constant does not fit in int64 ({big})"));
         check("10 ** 400", &format!("error: integer constant does not fit in int64 ({big})"));
     }

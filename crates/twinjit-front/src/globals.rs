@@ -236,7 +236,7 @@ impl Globals<'_> {
                 if let Some(path) = qualified(&c.func, env) {
                     let last = path.rsplit('.').next().unwrap_or("");
                     let numpy_like = path.starts_with("numpy.") || path.starts_with("numba.");
-                    if let (true, Some(s @ (Scalar::Float32 | Scalar::Int32)), [arg], true) =
+                    if let (true, Some(s), [arg], true) =
                         (numpy_like, dtype_name(last), &*c.arguments.args, c.arguments.keywords.is_empty())
                     {
                         if let Some(v) = narrow(s, eval(arg, Scope::Module(&ModuleNames(env))).ok()) {
@@ -277,8 +277,10 @@ fn collect_targets(e: &Expr, out: &mut Vec<String>) {
     }
 }
 
-/// `np.float32(v)` / `np.int32(v)` of a constant: the value rounded (float32) or range-checked
-/// (int32) as NumPy does; `None` if it is not a number NumPy converts silently.
+/// `np.float32(v)` / `np.uint8(v)` / … of a constant: the value rounded (float32) or
+/// range-checked (integers: NumPy refuses a Python int out of range and Numba's freezing
+/// wraps nothing), a float truncated first; `None` if it is not a number NumPy converts
+/// silently, or a type (int64, float64, bool) that plain constants already give.
 fn narrow(s: Scalar, v: Option<ConstValue>) -> Option<ConstValue> {
     let x = match v? {
         ConstValue::Int(i) => i as f64,
@@ -288,10 +290,10 @@ fn narrow(s: Scalar, v: Option<ConstValue>) -> Option<ConstValue> {
     };
     match s {
         Scalar::Float32 => Some(ConstValue::Float(f64::from(x as f32))),
-        Scalar::Int32 => {
+        s if s.is_int() && s != Scalar::Int64 => {
             let t = x.trunc();
-            (t.is_finite() && t >= f64::from(i32::MIN) && t <= f64::from(i32::MAX))
-                .then_some(ConstValue::Int(t as i128))
+            let (lo, hi) = s.int_range();
+            (t.is_finite() && t >= lo as f64 && t <= hi as f64).then_some(ConstValue::Int(t as i128))
         }
         _ => None,
     }
@@ -327,24 +329,17 @@ pub(crate) fn freeze(
         Some(i) => {
             let (what, at) =
                 (if matches!(v, ConstValue::Tuple(_)) { "holds" } else { "is" }, span(file, value.range()));
-            Err(if (1i128 << 63..1i128 << 64).contains(&i) {
-                Diagnostic::error(
-                    format!("`{name}` {what} {i}, which Numba would type as uint64"),
-                    at,
-                    "uint64 constant",
-                )
-                .with_hint("twinjit does not support uint64 yet: use a value below 2**63, or a float")
-            } else {
-                Diagnostic::error(format!("`{name}` {what} {i}, which does not fit in int64"), at, "too large")
-                    .with_hint("Numba rejects it too (\"Int value is too large\"): its integers are 64-bit")
-            })
+            Err(Diagnostic::error(format!("`{name}` {what} {i}, which does not fit in 64 bits"), at, "too large")
+                .with_hint("Numba rejects it too (\"Int value is too large\"): its integers are 64-bit"))
         }
     }
 }
 
+/// The first integer in `v` that neither int64 nor (as Numba types the larger ones) uint64
+/// holds.
 fn first_outside_int64(v: &ConstValue) -> Option<i128> {
     match v {
-        ConstValue::Int(i) if i64::try_from(*i).is_err() => Some(*i),
+        ConstValue::Int(i) if !(i64::MIN as i128..1i128 << 64).contains(i) => Some(*i),
         ConstValue::Tuple(items) => items.iter().find_map(first_outside_int64),
         _ => None,
     }
@@ -485,14 +480,12 @@ mod tests {
     #[test]
     fn rejects_what_numba_cannot_type() {
         check(
-            "X = 1 << 63",
-            "error: `X` is 9223372036854775808, which Numba would type as uint64 [uint64 constant @ `1 << 63`]",
+            "X = 2 ** 64",
+            "error: `X` is 18446744073709551616, which does not fit in 64 bits [too large @ `2 ** 64`]",
         );
-        check("X = (1, 2 ** 64 - 1)", "error: `X` holds 18446744073709551615, which Numba would type as uint64 [uint64 constant @ `(1, 2 ** 64 - 1)`]");
-        check("X = 2 ** 64", "error: `X` is 18446744073709551616, which does not fit in int64 [too large @ `2 ** 64`]");
         check(
             "X = -(2 ** 63) - 1",
-            "error: `X` is -9223372036854775809, which does not fit in int64 [too large @ `-(2 ** 63) - 1`]",
+            "error: `X` is -9223372036854775809, which does not fit in 64 bits [too large @ `-(2 ** 63) - 1`]",
         );
         check(
             "X = 10 ** 400 // 10 ** 399",

@@ -807,6 +807,11 @@ impl Lower<'_> {
         match c {
             ConstValue::Int(i) => match i64::try_from(*i) {
                 Ok(i) => self.konst(Const::Int(i), span),
+                // Numba types an integer constant past int64 as uint64.
+                Err(_) if (0..1i128 << 64).contains(i) => {
+                    let bits = self.konst(Const::Int(*i as u64 as i64), span);
+                    self.emit(InstKind::Cast(Scalar::UInt64, bits), span)
+                }
                 Err(_) => {
                     self.fail(Diagnostic::error(format!("internal: frozen constant {i} is not an int64"), span, ""))
                 }
@@ -842,15 +847,16 @@ impl Lower<'_> {
         // Operators over literals are constants, as CPython's compiler folds them.
         if let Some(folded) = fold(e, span) {
             return match folded {
-                Ok(c) => self.konst(c, span),
+                Ok(c) => self.const_val(&c, span),
                 Err(d) => self.fail(d),
             };
         }
         match e {
             Expr::NumberLiteral(n) => match &n.value {
-                ast::Number::Int(i) => match i.as_i64() {
-                    Some(v) => self.konst(Const::Int(v), span),
-                    None => self.fail(
+                ast::Number::Int(i) => match (i.as_i64(), i.as_u64()) {
+                    (Some(v), _) => self.konst(Const::Int(v), span),
+                    (None, Some(u)) => self.const_val(&ConstValue::Int(u as i128), span),
+                    (None, None) => self.fail(
                         Diagnostic::error("integer literal does not fit in int64", span, "too large")
                             .with_hint("Numba's integers are 64-bit; use a float literal for larger values"),
                     ),
@@ -1210,7 +1216,7 @@ impl Lower<'_> {
                     .with_hint(if f == "finfo" {
                         "supported: np.finfo(np.float64 or np.float32).eps/max/min/tiny/resolution"
                     } else {
-                        "supported: np.iinfo(np.int64 or np.int32).max/min"
+                        "supported: np.iinfo(integer dtype).max/min/bits"
                     }),
             ),
         }
@@ -1353,6 +1359,8 @@ impl Lower<'_> {
                     return self.builtin_call(b, args, span);
                 }
                 match id {
+                    // `int(x)` keeps an integer's type (Numba's `int()`); floats become int64.
+                    "int" if args.len() == 1 => self.builtin_call(Builtin::PyInt, args, span),
                     "int" => self.cast_call(Scalar::Int64, args, span),
                     "float" => self.cast_call(Scalar::Float64, args, span),
                     "bool" => self.cast_call(Scalar::Bool, args, span),
@@ -1610,7 +1618,7 @@ impl Lower<'_> {
                 };
                 let Some(dtype) = self.dtype(de) else {
                     return self.fail(
-                        Diagnostic::error("unknown dtype", self.sp(de.range()), "expected np.float32, np.float64, np.int32, np.int64")
+                        Diagnostic::error("unknown dtype", self.sp(de.range()), "expected a NumPy dtype such as np.float64 or np.uint8")
                             .with_hint("write dtype=np.float32 (or numba.float32)"),
                     );
                 };
@@ -1834,7 +1842,7 @@ impl Lower<'_> {
                             None => {
                                 return self.fail(
                                     Diagnostic::error("unsupported dtype", self.sp(e.range()), "not a dtype twinjit has")
-                                        .with_hint("supported: np.float64, np.float32, np.int64, np.int32, np.bool_ (or float, int, bool, or their names as strings)"),
+                                        .with_hint("supported: np.float64 np.float32 np.int8 ... np.int64 np.uint8 ... np.uint64 np.bool_ (or float, int, bool, or their names as strings)"),
                                 )
                             }
                         }

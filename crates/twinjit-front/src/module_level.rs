@@ -340,14 +340,14 @@ def trap(x): return x
     fn bad_decorators_and_signatures_are_located() {
         check(
             r#"
-from numba import njit, jit, types, int8, float64, complex128
+from numba import njit, jit, types, complex64, float64, complex128
 @jit(forceobj=True)
 def a(x): return x
 @njit(fast_math=True)
 def b(x): return x
-@njit(float64(int8))
+@njit(float64(complex64))
 def c(x): return x
-@njit(types.uint64(types.float64[:, :, :, :]))
+@njit(types.float16(types.float64[:, :, :, :]))
 def d(x): return x
 @njit(types.Array(types.float64, 2, 'F')(complex128))
 def e(x): return x
@@ -359,8 +359,8 @@ def g(x): return x
             expect![[r#"
                 error: object mode is not supported @ `forceobj=True`
                 error: unknown decorator option `fast_math` @ `fast_math=True`
-                error: the Numba type `int8` is not supported yet @ `int8`
-                error: the Numba type `uint64` is not supported yet @ `types.uint64`
+                error: the Numba type `complex64` is not supported yet @ `complex64`
+                error: the Numba type `float16` is not supported yet @ `types.float16`
                 error: Fortran-order ('F') arrays are not supported yet @ `'F'`
                 error: `float64` is a type, not a signature @ `float64`
                 error: object mode is not supported @ `nopython=False`

@@ -3,8 +3,8 @@
 //! `types.Array(types.float64, 2, 'C')`, `types.UniTuple(types.float64, 3)`,
 //! `types.Tuple((int64, float64))`, `types.intp`, `types.boolean`, `types.void`, with the
 //! names imported from `numba`, `numba.types`, `numba.core.types` or `numba.cuda` (strings go
-//! through [`twinjit_ir::parse_signature`]). A type Numba has and twinjit lacks (`int8`,
-//! `uint64`, `complex128`, ...) is a located "not supported yet".
+//! through [`twinjit_ir::parse_signature`]). A type Numba has and twinjit lacks (`float16`,
+//! `complex128`, ...) is a located "not supported yet".
 
 use crate::env::{qualified, Env};
 use crate::span;
@@ -15,35 +15,15 @@ use twinjit_ir::{ArrayType, Layout, Scalar, Signature, Type};
 
 /// Numba type names twinjit does not have yet.
 const UNSUPPORTED: &[&str] = &[
-    "int8",
-    "int16",
-    "uint8",
-    "uint16",
-    "uint32",
-    "uint64",
-    "uintp",
-    "uintc",
-    "byte",
     "char",
-    "short",
-    "ushort",
-    "uint",
     "ulong",
-    "ulonglong",
     "long_",
-    "longlong",
     "float16",
     "half",
     "complex64",
     "complex128",
     "csingle",
     "cdouble",
-    "i1",
-    "i2",
-    "u1",
-    "u2",
-    "u4",
-    "u8",
     "f2",
     "c8",
     "c16",
@@ -62,7 +42,7 @@ const UNSUPPORTED: &[&str] = &[
 ];
 
 const HAS: &str =
-    "twinjit has bool, int32, int64 (intp), float32, float64, arrays of them (1 to 3 dimensions, C or A layout) and tuples";
+    "twinjit has bool, int8 to int64, uint8 to uint64, float32, float64, arrays of them (1 to 3 dimensions, C or A layout) and tuples";
 
 /// What a type expression names.
 enum Named {

@@ -23,9 +23,10 @@ pub type EntryFn = unsafe extern "C" fn(*mut ErrorRecord, *mut u64, *const u64) 
 /// Cranelift type of a scalar.
 pub fn scalar_type(s: Scalar) -> types::Type {
     match s {
-        Scalar::Bool => types::I8,
-        Scalar::Int32 => types::I32,
-        Scalar::Int64 => types::I64,
+        Scalar::Bool | Scalar::Int8 | Scalar::UInt8 => types::I8,
+        Scalar::Int16 | Scalar::UInt16 => types::I16,
+        Scalar::Int32 | Scalar::UInt32 => types::I32,
+        Scalar::Int64 | Scalar::UInt64 => types::I64,
         Scalar::Float32 => types::F32,
         Scalar::Float64 => types::F64,
     }

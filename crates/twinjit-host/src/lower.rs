@@ -85,14 +85,14 @@ impl FnLowering<'_, '_> {
             let ty = self.scalar(*v);
             let ins = self.b.ins();
             values.push(match ty {
-                Scalar::Bool => ins.uextend(types::I64, x),
-                Scalar::Int32 => ins.sextend(types::I64, x),
-                Scalar::Int64 => x,
+                Scalar::Int64 | Scalar::UInt64 => x,
+                s if s.is_signed() => ins.sextend(types::I64, x),
+                Scalar::Bool | Scalar::UInt8 | Scalar::UInt16 | Scalar::UInt32 => ins.uextend(types::I64, x),
                 Scalar::Float32 => {
                     let d = ins.fpromote(types::F64, x);
                     self.b.ins().bitcast(types::I64, MemFlagsData::new(), d)
                 }
-                Scalar::Float64 => ins.bitcast(types::I64, MemFlagsData::new(), x),
+                _ => ins.bitcast(types::I64, MemFlagsData::new(), x),
             });
         }
         while values.len() < MAX_RUNTIME_ARGS {
@@ -173,6 +173,14 @@ impl FnLowering<'_, '_> {
         match self.f.def_inst(v).map(|d| &d.kind) {
             Some(InstKind::Const(Const::Int(k))) => Some(*k),
             _ => None,
+        }
+    }
+
+    /// A constant integer, also seen through a cast (how `2` becomes a uint64 operand).
+    fn const_int_through_cast(&self, v: Value) -> Option<i64> {
+        match self.f.def_inst(v).map(|d| &d.kind) {
+            Some(InstKind::Cast(s, x)) if s.is_int() => self.const_int(*x),
+            _ => self.const_int(v),
         }
     }
 
@@ -295,7 +303,7 @@ impl FnLowering<'_, '_> {
                     };
                     self.b.ins().fcmp(cc, x, y)
                 } else {
-                    let cc = match (op, s == Scalar::Bool) {
+                    let cc = match (op, s == Scalar::Bool || s.is_unsigned()) {
                         (CmpOp::Eq, _) => IntCC::Equal,
                         (CmpOp::Ne, _) => IntCC::NotEqual,
                         (CmpOp::Lt, false) => IntCC::SignedLessThan,
@@ -582,30 +590,73 @@ impl FnLowering<'_, '_> {
         self.b.ins().iadd(data, bytes)
     }
 
+    /// The IR's `cast` (see `twinjit_ir::interp::cast`, its definition): integers extend by
+    /// their own signedness or wrap; floats truncate toward zero, saturating at int32 for
+    /// int32, at int64 (uint64 for a non-negative float to uint64) otherwise, then wrap.
     fn cast(&mut self, x: cl::Value, from: Scalar, to: Scalar) -> cl::Value {
         use Scalar::*;
         if from == to {
             return x;
         }
-        let ins = self.b.ins();
+        let (ft, tt) = (scalar_type(from), scalar_type(to));
         match (from, to) {
             (_, Bool) if from.is_float() => {
-                let z = self.fzero(scalar_type(from));
+                let z = self.fzero(ft);
                 self.b.ins().fcmp(FloatCC::NotEqual, x, z)
             }
-            (_, Bool) => ins.icmp_imm_s(IntCC::NotEqual, x, 0),
-            (Bool, Int32 | Int64) => ins.uextend(scalar_type(to), x),
-            (Bool, Float32 | Float64) => {
-                let i = ins.uextend(types::I32, x);
-                self.b.ins().fcvt_from_uint(scalar_type(to), i)
+            (_, Bool) => self.b.ins().icmp_imm_s(IntCC::NotEqual, x, 0),
+            (Float32, Float64) => self.b.ins().fpromote(types::F64, x),
+            (Float64, Float32) => self.b.ins().fdemote(types::F32, x),
+            (_, Float32 | Float64) => {
+                // Through 64 bits: Cranelift converts from i32/i64 only.
+                let w = self.int_to_i64(x, from);
+                if from == UInt64 {
+                    self.b.ins().fcvt_from_uint(tt, w)
+                } else {
+                    self.b.ins().fcvt_from_sint(tt, w)
+                }
             }
-            (Int32, Int64) => ins.sextend(types::I64, x),
-            (Int64, Int32) => ins.ireduce(types::I32, x),
-            (Int32 | Int64, Float32 | Float64) => ins.fcvt_from_sint(scalar_type(to), x),
-            (Float32 | Float64, Int32 | Int64) => ins.fcvt_to_sint_sat(scalar_type(to), x),
-            (Float32, Float64) => ins.fpromote(types::F64, x),
-            (Float64, Float32) => ins.fdemote(types::F32, x),
-            _ => x,
+            (Float32 | Float64, Int32) => self.b.ins().fcvt_to_sint_sat(types::I32, x),
+            (Float32 | Float64, UInt64) => {
+                let s = self.b.ins().fcvt_to_sint_sat(types::I64, x);
+                let u = self.b.ins().fcvt_to_uint_sat(types::I64, x);
+                let z = self.fzero(ft);
+                let nonneg = self.b.ins().fcmp(FloatCC::GreaterThanOrEqual, x, z);
+                self.b.ins().select(nonneg, u, s)
+            }
+            (Float32 | Float64, _) => {
+                let w = self.b.ins().fcvt_to_sint_sat(types::I64, x);
+                if tt == types::I64 {
+                    w
+                } else {
+                    self.b.ins().ireduce(tt, w)
+                }
+            }
+            _ => {
+                // Integer (or bool) to integer.
+                if ft.bits() < tt.bits() {
+                    if from.is_signed() {
+                        self.b.ins().sextend(tt, x)
+                    } else {
+                        self.b.ins().uextend(tt, x)
+                    }
+                } else if ft.bits() > tt.bits() {
+                    self.b.ins().ireduce(tt, x)
+                } else {
+                    x
+                }
+            }
+        }
+    }
+
+    /// An integer or bool as an i64, extended by its signedness.
+    fn int_to_i64(&mut self, x: cl::Value, s: Scalar) -> cl::Value {
+        if scalar_type(s) == types::I64 {
+            x
+        } else if s.is_signed() {
+            self.b.ins().sextend(types::I64, x)
+        } else {
+            self.b.ins().uextend(types::I64, x)
         }
     }
 
@@ -640,6 +691,11 @@ impl FnLowering<'_, '_> {
                 _ => return Err(HostError::Internal(format!("{} on bools", op.name()))),
             });
         }
+        if s.is_unsigned() {
+            if let Some(r) = self.unsigned_binary(op, x, y, c, t) {
+                return Ok(r);
+            }
+        }
         Ok(match op {
             BinaryOp::Add => self.b.ins().iadd(x, y),
             BinaryOp::Sub => self.b.ins().isub(x, y),
@@ -662,6 +718,53 @@ impl FnLowering<'_, '_> {
                 self.b.ins().select(in_range, shifted, other)
             }
         })
+    }
+
+    /// The operators whose unsigned form differs from the signed one; `None` for the rest.
+    fn unsigned_binary(
+        &mut self,
+        op: BinaryOp,
+        x: cl::Value,
+        y: cl::Value,
+        c: Value,
+        t: types::Type,
+    ) -> Option<cl::Value> {
+        Some(match op {
+            BinaryOp::Div => {
+                let (x, y) = (self.uint_to_i64(x, t), self.uint_to_i64(y, t));
+                let fx = self.b.ins().fcvt_from_uint(types::F64, x);
+                let fy = self.b.ins().fcvt_from_uint(types::F64, y);
+                self.b.ins().fdiv(fx, fy)
+            }
+            BinaryOp::FloorDiv | BinaryOp::Mod => {
+                // The IR's raw semantics: a zero divisor gives 0.
+                let zero = self.iconst(t, 0);
+                let one = self.iconst(t, 1);
+                let y0 = self.b.ins().icmp_imm_s(IntCC::Equal, y, 0);
+                let safe = self.b.ins().select(y0, one, y);
+                let r = if op == BinaryOp::FloorDiv { self.b.ins().udiv(x, safe) } else { self.b.ins().urem(x, safe) };
+                self.b.ins().select(y0, zero, r)
+            }
+            BinaryOp::Shr => {
+                let in_range = self.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, y, t.bits() as i64);
+                let shifted = self.b.ins().ushr(x, y);
+                let zero = self.iconst(t, 0);
+                self.b.ins().select(in_range, shifted, zero)
+            }
+            BinaryOp::Pow => match self.const_int_through_cast(c) {
+                Some(e) if (0..=64).contains(&e) => self.powi_unrolled(x, e, t),
+                _ => self.call_helper("twinjit_powi_u64", &[x, y], &[t, types::I64], t),
+            },
+            _ => return None,
+        })
+    }
+
+    fn uint_to_i64(&mut self, x: cl::Value, t: types::Type) -> cl::Value {
+        if t == types::I64 {
+            x
+        } else {
+            self.b.ins().uextend(types::I64, x)
+        }
     }
 
     /// `x ** y` with an integer exponent (x int or float, of type `t`): `0 ** negative` raises

@@ -27,6 +27,9 @@ extern "C" fn mod_f32(x: f32, y: f32) -> f32 {
 extern "C" fn powi_i64(x: i64, y: i64) -> i64 {
     int_pow(x, y).unwrap_or(0)
 }
+extern "C" fn powi_u64(x: u64, y: u64) -> u64 {
+    twinjit_ir::interp::uint_pow(x, y)
+}
 extern "C" fn powi_f64_rt(x: f64, y: i64) -> f64 {
     powi_f64(x, y).unwrap_or(f64::INFINITY)
 }
@@ -145,6 +148,7 @@ pub(crate) fn symbols() -> &'static [(Box<str>, usize)] {
             floordiv_f32,
             mod_f32,
             powi_i64,
+            powi_u64,
             powi_f64_rt,
             powi_f32_rt,
             gcd_i64,

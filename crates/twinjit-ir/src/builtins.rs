@@ -49,6 +49,9 @@ pub enum Typing {
     Divmod,
     /// `pow(a, b)`: `a ** b`.
     Pow,
+    /// `int(x)`: an integer keeps its type (as Numba's `int()`), a float or bool becomes an
+    /// int64; rewritten to a cast.
+    IntCtor,
     /// `a is b`: bool. As Numba: equal types that are immutable compare by value (`==`),
     /// different types (`x is None` for a number `x`) are a constant False; rewritten.
     Identity,
@@ -921,6 +924,8 @@ builtins! {
     Pow = "pow" ["pow"] (2, 2) Pow, Rw;
     /// `a is b` (the front end writes `a is not b` as `not (a is b)`)
     Is = "is" [] (2, 2) Identity, Rw;
+    /// `int(x)`
+    PyInt = "int" [] (1, 1) IntCtor, Rw;
     /// `sum(tuple[, start])`
     Sum = "sum" ["sum"] (1, 2) Sum, Rw;
     /// `len(a)`: the first dimension.

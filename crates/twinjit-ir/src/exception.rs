@@ -59,6 +59,8 @@ pub struct Exception<R> {
 pub enum PyScalar {
     /// An integer.
     Int(i64),
+    /// A `uint64` (above `i64::MAX` it has no `Int`).
+    UInt(u64),
     /// A float.
     Float(f64),
     /// A bool.
@@ -70,8 +72,9 @@ impl PyScalar {
     pub fn from_bits(ty: Scalar, bits: i64) -> PyScalar {
         match ty {
             Scalar::Bool => PyScalar::Bool(bits != 0),
-            Scalar::Int32 | Scalar::Int64 => PyScalar::Int(bits),
-            Scalar::Float32 | Scalar::Float64 => PyScalar::Float(f64::from_bits(bits as u64)),
+            Scalar::UInt64 => PyScalar::UInt(bits as u64),
+            s if s.is_int() => PyScalar::Int(s.int_value(bits) as i64),
+            _ => PyScalar::Float(f64::from_bits(bits as u64)),
         }
     }
 
@@ -80,6 +83,7 @@ impl PyScalar {
     pub fn to_bits(self) -> i64 {
         match self {
             PyScalar::Int(i) => i,
+            PyScalar::UInt(u) => u as i64,
             PyScalar::Float(x) => x.to_bits() as i64,
             PyScalar::Bool(b) => b as i64,
         }
@@ -132,6 +136,7 @@ impl<R> Exception<R> {
                 ExceptionArg::Bool(b) => (if *b { "True" } else { "False" }.to_string(), false),
                 ExceptionArg::Runtime(r) => match value(r) {
                     PyScalar::Int(i) => (i.to_string(), false),
+                    PyScalar::UInt(u) => (u.to_string(), false),
                     PyScalar::Float(x) => (float_repr(x), false),
                     PyScalar::Bool(b) => (if b { "True" } else { "False" }.to_string(), false),
                 },

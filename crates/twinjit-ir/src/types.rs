@@ -1,6 +1,6 @@
 //! Types and Numba-spelled signatures.
 //!
-//! Scalars are `bool int32 int64 float32 float64`; arrays are `array(dtype, ndim, layout)`;
+//! Scalars are `bool`, the signed and unsigned integers of 8 to 64 bits, `float32` and `float64`; arrays are `array(dtype, ndim, layout)`;
 //! tuples are heterogeneous. `Unknown` is the bottom of the type lattice used while inferring
 //! and the type of every value in untyped IR.
 
@@ -19,6 +19,18 @@ pub enum Scalar {
     Float32,
     /// `float64`.
     Float64,
+    /// `int8`.
+    Int8,
+    /// `int16`.
+    Int16,
+    /// `uint8`.
+    UInt8,
+    /// `uint16`.
+    UInt16,
+    /// `uint32`.
+    UInt32,
+    /// `uint64`.
+    UInt64,
 }
 
 impl Scalar {
@@ -30,21 +42,113 @@ impl Scalar {
             Scalar::Int64 => "int64",
             Scalar::Float32 => "float32",
             Scalar::Float64 => "float64",
+            Scalar::Int8 => "int8",
+            Scalar::Int16 => "int16",
+            Scalar::UInt8 => "uint8",
+            Scalar::UInt16 => "uint16",
+            Scalar::UInt32 => "uint32",
+            Scalar::UInt64 => "uint64",
         }
     }
+
+    /// Every scalar type, in Numba's order of `bool`, signed, unsigned, float.
+    pub const ALL: [Scalar; 11] = [
+        Scalar::Bool,
+        Scalar::Int8,
+        Scalar::Int16,
+        Scalar::Int32,
+        Scalar::Int64,
+        Scalar::UInt8,
+        Scalar::UInt16,
+        Scalar::UInt32,
+        Scalar::UInt64,
+        Scalar::Float32,
+        Scalar::Float64,
+    ];
 
     /// Size in bytes of one element in an array.
     pub fn size(self) -> usize {
         match self {
-            Scalar::Bool => 1,
-            Scalar::Int32 | Scalar::Float32 => 4,
-            Scalar::Int64 | Scalar::Float64 => 8,
+            Scalar::Bool | Scalar::Int8 | Scalar::UInt8 => 1,
+            Scalar::Int16 | Scalar::UInt16 => 2,
+            Scalar::Int32 | Scalar::UInt32 | Scalar::Float32 => 4,
+            Scalar::Int64 | Scalar::UInt64 | Scalar::Float64 => 8,
         }
     }
 
-    /// Whether this is `int32` or `int64`.
+    /// Width in bits (`bool` is 1).
+    pub fn bits(self) -> u32 {
+        if self == Scalar::Bool {
+            1
+        } else {
+            self.size() as u32 * 8
+        }
+    }
+
+    /// Whether this is an integer type, signed or unsigned (not `bool`).
     pub fn is_int(self) -> bool {
-        matches!(self, Scalar::Int32 | Scalar::Int64)
+        self.is_signed() || self.is_unsigned()
+    }
+
+    /// Whether this is a signed integer type.
+    pub fn is_signed(self) -> bool {
+        matches!(self, Scalar::Int8 | Scalar::Int16 | Scalar::Int32 | Scalar::Int64)
+    }
+
+    /// Whether this is an unsigned integer type.
+    pub fn is_unsigned(self) -> bool {
+        matches!(self, Scalar::UInt8 | Scalar::UInt16 | Scalar::UInt32 | Scalar::UInt64)
+    }
+
+    /// The integer type of `bits` bits and the given signedness.
+    pub fn int(bits: u32, signed: bool) -> Scalar {
+        match (bits, signed) {
+            (8, true) => Scalar::Int8,
+            (16, true) => Scalar::Int16,
+            (32, true) => Scalar::Int32,
+            (8, false) => Scalar::UInt8,
+            (16, false) => Scalar::UInt16,
+            (32, false) => Scalar::UInt32,
+            (_, false) => Scalar::UInt64,
+            _ => Scalar::Int64,
+        }
+    }
+
+    /// The type integer arithmetic on this type computes in (Numba's integer typing: at least
+    /// 64 bits, unsigned only when the operand is): `int64` or `uint64`; floats are their own.
+    pub fn widened(self) -> Scalar {
+        match self {
+            s if s.is_float() => s,
+            s if s.is_unsigned() => Scalar::UInt64,
+            _ => Scalar::Int64,
+        }
+    }
+
+    /// `(min, max)` of an integer type as `i128` (`bool` is 0..1).
+    pub fn int_range(self) -> (i128, i128) {
+        if self == Scalar::Bool {
+            return (0, 1);
+        }
+        let b = self.bits();
+        if self.is_unsigned() {
+            (0, (1i128 << b) - 1)
+        } else {
+            (-(1i128 << (b - 1)), (1i128 << (b - 1)) - 1)
+        }
+    }
+
+    /// The value of the 64-bit pattern `bits` (as the IR keeps integer constants) read as this
+    /// integer type: sign- or zero-extended from the type's width.
+    pub fn int_value(self, bits: i64) -> i128 {
+        match self {
+            Scalar::Bool => (bits & 1) as i128,
+            Scalar::UInt64 => bits as u64 as i128,
+            s if s.is_unsigned() => (bits as u64 & ((1u64 << s.bits()) - 1)) as i128,
+            s => {
+                let sh = 64 - s.bits().min(64);
+                ((bits << sh) >> sh) as i128
+            }
+        }
     }
 
     /// Whether this is `float32` or `float64`.
@@ -56,8 +160,14 @@ impl Scalar {
     pub fn parse(s: &str) -> Option<Scalar> {
         Some(match s {
             "bool" | "boolean" | "b1" | "bool_" => Scalar::Bool,
+            "int8" | "i1" | "byte" => Scalar::Int8,
+            "int16" | "i2" | "short" => Scalar::Int16,
             "int32" | "i4" | "intc" => Scalar::Int32,
-            "int64" | "i8" | "intp" | "int_" => Scalar::Int64,
+            "int64" | "i8" | "intp" | "int_" | "long" | "longlong" => Scalar::Int64,
+            "uint8" | "u1" | "ubyte" => Scalar::UInt8,
+            "uint16" | "u2" | "ushort" => Scalar::UInt16,
+            "uint32" | "u4" | "uintc" => Scalar::UInt32,
+            "uint64" | "u8" | "uintp" | "uint" | "ulong" | "ulonglong" => Scalar::UInt64,
             "float32" | "f4" | "single" => Scalar::Float32,
             "float64" | "f8" | "double" | "float_" => Scalar::Float64,
             _ => return None,
@@ -130,6 +240,8 @@ impl Type {
     pub const F32: Type = Type::Scalar(Scalar::Float32);
     /// `float64`.
     pub const F64: Type = Type::Scalar(Scalar::Float64);
+    /// `uint64`.
+    pub const U64: Type = Type::Scalar(Scalar::UInt64);
 
     /// The scalar, if this is one.
     pub fn scalar(&self) -> Option<Scalar> {
@@ -237,6 +349,12 @@ fn scalar_code(s: Scalar) -> &'static str {
         Scalar::Int64 => "i8",
         Scalar::Float32 => "f4",
         Scalar::Float64 => "f8",
+        Scalar::Int8 => "i1",
+        Scalar::Int16 => "i2",
+        Scalar::UInt8 => "u1",
+        Scalar::UInt16 => "u2",
+        Scalar::UInt32 => "u4",
+        Scalar::UInt64 => "u8",
     }
 }
 
@@ -420,9 +538,9 @@ impl SigParser<'_> {
         let Some(dtype) = Scalar::parse(name) else {
             self.pos = start;
             self.skip_ws();
-            return Err(
-                self.err(&format!("unknown type `{name}`; expected one of bool, int32, int64, float32, float64"))
-            );
+            return Err(self.err(&format!(
+                "unknown type `{name}`; expected a Numba type such as int64, uint8, float32 or float64"
+            )));
         };
         if !self.eat("[") {
             return Ok(Type::Scalar(dtype));
@@ -480,7 +598,7 @@ mod tests {
 
     #[test]
     fn bad_signatures_say_where() {
-        check("floaty[:]", "bad signature `floaty[:]` at byte 0: unknown type `floaty`; expected one of bool, int32, int64, float32, float64");
+        check("floaty[:]", "bad signature `floaty[:]` at byte 0: unknown type `floaty`; expected a Numba type such as int64, uint8, float32 or float64");
         check(
             "float64[:, :, :, :]",
             "bad signature `float64[:, :, :, :]` at byte 19: arrays of more than 3 dimensions are not supported",

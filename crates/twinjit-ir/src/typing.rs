@@ -75,16 +75,33 @@ pub fn unify(a: &Type, b: &Type) -> Option<Type> {
     }
 }
 
-/// Numeric unification of two scalars.
+/// Numeric unification of two scalars: NumPy's `promote_types`, which Numba uses to join
+/// the types of a variable, of `min`/`max` and of comparisons (`uint8` with `int8` is `int16`,
+/// `uint64` with a signed integer is `float64`, `float32` with `int32` is `float64`).
 pub fn unify_scalar(a: Scalar, b: Scalar) -> Scalar {
     use Scalar::*;
     match (a, b) {
         _ if a == b => a,
-        (Float32, Float32) => Float32,
-        (Float32, Bool) | (Bool, Float32) => Float32,
-        (Float32 | Float64, _) | (_, Float32 | Float64) => Float64,
-        (Int64, _) | (_, Int64) => Int64,
-        _ => Int32,
+        (Bool, t) | (t, Bool) => t,
+        (Float64, _) | (_, Float64) => Float64,
+        (Float32, t) | (t, Float32) => {
+            if t.bits() <= 16 {
+                Float32
+            } else {
+                Float64
+            }
+        }
+        _ if a.is_signed() == b.is_signed() => Scalar::int(a.bits().max(b.bits()), a.is_signed()),
+        _ => {
+            let (s, u) = if a.is_signed() { (a, b) } else { (b, a) };
+            if u.bits() < s.bits() {
+                s
+            } else if u.bits() < 64 {
+                Scalar::int(u.bits() * 2, true)
+            } else {
+                Float64
+            }
+        }
     }
 }
 
@@ -100,16 +117,25 @@ pub struct OpTypes {
     pub result: Scalar,
 }
 
+/// Numba's integer typing (NBEP 1): integer arithmetic computes in 64 bits, unsigned only
+/// when both operands are (`bool` counts as signed).
 fn promote_int(a: Scalar, b: Scalar) -> Scalar {
-    // Numba computes integer arithmetic in at least intp (int64) width.
-    let _ = (a, b);
-    Scalar::Int64
+    if a.is_unsigned() && b.is_unsigned() {
+        Scalar::UInt64
+    } else {
+        Scalar::Int64
+    }
 }
 
+/// The float type of mixed arithmetic: `float32` when every operand converts to it safely
+/// by Numba's rules (`bool`, `int8`, `int16`, `uint8`), `float64` otherwise.
 fn float_of(a: Scalar, b: Scalar) -> Scalar {
-    match unify_scalar(a, b) {
-        Scalar::Float32 => Scalar::Float32,
-        _ => Scalar::Float64,
+    let f32_safe =
+        |s: Scalar| matches!(s, Scalar::Float32 | Scalar::Bool | Scalar::Int8 | Scalar::Int16 | Scalar::UInt8);
+    if f32_safe(a) && f32_safe(b) && (a == Scalar::Float32 || b == Scalar::Float32) {
+        Scalar::Float32
+    } else {
+        Scalar::Float64
     }
 }
 
@@ -139,7 +165,7 @@ pub fn binary(op: BinaryOp, a: Scalar, b: Scalar) -> Result<OpTypes, String> {
             } else if any_float {
                 same(float_of(a, b))
             } else {
-                same(Scalar::Int64)
+                same(promote_int(a, b))
             }
         }
         BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor => {
@@ -156,7 +182,9 @@ pub fn binary(op: BinaryOp, a: Scalar, b: Scalar) -> Result<OpTypes, String> {
             if any_float {
                 return Err(format!("unsupported operand types for {}: {} and {}", op.symbol(), a.name(), b.name()));
             }
-            same(Scalar::Int64)
+            // The result has the left operand's signedness, as in NumPy (the count converts
+            // to it; a negative count shifts everything out).
+            same(if a.is_unsigned() { Scalar::UInt64 } else { Scalar::Int64 })
         }
     })
 }
@@ -166,29 +194,26 @@ pub fn unary(op: UnaryOp, a: Scalar) -> Result<(Scalar, Scalar), String> {
     Ok(match op {
         UnaryOp::Not => (a, Scalar::Bool),
         UnaryOp::Neg | UnaryOp::Pos => {
-            if a.is_float() {
-                (a, a)
+            // Numba negates an integer in its own type, then widens ("negate before
+            // upcasting"): `-uint8(1)` is 255 as a uint64, `-int8(-128)` is -128.
+            if a.is_float() || a.is_int() {
+                (a, a.widened())
             } else {
                 (Scalar::Int64, Scalar::Int64)
             }
         }
         UnaryOp::Invert => match a {
             Scalar::Bool => (Scalar::Bool, Scalar::Bool),
-            s if s.is_int() => (Scalar::Int64, Scalar::Int64),
+            s if s.is_int() => (s, s.widened()),
             s => return Err(format!("bad operand type for unary ~: {}", s.name())),
         },
     })
 }
 
-/// Typing of a comparison: the common operand type.
+/// Typing of a comparison: the common operand type (NumPy's promotion, so `uint64` against
+/// `int64` compares as `float64`, as Numba does).
 pub fn compare(_op: CmpOp, a: Scalar, b: Scalar) -> Scalar {
-    if a == b {
-        a
-    } else if a.is_float() || b.is_float() {
-        float_of(a, b)
-    } else {
-        Scalar::Int64
-    }
+    unify_scalar(a, b)
 }
 
 /// The result of a one-argument `math` function on `a` (int arguments become float64).
@@ -214,7 +239,9 @@ pub fn math_binary(a: Scalar, b: Scalar) -> Scalar {
 pub fn ufunc_scalar(loops: UfuncLoops, args: &[Scalar]) -> Scalar {
     let mixed = args.iter().any(|s| s.is_int()) && args.iter().any(|s| s.is_float());
     let float_loop = || {
-        if args.iter().all(|s| matches!(s, Scalar::Float32 | Scalar::Bool) || (mixed && s.is_int())) {
+        // NumPy's safe casts to float32: bool and the integers of at most 16 bits.
+        let small = |s: &Scalar| matches!(s, Scalar::Float32 | Scalar::Bool) || (s.is_int() && s.bits() <= 16);
+        if args.iter().all(|s| small(s) || (mixed && s.is_int())) {
             Scalar::Float32
         } else {
             Scalar::Float64
@@ -230,7 +257,8 @@ pub fn ufunc_scalar(loops: UfuncLoops, args: &[Scalar]) -> Scalar {
         },
         UfuncLoops::Predicate => Scalar::Bool,
         UfuncLoops::Divide => {
-            if args.iter().any(|s| s.is_float()) {
+            let bools = args.iter().all(|s| *s == Scalar::Bool);
+            if args.iter().any(|s| s.is_float()) || !bools {
                 float_loop()
             } else {
                 Scalar::Float64
@@ -299,6 +327,10 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             scalar(0)?;
             Type::I64
         }
+        Typing::IntCtor => match scalar(0)? {
+            s if s.is_int() => Type::Scalar(s),
+            _ => Type::I64,
+        },
         Typing::FloatPredicate if is_elementwise(args) => elementwise_result(Scalar::Bool, args),
         Typing::FloatPredicate => {
             scalar(0)?;
@@ -318,8 +350,9 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             }
         }
         Typing::Abs => {
+            // Numba keeps the operand's type (`abs(True)` is an int8).
             let s = scalar(0)?;
-            Type::Scalar(if s.is_float() { s } else { Scalar::Int64 })
+            Type::Scalar(if s == Scalar::Bool { Scalar::Int8 } else { s })
         }
         Typing::MinMax => {
             let items = iterable_items(b, args)?;
@@ -1352,6 +1385,8 @@ pub fn elementwise_binary(op: BinaryOp, a: Scalar, b: Scalar) -> Result<Scalar, 
         BinaryOp::Sub | BinaryOp::FloorDiv | BinaryOp::Mod | BinaryOp::Pow if bools => Scalar::Int64,
         BinaryOp::Sub | BinaryOp::FloorDiv | BinaryOp::Mod | BinaryOp::Pow => u,
         BinaryOp::Div if u.is_float() => u,
+        // The first true_divide loop the integers cast to safely: float32 up to 16 bits.
+        BinaryOp::Div if u.is_int() && u.bits() <= 16 => Scalar::Float32,
         BinaryOp::Div => Scalar::Float64,
         BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor | BinaryOp::Shl | BinaryOp::Shr => {
             if u.is_float() || (bools && matches!(op, BinaryOp::Shl | BinaryOp::Shr)) {
@@ -1367,7 +1402,7 @@ pub fn elementwise_binary(op: BinaryOp, a: Scalar, b: Scalar) -> Result<Scalar, 
 /// float32 with int64 is float32 (`numpy_support.ufunc_can_cast`).
 pub fn ufunc_unify(a: Scalar, b: Scalar) -> Scalar {
     match (a, b) {
-        (Scalar::Int32 | Scalar::Int64, f) | (f, Scalar::Int32 | Scalar::Int64) if f.is_float() => f,
+        (i, f) | (f, i) if i.is_int() && f.is_float() => f,
         _ => unify_scalar(a, b),
     }
 }
@@ -1396,8 +1431,9 @@ pub fn elementwise_result(dtype: Scalar, operands: &[Type]) -> Type {
 pub fn same_kind(from: Scalar, to: Scalar) -> bool {
     let kind = |s: Scalar| match s {
         Scalar::Bool => 0,
-        Scalar::Int32 | Scalar::Int64 => 1,
-        Scalar::Float32 | Scalar::Float64 => 2,
+        s if s.is_unsigned() => 1,
+        s if s.is_signed() => 2,
+        _ => 3,
     };
     kind(from) <= kind(to)
 }
@@ -1774,7 +1810,8 @@ fn nonzero_type(b: Builtin, t: &Type) -> Result<Type, TypeError> {
 fn reduce(b: Builtin, r: Reduce, args: &[Type]) -> Result<Type, TypeError> {
     let at = array_of(&args[0], b.name())?;
     let d = at.dtype;
-    let wide = |s: Scalar| if s.is_float() { s } else { Scalar::Int64 };
+    // Sums and products of integers accumulate in 64 bits of the same signedness.
+    let wide = |s: Scalar| s.widened();
     let s = match r {
         Reduce::Sum => {
             let acc = match args.get(2) {
@@ -1826,6 +1863,54 @@ mod tests {
             Err(e) => e,
         };
         assert_eq!(got, expect, "{a:?} {} {b:?}", op.symbol());
+    }
+
+    /// Rows of the table Numba 0.68 gives for `a + b` on NumPy scalars of these types (and
+    /// `min(a, b)`, which unifies as `np.promote_types`).
+    #[test]
+    fn numba_integer_width_rules() {
+        let order = [Bool, Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64, Float32, Float64];
+        let add = [
+            "int64 int64 int64 int64 int64 int64 int64 int64 int64 float32 float64",
+            "int64 int64 int64 int64 int64 int64 int64 int64 int64 float32 float64",
+            "int64 int64 int64 int64 int64 int64 int64 int64 int64 float32 float64",
+            "int64 int64 int64 int64 int64 int64 int64 int64 int64 float64 float64",
+            "int64 int64 int64 int64 int64 int64 int64 int64 int64 float64 float64",
+            "int64 int64 int64 int64 int64 uint64 uint64 uint64 uint64 float32 float64",
+            "int64 int64 int64 int64 int64 uint64 uint64 uint64 uint64 float64 float64",
+            "int64 int64 int64 int64 int64 uint64 uint64 uint64 uint64 float64 float64",
+            "int64 int64 int64 int64 int64 uint64 uint64 uint64 uint64 float64 float64",
+            "float32 float32 float32 float64 float64 float32 float64 float64 float64 float32 float64",
+            "float64 float64 float64 float64 float64 float64 float64 float64 float64 float64 float64",
+        ];
+        let min = [
+            "bool int8 int16 int32 int64 uint8 uint16 uint32 uint64 float32 float64",
+            "int8 int8 int16 int32 int64 int16 int32 int64 float64 float32 float64",
+            "int16 int16 int16 int32 int64 int16 int32 int64 float64 float32 float64",
+            "int32 int32 int32 int32 int64 int32 int32 int64 float64 float64 float64",
+            "int64 int64 int64 int64 int64 int64 int64 int64 float64 float64 float64",
+            "uint8 int16 int16 int32 int64 uint8 uint16 uint32 uint64 float32 float64",
+            "uint16 int32 int32 int32 int64 uint16 uint16 uint32 uint64 float32 float64",
+            "uint32 int64 int64 int64 int64 uint32 uint32 uint32 uint64 float64 float64",
+            "uint64 float64 float64 float64 float64 uint64 uint64 uint64 uint64 float64 float64",
+            "float32 float32 float32 float64 float64 float32 float32 float64 float64 float32 float64",
+            "float64 float64 float64 float64 float64 float64 float64 float64 float64 float64 float64",
+        ];
+        for (i, a) in order.iter().enumerate() {
+            for (j, b) in order.iter().enumerate() {
+                let want = add[i].split(' ').nth(j).unwrap();
+                if *a == Bool && *b == Bool {
+                    continue; // bool + bool is int64 in Numba; bitwise ops keep bool
+                }
+                assert_eq!(binary(BinaryOp::Add, *a, *b).unwrap().result.name(), want, "{a:?} + {b:?}");
+                assert_eq!(unify_scalar(*a, *b).name(), min[i].split(' ').nth(j).unwrap(), "min({a:?}, {b:?})");
+            }
+        }
+        check(BinaryOp::Shl, UInt8, Int64, "uint64 uint64 -> uint64");
+        check(BinaryOp::Shr, Int8, UInt64, "int64 int64 -> int64");
+        assert_eq!(unary(UnaryOp::Neg, UInt8), Ok((UInt8, UInt64)));
+        assert_eq!(unary(UnaryOp::Invert, Int16), Ok((Int16, Int64)));
+        assert_eq!(compare(CmpOp::Lt, UInt64, Int64), Float64);
     }
 
     #[test]
@@ -1887,7 +1972,8 @@ mod tests {
         check_builtin(Builtin::Frexp, &["float32"], "(float32, int32)");
         check_builtin(Builtin::Gcd, &["int32", "int32"], "int32");
         check_builtin(Builtin::Gcd, &["int32", "int64"], "int64");
-        check_builtin(Builtin::Abs, &["int32"], "int64");
+        check_builtin(Builtin::Abs, &["int32"], "int32");
+        check_builtin(Builtin::Abs, &["uint8"], "uint8");
         check_builtin(Builtin::Abs, &["float32"], "float32");
         check_builtin(Builtin::Min, &["int32", "float32", "bool"], "float64");
         check_builtin(Builtin::Len, &["float64[:, :]"], "int64");
@@ -1946,7 +2032,8 @@ mod tests {
     #[test]
     fn unary_rules() {
         assert_eq!(unary(UnaryOp::Invert, Bool), Ok((Bool, Bool)));
-        assert_eq!(unary(UnaryOp::Neg, Int32), Ok((Int64, Int64)));
+        assert_eq!(unary(UnaryOp::Neg, Int32), Ok((Int32, Int64)));
+        assert_eq!(unary(UnaryOp::Neg, Bool), Ok((Int64, Int64)));
         assert_eq!(unary(UnaryOp::Neg, Float32), Ok((Float32, Float32)));
         assert!(unary(UnaryOp::Invert, Float64).is_err());
     }

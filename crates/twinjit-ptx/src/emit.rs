@@ -40,8 +40,10 @@ type Parts = Vec<Part>;
 fn reg_ty(s: Scalar) -> &'static str {
     match s {
         Scalar::Bool => "i1",
-        Scalar::Int32 => "i32",
-        Scalar::Int64 => "i64",
+        Scalar::Int8 | Scalar::UInt8 => "i8",
+        Scalar::Int16 | Scalar::UInt16 => "i16",
+        Scalar::Int32 | Scalar::UInt32 => "i32",
+        Scalar::Int64 | Scalar::UInt64 => "i64",
         Scalar::Float32 => "float",
         Scalar::Float64 => "double",
     }
@@ -80,7 +82,8 @@ fn const_op(c: Const, s: Scalar) -> String {
         (Const::Int(i), Scalar::Float32) => float_lit(i as f32 as f64),
         (Const::Int(i), Scalar::Float64) => float_lit(i as f64),
         (Const::Int(i), Scalar::Bool) => (i != 0).to_string(),
-        (Const::Int(i), Scalar::Int32) => (i as i32).to_string(),
+        // The pattern truncated to the width, written signed (LLVM's spelling of any integer).
+        (Const::Int(i), s) if s.bits() < 64 => ((i << (64 - s.bits())) >> (64 - s.bits())).to_string(),
         (Const::Int(i), _) => i.to_string(),
         (Const::Bool(b), Scalar::Bool) => b.to_string(),
         (Const::Bool(b), Scalar::Float32 | Scalar::Float64) => float_lit(b as i64 as f64),
@@ -563,15 +566,17 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
         let mut values = Vec::new();
         for v in e.runtime().take(MAX_RUNTIME_ARGS) {
             let x = self.one(*v).to_string();
-            values.push(match self.f.ty(*v).scalar().unwrap_or(Scalar::Int64) {
-                Scalar::Bool => self.def(format!("zext i1 {x} to i64")),
-                Scalar::Int32 => self.def(format!("sext i32 {x} to i64")),
-                Scalar::Int64 => x,
+            let s = self.f.ty(*v).scalar().unwrap_or(Scalar::Int64);
+            let rt = reg_ty(s);
+            values.push(match s {
+                Scalar::Int64 | Scalar::UInt64 => x,
+                s if s.is_signed() => self.def(format!("sext {rt} {x} to i64")),
                 Scalar::Float32 => {
                     let d = self.def(format!("fpext float {x} to double"));
                     self.def(format!("bitcast double {d} to i64"))
                 }
                 Scalar::Float64 => self.def(format!("bitcast double {x} to i64")),
+                _ => self.def(format!("zext {rt} {x} to i64")),
             });
         }
         values.resize(MAX_RUNTIME_ARGS, "0".to_string());
@@ -694,7 +699,7 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
                         CmpOp::Ge => "fcmp oge",
                     }
                 } else {
-                    let b = s == Scalar::Bool;
+                    let b = s == Scalar::Bool || s.is_unsigned();
                     match op {
                         CmpOp::Eq => "icmp eq",
                         CmpOp::Ne => "icmp ne",
@@ -912,23 +917,42 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
         }
         let (xt, xo) = (x.ty, &x.op);
         let tt = reg_ty(to);
+        let rzi = |me: &mut Self, dst: &str| {
+            let (dt, dc) = if dst.ends_with("32") { ("i32", "r") } else { ("i64", "l") };
+            let (src, sc) = if xt == "float" { ("f32", "f") } else { ("f64", "d") };
+            me.def(format!("call {dt} asm \"cvt.rzi.{dst}.{src} $0, $1;\", \"={dc},{sc}\"({xt} {xo})"))
+        };
         match (from, to) {
             (f, Bool) if f.is_float() => self.def(format!("fcmp une {xt} {xo}, 0.0")),
             (_, Bool) => self.def(format!("icmp ne {xt} {xo}, 0")),
-            (Bool, Int32 | Int64) => self.def(format!("zext i1 {xo} to {tt}")),
+            (Bool, t) if t.is_int() => self.def(format!("zext i1 {xo} to {tt}")),
             (Bool, _) => self.def(format!("uitofp i1 {xo} to {tt}")),
-            (Int32, Int64) => self.def(format!("sext i32 {xo} to i64")),
-            (Int64, Int32) => self.def(format!("trunc i64 {xo} to i32")),
-            (Int32 | Int64, _) => self.def(format!("sitofp {xt} {xo} to {tt}")),
             (Float32, Float64) => self.def(format!("fpext float {xo} to double")),
             (Float64, Float32) => self.def(format!("fptrunc double {xo} to float")),
-            (_, Int32 | Int64) => {
-                // PTX's `cvt.rzi` truncates, saturates and turns NaN into 0: exactly the IR's
-                // cast. (`llvm.fptosi.sat` would be expanded into compares and selects around
-                // the same instruction.) Pure inline asm, so LLVM may still CSE and hoist it.
-                let (dst, dc) = if to == Int64 { ("s64", "l") } else { ("s32", "r") };
-                let (src, sc) = if xt == "float" { ("f32", "f") } else { ("f64", "d") };
-                self.def(format!("call {tt} asm \"cvt.rzi.{dst}.{src} $0, $1;\", \"={dc},{sc}\"({xt} {xo})"))
+            (f, t) if f.is_int() && t.is_float() => {
+                let op = if f.is_unsigned() { "uitofp" } else { "sitofp" };
+                self.def(format!("{op} {xt} {xo} to {tt}"))
+            }
+            (f, t) if f.is_int() && t.is_int() => match f.bits().cmp(&t.bits()) {
+                std::cmp::Ordering::Less if f.is_signed() => self.def(format!("sext {xt} {xo} to {tt}")),
+                std::cmp::Ordering::Less => self.def(format!("zext {xt} {xo} to {tt}")),
+                std::cmp::Ordering::Greater => self.def(format!("trunc {xt} {xo} to {tt}")),
+                std::cmp::Ordering::Equal => xo.clone(),
+            },
+            // PTX's `cvt.rzi` truncates, saturates and turns NaN into 0: exactly the IR's
+            // cast. (`llvm.fptosi.sat` would be expanded into compares and selects around
+            // the same instruction.) Pure inline asm, so LLVM may still CSE and hoist it.
+            (_, Int32) => rzi(self, "s32"),
+            (_, Int64) => rzi(self, "s64"),
+            (_, UInt64) => {
+                let s = rzi(self, "s64");
+                let u = rzi(self, "u64");
+                let nonneg = self.def(format!("fcmp oge {xt} {xo}, 0.0"));
+                self.def(format!("select i1 {nonneg}, i64 {u}, i64 {s}"))
+            }
+            (_, t) if t.is_int() => {
+                let w = rzi(self, "s64");
+                self.def(format!("trunc i64 {w} to {tt}"))
             }
             _ => xo.clone(),
         }
@@ -982,16 +1006,44 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
             };
             return Ok(self.def(format!("{o} i1 {}, {}", x.op, y.op)));
         }
-        // Integers: i32 operations other than the wrapping ones are done in i64 and truncated,
-        // exactly as the interpreter does.
+        // Integers: narrower operations other than the wrapping ones are done in i64 (extended
+        // by the type's signedness) and truncated, exactly as the interpreter does.
+        let unsigned = s.is_unsigned();
         let wide = |me: &mut Self, p: &Part| {
-            if p.ty == "i32" {
-                me.def(format!("sext i32 {} to i64", p.op))
-            } else {
+            if p.ty == "i64" {
                 p.op.clone()
+            } else {
+                let ext = if unsigned { "zext" } else { "sext" };
+                me.def(format!("{ext} {} {} to i64", p.ty, p.op))
             }
         };
-        let narrow = |me: &mut Self, v: String| if t == "i32" { me.def(format!("trunc i64 {v} to i32")) } else { v };
+        let narrow = |me: &mut Self, v: String| if t == "i64" { v } else { me.def(format!("trunc i64 {v} to {t}")) };
+        if unsigned {
+            match op {
+                BinaryOp::Div => {
+                    let fx = self.def(format!("uitofp {t} {} to double", x.op));
+                    let fy = self.def(format!("uitofp {t} {} to double", y.op));
+                    return Ok(self.def(format!("fdiv double {fx}, {fy}")));
+                }
+                BinaryOp::FloorDiv | BinaryOp::Mod => {
+                    // A zero divisor gives 0 (the IR's raw semantics), never LLVM's poison.
+                    let z = self.def(format!("icmp eq {t} {}, 0", y.op));
+                    let safe = self.def(format!("select i1 {z}, {t} 1, {t} {}", y.op));
+                    let o = if op == BinaryOp::FloorDiv { "udiv" } else { "urem" };
+                    let r = self.def(format!("{o} {t} {}, {safe}", x.op));
+                    return Ok(self.def(format!("select i1 {z}, {t} 0, {t} {r}")));
+                }
+                BinaryOp::Shr => {
+                    let (wx, wy) = (wide(self, &x), wide(self, &y));
+                    let inr = self.def(format!("icmp ult i64 {wy}, 64"));
+                    let safe = self.def(format!("select i1 {inr}, i64 {wy}, i64 0"));
+                    let sh = self.def(format!("lshr i64 {wx}, {safe}"));
+                    let r = self.def(format!("select i1 {inr}, i64 {sh}, i64 0"));
+                    return Ok(narrow(self, r));
+                }
+                _ => {}
+            }
+        }
         Ok(match op {
             BinaryOp::Add => self.def(format!("add {t} {}, {}", x.op, y.op)),
             BinaryOp::Sub => self.def(format!("sub {t} {}, {}", x.op, y.op)),
@@ -1330,7 +1382,13 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
         let shfl =
             |me: &mut Self, x: &str| me.def(format!("call i32 @{name}(i32 {mask32}, i32 {x}, i32 {lane32}, i32 31)"));
         let r = match s {
-            Scalar::Int32 => shfl(self, &v.op),
+            Scalar::Int32 | Scalar::UInt32 => shfl(self, &v.op),
+            Scalar::Int8 | Scalar::Int16 | Scalar::UInt8 | Scalar::UInt16 => {
+                let ext = if s.is_signed() { "sext" } else { "zext" };
+                let b = self.def(format!("{ext} {} {} to i32", v.ty, v.op));
+                let r = shfl(self, &b);
+                self.def(format!("trunc i32 {r} to {}", v.ty))
+            }
             Scalar::Float32 => {
                 let b = self.def(format!("bitcast float {} to i32", v.op));
                 let r = shfl(self, &b);
@@ -1341,7 +1399,7 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
                 let r = shfl(self, &b);
                 self.def(format!("icmp ne i32 {r}, 0"))
             }
-            Scalar::Int64 | Scalar::Float64 => {
+            Scalar::Int64 | Scalar::UInt64 | Scalar::Float64 => {
                 let bits = if s == Scalar::Float64 {
                     self.def(format!("bitcast double {} to i64", v.op))
                 } else {

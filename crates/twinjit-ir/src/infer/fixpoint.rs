@@ -404,7 +404,9 @@ impl<'m> Inferencer<'m> {
             }
             InstKind::Builtin(Builtin::TupleSlice, args) if matches!(ty(&args[0]), Type::List(_)) => {
                 for a in &args[1..] {
-                    if !matches!(ty(a), Type::None | Type::Scalar(Scalar::Int32 | Scalar::Int64 | Scalar::Bool)) {
+                    if !matches!(ty(a), Type::None | Type::Scalar(Scalar::Bool))
+                        && !ty(a).scalar().is_some_and(|s| s.is_int())
+                    {
                         return Err(err(span, format!("slice bounds must be integers, found {}", ty(a)), "here"));
                     }
                 }

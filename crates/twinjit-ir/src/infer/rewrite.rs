@@ -376,7 +376,8 @@ impl Rewriter<'_> {
                     Some(self.push(b, InstKind::Unary(UnaryOp::Not, t), Type::BOOL, span))
                 } else {
                     let x = self.scalar_arg(b, *a, operand, span)?;
-                    Some(self.push(b, InstKind::Unary(*op, x), Type::Scalar(result), span))
+                    let r = self.push(b, InstKind::Unary(*op, x), Type::Scalar(operand), span);
+                    Some(self.coerce(b, r, &Type::Scalar(result), span)?)
                 }
             }
             InstKind::Binary(BinaryOp::Add, a, c) if matches!(result_ty, Some(Type::Tuple(_))) => {
@@ -781,11 +782,17 @@ impl Rewriter<'_> {
                 let x = self.coerce(b, x, &rt, span)?;
                 if s.is_float() {
                     self.push(b, InstKind::Builtin(Builtin::Fabs, vec![x]), rt, span)
+                } else if s.is_unsigned() {
+                    x
                 } else {
-                    let zero = self.push(b, InstKind::Const(Const::Int(0)), rt.clone(), span);
+                    // In 64 bits, then back to the type (`abs(int8(-128))` wraps, as in Numba).
+                    let wt = Type::Scalar(s.widened());
+                    let x = self.coerce(b, x, &wt, span)?;
+                    let zero = self.push(b, InstKind::Const(Const::Int(0)), wt.clone(), span);
                     let neg = self.push(b, InstKind::Compare(CmpOp::Lt, x, zero), Type::BOOL, span);
-                    let nx = self.push(b, InstKind::Unary(UnaryOp::Neg, x), rt.clone(), span);
-                    self.push(b, InstKind::Select(neg, nx, x), rt, span)
+                    let nx = self.push(b, InstKind::Unary(UnaryOp::Neg, x), wt.clone(), span);
+                    let r = self.push(b, InstKind::Select(neg, nx, x), wt, span);
+                    self.coerce(b, r, &rt, span)?
                 }
             }
             Typing::MinMax => {
@@ -961,6 +968,7 @@ impl Rewriter<'_> {
                 let dims = self.dims(b, a, span);
                 self.push(b, InstKind::MakeTuple(dims), rt, span)
             }
+            Typing::IntCtor => self.coerce(b, a0.expect("arity"), &rt, span)?,
             Typing::FloatToInt => {
                 let x = a0.expect("arity");
                 let s = self.ty(x).scalar().expect("typed");
@@ -1153,7 +1161,7 @@ impl Rewriter<'_> {
             _ => {}
         }
         let float = s.is_float();
-        let ct = if float { rt.clone() } else { Type::I64 };
+        let ct = if float { rt.clone() } else { Type::Scalar(s.widened()) };
         let mut xs = Vec::with_capacity(args.len());
         for a in args {
             xs.push(self.coerce(b, *a, &ct, span)?);
@@ -1163,7 +1171,7 @@ impl Rewriter<'_> {
             this.push(b, InstKind::Const(k), ct.clone(), span)
         };
         // The smallest value of the (integer) result type, as an int64.
-        let int_min = if s == Scalar::Int32 { i32::MIN as i64 } else { i64::MIN };
+        let int_min = s.int_range().0.max(i64::MIN as i128) as i64;
         let r = match u {
             Ufunc::Float => self.push(b, InstKind::Builtin(bi, xs), ct, span),
             Ufunc::Scale(factor) => {
@@ -1218,6 +1226,11 @@ impl Rewriter<'_> {
                 }
             }
             Ufunc::Power if float => self.emit_binary(b, span, BinaryOp::Pow, xs[0], xs[1]),
+            Ufunc::Power if s.is_unsigned() => {
+                let p = self.emit_binary(b, span, BinaryOp::Pow, xs[0], xs[1]);
+                let pf = self.coerce(b, p, &Type::F64, span)?;
+                self.coerce(b, pf, &rt, span)?
+            }
             Ufunc::Power => {
                 // Numba's integer power returns through float64; 0 to a negative power is
                 // the type's minimum (never ZeroDivisionError).
@@ -1252,6 +1265,7 @@ impl Rewriter<'_> {
                 let q = self.emit_binary(b, span, BinaryOp::Div, xs[0], xs[1]);
                 self.push(b, InstKind::Builtin(Builtin::NpFloor, vec![q]), ct, span)
             }
+            Ufunc::FloorDivide if s.is_unsigned() => self.emit_binary(b, span, BinaryOp::FloorDiv, xs[0], xs[1]),
             Ufunc::FloorDivide => {
                 // 0 for a zero divisor (the IR's `//`) and for MIN // -1 (NumPy's loop).
                 let (x, y) = (xs[0], xs[1]);

@@ -15,7 +15,7 @@ pub(super) fn is_zero(v: &RtValue) -> bool {
         RtValue::I64(i) => *i == 0,
         RtValue::F32(x) => *x == 0.0,
         RtValue::F64(x) => *x == 0.0,
-        _ => false,
+        v => v.int_bits().is_some_and(|(_, b)| b == 0),
     }
 }
 
@@ -117,6 +117,27 @@ macro_rules! float_ops {
 float_ops!(divmod_f64, powi_f64, f64);
 float_ops!(divmod_f32, powi_f32, f32);
 
+/// Integer power of unsigned integers: repeated squaring with wraparound.
+pub fn uint_pow(a: u64, b: u64) -> u64 {
+    let (mut r, mut base, mut e) = (1u64, a, b);
+    while e != 0 {
+        if e & 1 == 1 {
+            r = r.wrapping_mul(base);
+        }
+        e >>= 1;
+        base = base.wrapping_mul(base);
+    }
+    r
+}
+
+/// An integer result's bits as integer type `s`.
+fn reinterpret(r: RtValue, s: Scalar) -> RtValue {
+    match r.int_bits() {
+        Some((_, b)) => RtValue::int(s, b),
+        None => r,
+    }
+}
+
 fn shl(a: i64, b: i64) -> i64 {
     if (0..64).contains(&b) {
         a.wrapping_shl(b as u32)
@@ -146,7 +167,10 @@ pub(super) fn unary(op: UnaryOp, a: &RtValue) -> RtValue {
         (UnaryOp::Invert, RtValue::Bool(b)) => RtValue::Bool(!b),
         (UnaryOp::Invert, RtValue::I64(i)) => RtValue::I64(!i),
         (UnaryOp::Invert, RtValue::I32(i)) => RtValue::I32(!i),
-        (_, x) => x.clone(),
+        (UnaryOp::Neg | UnaryOp::Invert, x) => match x.int_bits() {
+            Some((s, b)) => RtValue::int(s, if op == UnaryOp::Neg { b.wrapping_neg() } else { !b }),
+            None => x.clone(),
+        },
     }
 }
 
@@ -180,10 +204,37 @@ pub(super) fn binary(op: BinaryOp, a: &RtValue, b: &RtValue) -> Result<RtValue, 
         (RtValue::F32(x), RtValue::F32(y)) => RtValue::F32(float32(op, *x, *y)),
         (RtValue::F64(x), RtValue::I64(y)) if op == Pow => RtValue::F64(powi_f64(*x, *y)?),
         (RtValue::F32(x), RtValue::I64(y)) if op == Pow => RtValue::F32(powi_f32(*x, *y)?),
-        (RtValue::I32(x), RtValue::I32(y)) => match binary(op, &RtValue::I64(*x as i64), &RtValue::I64(*y as i64))? {
-            RtValue::I64(r) => RtValue::I32(r as i32),
-            other => other,
-        },
+        (RtValue::U64(x), RtValue::U64(y)) => {
+            let (x, y) = (*x, *y);
+            let r = match op {
+                Div => return Ok(RtValue::F64(x as f64 / y as f64)),
+                FloorDiv => x.checked_div(y).unwrap_or(0),
+                Mod => x.checked_rem(y).unwrap_or(0),
+                Pow => uint_pow(x, y),
+                Shr if y < 64 => x >> y,
+                Shr => 0,
+                _ => {
+                    return binary(op, &RtValue::I64(x as i64), &RtValue::I64(y as i64))
+                        .map(|r| reinterpret(r, Scalar::UInt64))
+                }
+            };
+            RtValue::U64(r)
+        }
+        (RtValue::F64(x), RtValue::U64(y)) if op == Pow => RtValue::F64(powi_f64(*x, *y as i64)?),
+        (RtValue::F32(x), RtValue::U64(y)) if op == Pow => RtValue::F32(powi_f32(*x, *y as i64)?),
+        // Narrower integers of one type: compute in 64 bits of the same signedness, wrap back.
+        (x, y) if x.int_bits().is_some() && x.ty() == y.ty() => {
+            let ((s, a), (_, b)) = (x.int_bits().expect("int"), y.int_bits().expect("int"));
+            let wide = if s.is_unsigned() {
+                (RtValue::U64(a as u64), RtValue::U64(b as u64))
+            } else {
+                (RtValue::I64(a), RtValue::I64(b))
+            };
+            match binary(op, &wide.0, &wide.1)? {
+                r @ RtValue::F64(_) => r,
+                r => reinterpret(r, s),
+            }
+        }
         _ => return Err(RuntimeErrorKind::Unsupported(format!("{} on {:?} and {:?}", op.name(), a.ty(), b.ty()))),
     })
 }
@@ -232,32 +283,60 @@ pub(super) fn compare(op: CmpOp, a: &RtValue, b: &RtValue) -> bool {
         (RtValue::I64(x), RtValue::I64(y)) => cmp(op, x, y),
         (RtValue::F32(x), RtValue::F32(y)) => cmp(op, x, y),
         (RtValue::F64(x), RtValue::F64(y)) => cmp(op, x, y),
-        _ => false,
+        (x, y) => match (x.int_bits(), y.int_bits()) {
+            (Some((s, a)), Some((t, b))) => cmp(op, s.int_value(a), t.int_value(b)),
+            _ => false,
+        },
     }
 }
 
-/// Converts a scalar value to `to` with the IR's `cast` semantics.
+/// Converts a scalar value to `to` with the IR's `cast` semantics: integers wrap to the
+/// target's width; a float converts to an integer by truncation toward zero, saturating at
+/// the limits of int64 (of uint64 for a non-negative float cast to `uint64`), then wraps to
+/// the target's width (Numba leaves out-of-range conversions undefined); NaN gives 0.
 pub fn cast(v: &RtValue, to: Scalar) -> RtValue {
-    let (i, f): (i64, f64) = match v {
-        RtValue::Bool(b) => (*b as i64, *b as i64 as f64),
-        RtValue::I32(x) => (*x as i64, *x as f64),
-        RtValue::I64(x) => (*x, *x as f64),
-        RtValue::F32(x) => (*x as i64, *x as f64),
-        RtValue::F64(x) => (*x as i64, *x),
-        _ => (0, 0.0),
-    };
-    let is_float = matches!(v, RtValue::F32(_) | RtValue::F64(_));
-    match to {
-        Scalar::Bool => RtValue::Bool(!is_zero(v)),
-        Scalar::Int32 => RtValue::I32(if is_float { f as i32 } else { i as i32 }),
-        Scalar::Int64 => RtValue::I64(i),
-        Scalar::Float32 => RtValue::F32(match v {
-            RtValue::F32(x) => *x,
-            RtValue::I64(x) => *x as f32,
-            _ => f as f32,
-        }),
-        Scalar::Float64 => RtValue::F64(f),
+    if to == Scalar::Bool {
+        return RtValue::Bool(!is_zero(v));
     }
+    let float = match v {
+        RtValue::F32(x) => Some(*x as f64),
+        RtValue::F64(x) => Some(*x),
+        _ => None,
+    };
+    if to.is_float() {
+        let x = match (float, v.int_bits()) {
+            (Some(x), _) => x,
+            (None, Some((Scalar::UInt64, b))) => {
+                if to == Scalar::Float32 {
+                    return RtValue::F32(b as u64 as f32);
+                }
+                b as u64 as f64
+            }
+            (None, Some((_, b))) => {
+                if to == Scalar::Float32 {
+                    return RtValue::F32(b as f32);
+                }
+                b as f64
+            }
+            _ => 0.0,
+        };
+        return if to == Scalar::Float32 {
+            RtValue::F32(match v {
+                RtValue::F32(x) => *x,
+                _ => x as f32,
+            })
+        } else {
+            RtValue::F64(x)
+        };
+    }
+    let bits = match (float, v.int_bits()) {
+        (Some(x), _) if to == Scalar::Int32 => x as i32 as i64,
+        (Some(x), _) if to == Scalar::UInt64 && x >= 0.0 => x as u64 as i64,
+        (Some(x), _) => x as i64,
+        (None, Some((_, b))) => b,
+        _ => 0,
+    };
+    RtValue::int(to, bits)
 }
 
 pub(super) fn builtin(b: Builtin, args: &[&RtValue], rty: &Type) -> Result<RtValue, RuntimeErrorKind> {

@@ -51,12 +51,7 @@ fn typed_int(v: i64, ty: &Type) -> RtValue {
 
 /// An integer operand (predicate, lane, mask, index).
 pub(super) fn int_value(v: &RtValue) -> Option<i64> {
-    match v {
-        RtValue::Bool(b) => Some(*b as i64),
-        RtValue::I32(i) => Some(*i as i64),
-        RtValue::I64(i) => Some(*i),
-        _ => None,
-    }
+    v.int_bits().map(|(_, b)| b)
 }
 
 /// Python truthiness of a scalar (predicates of `syncthreads_*`, the condition of `selp`).

@@ -20,7 +20,7 @@ mod cuda;
 mod kernel;
 mod value;
 
-pub use arith::{cast, divmod_f32, divmod_f64, int_floordiv, int_gcd, int_mod, int_pow, powi_f32, powi_f64};
+pub use arith::{cast, divmod_f32, divmod_f64, int_floordiv, int_gcd, int_mod, int_pow, powi_f32, powi_f64, uint_pow};
 pub use kernel::{run_kernel, KernelLaunch, KernelThread};
 pub use value::{ArrayData, ArrayRef, ListRef, Owner, RtValue};
 
@@ -677,6 +677,6 @@ pub fn scalar_of(v: &RtValue) -> Option<Scalar> {
         RtValue::I64(_) => Scalar::Int64,
         RtValue::F32(_) => Scalar::Float32,
         RtValue::F64(_) => Scalar::Float64,
-        _ => return None,
+        v => return v.int_bits().map(|(s, _)| s),
     })
 }

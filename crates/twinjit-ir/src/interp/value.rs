@@ -19,18 +19,145 @@ pub enum ArrayData {
     F32(Vec<f32>),
     /// `float64`
     F64(Vec<f64>),
+    /// `int8`
+    I8(Vec<i8>),
+    /// `int16`
+    I16(Vec<i16>),
+    /// `uint8`
+    U8(Vec<u8>),
+    /// `uint16`
+    U16(Vec<u16>),
+    /// `uint32`
+    U32(Vec<u32>),
+    /// `uint64`
+    U64(Vec<u64>),
 }
+
+/// `$body` with `$v` bound to the vector of whichever variant `$data` is.
+macro_rules! each_data {
+    ($data:expr, $v:ident => $body:expr) => {
+        match $data {
+            ArrayData::Bool($v) => $body,
+            ArrayData::I32($v) => $body,
+            ArrayData::I64($v) => $body,
+            ArrayData::F32($v) => $body,
+            ArrayData::F64($v) => $body,
+            ArrayData::I8($v) => $body,
+            ArrayData::I16($v) => $body,
+            ArrayData::U8($v) => $body,
+            ArrayData::U16($v) => $body,
+            ArrayData::U32($v) => $body,
+            ArrayData::U64($v) => $body,
+        }
+    };
+}
+
+/// `$body` with `$z` bound to the zero of the Rust type of `$s`, whose `ArrayData` variant
+/// is `$var` (for building arrays by dtype).
+macro_rules! by_dtype {
+    ($s:expr, |$var:ident, $z:ident| $body:expr) => {
+        match $s {
+            Scalar::Bool => {
+                let $var = ArrayData::Bool;
+                let $z = false;
+                $body
+            }
+            Scalar::Int32 => {
+                let $var = ArrayData::I32;
+                let $z = 0i32;
+                $body
+            }
+            Scalar::Int64 => {
+                let $var = ArrayData::I64;
+                let $z = 0i64;
+                $body
+            }
+            Scalar::Float32 => {
+                let $var = ArrayData::F32;
+                let $z = 0f32;
+                $body
+            }
+            Scalar::Float64 => {
+                let $var = ArrayData::F64;
+                let $z = 0f64;
+                $body
+            }
+            Scalar::Int8 => {
+                let $var = ArrayData::I8;
+                let $z = 0i8;
+                $body
+            }
+            Scalar::Int16 => {
+                let $var = ArrayData::I16;
+                let $z = 0i16;
+                $body
+            }
+            Scalar::UInt8 => {
+                let $var = ArrayData::U8;
+                let $z = 0u8;
+                $body
+            }
+            Scalar::UInt16 => {
+                let $var = ArrayData::U16;
+                let $z = 0u16;
+                $body
+            }
+            Scalar::UInt32 => {
+                let $var = ArrayData::U32;
+                let $z = 0u32;
+                $body
+            }
+            Scalar::UInt64 => {
+                let $var = ArrayData::U64;
+                let $z = 0u64;
+                $body
+            }
+        }
+    };
+}
+
+/// A Rust element type of [`ArrayData`]: its dtype and its conversions to runtime values.
+pub trait Element: Copy {
+    /// The dtype.
+    const DTYPE: Scalar;
+    /// The element as a runtime value.
+    fn to_rt(self) -> RtValue;
+    /// The element of a runtime value of this dtype.
+    fn from_rt(v: &RtValue) -> Option<Self>;
+}
+
+macro_rules! element {
+    ($t:ty, $s:ident, $rt:ident) => {
+        impl Element for $t {
+            const DTYPE: Scalar = Scalar::$s;
+            fn to_rt(self) -> RtValue {
+                RtValue::$rt(self)
+            }
+            fn from_rt(v: &RtValue) -> Option<Self> {
+                match v {
+                    RtValue::$rt(x) => Some(*x),
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+element!(bool, Bool, Bool);
+element!(i32, Int32, I32);
+element!(i64, Int64, I64);
+element!(f32, Float32, F32);
+element!(f64, Float64, F64);
+element!(i8, Int8, I8);
+element!(i16, Int16, I16);
+element!(u8, UInt8, U8);
+element!(u16, UInt16, U16);
+element!(u32, UInt32, U32);
+element!(u64, UInt64, U64);
 
 impl ArrayData {
     /// Number of elements.
     pub fn len(&self) -> usize {
-        match self {
-            ArrayData::Bool(v) => v.len(),
-            ArrayData::I32(v) => v.len(),
-            ArrayData::I64(v) => v.len(),
-            ArrayData::F32(v) => v.len(),
-            ArrayData::F64(v) => v.len(),
-        }
+        each_data!(self, v => v.len())
     }
 
     /// Whether there are no elements.
@@ -40,13 +167,10 @@ impl ArrayData {
 
     /// The dtype.
     pub fn dtype(&self) -> Scalar {
-        match self {
-            ArrayData::Bool(_) => Scalar::Bool,
-            ArrayData::I32(_) => Scalar::Int32,
-            ArrayData::I64(_) => Scalar::Int64,
-            ArrayData::F32(_) => Scalar::Float32,
-            ArrayData::F64(_) => Scalar::Float64,
+        fn d<T: Element>(_: &[T]) -> Scalar {
+            T::DTYPE
         }
+        each_data!(self, v => d(v))
     }
 
     /// `n` zeros of `dtype`, or `None` when the memory cannot be had.
@@ -57,47 +181,25 @@ impl ArrayData {
             v.resize(n, x);
             Some(v)
         }
-        Some(match dtype {
-            Scalar::Bool => ArrayData::Bool(z(n, false)?),
-            Scalar::Int32 => ArrayData::I32(z(n, 0)?),
-            Scalar::Int64 => ArrayData::I64(z(n, 0)?),
-            Scalar::Float32 => ArrayData::F32(z(n, 0.0)?),
-            Scalar::Float64 => ArrayData::F64(z(n, 0.0)?),
-        })
+        by_dtype!(dtype, |var, zero| Some(var(z(n, zero)?)))
     }
 
     /// `n` zeros of `dtype`.
     pub fn zeros(dtype: Scalar, n: usize) -> ArrayData {
-        match dtype {
-            Scalar::Bool => ArrayData::Bool(vec![false; n]),
-            Scalar::Int32 => ArrayData::I32(vec![0; n]),
-            Scalar::Int64 => ArrayData::I64(vec![0; n]),
-            Scalar::Float32 => ArrayData::F32(vec![0.0; n]),
-            Scalar::Float64 => ArrayData::F64(vec![0.0; n]),
-        }
+        by_dtype!(dtype, |var, zero| var(vec![zero; n]))
     }
 
     /// Element `i` as a runtime value.
     pub fn get(&self, i: usize) -> Option<RtValue> {
-        Some(match self {
-            ArrayData::Bool(v) => RtValue::Bool(*v.get(i)?),
-            ArrayData::I32(v) => RtValue::I32(*v.get(i)?),
-            ArrayData::I64(v) => RtValue::I64(*v.get(i)?),
-            ArrayData::F32(v) => RtValue::F32(*v.get(i)?),
-            ArrayData::F64(v) => RtValue::F64(*v.get(i)?),
-        })
+        each_data!(self, v => Some(v.get(i)?.to_rt()))
     }
 
     fn set(&mut self, i: usize, x: &RtValue) -> Option<()> {
-        match (self, x) {
-            (ArrayData::Bool(v), RtValue::Bool(x)) => *v.get_mut(i)? = *x,
-            (ArrayData::I32(v), RtValue::I32(x)) => *v.get_mut(i)? = *x,
-            (ArrayData::I64(v), RtValue::I64(x)) => *v.get_mut(i)? = *x,
-            (ArrayData::F32(v), RtValue::F32(x)) => *v.get_mut(i)? = *x,
-            (ArrayData::F64(v), RtValue::F64(x)) => *v.get_mut(i)? = *x,
-            _ => return None,
+        fn put<T: Element>(v: &mut [T], i: usize, x: &RtValue) -> Option<()> {
+            *v.get_mut(i)? = T::from_rt(x)?;
+            Some(())
         }
-        Some(())
+        each_data!(self, v => put(v, i, x))
     }
 }
 
@@ -239,6 +341,18 @@ pub enum RtValue {
     F32(f32),
     /// `float64`.
     F64(f64),
+    /// `int8`.
+    I8(i8),
+    /// `int16`.
+    I16(i16),
+    /// `uint8`.
+    U8(u8),
+    /// `uint16`.
+    U16(u16),
+    /// `uint32`.
+    U32(u32),
+    /// `uint64`.
+    U64(u64),
     /// An array view.
     Array(ArrayRef),
     /// A tuple.
@@ -255,9 +369,9 @@ impl RtValue {
             Const::None => RtValue::None,
             Const::Bool(b) => RtValue::Bool(b),
             Const::Int(i) => match s {
-                Some(Scalar::Int32) => RtValue::I32(i as i32),
                 Some(Scalar::Float64) => RtValue::F64(i as f64),
                 Some(Scalar::Float32) => RtValue::F32(i as f32),
+                Some(s) if s.is_int() => RtValue::int(s, i),
                 _ => RtValue::I64(i),
             },
             Const::Float(x) => match s {
@@ -271,10 +385,9 @@ impl RtValue {
     pub fn zero_of(ty: &Type) -> RtValue {
         match ty {
             Type::Scalar(Scalar::Bool) => RtValue::Bool(false),
-            Type::Scalar(Scalar::Int32) => RtValue::I32(0),
-            Type::Scalar(Scalar::Int64) => RtValue::I64(0),
             Type::Scalar(Scalar::Float32) => RtValue::F32(0.0),
             Type::Scalar(Scalar::Float64) => RtValue::F64(0.0),
+            Type::Scalar(s) => RtValue::int(*s, 0),
             Type::Tuple(ts) => RtValue::Tuple(ts.iter().map(RtValue::zero_of).collect()),
             // Arrays and lists: a null reference.
             _ => RtValue::None,
@@ -287,6 +400,38 @@ impl RtValue {
             RtValue::I64(i) => Some(*i),
             _ => None,
         }
+    }
+
+    /// The integer of type `s` whose 64-bit pattern is `bits` (truncated to the width).
+    pub fn int(s: Scalar, bits: i64) -> RtValue {
+        match s {
+            Scalar::Int8 => RtValue::I8(bits as i8),
+            Scalar::Int16 => RtValue::I16(bits as i16),
+            Scalar::Int32 => RtValue::I32(bits as i32),
+            Scalar::UInt8 => RtValue::U8(bits as u8),
+            Scalar::UInt16 => RtValue::U16(bits as u16),
+            Scalar::UInt32 => RtValue::U32(bits as u32),
+            Scalar::UInt64 => RtValue::U64(bits as u64),
+            Scalar::Bool => RtValue::Bool(bits & 1 != 0),
+            _ => RtValue::I64(bits),
+        }
+    }
+
+    /// An integer (or bool) value's type and 64-bit pattern: sign-extended for signed types,
+    /// zero-extended for unsigned ones.
+    pub fn int_bits(&self) -> Option<(Scalar, i64)> {
+        Some(match self {
+            RtValue::Bool(b) => (Scalar::Bool, *b as i64),
+            RtValue::I8(x) => (Scalar::Int8, *x as i64),
+            RtValue::I16(x) => (Scalar::Int16, *x as i64),
+            RtValue::I32(x) => (Scalar::Int32, *x as i64),
+            RtValue::I64(x) => (Scalar::Int64, *x),
+            RtValue::U8(x) => (Scalar::UInt8, *x as i64),
+            RtValue::U16(x) => (Scalar::UInt16, *x as i64),
+            RtValue::U32(x) => (Scalar::UInt32, *x as i64),
+            RtValue::U64(x) => (Scalar::UInt64, *x as i64),
+            _ => return None,
+        })
     }
 
     /// Calls `f` on every array in the value (itself, or the arrays inside a tuple).
@@ -333,6 +478,9 @@ impl RtValue {
             RtValue::I64(_) => Type::I64,
             RtValue::F32(_) => Type::F32,
             RtValue::F64(_) => Type::F64,
+            RtValue::I8(_) | RtValue::I16(_) | RtValue::U8(_) | RtValue::U16(_) | RtValue::U32(_) | RtValue::U64(_) => {
+                Type::Scalar(self.int_bits().map_or(Scalar::Int64, |(s, _)| s))
+            }
             RtValue::Array(a) => a.ty(),
             RtValue::Tuple(vs) => Type::Tuple(vs.iter().map(RtValue::ty).collect()),
             RtValue::List(l) => Type::List(Box::new(l.elem.clone())),
@@ -348,6 +496,7 @@ impl RtValue {
             (RtValue::Bool(a), RtValue::Bool(b)) => a == b,
             (RtValue::I32(a), RtValue::I32(b)) => a == b,
             (RtValue::I64(a), RtValue::I64(b)) => a == b,
+            (a, b) if a.int_bits().is_some() && a.ty() == b.ty() => a.int_bits() == b.int_bits(),
             (RtValue::Tuple(a), RtValue::Tuple(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same(y)),
             (RtValue::Array(a), RtValue::Array(b)) => {
                 a.shape == b.shape && a.to_vec().iter().zip(b.to_vec().iter()).all(|(x, y)| x.same(y))
@@ -369,6 +518,10 @@ impl RtValue {
             RtValue::Bool(b) => PyScalar::Bool(*b),
             RtValue::I32(i) => PyScalar::Int(*i as i64),
             RtValue::I64(i) => PyScalar::Int(*i),
+            RtValue::U64(i) => PyScalar::UInt(*i),
+            RtValue::I8(_) | RtValue::I16(_) | RtValue::U8(_) | RtValue::U16(_) | RtValue::U32(_) => {
+                PyScalar::Int(self.int_bits().map_or(0, |(_, b)| b))
+            }
             RtValue::F32(x) => PyScalar::Float(*x as f64),
             RtValue::F64(x) => PyScalar::Float(*x),
             // Typed IR raises with scalars only (the verifier checks it).
@@ -384,6 +537,12 @@ impl fmt::Display for RtValue {
             RtValue::Bool(b) => f.write_str(if *b { "True" } else { "False" }),
             RtValue::I32(i) => write!(f, "{i}"),
             RtValue::I64(i) => write!(f, "{i}"),
+            RtValue::I8(i) => write!(f, "{i}"),
+            RtValue::I16(i) => write!(f, "{i}"),
+            RtValue::U8(i) => write!(f, "{i}"),
+            RtValue::U16(i) => write!(f, "{i}"),
+            RtValue::U32(i) => write!(f, "{i}"),
+            RtValue::U64(i) => write!(f, "{i}"),
             RtValue::F32(x) => f.write_str(&crate::print::float_text(*x as f64)),
             RtValue::F64(x) => f.write_str(&crate::print::float_text(*x)),
             RtValue::Tuple(vs) => crate::print::python_tuple(f, vs),

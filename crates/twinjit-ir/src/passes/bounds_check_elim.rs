@@ -136,7 +136,7 @@ impl Pass for BoundsCheckElim {
                     }
                     let taken = t.block == b;
                     if let Some(InstData { kind: InstKind::Compare(op, x, y), .. }) = f.def_inst(*c) {
-                        if f.ty(*x).scalar().is_some_and(|s| s.is_int()) {
+                        if f.ty(*x).scalar().is_some_and(|s| s.is_signed()) {
                             if let Some(r) = compare_rel(*op, *x, *y, taken) {
                                 edge_facts[b.index()].push(r);
                             }

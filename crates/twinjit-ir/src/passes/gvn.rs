@@ -58,7 +58,8 @@ fn chosen(f: &Function, k: &InstKind) -> Option<Value> {
 /// A comparison of two integer constants (the rewrites' checks of constant dimensions).
 fn folded_compare(f: &Function, k: &InstKind) -> Option<bool> {
     let InstKind::Compare(op, a, b) = k else { return None };
-    if !f.ty(*a).scalar().is_some_and(|s| s.is_int()) {
+    // Signed only: the constants are int64 patterns, compared as such.
+    if !f.ty(*a).scalar().is_some_and(|s| s.is_signed()) {
         return None;
     }
     let int = |v: Value| match f.def_inst(v)?.kind {

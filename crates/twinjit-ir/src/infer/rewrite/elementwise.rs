@@ -650,7 +650,7 @@ impl Rewriter<'_> {
                     _ => *op,
                 };
                 let ct = match r {
-                    Scalar::Int32 => Scalar::Int64,
+                    s if s.is_int() => s.widened(),
                     Scalar::Bool if !matches!(op, BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor) => {
                         Scalar::Int64
                     }
