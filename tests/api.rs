@@ -450,3 +450,60 @@ fn returned_arrays_and_lists_reach_rust() {
     assert_eq!(after.allocated - before.allocated, after.freed - before.freed, "everything freed");
     assert_eq!(after.leaked, before.leaked);
 }
+
+#[test]
+fn narrow_integers_tuples_and_none_cross_the_api() {
+    let engine = Engine::new(Target::Host).unwrap();
+    let m = engine
+        .load(
+            "widths.py",
+            r#"
+import numpy as np
+from numba import njit
+
+@njit
+def checksum(data, seed):
+    h = seed
+    for b in data:
+        h = (h ^ np.uint64(b)) * np.uint64(1099511628211)
+    return h
+
+@njit
+def halve(img):
+    return img // np.uint8(2)
+
+@njit
+def pick(t, default=None):
+    a, b = t
+    if default is None:
+        return a + b
+    return default
+"#,
+        )
+        .unwrap();
+    // u8 slice in, u64 scalar in and out (wrapping multiplication).
+    let h: u64 = m.function("checksum").unwrap().call((&[1u8, 2, 3][..], 14695981039346656037u64)).unwrap();
+    let mut want = 14695981039346656037u64;
+    for b in [1u64, 2, 3] {
+        want = (want ^ b).wrapping_mul(1099511628211);
+    }
+    assert_eq!(h, want);
+    // A uint8 array comes back as a uint8 array (uint8 // uint8 is uint8; // 2 would be int64).
+    let a: twinjit::Array = m.function("halve").unwrap().call((&[255u8, 7, 0][..],)).unwrap();
+    assert_eq!(a.dtype(), twinjit::ir::Scalar::UInt8);
+    assert_eq!(a.to_vec::<u8>().unwrap(), vec![127, 3, 0]);
+    assert_eq!(a.to_string(), "[127, 3, 0]");
+    // A uint64 array prints exactly (no float64 rounding).
+    let big: twinjit::Array = m.function("halve").unwrap().call((&[u64::MAX][..],)).unwrap();
+    assert_eq!(big.to_string(), "[9223372036854775807]");
+    // Tuples and None as arguments; an omitted None default.
+    let f = m.function("pick").unwrap();
+    let t = [ArgValue::I64(2), ArgValue::I64(5)];
+    assert_eq!(f.call::<i64>(&[ArgValue::Tuple(&t), ArgValue::None][..]).unwrap(), 7);
+    assert_eq!(f.call::<i64>(&[ArgValue::Tuple(&t)][..]).unwrap(), 7);
+    assert_eq!(f.call::<i64>(&[ArgValue::Tuple(&t), ArgValue::I64(9)][..]).unwrap(), 9);
+    // A tuple holding an array is refused with a message, not a crash.
+    let data = [1.0f64];
+    let bad = [ArgValue::array(&data, &[1]), ArgValue::I64(1)];
+    assert!(f.call::<i64>(&[ArgValue::Tuple(&bad)][..]).is_err());
+}

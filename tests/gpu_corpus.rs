@@ -100,6 +100,7 @@ enum Dev {
     U32(DeviceArray<u32>),
     U64(DeviceArray<u64>),
     Scalar(twinjit::ArgValue<'static>),
+    Tuple(Vec<twinjit::ArgValue<'static>>),
 }
 
 /// `$body` on a device array and host vector of one dtype (`$d`, `$h`); `$else` otherwise.
@@ -125,6 +126,7 @@ macro_rules! each_pair {
 fn to_device(engine: &Engine, n: &Native) -> Result<Dev, Error> {
     let (d, s) = match n {
         Native::Scalar(a) => return Ok(Dev::Scalar(*a)),
+        Native::Tuple(items) => return Ok(Dev::Tuple(items.clone())),
         Native::Array(d, s) => (d, s),
     };
     Ok(match d {
@@ -158,6 +160,7 @@ impl Dev {
             Dev::U32(a) => a.into_kernel_arg(),
             Dev::U64(a) => a.into_kernel_arg(),
             Dev::Scalar(s) => KernelArg::Scalar(*s),
+            Dev::Tuple(items) => KernelArg::Scalar(twinjit::ArgValue::Tuple(items)),
         }
     }
 

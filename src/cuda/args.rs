@@ -12,8 +12,8 @@ use twinjit_ir::{Scalar, Type};
 /// A kernel argument: a scalar, a device array, or a host array (refused with a hint).
 #[derive(Clone, Copy, Debug)]
 pub enum KernelArg<'a> {
-    /// `bool`, `int32`, `int64`, `float32`, `float64`.
-    Scalar(crate::ArgValue<'static>),
+    /// A scalar, `None` or a tuple of scalars.
+    Scalar(crate::ArgValue<'a>),
     /// A device array: pointer, element type, shape (C order).
     Device {
         /// Device pointer.
@@ -47,10 +47,16 @@ impl KernelArg<'_> {
 
     pub(super) fn write_slots(&self, out: &mut SmallVec<[u64; 24]>) {
         match self {
-            KernelArg::Scalar(a) => {
+            KernelArg::Scalar(a) if a.slot_count() == 1 => {
                 let mut s = [0u64; 1];
                 a.write_slots(&mut s, 0);
                 out.push(s[0]);
+            }
+            KernelArg::Scalar(a) => {
+                // `None` (no slot) or a tuple of scalars.
+                let mut s = vec![0u64; a.slot_count()];
+                a.write_slots(&mut s, 0);
+                out.extend(s);
             }
             KernelArg::Device { ptr, ndim, shape, .. } => {
                 let shape = &shape[..*ndim as usize];

@@ -142,6 +142,10 @@ pub enum ArgValue<'a> {
     U64(u64),
     /// An array.
     Array(ArrayArg<'a>),
+    /// `None` (a parameter whose default is `None`, or code that tests `x is None`).
+    None,
+    /// A tuple of scalars, `None`s and tuples (arrays inside a tuple are not supported).
+    Tuple(&'a [ArgValue<'a>]),
     /// An array that cannot be passed (more than 3 dimensions); the string says why.
     Invalid(&'static str),
 }
@@ -162,12 +166,33 @@ impl ArgValue<'_> {
             ArgValue::U32(_) => Type::Scalar(Scalar::UInt32),
             ArgValue::U64(_) => Type::U64,
             ArgValue::Array(a) => a.ty(),
+            ArgValue::None => Type::None,
+            ArgValue::Tuple(items) => Type::Tuple(items.iter().map(ArgValue::ty).collect::<Option<_>>()?),
             ArgValue::Invalid(_) => return None,
         })
     }
 
+    /// How many 8-byte slots the argument takes (`twinjit_ir::abi::flatten`).
+    pub(crate) fn slot_count(&self) -> usize {
+        match self {
+            ArgValue::Array(a) => 2 + 2 * a.ndim as usize,
+            ArgValue::None | ArgValue::Invalid(_) => 0,
+            ArgValue::Tuple(items) => items.iter().map(ArgValue::slot_count).sum(),
+            _ => 1,
+        }
+    }
+
+    /// Whether the argument is or holds an array.
+    pub(crate) fn holds_array(&self) -> bool {
+        match self {
+            ArgValue::Array(_) => true,
+            ArgValue::Tuple(items) => items.iter().any(ArgValue::holds_array),
+            _ => false,
+        }
+    }
+
     /// Writes the flattened 8-byte slots (see `twinjit_ir::abi`) at `out[at..]` and returns
-    /// the next free index. `out` must have room for 8 slots past `at`.
+    /// the next free index. `out` must have room for [`ArgValue::slot_count`] slots past `at`.
     #[inline]
     pub(crate) fn write_slots(&self, out: &mut [u64], at: usize) -> usize {
         match self {
@@ -192,7 +217,8 @@ impl ArgValue<'_> {
                 out[at + 1 + 2 * n] = 0;
                 return at + 2 + 2 * n;
             }
-            ArgValue::Invalid(_) => return at,
+            ArgValue::None | ArgValue::Invalid(_) => return at,
+            ArgValue::Tuple(items) => return items.iter().fold(at, |k, a| a.write_slots(out, k)),
         }
         at + 1
     }
@@ -357,7 +383,7 @@ impl ArgValue<'_> {
             ArgValue::U16(_) => Scalar::UInt16,
             ArgValue::U32(_) => Scalar::UInt32,
             ArgValue::U64(_) => Scalar::UInt64,
-            ArgValue::Array(_) | ArgValue::Invalid(_) => return None,
+            ArgValue::Array(_) | ArgValue::None | ArgValue::Tuple(_) | ArgValue::Invalid(_) => return None,
         })
     }
 
@@ -368,7 +394,11 @@ impl ArgValue<'_> {
             (ArgValue::Array(a), Type::Array(at)) => {
                 a.dtype == at.dtype && a.ndim == at.ndim && (a.c_contiguous == (at.layout == Layout::C))
             }
-            (ArgValue::Array(_) | ArgValue::Invalid(_), _) => false,
+            (ArgValue::None, Type::None) => true,
+            (ArgValue::Tuple(items), Type::Tuple(ts)) => {
+                items.len() == ts.len() && items.iter().zip(ts).all(|(a, t)| a.is(t))
+            }
+            (ArgValue::Array(_) | ArgValue::Invalid(_) | ArgValue::None | ArgValue::Tuple(_), _) => false,
             (a, Type::Scalar(s)) => a.scalar() == Some(*s),
             _ => false,
         }

@@ -219,7 +219,40 @@ impl Drop for Array {
 
 impl PartialEq for Array {
     fn eq(&self, other: &Array) -> bool {
-        self.dtype == other.dtype && self.shape == other.shape && self.to_f64_vec() == other.to_f64_vec()
+        self.dtype == other.dtype
+            && self.shape == other.shape
+            && if self.dtype.is_float() {
+                self.to_f64_vec() == other.to_f64_vec()
+            } else {
+                self.element_texts() == other.element_texts()
+            }
+    }
+}
+
+impl Array {
+    /// Each element's text in C order, as Python prints it; integers exactly (int64 and
+    /// uint64 do not fit a float64).
+    fn element_texts(&self) -> Vec<String> {
+        fn texts<T: Element + std::fmt::Display>(a: &Array) -> Vec<String> {
+            a.to_vec::<T>().unwrap_or_default().iter().map(T::to_string).collect()
+        }
+        match self.dtype {
+            Scalar::Bool => self
+                .to_vec::<bool>()
+                .unwrap_or_default()
+                .iter()
+                .map(|&b| if b { "True" } else { "False" }.into())
+                .collect(),
+            Scalar::Float32 | Scalar::Float64 => self.to_f64_vec().iter().map(|x| format!("{x:?}")).collect(),
+            Scalar::Int8 => texts::<i8>(self),
+            Scalar::Int16 => texts::<i16>(self),
+            Scalar::Int32 => texts::<i32>(self),
+            Scalar::Int64 => texts::<i64>(self),
+            Scalar::UInt8 => texts::<u8>(self),
+            Scalar::UInt16 => texts::<u16>(self),
+            Scalar::UInt32 => texts::<u32>(self),
+            Scalar::UInt64 => texts::<u64>(self),
+        }
     }
 }
 
@@ -232,18 +265,13 @@ impl std::fmt::Debug for Array {
 impl std::fmt::Display for Array {
     /// Nested lists, as `a.tolist()` prints in Python.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let vals = self.to_f64_vec();
-        let item = |f: &mut std::fmt::Formatter<'_>, x: f64| match self.dtype {
-            Scalar::Bool => f.write_str(if x != 0.0 { "True" } else { "False" }),
-            Scalar::Float32 | Scalar::Float64 => write!(f, "{x:?}"),
-            Scalar::UInt64 => write!(f, "{}", x as u64),
-            _ => write!(f, "{}", x as i64),
-        };
+        let vals = self.element_texts();
+        let item = |f: &mut std::fmt::Formatter<'_>, x: &String| f.write_str(x);
         fn go(
             f: &mut std::fmt::Formatter<'_>,
             shape: &[usize],
-            vals: &[f64],
-            item: &dyn Fn(&mut std::fmt::Formatter<'_>, f64) -> std::fmt::Result,
+            vals: &[String],
+            item: &dyn Fn(&mut std::fmt::Formatter<'_>, &String) -> std::fmt::Result,
         ) -> std::fmt::Result {
             f.write_str("[")?;
             let inner: usize = shape[1..].iter().product();
@@ -252,7 +280,7 @@ impl std::fmt::Display for Array {
                     f.write_str(", ")?;
                 }
                 if shape.len() == 1 {
-                    item(f, vals[i])?;
+                    item(f, &vals[i])?;
                 } else {
                     go(f, &shape[1..], &vals[i * inner..(i + 1) * inner], item)?;
                 }

@@ -243,7 +243,7 @@ fn default_arg(c: Const) -> ArgValue<'static> {
         Const::Int(i) => ArgValue::I64(i),
         Const::Float(x) => ArgValue::F64(x),
         Const::Bool(b) => ArgValue::Bool(b),
-        Const::None => ArgValue::Invalid("a `None` default cannot be passed"),
+        Const::None => ArgValue::None,
     }
 }
 

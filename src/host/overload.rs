@@ -24,7 +24,7 @@ fn convert(a: &ArgValue<'_>, to: &Type) -> Option<ArgValue<'static>> {
         ArgValue::U16(x) => RtValue::U16(x),
         ArgValue::U32(x) => RtValue::U32(x),
         ArgValue::U64(x) => RtValue::U64(x),
-        ArgValue::Array(_) | ArgValue::Invalid(_) => return None,
+        ArgValue::Array(_) | ArgValue::None | ArgValue::Tuple(_) | ArgValue::Invalid(_) => return None,
     };
     Some(match cast(&v, s) {
         RtValue::Bool(b) => ArgValue::Bool(b),

@@ -110,19 +110,28 @@ impl Specialization {
                 message: format!("takes {} arguments but {} were given", self.args.len(), args.len()),
             });
         }
-        // Every argument takes at most 8 slots (a 3-D array).
+        // Most calls fit 64 slots (eight arguments of at most 8 slots, a 3-D array, each).
         let mut small = [0u64; 8 * 8];
         let mut big = Vec::new();
-        let slots: &mut [u64] = if args.len() <= 8 {
+        let slots: &mut [u64] = if args.len() <= 8 && args.iter().all(|a| !matches!(a, ArgValue::Tuple(_))) {
             &mut small
         } else {
-            big.resize(args.len() * 8, 0);
+            big.resize(args.iter().map(ArgValue::slot_count).sum::<usize>().max(1), 0);
             &mut big
         };
         let mut used = 0;
         for (k, a) in args.iter().enumerate() {
             let ok = match (a, &self.args[k]) {
                 (a, Type::Scalar(s)) if a.scalar() == Some(*s) => true,
+                (ArgValue::None, Type::None) => true,
+                (ArgValue::Tuple(_), Type::Tuple(_)) if a.holds_array() => {
+                    return Err(Error::Argument {
+                        function: self.name.clone(),
+                        param: Some(self.params[k].clone()),
+                        message: "arrays inside tuple arguments are not supported; pass the arrays separately".into(),
+                    })
+                }
+                (ArgValue::Tuple(_), t @ Type::Tuple(_)) => a.is(t),
                 (ArgValue::Array(arr), Type::Array(t)) => {
                     if !arr.writable && self.written[k] {
                         return Err(Error::Argument {

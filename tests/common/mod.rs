@@ -384,11 +384,16 @@ pub fn arg_value(e: &Expr) -> Option<RtValue> {
             _ => None,
         };
     }
+    if let Expr::Tuple(t) = e {
+        return t.elts.iter().map(arg_value).collect::<Option<_>>().map(RtValue::Tuple);
+    }
     match lit(e)? {
         Lit::Int(i) => Some(RtValue::I64(i)),
+        Lit::UInt(u) => Some(RtValue::U64(u)),
         Lit::Float(x) => Some(RtValue::F64(x)),
         Lit::Bool(b) => Some(RtValue::Bool(b)),
-        _ => None,
+        Lit::None => Some(RtValue::None),
+        Lit::Seq(_) => None,
     }
 }
 
@@ -493,6 +498,8 @@ pub enum Native {
     Scalar(twinjit::ArgValue<'static>),
     /// An array's elements (C order) and shape.
     Array(ArrayData, Vec<usize>),
+    /// A tuple of scalars (and `None`s).
+    Tuple(Vec<twinjit::ArgValue<'static>>),
 }
 
 /// A scalar interpreter value as an argument.
@@ -510,6 +517,7 @@ pub fn scalar_arg(v: &RtValue) -> Option<twinjit::ArgValue<'static>> {
         RtValue::U16(i) => A::U16(i),
         RtValue::U32(i) => A::U32(i),
         RtValue::U64(i) => A::U64(i),
+        RtValue::None => A::None,
         _ => return None,
     })
 }
@@ -522,6 +530,9 @@ impl Native {
                 let shape: Vec<usize> = a.shape.iter().map(|&d| d as usize).collect();
                 Native::Array(a.data.borrow().clone(), shape)
             }
+            RtValue::Tuple(items) if items.iter().all(|x| scalar_arg(x).is_some()) => {
+                Native::Tuple(items.iter().filter_map(scalar_arg).collect())
+            }
             other => Native::Scalar(scalar_arg(other).unwrap_or_else(|| panic!("no native form for {other:?}"))),
         }
     }
@@ -531,6 +542,7 @@ impl Native {
         match self {
             Native::Scalar(s) => *s,
             Native::Array(d, s) => each_data!(d, v => twinjit::ArgValue::array_mut(v, s)),
+            Native::Tuple(items) => twinjit::ArgValue::Tuple(items),
         }
     }
 
@@ -541,6 +553,7 @@ impl Native {
             Native::Array(d, s) => {
                 RtValue::Array(ArrayRef::new(d.clone(), s.iter().map(|&x| x as i64).collect()).unwrap())
             }
+            Native::Tuple(items) => RtValue::Tuple(items.iter().map(arg_to_rt).collect()),
         }
     }
 }
@@ -560,7 +573,8 @@ pub fn arg_to_rt(a: &twinjit::ArgValue<'_>) -> RtValue {
         A::U16(i) => RtValue::U16(i),
         A::U32(i) => RtValue::U32(i),
         A::U64(i) => RtValue::U64(i),
-        A::Array(_) | A::Invalid(_) => RtValue::None,
+        A::Tuple(items) => RtValue::Tuple(items.iter().map(arg_to_rt).collect()),
+        A::None | A::Array(_) | A::Invalid(_) => RtValue::None,
     }
 }
 

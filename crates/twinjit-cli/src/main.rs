@@ -154,7 +154,8 @@ struct Common {
     /// Kernel launch shape for --target cuda: GRID,BLOCK, e.g. "(64,64),(16,16)".
     #[arg(long)]
     launch: Option<String>,
-    /// An argument: NAME=PATH.npy or NAME=DTYPE:VALUE (e.g. n=int64:100, flag=bool:true).
+    /// An argument: NAME=PATH.npy, NAME=DTYPE:VALUE (e.g. n=int64:100, k=uint8:7, flag=bool:true),
+    /// NAME=none, or a tuple of scalars NAME=(int64:3,float64:0.5).
     #[arg(long = "arg", value_name = "NAME=VALUE")]
     args: Vec<String>,
     /// Dynamic shared memory per block for --target cuda, in bytes (`cuda.shared.array(0, dtype)`).

@@ -41,15 +41,32 @@ impl RunArgs {
 }
 
 pub(crate) enum Bound {
-    /// A scalar (never an array: those are `Array`).
+    /// A scalar or `None` (never an array: those are `Array`).
     Scalar(ArgValue<'static>),
+    /// A tuple of scalars and `None`s.
+    Tuple(Vec<ArgValue<'static>>),
     Array(Npy),
 }
 
+/// `--arg NAME=none` or a scalar `DTYPE:VALUE`, or a flat tuple of them in parentheses:
+/// `(int64:3, float64:0.5)`.
+fn parse_bound(name: &str, text: &str) -> Result<Bound, String> {
+    let t = text.trim();
+    if let Some(inner) = t.strip_prefix('(').and_then(|r| r.strip_suffix(')')) {
+        let items = inner.split(',').map(str::trim).filter(|s| !s.is_empty());
+        let parts = items.map(|x| parse_scalar(name, x)).collect::<Result<Vec<_>, _>>()?;
+        return Ok(Bound::Tuple(parts));
+    }
+    parse_scalar(name, t).map(Bound::Scalar)
+}
+
 fn parse_scalar(name: &str, text: &str) -> Result<ArgValue<'static>, String> {
-    let (dtype, value) = text
-        .split_once(':')
-        .ok_or_else(|| format!("--arg {name}={text}: expected PATH.npy or DTYPE:VALUE (e.g. int64:10)"))?;
+    if text == "none" || text == "None" {
+        return Ok(ArgValue::None);
+    }
+    let (dtype, value) = text.split_once(':').ok_or_else(|| {
+        format!("--arg {name}={text}: expected PATH.npy, DTYPE:VALUE (e.g. int64:10), none or (DTYPE:VALUE, ...)")
+    })?;
     let bad = || format!("--arg {name}: `{value}` is not a valid {dtype}");
     fn int<T: std::str::FromStr>(v: &str) -> Option<T> {
         v.parse().ok()
@@ -223,13 +240,13 @@ fn bind_with_defaults(
             }
             Bound::Array(arr)
         } else {
-            Bound::Scalar(parse_scalar(name, value).map_err(|e| format!("error: {e}"))?)
+            parse_bound(name, value).map_err(|e| format!("error: {e}"))?
         };
         slots[k] = Some(bound);
     }
     for (k, slot) in slots.iter_mut().enumerate() {
         if slot.is_none() {
-            *slot = default(k).filter(|d| d.scalar().is_some()).map(Bound::Scalar);
+            *slot = default(k).filter(|d| d.scalar().is_some() || matches!(d, ArgValue::None)).map(Bound::Scalar);
         }
     }
     let missing: Vec<&str> = params.iter().zip(&slots).filter(|(_, s)| s.is_none()).map(|(p, _)| p.as_str()).collect();
@@ -248,6 +265,7 @@ fn arg_values(bound: &mut [Bound]) -> Vec<ArgValue<'_>> {
         .iter_mut()
         .map(|b| match b {
             Bound::Scalar(s) => *s,
+            Bound::Tuple(items) => ArgValue::Tuple(items),
             Bound::Array(a) => crate::npy::each_npy!(&mut a.data, v => ArgValue::array_mut(v, &a.shape)),
         })
         .collect()

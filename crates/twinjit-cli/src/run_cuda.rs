@@ -142,7 +142,7 @@ mod with_cuda {
         let mut dev = Vec::new();
         for b in &bound {
             dev.push(match b {
-                Bound::Scalar(_) => None,
+                Bound::Scalar(_) | Bound::Tuple(_) => None,
                 Bound::Array(arr) => Some(match &arr.data {
                     NpyData::Bool(v) => DevBuf::Bool(engine.to_device_shaped(v, &arr.shape).map_err(dev_err)?),
                     NpyData::I32(v) => DevBuf::I32(engine.to_device_shaped(v, &arr.shape).map_err(dev_err)?),
@@ -187,6 +187,7 @@ mod with_cuda {
                     (_, Some(DevBuf::U32(x))) => x.into_kernel_arg(),
                     (_, Some(DevBuf::U64(x))) => x.into_kernel_arg(),
                     (Bound::Scalar(s), None) => KernelArg::Scalar(*s),
+                    (Bound::Tuple(items), None) => KernelArg::Scalar(ArgValue::Tuple(items)),
                     (Bound::Array(_), None) => KernelArg::Scalar(ArgValue::Invalid("array not on the device")),
                 })
                 .collect()
