@@ -131,3 +131,21 @@ def b_float32(x, y, n):
     q, r = divmod(x, y)
     return (round(x, n) + np.float32(0.0), q + np.float32(0.0), r * np.float32(2.0),
             pow(x, n) + np.float32(0.0), max((x, y)) + np.float32(0.125), min(x, y) * np.float32(3.0))
+
+
+@njit
+def getattr_literal(a):
+    # getattr with a literal name is the attribute
+    return getattr(a, "ndim") + getattr(a, "size") + getattr(np, "pi")
+
+
+# check: getattr_literal(np.zeros((2, 3))) -> 11.141592653589793
+
+
+@njit
+def getattr_default(a, fallback):
+    # an attribute arrays do not have gives the default
+    return getattr(a, "no_such_attribute", fallback)
+
+
+# check: getattr_default(np.zeros(2), 7) -> 7

@@ -1104,6 +1104,37 @@ impl Lower<'_> {
         Some((g, rest))
     }
 
+    /// `getattr(obj, "name")` is `obj.name`, as Numba resolves a literal attribute name;
+    /// `getattr(obj, "name", default)` is `default` for a name compiled code has no
+    /// attribute of (a dunder, or one neither arrays nor `obj`'s module have).
+    fn getattr_call(&mut self, c: &ast::ExprCall, span: Span) -> Value {
+        let args = &c.arguments.args;
+        let name = match args.get(1) {
+            Some(Expr::StringLiteral(s)) if c.arguments.keywords.is_empty() && (2..=3).contains(&args.len()) => {
+                s.value.to_str().to_string()
+            }
+            _ => {
+                return self.fail(
+                    Diagnostic::error("getattr() needs an object and a literal attribute name", span, "here")
+                        .with_hint("write getattr(x, \"name\") or x.name; Numba needs the name at compile time"),
+                )
+            }
+        };
+        let attr = Expr::Attribute(ast::ExprAttribute {
+            range: c.range,
+            value: Box::new(args[0].clone()),
+            attr: ast::Identifier::new(name.as_str(), args[1].range()),
+            ctx: ast::ExprContext::Load,
+            node_index: Default::default(),
+        });
+        let known = !name.starts_with("__")
+            && (Builtin::from_path(&format!(".{name}")).is_some() || self.module_path(&attr).is_some());
+        match args.get(2) {
+            Some(default) if !known => self.expr(default),
+            _ => self.expr(&attr),
+        }
+    }
+
     fn attribute(&mut self, e: &Expr, a: &ast::ExprAttribute) -> Value {
         let span = self.sp(a.range);
         let attr = a.attr.id.as_str();
@@ -1368,11 +1399,12 @@ impl Lower<'_> {
                     // range(n)`) is the list of its numbers: the same elements, lengths and
                     // membership (a documented deviation: no `.start`/`.stop`/`.step`).
                     "range" => self.list_of(&Expr::Call(c.clone()), span),
+                    "getattr" => self.getattr_call(c, span),
                     "print" => self.fail(unsupported(span, "print() is", "return values instead, or write them into an array")),
                     _ => self.fail(
                         Diagnostic::error(format!("unknown function `{id}`"), fspan, "not defined")
                             .with_hint(format!(
-                                "call builtins ({} int float bool), math.* or np.* functions, or @njit functions of this module",
+                                "call builtins ({} int float bool getattr), math.* or np.* functions, or @njit functions of this module",
                                 python_builtins().join(" ")
                             )),
                     ),
