@@ -96,6 +96,22 @@ impl<'a> ArgValue<'a> {
         Self::shaped(data.as_ptr() as *mut T, data.len(), shape, false)
     }
 
+    /// A writable Fortran-ordered array of `shape` over `data` (the first index varies
+    /// fastest): an any-layout view, as NumPy passes a Fortran array to Numba.
+    pub fn array_fortran_mut<T: Element>(data: &'a mut [T], shape: &[usize]) -> ArgValue<'a> {
+        let ArgValue::Array(mut a) = Self::shaped(data.as_mut_ptr(), data.len(), shape, true) else {
+            return Self::shaped(data.as_mut_ptr(), data.len(), shape, true);
+        };
+        let mut stride = 1i64;
+        for k in 0..shape.len() {
+            a.strides[k] = stride;
+            stride *= shape[k] as i64;
+        }
+        // C-contiguous still when at most one dimension is longer than 1 (NumPy's flags).
+        a.c_contiguous = shape.iter().filter(|&&d| d > 1).count() <= 1;
+        ArgValue::Array(a)
+    }
+
     fn shaped<T: Element>(ptr: *mut T, len: usize, shape: &[usize], writable: bool) -> ArgValue<'a> {
         if shape.is_empty() || shape.len() > 3 {
             return ArgValue::Invalid("arrays must have 1 to 3 dimensions");

@@ -131,6 +131,9 @@ impl NpyData {
 pub struct Npy {
     pub data: NpyData,
     pub shape: Vec<usize>,
+    /// The elements are in Fortran order (as the file stored them): passed to compiled code
+    /// as a strided view, as NumPy would pass a Fortran-ordered array to Numba.
+    pub fortran: bool,
 }
 
 fn header_value<'a>(header: &'a str, key: &str) -> Option<&'a str> {
@@ -194,7 +197,7 @@ pub fn parse(bytes: &[u8]) -> Result<Npy, String> {
     }
     let body = &body[..need];
     let swap = order == '>' && size > 1;
-    let mut data = match code {
+    let data = match code {
         "f8" => NpyData::F64(elems(body, swap)),
         "f4" => NpyData::F32(elems(body, swap)),
         "i8" => NpyData::I64(elems(body, swap)),
@@ -207,12 +210,22 @@ pub fn parse(bytes: &[u8]) -> Result<Npy, String> {
         "u1" => NpyData::U8(elems(body, swap)),
         _ => NpyData::Bool(elems(body, false)),
     };
-    if fortran && shape.len() > 1 {
-        data = to_c_order(data, &shape);
-    }
-    Ok(Npy { data, shape })
+    let fortran = fortran && shape.iter().filter(|&&d| d > 1).count() > 1;
+    Ok(Npy { data, shape, fortran })
 }
 
+impl Npy {
+    /// The same array with its elements in C order (for device arrays, which are C-ordered).
+    #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+    pub fn into_c_order(self) -> Npy {
+        if !self.fortran {
+            return self;
+        }
+        Npy { data: to_c_order(self.data, &self.shape), shape: self.shape, fortran: false }
+    }
+}
+
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
 fn to_c_order(data: NpyData, shape: &[usize]) -> NpyData {
     fn reorder<T: Copy>(v: Vec<T>, shape: &[usize]) -> Vec<T> {
         let n = v.len();
@@ -245,7 +258,8 @@ pub fn write(path: &std::path::Path, npy: &Npy) -> std::io::Result<()> {
         1 => format!("({},)", npy.shape[0]),
         _ => format!("({})", npy.shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")),
     };
-    let mut header = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}");
+    let order = if npy.fortran { "True" } else { "False" };
+    let mut header = format!("{{'descr': '{descr}', 'fortran_order': {order}, 'shape': {shape}, }}");
     // Pad so that the data starts at a multiple of 64 bytes, ending with a newline.
     let total = 10 + header.len() + 1;
     header.push_str(&" ".repeat((64 - total % 64) % 64));
@@ -269,7 +283,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("twinjit-npy-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let p = dir.join("a.npy");
-        let a = Npy { data: NpyData::F64(vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]), shape: vec![2, 3] };
+        let a = Npy { data: NpyData::F64(vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]), shape: vec![2, 3], fortran: false };
         write(&p, &a).unwrap();
         let bytes = std::fs::read(&p).unwrap();
         assert_eq!((10 + u16::from_le_bytes([bytes[8], bytes[9]]) as usize) % 64, 0);
@@ -282,7 +296,12 @@ mod tests {
         let body: Vec<u8> = [1.0f64, 4.0, 2.0, 5.0, 3.0, 6.0].iter().flat_map(|x| x.to_le_bytes()).collect();
         f.truncate(end);
         f.extend(body);
-        assert_eq!(parse(&f).unwrap(), a);
+        let fa = parse(&f).unwrap();
+        assert!(fa.fortran);
+        assert_eq!(fa.clone().into_c_order(), a);
+        // Written back in Fortran order, it reads the same.
+        write(&p, &fa).unwrap();
+        assert_eq!(parse(&std::fs::read(&p).unwrap()).unwrap(), fa);
         std::fs::remove_dir_all(dir).ok();
     }
 
@@ -308,7 +327,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("twinjit-npy-u64-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let p = dir.join("u.npy");
-        let a = Npy { data: NpyData::U64(vec![u64::MAX, 3]), shape: vec![2] };
+        let a = Npy { data: NpyData::U64(vec![u64::MAX, 3]), shape: vec![2], fortran: false };
         write(&p, &a).unwrap();
         assert_eq!(parse(&std::fs::read(&p).unwrap()).unwrap(), a);
         std::fs::remove_dir_all(dir).ok();

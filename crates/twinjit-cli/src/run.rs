@@ -163,7 +163,7 @@ fn write_returned(dir: &std::path::Path, v: &Value, name: &str) -> Result<(), St
                 Scalar::UInt64 => NpyData::U64(a.to_vec().unwrap_or_default()),
             };
             let path = dir.join(format!("{name}.npy"));
-            npy::write(&path, &Npy { data, shape: a.shape().to_vec() })
+            npy::write(&path, &Npy { data, shape: a.shape().to_vec(), fortran: false })
                 .map_err(|e| format!("error: writing {}: {e}", path.display()))
         }
         Value::Tuple(vs) => vs.iter().enumerate().try_for_each(|(k, e)| write_returned(dir, e, &format!("{name}_{k}"))),
@@ -266,7 +266,14 @@ fn arg_values(bound: &mut [Bound]) -> Vec<ArgValue<'_>> {
         .map(|b| match b {
             Bound::Scalar(s) => *s,
             Bound::Tuple(items) => ArgValue::Tuple(items),
-            Bound::Array(a) => crate::npy::each_npy!(&mut a.data, v => ArgValue::array_mut(v, &a.shape)),
+            Bound::Array(a) => {
+                let fortran = a.fortran;
+                crate::npy::each_npy!(&mut a.data, v => if fortran {
+                    ArgValue::array_fortran_mut(v, &a.shape)
+                } else {
+                    ArgValue::array_mut(v, &a.shape)
+                })
+            }
         })
         .collect()
 }

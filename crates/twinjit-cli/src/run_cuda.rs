@@ -137,7 +137,14 @@ mod with_cuda {
         crate::run::warn_refused(&module, &a.func);
         let kernel = module.kernel(&a.func).map_err(|e| format!("error: {e}"))?;
         let params = kernel.params().to_vec();
-        let bound = bind(a, &params)?;
+        // Device arrays are C-ordered: a Fortran-ordered file is reordered on the way in.
+        let bound: Vec<Bound> = bind(a, &params)?
+            .into_iter()
+            .map(|b| match b {
+                Bound::Array(arr) => Bound::Array(arr.into_c_order()),
+                other => other,
+            })
+            .collect();
         let dev_err = |e: twinjit::Error| format!("error: {e}");
         let mut dev = Vec::new();
         for b in &bound {
