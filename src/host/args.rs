@@ -103,9 +103,9 @@ impl<'a> ArgValue<'a> {
             return Self::shaped(data.as_mut_ptr(), data.len(), shape, true);
         };
         let mut stride = 1i64;
-        for k in 0..shape.len() {
-            a.strides[k] = stride;
-            stride *= shape[k] as i64;
+        for (s, &d) in a.strides.iter_mut().zip(shape) {
+            *s = stride;
+            stride *= d as i64;
         }
         // C-contiguous still when at most one dimension is longer than 1 (NumPy's flags).
         a.c_contiguous = shape.iter().filter(|&&d| d > 1).count() <= 1;
