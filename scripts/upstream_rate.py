@@ -238,6 +238,12 @@ def _replay_problem(v):
     """None if `twinjit run` can pass `v`, else why not."""
     import numpy as np
 
+    if v is None:
+        return None
+    if isinstance(v, tuple):
+        # `twinjit run` takes flat tuples of scalars: `(int64:1, float64:2.5)`.
+        inner = [x for x in v if isinstance(x, (tuple, np.ndarray)) or _replay_problem(x) is not None]
+        return "tuple" if inner or not v else None
     if isinstance(v, (bool, np.bool_)):
         return None
     if isinstance(v, int):
@@ -887,6 +893,10 @@ def arrays_match(np, a, b):
 def scalar_arg(v):
     import numpy as np
 
+    if v is None:
+        return "none"
+    if isinstance(v, tuple):
+        return "(" + ", ".join(scalar_arg(x) for x in v) + ")"
     if isinstance(v, (bool, np.bool_)):
         return "bool:" + ("true" if v else "false")
     if isinstance(v, np.integer):

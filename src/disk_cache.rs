@@ -327,6 +327,10 @@ pub(crate) fn encode_types(w: &mut Writer, types: &[twinjit_ir::Type]) {
                 w.u64(4);
                 one(w, e);
             }
+            Type::Optional(e) => {
+                w.u64(5);
+                one(w, e);
+            }
         }
     }
     w.u64(types.len() as u64);
@@ -389,6 +393,7 @@ pub(crate) fn decode_types(r: &mut Reader<'_>) -> Option<Vec<twinjit_ir::Type>> 
                 Type::Tuple((0..n).map(|_| one(r, depth + 1)).collect::<Option<_>>()?)
             }
             4 => Type::List(Box::new(one(r, depth + 1)?)),
+            5 => Type::Optional(Box::new(one(r, depth + 1)?)),
             _ => return None,
         })
     }

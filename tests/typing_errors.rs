@@ -238,11 +238,11 @@ def f(a, b):
     );
     check(
         "(int64,)",
-        "returns float64 on some paths and None on others",
+        "returns (float64, float64) on some paths and None on others",
         "
 def f(x):
     if x > 0:
-        return 1.0
+        return 1.0, 2.0
 ",
     );
     check(

@@ -478,6 +478,16 @@ impl Value {
             Type::Scalar(Scalar::UInt32) => Value::U32(take()? as u32),
             Type::Scalar(Scalar::UInt64) => Value::U64(take()?),
             Type::Tuple(ts) => Value::Tuple(ts.iter().map(|t| Value::from_slots(t, slots, k)).collect::<Option<_>>()?),
+            // The flag, then the value (read either way, to step past its slots).
+            Type::Optional(t) => {
+                let present = take()? as u8 != 0;
+                let v = Value::from_slots(t, slots, k)?;
+                if present {
+                    v
+                } else {
+                    Value::None
+                }
+            }
             Type::Array(a) => {
                 let n = a.ndim as usize;
                 let parts = slots.get(*k..*k + 2 + 2 * n)?;

@@ -394,7 +394,7 @@ impl FnLowering<'_, '_> {
             }
             InstKind::MakeTuple(vs) => vs.iter().flat_map(|v| self.vals[v.index()].iter().copied()).collect(),
             InstKind::TupleGet(t, k) => {
-                let Type::Tuple(ts) = self.f.ty(*t) else {
+                let Some(ts) = self.f.ty(*t).elements() else {
                     return Err(HostError::Internal("tupleget of non-tuple".into()));
                 };
                 let start: usize = ts[..*k as usize].iter().map(|t| parts(t).len()).sum();

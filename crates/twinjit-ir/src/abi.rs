@@ -282,6 +282,10 @@ fn push_parts(t: &Type, out: &mut Vec<Part>) {
             out.push(Part::MemInfo);
         }
         Type::Tuple(ts) => ts.iter().for_each(|t| push_parts(t, out)),
+        Type::Optional(t) => {
+            out.push(Part::Scalar(crate::types::Scalar::Bool));
+            push_parts(t, out);
+        }
         Type::List(_) => out.push(Part::List),
     }
 }

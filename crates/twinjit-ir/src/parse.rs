@@ -237,6 +237,12 @@ impl Line<'_> {
                 self.punct(')')?;
                 Ok(Type::List(Box::new(e)))
             }
+            "optional" => {
+                self.punct('(')?;
+                let e = self.ty()?;
+                self.punct(')')?;
+                Ok(Type::Optional(Box::new(e)))
+            }
             "array" => {
                 self.punct('(')?;
                 let d = self.ident()?;

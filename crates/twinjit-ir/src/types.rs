@@ -212,6 +212,12 @@ pub enum Type {
     /// growable buffer of elements owned by the memory manager. The element type is `Unknown`
     /// only while inference has not seen what an empty list `[]` receives.
     List(Box<Type>),
+    /// `Optional(T)` (Numba's `OptionalType`): a scalar that is `None` on some paths, as a
+    /// variable assigned `None` on one path and a number on another, or a function that
+    /// returns either. Its value is the pair (is-present flag, value), laid out and indexed
+    /// like the tuple `(bool, T)` ([`Type::elements`]); every use but `is` unwraps it, raising
+    /// `TypeError` on `None` as Numba does.
+    Optional(Box<Type>),
     /// A slice `lo:hi:step` or `...` in a subscript (Numba's `slice2_type`, `slice3_type`,
     /// `ellipsis`): only ever an index of `getitem`/`setitem`, consumed by the rewrite, so it
     /// has no parts and never reaches a backend.
@@ -261,6 +267,23 @@ impl Type {
         }
     }
 
+    /// The element types of a tuple, and of an optional's (flag, value) pair.
+    pub fn elements(&self) -> Option<Vec<Type>> {
+        match self {
+            Type::Tuple(ts) => Some(ts.clone()),
+            Type::Optional(t) => Some(vec![Type::BOOL, (**t).clone()]),
+            _ => None,
+        }
+    }
+
+    /// The value type of an optional (`self` for every other type).
+    pub fn unwrapped(&self) -> &Type {
+        match self {
+            Type::Optional(t) => t,
+            t => t,
+        }
+    }
+
     /// The element type, if this is a list.
     pub fn list_elem(&self) -> Option<&Type> {
         match self {
@@ -282,7 +305,7 @@ impl Type {
         match self {
             Type::Unknown => false,
             Type::Tuple(ts) => ts.iter().all(Type::is_known),
-            Type::List(e) => e.is_known(),
+            Type::List(e) | Type::Optional(e) => e.is_known(),
             _ => true,
         }
     }
@@ -304,6 +327,7 @@ impl Type {
                 s
             }
             Type::List(e) => format!("l{}", e.mangle()),
+            Type::Optional(e) => format!("o{}", e.mangle()),
             Type::Slice(k) => match k {
                 SliceKind::NoStep => "s2",
                 SliceKind::Step => "s3",
@@ -337,6 +361,7 @@ impl Type {
                 format!("Tuple({})", inner.join(", "))
             }
             Type::List(e) => format!("list({})", e.numba_name()),
+            Type::Optional(e) => format!("OptionalType({})", e.numba_name()),
             other => other.to_string(),
         }
     }
@@ -369,6 +394,7 @@ impl fmt::Display for Type {
             }
             Type::Tuple(ts) => crate::print::python_tuple(f, ts),
             Type::List(e) => write!(f, "list({e})"),
+            Type::Optional(e) => write!(f, "optional({e})"),
             Type::Slice(k) => f.write_str(match k {
                 SliceKind::NoStep => "slice2",
                 SliceKind::Step => "slice3",
@@ -535,6 +561,43 @@ impl SigParser<'_> {
         let name = self.ident().to_string();
         let name = name.strip_prefix("numba.").unwrap_or(&name);
         let name = name.strip_prefix("types.").unwrap_or(name);
+        // `Tuple(int64, float64)`, `UniTuple(int64, 3)` and `none`, as Numba spells them.
+        if name == "none" {
+            return Ok(Type::None);
+        }
+        if name == "Tuple" || name == "UniTuple" {
+            if !self.eat("(") {
+                return Err(self.err("expected `(` after Tuple"));
+            }
+            let mut ts = Vec::new();
+            if name == "UniTuple" {
+                let t = self.ty()?;
+                if !self.eat(",") {
+                    return Err(self.err("expected `, N` in UniTuple(type, N)"));
+                }
+                self.skip_ws();
+                let digits = self.ident().to_string();
+                let n: usize = digits.parse().map_err(|_| self.err("expected a count in UniTuple(type, N)"))?;
+                ts = vec![t; n];
+            } else if !self.eat(")") {
+                loop {
+                    ts.push(self.ty()?);
+                    if self.eat(")") {
+                        break;
+                    }
+                    if !self.eat(",") {
+                        return Err(self.err("expected `,` or `)` in Tuple(...)"));
+                    }
+                }
+                return Ok(Type::Tuple(ts));
+            } else {
+                return Ok(Type::Tuple(ts));
+            }
+            if !self.eat(")") {
+                return Err(self.err("expected `)`"));
+            }
+            return Ok(Type::Tuple(ts));
+        }
         let Some(dtype) = Scalar::parse(name) else {
             self.pos = start;
             self.skip_ws();
@@ -594,6 +657,8 @@ mod tests {
         check("f8(f8, i4)", "float64(float64, int32)");
         check("int32", "(int32)");
         check("()", "()");
+        check("(Tuple(int64, float64), none)", "(Tuple(int64, float64), none)");
+        check("(UniTuple(int32, 2))", "(Tuple(int32, int32))");
     }
 
     #[test]

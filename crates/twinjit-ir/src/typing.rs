@@ -5,8 +5,8 @@
 //! Every rule is a pure function of types (and constants); none reads IR. A rule that refuses
 //! its operands returns a [`TypeError`] without a location; the caller attaches the span.
 //!
-//! Deviations from Numba (documented, deliberate): a value that is `None` on some paths and a
-//! number on others is an error (Numba makes it `Optional`); `bool` unified with an integer
+//! Deviations from Numba (documented, deliberate): a value that is `None` on some paths and an
+//! array on others is an error (with a number it is `Optional`, as in Numba); `bool` unified with an integer
 //! gives that integer type; arrays unify only with the identical array type (Numba relaxes
 //! the layout to `A`).
 
@@ -54,6 +54,15 @@ pub fn unify(a: &Type, b: &Type) -> Option<Type> {
         (Type::Unknown, t) | (t, Type::Unknown) => Some(t.clone()),
         _ if a == b => Some(a.clone()),
         (Type::Scalar(x), Type::Scalar(y)) => Some(Type::Scalar(unify_scalar(*x, *y))),
+        // `None` on one path and a number on another: Numba's Optional (of scalars here).
+        (Type::None, Type::Scalar(s)) | (Type::Scalar(s), Type::None) => {
+            Some(Type::Optional(Box::new(Type::Scalar(*s))))
+        }
+        (Type::Optional(o), Type::None) | (Type::None, Type::Optional(o)) => Some(Type::Optional(o.clone())),
+        (Type::Optional(o), t @ Type::Scalar(_)) | (t @ Type::Scalar(_), Type::Optional(o)) => {
+            Some(Type::Optional(Box::new(unify(o, t)?)))
+        }
+        (Type::Optional(x), Type::Optional(y)) => Some(Type::Optional(Box::new(unify(x, y)?))),
         // Numba relaxes the layout: a C array and an any-layout one of the same dtype and
         // dimension unify to the any-layout type.
         (Type::Array(x), Type::Array(y)) if x.dtype == y.dtype && x.ndim == y.ndim => {
@@ -1944,7 +1953,11 @@ mod tests {
         let i = Type::Array(ArrayType { dtype: Int64, ndim: 1, layout: Layout::C });
         assert_eq!(unify(&c, &i), None);
         assert_eq!(unify(&c, &Type::F64), None);
-        assert_eq!(unify(&Type::None, &Type::F64), None);
+        // None with a number is Numba's Optional; with an array it does not meet.
+        let opt = Type::Optional(Box::new(Type::F64));
+        assert_eq!(unify(&Type::None, &Type::F64), Some(opt.clone()));
+        assert_eq!(unify(&opt, &Type::I64), Some(opt.clone()));
+        assert_eq!(unify(&Type::None, &c), None);
     }
 
     /// `b(args...)` with argument types in signature spelling.

@@ -775,7 +775,7 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
             }
             InstKind::MakeTuple(vs) => vs.iter().flat_map(|v| self.vals[v.index()].iter().cloned()).collect(),
             InstKind::TupleGet(t, k) => {
-                let Type::Tuple(ts) = self.f.ty(*t) else { return Err(self.internal("tupleget of a non-tuple")) };
+                let Some(ts) = self.f.ty(*t).elements() else { return Err(self.internal("tupleget of a non-tuple")) };
                 let start: usize = ts[..*k as usize].iter().map(|t| part_types(t).len()).sum();
                 let n = part_types(&ts[*k as usize]).len();
                 self.vals[t.index()][start..start + n].to_vec()

@@ -63,6 +63,9 @@ pub(super) fn decided(f: &Function, v: Value, types: &[Type]) -> Option<bool> {
             if !x.is_known() || !y.is_known() {
                 return None;
             }
+            if matches!(x, Type::Optional(_)) || matches!(y, Type::Optional(_)) {
+                return None;
+            }
             match (x == &Type::None, y == &Type::None) {
                 (true, true) => Some(true),
                 (true, false) | (false, true) => Some(false),
@@ -213,6 +216,10 @@ impl<'m> Inferencer<'m> {
         if ret == Type::Unknown && !returns_value {
             ret = Type::None;
         }
+        // A number on some paths and nothing (a bare `return`, the end) on others: Optional.
+        if returns_none && matches!(ret, Type::Scalar(_)) {
+            ret = Type::Optional(Box::new(ret));
+        }
         let inst = &mut self.instances[i];
         if let Some(d) = &inst.declared_ret {
             ret = d.clone();
@@ -234,7 +241,12 @@ impl<'m> Inferencer<'m> {
         types: &[Type],
     ) -> Result<Type, Diagnostic> {
         let span = data.span;
-        let ty = |v: &Value| types[v.index()].clone();
+        // Every use of an optional but `is` sees its value type (the rewrite unwraps it).
+        let unwraps = !matches!(data.kind, InstKind::Builtin(Builtin::Is, _));
+        let ty = |v: &Value| match &types[v.index()] {
+            Type::Optional(t) if unwraps => (**t).clone(),
+            t => t.clone(),
+        };
         let ops = data.kind.operands();
         if ops.iter().any(|v| !types[v.index()].is_known()) && !matches!(data.kind, InstKind::MakeTuple(_)) {
             return Ok(Type::Unknown);
@@ -568,7 +580,9 @@ fn refine_empty_lists(f: &Function, data: &InstData, incoming: &[Incoming], type
     let mut changed = false;
     for r in roots {
         let new = match types[r.index()].list_elem() {
-            Some(old) if old.is_known() => typing::unify(old, &e).unwrap_or_else(|| old.clone()),
+            Some(old) if old.is_known() => {
+                typing::unify(old, &e).filter(|t| !matches!(t, Type::Optional(_))).unwrap_or_else(|| old.clone())
+            }
             _ => e.clone(),
         };
         let new = Type::List(Box::new(new));

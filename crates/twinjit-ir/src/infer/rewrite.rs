@@ -33,7 +33,9 @@ mod sorting;
 
 struct Rewriter<'a> {
     src: &'a Function,
-    types: &'a [Type],
+    /// The inferred types of the source values (owned: an instruction's optional operands
+    /// are swapped for their value type while it is rewritten).
+    types: Vec<Type>,
     g: Function,
     vmap: Vec<Option<Value>>,
     error_model: ErrorModel,
@@ -98,14 +100,16 @@ pub(super) fn rewrite(cx: &Inferencer, i: usize) -> Result<TypedFunction, Vec<Di
             "write results into an array argument, or make it a device function with @cuda.jit(device=True)",
         ));
     }
-    if inst.returns_none && ret != Type::None && inst.declared_ret.is_none() {
+    // A bare `return` beside numbers made the result optional; beside arrays or tuples it is
+    // refused (optionals of those are not supported).
+    if inst.returns_none && ret != Type::None && !matches!(ret, Type::Optional(_)) && inst.declared_ret.is_none() {
         diags.push(
             err(
                 mf.name_span,
                 format!("`{}` returns {ret} on some paths and None on others", mf.name),
                 "in this function",
             )
-            .with_hint("return a value on every path (optional values are not supported)"),
+            .with_hint("return a value on every path (optional values are supported for numbers only)"),
         );
     }
     let mut g = Function::new(inst.mangled.clone(), src.span);
@@ -115,7 +119,7 @@ pub(super) fn rewrite(cx: &Inferencer, i: usize) -> Result<TypedFunction, Vec<Di
     let error_model = cx.options.error_model.unwrap_or(mf.attrs.error_model);
     let mut rw = Rewriter {
         src,
-        types: &inst.types,
+        types: inst.types.clone(),
         g,
         vmap: vec![None; src.values.len()],
         error_model,
@@ -233,6 +237,22 @@ impl Rewriter<'_> {
                 }
                 Ok(self.push(b, InstKind::MakeTuple(parts), target.clone(), span))
             }
+            (Type::None, Type::Optional(_)) => self.make_optional(b, None, target, span),
+            (Type::Scalar(_), Type::Optional(inner)) => {
+                let x = self.coerce(b, v, inner, span)?;
+                self.make_optional(b, Some(x), target, span)
+            }
+            (Type::Optional(x), Type::Optional(inner)) => {
+                let flag = self.push(b, InstKind::TupleGet(v, 0), Type::BOOL, span);
+                let val = self.push(b, InstKind::TupleGet(v, 1), (**x).clone(), span);
+                let val = self.coerce(b, val, inner, span)?;
+                Ok(self.push(b, InstKind::MakeTuple(vec![flag, val]), target.clone(), span))
+            }
+            (Type::Optional(inner), _) => {
+                let inner = (**inner).clone();
+                let u = self.unwrap_optional(b, v, &inner, span);
+                self.coerce(b, u, target, span)
+            }
             _ => Err(err(span, format!("type conflict: expected {target}, found {t}"), format!("this is {t}"))
                 .with_hint("a variable must keep one kind of value (number, array or tuple) on every path")),
         }
@@ -249,6 +269,7 @@ impl Rewriter<'_> {
                 self.push(b, InstKind::Const(c), t.clone(), span)
             }
             Type::None => self.push(b, InstKind::Const(Const::None), Type::None, span),
+            Type::Optional(_) => self.make_optional(b, None, t, span)?,
             Type::Tuple(ts) => {
                 let mut parts = Vec::new();
                 for e in ts.clone() {
@@ -316,23 +337,75 @@ impl Rewriter<'_> {
     }
 
     fn inst(&mut self, b: Block, data: &InstData) -> Result<(), Diagnostic> {
-        let span = data.span;
         if matches!(data.kind, InstKind::Undef) {
             // Materialised lazily: uses in edges become zeros, other uses are errors.
             return Ok(());
         }
         self.check_undef_operands(data)?;
+        // Optional operands are unwrapped (a `TypeError` on `None`) for every use but `is`:
+        // the instruction is rewritten seeing their value types, as inference typed it.
+        let mut swaps: Vec<(Value, Option<Value>, Type)> = Vec::new();
+        if !matches!(data.kind, InstKind::Builtin(Builtin::Is, _)) {
+            for a in data.kind.operands() {
+                if let (Type::Optional(t), Some(nv)) = (self.types[a.index()].clone(), self.vmap[a.index()]) {
+                    if swaps.iter().any(|(x, _, _)| *x == a) {
+                        continue;
+                    }
+                    let u = self.unwrap_optional(b, nv, &t, data.span);
+                    swaps.push((a, self.vmap[a.index()], self.types[a.index()].clone()));
+                    self.vmap[a.index()] = Some(u);
+                    self.types[a.index()] = (*t).clone();
+                }
+            }
+        }
+        let r = self.inst_unwrapped(b, data);
+        for (a, v, t) in swaps.into_iter().rev() {
+            self.vmap[a.index()] = v;
+            self.types[a.index()] = t;
+        }
+        r
+    }
+
+    /// The value of optional `v` (of value type `t`), raising `TypeError("expected T, got
+    /// None")` as Numba does when it is `None`.
+    fn unwrap_optional(&mut self, b: Block, v: Value, t: &Type, span: Span) -> Value {
+        let flag = self.push(b, InstKind::TupleGet(v, 0), Type::BOOL, span);
+        let none = self.push(b, InstKind::Unary(UnaryOp::Not, flag), Type::BOOL, span);
+        self.raise_if(b, none, "TypeError", &format!("expected {t}, got None"), span);
+        self.push(b, InstKind::TupleGet(v, 1), t.clone(), span)
+    }
+
+    /// An optional of type `target` (`Optional(T)`): present with `value` (already a `T`), or
+    /// `None` when `value` is `None`.
+    fn make_optional(
+        &mut self,
+        b: Block,
+        value: Option<Value>,
+        target: &Type,
+        span: Span,
+    ) -> Result<Value, Diagnostic> {
+        let inner = target.unwrapped().clone();
+        let (flag, v) = match value {
+            Some(v) => (true, v),
+            None => (false, self.zero_of(b, &inner, span)?),
+        };
+        let f = self.push(b, InstKind::Const(Const::Bool(flag)), Type::BOOL, span);
+        Ok(self.push(b, InstKind::MakeTuple(vec![f, v]), target.clone(), span))
+    }
+
+    fn inst_unwrapped(&mut self, b: Block, data: &InstData) -> Result<(), Diagnostic> {
+        let span = data.span;
         if let Some(r) = data.result {
             if self.fused[r.index()] {
                 // Computed inside its consumer's loop.
                 return Ok(());
             }
-            if elementwise::is_ufunc_out(data, self.types) {
+            if elementwise::is_ufunc_out(data, &self.types) {
                 let v = self.ufunc_into(b, data)?;
                 self.vmap[r.index()] = Some(v);
                 return Ok(());
             }
-            if elementwise::is_elementwise(data, self.types) {
+            if elementwise::is_elementwise(data, &self.types) {
                 let v = self.elementwise(b, data)?;
                 self.vmap[r.index()] = Some(v);
                 return Ok(());
@@ -434,7 +507,7 @@ impl Rewriter<'_> {
             }
             InstKind::Call(name, args) => {
                 let cidx = self.module.functions.iter().position(|m| &m.name == name).expect("checked when typing");
-                let arg_types = super::fixpoint::call_arg_types(self.src, args, self.types);
+                let arg_types = super::fixpoint::call_arg_types(self.src, args, &self.types);
                 let mut nargs: Vec<Value> = Vec::new();
                 for a in args {
                     let v = self.val(*a);
@@ -838,6 +911,14 @@ impl Rewriter<'_> {
                         self.push(b, InstKind::Compare(CmpOp::Eq, nargs[0], nargs[1]), rt, span)
                     }
                     (Type::None, _) if tb == Type::None => self.push(b, InstKind::Const(Const::Bool(true)), rt, span),
+                    // An optional is `None` when its flag is clear.
+                    (Type::Optional(_), _) | (Type::None, _)
+                        if matches!((&ta, &tb), (Type::Optional(_), Type::None) | (Type::None, Type::Optional(_))) =>
+                    {
+                        let o = if matches!(ta, Type::Optional(_)) { nargs[0] } else { nargs[1] };
+                        let flag = self.push(b, InstKind::TupleGet(o, 0), Type::BOOL, span);
+                        self.push(b, InstKind::Unary(UnaryOp::Not, flag), rt, span)
+                    }
                     (Type::Tuple(_), _) if ta == tb => {
                         return Err(err(span, "`is` between tuples is not supported", "here")
                             .with_hint("compare the tuples with `==`"))
@@ -1372,6 +1453,10 @@ impl Rewriter<'_> {
                     }
                     Terminator::Return(Some(self.coerce(b, nv, &ret, span)?))
                 }
+            }
+            Terminator::Return(None) if matches!(self.g.ret, Type::Optional(_)) => {
+                let ret = self.g.ret.clone();
+                Terminator::Return(Some(self.make_optional(b, None, &ret, span)?))
             }
             Terminator::Return(None) => {
                 if self.g.ret != Type::None {

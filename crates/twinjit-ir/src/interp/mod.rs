@@ -183,7 +183,18 @@ pub fn run(program: &TypedProgram, args: &[RtValue], options: InterpOptions) -> 
     match m.exec(&mut stack, &mut HostOnly)? {
         Stop::Returned(v) => {
             m.check_leaks(&v).map_err(|k| m.error(k, program.functions[0].func.span, 0))?;
-            Ok(v)
+            // An optional result is the (flag, value) pair inside compiled code; the caller
+            // gets `None` or the value.
+            Ok(match (&program.functions[0].func.ret, v) {
+                (Type::Optional(_), RtValue::Tuple(mut parts)) if parts.len() == 2 => {
+                    if matches!(parts[0], RtValue::Bool(true)) {
+                        parts.pop().expect("two parts")
+                    } else {
+                        RtValue::None
+                    }
+                }
+                (_, v) => v,
+            })
         }
         // `HostOnly` never asks a thread to wait.
         Stop::Wait(w) => Err(m.error(

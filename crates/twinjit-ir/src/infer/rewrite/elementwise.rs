@@ -405,7 +405,7 @@ impl Rewriter<'_> {
             }
             if root || rw.fused[v.index()] {
                 if let Some(d) = rw.src.def_inst(v) {
-                    if is_elementwise(d, rw.types) || (root && is_ufunc_out(d, rw.types)) {
+                    if is_elementwise(d, &rw.types) || (root && is_ufunc_out(d, &rw.types)) {
                         for o in inputs(d) {
                             go(rw, o, false, out);
                         }
