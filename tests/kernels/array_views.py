@@ -629,3 +629,12 @@ def tail_or_reversed_copy(a, flip):
     if flip:
         return a[::-1].copy()
     return a[1:]
+
+
+@njit
+def slice_objects(a, i, j):
+    # slice(...) written inside the subscript is the same as a[i:j] / a[i:j:2] / a[:j]
+    return a[slice(i, j)].sum(), a[slice(i, j, 2)].sum(), a[slice(j)].sum(), a[slice(i, None)].sum()
+
+
+# check: slice_objects(np.arange(10), 2, 7) -> (20, 12, 21, 44)

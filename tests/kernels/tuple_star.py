@@ -59,3 +59,20 @@ def pick(k, *args):
 @njit
 def varargs(x, y):
     return total(x, y, 3), total(x), first_plus_rest(x), first_plus_rest(x, y, y), pick(1, x, y, y)
+
+
+@njit
+def star_in_display(t):
+    # `*t` inside a tuple display concatenates
+    return (1, *t, 9)
+
+
+# check: star_in_display((2, 3)) -> (1, 2, 3, 9)
+
+
+@njit
+def star_only(t, u):
+    return (*t, *u)
+
+
+# check: star_only((1.5, 2.5), (3,)) -> (1.5, 2.5, 3)

@@ -662,8 +662,34 @@ impl Lower<'_> {
                 let span = self.sp(x.range);
                 self.emit(InstKind::Builtin(Builtin::Ellipsis, vec![]), span)
             }
+            // `a[slice(lo, hi, step)]`: the slice object written out, as `a[lo:hi:step]`.
+            Expr::Call(c) if self.is_builtin_name(&c.func, "slice") && c.arguments.keywords.is_empty() => {
+                let span = self.sp(c.range);
+                let args = &c.arguments.args;
+                let none = |this: &mut Self| this.konst(Const::None, span);
+                let mut bounds: Vec<Value> = match args.len() {
+                    1 => vec![none(self), self.expr(&args[0]), none(self)],
+                    2 | 3 => args.iter().map(|a| self.expr(a)).collect(),
+                    _ => {
+                        return self.fail(Diagnostic::error(
+                            format!("slice expected 1 to 3 arguments, got {}", args.len()),
+                            span,
+                            "here",
+                        ))
+                    }
+                };
+                while bounds.len() < 3 {
+                    bounds.push(none(self));
+                }
+                self.emit(InstKind::Builtin(Builtin::SliceIndex, bounds), span)
+            }
             e => self.expr(e),
         }
+    }
+
+    /// Whether `f` names the Python builtin `name` (not shadowed by a local or a global).
+    fn is_builtin_name(&self, f: &Expr, name: &str) -> bool {
+        matches!(f, Expr::Name(n) if n.id.as_str() == name && !self.locals.contains(name) && !self.env.contains_key(name))
     }
 
     fn name(&mut self, n: &ast::ExprName) -> Value {
@@ -930,6 +956,33 @@ impl Lower<'_> {
                 }
                 let idx = self.indices(&s.slice);
                 self.emit(InstKind::GetItem(v, idx), span)
+            }
+            // `(x, *t, y)`: the runs of plain elements as tuples, concatenated with the
+            // starred tuples (`+` of tuples).
+            Expr::Tuple(t) if t.elts.iter().any(|e| matches!(e, Expr::Starred(_))) => {
+                let mut acc: Option<Value> = None;
+                let mut run: Vec<Value> = Vec::new();
+                let join = |this: &mut Self, acc: Option<Value>, v: Value| match acc {
+                    Some(a) => this.emit(InstKind::Binary(BinaryOp::Add, a, v), span),
+                    None => v,
+                };
+                for e in &t.elts {
+                    if let Expr::Starred(st) = e {
+                        if !run.is_empty() {
+                            let part = self.emit(InstKind::MakeTuple(std::mem::take(&mut run)), span);
+                            acc = Some(join(self, acc, part));
+                        }
+                        let v = self.expr(&st.value);
+                        acc = Some(join(self, acc, v));
+                    } else {
+                        run.push(self.expr(e));
+                    }
+                }
+                if !run.is_empty() || acc.is_none() {
+                    let part = self.emit(InstKind::MakeTuple(run), span);
+                    acc = Some(join(self, acc, part));
+                }
+                acc.expect("set above")
             }
             Expr::Tuple(t) => {
                 let vals: Vec<Value> = t.elts.iter().map(|e| self.expr(e)).collect();
