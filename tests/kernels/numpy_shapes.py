@@ -169,3 +169,30 @@ def round_into(a):
     out = np.empty_like(a)
     r = np.round(a, 1, out)
     return out, r
+
+
+@njit
+def transpose_axes_keyword(a):
+    return np.transpose(a, axes=(1, 0))
+
+
+# check: transpose_axes_keyword(np.arange(6).reshape(2, 3)) -> [[0, 3], [1, 4], [2, 5]]
+
+
+@njit
+def transpose_axes_argument(a, axes):
+    return np.transpose(a, axes=axes).copy()
+
+
+# check: transpose_axes_argument(np.arange(6).reshape(2, 3), (1, 0)) -> [[0, 3], [1, 4], [2, 5]]
+
+
+@njit
+def transpose_runtime_axes_3d(a, axes):
+    return np.transpose(a, axes).copy()
+
+
+# check: transpose_runtime_axes_3d(np.arange(24).reshape(2, 3, 4), (2, 0, 1)) -> [[[0, 4, 8], [12, 16, 20]], [[1, 5, 9], [13, 17, 21]], [[2, 6, 10], [14, 18, 22]], [[3, 7, 11], [15, 19, 23]]]
+# check: transpose_runtime_axes_3d(np.arange(24).reshape(2, 3, 4), (-1, 1, 0)) -> [[[0, 12], [4, 16], [8, 20]], [[1, 13], [5, 17], [9, 21]], [[2, 14], [6, 18], [10, 22]], [[3, 15], [7, 19], [11, 23]]]
+# check: transpose_runtime_axes_3d(np.arange(24).reshape(2, 3, 4), (0, 0, 1)) raises ValueError: repeated axis in transpose
+# check: transpose_runtime_axes_3d(np.arange(24).reshape(2, 3, 4), (0, 3, 1)) raises ValueError: axis is out of bounds for array of given dimension

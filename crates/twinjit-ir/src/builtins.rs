@@ -1552,6 +1552,8 @@ impl Builtin {
             Builtin::NpDiag => &["v", "k"],
             Builtin::NpTrace => &["a"],
             Builtin::NpWhere => &["condition", "x", "y"],
+            Builtin::Transpose => &["a", "axes"],
+            Builtin::Reshape => &["a", "newshape"],
             _ => return None,
         })
     }

@@ -1053,7 +1053,7 @@ fn view(b: Builtin, v: ViewOp, args: &[Type]) -> Result<Type, TypeError> {
     let at = array_of(&args[0], b.name())?;
     Ok(match v {
         ViewOp::Transpose => {
-            if let Some(t) = args.get(1) {
+            if let Some(t) = args.get(1).filter(|t| **t != Type::None) {
                 let ok = matches!(t, Type::Tuple(ts) if ts.len() == at.ndim as usize && ts.iter().all(|t| t.scalar().is_some_and(|s| s.is_int())));
                 if !ok {
                     return Err(TypeError::new(

@@ -582,8 +582,21 @@ impl<'r> Rewriter<'r> {
                 let strides = self.strides(b, a, span);
                 let n = dims.len();
                 let order: Vec<usize> = match args.get(1) {
-                    None => (0..n).rev().collect(),
-                    Some(&axes) => self.const_axes(axes, n, span)?,
+                    Some(&axes) if self.ty(axes) != Type::None => match self.const_axes(axes, n, span) {
+                        Ok(order) => order,
+                        // Axes known only at run time: NumPy's checks, then each new
+                        // dimension picked from the old ones.
+                        Err(_) => {
+                            let (d, s) = self.runtime_axes(b, axes, &dims, &strides, span)?;
+                            return Ok(self.push(
+                                b,
+                                InstKind::View { base: a, offset: zero, shape: d, strides: s },
+                                rt,
+                                span,
+                            ));
+                        }
+                    },
+                    _ => (0..n).rev().collect(),
                 };
                 let (d, s) = (order.iter().map(|&k| dims[k]).collect(), order.iter().map(|&k| strides[k]).collect());
                 self.push(b, InstKind::View { base: a, offset: zero, shape: d, strides: s }, rt, span)
@@ -624,6 +637,54 @@ impl<'r> Rewriter<'r> {
                 )
             }
         })
+    }
+
+    /// The dimensions and strides of a transpose by the run-time tuple `axes`: each axis
+    /// wrapped when negative, `ValueError`s for one out of range or repeated (NumPy's and
+    /// Numba's messages).
+    fn runtime_axes(
+        &mut self,
+        b: Block,
+        axes: Value,
+        dims: &[Value],
+        strides: &[Value],
+        span: Span,
+    ) -> Result<(Vec<Value>, Vec<Value>), Diagnostic> {
+        let n = dims.len();
+        let elems = self.ty(axes).elements().unwrap_or_default();
+        let (zero, len) = (self.int(b, 0, span), self.int(b, n as i64, span));
+        let mut ks = Vec::with_capacity(n);
+        for k in 0..n {
+            let t = elems.get(k).cloned().unwrap_or(Type::I64);
+            let e = self.push(b, InstKind::TupleGet(axes, k as u32), t, span);
+            let e = self.coerce(b, e, &Type::I64, span)?;
+            let neg = self.emit_compare(b, span, CmpOp::Lt, e, zero);
+            let wrapped = self.emit_binary(b, span, BinaryOp::Add, e, len);
+            let e = self.emit_select(b, span, neg, wrapped, e);
+            let low = self.emit_compare(b, span, CmpOp::Lt, e, zero);
+            let high = self.emit_compare(b, span, CmpOp::Ge, e, len);
+            let out = self.emit_binary(b, span, BinaryOp::BitOr, low, high);
+            self.raise_if(b, out, "ValueError", "axis is out of bounds for array of given dimension", span);
+            ks.push(e);
+        }
+        for i in 0..n {
+            for j in i + 1..n {
+                let same = self.emit_compare(b, span, CmpOp::Eq, ks[i], ks[j]);
+                self.raise_if(b, same, "ValueError", "repeated axis in transpose", span);
+            }
+        }
+        let pick = |rw: &mut Self, k: Value, from: &[Value]| {
+            let mut v = from[n - 1];
+            for (j, &x) in from.iter().enumerate().take(n - 1).rev() {
+                let c = rw.int(b, j as i64, span);
+                let is = rw.emit_compare(b, span, CmpOp::Eq, k, c);
+                v = rw.emit_select(b, span, is, x, v);
+            }
+            v
+        };
+        let d = ks.iter().map(|&k| pick(self, k, dims)).collect();
+        let s = ks.iter().map(|&k| pick(self, k, strides)).collect();
+        Ok((d, s))
     }
 
     /// The constant permutation `axes` (a tuple of integer constants) of `n` axes.
