@@ -284,8 +284,39 @@ fn decode(t: &Type, slots: &[i64], k: &mut usize) -> RtValue {
         Type::Scalar(Scalar::Int64) => RtValue::I64(take()),
         Type::Scalar(Scalar::Float32) => RtValue::F32(f32::from_bits(take() as u32)),
         Type::Scalar(Scalar::Float64) => RtValue::F64(f64::from_bits(take() as u64)),
+        Type::Scalar(s) => RtValue::int(*s, take()),
         Type::Tuple(ts) => RtValue::Tuple(ts.iter().map(|t| decode(t, slots, k)).collect()),
+        // The flag, then the value (read either way, to step past its slots).
+        Type::Optional(t) => {
+            let present = take() as u8 != 0;
+            let v = decode(t, slots, k);
+            if present {
+                v
+            } else {
+                RtValue::None
+            }
+        }
         _ => RtValue::None,
+    }
+}
+
+/// The kernel parameters of a scalar, `None` (none) or tuple argument, in the ABI's order.
+fn scalar_slots(a: &twinjit::ArgValue<'_>, out: &mut Vec<u64>) {
+    use twinjit::ArgValue as A;
+    match *a {
+        A::Bool(b) => out.push(b as u64),
+        A::I32(i) => out.push(i as u32 as u64),
+        A::I64(i) => out.push(i as u64),
+        A::F32(x) => out.push(x.to_bits() as u64),
+        A::F64(x) => out.push(x.to_bits()),
+        A::I8(i) => out.push(i as u8 as u64),
+        A::I16(i) => out.push(i as u16 as u64),
+        A::U8(i) => out.push(i as u64),
+        A::U16(i) => out.push(i as u64),
+        A::U32(i) => out.push(i as u64),
+        A::U64(i) => out.push(i),
+        A::Tuple(items) => items.iter().for_each(|x| scalar_slots(x, out)),
+        A::None | A::Array(_) | A::Invalid(_) => {}
     }
 }
 
@@ -349,14 +380,7 @@ fn host_corpus_runs_on_the_gpu_like_the_interpreter() {
                 for d in &dev {
                     let arg = d.arg();
                     match arg {
-                        KernelArg::Scalar(s) => slots.push(match s {
-                            twinjit::ArgValue::Bool(b) => b as u64,
-                            twinjit::ArgValue::I32(i) => i as u32 as u64,
-                            twinjit::ArgValue::I64(i) => i as u64,
-                            twinjit::ArgValue::F32(x) => x.to_bits() as u64,
-                            twinjit::ArgValue::F64(x) => x.to_bits(),
-                            _ => 0,
-                        }),
+                        KernelArg::Scalar(s) => scalar_slots(&s, &mut slots),
                         KernelArg::Device { ptr, ndim, shape, .. } => {
                             // The corpus's array signatures are layout `A` or `C`: strides are
                             // always passed.

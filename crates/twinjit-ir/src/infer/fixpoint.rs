@@ -670,7 +670,8 @@ pub(super) fn call_arg_types(f: &Function, args: &[Value], types: &[Type]) -> Ve
     for a in args {
         match &types[a.index()] {
             Type::Tuple(ts) if is_splat(f, *a) => out.extend(ts.iter().cloned()),
-            t => out.push(t.clone()),
+            // An optional argument is unwrapped at the call (as every use but `is`).
+            t => out.push(t.unwrapped().clone()),
         }
     }
     out

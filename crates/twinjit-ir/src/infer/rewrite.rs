@@ -518,7 +518,17 @@ impl Rewriter<'_> {
                         nargs.push(v);
                     }
                 }
-                let callee = &self.instances[self.index[&(cidx, arg_types)]];
+                let Some(&ci) = self.index.get(&(cidx, arg_types.clone())) else {
+                    return Err(err(
+                        span,
+                        format!(
+                            "internal: no specialisation of this call for ({})",
+                            arg_types.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(", ")
+                        ),
+                        "here",
+                    ));
+                };
+                let callee = &self.instances[ci];
                 let ret = if callee.ret == Type::Unknown { Type::None } else { callee.ret.clone() };
                 Some(self.push(b, InstKind::Call(callee.mangled.clone(), nargs), ret, span))
             }
