@@ -132,3 +132,22 @@ def nearest(a, x):
 
 # check: nearest(np.array([0.0, 2.0, 5.0]), 4.1) -> 2
 # check: nearest(np.zeros(0), 1.0) -> None
+
+
+@njit
+def add_arrays(x, y):
+    return x + y
+
+
+@njit
+def pass_optional_on(x, y):
+    # an optional passed to another function is unwrapped at the call
+    if y > 0:
+        z = None
+    else:
+        z = y
+    return add_arrays(x, z)
+
+
+# check: pass_optional_on(np.array([1.0, 2.0]), -1.0) -> [0.0, 1.0]
+# check: pass_optional_on(np.array([1.0, 2.0]), 1.0) raises TypeError
