@@ -194,3 +194,28 @@ fn a_refused_function_fails_check_but_its_neighbours_run() {
     assert!(err.contains("target_backend") && err.contains("@cuda.jit"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `print()` in compiled code writes what Numba writes (tests/print/prints.expected, from
+/// real Numba by tests/print/verify_print.py), before the JSON line of `run`.
+#[test]
+fn print_writes_what_numba_prints() {
+    let file = root().join("tests/print/prints.py");
+    let expected = std::fs::read_to_string(root().join("tests/print/prints.expected")).unwrap();
+    let mut checked = 0;
+    for section in expected.split("== ").filter(|s| !s.is_empty()) {
+        let (name, want) = section.split_once('\n').unwrap();
+        let mut args = vec!["run", file.to_str().unwrap(), name, "--cache", "off"];
+        if name == "demo_returns" {
+            args.extend(["--arg", "k=int64:21"]);
+        }
+        let (code, out, err) = twinjit(&args);
+        assert_eq!(code, 0, "{name}: {err}");
+        let (printed, json) = out.rsplit_once("{\"return\"").expect("the JSON line comes last");
+        assert_eq!(printed, want, "{name}");
+        if name == "demo_returns" {
+            assert!(json.starts_with(": 42"), "{json}");
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 5);
+}

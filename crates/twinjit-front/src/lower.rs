@@ -1157,6 +1157,54 @@ impl Lower<'_> {
         Some((g, rest))
     }
 
+    /// `print(a, "text", b)`: each value written as Python's `str` of it, string constants as
+    /// they are, separated by spaces and ended by a newline (Numba has no `sep=` or `end=`).
+    /// The value is `None`.
+    fn print_call(&mut self, c: &ast::ExprCall, span: Span) -> Value {
+        if let Some(k) = c.arguments.keywords.first() {
+            return self.fail(
+                Diagnostic::error("print() with keyword arguments is not supported", self.sp(k.range), "here")
+                    .with_hint("Numba's print() has no sep= or end=; format the text with separate print calls"),
+            );
+        }
+        for (k, a) in c.arguments.args.iter().enumerate() {
+            if k > 0 {
+                self.print_text(" ", span);
+            }
+            match a {
+                Expr::StringLiteral(s) => {
+                    let text = s.value.to_str().to_string();
+                    self.print_text(&text, span);
+                }
+                Expr::Starred(_) | Expr::FString(_) => {
+                    return self.fail(unsupported(
+                        self.sp(a.range()),
+                        "this print() argument is",
+                        "print values and string constants",
+                    ));
+                }
+                e => {
+                    let v = self.expr(e);
+                    let sp = self.sp(e.range());
+                    self.emit(InstKind::Builtin(Builtin::PrintValue, vec![v]), sp);
+                }
+            }
+        }
+        self.print_text("\n", span);
+        self.konst(Const::None, span)
+    }
+
+    /// `text` written out by `print_bytes` pieces of up to 8 bytes.
+    fn print_text(&mut self, text: &str, span: Span) {
+        for chunk in text.as_bytes().chunks(8) {
+            let mut b = [0u8; 8];
+            b[..chunk.len()].copy_from_slice(chunk);
+            let bits = self.konst(Const::Int(i64::from_le_bytes(b)), span);
+            let n = self.konst(Const::Int(chunk.len() as i64), span);
+            self.emit(InstKind::Builtin(Builtin::PrintBytes, vec![bits, n]), span);
+        }
+    }
+
     /// `getattr(obj, "name")` is `obj.name`, as Numba resolves a literal attribute name;
     /// `getattr(obj, "name", default)` is `default` for a name compiled code has no
     /// attribute of (a dunder, or one neither arrays nor `obj`'s module have).
@@ -1385,6 +1433,9 @@ impl Lower<'_> {
             if id == "isinstance" && !self.locals.contains(id) && !self.env.contains_key(id) {
                 return self.isinstance_call(c, span);
             }
+            if id == "print" && !self.locals.contains(id) && !self.env.contains_key(id) {
+                return self.print_call(c, span);
+            }
         }
         if !c.arguments.keywords.is_empty() {
             if let Expr::Name(n) = &*c.func {
@@ -1453,7 +1504,7 @@ impl Lower<'_> {
                     // membership (a documented deviation: no `.start`/`.stop`/`.step`).
                     "range" => self.list_of(&Expr::Call(c.clone()), span),
                     "getattr" => self.getattr_call(c, span),
-                    "print" => self.fail(unsupported(span, "print() is", "return values instead, or write them into an array")),
+                    "print" => self.print_call(c, span),
                     _ => self.fail(
                         Diagnostic::error(format!("unknown function `{id}`"), fspan, "not defined")
                             .with_hint(format!(

@@ -922,6 +922,11 @@ impl FnLowering<'_, '_> {
             Lowering::Helper(h) => {
                 let ret = match h {
                     Helper::Gcd | Helper::RandomSeed | Helper::RandomBelow => types::I64,
+                    Helper::PrintBytes
+                    | Helper::PrintInt
+                    | Helper::PrintUInt
+                    | Helper::PrintFloat
+                    | Helper::PrintBool => types::I64,
                     Helper::FrexpMantissa => t,
                     Helper::FrexpExponent => types::I32,
                     Helper::RandomDouble | Helper::RandomGauss => types::F64,

@@ -27,6 +27,28 @@ extern "C" fn mod_f32(x: f32, y: f32) -> f32 {
 extern "C" fn powi_i64(x: i64, y: i64) -> i64 {
     int_pow(x, y).unwrap_or(0)
 }
+// `print(...)`: the pieces compiled code writes to standard output (the interpreter's
+// functions, so both print the same text).
+extern "C" fn print_bytes(bits: i64, n: i64) -> i64 {
+    twinjit_ir::interp::print_out::bytes(bits, n);
+    0
+}
+extern "C" fn print_int(x: i64) -> i64 {
+    twinjit_ir::interp::print_out::int(x);
+    0
+}
+extern "C" fn print_uint(x: u64) -> i64 {
+    twinjit_ir::interp::print_out::uint(x);
+    0
+}
+extern "C" fn print_float(x: f64) -> i64 {
+    twinjit_ir::interp::print_out::float(x);
+    0
+}
+extern "C" fn print_bool(x: bool) -> i64 {
+    twinjit_ir::interp::print_out::boolean(x);
+    0
+}
 extern "C" fn powi_u64(x: u64, y: u64) -> u64 {
     twinjit_ir::interp::uint_pow(x, y)
 }
@@ -119,6 +141,11 @@ pub(crate) fn helper_symbol(h: Helper, f32: bool) -> &'static str {
         (Helper::RandomDouble, _) => "twinjit_random_double",
         (Helper::RandomGauss, _) => "twinjit_random_gauss",
         (Helper::RandomBelow, _) => "twinjit_random_below",
+        (Helper::PrintBytes, _) => "twinjit_print_bytes",
+        (Helper::PrintInt, _) => "twinjit_print_int",
+        (Helper::PrintUInt, _) => "twinjit_print_uint",
+        (Helper::PrintFloat, _) => "twinjit_print_float",
+        (Helper::PrintBool, _) => "twinjit_print_bool",
         (Helper::Gemm, false) => "twinjit_gemm_f64",
         (Helper::Gemm, true) => "twinjit_gemm_f32",
     }
@@ -149,6 +176,11 @@ pub(crate) fn symbols() -> &'static [(Box<str>, usize)] {
             mod_f32,
             powi_i64,
             powi_u64,
+            print_bytes,
+            print_int,
+            print_uint,
+            print_float,
+            print_bool,
             powi_f64_rt,
             powi_f32_rt,
             gcd_i64,

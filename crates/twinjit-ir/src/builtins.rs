@@ -94,6 +94,9 @@ pub enum Typing {
     SpecialRegister,
     /// No result (`cuda.syncthreads()`, `cuda.threadfence()`).
     NoResult,
+    /// A piece of `print(...)` (a value, or up to 8 bytes of text): int64 0, written to
+    /// standard output as Python's `str` of the value.
+    Print,
     /// `cuda.syncthreads_count(p)` and friends: an integer predicate, an int32 result.
     BarrierPredicate,
     /// `cuda.activemask()`: int64.
@@ -699,6 +702,17 @@ pub enum Helper {
     RandomBelow,
     /// `c = a @ b` of float matrices (`a`, `b`, a new `c`), by [`crate::gemm`]; returns 0.
     Gemm,
+    /// Writes up to 8 bytes (the little-endian bytes of an int64, and their count) to
+    /// standard output: `print`'s text and separators. Returns 0.
+    PrintBytes,
+    /// Writes `str(x)` of an int64 to standard output; returns 0.
+    PrintInt,
+    /// Writes `str(x)` of a uint64; returns 0.
+    PrintUInt,
+    /// Writes `str(x)` (Python's float repr) of a float64; returns 0.
+    PrintFloat,
+    /// Writes `True` or `False`; returns 0.
+    PrintBool,
 }
 
 /// An `np.random` function inside compiled code, drawing from Numba's generator (see
@@ -926,6 +940,18 @@ builtins! {
     Is = "is" [] (2, 2) Identity, Rw;
     /// `int(x)`
     PyInt = "int" [] (1, 1) IntCtor, Rw;
+    /// One value of `print(...)` (the front end writes the text and separators as bytes).
+    PrintValue = "print" [] (1, 1) Print, Rw;
+    /// Up to 8 bytes of `print(...)` text: the bytes as an int64, and their count.
+    PrintBytes = "print_bytes" [] (2, 2) Print, H(Helper::PrintBytes);
+    /// `str` of an int64 to standard output (made by the `print` rewrite).
+    PrintIntH = "print_int" [] (1, 1) Internal, H(Helper::PrintInt);
+    /// `str` of a uint64.
+    PrintUIntH = "print_uint" [] (1, 1) Internal, H(Helper::PrintUInt);
+    /// `repr` of a float64.
+    PrintFloatH = "print_float" [] (1, 1) Internal, H(Helper::PrintFloat);
+    /// `True` / `False`.
+    PrintBoolH = "print_bool" [] (1, 1) Internal, H(Helper::PrintBool);
     /// `sum(tuple[, start])`
     Sum = "sum" ["sum"] (1, 2) Sum, Rw;
     /// `len(a)`: the first dimension.
@@ -1558,13 +1584,22 @@ impl Builtin {
         })
     }
 
-    /// Whether it draws from (or seeds) the random generator, or writes an array (`gemm`):
-    /// never removed, merged or moved.
+    /// Whether it draws from (or seeds) the random generator, writes an array (`gemm`) or
+    /// writes to standard output (`print`): never removed, merged or moved.
     pub fn is_random(self) -> bool {
         matches!(
             self.info().lowering,
             Lowering::Helper(
-                Helper::RandomSeed | Helper::RandomDouble | Helper::RandomGauss | Helper::RandomBelow | Helper::Gemm
+                Helper::RandomSeed
+                    | Helper::RandomDouble
+                    | Helper::RandomGauss
+                    | Helper::RandomBelow
+                    | Helper::Gemm
+                    | Helper::PrintBytes
+                    | Helper::PrintInt
+                    | Helper::PrintUInt
+                    | Helper::PrintFloat
+                    | Helper::PrintBool
             )
         ) || matches!(self.info().typing, Typing::Random(_))
     }

@@ -96,20 +96,71 @@ pub fn python_tuple<T: fmt::Display>(f: &mut fmt::Formatter<'_>, items: &[T]) ->
 }
 
 pub(crate) fn float_text(x: f64) -> String {
+    python_float_repr(x)
+}
+
+/// Python's `repr(float)`: the shortest digits that round-trip, in fixed notation when the
+/// decimal exponent is in `-4..16` (`0.0001`, `1000000000000000.0`), else scientific with a
+/// signed exponent of at least two digits (`1e-05`, `5e+19`); `nan`, `inf`, `-inf`.
+pub fn python_float_repr(x: f64) -> String {
     if x.is_nan() {
-        "nan".into()
-    } else if x.is_infinite() {
-        if x > 0.0 {
-            "inf".into()
+        return "nan".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "inf".into() } else { "-inf".into() };
+    }
+    // Rust's `{:e}` gives the same shortest round-trip digits: `-1.2345e-5`, `5e19`, `0e0`.
+    let sci = format!("{x:e}");
+    let (mant, exp) = sci.split_once('e').expect("`{:e}` has an exponent");
+    let exp: i32 = exp.parse().expect("an integer exponent");
+    let (sign, mant) = match mant.strip_prefix('-') {
+        Some(m) => ("-", m),
+        None => ("", mant),
+    };
+    let digits: String = mant.chars().filter(|c| *c != '.').collect();
+    if (-4..16).contains(&exp) {
+        if exp >= 0 {
+            let k = exp as usize + 1;
+            let (int, frac) = if digits.len() > k {
+                (digits[..k].to_string(), digits[k..].to_string())
+            } else {
+                (format!("{digits}{}", "0".repeat(k - digits.len())), String::new())
+            };
+            let frac = if frac.is_empty() { "0".to_string() } else { frac };
+            format!("{sign}{int}.{frac}")
         } else {
-            "-inf".into()
+            format!("{sign}0.{}{digits}", "0".repeat((-exp - 1) as usize))
         }
     } else {
-        let s = format!("{x:?}");
-        if s.contains(['.', 'e', 'E']) {
-            s
-        } else {
-            format!("{s}.0")
+        let rest = if digits.len() > 1 { format!(".{}", &digits[1..]) } else { String::new() };
+        let esign = if exp < 0 { '-' } else { '+' };
+        format!("{sign}{}{rest}e{esign}{:02}", &digits[..1], exp.abs())
+    }
+}
+
+#[cfg(test)]
+mod repr_tests {
+    use super::python_float_repr as r;
+
+    #[test]
+    fn floats_print_as_python_repr() {
+        for (x, want) in [
+            (1.0, "1.0"),
+            (-0.0, "-0.0"),
+            (0.1 + 0.2, "0.30000000000000004"),
+            (123.456, "123.456"),
+            (1e15, "1000000000000000.0"),
+            (1e16, "1e+16"),
+            (5e19, "5e+19"),
+            (0.0001, "0.0001"),
+            (0.00001, "1e-05"),
+            (-1.5e-10, "-1.5e-10"),
+            (1.7976931348623157e308, "1.7976931348623157e+308"),
+            (5e-324, "5e-324"),
+            (f64::NAN, "nan"),
+            (f64::NEG_INFINITY, "-inf"),
+        ] {
+            assert_eq!(r(x), want, "{x:?}");
         }
     }
 }

@@ -497,6 +497,18 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
         Typing::GridIndex => return Err(TypeError::new("internal: cuda.grid typed without its constant", "here")),
         Typing::SpecialRegister => Type::I32,
         Typing::NoResult => Type::None,
+        Typing::Print => {
+            for (k, t) in args.iter().enumerate() {
+                if !matches!(t, Type::Scalar(_) | Type::None) {
+                    return Err(TypeError::new(
+                        format!("print() of {t} is not supported yet"),
+                        format!("argument {} is {t}", k + 1),
+                    )
+                    .with_hint("print numbers, booleans, None and string constants"));
+                }
+            }
+            Type::I64
+        }
         Typing::BarrierPredicate => {
             // numba-cuda types the predicate as an Integer (a bool is refused) and passes
             // it as int32.

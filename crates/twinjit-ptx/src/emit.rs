@@ -1193,6 +1193,17 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
                             "np.random is not available in kernels (numba-cuda neither); use numba.cuda.random",
                         ))
                     }
+                    Helper::PrintBytes
+                    | Helper::PrintInt
+                    | Helper::PrintUInt
+                    | Helper::PrintFloat
+                    | Helper::PrintBool => {
+                        return Err(self.unsupported(
+                            "print()",
+                            span,
+                            "print() in kernels (device printf) is not supported yet; write results into an array",
+                        ))
+                    }
                 };
                 self.m.use_helper(name);
                 let a: Vec<String> = xs.iter().map(|p| format!("{} {}", p.ty, p.op)).collect();

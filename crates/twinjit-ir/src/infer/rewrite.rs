@@ -324,7 +324,11 @@ impl Rewriter<'_> {
                         | InstKind::GetItem(..)
                         | InstKind::SetItem(..)
                         | InstKind::Builtin(
-                            Builtin::Is | Builtin::IsInstance | Builtin::TupleSlice | Builtin::SliceIndex,
+                            Builtin::Is
+                                | Builtin::IsInstance
+                                | Builtin::TupleSlice
+                                | Builtin::SliceIndex
+                                | Builtin::PrintValue,
                             _
                         )
                 )
@@ -1060,6 +1064,25 @@ impl Rewriter<'_> {
                 self.push(b, InstKind::MakeTuple(dims), rt, span)
             }
             Typing::IntCtor => self.coerce(b, a0.expect("arity"), &rt, span)?,
+            Typing::Print if bi == Builtin::PrintBytes => self.push(b, InstKind::Builtin(bi, nargs), rt, span),
+            Typing::Print => {
+                // `str(x)` by the value's type: integers through int64 or uint64, floats
+                // through float64 (Numba prints a float32 as the double it converts to).
+                let x = a0.expect("arity");
+                let (h, t) = match self.ty(x).scalar() {
+                    None => {
+                        let text = i64::from_le_bytes(*b"None\0\0\0\0");
+                        let (bits, n) = (self.int(b, text, span), self.int(b, 4, span));
+                        return Ok(Some(self.push(b, InstKind::Builtin(Builtin::PrintBytes, vec![bits, n]), rt, span)));
+                    }
+                    Some(Scalar::Bool) => (Builtin::PrintBoolH, Type::BOOL),
+                    Some(s) if s.is_float() => (Builtin::PrintFloatH, Type::F64),
+                    Some(s) if s.is_unsigned() => (Builtin::PrintUIntH, Type::U64),
+                    Some(_) => (Builtin::PrintIntH, Type::I64),
+                };
+                let v = self.coerce(b, x, &t, span)?;
+                self.push(b, InstKind::Builtin(h, vec![v]), rt, span)
+            }
             Typing::FloatToInt => {
                 let x = a0.expect("arity");
                 let s = self.ty(x).scalar().expect("typed");

@@ -438,6 +438,26 @@ fn helper(h: Helper, args: &[&RtValue]) -> Option<RtValue> {
             RtValue::I64(0)
         }
         (Helper::RandomDouble, []) => RtValue::F64(crate::random::next_double()),
+        (Helper::PrintBytes, [RtValue::I64(bits), RtValue::I64(n)]) => {
+            super::print_out::bytes(*bits, *n);
+            RtValue::I64(0)
+        }
+        (Helper::PrintInt, [RtValue::I64(x)]) => {
+            super::print_out::int(*x);
+            RtValue::I64(0)
+        }
+        (Helper::PrintUInt, [RtValue::U64(x)]) => {
+            super::print_out::uint(*x);
+            RtValue::I64(0)
+        }
+        (Helper::PrintFloat, [RtValue::F64(x)]) => {
+            super::print_out::float(*x);
+            RtValue::I64(0)
+        }
+        (Helper::PrintBool, [RtValue::Bool(x)]) => {
+            super::print_out::boolean(*x);
+            RtValue::I64(0)
+        }
         (Helper::RandomGauss, []) => RtValue::F64(crate::random::gauss()),
         (Helper::RandomBelow, [RtValue::I64(n)]) => RtValue::I64(crate::random::below(*n)),
         (Helper::Gemm, [RtValue::Array(a), RtValue::Array(b), RtValue::Array(c)]) => {

@@ -20,6 +20,42 @@ mod cuda;
 mod kernel;
 mod value;
 
+/// What `print(...)` writes, piece by piece, to standard output (the interpreter's and the
+/// host runtime's: one definition of the text).
+pub mod print_out {
+    use std::io::Write;
+
+    fn write(s: &[u8]) {
+        let _ = std::io::stdout().lock().write_all(s);
+    }
+
+    /// The first `n` (at most 8) little-endian bytes of `bits`.
+    pub fn bytes(bits: i64, n: i64) {
+        let b = bits.to_le_bytes();
+        write(&b[..n.clamp(0, 8) as usize]);
+    }
+
+    /// `str` of an integer.
+    pub fn int(x: i64) {
+        write(x.to_string().as_bytes());
+    }
+
+    /// `str` of a uint64.
+    pub fn uint(x: u64) {
+        write(x.to_string().as_bytes());
+    }
+
+    /// `str` of a float: Python's repr.
+    pub fn float(x: f64) {
+        write(crate::print::python_float_repr(x).as_bytes());
+    }
+
+    /// `True` / `False`.
+    pub fn boolean(x: bool) {
+        write(if x { b"True" } else { b"False" });
+    }
+}
+
 pub use arith::{cast, divmod_f32, divmod_f64, int_floordiv, int_gcd, int_mod, int_pow, powi_f32, powi_f64, uint_pow};
 pub use kernel::{run_kernel, KernelLaunch, KernelThread};
 pub use value::{ArrayData, ArrayRef, ListRef, Owner, RtValue};

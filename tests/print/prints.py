@@ -1,0 +1,42 @@
+"""print() inside compiled functions: numbers of every width, bools, None and string
+constants, separated by spaces and ended by a newline, as Numba prints them (Python's str of
+each value). The expected text, from real Numba, is prints.expected (verify_print.py)."""
+
+import numpy as np
+from numba import njit
+
+
+@njit
+def demo_scalars():
+    n = 3
+    x = 0.5
+    print("n =", n, "x =", x)
+    print(n * 2, x / 3, n > 2, None)
+
+
+@njit
+def demo_floats():
+    print(1.0, -0.0, 0.1 + 0.2, 1e16, 1e15, 5e-5, 0.0001, 1.5e300 * 1e10, -np.inf, np.nan)
+    print(np.float32(0.5), np.float32(0.1))
+
+
+@njit
+def demo_integers():
+    print(np.int8(-128), np.int16(300), np.uint8(255), np.uint32(4000000000))
+    print(np.uint64(18446744073709551615), -9223372036854775807 - 1)
+
+
+@njit
+def demo_loop():
+    total = 0.0
+    for i in range(3):
+        total += i * 0.25
+        print("step", i, "total", total)
+    print()
+    print("done: a longer message than eight bytes")
+
+
+@njit
+def demo_returns(k):
+    print("k is", k)
+    return k * 2
