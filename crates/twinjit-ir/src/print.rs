@@ -138,33 +138,6 @@ pub fn python_float_repr(x: f64) -> String {
     }
 }
 
-#[cfg(test)]
-mod repr_tests {
-    use super::python_float_repr as r;
-
-    #[test]
-    fn floats_print_as_python_repr() {
-        for (x, want) in [
-            (1.0, "1.0"),
-            (-0.0, "-0.0"),
-            (0.1 + 0.2, "0.30000000000000004"),
-            (123.456, "123.456"),
-            (1e15, "1000000000000000.0"),
-            (1e16, "1e+16"),
-            (5e19, "5e+19"),
-            (0.0001, "0.0001"),
-            (0.00001, "1e-05"),
-            (-1.5e-10, "-1.5e-10"),
-            (1.7976931348623157e308, "1.7976931348623157e+308"),
-            (5e-324, "5e-324"),
-            (f64::NAN, "nan"),
-            (f64::NEG_INFINITY, "-inf"),
-        ] {
-            assert_eq!(r(x), want, "{x:?}");
-        }
-    }
-}
-
 fn write_kind(f: &mut fmt::Formatter<'_>, k: &InstKind) -> fmt::Result {
     match k {
         InstKind::Const(c) => match c {
@@ -311,4 +284,31 @@ fn write_str_literal(f: &mut fmt::Formatter<'_>, s: &str) -> fmt::Result {
         }
     }
     f.write_char('"')
+}
+
+#[cfg(test)]
+mod repr_tests {
+    use super::python_float_repr as r;
+
+    #[test]
+    fn floats_print_as_python_repr() {
+        for (x, want) in [
+            (1.0, "1.0"),
+            (-0.0, "-0.0"),
+            (0.1 + 0.2, "0.30000000000000004"),
+            (123.456, "123.456"),
+            (1e15, "1000000000000000.0"),
+            (1e16, "1e+16"),
+            (5e19, "5e+19"),
+            (0.0001, "0.0001"),
+            (0.00001, "1e-05"),
+            (-1.5e-10, "-1.5e-10"),
+            (1.7976931348623157e308, "1.7976931348623157e+308"),
+            (5e-324, "5e-324"),
+            (f64::NAN, "nan"),
+            (f64::NEG_INFINITY, "-inf"),
+        ] {
+            assert_eq!(r(x), want, "{x:?}");
+        }
+    }
 }
