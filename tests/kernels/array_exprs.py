@@ -403,3 +403,32 @@ def diff_in_place(a):
 def compare_bad_shape(a, b):
     """Comparison of arrays that do not broadcast."""
     return a < b
+
+
+@njit
+def clip_one_sided(a, lo, hi):
+    # a None bound is no bound
+    return np.clip(a, lo, hi)
+
+
+# check: clip_one_sided(np.array([-2.0, 0.5, 3.0]), None, 1.0) -> [-2.0, 0.5, 1.0]
+# check: clip_one_sided(np.array([-2.0, 0.5, 3.0]), 0.0, None) -> [0.0, 0.5, 3.0]
+# check: clip_one_sided(np.array([-2, 5, 9]), None, 4) -> [-2, 4, 4]
+# check: clip_one_sided(np.array([200, 5], dtype=np.uint8), np.uint8(10), None) -> [200, 10]
+
+
+@njit
+def clip_method_one_sided(a, hi):
+    return a.clip(None, hi)
+
+
+# check: clip_method_one_sided(np.array([1.5, -7.0, 9.0]), 2.0) -> [1.5, -7.0, 2.0]
+
+
+@njit
+def clip_one_sided_in_expression(a, hi):
+    # the clipped array feeds another array expression
+    return np.clip(a, None, hi) * 2.0 + 1.0
+
+
+# check: clip_one_sided_in_expression(np.array([0.5, 4.0]), 1.0) -> [2.0, 3.0]

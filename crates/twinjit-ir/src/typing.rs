@@ -565,7 +565,10 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             unify(&ty(1), &ty(2)).ok_or_else(|| TypeError::new("selp operands have different types", "here"))?
         }
         // An `out` that is None (a defaulted `out=None` passed on) is no output argument.
-        Typing::Elementwise(_) | Typing::Ufunc(_) if args.len() > 1 && args.last() == Some(&Type::None) => {
+        // (np.clip's third argument is a bound, which None leaves out: below.)
+        Typing::Elementwise(_) | Typing::Ufunc(_)
+            if args.len() > 1 && args.last() == Some(&Type::None) && !(b == Builtin::NpClip && args.len() == 3) =>
+        {
             return builtin(b, &args[..args.len() - 1]);
         }
         Typing::Ufunc(u) if args.len() > b.info().arity.0 as usize => {
@@ -660,6 +663,17 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
                 return Err(TypeError::new(format!("{}(): the output array does not fit the result", b.name()), "out"));
             }
             ty(k)
+        }
+        Typing::Elementwise(Elem::Clip) if args[1..3].iter().all(|t| *t == Type::None) => {
+            return Err(TypeError::new("array_clip: must set either max or min", "both bounds are None"))
+        }
+        Typing::Elementwise(Elem::Clip) if args[1..3].contains(&Type::None) => {
+            // A None bound is no bound (the rewrite uses the dtype's extreme): typed as one of
+            // the array's dtype.
+            let at = array_of(&ty(0), b.name())?;
+            let filled: Vec<Type> =
+                args.iter().map(|t| if *t == Type::None { Type::Scalar(at.dtype) } else { t.clone() }).collect();
+            return builtin(b, &filled);
         }
         Typing::Elementwise(e) => {
             let mut dtypes = Vec::new();

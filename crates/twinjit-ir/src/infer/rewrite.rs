@@ -127,7 +127,19 @@ pub(super) fn rewrite(cx: &Inferencer, i: usize) -> Result<TypedFunction, Vec<Di
         index: &cx.index,
         module: cx.module,
         diags,
-        fused: elementwise::fusable(src, &inst.types),
+        fused: {
+            // A clip with a None bound is evaluated at its own instruction, where the rewrite
+            // stands the bound in (see `inst`), never inside a consumer's loop.
+            let mut fused = elementwise::fusable(src, &inst.types);
+            for d in &src.insts {
+                if let (InstKind::Builtin(Builtin::NpClip, args), Some(r)) = (&d.kind, d.result) {
+                    if args.iter().skip(1).take(2).any(|a| inst.types[a.index()] == Type::None) {
+                        fused[r.index()] = false;
+                    }
+                }
+            }
+            fused
+        },
         live: inst.live.clone(),
         taken: inst.taken.clone(),
         host: mf.attrs.kind == FunctionKind::Host,
@@ -359,6 +371,37 @@ impl Rewriter<'_> {
                     swaps.push((a, self.vmap[a.index()], self.types[a.index()].clone()));
                     self.vmap[a.index()] = Some(u);
                     self.types[a.index()] = (*t).clone();
+                }
+            }
+        }
+        // `np.clip(a, None, hi)` / `np.clip(a, lo, None)`: the missing bound is the extreme of
+        // the array's dtype (infinity for floats), which clips nothing.
+        if let InstKind::Builtin(Builtin::NpClip, args) = &data.kind {
+            let dtype = self.types[args[0].index()].array().map(|at| at.dtype);
+            for &a in args.iter().skip(1).take(2) {
+                if let (Type::None, Some(d), false) =
+                    (&self.types[a.index()], dtype, swaps.iter().any(|(x, _, _)| *x == a))
+                {
+                    let low = a == args[1];
+                    let (c, ct) = if d.is_float() {
+                        (Const::Float(if low { f64::NEG_INFINITY } else { f64::INFINITY }), Type::F64)
+                    } else if d == Scalar::Bool {
+                        (Const::Bool(!low), Type::BOOL)
+                    } else {
+                        // The extreme's 64-bit pattern, cast (wrapped) to the dtype.
+                        let (lo, hi) = d.int_range();
+                        let v = if low { lo } else { hi };
+                        (Const::Int(v as u64 as i64), Type::I64)
+                    };
+                    let k = self.push(b, InstKind::Const(c), ct.clone(), data.span);
+                    let k = if ct == Type::Scalar(d) {
+                        k
+                    } else {
+                        self.push(b, InstKind::Cast(d, k), Type::Scalar(d), data.span)
+                    };
+                    swaps.push((a, self.vmap[a.index()], self.types[a.index()].clone()));
+                    self.vmap[a.index()] = Some(k);
+                    self.types[a.index()] = Type::Scalar(d);
                 }
             }
         }
@@ -790,6 +833,7 @@ impl Rewriter<'_> {
         // A trailing `out=None` (or `decimals=None`) of a ufunc-like builtin is no argument.
         if matches!(bi.info().typing, Typing::Ufunc(_) | Typing::Elementwise(_))
             && nargs.len() > 1
+            && !(bi == Builtin::NpClip && nargs.len() == 3)
             && nargs.last().is_some_and(|v| self.ty(*v) == Type::None)
         {
             nargs.pop();
