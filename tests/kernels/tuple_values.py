@@ -129,3 +129,24 @@ def compare_nested(a, b):
     t = ((a, b), 3)
     u = ((2, b), 3)
     return t < u, t == u, (a, (b,)) >= (a, (b,))
+
+
+@njit
+def tuple_of_tuple(t):
+    # tuple(t) of a tuple is the tuple
+    return tuple(t)
+
+
+# check: tuple_of_tuple((1, 2.5)) -> (1, 2.5)
+
+
+@njit
+def iter_consumed(a):
+    # iter(x) where the iterable is consumed whole
+    s = 0.0
+    for v in iter(a):
+        s += v
+    return s, len(list(iter(a)))
+
+
+# check: iter_consumed(np.array([1.0, 2.0, 4.0])) -> (7.0, 3)

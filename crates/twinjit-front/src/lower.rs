@@ -687,6 +687,20 @@ impl Lower<'_> {
         }
     }
 
+    /// The `x` of `iter(x)` (the builtin, one argument), where an iterable is consumed whole.
+    pub(crate) fn iter_of<'e>(&self, e: &'e Expr) -> Option<&'e Expr> {
+        match e {
+            Expr::Call(c)
+                if self.is_builtin_name(&c.func, "iter")
+                    && c.arguments.args.len() == 1
+                    && c.arguments.keywords.is_empty() =>
+            {
+                Some(&c.arguments.args[0])
+            }
+            _ => None,
+        }
+    }
+
     /// Whether `f` names the Python builtin `name` (not shadowed by a local or a global).
     fn is_builtin_name(&self, f: &Expr, name: &str) -> bool {
         matches!(f, Expr::Name(n) if n.id.as_str() == name && !self.locals.contains(name) && !self.env.contains_key(name))
@@ -1504,6 +1518,9 @@ impl Lower<'_> {
                     // membership (a documented deviation: no `.start`/`.stop`/`.step`).
                     "range" => self.list_of(&Expr::Call(c.clone()), span),
                     "getattr" => self.getattr_call(c, span),
+                    // `tuple(t)` of a tuple is the tuple (Numba: other iterables have no
+                    // length known at compile time).
+                    "tuple" if args.len() == 1 => self.builtin_call(Builtin::PyTuple, args, span),
                     "print" => self.print_call(c, span),
                     _ => self.fail(
                         Diagnostic::error(format!("unknown function `{id}`"), fspan, "not defined")
@@ -2057,6 +2074,11 @@ impl Lower<'_> {
         }
         let l = match (&a.args[..], id) {
             ([], "list") => return self.emit(InstKind::Builtin(Builtin::ListNew, vec![]), span),
+            // `list(iter(x))` is `list(x)`.
+            ([x], _) if self.iter_of(x).is_some() => {
+                let inner = self.iter_of(x).expect("checked").clone();
+                self.list_of(&inner, span)
+            }
             ([x], _) if !matches!(x, Expr::Starred(_)) => self.list_of(x, span),
             _ => return self.fail(Diagnostic::error(format!("{id}() takes one iterable"), span, "wrong arguments")),
         };

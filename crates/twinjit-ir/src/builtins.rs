@@ -52,6 +52,9 @@ pub enum Typing {
     /// `int(x)`: an integer keeps its type (as Numba's `int()`), a float or bool becomes an
     /// int64; rewritten to a cast.
     IntCtor,
+    /// `tuple(t)`: a tuple is itself; other iterables are refused (their length is not a
+    /// compile-time constant).
+    TupleCtor,
     /// `a is b`: bool. As Numba: equal types that are immutable compare by value (`==`),
     /// different types (`x is None` for a number `x`) are a constant False; rewritten.
     Identity,
@@ -940,6 +943,8 @@ builtins! {
     Is = "is" [] (2, 2) Identity, Rw;
     /// `int(x)`
     PyInt = "int" [] (1, 1) IntCtor, Rw;
+    /// `tuple(t)` of a tuple: the tuple.
+    PyTuple = "tuple" [] (1, 1) TupleCtor, Rw;
     /// One value of `print(...)` (the front end writes the text and separators as bytes).
     PrintValue = "print" [] (1, 1) Print, Rw;
     /// Up to 8 bytes of `print(...)` text: the bytes as an int64, and their count.

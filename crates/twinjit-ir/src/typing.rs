@@ -336,6 +336,13 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             scalar(0)?;
             Type::I64
         }
+        Typing::TupleCtor => match ty(0) {
+            t @ Type::Tuple(_) => t,
+            t => {
+                return Err(TypeError::new(format!("tuple() of {t} is not supported"), format!("argument is {t}"))
+                    .with_hint("tuple() takes a tuple here: other iterables have no length known when compiling"))
+            }
+        },
         Typing::IntCtor => match scalar(0)? {
             s if s.is_int() => Type::Scalar(s),
             _ => Type::I64,

@@ -131,6 +131,12 @@ impl Lower<'_> {
     }
 
     pub(super) fn for_stmt(&mut self, fr: &ast::StmtFor) {
+        // `for x in iter(y):` is `for x in y:`.
+        if let Some(inner) = self.iter_of(&fr.iter) {
+            let mut plain = fr.clone();
+            plain.iter = Box::new(inner.clone());
+            return self.for_stmt(&plain);
+        }
         if let Expr::Tuple(t) = &*fr.iter {
             return self.unrolled_for(fr, &t.elts);
         }

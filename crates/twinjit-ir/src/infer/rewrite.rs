@@ -1108,6 +1108,7 @@ impl Rewriter<'_> {
                 self.push(b, InstKind::MakeTuple(dims), rt, span)
             }
             Typing::IntCtor => self.coerce(b, a0.expect("arity"), &rt, span)?,
+            Typing::TupleCtor => a0.expect("arity"),
             Typing::Print if bi == Builtin::PrintBytes => self.push(b, InstKind::Builtin(bi, nargs), rt, span),
             Typing::Print => {
                 // `str(x)` by the value's type: integers through int64 or uint64, floats
