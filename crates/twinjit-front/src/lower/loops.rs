@@ -134,7 +134,7 @@ impl Lower<'_> {
         // `for x in iter(y):` is `for x in y:`.
         if let Some(inner) = self.iter_of(&fr.iter) {
             let mut plain = fr.clone();
-            plain.iter = Box::new(inner.clone());
+            *plain.iter = inner.clone();
             return self.for_stmt(&plain);
         }
         if let Expr::Tuple(t) = &*fr.iter {
