@@ -285,9 +285,10 @@ impl Module {
         }
     }
 
-    /// The functions the front end refused while it accepted the rest of the module (today:
-    /// `@jit(target_backend='cuda')`, which Numba never compiled for a GPU), each as the
-    /// located compile error that asking for it returns.
+    /// The functions the front end refused while it accepted the rest of the module
+    /// (`@jit(target_backend='cuda')`, which Numba never compiled for a GPU, and functions whose
+    /// body does not compile: Numba too fails only when one is called), each as the located
+    /// compile error that asking for it returns.
     pub fn refused(&self) -> Vec<(String, Error)> {
         // A module loaded from a cached outline has none: modules with refusals keep no outline.
         if !self.inner.source.is_parsed() {

@@ -12,7 +12,8 @@ fn diagnose(name: &str, text: &str) -> (Vec<Diagnostic>, String) {
         Err(twinjit::Error::Compile(c)) => return (c.diagnostics, c.rendered),
         Err(other) => panic!("{name}: unexpected error {other}"),
     };
-    let mut diags = Vec::new();
+    // A function whose body does not compile is refused on its own (the module loads).
+    let mut diags: Vec<Diagnostic> = m.module().refused.iter().flat_map(|r| r.diagnostics.iter().cloned()).collect();
     for f in m.functions() {
         for sig in &f.attrs.signatures {
             if let Err(e) = m.specialize(&f.name, sig, None) {

@@ -69,6 +69,8 @@ pub(crate) fn lower(
     }
     // Pass 2: function bodies.
     let mut module = Module::default();
+    // The errors of refused bodies, reported with the module's when the module fails too.
+    let mut body_errors = Vec::new();
     for stmt in body {
         let Stmt::FunctionDef(fd) = stmt else { continue };
         match read_decorators(fd, &env, file, text) {
@@ -84,9 +86,19 @@ pub(crate) fn lower(
                 }
             }
             Ok(Decorated::Plain) => {} // a plain Python function: not compiled.
+            // A function whose body twinjit cannot compile is refused on its own, as Numba
+            // fails only when such a function is called: the rest of the module loads, and
+            // asking for it (or `twinjit check`) gives its located errors.
             Ok(Decorated::Compiled(attrs, options)) => match lower_function(fd, attrs, options, &env, file, text) {
                 Ok(f) => module.functions.push(f),
-                Err(mut d) => diags.append(&mut d),
+                Err(diagnostics) => {
+                    body_errors.extend(diagnostics.iter().cloned());
+                    module.refused.push(RefusedFunction {
+                        name: fd.name.id.to_string(),
+                        name_span: span(file, fd.name.range),
+                        diagnostics,
+                    })
+                }
             },
             Ok(Decorated::Refused(diagnostics)) => module.refused.push(RefusedFunction {
                 name: fd.name.id.to_string(),
@@ -99,6 +111,8 @@ pub(crate) fn lower(
     if diags.is_empty() {
         Ok(module)
     } else {
+        diags.extend(body_errors);
+        diags.sort_by_key(|d| d.span().map(|s| s.start));
         Err(diags)
     }
 }
@@ -194,7 +208,11 @@ mod tests {
                     );
                 }
                 for r in &m.refused {
-                    out += &format!("refused {}: {}\n", r.name, r.diagnostics[0].message);
+                    out += &format!("refused {}:\n", r.name);
+                    for d in &r.diagnostics {
+                        let at = d.primary.as_ref().map_or("", |l| &src[l.span.start as usize..l.span.end as usize]);
+                        out += &format!("error: {} @ `{at}`\n", d.message);
+                    }
                 }
                 out
             }
@@ -274,6 +292,7 @@ def f(x):
     return x + A[0] + S + R + B + np.float32(0.5)
 "#,
             expect![[r#"
+                refused f:
                 error: `time.perf_counter` cannot be called from compiled code @ `time.perf_counter()`
                 error: global `A` (assigned at m.py:5) is a NumPy array created at module level (`np.zeros(...)`) @ `A`
                 error: global `S` (assigned at m.py:6) is a string, which compiled code cannot compute with @ `S`
@@ -331,7 +350,8 @@ def trap(x): return x
                 k: Kernel [] cache=false fastmath=false DecoratorOptions { nopython: false, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: false, target_backend: None, locals: [] }
                 m: Host [float64(float64[:], int64); float32(float32[:], int64); float64(float64[:, ::1], int64)] cache=false fastmath=false DecoratorOptions { nopython: false, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: false, target_backend: None, locals: [] }
                 n: Host [(float64[:, ::1], Tuple(float64, float64, float64), bool)] cache=false fastmath=false DecoratorOptions { nopython: false, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: false, target_backend: None, locals: [] }
-                refused trap: `trap`: `target_backend='cuda'` does not compile for a GPU
+                refused trap:
+                error: `trap`: `target_backend='cuda'` does not compile for a GPU @ `target_backend='cuda'`
             "#]],
         );
     }

@@ -106,8 +106,9 @@ pub struct ModuleFunction {
 }
 
 /// A decorated function the front end refused on its own while the rest of the module loads
-/// (today only `@jit(target_backend='cuda')`, which Numba silently ran on the CPU). It is not
-/// in [`Module::functions`]; a compiled function that calls it is an error of the whole load.
+/// (`@jit(target_backend='cuda')`, which Numba silently ran on the CPU, and a function whose
+/// body does not compile, as Numba fails only when it is called). It is not
+/// in [`Module::functions`]; a compiled function that calls it gets a located error at the call.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RefusedFunction {
     /// Source name.

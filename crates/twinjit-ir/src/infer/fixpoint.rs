@@ -341,6 +341,11 @@ impl<'m> Inferencer<'m> {
             }
             InstKind::Call(name, args) => {
                 let Some(cidx) = self.module.functions.iter().position(|m| &m.name == name) else {
+                    if let Some(r) = self.module.refused.iter().find(|r| &r.name == name) {
+                        let why = r.diagnostics.first().map_or(String::new(), |d| d.message.clone());
+                        return Err(err(span, format!("`{name}` is not compiled ({why})"), "called here")
+                            .with_secondary(r.name_span, "this function could not be compiled"));
+                    }
                     return Err(err(span, format!("unknown function `{name}`"), "not defined in this module"));
                 };
                 let callee = &self.module.functions[cidx];
