@@ -13,39 +13,17 @@ pub trait Element: Copy + 'static {
     /// The IR scalar.
     const SCALAR: Scalar;
 }
-impl Element for bool {
-    const SCALAR: Scalar = Scalar::Bool;
+macro_rules! elements {
+    ($($t:ty => $s:ident),*) => {$(
+        impl Element for $t {
+            const SCALAR: Scalar = Scalar::$s;
+        }
+    )*};
 }
-impl Element for i32 {
-    const SCALAR: Scalar = Scalar::Int32;
-}
-impl Element for i64 {
-    const SCALAR: Scalar = Scalar::Int64;
-}
-impl Element for f32 {
-    const SCALAR: Scalar = Scalar::Float32;
-}
-impl Element for f64 {
-    const SCALAR: Scalar = Scalar::Float64;
-}
-impl Element for i8 {
-    const SCALAR: Scalar = Scalar::Int8;
-}
-impl Element for i16 {
-    const SCALAR: Scalar = Scalar::Int16;
-}
-impl Element for u8 {
-    const SCALAR: Scalar = Scalar::UInt8;
-}
-impl Element for u16 {
-    const SCALAR: Scalar = Scalar::UInt16;
-}
-impl Element for u32 {
-    const SCALAR: Scalar = Scalar::UInt32;
-}
-impl Element for u64 {
-    const SCALAR: Scalar = Scalar::UInt64;
-}
+elements!(
+    bool => Bool, i32 => Int32, i64 => Int64, f32 => Float32, f64 => Float64,
+    i8 => Int8, i16 => Int16, u8 => UInt8, u16 => UInt16, u32 => UInt32, u64 => UInt64
+);
 
 /// A borrowed array: data pointer, shape, strides (in elements), mutability.
 #[derive(Clone, Copy, Debug)]

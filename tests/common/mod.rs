@@ -473,25 +473,6 @@ pub fn corpus_in(dir: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-/// `$body` with `$v` bound to the vector of whichever variant `$data` is.
-macro_rules! each_data {
-    ($data:expr, $v:ident => $body:expr) => {
-        match $data {
-            ArrayData::Bool($v) => $body,
-            ArrayData::I32($v) => $body,
-            ArrayData::I64($v) => $body,
-            ArrayData::F32($v) => $body,
-            ArrayData::F64($v) => $body,
-            ArrayData::I8($v) => $body,
-            ArrayData::I16($v) => $body,
-            ArrayData::U8($v) => $body,
-            ArrayData::U16($v) => $body,
-            ArrayData::U32($v) => $body,
-            ArrayData::U64($v) => $body,
-        }
-    };
-}
-
 /// Native buffers for a check's arguments, so compiled code can run on them.
 pub enum Native {
     /// A scalar.
@@ -541,7 +522,7 @@ impl Native {
     pub fn arg(&mut self) -> twinjit::ArgValue<'_> {
         match self {
             Native::Scalar(s) => *s,
-            Native::Array(d, s) => each_data!(d, v => twinjit::ArgValue::array_mut(v, s)),
+            Native::Array(d, s) => twinjit::ir::each_array_data!(d, v => twinjit::ArgValue::array_mut(v, s)),
             Native::Tuple(items) => twinjit::ArgValue::Tuple(items),
         }
     }

@@ -33,24 +33,27 @@ pub enum ArrayData {
     U64(Vec<u64>),
 }
 
-/// `$body` with `$v` bound to the vector of whichever variant `$data` is.
-macro_rules! each_data {
+/// `$body` with `$v` bound to the vector of whichever variant of
+/// [`ArrayData`](crate::interp::ArrayData) `$data` is.
+#[macro_export]
+macro_rules! each_array_data {
     ($data:expr, $v:ident => $body:expr) => {
         match $data {
-            ArrayData::Bool($v) => $body,
-            ArrayData::I32($v) => $body,
-            ArrayData::I64($v) => $body,
-            ArrayData::F32($v) => $body,
-            ArrayData::F64($v) => $body,
-            ArrayData::I8($v) => $body,
-            ArrayData::I16($v) => $body,
-            ArrayData::U8($v) => $body,
-            ArrayData::U16($v) => $body,
-            ArrayData::U32($v) => $body,
-            ArrayData::U64($v) => $body,
+            $crate::interp::ArrayData::Bool($v) => $body,
+            $crate::interp::ArrayData::I32($v) => $body,
+            $crate::interp::ArrayData::I64($v) => $body,
+            $crate::interp::ArrayData::F32($v) => $body,
+            $crate::interp::ArrayData::F64($v) => $body,
+            $crate::interp::ArrayData::I8($v) => $body,
+            $crate::interp::ArrayData::I16($v) => $body,
+            $crate::interp::ArrayData::U8($v) => $body,
+            $crate::interp::ArrayData::U16($v) => $body,
+            $crate::interp::ArrayData::U32($v) => $body,
+            $crate::interp::ArrayData::U64($v) => $body,
         }
     };
 }
+use each_array_data as each_data;
 
 /// `$body` with `$z` bound to the zero of the Rust type of `$s`, whose `ArrayData` variant
 /// is `$var` (for building arrays by dtype).
