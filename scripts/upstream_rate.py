@@ -277,6 +277,9 @@ def _encode_result(v):
         return ["float", float(v)]
     if isinstance(v, tuple):
         return ["tuple", [_encode_result(x) for x in v]]
+    if isinstance(v, list) and len(v) <= 4096:
+        # A returned (reflected or typed) list: twinjit's JSON writes it as a list too.
+        return ["tuple", [_encode_result(x) for x in v]]
     if isinstance(v, np.ndarray):
         if v.dtype.name in REPLAY_DTYPES and 1 <= v.ndim <= 3 and v.nbytes <= MAX_ARRAY_BYTES:
             return ["array", f"{v.dtype}[{v.ndim}d]", v.dtype.name, list(v.shape), v.tolist()]

@@ -151,3 +151,28 @@ def pass_optional_on(x, y):
 
 # check: pass_optional_on(np.array([1.0, 2.0]), -1.0) -> [0.0, 1.0]
 # check: pass_optional_on(np.array([1.0, 2.0]), 1.0) raises TypeError
+
+
+@njit
+def optional_in_tuple(maybe):
+    # a tuple keeps the optional: (1, None) or (1, 10)
+    lx = None
+    if maybe:
+        lx = 10
+    return 1, lx
+
+
+# check: optional_in_tuple(True) -> (1, 10)
+# check: optional_in_tuple(False) -> (1, None)
+
+
+@njit
+def optional_from_tuple(maybe):
+    t = optional_in_tuple(maybe)
+    if t[1] is None:
+        return -1
+    return t[1] + t[0]
+
+
+# check: optional_from_tuple(True) -> 11
+# check: optional_from_tuple(False) -> -1

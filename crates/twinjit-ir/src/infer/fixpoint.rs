@@ -241,8 +241,9 @@ impl<'m> Inferencer<'m> {
         types: &[Type],
     ) -> Result<Type, Diagnostic> {
         let span = data.span;
-        // Every use of an optional but `is` sees its value type (the rewrite unwraps it).
-        let unwraps = !matches!(data.kind, InstKind::Builtin(Builtin::Is, _));
+        // Every use of an optional but `is` and a tuple holding it sees its value type (the
+        // rewrite unwraps it).
+        let unwraps = !matches!(data.kind, InstKind::Builtin(Builtin::Is, _) | InstKind::MakeTuple(_));
         let ty = |v: &Value| match &types[v.index()] {
             Type::Optional(t) if unwraps => (**t).clone(),
             t => t.clone(),

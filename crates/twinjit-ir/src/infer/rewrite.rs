@@ -361,7 +361,7 @@ impl Rewriter<'_> {
         // Optional operands are unwrapped (a `TypeError` on `None`) for every use but `is`:
         // the instruction is rewritten seeing their value types, as inference typed it.
         let mut swaps: Vec<(Value, Option<Value>, Type)> = Vec::new();
-        if !matches!(data.kind, InstKind::Builtin(Builtin::Is, _)) {
+        if !matches!(data.kind, InstKind::Builtin(Builtin::Is, _) | InstKind::MakeTuple(_)) {
             for a in data.kind.operands() {
                 if let (Type::Optional(t), Some(nv)) = (self.types[a.index()].clone(), self.vmap[a.index()]) {
                     if swaps.iter().any(|(x, _, _)| *x == a) {

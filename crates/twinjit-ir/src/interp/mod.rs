@@ -219,18 +219,7 @@ pub fn run(program: &TypedProgram, args: &[RtValue], options: InterpOptions) -> 
     match m.exec(&mut stack, &mut HostOnly)? {
         Stop::Returned(v) => {
             m.check_leaks(&v).map_err(|k| m.error(k, program.functions[0].func.span, 0))?;
-            // An optional result is the (flag, value) pair inside compiled code; the caller
-            // gets `None` or the value.
-            Ok(match (&program.functions[0].func.ret, v) {
-                (Type::Optional(_), RtValue::Tuple(mut parts)) if parts.len() == 2 => {
-                    if matches!(parts[0], RtValue::Bool(true)) {
-                        parts.pop().expect("two parts")
-                    } else {
-                        RtValue::None
-                    }
-                }
-                (_, v) => v,
-            })
+            Ok(present_optionals(&program.functions[0].func.ret, v))
         }
         // `HostOnly` never asks a thread to wait.
         Stop::Wait(w) => Err(m.error(
@@ -238,6 +227,24 @@ pub fn run(program: &TypedProgram, args: &[RtValue], options: InterpOptions) -> 
             w.span,
             w.fidx,
         )),
+    }
+}
+
+/// A result as the caller sees it: an optional (inside compiled code the (flag, value) pair,
+/// also inside tuples) becomes `None` or the value.
+fn present_optionals(t: &Type, v: RtValue) -> RtValue {
+    match (t, v) {
+        (Type::Optional(inner), RtValue::Tuple(mut parts)) if parts.len() == 2 => {
+            if matches!(parts[0], RtValue::Bool(true)) {
+                present_optionals(inner, parts.pop().expect("two parts"))
+            } else {
+                RtValue::None
+            }
+        }
+        (Type::Tuple(ts), RtValue::Tuple(vs)) if ts.len() == vs.len() => {
+            RtValue::Tuple(ts.iter().zip(vs).map(|(t, v)| present_optionals(t, v)).collect())
+        }
+        (_, v) => v,
     }
 }
 
