@@ -196,3 +196,12 @@ def transpose_runtime_axes_3d(a, axes):
 # check: transpose_runtime_axes_3d(np.arange(24).reshape(2, 3, 4), (-1, 1, 0)) -> [[[0, 12], [4, 16], [8, 20]], [[1, 13], [5, 17], [9, 21]], [[2, 14], [6, 18], [10, 22]], [[3, 15], [7, 19], [11, 23]]]
 # check: transpose_runtime_axes_3d(np.arange(24).reshape(2, 3, 4), (0, 0, 1)) raises ValueError: repeated axis in transpose
 # check: transpose_runtime_axes_3d(np.arange(24).reshape(2, 3, 4), (0, 3, 1)) raises ValueError: axis is out of bounds for array of given dimension
+
+
+@njit
+def transpose_axes_none(a, axes):
+    # axes=None reverses the axes, as a.T
+    return a.transpose(axes).copy()
+
+
+# check: transpose_axes_none(np.arange(6).reshape(2, 3), None) -> [[0, 3], [1, 4], [2, 5]]

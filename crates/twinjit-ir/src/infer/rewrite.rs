@@ -344,7 +344,7 @@ impl Rewriter<'_> {
                             _
                         )
                 )
-                && !matches!(&data.kind, InstKind::Builtin(b, _) if matches!(b.info().typing, Typing::Alloc(_) | Typing::List(_) | Typing::Reduce(_) | Typing::Linalg(_) | Typing::Random(_) | Typing::Method(_) | Typing::Elementwise(_) | Typing::Ufunc(_)))
+                && !matches!(&data.kind, InstKind::Builtin(b, _) if matches!(b.info().typing, Typing::Alloc(_) | Typing::List(_) | Typing::Reduce(_) | Typing::Linalg(_) | Typing::Random(_) | Typing::Method(_) | Typing::Elementwise(_) | Typing::Ufunc(_) | Typing::View(_)))
             {
                 return Err(err(data.span, "a value used here is None (a variable that is never assigned, or a function without a return value)", "None used here"));
             }
