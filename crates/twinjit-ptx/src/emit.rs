@@ -381,6 +381,10 @@ struct FnEmitter<'m, 'p> {
     incoming: HashMap<(u32, usize), Vec<(String, String)>>,
     allocas: String,
     depth_on_entry: Option<String>,
+    /// The `print(...)` being built: its printf format and arguments (type, operand), sent
+    /// to `vprintf` as one call when its newline arrives (numba-cuda's one printf per print).
+    print_fmt: String,
+    print_args: Vec<(&'static str, String)>,
 }
 
 impl<'m, 'p> FnEmitter<'m, 'p> {
@@ -396,6 +400,8 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
             incoming: HashMap::new(),
             allocas: String::new(),
             depth_on_entry: None,
+            print_fmt: String::new(),
+            print_args: Vec::new(),
         }
     }
 
@@ -884,6 +890,87 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
         Ok(parts)
     }
 
+    /// One piece of `print(...)` in a kernel: added to the pending printf format (numba-cuda's
+    /// formats: `%lld`/`%llu` for integers, `%f` for floats, the text itself for strings);
+    /// the piece that ends in the newline sends the whole line with one `vprintf`.
+    fn print_piece(&mut self, h: Helper, args: &[Value], xs: &[Part], span: Span) -> Result<(), PtxError> {
+        let konst = |me: &Self, v: Value| match me.f.def_inst(v).map(|d| &d.kind) {
+            Some(InstKind::Const(Const::Int(k))) => Some(*k),
+            _ => None,
+        };
+        match h {
+            Helper::PrintBytes => {
+                let (Some(bits), Some(n)) = (konst(self, args[0]), konst(self, args[1])) else {
+                    return Err(self.internal("print_bytes of a non-constant"));
+                };
+                let bytes = bits.to_le_bytes();
+                let text = String::from_utf8_lossy(&bytes[..n.clamp(0, 8) as usize]).into_owned();
+                self.print_fmt.push_str(&text.replace('%', "%%"));
+            }
+            Helper::PrintInt => {
+                self.print_fmt.push_str("%lld");
+                self.print_args.push(("i64", xs[0].op.clone()));
+            }
+            Helper::PrintUInt => {
+                self.print_fmt.push_str("%llu");
+                self.print_args.push(("i64", xs[0].op.clone()));
+            }
+            Helper::PrintFloat => {
+                self.print_fmt.push_str("%f");
+                self.print_args.push(("double", xs[0].op.clone()));
+            }
+            Helper::PrintBool => {
+                let (t, f) = (self.string_const("True"), self.string_const("False"));
+                let v = self.def(format!("select i1 {}, ptr {t}, ptr {f}", xs[0].op));
+                self.print_fmt.push_str("%s");
+                self.print_args.push(("ptr", v));
+            }
+            _ => return Err(self.internal("not a print piece")),
+        }
+        let _ = span;
+        if self.print_fmt.ends_with('\n') {
+            let text = std::mem::take(&mut self.print_fmt);
+            let fmt = self.string_const(&text);
+            let args = std::mem::take(&mut self.print_args);
+            self.m.declare("vprintf", "declare i32 @vprintf(ptr, ptr)");
+            let buf = if args.is_empty() {
+                "null".to_string()
+            } else {
+                // The arguments as printf takes them: 8-byte slots in order.
+                self.tmp += 1;
+                let buf = format!("%printbuf{}", self.tmp);
+                let _ = writeln!(self.allocas, "  {buf} = alloca [{} x i64], align 8", args.len());
+                for (k, (ty, op)) in args.iter().enumerate() {
+                    let slot = self.def(format!("getelementptr inbounds i64, ptr {buf}, i64 {k}"));
+                    self.line(format!("store {ty} {op}, ptr {slot}, align 8"));
+                }
+                buf
+            };
+            self.def(format!("call i32 @vprintf(ptr {fmt}, ptr {buf})"));
+        }
+        Ok(())
+    }
+
+    /// A NUL-terminated module constant holding `text` (one per distinct text).
+    fn string_const(&mut self, text: &str) -> String {
+        let mut esc = String::new();
+        for b in text.bytes() {
+            if (b.is_ascii_graphic() && b != b'"' && b != b'\\') || b == b' ' {
+                esc.push(b as char);
+            } else {
+                esc.push_str(&format!("\\{b:02X}"));
+            }
+        }
+        let mut h: u64 = 0xcbf29ce484222325;
+        for b in text.bytes() {
+            h = (h ^ b as u64).wrapping_mul(0x100000001b3);
+        }
+        let name = format!("__tj_str_{h:016x}");
+        let decl = format!("@{name} = private unnamed_addr constant [{} x i8] c\"{esc}\\00\", align 1", text.len() + 1);
+        self.m.declare(&name, &decl);
+        format!("@{name}")
+    }
+
     fn call(&mut self, name: &str, args: &[Value], rty: &Type) -> Result<Parts, PtxError> {
         let slots = *self.m.ret_slots.get(name).ok_or_else(|| self.internal(format!("missing callee {name}")))?;
         self.tmp += 1;
@@ -1198,11 +1285,8 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
                     | Helper::PrintUInt
                     | Helper::PrintFloat
                     | Helper::PrintBool => {
-                        return Err(self.unsupported(
-                            "print()",
-                            span,
-                            "print() in kernels (device printf) is not supported yet; write results into an array",
-                        ))
+                        self.print_piece(h, args, &xs, span)?;
+                        return one("i64", "0".into());
                     }
                 };
                 self.m.use_helper(name);
