@@ -50,3 +50,20 @@ a = np.arange(8, dtype=np.float32)
 if cuda.is_available():
     scale_half[2, TPB](a, 8)
 print("host copy:", a[:2])
+
+
+DEBUG_DEVICE = False
+
+
+# An option given by a module constant.
+@cuda.jit(device=True, debug=DEBUG_DEVICE)
+def plus_one(x):
+    return x + 1
+
+
+# check: uses_options[1, 4](np.zeros(4)) -> None ; arg0 == [1.0, 2.0, 3.0, 4.0]
+@cuda.jit
+def uses_options(out):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = plus_one(i)

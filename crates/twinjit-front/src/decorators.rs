@@ -7,7 +7,7 @@
 //! (`@vectorize`) is an error. `@jit(target_backend='cuda')` is refused on its own
 //! ([`Decorated::Refused`]): Numba never compiled it for a GPU.
 
-use crate::env::{qualified, Env};
+use crate::env::{qualified, Env, Global};
 use crate::signature::TypeReader;
 use crate::span;
 use ruff_python_ast::{self as ast, Expr};
@@ -18,7 +18,7 @@ use twinjit_ir::{parse_signature, DecoratorOptions, ErrorModel, FunctionAttrs, F
 /// The options twinjit reads (Numba's `jit` and `cuda.jit` options that matter here).
 const KNOWN_OPTIONS: &str = "nopython, forceobj, looplift, cache, fastmath, nogil, parallel, boundscheck, \
 error_model, inline, locals, target_backend, debug, opt, lineinfo, device (cuda.jit), link, forceinline, \
-no_cpython_wrapper, no_cfunc_wrapper, signature_or_function";
+no_cpython_wrapper, no_cfunc_wrapper, signature_or_function, lto and shared_memory_carveout (cuda.jit)";
 
 /// What the decorators of a `def` make of it.
 pub(crate) enum Decorated {
@@ -131,6 +131,9 @@ pub(crate) fn read_decorators(
                 };
                 let kspan = span(file, kw.range);
                 let v = &kw.value;
+                // A literal, or a module-level constant (`debug=DEBUG`), as Python evaluates it
+                // when the decorator runs.
+                let bool_lit = |e: &Expr| bool_lit(e).or_else(|| module_bool(e, env));
                 let flag = |out: &mut bool, diags: &mut Vec<Diagnostic>| match bool_lit(v) {
                     Some(b) => *out = b,
                     None => diags.push(expect_bool(kspan, name)),
@@ -213,8 +216,11 @@ pub(crate) fn read_decorators(
                                 .with_hint("@jit compiles for the CPU; write a @cuda.jit kernel for the GPU"),
                         ),
                     },
-                    // Accepted and without effect on the generated code (documented).
+                    // Accepted and without effect on the generated code (documented): numba-cuda's
+                    // link-time optimisation, shared-memory carve-out hint and debug switches too.
                     "forceinline" | "link" | "no_cpython_wrapper" | "no_cfunc_wrapper" => {}
+                    "lto" | "shared_memory_carveout" | "_dbg_optnone" | "_dbg_extend_lifetimes"
+                        if w == Which::CudaJit => {}
                     "signature" | "signature_or_function" => {
                         read_signatures(v, &types, file, &mut a.signatures, &mut diags)
                     }
@@ -299,6 +305,17 @@ fn read_locals(v: &Expr, types: &TypeReader<'_>, file: FileId, o: &mut Decorator
 fn bool_lit(e: &Expr) -> Option<bool> {
     match e {
         Expr::BooleanLiteral(b) => Some(b.value),
+        _ => None,
+    }
+}
+
+/// The value of a name bound to a module-level bool constant.
+fn module_bool(e: &Expr, env: &Env) -> Option<bool> {
+    match e {
+        Expr::Name(n) => match env.get(n.id.as_str()) {
+            Some(Global::Const(crate::const_eval::ConstValue::Bool(b))) => Some(*b),
+            _ => None,
+        },
         _ => None,
     }
 }

@@ -310,6 +310,7 @@ import numba
 import numba as nb
 from numba import njit, jit, cuda, types, float64, float32, int64, void, intp
 from numba.extending import register_jitable
+DEBUG = False
 
 @njit
 def a(x): return x
@@ -325,7 +326,7 @@ def d(x):
 def e(x): return x
 @numba.extending.register_jitable
 def f(x): return x
-@cuda.jit(void(float32[:], numba.int32), lineinfo=True)
+@cuda.jit(void(float32[:], numba.int32), lineinfo=True, lto=True, shared_memory_carveout="MaxShared", debug=DEBUG)
 def g(a, n): pass
 @numba.cuda.jit(device=True)
 def h(x): return x
