@@ -381,6 +381,45 @@ impl ArgValue<'_> {
         })
     }
 
+    /// A scalar argument as the interpreter's value (`None` for arrays, tuples, `None`).
+    pub fn to_rt(&self) -> Option<twinjit_ir::interp::RtValue> {
+        use twinjit_ir::interp::RtValue as R;
+        Some(match *self {
+            ArgValue::Bool(x) => R::Bool(x),
+            ArgValue::I32(x) => R::I32(x),
+            ArgValue::I64(x) => R::I64(x),
+            ArgValue::F32(x) => R::F32(x),
+            ArgValue::F64(x) => R::F64(x),
+            ArgValue::I8(x) => R::I8(x),
+            ArgValue::I16(x) => R::I16(x),
+            ArgValue::U8(x) => R::U8(x),
+            ArgValue::U16(x) => R::U16(x),
+            ArgValue::U32(x) => R::U32(x),
+            ArgValue::U64(x) => R::U64(x),
+            ArgValue::Array(_) | ArgValue::None | ArgValue::Tuple(_) | ArgValue::Invalid(_) => return None,
+        })
+    }
+
+    /// The argument of an interpreter scalar (or `None`); `None` for other values.
+    pub fn from_rt(v: &twinjit_ir::interp::RtValue) -> Option<ArgValue<'static>> {
+        use twinjit_ir::interp::RtValue as R;
+        Some(match *v {
+            R::Bool(x) => ArgValue::Bool(x),
+            R::I32(x) => ArgValue::I32(x),
+            R::I64(x) => ArgValue::I64(x),
+            R::F32(x) => ArgValue::F32(x),
+            R::F64(x) => ArgValue::F64(x),
+            R::I8(x) => ArgValue::I8(x),
+            R::I16(x) => ArgValue::I16(x),
+            R::U8(x) => ArgValue::U8(x),
+            R::U16(x) => ArgValue::U16(x),
+            R::U32(x) => ArgValue::U32(x),
+            R::U64(x) => ArgValue::U64(x),
+            R::None => ArgValue::None,
+            _ => return None,
+        })
+    }
+
     /// Whether this argument has exactly type `t` (the dispatcher's key).
     #[inline]
     pub(crate) fn is(&self, t: &Type) -> bool {

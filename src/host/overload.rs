@@ -5,41 +5,13 @@
 //! ones.
 
 use super::args::ArgValue;
-use twinjit_ir::interp::{cast, RtValue};
+use twinjit_ir::interp::cast;
 use twinjit_ir::{Signature, Type};
 
 /// Converts a scalar argument with the interpreter's `cast` (what compiled code's conversions
 /// do: floats to ints truncate and saturate, int64 to int32 wraps).
 fn convert(a: &ArgValue<'_>, to: &Type) -> Option<ArgValue<'static>> {
-    let s = to.scalar()?;
-    let v = match *a {
-        ArgValue::Bool(b) => RtValue::Bool(b),
-        ArgValue::I32(x) => RtValue::I32(x),
-        ArgValue::I64(x) => RtValue::I64(x),
-        ArgValue::F32(x) => RtValue::F32(x),
-        ArgValue::F64(x) => RtValue::F64(x),
-        ArgValue::I8(x) => RtValue::I8(x),
-        ArgValue::I16(x) => RtValue::I16(x),
-        ArgValue::U8(x) => RtValue::U8(x),
-        ArgValue::U16(x) => RtValue::U16(x),
-        ArgValue::U32(x) => RtValue::U32(x),
-        ArgValue::U64(x) => RtValue::U64(x),
-        ArgValue::Array(_) | ArgValue::None | ArgValue::Tuple(_) | ArgValue::Invalid(_) => return None,
-    };
-    Some(match cast(&v, s) {
-        RtValue::Bool(b) => ArgValue::Bool(b),
-        RtValue::I32(x) => ArgValue::I32(x),
-        RtValue::I64(x) => ArgValue::I64(x),
-        RtValue::F32(x) => ArgValue::F32(x),
-        RtValue::F64(x) => ArgValue::F64(x),
-        RtValue::I8(x) => ArgValue::I8(x),
-        RtValue::I16(x) => ArgValue::I16(x),
-        RtValue::U8(x) => ArgValue::U8(x),
-        RtValue::U16(x) => ArgValue::U16(x),
-        RtValue::U32(x) => ArgValue::U32(x),
-        RtValue::U64(x) => ArgValue::U64(x),
-        _ => return None,
-    })
+    ArgValue::from_rt(&cast(&a.to_rt()?, to.scalar()?))
 }
 
 /// The declared signature `args` convert to most cheaply (its index), if any

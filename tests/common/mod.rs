@@ -483,24 +483,9 @@ pub enum Native {
     Tuple(Vec<twinjit::ArgValue<'static>>),
 }
 
-/// A scalar interpreter value as an argument.
+/// A scalar interpreter value (or `None`) as an argument.
 pub fn scalar_arg(v: &RtValue) -> Option<twinjit::ArgValue<'static>> {
-    use twinjit::ArgValue as A;
-    Some(match *v {
-        RtValue::Bool(b) => A::Bool(b),
-        RtValue::I32(i) => A::I32(i),
-        RtValue::I64(i) => A::I64(i),
-        RtValue::F32(x) => A::F32(x),
-        RtValue::F64(x) => A::F64(x),
-        RtValue::I8(i) => A::I8(i),
-        RtValue::I16(i) => A::I16(i),
-        RtValue::U8(i) => A::U8(i),
-        RtValue::U16(i) => A::U16(i),
-        RtValue::U32(i) => A::U32(i),
-        RtValue::U64(i) => A::U64(i),
-        RtValue::None => A::None,
-        _ => return None,
-    })
+    twinjit::ArgValue::from_rt(v)
 }
 
 impl Native {
@@ -539,23 +524,11 @@ impl Native {
     }
 }
 
-/// A scalar argument as an interpreter value.
+/// A scalar, `None` or tuple argument as an interpreter value.
 pub fn arg_to_rt(a: &twinjit::ArgValue<'_>) -> RtValue {
-    use twinjit::ArgValue as A;
-    match *a {
-        A::Bool(b) => RtValue::Bool(b),
-        A::I32(i) => RtValue::I32(i),
-        A::I64(i) => RtValue::I64(i),
-        A::F32(x) => RtValue::F32(x),
-        A::F64(x) => RtValue::F64(x),
-        A::I8(i) => RtValue::I8(i),
-        A::I16(i) => RtValue::I16(i),
-        A::U8(i) => RtValue::U8(i),
-        A::U16(i) => RtValue::U16(i),
-        A::U32(i) => RtValue::U32(i),
-        A::U64(i) => RtValue::U64(i),
-        A::Tuple(items) => RtValue::Tuple(items.iter().map(arg_to_rt).collect()),
-        A::None | A::Array(_) | A::Invalid(_) => RtValue::None,
+    match a {
+        twinjit::ArgValue::Tuple(items) => RtValue::Tuple(items.iter().map(arg_to_rt).collect()),
+        a => a.to_rt().unwrap_or(RtValue::None),
     }
 }
 

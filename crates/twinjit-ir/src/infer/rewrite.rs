@@ -363,15 +363,16 @@ impl Rewriter<'_> {
         let mut swaps: Vec<(Value, Option<Value>, Type)> = Vec::new();
         if !matches!(data.kind, InstKind::Builtin(Builtin::Is, _) | InstKind::MakeTuple(_)) {
             for a in data.kind.operands() {
-                if let (Type::Optional(t), Some(nv)) = (self.types[a.index()].clone(), self.vmap[a.index()]) {
-                    if swaps.iter().any(|(x, _, _)| *x == a) {
-                        continue;
-                    }
-                    let u = self.unwrap_optional(b, nv, &t, data.span);
-                    swaps.push((a, self.vmap[a.index()], self.types[a.index()].clone()));
-                    self.vmap[a.index()] = Some(u);
-                    self.types[a.index()] = (*t).clone();
+                // (Checked by reference: this runs for every operand of every instruction.)
+                let (Type::Optional(t), Some(nv)) = (&self.types[a.index()], self.vmap[a.index()]) else { continue };
+                if swaps.iter().any(|(x, _, _)| *x == a) {
+                    continue;
                 }
+                let t = (**t).clone();
+                let u = self.unwrap_optional(b, nv, &t, data.span);
+                let old = std::mem::replace(&mut self.types[a.index()], t);
+                swaps.push((a, self.vmap[a.index()], old));
+                self.vmap[a.index()] = Some(u);
             }
         }
         // `np.clip(a, None, hi)` / `np.clip(a, lo, None)`: the missing bound is the extreme of
