@@ -351,6 +351,8 @@ fn scalar_code(s: twinjit_ir::Scalar) -> u64 {
         UInt16 => 8,
         UInt32 => 9,
         UInt64 => 10,
+        Complex64 => 11,
+        Complex128 => 12,
     }
 }
 
@@ -368,6 +370,8 @@ fn scalar_of(c: u64) -> Option<twinjit_ir::Scalar> {
         8 => UInt16,
         9 => UInt32,
         10 => UInt64,
+        11 => Complex64,
+        12 => Complex128,
         _ => return None,
     })
 }

@@ -507,3 +507,19 @@ def pick(t, default=None):
     let bad = [ArgValue::array(&data, &[1]), ArgValue::I64(1)];
     assert!(f.call::<i64>(&[ArgValue::Tuple(&bad)][..]).is_err());
 }
+
+#[test]
+fn complex_scalars_and_arrays_cross_the_api() {
+    use twinjit::{Complex32, Complex64};
+    let src = "import cmath\nfrom numba import njit\n\n@njit\ndef rot(z, a):\n    for i in range(a.shape[0]):\n        a[i] = a[i] * z\n    return cmath.sqrt(z), abs(z)\n\n@njit\ndef conj32(z):\n    return z.conjugate()\n";
+    let m = Engine::new(Target::Host).unwrap().load("cx.py", src).unwrap();
+    let mut a = [Complex64::new(1.0, 0.0), Complex64::new(0.0, 2.0)];
+    let (r, h): (Complex64, f64) = m.function("rot").unwrap().call((Complex64::new(0.0, 4.0), &mut a[..])).unwrap();
+    // Numba (NumPy's csqrt) gives (1.4142135623730951+1.414213562373095j) for sqrt(4j).
+    assert_eq!((r, h), (Complex64::new(1.4142135623730951, 1.414213562373095), 4.0));
+    assert_eq!(a, [Complex64::new(0.0, 4.0), Complex64::new(-8.0, 0.0)]);
+    let c: Complex32 = m.function("conj32").unwrap().call((Complex32::new(1.5, -2.0),)).unwrap();
+    assert_eq!(c, Complex32::new(1.5, 2.0));
+    let v: Value = m.function("conj32").unwrap().call((Complex64::new(0.0, 1.0),)).unwrap();
+    assert_eq!(v.to_string(), "-1j");
+}

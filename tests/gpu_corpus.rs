@@ -141,6 +141,13 @@ fn to_device(engine: &Engine, n: &Native) -> Result<Dev, Error> {
         ArrayData::U16(v) => Dev::U16(engine.to_device_shaped(v, s)?),
         ArrayData::U32(v) => Dev::U32(engine.to_device_shaped(v, s)?),
         ArrayData::U64(v) => Dev::U64(engine.to_device_shaped(v, s)?),
+        ArrayData::C64(_) | ArrayData::C128(_) => {
+            return Err(Error::Argument {
+                function: "to_device".into(),
+                param: None,
+                message: "complex device arrays are not supported".into(),
+            })
+        }
     })
 }
 
@@ -263,7 +270,7 @@ fn flat_lit(l: &common::Lit) -> Option<Vec<f64>> {
             Lit::UInt(u) => out.push(*u as f64),
             Lit::Bool(b) => out.push(*b as i64 as f64),
             Lit::Seq(v) => v.iter().try_for_each(|x| walk(x, out))?,
-            Lit::None => return None,
+            Lit::None | Lit::Complex(..) => return None,
         }
         Some(())
     }
@@ -315,6 +322,8 @@ fn scalar_slots(a: &twinjit::ArgValue<'_>, out: &mut Vec<u64>) {
         A::U16(i) => out.push(i as u64),
         A::U32(i) => out.push(i as u64),
         A::U64(i) => out.push(i),
+        A::C64(z) => out.extend([z.re.to_bits() as u64, z.im.to_bits() as u64]),
+        A::C128(z) => out.extend([z.re.to_bits(), z.im.to_bits()]),
         A::Tuple(items) => items.iter().for_each(|x| scalar_slots(x, out)),
         A::None | A::Array(_) | A::Invalid(_) => {}
     }

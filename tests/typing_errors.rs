@@ -275,3 +275,33 @@ def f(x):
 ",
     );
 }
+
+#[test]
+fn complex_numbers_are_refused_where_numba_refuses_them() {
+    check(
+        "(complex128, complex128)",
+        "'<' is not supported between complex128 and complex128",
+        "\ndef f(a, b):\n    return a < b\n",
+    );
+    check("(complex128,)", "can't convert complex128 to float64", "\ndef f(z):\n    return float(z)\n");
+    check(
+        "(complex128,)",
+        "math.sqrt() does not accept complex numbers (complex128)",
+        "\ndef f(z):\n    return math.sqrt(z)\n",
+    );
+    check(
+        "(complex128, complex128)",
+        "unsupported operand type(s) for //: 'complex128' and 'complex128'",
+        "\ndef f(a, b):\n    return a // b\n",
+    );
+    check(
+        "(complex128[:],)",
+        "np.sum() of a complex array is not supported yet",
+        "\ndef f(a):\n    return np.sum(a)\n",
+    );
+    check(
+        "(complex128[:], complex128[:])",
+        "whole-array arithmetic is not supported yet",
+        "\ndef f(a, b):\n    return a + b\n",
+    );
+}

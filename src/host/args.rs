@@ -1,10 +1,12 @@
 //! Rust values as arguments and results of compiled functions.
 //!
-//! Scalars (`bool`, `i8`..`i64`, `u8`..`u64`, `f32`, `f64`), slices (`&[T]`, `&mut [T]`) and, with the `ndarray`
+//! Scalars (`bool`, `i8`..`i64`, `u8`..`u64`, `f32`, `f64`, and NumPy's `complex64` and
+//! `complex128` as `num_complex`'s [`Complex32`] and [`Complex64`]), slices (`&[T]`, `&mut [T]`) and, with the `ndarray`
 //! feature, `ndarray` views of 1 to 3 dimensions and any strides. A shared slice or view is
 //! read-only: passing one for a parameter the function writes is an [`crate::Error::Argument`].
 
 pub use super::array::Array;
+pub use num_complex::{Complex32, Complex64};
 use std::marker::PhantomData;
 use twinjit_ir::{ArrayType, Layout, Scalar, Type};
 
@@ -22,7 +24,10 @@ macro_rules! elements {
 }
 elements!(
     bool => Bool, i32 => Int32, i64 => Int64, f32 => Float32, f64 => Float64,
-    i8 => Int8, i16 => Int16, u8 => UInt8, u16 => UInt16, u32 => UInt32, u64 => UInt64
+    i8 => Int8, i16 => Int16, u8 => UInt8, u16 => UInt16, u32 => UInt32, u64 => UInt64,
+    Complex32 => Complex64, Complex64 => Complex128,
+    // (real, imaginary) pairs: NumPy's layout of a complex element, as the interpreter keeps it.
+    [f32; 2] => Complex64, [f64; 2] => Complex128
 );
 
 /// A borrowed array: data pointer, shape, strides (in elements), mutability.
@@ -134,6 +139,10 @@ pub enum ArgValue<'a> {
     U32(u32),
     /// `uint64`
     U64(u64),
+    /// `complex64` (NumPy's name: two `float32`s)
+    C64(Complex32),
+    /// `complex128`
+    C128(Complex64),
     /// An array.
     Array(ArrayArg<'a>),
     /// `None` (a parameter whose default is `None`, or code that tests `x is None`).
@@ -159,6 +168,8 @@ impl ArgValue<'_> {
             ArgValue::U16(_) => Type::Scalar(Scalar::UInt16),
             ArgValue::U32(_) => Type::Scalar(Scalar::UInt32),
             ArgValue::U64(_) => Type::U64,
+            ArgValue::C64(_) => Type::Scalar(Scalar::Complex64),
+            ArgValue::C128(_) => Type::Scalar(Scalar::Complex128),
             ArgValue::Array(a) => a.ty(),
             ArgValue::None => Type::None,
             ArgValue::Tuple(items) => Type::Tuple(items.iter().map(ArgValue::ty).collect::<Option<_>>()?),
@@ -172,6 +183,7 @@ impl ArgValue<'_> {
             ArgValue::Array(a) => 2 + 2 * a.ndim as usize,
             ArgValue::None | ArgValue::Invalid(_) => 0,
             ArgValue::Tuple(items) => items.iter().map(ArgValue::slot_count).sum(),
+            ArgValue::C64(_) | ArgValue::C128(_) => 2,
             _ => 1,
         }
     }
@@ -201,6 +213,16 @@ impl ArgValue<'_> {
             ArgValue::U16(i) => out[at] = *i as u64,
             ArgValue::U32(i) => out[at] = *i as u64,
             ArgValue::U64(i) => out[at] = *i,
+            ArgValue::C64(z) => {
+                out[at] = z.re.to_bits() as u64;
+                out[at + 1] = z.im.to_bits() as u64;
+                return at + 2;
+            }
+            ArgValue::C128(z) => {
+                out[at] = z.re.to_bits();
+                out[at + 1] = z.im.to_bits();
+                return at + 2;
+            }
             ArgValue::Array(a) => {
                 let n = a.ndim as usize;
                 let slots = twinjit_ir::abi::array_slots(a.data as u64, &a.shape[..n], a.strides[..n].iter().copied());
@@ -232,7 +254,10 @@ macro_rules! scalar_arg {
         }
     )*};
 }
-scalar_arg!(bool => Bool, i32 => I32, i64 => I64, f32 => F32, f64 => F64, i8 => I8, i16 => I16, u8 => U8, u16 => U16, u32 => U32, u64 => U64);
+scalar_arg!(
+    bool => Bool, i32 => I32, i64 => I64, f32 => F32, f64 => F64, i8 => I8, i16 => I16, u8 => U8, u16 => U16,
+    u32 => U32, u64 => U64, Complex32 => C64, Complex64 => C128
+);
 
 impl<'a, T: Element> IntoArg<'a> for &'a [T] {
     #[inline]
@@ -377,6 +402,8 @@ impl ArgValue<'_> {
             ArgValue::U16(_) => Scalar::UInt16,
             ArgValue::U32(_) => Scalar::UInt32,
             ArgValue::U64(_) => Scalar::UInt64,
+            ArgValue::C64(_) => Scalar::Complex64,
+            ArgValue::C128(_) => Scalar::Complex128,
             ArgValue::Array(_) | ArgValue::None | ArgValue::Tuple(_) | ArgValue::Invalid(_) => return None,
         })
     }
@@ -396,6 +423,8 @@ impl ArgValue<'_> {
             ArgValue::U16(x) => R::U16(x),
             ArgValue::U32(x) => R::U32(x),
             ArgValue::U64(x) => R::U64(x),
+            ArgValue::C64(z) => R::C64([z.re, z.im]),
+            ArgValue::C128(z) => R::C128([z.re, z.im]),
             ArgValue::Array(_) | ArgValue::None | ArgValue::Tuple(_) | ArgValue::Invalid(_) => return None,
         })
     }
@@ -415,6 +444,8 @@ impl ArgValue<'_> {
             R::U16(x) => ArgValue::U16(x),
             R::U32(x) => ArgValue::U32(x),
             R::U64(x) => ArgValue::U64(x),
+            R::C64([re, im]) => ArgValue::C64(Complex32::new(re, im)),
+            R::C128([re, im]) => ArgValue::C128(Complex64::new(re, im)),
             R::None => ArgValue::None,
             _ => return None,
         })
@@ -465,6 +496,10 @@ pub enum Value {
     U32(u32),
     /// `uint64`
     U64(u64),
+    /// `complex64`
+    C64(Complex32),
+    /// `complex128`
+    C128(Complex64),
     /// A tuple.
     Tuple(Vec<Value>),
     /// An array (owned: see [`Array`]).
@@ -494,6 +529,14 @@ impl Value {
             Type::Scalar(Scalar::UInt16) => Value::U16(take()? as u16),
             Type::Scalar(Scalar::UInt32) => Value::U32(take()? as u32),
             Type::Scalar(Scalar::UInt64) => Value::U64(take()?),
+            Type::Scalar(Scalar::Complex64) => {
+                let re = f32::from_bits(take()? as u32);
+                Value::C64(Complex32::new(re, f32::from_bits(take()? as u32)))
+            }
+            Type::Scalar(Scalar::Complex128) => {
+                let re = f64::from_bits(take()?);
+                Value::C128(Complex64::new(re, f64::from_bits(take()?)))
+            }
             Type::Tuple(ts) => Value::Tuple(ts.iter().map(|t| Value::from_slots(t, slots, k)).collect::<Option<_>>()?),
             // The flag, then the value (read either way, to step past its slots).
             Type::Optional(t) => {
@@ -587,6 +630,8 @@ impl std::fmt::Display for Value {
             Value::U64(i) => write!(f, "{i}"),
             Value::F32(x) => write!(f, "{x:?}"),
             Value::F64(x) => write!(f, "{x:?}"),
+            Value::C64(z) => f.write_str(&twinjit_ir::python_complex_repr(z.re as f64, z.im as f64)),
+            Value::C128(z) => f.write_str(&twinjit_ir::python_complex_repr(z.re, z.im)),
             Value::Tuple(vs) => twinjit_ir::python_tuple(f, vs),
             Value::Array(a) => write!(f, "{a}"),
             Value::List(vs) => {
@@ -648,6 +693,18 @@ from_value!(
     u32 => U32, UInt32, |x: u64| x as u32,
     u64 => U64, UInt64, |x: u64| x
 );
+
+macro_rules! from_complex {
+    ($($t:ty => $v:ident),*) => {$(
+        impl FromValue for $t {
+            fn from_value(v: Value) -> Option<Self> {
+                match v { Value::$v(x) => Some(x), _ => None }
+            }
+            fn describe() -> &'static str { stringify!($t) }
+        }
+    )*};
+}
+from_complex!(Complex32 => C64, Complex64 => C128);
 
 impl FromValue for Array {
     fn from_value(v: Value) -> Option<Self> {

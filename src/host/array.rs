@@ -7,7 +7,7 @@
 //! into a new buffer when the call returns, so an `Array` never borrows from an argument and
 //! outlives it freely.
 
-use super::args::Element;
+use super::args::{Complex32, Complex64, Element};
 use twinjit_host::memory::{self, MemInfo};
 use twinjit_ir::Scalar;
 
@@ -160,7 +160,8 @@ impl Array {
         ndarray::ArrayD::from_shape_vec(self.shape.clone(), self.to_vec::<T>()?).ok()
     }
 
-    /// The elements as float64 (every dtype converts), in C order: for printing and comparing.
+    /// The elements as float64 (every real dtype converts; a complex element gives its real
+    /// and imaginary parts, one after the other), in C order: for printing and comparing.
     pub fn to_f64_vec(&self) -> Vec<f64> {
         match self.dtype {
             Scalar::Bool => self.to_vec::<bool>().unwrap_or_default().into_iter().map(|b| b as u8 as f64).collect(),
@@ -174,6 +175,15 @@ impl Array {
             Scalar::UInt16 => self.to_vec::<u16>().unwrap_or_default().into_iter().map(f64::from).collect(),
             Scalar::UInt32 => self.to_vec::<u32>().unwrap_or_default().into_iter().map(f64::from).collect(),
             Scalar::UInt64 => self.to_vec::<u64>().unwrap_or_default().into_iter().map(|x| x as f64).collect(),
+            Scalar::Complex64 => self
+                .to_vec::<Complex32>()
+                .unwrap_or_default()
+                .into_iter()
+                .flat_map(|z| [z.re as f64, z.im as f64])
+                .collect(),
+            Scalar::Complex128 => {
+                self.to_vec::<Complex64>().unwrap_or_default().into_iter().flat_map(|z| [z.re, z.im]).collect()
+            }
         }
     }
 }
@@ -221,7 +231,7 @@ impl PartialEq for Array {
     fn eq(&self, other: &Array) -> bool {
         self.dtype == other.dtype
             && self.shape == other.shape
-            && if self.dtype.is_float() {
+            && if self.dtype.is_inexact() {
                 self.to_f64_vec() == other.to_f64_vec()
             } else {
                 self.element_texts() == other.element_texts()
@@ -252,6 +262,9 @@ impl Array {
             Scalar::UInt16 => texts::<u16>(self),
             Scalar::UInt32 => texts::<u32>(self),
             Scalar::UInt64 => texts::<u64>(self),
+            Scalar::Complex64 | Scalar::Complex128 => {
+                self.to_f64_vec().chunks(2).map(|p| twinjit_ir::python_complex_repr(p[0], p[1])).collect()
+            }
         }
     }
 }

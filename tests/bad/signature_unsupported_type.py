@@ -1,7 +1,7 @@
-# expect-error: the Numba type `complex128` is not supported yet (signature as type objects)
-from numba import njit, complex128, float64
+# expect-error: the Numba type `float16` is not supported yet (signature as type objects)
+from numba import njit, float16, float64
 
 
-@njit(float64(complex128))  # <-- here
-def real_part(z):
-    return z.real
+@njit(float64(float16))  # <-- here
+def widen(h):
+    return h * 2.0

@@ -39,6 +39,8 @@ pub enum Lit {
     Bool(bool),
     None,
     Seq(Vec<Lit>),
+    /// A complex number (`1+2j`, `complex(math.nan, 1.0)`).
+    Complex(f64, f64),
 }
 
 /// One `# check:` line.
@@ -180,8 +182,31 @@ fn num(e: &Expr) -> Option<Lit> {
                 None => Lit::UInt(i.as_u64()?),
             }),
             ast::Number::Float(f) => Some(Lit::Float(*f)),
-            _ => None,
+            ast::Number::Complex { real, imag } => Some(Lit::Complex(*real, *imag)),
         },
+        // `1+2j`, `-1.5-0.5j`: a real and an imaginary literal.
+        Expr::BinOp(b) if matches!(b.op, ast::Operator::Add | ast::Operator::Sub) => {
+            let re = match num(&b.left)? {
+                Lit::Int(i) => i as f64,
+                Lit::Float(x) => x,
+                _ => return None,
+            };
+            let Lit::Complex(0.0, im) = num(&b.right)? else { return None };
+            Some(Lit::Complex(re, if b.op == ast::Operator::Sub { -im } else { im }))
+        }
+        // `complex(re, im)` of real literals.
+        Expr::Call(c) if matches!(&*c.func, Expr::Name(n) if n.id.as_str() == "complex") => {
+            let part = |e: &Expr| match num(e)? {
+                Lit::Int(i) => Some(i as f64),
+                Lit::Float(x) => Some(x),
+                _ => None,
+            };
+            match &c.arguments.args[..] {
+                [re, im] => Some(Lit::Complex(part(re)?, part(im)?)),
+                [re] => Some(Lit::Complex(part(re)?, 0.0)),
+                _ => None,
+            }
+        }
         Expr::UnaryOp(u) if u.op == ast::UnaryOp::USub => match &*u.operand {
             Expr::NumberLiteral(n) if matches!(&n.value, ast::Number::Int(i) if i.as_u64() == Some(1 << 63)) => {
                 Some(Lit::Int(i64::MIN))
@@ -189,6 +214,7 @@ fn num(e: &Expr) -> Option<Lit> {
             operand => match num(operand)? {
                 Lit::Int(i) => Some(Lit::Int(-i)),
                 Lit::Float(f) => Some(Lit::Float(-f)),
+                Lit::Complex(re, im) => Some(Lit::Complex(-re, -im)),
                 _ => None,
             },
         },
@@ -258,7 +284,13 @@ fn make_array(dtype: &str, shape: Vec<i64>, vals: &[Lit]) -> Option<RtValue> {
         Lit::Bool(b) => *b as i64,
         _ => 0,
     };
+    let c = |l: &Lit| match l {
+        Lit::Complex(re, im) => [*re, *im],
+        l => [f(l), 0.0],
+    };
     let data = match dtype {
+        "complex128" => ArrayData::C128(vals.iter().map(c).collect()),
+        "complex64" => ArrayData::C64(vals.iter().map(|v| c(v).map(|x| x as f32)).collect()),
         "float64" => ArrayData::F64(vals.iter().map(f).collect()),
         "float32" => ArrayData::F32(vals.iter().map(|v| f(v) as f32).collect()),
         "int64" => ArrayData::I64(vals.iter().map(i).collect()),
@@ -331,12 +363,23 @@ pub fn arg_value(e: &Expr) -> Option<RtValue> {
                 Lit::Float(x) => Some(RtValue::F64(x)),
                 _ => None,
             },
+            t @ ("complex64" | "complex128") => {
+                let [re, im] = match num(a0?)? {
+                    Lit::Int(i) => [i as f64, 0.0],
+                    Lit::Float(x) => [x, 0.0],
+                    Lit::Complex(re, im) => [re, im],
+                    _ => return None,
+                };
+                Some(if t == "complex64" { RtValue::C64([re as f32, im as f32]) } else { RtValue::C128([re, im]) })
+            }
             "array" => {
                 let l = lit(a0?)?;
                 let mut shape = Vec::new();
                 let mut vals = Vec::new();
                 flatten(&l, &mut shape, 0, &mut vals);
-                let default = if vals.iter().any(|v| matches!(v, Lit::Float(_))) {
+                let default = if vals.iter().any(|v| matches!(v, Lit::Complex(..))) {
+                    "complex128"
+                } else if vals.iter().any(|v| matches!(v, Lit::Float(_))) {
                     "float64"
                 } else if !vals.is_empty() && vals.iter().all(|v| matches!(v, Lit::Bool(_))) {
                     "bool_"
@@ -393,6 +436,7 @@ pub fn arg_value(e: &Expr) -> Option<RtValue> {
         Lit::Float(x) => Some(RtValue::F64(x)),
         Lit::Bool(b) => Some(RtValue::Bool(b)),
         Lit::None => Some(RtValue::None),
+        Lit::Complex(re, im) => Some(RtValue::C128([re, im])),
         Lit::Seq(_) => None,
     }
 }
@@ -412,6 +456,8 @@ pub fn matches(got: &RtValue, want: &Lit) -> bool {
         }
         (RtValue::F64(g), Lit::Float(w)) => close(*g, *w),
         (RtValue::F32(g), Lit::Float(w)) => close(*g as f64, *w),
+        (RtValue::C128([re, im]), Lit::Complex(a, b)) => close(*re, *a) && close(*im, *b),
+        (RtValue::C64([re, im]), Lit::Complex(a, b)) => close(*re as f64, *a) && close(*im as f64, *b),
         (RtValue::Bool(g), Lit::Bool(w)) => g == w,
         (RtValue::None, Lit::None) => true,
         (RtValue::Tuple(g), Lit::Seq(w)) => g.len() == w.len() && g.iter().zip(w).all(|(a, b)| matches(a, b)),
@@ -548,6 +594,8 @@ pub fn value_to_rt(v: &twinjit::Value) -> RtValue {
         V::U16(i) => RtValue::U16(*i),
         V::U32(i) => RtValue::U32(*i),
         V::U64(i) => RtValue::U64(*i),
+        V::C64(z) => RtValue::C64([z.re, z.im]),
+        V::C128(z) => RtValue::C128([z.re, z.im]),
         V::Tuple(vs) => RtValue::Tuple(vs.iter().map(value_to_rt).collect()),
         V::List(vs) => {
             let items: Vec<RtValue> = vs.iter().map(value_to_rt).collect();
@@ -568,6 +616,8 @@ pub fn value_to_rt(v: &twinjit::Value) -> RtValue {
                 Scalar::UInt16 => ArrayData::U16(a.to_vec().unwrap()),
                 Scalar::UInt32 => ArrayData::U32(a.to_vec().unwrap()),
                 Scalar::UInt64 => ArrayData::U64(a.to_vec().unwrap()),
+                Scalar::Complex64 => ArrayData::C64(a.to_vec().unwrap()),
+                Scalar::Complex128 => ArrayData::C128(a.to_vec().unwrap()),
             };
             RtValue::Array(ArrayRef::new(data, a.shape().iter().map(|&d| d as i64).collect()).unwrap())
         }

@@ -73,6 +73,10 @@ def is_float(x):
     return isinstance(x, (float, np.floating))
 
 
+def is_complex(x):
+    return isinstance(x, (complex, np.complexfloating))
+
+
 def same(expected, got, path="result", loose=None):
     """Return None when equal, else a message.
 
@@ -111,6 +115,12 @@ def same(expected, got, path="result", loose=None):
             if abs(e - g) <= REL_TOL * max(abs(e), abs(g)) or (loose and loose(path, e, g)):
                 return None
         return "%s: expected %r, got %r" % (path, e, g)
+    if is_complex(expected):
+        if not is_complex(got):
+            return "%s: expected complex %r, got %r (%s)" % (path, expected, got, type(got).__name__)
+        return same(float(expected.real), float(got.real), path + ".real", loose) or same(
+            float(expected.imag), float(got.imag), path + ".imag", loose
+        )
     return "%s: unsupported expected value %r" % (path, expected)
 
 
@@ -136,6 +146,11 @@ def fmt(x):
         if math.isinf(f):
             return "math.inf" if f > 0 else "-math.inf"
         return repr(f)
+    if is_complex(x):
+        z = complex(x)
+        if all(math.isfinite(p) for p in (z.real, z.imag)):
+            return repr(z)
+        return "complex(%s, %s)" % (fmt(z.real), fmt(z.imag))
     raise CheckError("cannot format %r (%s)" % (x, type(x).__name__))
 
 

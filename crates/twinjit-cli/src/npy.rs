@@ -1,8 +1,10 @@
 //! Reading and writing NumPy `.npy` files (format versions 1-3; `bool`, the signed and
-//! unsigned integers of 8 to 64 bits, `float32` and `float64`, either byte order (big-endian
+//! unsigned integers of 8 to 64 bits, `float32`, `float64`, `complex64` and `complex128`,
+//! either byte order (big-endian
 //! files are converted); C or Fortran order). Only this crate does file-format I/O.
 
 use std::io::Write;
+use twinjit::{Complex32, Complex64};
 
 /// An array read from a `.npy` file, in C order.
 #[derive(Clone, Debug, PartialEq)]
@@ -18,6 +20,8 @@ pub enum NpyData {
     U16(Vec<u16>),
     U32(Vec<u32>),
     U64(Vec<u64>),
+    C64(Vec<Complex32>),
+    C128(Vec<Complex64>),
 }
 
 /// `$body` with `$v` bound to the vector of whichever variant `$data` is.
@@ -35,6 +39,8 @@ macro_rules! each_npy {
             NpyData::U16($v) => $body,
             NpyData::U32($v) => $body,
             NpyData::U64($v) => $body,
+            NpyData::C64($v) => $body,
+            NpyData::C128($v) => $body,
         }
     };
 }
@@ -55,6 +61,8 @@ macro_rules! map_npy {
             NpyData::U16($v) => NpyData::U16($body),
             NpyData::U32($v) => NpyData::U32($body),
             NpyData::U64($v) => NpyData::U64($body),
+            NpyData::C64($v) => NpyData::C64($body),
+            NpyData::C128($v) => NpyData::C128($body),
         }
     };
 }
@@ -64,7 +72,35 @@ trait NpyElem: Copy + Sized {
     const SIZE: usize;
     fn from_le(b: &[u8]) -> Self;
     fn put_le(self, out: &mut Vec<u8>);
+    /// The element of big-endian bytes `b`.
+    fn from_be(b: &[u8]) -> Self {
+        let mut r = b.to_vec();
+        r.reverse();
+        Self::from_le(&r)
+    }
 }
+
+// A complex element is two floats, each in the file's byte order.
+macro_rules! npy_complex {
+    ($($t:ty => $f:ty),*) => {$(
+        impl NpyElem for $t {
+            const SIZE: usize = 2 * std::mem::size_of::<$f>();
+            fn from_le(b: &[u8]) -> Self {
+                let (re, im) = b.split_at(Self::SIZE / 2);
+                <$t>::new(<$f>::from_le(re), <$f>::from_le(im))
+            }
+            fn put_le(self, out: &mut Vec<u8>) {
+                self.re.put_le(out);
+                self.im.put_le(out);
+            }
+            fn from_be(b: &[u8]) -> Self {
+                let (re, im) = b.split_at(Self::SIZE / 2);
+                <$t>::new(<$f>::from_be(re), <$f>::from_be(im))
+            }
+        }
+    )*};
+}
+npy_complex!(Complex32 => f32, Complex64 => f64);
 
 macro_rules! npy_elem {
     ($($t:ty),*) => {$(
@@ -94,17 +130,7 @@ impl NpyElem for bool {
 /// The elements of `body` (little-endian, or big-endian when `swap`: each element's bytes
 /// are reversed first).
 fn elems<T: NpyElem>(body: &[u8], swap: bool) -> Vec<T> {
-    body.chunks_exact(T::SIZE)
-        .map(|c| {
-            if swap {
-                let mut b = c.to_vec();
-                b.reverse();
-                T::from_le(&b)
-            } else {
-                T::from_le(c)
-            }
-        })
-        .collect()
+    body.chunks_exact(T::SIZE).map(|c| if swap { T::from_be(c) } else { T::from_le(c) }).collect()
 }
 
 impl NpyData {
@@ -122,6 +148,8 @@ impl NpyData {
             NpyData::U16(_) => "<u2",
             NpyData::U32(_) => "<u4",
             NpyData::U64(_) => "<u8",
+            NpyData::C64(_) => "<c8",
+            NpyData::C128(_) => "<c16",
         }
     }
 }
@@ -184,10 +212,11 @@ pub fn parse(bytes: &[u8]) -> Result<Npy, String> {
         "b1" | "?" | "i1" | "u1" => 1,
         "i2" | "u2" => 2,
         "i4" | "u4" | "f4" => 4,
-        "i8" | "u8" | "f8" => 8,
+        "i8" | "u8" | "f8" | "c8" => 8,
+        "c16" => 16,
         other => {
             return Err(format!(
-                "unsupported dtype `{other}` (supported: bool, int8 to int64, uint8 to uint64, float32, float64)"
+                "unsupported dtype `{other}` (supported: bool, int8 to int64, uint8 to uint64, float32, float64, complex64, complex128)"
             ))
         }
     };
@@ -208,6 +237,8 @@ pub fn parse(bytes: &[u8]) -> Result<Npy, String> {
         "u4" => NpyData::U32(elems(body, swap)),
         "u2" => NpyData::U16(elems(body, swap)),
         "u1" => NpyData::U8(elems(body, swap)),
+        "c8" => NpyData::C64(elems(body, swap)),
+        "c16" => NpyData::C128(elems(body, swap)),
         _ => NpyData::Bool(elems(body, false)),
     };
     let fortran = fortran && shape.iter().filter(|&&d| d > 1).count() > 1;
@@ -338,7 +369,7 @@ mod tests {
         assert!(parse(b"hello").is_err());
         assert!(parse(b"\x93NUMPY\x09\x00\x00\x00").unwrap_err().contains("version"));
         let mut b = b"\x93NUMPY\x01\x00".to_vec();
-        let h = "{'descr': '<c16', 'fortran_order': False, 'shape': (1,), }\n";
+        let h = "{'descr': '<m8', 'fortran_order': False, 'shape': (1,), }\n";
         b.extend_from_slice(&(h.len() as u16).to_le_bytes());
         b.extend_from_slice(h.as_bytes());
         assert!(parse(&b).unwrap_err().contains("unsupported dtype"));

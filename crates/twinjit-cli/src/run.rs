@@ -82,6 +82,14 @@ fn parse_scalar(name: &str, text: &str) -> Result<ArgValue<'static>, String> {
         Some(twinjit::ir::Scalar::UInt32) => ArgValue::U32(int(value).ok_or_else(bad)?),
         Some(twinjit::ir::Scalar::UInt16) => ArgValue::U16(int(value).ok_or_else(bad)?),
         Some(twinjit::ir::Scalar::UInt8) => ArgValue::U8(int(value).ok_or_else(bad)?),
+        Some(twinjit::ir::Scalar::Complex128) => {
+            let (re, im) = parse_complex(value).ok_or_else(bad)?;
+            ArgValue::C128(twinjit::Complex64::new(re, im))
+        }
+        Some(twinjit::ir::Scalar::Complex64) => {
+            let (re, im) = parse_complex(value).ok_or_else(bad)?;
+            ArgValue::C64(twinjit::Complex32::new(re as f32, im as f32))
+        }
         Some(twinjit::ir::Scalar::Bool) => ArgValue::Bool(match value {
             "true" | "True" | "1" => true,
             "false" | "False" | "0" => false,
@@ -89,10 +97,31 @@ fn parse_scalar(name: &str, text: &str) -> Result<ArgValue<'static>, String> {
         }),
         None => {
             return Err(format!(
-                "--arg {name}: unknown dtype `{dtype}` (float64 float32 int8..int64 uint8..uint64 bool)"
+                "--arg {name}: unknown dtype `{dtype}` (float64 float32 int8..int64 uint8..uint64 bool complex64 complex128)"
             ))
         }
     })
+}
+
+/// A complex number as Python writes it: `1+2j`, `-1.5e3-2j`, `2j`, `3`, `nan+infj`.
+fn parse_complex(s: &str) -> Option<(f64, f64)> {
+    let s = s.trim();
+    let Some(body) = s.strip_suffix('j').or_else(|| s.strip_suffix('J')) else {
+        return Some((parse_float(s)?, 0.0));
+    };
+    // The imaginary part starts at the last sign that is not the first character and does
+    // not follow an exponent's `e`.
+    let b = body.as_bytes();
+    let split = (1..b.len()).rev().find(|&k| matches!(b[k], b'+' | b'-') && !matches!(b[k - 1], b'e' | b'E'));
+    let imag = |t: &str| match t {
+        "" | "+" => Some(1.0),
+        "-" => Some(-1.0),
+        t => parse_float(t.strip_prefix('+').unwrap_or(t)),
+    };
+    match split {
+        Some(k) => Some((parse_float(&body[..k])?, imag(&body[k..])?)),
+        None => Some((0.0, imag(body)?)),
+    }
 }
 
 fn parse_float(s: &str) -> Option<f64> {
@@ -134,6 +163,8 @@ pub fn json_value(v: &Value) -> String {
         Value::U64(i) => i.to_string(),
         Value::F32(x) => json_float(*x as f64),
         Value::F64(x) => json_float(*x),
+        Value::C64(z) => format!("{{\"real\": {}, \"imag\": {}}}", json_float(z.re as f64), json_float(z.im as f64)),
+        Value::C128(z) => format!("{{\"real\": {}, \"imag\": {}}}", json_float(z.re), json_float(z.im)),
         Value::Tuple(vs) | Value::List(vs) => format!("[{}]", vs.iter().map(json_value).collect::<Vec<_>>().join(", ")),
         Value::Array(a) => format!(
             "{{\"dtype\": \"{}\", \"shape\": [{}]}}",
@@ -161,6 +192,8 @@ fn write_returned(dir: &std::path::Path, v: &Value, name: &str) -> Result<(), St
                 Scalar::UInt16 => NpyData::U16(a.to_vec().unwrap_or_default()),
                 Scalar::UInt32 => NpyData::U32(a.to_vec().unwrap_or_default()),
                 Scalar::UInt64 => NpyData::U64(a.to_vec().unwrap_or_default()),
+                Scalar::Complex64 => NpyData::C64(a.to_vec().unwrap_or_default()),
+                Scalar::Complex128 => NpyData::C128(a.to_vec().unwrap_or_default()),
             };
             let path = dir.join(format!("{name}.npy"));
             npy::write(&path, &Npy { data, shape: a.shape().to_vec(), fortran: false })

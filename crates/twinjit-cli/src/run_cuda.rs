@@ -162,6 +162,9 @@ mod with_cuda {
                     NpyData::U16(v) => DevBuf::U16(engine.to_device_shaped(v, &arr.shape).map_err(dev_err)?),
                     NpyData::U32(v) => DevBuf::U32(engine.to_device_shaped(v, &arr.shape).map_err(dev_err)?),
                     NpyData::U64(v) => DevBuf::U64(engine.to_device_shaped(v, &arr.shape).map_err(dev_err)?),
+                    NpyData::C64(_) | NpyData::C128(_) => {
+                        return Err("error: complex arrays are not supported on --target cuda yet".into())
+                    }
                 }),
             });
         }

@@ -219,3 +219,22 @@ fn print_writes_what_numba_prints() {
     }
     assert_eq!(checked, 5);
 }
+
+#[test]
+fn complex_arguments_and_results() {
+    let file = root().join("tests/kernels/complex_numbers.py");
+    let f = file.to_str().unwrap();
+    let (code, stdout, stderr) =
+        twinjit(&["run", f, "quotient", "--arg", "a=complex128:1+2j", "--arg", "b=complex128:3-4j"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains(r#""return": {"real": -0.2, "imag": 0.4}"#), "{stdout}");
+    let (code, stdout, stderr) = twinjit(&["run", f, "parts", "--arg", "z=complex64:-1.5e1-2j"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains(r#""return": [-15.0, -2.0, {"real": -15.0, "imag": 2.0}]"#), "{stdout}");
+    let (code, _, stderr) = twinjit(&["run", f, "quotient", "--arg", "a=complex128:2j", "--arg", "b=complex128:0"]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("ZeroDivisionError: complex division by zero"), "{stderr}");
+    let (code, _, stderr) = twinjit(&["run", f, "magnitude", "--arg", "z=complex128:1+"]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("`1+` is not a valid complex128"), "{stderr}");
+}

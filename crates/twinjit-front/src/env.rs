@@ -13,6 +13,8 @@ use twinjit_ir::{Builtin, Const, FunctionKind, Scalar};
 pub(crate) enum Global {
     /// The `math` module.
     MathModule,
+    /// The `cmath` module.
+    CmathModule,
     /// The `numpy` module.
     NumpyModule,
     /// The `numba` module.
@@ -91,6 +93,7 @@ pub(crate) fn qualified(e: &Expr, env: &Env) -> Option<String> {
         Expr::Name(n) => {
             let root = match env.get(n.id.as_str())? {
                 Global::MathModule => "math".to_string(),
+                Global::CmathModule => "cmath".to_string(),
                 Global::NumpyModule => "numpy".to_string(),
                 Global::NumbaModule => "numba".to_string(),
                 Global::CudaModule => "numba.cuda".to_string(),
@@ -123,6 +126,11 @@ pub(crate) type Env = HashMap<String, Global>;
 /// The `math` function `name` (through the builtins table).
 pub(crate) fn math_function(name: &str) -> Option<Builtin> {
     Builtin::from_path(&format!("math.{name}"))
+}
+
+/// The `cmath` function `name` (through the builtins table).
+pub(crate) fn cmath_function(name: &str) -> Option<Builtin> {
+    Builtin::from_path(&format!("cmath.{name}"))
 }
 
 /// The Python builtins of the table (`abs`, `round`, ...), for hints.
@@ -191,7 +199,7 @@ pub(crate) fn numpy_const(name: &str) -> Option<f64> {
 /// The constant module's name `m` gives to `name` (`math.tau`, `np.euler_gamma`).
 pub(crate) fn module_const(m: &Global, name: &str) -> Option<f64> {
     match m {
-        Global::MathModule => math_const(name),
+        Global::MathModule | Global::CmathModule => math_const(name),
         Global::NumpyModule => numpy_const(name),
         _ => None,
     }
@@ -239,6 +247,8 @@ pub(crate) fn dtype_name(name: &str) -> Option<Scalar> {
         "bool_" | "boolean" | "b1" => Bool,
         "f4" => Float32,
         "f8" => Float64,
+        "complex64" | "csingle" | "c8" => Complex64,
+        "complex128" | "cdouble" | "complex_" | "c16" => Complex128,
         _ => return None,
     })
 }

@@ -369,7 +369,7 @@ impl Names for ModuleNames<'_> {
                 _ => None,
             },
             Expr::Attribute(a) => match self.0.get(a.value.as_name_expr()?.id.as_str())? {
-                g @ (Global::MathModule | Global::NumpyModule) => {
+                g @ (Global::MathModule | Global::CmathModule | Global::NumpyModule) => {
                     module_const(g, a.attr.id.as_str()).map(ConstValue::Float)
                 }
                 _ => None,

@@ -1,15 +1,16 @@
 //! Module-level imports → [`Env`] entries. Every import is accepted, as Python accepts it:
-//! what twinjit compiles (`math`, `numpy`, `numba` and the names it knows from them) gets its
+//! what twinjit compiles (`math`, `cmath`, `numpy`, `numba` and the names it knows from them) gets its
 //! meaning; every other module or name is bound as [`Global::Opaque`], so that only a compiled
 //! function that *uses* it gets an error, located at the use.
 
-use crate::env::{dtype_name, math_const, math_function, numpy_const, numpy_function, Env, Global};
+use crate::env::{cmath_function, dtype_name, math_const, math_function, numpy_const, numpy_function, Env, Global};
 use ruff_python_ast::{StmtImport, StmtImportFrom};
 
 /// What `import NAME` (or `import NAME as x`) binds.
 fn module(name: &str) -> Global {
     match name {
         "math" => Global::MathModule,
+        "cmath" => Global::CmathModule,
         "numpy" => Global::NumpyModule,
         "numba" => Global::NumbaModule,
         "numba.cuda" => Global::CudaModule,
@@ -61,6 +62,9 @@ pub(crate) fn import_from(imp: &StmtImportFrom, env: &mut Env) {
                 dtype_name(t).map(Global::NumbaType)
             }
             ("math", f) => math_function(f).map(Global::MathFunction).or_else(|| math_const(f).map(Global::MathConst)),
+            ("cmath", f) => {
+                cmath_function(f).map(Global::MathFunction).or_else(|| math_const(f).map(Global::MathConst))
+            }
             _ => None,
         };
         let path = if module.ends_with('.') { format!("{module}{name}") } else { format!("{module}.{name}") };

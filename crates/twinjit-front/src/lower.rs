@@ -8,8 +8,8 @@
 
 use crate::const_eval::ConstValue;
 use crate::env::{
-    dtype_name, math_function, module_const, numpy_function, numpy_hint, python_builtins, supported_hint, type_info,
-    Env, Global, Unfrozen, UnfrozenWhy,
+    cmath_function, dtype_name, math_function, module_const, numpy_function, numpy_hint, python_builtins,
+    supported_hint, type_info, Env, Global, Unfrozen, UnfrozenWhy,
 };
 use crate::fold::fold;
 use crate::module_level::stmt_kind;
@@ -748,7 +748,7 @@ impl Lower<'_> {
             }
             None => {
                 let d = Diagnostic::error(format!("name `{id}` is not defined"), span, "undefined");
-                let d = if matches!(id, "np" | "numpy" | "math" | "cuda" | "numba") {
+                let d = if matches!(id, "np" | "numpy" | "math" | "cmath" | "cuda" | "numba") {
                     d.with_hint(format!("add the import of `{id}` at the top of the file"))
                 } else {
                     d
@@ -902,7 +902,12 @@ impl Lower<'_> {
                     ),
                 },
                 ast::Number::Float(x) => self.konst(Const::Float(*x), span),
-                ast::Number::Complex { .. } => self.fail(unsupported(span, "complex numbers are", "")),
+                // `2.5j`, `1e3j`: complex(real, imag) of two float constants.
+                ast::Number::Complex { real, imag } => {
+                    let re = self.konst(Const::Float(*real), span);
+                    let im = self.konst(Const::Float(*imag), span);
+                    self.emit(InstKind::Builtin(Builtin::Complex, vec![re, im]), span)
+                }
             },
             Expr::BooleanLiteral(b) => self.konst(Const::Bool(b.value), span),
             Expr::NoneLiteral(_) => self.konst(Const::None, span),
@@ -1165,7 +1170,11 @@ impl Lower<'_> {
                 Global::CudaModule
             }
             Global::TypesModule => Global::NumbaModule,
-            g @ (Global::MathModule | Global::NumpyModule | Global::NumbaModule | Global::CudaModule) => g,
+            g @ (Global::MathModule
+            | Global::CmathModule
+            | Global::NumpyModule
+            | Global::NumbaModule
+            | Global::CudaModule) => g,
             _ => return None,
         };
         Some((g, rest))
@@ -1258,7 +1267,9 @@ impl Lower<'_> {
         }
         if let Some((g, rest)) = self.module_path(e) {
             match (g, rest.as_slice()) {
-                (g @ (Global::MathModule | Global::NumpyModule), [c]) if module_const(&g, c).is_some() => {
+                (g @ (Global::MathModule | Global::CmathModule | Global::NumpyModule), [c])
+                    if module_const(&g, c).is_some() =>
+                {
                     return self.konst(Const::Float(module_const(&g, c).expect("checked")), span);
                 }
                 (Global::NumpyModule, ["newaxis"]) => return self.konst(Const::None, span),
@@ -1282,6 +1293,7 @@ impl Lower<'_> {
                 (g, path) => {
                     let m = match g {
                         Global::MathModule => "math",
+                        Global::CmathModule => "cmath",
                         Global::NumpyModule => "numpy",
                         _ => "numba",
                     };
@@ -1689,6 +1701,13 @@ impl Lower<'_> {
                         .with_hint(supported_hint("math", "")),
                 ),
             },
+            (Global::CmathModule, [f]) => match cmath_function(f) {
+                Some(b) => self.builtin_call(b, args, span),
+                None => self.fail(
+                    Diagnostic::error(format!("unknown function `cmath.{f}`"), span, "not supported")
+                        .with_hint(supported_hint("cmath", "")),
+                ),
+            },
             (Global::NumpyModule | Global::NumbaModule, [t]) if dtype_name(t).is_some() => {
                 self.cast_call(dtype_name(t).expect("checked"), args, span)
             }
@@ -2041,6 +2060,8 @@ impl Lower<'_> {
                 "i4" => Some(Scalar::Int32),
                 "bool" | "?" => Some(Scalar::Bool),
                 "float" => Some(Scalar::Float64),
+                "complex" | "D" => Some(Scalar::Complex128),
+                "F" => Some(Scalar::Complex64),
                 _ => None,
             }),
             Expr::Name(n) if !self.locals.contains(n.id.as_str()) && !self.env.contains_key(n.id.as_str()) => {
@@ -2048,6 +2069,7 @@ impl Lower<'_> {
                     "float" => Some(Scalar::Float64),
                     "int" => Some(Scalar::Int64),
                     "bool" => Some(Scalar::Bool),
+                    "complex" => Some(Scalar::Complex128),
                     _ => None,
                 }
             }

@@ -380,7 +380,6 @@ def g(x): return x
             expect![[r#"
                 error: object mode is not supported @ `forceobj=True`
                 error: unknown decorator option `fast_math` @ `fast_math=True`
-                error: the Numba type `complex64` is not supported yet @ `complex64`
                 error: the Numba type `float16` is not supported yet @ `types.float16`
                 error: Fortran-order ('F') arrays are not supported yet @ `'F'`
                 error: `float64` is a type, not a signature @ `float64`

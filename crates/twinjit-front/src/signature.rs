@@ -4,7 +4,7 @@
 //! `types.Tuple((int64, float64))`, `types.intp`, `types.boolean`, `types.void`, with the
 //! names imported from `numba`, `numba.types`, `numba.core.types` or `numba.cuda` (strings go
 //! through [`twinjit_ir::parse_signature`]). A type Numba has and twinjit lacks (`float16`,
-//! `complex128`, ...) is a located "not supported yet".
+//! `unicode_type`, ...) is a located "not supported yet".
 
 use crate::env::{qualified, Env};
 use crate::span;
@@ -20,13 +20,7 @@ const UNSUPPORTED: &[&str] = &[
     "long_",
     "float16",
     "half",
-    "complex64",
-    "complex128",
-    "csingle",
-    "cdouble",
     "f2",
-    "c8",
-    "c16",
     "unicode_type",
     "string",
     "pyobject",
@@ -42,7 +36,7 @@ const UNSUPPORTED: &[&str] = &[
 ];
 
 const HAS: &str =
-    "twinjit has bool, int8 to int64, uint8 to uint64, float32, float64, arrays of them (1 to 3 dimensions, C or A layout) and tuples";
+    "twinjit has bool, int8 to int64, uint8 to uint64, float32, float64, complex64, complex128, arrays of them (1 to 3 dimensions, C or A layout) and tuples";
 
 /// What a type expression names.
 enum Named {

@@ -29,6 +29,9 @@ pub fn scalar_type(s: Scalar) -> types::Type {
         Scalar::Int64 | Scalar::UInt64 => types::I64,
         Scalar::Float32 => types::F32,
         Scalar::Float64 => types::F64,
+        // A complex value is two parts (`twinjit_ir::abi::flatten`); this is one part's type.
+        Scalar::Complex64 => types::F32,
+        Scalar::Complex128 => types::F64,
     }
 }
 

@@ -384,12 +384,24 @@ impl FnLowering<'_, '_> {
             InstKind::Load(a, o) => {
                 let addr = self.element_addr(*a, *o);
                 let dt = self.f.ty(*a).array().expect("array").dtype;
-                one(self.b.ins().load(scalar_type(dt), flags(), addr, 0))
+                if dt.is_complex() {
+                    // (real, imaginary), each a float of half the element.
+                    let half = dt.size() as i32 / 2;
+                    let re = self.b.ins().load(scalar_type(dt), flags(), addr, 0);
+                    let im = self.b.ins().load(scalar_type(dt), flags(), addr, half);
+                    [re, im].into_iter().collect()
+                } else {
+                    one(self.b.ins().load(scalar_type(dt), flags(), addr, 0))
+                }
             }
             InstKind::Store(a, o, v) => {
                 let addr = self.element_addr(*a, *o);
-                let x = self.one(*v);
-                self.b.ins().store(flags(), x, addr, 0);
+                let dt = self.f.ty(*a).array().expect("array").dtype;
+                let half = dt.size() as i32 / 2;
+                let xs = self.vals[v.index()].clone();
+                for (k, x) in xs.iter().enumerate() {
+                    self.b.ins().store(flags(), *x, addr, k as i32 * half);
+                }
                 Parts::new()
             }
             InstKind::MakeTuple(vs) => vs.iter().flat_map(|v| self.vals[v.index()].iter().copied()).collect(),

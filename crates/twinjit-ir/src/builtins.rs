@@ -153,10 +153,60 @@ pub enum Typing {
     Linalg(Linalg),
     /// `np.random` ([`RandomOp`]); arguments bound to [`RandomOp::params`].
     Random(RandomOp),
+    /// A complex-number operation ([`ComplexOp`]): rewritten to float operations on the
+    /// (real, imaginary) parts.
+    Complex(ComplexOp),
     /// A list operation or method (`[]`, `[a, b]`, `l.append(x)`, `del l[i]`): typed by
     /// [`ListOp`]'s rules, rewritten to the list primitives (`newlist`, `listlen`, `listget`,
     /// `listset`, `listresize`) and loops.
     List(ListOp),
+}
+
+/// A complex-number builtin: `complex()`, the parts and the `cmath` functions Numba supports,
+/// computed by Numba's (CPython's and NumPy's) algorithms on the two float parts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ComplexOp {
+    /// `complex(real=0, imag=0)`: complex128, or complex64 when the parts are float32 (or
+    /// complex64).
+    Ctor,
+    /// `z.real`: the real part (a real number is its own).
+    Real,
+    /// `z.imag`: the imaginary part (zero of a real number's type).
+    Imag,
+    /// `z.conjugate()`
+    Conjugate,
+    /// `cmath.sqrt` (NumPy's `npy_csqrt` algorithm)
+    Sqrt,
+    /// `cmath.exp`
+    Exp,
+    /// `cmath.log(z[, base])`
+    Log,
+    /// `cmath.log10`
+    Log10,
+    /// `cmath.phase`: a float.
+    Phase,
+    /// `cmath.polar`: `(abs(z), phase(z))`.
+    Polar,
+    /// `cmath.rect(r, phi)`
+    Rect,
+    /// `cmath.isnan`: bool.
+    IsNan,
+    /// `cmath.isinf`: bool.
+    IsInf,
+    /// `cmath.isfinite`: bool.
+    IsFinite,
+    /// `cmath.sin`
+    Sin,
+    /// `cmath.cos`
+    Cos,
+    /// `cmath.tan`
+    Tan,
+    /// `cmath.sinh`
+    Sinh,
+    /// `cmath.cosh`
+    Cosh,
+    /// `cmath.tanh`
+    Tanh,
 }
 
 /// A list operation (Numba's reflected lists in nopython code).
@@ -985,6 +1035,48 @@ builtins! {
     TupleSlice = "tuple_slice" [] (4, 4) TupleSlice, Rw;
     /// `*t` as a call argument
     Splat = "splat" [] (1, 1) Splat, Rw;
+
+    // Complex numbers (rewritten to float operations on the two parts).
+    /// `complex(real=0, imag=0)`
+    Complex = "complex" ["complex"] (0, 2) Complex(ComplexOp::Ctor), Rw;
+    /// `z.real`
+    Real = "real" [".real"] (1, 1) Complex(ComplexOp::Real), Rw;
+    /// `z.imag`
+    Imag = "imag" [".imag"] (1, 1) Complex(ComplexOp::Imag), Rw;
+    /// `z.conjugate()`
+    Conjugate = "conjugate" [".conjugate()", ".conj()"] (1, 1) Complex(ComplexOp::Conjugate), Rw;
+    /// `cmath.sqrt`
+    CSqrt = "cmath.sqrt" ["cmath.sqrt"] (1, 1) Complex(ComplexOp::Sqrt), Rw;
+    /// `cmath.exp`
+    CExp = "cmath.exp" ["cmath.exp"] (1, 1) Complex(ComplexOp::Exp), Rw;
+    /// `cmath.log(z[, base])`
+    CLog = "cmath.log" ["cmath.log"] (1, 2) Complex(ComplexOp::Log), Rw;
+    /// `cmath.log10`
+    CLog10 = "cmath.log10" ["cmath.log10"] (1, 1) Complex(ComplexOp::Log10), Rw;
+    /// `cmath.phase`
+    CPhase = "cmath.phase" ["cmath.phase"] (1, 1) Complex(ComplexOp::Phase), Rw;
+    /// `cmath.polar`
+    CPolar = "cmath.polar" ["cmath.polar"] (1, 1) Complex(ComplexOp::Polar), Rw;
+    /// `cmath.rect`
+    CRect = "cmath.rect" ["cmath.rect"] (2, 2) Complex(ComplexOp::Rect), Rw;
+    /// `cmath.isnan`
+    CIsNan = "cmath.isnan" ["cmath.isnan"] (1, 1) Complex(ComplexOp::IsNan), Rw;
+    /// `cmath.isinf`
+    CIsInf = "cmath.isinf" ["cmath.isinf"] (1, 1) Complex(ComplexOp::IsInf), Rw;
+    /// `cmath.isfinite`
+    CIsFinite = "cmath.isfinite" ["cmath.isfinite"] (1, 1) Complex(ComplexOp::IsFinite), Rw;
+    /// `cmath.sin`
+    CSin = "cmath.sin" ["cmath.sin"] (1, 1) Complex(ComplexOp::Sin), Rw;
+    /// `cmath.cos`
+    CCos = "cmath.cos" ["cmath.cos"] (1, 1) Complex(ComplexOp::Cos), Rw;
+    /// `cmath.tan`
+    CTan = "cmath.tan" ["cmath.tan"] (1, 1) Complex(ComplexOp::Tan), Rw;
+    /// `cmath.sinh`
+    CSinh = "cmath.sinh" ["cmath.sinh"] (1, 1) Complex(ComplexOp::Sinh), Rw;
+    /// `cmath.cosh`
+    CCosh = "cmath.cosh" ["cmath.cosh"] (1, 1) Complex(ComplexOp::Cosh), Rw;
+    /// `cmath.tanh`
+    CTanh = "cmath.tanh" ["cmath.tanh"] (1, 1) Complex(ComplexOp::Tanh), Rw;
 
     // The math module (every function Numba supports in nopython mode).
     /// `math.sqrt`

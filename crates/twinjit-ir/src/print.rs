@@ -95,6 +95,20 @@ pub fn python_tuple<T: fmt::Display>(f: &mut fmt::Formatter<'_>, items: &[T]) ->
     f.write_str(if items.len() == 1 { ",)" } else { ")" })
 }
 
+/// Python's `repr` of `complex(re, im)`: `2j`, `(1+2j)`, `(1.5-0j)`, `(nan+infj)` (the
+/// parts as `repr(float)` without a trailing `.0`; the real part is left out when it is +0).
+pub fn python_complex_repr(re: f64, im: f64) -> String {
+    let part = |x: f64| {
+        let t = python_float_repr(x);
+        t.strip_suffix(".0").map(str::to_string).unwrap_or(t)
+    };
+    if re == 0.0 && re.is_sign_positive() {
+        return format!("{}j", part(im));
+    }
+    let sign = if im.is_sign_negative() && !im.is_nan() { "" } else { "+" };
+    format!("({}{sign}{}j)", part(re), part(im))
+}
+
 pub(crate) fn float_text(x: f64) -> String {
     python_float_repr(x)
 }

@@ -1,6 +1,7 @@
 //! Types and Numba-spelled signatures.
 //!
-//! Scalars are `bool`, the signed and unsigned integers of 8 to 64 bits, `float32` and `float64`; arrays are `array(dtype, ndim, layout)`;
+//! Scalars are `bool`, the signed and unsigned integers of 8 to 64 bits, `float32`, `float64`,
+//! `complex64` and `complex128`; arrays are `array(dtype, ndim, layout)`;
 //! tuples are heterogeneous. `Unknown` is the bottom of the type lattice used while inferring
 //! and the type of every value in untyped IR.
 
@@ -31,6 +32,12 @@ pub enum Scalar {
     UInt32,
     /// `uint64`.
     UInt64,
+    /// `complex64`: a pair of `float32` (real, imaginary). Inside compiled code it is laid out
+    /// and indexed like the tuple `(float32, float32)` ([`Type::elements`]); its arithmetic is
+    /// expanded into float operations when the IR is typed, so backends only move its parts.
+    Complex64,
+    /// `complex128`: a pair of `float64`.
+    Complex128,
 }
 
 impl Scalar {
@@ -48,11 +55,13 @@ impl Scalar {
             Scalar::UInt16 => "uint16",
             Scalar::UInt32 => "uint32",
             Scalar::UInt64 => "uint64",
+            Scalar::Complex64 => "complex64",
+            Scalar::Complex128 => "complex128",
         }
     }
 
-    /// Every scalar type, in Numba's order of `bool`, signed, unsigned, float.
-    pub const ALL: [Scalar; 11] = [
+    /// Every scalar type, in Numba's order of `bool`, signed, unsigned, float, complex.
+    pub const ALL: [Scalar; 13] = [
         Scalar::Bool,
         Scalar::Int8,
         Scalar::Int16,
@@ -64,6 +73,8 @@ impl Scalar {
         Scalar::UInt64,
         Scalar::Float32,
         Scalar::Float64,
+        Scalar::Complex64,
+        Scalar::Complex128,
     ];
 
     /// Size in bytes of one element in an array.
@@ -72,7 +83,8 @@ impl Scalar {
             Scalar::Bool | Scalar::Int8 | Scalar::UInt8 => 1,
             Scalar::Int16 | Scalar::UInt16 => 2,
             Scalar::Int32 | Scalar::UInt32 | Scalar::Float32 => 4,
-            Scalar::Int64 | Scalar::UInt64 | Scalar::Float64 => 8,
+            Scalar::Int64 | Scalar::UInt64 | Scalar::Float64 | Scalar::Complex64 => 8,
+            Scalar::Complex128 => 16,
         }
     }
 
@@ -156,6 +168,34 @@ impl Scalar {
         matches!(self, Scalar::Float32 | Scalar::Float64)
     }
 
+    /// Whether this is `complex64` or `complex128`.
+    pub fn is_complex(self) -> bool {
+        matches!(self, Scalar::Complex64 | Scalar::Complex128)
+    }
+
+    /// Whether this is a float or a complex type (inexact: `/` keeps it, `float_of` is it).
+    pub fn is_inexact(self) -> bool {
+        self.is_float() || self.is_complex()
+    }
+
+    /// The float type of a complex type's parts (`self` for every other type).
+    pub fn component(self) -> Scalar {
+        match self {
+            Scalar::Complex64 => Scalar::Float32,
+            Scalar::Complex128 => Scalar::Float64,
+            s => s,
+        }
+    }
+
+    /// The complex type whose parts have float type `f` (`complex64` for `float32`).
+    pub fn complex_of(f: Scalar) -> Scalar {
+        if f == Scalar::Float32 {
+            Scalar::Complex64
+        } else {
+            Scalar::Complex128
+        }
+    }
+
     /// Parses a dtype name in any of Numba's and NumPy's spellings.
     pub fn parse(s: &str) -> Option<Scalar> {
         Some(match s {
@@ -170,6 +210,8 @@ impl Scalar {
             "uint64" | "u8" | "uintp" | "uint" | "ulong" | "ulonglong" => Scalar::UInt64,
             "float32" | "f4" | "single" => Scalar::Float32,
             "float64" | "f8" | "double" | "float_" => Scalar::Float64,
+            "complex64" | "c8" | "csingle" => Scalar::Complex64,
+            "complex128" | "c16" | "cdouble" | "complex_" | "complex" => Scalar::Complex128,
             _ => return None,
         })
     }
@@ -267,10 +309,12 @@ impl Type {
         }
     }
 
-    /// The element types of a tuple, and of an optional's (flag, value) pair.
+    /// The element types of a tuple, of an optional's (flag, value) pair and of a complex
+    /// number's (real, imaginary) pair.
     pub fn elements(&self) -> Option<Vec<Type>> {
         match self {
             Type::Tuple(ts) => Some(ts.clone()),
+            Type::Scalar(s) if s.is_complex() => Some(vec![Type::Scalar(s.component()); 2]),
             Type::Optional(t) => Some(vec![Type::BOOL, (**t).clone()]),
             _ => None,
         }
@@ -380,6 +424,8 @@ fn scalar_code(s: Scalar) -> &'static str {
         Scalar::UInt16 => "u2",
         Scalar::UInt32 => "u4",
         Scalar::UInt64 => "u8",
+        Scalar::Complex64 => "c8",
+        Scalar::Complex128 => "c16",
     }
 }
 

@@ -91,6 +91,9 @@ pub fn unify_scalar(a: Scalar, b: Scalar) -> Scalar {
     use Scalar::*;
     match (a, b) {
         _ if a == b => a,
+        // A complex type with anything: the complex type of the parts' promotion
+        // (`complex64` with `int32` is `complex128`, with `int16` `complex64`).
+        (c, t) | (t, c) if c.is_complex() => Scalar::complex_of(unify_scalar(c.component(), t.component())),
         (Bool, t) | (t, Bool) => t,
         (Float64, _) | (_, Float64) => Float64,
         (Float32, t) | (t, Float32) => {
@@ -151,6 +154,16 @@ fn float_of(a: Scalar, b: Scalar) -> Scalar {
 /// Typing of `a OP b` on scalars.
 pub fn binary(op: BinaryOp, a: Scalar, b: Scalar) -> Result<OpTypes, String> {
     let same = |s: Scalar| OpTypes { lhs: s, rhs: s, result: s };
+    if a.is_complex() || b.is_complex() {
+        // Numba computes `+ - * / **` of complex numbers in the unified complex type; `//`,
+        // `%` and the bitwise operators are TypeErrors, as in Python.
+        return match op {
+            BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Pow => {
+                Ok(same(unify_scalar(a, b)))
+            }
+            _ => Err(format!("unsupported operand type(s) for {}: '{}' and '{}'", op.symbol(), a.name(), b.name())),
+        };
+    }
     let any_float = a.is_float() || b.is_float();
     Ok(match op {
         BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::FloorDiv | BinaryOp::Mod => {
@@ -202,6 +215,7 @@ pub fn binary(op: BinaryOp, a: Scalar, b: Scalar) -> Result<OpTypes, String> {
 pub fn unary(op: UnaryOp, a: Scalar) -> Result<(Scalar, Scalar), String> {
     Ok(match op {
         UnaryOp::Not => (a, Scalar::Bool),
+        UnaryOp::Neg | UnaryOp::Pos if a.is_complex() => (a, a),
         UnaryOp::Neg | UnaryOp::Pos => {
             // Numba negates an integer in its own type, then widens ("negate before
             // upcasting"): `-uint8(1)` is 255 as a uint64, `-int8(-128)` is -128.
@@ -217,6 +231,56 @@ pub fn unary(op: UnaryOp, a: Scalar) -> Result<(Scalar, Scalar), String> {
             s => return Err(format!("bad operand type for unary ~: {}", s.name())),
         },
     })
+}
+
+/// The result type of a complex builtin on `args`.
+fn complex_builtin(b: Builtin, op: crate::builtins::ComplexOp, args: &[Type]) -> Result<Type, TypeError> {
+    use crate::builtins::ComplexOp as C;
+    let mut ss = Vec::with_capacity(args.len());
+    for (k, t) in args.iter().enumerate() {
+        match t.scalar() {
+            Some(s) => ss.push(s),
+            None => {
+                return Err(TypeError::new(
+                    format!("{}() expects a number, found {t}", b.name()),
+                    format!("argument {} is {t}", k + 1),
+                ))
+            }
+        }
+    }
+    // The complex type of the arguments: complex64 when every part is float32-sized
+    // (float32, complex64), complex128 otherwise (Numba types `complex(x)` of an integer or
+    // float64 as complex128).
+    let complex = || {
+        let small = ss.iter().all(|s| matches!(s, Scalar::Float32 | Scalar::Complex64));
+        if small && !ss.is_empty() {
+            Scalar::Complex64
+        } else {
+            Scalar::Complex128
+        }
+    };
+    let real = |s: Scalar| if s.is_complex() { s.component() } else { math_unary(s) };
+    Ok(Type::Scalar(match op {
+        C::Ctor => {
+            if ss.len() == 2 && ss.iter().any(|s| s.is_complex()) {
+                return Err(TypeError::new("complex() of a complex real or imaginary part is not supported", "here")
+                    .with_hint("write complex(a.real - b.imag, a.imag + b.real)"));
+            }
+            complex()
+        }
+        C::Real | C::Imag => ss[0].component(),
+        C::Conjugate => ss[0],
+        C::Phase => real(ss[0]),
+        C::Polar => return Ok(Type::Tuple(vec![Type::Scalar(real(ss[0])); 2])),
+        C::IsNan | C::IsInf | C::IsFinite => Scalar::Bool,
+        C::Rect => {
+            if ss.iter().any(|s| s.is_complex()) {
+                return Err(TypeError::new("cmath.rect() takes real numbers", "a complex argument"));
+            }
+            complex()
+        }
+        C::Sqrt | C::Exp | C::Log | C::Log10 | C::Sin | C::Cos | C::Tan | C::Sinh | C::Cosh | C::Tanh => complex(),
+    }))
 }
 
 /// Typing of a comparison: the common operand type (NumPy's promotion, so `uint64` against
@@ -303,6 +367,66 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             e
         });
     }
+    // Complex numbers go only where Numba takes them (the complex builtins, `abs`, `pow`,
+    // `is`, printing and containers); everything else would treat them as a real number.
+    let complex_ok = matches!(
+        info.typing,
+        Typing::Complex(_)
+            | Typing::Abs
+            | Typing::Pow
+            | Typing::Identity
+            | Typing::Internal
+            | Typing::List(_)
+            | Typing::TupleCtor
+            | Typing::Select
+            | Typing::InPlace
+            | Typing::Alloc(
+                Alloc::Empty
+                    | Alloc::Zeros
+                    | Alloc::EmptyLike
+                    | Alloc::ZerosLike
+                    | Alloc::Full
+                    | Alloc::FullLike
+                    | Alloc::Copy
+            )
+    );
+    // Of a complex array: its attributes, views and copies; its elements are read and
+    // written by indexing.
+    let complex_array_ok = matches!(
+        info.typing,
+        Typing::ArrayLen
+            | Typing::IterLen
+            | Typing::ArraySize
+            | Typing::ArrayNdim
+            | Typing::ArrayShape
+            | Typing::ArrayStrides
+            | Typing::ArrayDtype
+            | Typing::ArrayItemsize
+            | Typing::ArrayNbytes
+            | Typing::ArrayFlag(_)
+            | Typing::View(_)
+            | Typing::Internal
+            | Typing::SliceIndex
+            | Typing::Alloc(Alloc::Empty | Alloc::Zeros | Alloc::EmptyLike | Alloc::ZerosLike | Alloc::Copy)
+    );
+    if !complex_array_ok {
+        if let Some(t) = args.iter().find(|t| t.array().is_some_and(|a| a.dtype.is_complex())) {
+            return Err(TypeError::new(
+                format!("{}() of a complex array is not supported yet", b.name()),
+                format!("a {t} argument"),
+            )
+            .with_hint("loop over the elements (indexing, reading and writing complex elements is supported)"));
+        }
+    }
+    if !complex_ok {
+        if let Some(t) = args.iter().find(|t| t.scalar().is_some_and(Scalar::is_complex)) {
+            return Err(TypeError::new(
+                format!("{}() does not accept complex numbers ({t})", b.name()),
+                format!("a {t} argument"),
+            )
+            .with_hint("use the cmath functions, abs(z), z.real or z.imag"));
+        }
+    }
     let ty = |k: usize| args[k].clone();
     let scalar = |k: usize| -> Result<Scalar, TypeError> {
         ty(k).scalar().ok_or_else(|| {
@@ -366,10 +490,12 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             }
         }
         Typing::Abs => {
-            // Numba keeps the operand's type (`abs(True)` is an int8).
+            // Numba keeps the operand's type (`abs(True)` is an int8); a complex number's is
+            // its parts' float type.
             let s = scalar(0)?;
-            Type::Scalar(if s == Scalar::Bool { Scalar::Int8 } else { s })
+            Type::Scalar(if s == Scalar::Bool { Scalar::Int8 } else { s.component() })
         }
+        Typing::Complex(op) => complex_builtin(b, op, args)?,
         Typing::MinMax => {
             let items = iterable_items(b, args)?;
             let mut acc = items[0];
@@ -1398,6 +1524,10 @@ pub fn fancy_index(at: &ArrayType, idx: &[Type]) -> Option<Result<Type, TypeErro
 /// scalar's with no dimensions; `None` for anything else.
 pub fn elementwise_operand(t: &Type) -> Option<(Scalar, u8)> {
     match t {
+        // Array expressions of complex numbers are not compiled yet (they are refused as
+        // array arithmetic, with a message saying so).
+        Type::Scalar(s) if s.is_complex() => None,
+        Type::Array(a) if a.dtype.is_complex() => None,
         Type::Scalar(s) => Some((*s, 0)),
         Type::Array(a) => Some((a.dtype, a.ndim)),
         _ => None,

@@ -46,6 +46,9 @@ fn reg_ty(s: Scalar) -> &'static str {
         Scalar::Int64 | Scalar::UInt64 => "i64",
         Scalar::Float32 => "float",
         Scalar::Float64 => "double",
+        // A complex value is two parts (`twinjit_ir::abi::flatten`); this is one part's type.
+        Scalar::Complex64 => "float",
+        Scalar::Complex128 => "double",
     }
 }
 
@@ -765,6 +768,14 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
                 let dt = self.f.ty(*a).array().map(|t| t.dtype).ok_or_else(|| self.internal("load of a non-array"))?;
                 let p = self.element_ptr(*a, self.one(*o).to_string(), dt);
                 let mt = mem_ty(dt);
+                if dt.is_complex() {
+                    // (real, imaginary), each a float of half the element.
+                    let half = dt.size() / 2;
+                    let re = self.def(format!("load {mt}, ptr {p}, align {half}"));
+                    let q = self.def(format!("getelementptr inbounds i8, ptr {p}, i64 {half}"));
+                    let im = self.def(format!("load {mt}, ptr {q}, align {half}"));
+                    return Ok(vec![Part { ty: mt, op: re }, Part { ty: mt, op: im }]);
+                }
                 let v = self.def(format!("load {mt}, ptr {p}, align {}", dt.size()));
                 if dt == Scalar::Bool {
                     one("i1", self.def(format!("icmp ne i8 {v}, 0")))
@@ -775,6 +786,15 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
             InstKind::Store(a, o, v) => {
                 let dt = self.f.ty(*a).array().map(|t| t.dtype).ok_or_else(|| self.internal("store to a non-array"))?;
                 let p = self.element_ptr(*a, self.one(*o).to_string(), dt);
+                if dt.is_complex() {
+                    let half = dt.size() / 2;
+                    let parts = self.vals[v.index()].clone();
+                    let q = self.def(format!("getelementptr inbounds i8, ptr {p}, i64 {half}"));
+                    for (part, at) in parts.iter().zip([p, q]) {
+                        self.line(format!("store {} {}, ptr {at}, align {half}", part.ty, part.op));
+                    }
+                    return Ok(Vec::new());
+                }
                 let x = self.mem_value(*v, dt);
                 self.line(format!("store {} {x}, ptr {p}, align {}", mem_ty(dt), dt.size()));
                 Vec::new()
@@ -1459,7 +1479,7 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
         rty: &Type,
         span: Span,
     ) -> Result<Parts, PtxError> {
-        let Some(s) = rty.scalar() else {
+        let Some(s) = rty.scalar().filter(|s| !s.is_complex()) else {
             return Err(self.unsupported(format!("{} of a non-scalar", bi.name()), span, "shuffle scalars"));
         };
         let kind = match kind {
@@ -1494,7 +1514,7 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
                 let r = shfl(self, &b);
                 self.def(format!("icmp ne i32 {r}, 0"))
             }
-            Scalar::Int64 | Scalar::UInt64 | Scalar::Float64 => {
+            Scalar::Int64 | Scalar::UInt64 | Scalar::Float64 | Scalar::Complex64 | Scalar::Complex128 => {
                 let bits = if s == Scalar::Float64 {
                     self.def(format!("bitcast double {} to i64", v.op))
                 } else {

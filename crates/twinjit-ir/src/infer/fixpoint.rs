@@ -328,10 +328,27 @@ impl<'m> Inferencer<'m> {
                         "comparison of non-numbers",
                     ));
                 }
+                let complex = |t: &Type| t.scalar().is_some_and(Scalar::is_complex);
+                if (complex(&x) || complex(&y)) && !matches!(op, CmpOp::Eq | CmpOp::Ne) {
+                    return Err(err(
+                        span,
+                        format!("'{}' is not supported between {x} and {y}", op.symbol()),
+                        "complex numbers are not ordered",
+                    )
+                    .with_hint("compare abs(z), z.real or z.imag"));
+                }
                 Type::BOOL
             }
             InstKind::Cast(s, a) => {
-                scalar_of(a)?;
+                let from = scalar_of(a)?;
+                if from.is_complex() && !s.is_complex() && *s != Scalar::Bool {
+                    return Err(err(
+                        span,
+                        format!("can't convert {} to {}", from.name(), s.name()),
+                        "a complex number",
+                    )
+                    .with_hint("take z.real, z.imag or abs(z)"));
+                }
                 Type::Scalar(*s)
             }
             InstKind::Select(c, a, b) => {

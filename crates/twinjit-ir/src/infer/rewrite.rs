@@ -22,6 +22,7 @@ use hashbrown::HashMap;
 use twinjit_diag::{Diagnostic, Span};
 
 mod arrays;
+mod complex;
 mod elementwise;
 mod fancy;
 mod linalg;
@@ -233,6 +234,12 @@ impl Rewriter<'_> {
             return Ok(v);
         }
         match (&t, target) {
+            (Type::Scalar(_), Type::Scalar(c)) if c.is_complex() => self.as_complex(b, v, *c, span),
+            (Type::Scalar(z), Type::Scalar(Scalar::Bool)) if z.is_complex() => Ok(self.complex_truth(b, v, span)),
+            (Type::Scalar(z), Type::Scalar(s)) if z.is_complex() => {
+                Err(err(span, format!("can't convert {} to {}", z.name(), s.name()), "a complex number")
+                    .with_hint("take z.real, z.imag or abs(z)"))
+            }
             (Type::Scalar(_), Type::Scalar(s)) => Ok(self.push(b, InstKind::Cast(*s, v), target.clone(), span)),
             // A C array where any layout is expected: the same parts, as a view of itself.
             (Type::Array(x), Type::Array(y)) if x.dtype == y.dtype && x.ndim == y.ndim => {
@@ -304,6 +311,7 @@ impl Rewriter<'_> {
     fn truth(&mut self, b: Block, v: Value, span: Span) -> Result<Value, Diagnostic> {
         match self.ty(v) {
             Type::Scalar(Scalar::Bool) => Ok(v),
+            Type::Scalar(s) if s.is_complex() => Ok(self.complex_truth(b, v, span)),
             Type::Scalar(_) => Ok(self.push(b, InstKind::Cast(Scalar::Bool, v), Type::BOOL, span)),
             t @ Type::Array(_) => {
                 Err(err(span, format!("the truth value of an array ({t}) is ambiguous"), "used as a condition")
@@ -495,6 +503,9 @@ impl Rewriter<'_> {
                     let v = self.val(*a);
                     let t = self.truth(b, v, span)?;
                     Some(self.push(b, InstKind::Unary(UnaryOp::Not, t), Type::BOOL, span))
+                } else if operand.is_complex() {
+                    let x = self.scalar_arg(b, *a, operand, span)?;
+                    Some(self.complex_unary(b, *op, x, span))
                 } else {
                     let x = self.scalar_arg(b, *a, operand, span)?;
                     let r = self.push(b, InstKind::Unary(*op, x), Type::Scalar(operand), span);
@@ -520,19 +531,27 @@ impl Rewriter<'_> {
                 let t = typing::binary(*op, sa, sc).map_err(|m| err(span, m, "here"))?;
                 let x = self.scalar_arg(b, *a, t.lhs, span)?;
                 let y = self.scalar_arg(b, *c, t.rhs, span)?;
-                if matches!(op, BinaryOp::Div | BinaryOp::FloorDiv | BinaryOp::Mod)
-                    && self.error_model == ErrorModel::Python
-                {
-                    self.push_void(b, InstKind::CheckNonZero(y), span);
+                if t.result.is_complex() {
+                    Some(self.complex_binary(b, *op, x, y, t.result, span)?)
+                } else {
+                    if matches!(op, BinaryOp::Div | BinaryOp::FloorDiv | BinaryOp::Mod)
+                        && self.error_model == ErrorModel::Python
+                    {
+                        self.push_void(b, InstKind::CheckNonZero(y), span);
+                    }
+                    Some(self.push(b, InstKind::Binary(*op, x, y), Type::Scalar(t.result), span))
                 }
-                Some(self.push(b, InstKind::Binary(*op, x, y), Type::Scalar(t.result), span))
             }
             InstKind::Compare(op, a, c) => {
                 let (sa, sc) = (self.scalar_ty(*a, span)?, self.scalar_ty(*c, span)?);
                 let s = typing::compare(*op, sa, sc);
                 let x = self.scalar_arg(b, *a, s, span)?;
                 let y = self.scalar_arg(b, *c, s, span)?;
-                Some(self.push(b, InstKind::Compare(*op, x, y), Type::BOOL, span))
+                if s.is_complex() {
+                    Some(self.complex_compare(b, *op, x, y, span))
+                } else {
+                    Some(self.push(b, InstKind::Compare(*op, x, y), Type::BOOL, span))
+                }
             }
             InstKind::Cast(s, a) => {
                 let v = self.val(*a);
@@ -853,6 +872,10 @@ impl Rewriter<'_> {
             return Ok(Some(self.list_builtin(b, bi, &nargs, rt, span)?));
         }
         Ok(Some(match bi.info().typing {
+            Typing::Complex(op) => self.complex_builtin(b, op, &nargs, &rt, span)?,
+            Typing::Abs if self.ty(nargs[0]).scalar().is_some_and(Scalar::is_complex) => {
+                self.complex_abs(b, nargs[0], span)
+            }
             Typing::List(op) => self.list_op(b, op, &nargs, rt, span)?,
             Typing::InPlace => unreachable!("rewritten by `inst`"),
             Typing::Reduce(r) => self.reduce(b, r, args, &nargs, rt, span)?,

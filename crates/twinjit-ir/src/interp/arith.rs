@@ -15,6 +15,8 @@ pub(super) fn is_zero(v: &RtValue) -> bool {
         RtValue::I64(i) => *i == 0,
         RtValue::F32(x) => *x == 0.0,
         RtValue::F64(x) => *x == 0.0,
+        RtValue::C64([re, im]) => *re == 0.0 && *im == 0.0,
+        RtValue::C128([re, im]) => *re == 0.0 && *im == 0.0,
         v => v.int_bits().is_some_and(|(_, b)| b == 0),
     }
 }
@@ -297,6 +299,22 @@ pub(super) fn compare(op: CmpOp, a: &RtValue, b: &RtValue) -> bool {
 pub fn cast(v: &RtValue, to: Scalar) -> RtValue {
     if to == Scalar::Bool {
         return RtValue::Bool(!is_zero(v));
+    }
+    // A complex number converts part by part; a real number gets a zero imaginary part; a
+    // complex number cast to a real type keeps its real part (NumPy's cast; typing refuses
+    // the conversion in Python code).
+    let (v, im) = match v {
+        RtValue::C64([re, im]) => (&RtValue::F32(*re), RtValue::F32(*im)),
+        RtValue::C128([re, im]) => (&RtValue::F64(*re), RtValue::F64(*im)),
+        v => (v, RtValue::F64(0.0)),
+    };
+    if to.is_complex() {
+        let f = to.component();
+        return match (cast(v, f), cast(&im, f)) {
+            (RtValue::F32(re), RtValue::F32(im)) => RtValue::C64([re, im]),
+            (RtValue::F64(re), RtValue::F64(im)) => RtValue::C128([re, im]),
+            _ => RtValue::None,
+        };
     }
     let float = match v {
         RtValue::F32(x) => Some(*x as f64),

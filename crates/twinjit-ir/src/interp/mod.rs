@@ -584,8 +584,21 @@ impl<'p> Machine<'p> {
                 }
                 _ => return Err(RuntimeErrorKind::Unsupported("bad store".into())),
             },
-            InstKind::MakeTuple(vs) => RtValue::Tuple(vs.iter().map(|x| v(x).clone()).collect()),
+            // A complex number is made and taken apart as the pair (real, imaginary).
+            InstKind::MakeTuple(vs) => match (&rty, vs.as_slice()) {
+                (Type::Scalar(Scalar::Complex64), [re, im]) => match (v(re), v(im)) {
+                    (RtValue::F32(re), RtValue::F32(im)) => RtValue::C64([*re, *im]),
+                    _ => return Err(RuntimeErrorKind::Unsupported("complex64 of non-float32 parts".into())),
+                },
+                (Type::Scalar(Scalar::Complex128), [re, im]) => match (v(re), v(im)) {
+                    (RtValue::F64(re), RtValue::F64(im)) => RtValue::C128([*re, *im]),
+                    _ => return Err(RuntimeErrorKind::Unsupported("complex128 of non-float64 parts".into())),
+                },
+                _ => RtValue::Tuple(vs.iter().map(|x| v(x).clone()).collect()),
+            },
             InstKind::TupleGet(t, k) => match v(t) {
+                RtValue::C64(p) => RtValue::F32(p[*k as usize & 1]),
+                RtValue::C128(p) => RtValue::F64(p[*k as usize & 1]),
                 RtValue::Tuple(items) => items.get(*k as usize).cloned().unwrap_or(RtValue::None),
                 _ => return Err(RuntimeErrorKind::Unsupported("tupleget of a non-tuple".into())),
             },

@@ -31,6 +31,10 @@ pub enum ArrayData {
     U32(Vec<u32>),
     /// `uint64`
     U64(Vec<u64>),
+    /// `complex64`: (real, imaginary) pairs.
+    C64(Vec<[f32; 2]>),
+    /// `complex128`
+    C128(Vec<[f64; 2]>),
 }
 
 /// `$body` with `$v` bound to the vector of whichever variant of
@@ -50,6 +54,8 @@ macro_rules! each_array_data {
             $crate::interp::ArrayData::U16($v) => $body,
             $crate::interp::ArrayData::U32($v) => $body,
             $crate::interp::ArrayData::U64($v) => $body,
+            $crate::interp::ArrayData::C64($v) => $body,
+            $crate::interp::ArrayData::C128($v) => $body,
         }
     };
 }
@@ -115,6 +121,16 @@ macro_rules! by_dtype {
                 let $z = 0u64;
                 $body
             }
+            Scalar::Complex64 => {
+                let $var = ArrayData::C64;
+                let $z = [0f32; 2];
+                $body
+            }
+            Scalar::Complex128 => {
+                let $var = ArrayData::C128;
+                let $z = [0f64; 2];
+                $body
+            }
         }
     };
 }
@@ -156,6 +172,26 @@ element!(u8, UInt8, U8);
 element!(u16, UInt16, U16);
 element!(u32, UInt32, U32);
 element!(u64, UInt64, U64);
+
+// A complex element: (real, imaginary).
+macro_rules! complex_element {
+    ($t:ty, $s:ident, $rt:ident) => {
+        impl Element for [$t; 2] {
+            const DTYPE: Scalar = Scalar::$s;
+            fn to_rt(self) -> RtValue {
+                RtValue::$rt(self)
+            }
+            fn from_rt(v: &RtValue) -> Option<Self> {
+                match v {
+                    RtValue::$rt(x) => Some(*x),
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+complex_element!(f32, Complex64, C64);
+complex_element!(f64, Complex128, C128);
 
 impl ArrayData {
     /// Number of elements.
@@ -356,6 +392,10 @@ pub enum RtValue {
     U32(u32),
     /// `uint64`.
     U64(u64),
+    /// `complex64`: (real, imaginary).
+    C64([f32; 2]),
+    /// `complex128`
+    C128([f64; 2]),
     /// An array view.
     Array(ArrayRef),
     /// A tuple.
@@ -390,6 +430,8 @@ impl RtValue {
             Type::Scalar(Scalar::Bool) => RtValue::Bool(false),
             Type::Scalar(Scalar::Float32) => RtValue::F32(0.0),
             Type::Scalar(Scalar::Float64) => RtValue::F64(0.0),
+            Type::Scalar(Scalar::Complex64) => RtValue::C64([0.0; 2]),
+            Type::Scalar(Scalar::Complex128) => RtValue::C128([0.0; 2]),
             Type::Scalar(s) => RtValue::int(*s, 0),
             Type::Tuple(ts) => RtValue::Tuple(ts.iter().map(RtValue::zero_of).collect()),
             // Arrays and lists: a null reference.
@@ -481,6 +523,8 @@ impl RtValue {
             RtValue::I64(_) => Type::I64,
             RtValue::F32(_) => Type::F32,
             RtValue::F64(_) => Type::F64,
+            RtValue::C64(_) => Type::Scalar(Scalar::Complex64),
+            RtValue::C128(_) => Type::Scalar(Scalar::Complex128),
             RtValue::I8(_) | RtValue::I16(_) | RtValue::U8(_) | RtValue::U16(_) | RtValue::U32(_) | RtValue::U64(_) => {
                 Type::Scalar(self.int_bits().map_or(Scalar::Int64, |(s, _)| s))
             }
@@ -495,6 +539,12 @@ impl RtValue {
         match (self, other) {
             (RtValue::F64(a), RtValue::F64(b)) => a == b || (a.is_nan() && b.is_nan()),
             (RtValue::F32(a), RtValue::F32(b)) => a == b || (a.is_nan() && b.is_nan()),
+            (RtValue::C64([a, b]), RtValue::C64([c, d])) => {
+                RtValue::F32(*a).same(&RtValue::F32(*c)) && RtValue::F32(*b).same(&RtValue::F32(*d))
+            }
+            (RtValue::C128([a, b]), RtValue::C128([c, d])) => {
+                RtValue::F64(*a).same(&RtValue::F64(*c)) && RtValue::F64(*b).same(&RtValue::F64(*d))
+            }
             (RtValue::None, RtValue::None) => true,
             (RtValue::Bool(a), RtValue::Bool(b)) => a == b,
             (RtValue::I32(a), RtValue::I32(b)) => a == b,
@@ -528,7 +578,12 @@ impl RtValue {
             RtValue::F32(x) => PyScalar::Float(*x as f64),
             RtValue::F64(x) => PyScalar::Float(*x),
             // Typed IR raises with scalars only (the verifier checks it).
-            RtValue::None | RtValue::Tuple(_) | RtValue::Array(_) | RtValue::List(_) => PyScalar::Int(0),
+            RtValue::None
+            | RtValue::C64(_)
+            | RtValue::C128(_)
+            | RtValue::Tuple(_)
+            | RtValue::Array(_)
+            | RtValue::List(_) => PyScalar::Int(0),
         }
     }
 }
@@ -548,6 +603,8 @@ impl fmt::Display for RtValue {
             RtValue::U64(i) => write!(f, "{i}"),
             RtValue::F32(x) => f.write_str(&crate::print::float_text(*x as f64)),
             RtValue::F64(x) => f.write_str(&crate::print::float_text(*x)),
+            RtValue::C64([re, im]) => f.write_str(&crate::print::python_complex_repr(*re as f64, *im as f64)),
+            RtValue::C128([re, im]) => f.write_str(&crate::print::python_complex_repr(*re, *im)),
             RtValue::Tuple(vs) => crate::print::python_tuple(f, vs),
             RtValue::List(l) => {
                 f.write_str("[")?;

@@ -1,0 +1,673 @@
+//! The rewrite of complex numbers: a `complex64`/`complex128` value is the pair (real,
+//! imaginary) of floats (`Type::elements`), so its arithmetic, comparisons, `abs` and the
+//! `cmath` functions become float operations on the two parts here, and no backend sees a
+//! complex operation (they only move the parts, as they move a tuple's).
+//!
+//! The algorithms are the ones Numba compiles (CPython's for `*`, `/`, `**` and the
+//! hyperbolic functions, NumPy's `npy_csqrt` for the square root), with their branches on
+//! special values written as selects of both sides (every branch is pure float arithmetic).
+//! As Numba on Python before 3.14, `*` and `/` do not recover infinities that come out as
+//! `nan+nanj`.
+
+use super::*;
+
+impl Rewriter<'_> {
+    /// The (real, imaginary) parts of complex value `z`.
+    pub(super) fn cparts(&mut self, b: Block, z: Value, span: Span) -> (Value, Value) {
+        let f = Type::Scalar(self.ty(z).scalar().map_or(Scalar::Float64, Scalar::component));
+        let re = self.push(b, InstKind::TupleGet(z, 0), f.clone(), span);
+        let im = self.push(b, InstKind::TupleGet(z, 1), f, span);
+        (re, im)
+    }
+
+    /// The complex number of type `c` with parts `re` and `im` (floats of `c`'s part type).
+    pub(super) fn cmake(&mut self, b: Block, c: Scalar, re: Value, im: Value, span: Span) -> Value {
+        self.push(b, InstKind::MakeTuple(vec![re, im]), Type::Scalar(c), span)
+    }
+
+    /// The float constant `k` of type `f`.
+    fn fk(&mut self, b: Block, f: Scalar, k: f64, span: Span) -> Value {
+        self.push(b, InstKind::Const(Const::Float(k)), Type::Scalar(f), span)
+    }
+
+    /// `x op y` of floats.
+    fn fop(&mut self, b: Block, op: BinaryOp, x: Value, y: Value, span: Span) -> Value {
+        self.emit_binary(b, span, op, x, y)
+    }
+
+    /// A float builtin (`math.*`, already lowered) of floats of one type.
+    fn fcall(&mut self, b: Block, bi: Builtin, args: &[Value], span: Span) -> Value {
+        let t = self.ty(args[0]);
+        self.push(b, InstKind::Builtin(bi, args.to_vec()), t, span)
+    }
+
+    fn fcmp(&mut self, b: Block, op: CmpOp, x: Value, y: Value, span: Span) -> Value {
+        self.emit_compare(b, span, op, x, y)
+    }
+
+    fn band(&mut self, b: Block, x: Value, y: Value, span: Span) -> Value {
+        self.push(b, InstKind::Binary(BinaryOp::BitAnd, x, y), Type::BOOL, span)
+    }
+
+    fn bor(&mut self, b: Block, x: Value, y: Value, span: Span) -> Value {
+        self.push(b, InstKind::Binary(BinaryOp::BitOr, x, y), Type::BOOL, span)
+    }
+
+    fn bnot(&mut self, b: Block, x: Value, span: Span) -> Value {
+        self.push(b, InstKind::Unary(UnaryOp::Not, x), Type::BOOL, span)
+    }
+
+    fn fneg(&mut self, b: Block, x: Value, span: Span) -> Value {
+        let t = self.ty(x);
+        self.push(b, InstKind::Unary(UnaryOp::Neg, x), t, span)
+    }
+
+    /// A real or complex scalar `v` as the complex type `c` (a real number gets a zero
+    /// imaginary part).
+    pub(super) fn as_complex(&mut self, b: Block, v: Value, c: Scalar, span: Span) -> Result<Value, Diagnostic> {
+        let f = Type::Scalar(c.component());
+        match self.ty(v).scalar() {
+            Some(s) if s == c => Ok(v),
+            Some(s) if s.is_complex() => {
+                let (re, im) = self.cparts(b, v, span);
+                let re = self.coerce(b, re, &f, span)?;
+                let im = self.coerce(b, im, &f, span)?;
+                Ok(self.cmake(b, c, re, im, span))
+            }
+            Some(_) => {
+                let re = self.coerce(b, v, &f, span)?;
+                let im = self.fk(b, c.component(), 0.0, span);
+                Ok(self.cmake(b, c, re, im, span))
+            }
+            None => Err(self.expect_number(v, span)),
+        }
+    }
+
+    /// The truth of complex `z`: either part non-zero.
+    pub(super) fn complex_truth(&mut self, b: Block, z: Value, span: Span) -> Value {
+        let (re, im) = self.cparts(b, z, span);
+        let f = self.ty(re).scalar().expect("a float");
+        let zero = self.fk(b, f, 0.0, span);
+        let x = self.fcmp(b, CmpOp::Ne, re, zero, span);
+        let y = self.fcmp(b, CmpOp::Ne, im, zero, span);
+        self.bor(b, x, y, span)
+    }
+
+    /// `-z` or `+z`.
+    pub(super) fn complex_unary(&mut self, b: Block, op: UnaryOp, z: Value, span: Span) -> Value {
+        if op != UnaryOp::Neg {
+            return z;
+        }
+        let c = self.ty(z).scalar().expect("complex");
+        let (re, im) = self.cparts(b, z, span);
+        let (nre, nim) = (self.fneg(b, re, span), self.fneg(b, im, span));
+        self.cmake(b, c, nre, nim, span)
+    }
+
+    /// `x == y` / `x != y` of complex numbers of one type.
+    pub(super) fn complex_compare(&mut self, b: Block, op: CmpOp, x: Value, y: Value, span: Span) -> Value {
+        let ((a, bb), (c, d)) = (self.cparts(b, x, span), self.cparts(b, y, span));
+        let r = self.fcmp(b, op, a, c, span);
+        let i = self.fcmp(b, op, bb, d, span);
+        if op == CmpOp::Eq {
+            self.band(b, r, i, span)
+        } else {
+            self.bor(b, r, i, span)
+        }
+    }
+
+    /// `x op y` of complex numbers of type `c` (operands already converted).
+    pub(super) fn complex_binary(
+        &mut self,
+        b: Block,
+        op: BinaryOp,
+        x: Value,
+        y: Value,
+        c: Scalar,
+        span: Span,
+    ) -> Result<Value, Diagnostic> {
+        let ((a, bb), (cc, d)) = (self.cparts(b, x, span), self.cparts(b, y, span));
+        Ok(match op {
+            BinaryOp::Add | BinaryOp::Sub => {
+                let re = self.fop(b, op, a, cc, span);
+                let im = self.fop(b, op, bb, d, span);
+                self.cmake(b, c, re, im, span)
+            }
+            BinaryOp::Mul => self.complex_mul(b, c, (a, bb), (cc, d), span),
+            BinaryOp::Div => self.complex_div(b, c, (a, bb), (cc, d), span),
+            BinaryOp::Pow => self.complex_pow(b, c, (a, bb), (cc, d), span)?,
+            _ => {
+                return Err(err(
+                    span,
+                    format!("unsupported operand type(s) for {}: complex numbers", op.symbol()),
+                    "here",
+                ))
+            }
+        })
+    }
+
+    /// CPython's product: `(ac - bd) + (ad + bc)j`.
+    fn complex_mul(
+        &mut self,
+        b: Block,
+        c: Scalar,
+        (a, bb): (Value, Value),
+        (cc, d): (Value, Value),
+        span: Span,
+    ) -> Value {
+        let ac = self.fop(b, BinaryOp::Mul, a, cc, span);
+        let bd = self.fop(b, BinaryOp::Mul, bb, d, span);
+        let ad = self.fop(b, BinaryOp::Mul, a, d, span);
+        let bc = self.fop(b, BinaryOp::Mul, bb, cc, span);
+        let re = self.fop(b, BinaryOp::Sub, ac, bd, span);
+        let im = self.fop(b, BinaryOp::Add, ad, bc, span);
+        self.cmake(b, c, re, im, span)
+    }
+
+    /// CPython's quotient (`_Py_c_quot`): divides through by the larger part of the divisor;
+    /// `ZeroDivisionError("complex division by zero")` for a zero divisor, `nan+nanj` when it
+    /// has a NaN part.
+    fn complex_div(
+        &mut self,
+        b: Block,
+        c: Scalar,
+        (ar, ai): (Value, Value),
+        (br, bi): (Value, Value),
+        span: Span,
+    ) -> Value {
+        let f = c.component();
+        use BinaryOp::{Add, Div, Mul, Sub};
+        let abr = self.fcall(b, Builtin::Fabs, &[br], span);
+        let abi = self.fcall(b, Builtin::Fabs, &[bi], span);
+        let real_big = self.fcmp(b, CmpOp::Ge, abr, abi, span);
+        let imag_big = self.fcmp(b, CmpOp::Ge, abi, abr, span);
+        let zero = self.fk(b, f, 0.0, span);
+        let abr_zero = self.fcmp(b, CmpOp::Eq, abr, zero, span);
+        let by_zero = self.band(b, real_big, abr_zero, span);
+        self.raise_if(b, by_zero, "ZeroDivisionError", "complex division by zero", span);
+        // Divided by the real part.
+        let ratio = self.fop(b, Div, bi, br, span);
+        let t = self.fop(b, Mul, bi, ratio, span);
+        let denom = self.fop(b, Add, br, t, span);
+        let t = self.fop(b, Mul, ai, ratio, span);
+        let t = self.fop(b, Add, ar, t, span);
+        let re1 = self.fop(b, Div, t, denom, span);
+        let t = self.fop(b, Mul, ar, ratio, span);
+        let t = self.fop(b, Sub, ai, t, span);
+        let im1 = self.fop(b, Div, t, denom, span);
+        // Divided by the imaginary part.
+        let ratio = self.fop(b, Div, br, bi, span);
+        let t = self.fop(b, Mul, br, ratio, span);
+        let denom = self.fop(b, Add, t, bi, span);
+        let t = self.fop(b, Mul, ar, ratio, span);
+        let t = self.fop(b, Add, t, ai, span);
+        let re2 = self.fop(b, Div, t, denom, span);
+        let t = self.fop(b, Mul, ai, ratio, span);
+        let t = self.fop(b, Sub, t, ar, span);
+        let im2 = self.fop(b, Div, t, denom, span);
+        let nan = self.fk(b, f, f64::NAN, span);
+        let re = self.emit_select(b, span, imag_big, re2, nan);
+        let re = self.emit_select(b, span, real_big, re1, re);
+        let im = self.emit_select(b, span, imag_big, im2, nan);
+        let im = self.emit_select(b, span, real_big, im1, im);
+        self.cmake(b, c, re, im, span)
+    }
+
+    /// Numba's power: `z ** 2` is `z * z`; anything else is CPython's `_Py_c_pow` in double
+    /// precision (then rounded to `c`), with `nan+nanj` where it would set `EDOM` (zero to a
+    /// negative or complex power).
+    fn complex_pow(
+        &mut self,
+        b: Block,
+        c: Scalar,
+        (ar, ai): (Value, Value),
+        (br, bi): (Value, Value),
+        span: Span,
+    ) -> Result<Value, Diagnostic> {
+        use BinaryOp::{Add, Div, Mul};
+        let f = c.component();
+        let two = self.fk(b, f, 2.0, span);
+        let zero = self.fk(b, f, 0.0, span);
+        let is_two = self.fcmp(b, CmpOp::Eq, br, two, span);
+        let no_imag = self.fcmp(b, CmpOp::Eq, bi, zero, span);
+        let square = self.band(b, is_two, no_imag, span);
+        let sq = self.complex_mul(b, c, (ar, ai), (ar, ai), span);
+        let (sq_re, sq_im) = self.cparts(b, sq, span);
+        // `_Py_c_pow` in float64.
+        let d = Type::F64;
+        let (ar, ai) = (self.coerce(b, ar, &d, span)?, self.coerce(b, ai, &d, span)?);
+        let (br, bi) = (self.coerce(b, br, &d, span)?, self.coerce(b, bi, &d, span)?);
+        let f64s = Scalar::Float64;
+        let (zero, one) = (self.fk(b, f64s, 0.0, span), self.fk(b, f64s, 1.0, span));
+        let vabs = self.fcall(b, Builtin::Hypot, &[ar, ai], span);
+        let len = self.fcall(b, Builtin::MathPow, &[vabs, br], span);
+        let at = self.fcall(b, Builtin::Atan2, &[ai, ar], span);
+        let phase = self.fop(b, Mul, at, br, span);
+        let has_imag = self.fcmp(b, CmpOp::Ne, bi, zero, span);
+        let t = self.fop(b, Mul, at, bi, span);
+        let t = self.fcall(b, Builtin::Exp, &[t], span);
+        let len_i = self.fop(b, Div, len, t, span);
+        let t = self.fcall(b, Builtin::Log, &[vabs], span);
+        let t = self.fop(b, Mul, bi, t, span);
+        let phase_i = self.fop(b, Add, phase, t, span);
+        let len = self.emit_select(b, span, has_imag, len_i, len);
+        let phase = self.emit_select(b, span, has_imag, phase_i, phase);
+        let cos = self.fcall(b, Builtin::Cos, &[phase], span);
+        let sin = self.fcall(b, Builtin::Sin, &[phase], span);
+        let mut re = self.fop(b, Mul, len, cos, span);
+        let mut im = self.fop(b, Mul, len, sin, span);
+        // Zero base: 0, or NaN for a negative or complex exponent.
+        let are = self.fcmp(b, CmpOp::Eq, ar, zero, span);
+        let aim = self.fcmp(b, CmpOp::Eq, ai, zero, span);
+        let a_zero = self.band(b, are, aim, span);
+        let neg = self.fcmp(b, CmpOp::Lt, br, zero, span);
+        let edom = self.bor(b, has_imag, neg, span);
+        let nan = self.fk(b, f64s, f64::NAN, span);
+        let zero_pow = self.emit_select(b, span, edom, nan, zero);
+        re = self.emit_select(b, span, a_zero, zero_pow, re);
+        im = self.emit_select(b, span, a_zero, zero_pow, im);
+        // Zero exponent: 1.
+        let bre = self.fcmp(b, CmpOp::Eq, br, zero, span);
+        let bim = self.fcmp(b, CmpOp::Eq, bi, zero, span);
+        let b_zero = self.band(b, bre, bim, span);
+        re = self.emit_select(b, span, b_zero, one, re);
+        im = self.emit_select(b, span, b_zero, zero, im);
+        let fty = Type::Scalar(f);
+        let (re, im) = (self.coerce(b, re, &fty, span)?, self.coerce(b, im, &fty, span)?);
+        let re = self.emit_select(b, span, square, sq_re, re);
+        let im = self.emit_select(b, span, square, sq_im, im);
+        Ok(self.cmake(b, c, re, im, span))
+    }
+
+    /// `abs(z)`: `hypot(re, im)` in the parts' type.
+    pub(super) fn complex_abs(&mut self, b: Block, z: Value, span: Span) -> Value {
+        let (re, im) = self.cparts(b, z, span);
+        self.fcall(b, Builtin::Hypot, &[re, im], span)
+    }
+
+    /// A complex builtin on arguments `args` (new values) with result type `rt`.
+    pub(super) fn complex_builtin(
+        &mut self,
+        b: Block,
+        op: crate::builtins::ComplexOp,
+        args: &[Value],
+        rt: &Type,
+        span: Span,
+    ) -> Result<Value, Diagnostic> {
+        use crate::builtins::ComplexOp as C;
+        // The complex type the function computes in: the result's, or the argument's for the
+        // functions of a complex number with a real result.
+        let c = match rt.scalar() {
+            Some(s) if s.is_complex() => s,
+            _ => match args.first().and_then(|a| self.ty(*a).scalar()) {
+                Some(s) if s.is_complex() => s,
+                Some(s) => Scalar::complex_of(typing::math_unary(s)),
+                None => Scalar::Complex128,
+            },
+        };
+        let f = c.component();
+        let z = |rw: &mut Self, k: usize| rw.as_complex(b, args[k], c, span);
+        Ok(match op {
+            C::Ctor => {
+                let fty = Type::Scalar(f);
+                match args {
+                    [] => {
+                        let zero = self.fk(b, f, 0.0, span);
+                        self.cmake(b, c, zero, zero, span)
+                    }
+                    [x] => self.as_complex(b, *x, c, span)?,
+                    [x, y] => {
+                        let re = self.coerce(b, *x, &fty, span)?;
+                        let im = self.coerce(b, *y, &fty, span)?;
+                        self.cmake(b, c, re, im, span)
+                    }
+                    _ => return Err(err(span, "complex() takes at most 2 arguments", "here")),
+                }
+            }
+            C::Real | C::Imag => {
+                let x = args[0];
+                match self.ty(x).scalar() {
+                    Some(s) if s.is_complex() => {
+                        let (re, im) = self.cparts(b, x, span);
+                        if op == C::Real {
+                            re
+                        } else {
+                            im
+                        }
+                    }
+                    _ if op == C::Real => x,
+                    _ => self.zero_of(b, rt, span)?,
+                }
+            }
+            C::Conjugate => {
+                let x = args[0];
+                if !self.ty(x).scalar().is_some_and(Scalar::is_complex) {
+                    return Ok(x);
+                }
+                let (re, im) = self.cparts(b, x, span);
+                let nim = self.fneg(b, im, span);
+                self.cmake(b, c, re, nim, span)
+            }
+            C::Phase | C::Polar => {
+                let z = z(self, 0)?;
+                let (re, im) = self.cparts(b, z, span);
+                let phase = self.fcall(b, Builtin::Atan2, &[im, re], span);
+                if op == C::Phase {
+                    self.coerce(b, phase, rt, span)?
+                } else {
+                    let r = self.fcall(b, Builtin::Hypot, &[re, im], span);
+                    self.push(b, InstKind::MakeTuple(vec![r, phase]), rt.clone(), span)
+                }
+            }
+            C::IsNan | C::IsInf | C::IsFinite => {
+                let z = z(self, 0)?;
+                let (re, im) = self.cparts(b, z, span);
+                let bi = match op {
+                    C::IsNan => Builtin::IsNan,
+                    C::IsInf => Builtin::IsInf,
+                    _ => Builtin::IsFinite,
+                };
+                let x = self.push(b, InstKind::Builtin(bi, vec![re]), Type::BOOL, span);
+                let y = self.push(b, InstKind::Builtin(bi, vec![im]), Type::BOOL, span);
+                if op == C::IsFinite {
+                    self.band(b, x, y, span)
+                } else {
+                    self.bor(b, x, y, span)
+                }
+            }
+            C::Log | C::Log10 => {
+                let zv = z(self, 0)?;
+                let mut r = self.complex_log(b, c, zv, span);
+                if op == C::Log10 {
+                    let (re, im) = self.cparts(b, r, span);
+                    let ln10 = self.fk(b, f, std::f64::consts::LN_10, span);
+                    let re = self.fop(b, BinaryOp::Div, re, ln10, span);
+                    let im = self.fop(b, BinaryOp::Div, im, ln10, span);
+                    r = self.cmake(b, c, re, im, span);
+                } else if args.len() == 2 {
+                    let base = z(self, 1)?;
+                    let lb = self.complex_log(b, c, base, span);
+                    let (x, y) = (self.cparts(b, r, span), self.cparts(b, lb, span));
+                    r = self.complex_div(b, c, x, y, span);
+                }
+                r
+            }
+            C::Sqrt => {
+                let zv = z(self, 0)?;
+                self.complex_sqrt(b, c, zv, span)
+            }
+            C::Exp => {
+                let zv = z(self, 0)?;
+                self.complex_exp(b, c, zv, span)
+            }
+            C::Rect => {
+                let fty = Type::Scalar(f);
+                let r = self.coerce(b, args[0], &fty, span)?;
+                let phi = self.coerce(b, args[1], &fty, span)?;
+                self.complex_rect(b, c, r, phi, span)
+            }
+            C::Cosh | C::Sinh | C::Tanh => {
+                let zv = z(self, 0)?;
+                let (x, y) = self.cparts(b, zv, span);
+                self.complex_hyperbolic(b, op, c, x, y, span)
+            }
+            // cos(z) = cosh(iz); sin(z) = -i sinh(iz); tan(z) = -i tanh(iz).
+            C::Cos | C::Sin | C::Tan => {
+                let zv = z(self, 0)?;
+                let (re, im) = self.cparts(b, zv, span);
+                let nim = self.fneg(b, im, span);
+                let h = match op {
+                    C::Cos => C::Cosh,
+                    C::Sin => C::Sinh,
+                    _ => C::Tanh,
+                };
+                let r = self.complex_hyperbolic(b, h, c, nim, re, span);
+                if op == C::Cos {
+                    r
+                } else {
+                    let (rre, rim) = self.cparts(b, r, span);
+                    let nre = self.fneg(b, rre, span);
+                    self.cmake(b, c, rim, nre, span)
+                }
+            }
+        })
+    }
+
+    /// `cmath.log(z)`: `log(abs(z)) + phase(z)j`.
+    fn complex_log(&mut self, b: Block, c: Scalar, z: Value, span: Span) -> Value {
+        let (x, y) = self.cparts(b, z, span);
+        let h = self.fcall(b, Builtin::Hypot, &[x, y], span);
+        let re = self.fcall(b, Builtin::Log, &[h], span);
+        let im = self.fcall(b, Builtin::Atan2, &[y, x], span);
+        self.cmake(b, c, re, im, span)
+    }
+
+    /// `cmath.exp(z)`, with C99's special values for infinite and NaN parts.
+    fn complex_exp(&mut self, b: Block, c: Scalar, z: Value, span: Span) -> Value {
+        use BinaryOp::Mul;
+        let f = c.component();
+        let (x, y) = self.cparts(b, z, span);
+        let x_fin = self.push(b, InstKind::Builtin(Builtin::IsFinite, vec![x]), Type::BOOL, span);
+        let y_fin = self.push(b, InstKind::Builtin(Builtin::IsFinite, vec![y]), Type::BOOL, span);
+        let x_nan = self.push(b, InstKind::Builtin(Builtin::IsNan, vec![x]), Type::BOOL, span);
+        let zero = self.fk(b, f, 0.0, span);
+        let nan = self.fk(b, f, f64::NAN, span);
+        let cos = self.fcall(b, Builtin::Cos, &[y], span);
+        let sin = self.fcall(b, Builtin::Sin, &[y], span);
+        let r = self.fcall(b, Builtin::Exp, &[x], span);
+        // Finite x: r (cos y + i sin y), NaN when y is not finite; x = -inf: the same (0) or 0.
+        let fre = self.fop(b, Mul, r, cos, span);
+        let fim = self.fop(b, Mul, r, sin, span);
+        let fin_re = self.emit_select(b, span, y_fin, fre, nan);
+        let fin_im = self.emit_select(b, span, y_fin, fim, nan);
+        // x = NaN: nan + nan j, or nan + 0j when y is zero.
+        let y_nonzero = self.fcmp(b, CmpOp::Ne, y, zero, span);
+        let nan_im = self.emit_select(b, span, y_nonzero, x, y);
+        // x = +inf: inf times cos/sin, keeping exact zeros; inf + nan j when y is not finite.
+        let cos_nz = self.fcmp(b, CmpOp::Ne, cos, zero, span);
+        let sin_nz = self.fcmp(b, CmpOp::Ne, sin, zero, span);
+        let xc = self.fop(b, Mul, cos, x, span);
+        let xs = self.fop(b, Mul, sin, x, span);
+        let pinf_re = self.emit_select(b, span, cos_nz, xc, cos);
+        let pinf_im = self.emit_select(b, span, sin_nz, xs, sin);
+        let pinf_re = self.emit_select(b, span, y_fin, pinf_re, x);
+        let pinf_im = self.emit_select(b, span, y_fin, pinf_im, nan);
+        // x = -inf: r (cos y + i sin y) (zeros), or 0 + 0j when y is not finite.
+        let minf_re = self.emit_select(b, span, y_fin, fre, zero);
+        let minf_im = self.emit_select(b, span, y_fin, fim, zero);
+        let pos = self.fcmp(b, CmpOp::Gt, x, zero, span);
+        let inf_re = self.emit_select(b, span, pos, pinf_re, minf_re);
+        let inf_im = self.emit_select(b, span, pos, pinf_im, minf_im);
+        let re = self.emit_select(b, span, x_nan, x, inf_re);
+        let im = self.emit_select(b, span, x_nan, nan_im, inf_im);
+        let re = self.emit_select(b, span, x_fin, fin_re, re);
+        let im = self.emit_select(b, span, x_fin, fin_im, im);
+        self.cmake(b, c, re, im, span)
+    }
+
+    /// `cmath.sqrt(z)` by NumPy's `npy_csqrt` (as Numba): special values first, then the
+    /// stable formula, scaled by 1/4 near overflow.
+    fn complex_sqrt(&mut self, b: Block, c: Scalar, z: Value, span: Span) -> Value {
+        use BinaryOp::{Add, Div, Mul, Sub};
+        let f = c.component();
+        let (a, bb) = self.cparts(b, z, span);
+        let zero = self.fk(b, f, 0.0, span);
+        let half = self.fk(b, f, 0.5, span);
+        let two = self.fk(b, f, 2.0, span);
+        let quarter = self.fk(b, f, 0.25, span);
+        let max = if f == Scalar::Float32 { f32::MAX as f64 } else { f64::MAX };
+        let thres = self.fk(b, f, max / (1.0 + std::f64::consts::SQRT_2), span);
+        let abs_a = self.fcall(b, Builtin::Fabs, &[a], span);
+        let abs_b = self.fcall(b, Builtin::Fabs, &[bb], span);
+        let big_a = self.fcmp(b, CmpOp::Ge, abs_a, thres, span);
+        let big_b = self.fcmp(b, CmpOp::Ge, abs_b, thres, span);
+        let scale = self.bor(b, big_a, big_b, span);
+        let sa = self.fop(b, Mul, a, quarter, span);
+        let sb = self.fop(b, Mul, bb, quarter, span);
+        let x = self.emit_select(b, span, scale, sa, a);
+        let y = self.emit_select(b, span, scale, sb, bb);
+        let h = self.fcall(b, Builtin::Hypot, &[x, y], span);
+        // x >= 0: t = sqrt((x + h) / 2), (t, y / 2t).
+        let t = self.fop(b, Add, x, h, span);
+        let t = self.fop(b, Mul, t, half, span);
+        let t1 = self.fcall(b, Builtin::Sqrt, &[t], span);
+        let d1 = self.fop(b, Mul, two, t1, span);
+        let im1 = self.fop(b, Div, y, d1, span);
+        // x < 0: t = sqrt((-x + h) / 2), (|y| / 2t, copysign(t, y)).
+        let nx = self.fneg(b, x, span);
+        let t = self.fop(b, Add, nx, h, span);
+        let t = self.fop(b, Mul, t, half, span);
+        let t2 = self.fcall(b, Builtin::Sqrt, &[t], span);
+        let d2 = self.fop(b, Mul, two, t2, span);
+        let abs_y = self.fcall(b, Builtin::Fabs, &[y], span);
+        let re2 = self.fop(b, Div, abs_y, d2, span);
+        let im2 = self.fcall(b, Builtin::Copysign, &[t2, y], span);
+        let nonneg = self.fcmp(b, CmpOp::Ge, x, zero, span);
+        let re = self.emit_select(b, span, nonneg, t1, re2);
+        let im = self.emit_select(b, span, nonneg, im1, im2);
+        let re2x = self.fop(b, Mul, re, two, span);
+        let mut re = self.emit_select(b, span, scale, re2x, re);
+        let mut im = im;
+        // Special values, the last test first (the first that holds wins).
+        let a_inf = self.push(b, InstKind::Builtin(Builtin::IsInf, vec![a]), Type::BOOL, span);
+        let a_neg = self.fcmp(b, CmpOp::Lt, a, zero, span);
+        let bmb = self.fop(b, Sub, bb, bb, span);
+        let abs_bmb = self.fcall(b, Builtin::Fabs, &[bmb], span);
+        let cs_ab = self.fcall(b, Builtin::Copysign, &[a, bb], span);
+        let cs_bmb = self.fcall(b, Builtin::Copysign, &[bmb, bb], span);
+        let inf_re = self.emit_select(b, span, a_neg, abs_bmb, a);
+        let inf_im = self.emit_select(b, span, a_neg, cs_ab, cs_bmb);
+        re = self.emit_select(b, span, a_inf, inf_re, re);
+        im = self.emit_select(b, span, a_inf, inf_im, im);
+        let a_nan = self.push(b, InstKind::Builtin(Builtin::IsNan, vec![a]), Type::BOOL, span);
+        re = self.emit_select(b, span, a_nan, a, re);
+        im = self.emit_select(b, span, a_nan, a, im);
+        let b_inf = self.push(b, InstKind::Builtin(Builtin::IsInf, vec![bb]), Type::BOOL, span);
+        let a0 = self.fcmp(b, CmpOp::Eq, a, zero, span);
+        let b0 = self.fcmp(b, CmpOp::Eq, bb, zero, span);
+        let both0 = self.band(b, a0, b0, span);
+        let first = self.bor(b, both0, b_inf, span);
+        re = self.emit_select(b, span, first, abs_b, re);
+        im = self.emit_select(b, span, first, bb, im);
+        self.cmake(b, c, re, im, span)
+    }
+
+    /// `cmath.rect(r, phi)`, with Numba's special values for a non-finite `phi` or an
+    /// infinite `r`.
+    fn complex_rect(&mut self, b: Block, c: Scalar, r: Value, phi: Value, span: Span) -> Value {
+        use BinaryOp::{Div, Mul};
+        let f = c.component();
+        let zero = self.fk(b, f, 0.0, span);
+        let cos = self.fcall(b, Builtin::Cos, &[phi], span);
+        let sin = self.fcall(b, Builtin::Sin, &[phi], span);
+        let r_inf = self.push(b, InstKind::Builtin(Builtin::IsInf, vec![r]), Type::BOOL, span);
+        let part = |rw: &mut Self, x: Value| {
+            let is0 = rw.fcmp(b, CmpOp::Eq, x, zero, span);
+            let keep = rw.band(b, is0, r_inf, span);
+            let d = rw.fop(b, Div, x, r, span);
+            let m = rw.fop(b, Mul, x, r, span);
+            rw.emit_select(b, span, keep, d, m)
+        };
+        let mut re = part(self, cos);
+        let mut im = part(self, sin);
+        // phi not finite: rect(0, phi) = abs(r) (+0j); rect(inf, phi) = r + phi j.
+        let phi_fin = self.push(b, InstKind::Builtin(Builtin::IsFinite, vec![phi]), Type::BOOL, span);
+        let odd = self.bnot(b, phi_fin, span);
+        let r0 = self.fcmp(b, CmpOp::Eq, r, zero, span);
+        let odd_zero = self.band(b, odd, r0, span);
+        let odd_inf = self.band(b, odd, r_inf, span);
+        re = self.emit_select(b, span, odd_inf, r, re);
+        im = self.emit_select(b, span, odd_inf, phi, im);
+        let abs_r = self.fcall(b, Builtin::Fabs, &[r], span);
+        re = self.emit_select(b, span, odd_zero, abs_r, re);
+        im = self.emit_select(b, span, odd_zero, zero, im);
+        self.cmake(b, c, re, im, span)
+    }
+
+    /// `cmath.cosh`, `cmath.sinh` or `cmath.tanh` of `x + yj`, with the special values of
+    /// an infinite `x` (CPython's `c_tanh` formula for tanh).
+    fn complex_hyperbolic(
+        &mut self,
+        b: Block,
+        op: crate::builtins::ComplexOp,
+        c: Scalar,
+        x: Value,
+        y: Value,
+        span: Span,
+    ) -> Value {
+        use crate::builtins::ComplexOp as C;
+        use BinaryOp::{Add, Div, Mul};
+        let f = c.component();
+        let zero = self.fk(b, f, 0.0, span);
+        let one = self.fk(b, f, 1.0, span);
+        let x_inf = self.push(b, InstKind::Builtin(Builtin::IsInf, vec![x]), Type::BOOL, span);
+        let y_nan = self.push(b, InstKind::Builtin(Builtin::IsNan, vec![y]), Type::BOOL, span);
+        let (re, im, inf_re, inf_im) = match op {
+            C::Tanh => {
+                let tx = self.fcall(b, Builtin::Tanh, &[x], span);
+                let ty = self.fcall(b, Builtin::Tan, &[y], span);
+                let chx = self.fcall(b, Builtin::Cosh, &[x], span);
+                let cx = self.fop(b, Div, one, chx, span);
+                let txty = self.fop(b, Mul, tx, ty, span);
+                let t = self.fop(b, Mul, txty, txty, span);
+                let denom = self.fop(b, Add, one, t, span);
+                let t = self.fop(b, Mul, ty, ty, span);
+                let t = self.fop(b, Add, one, t, span);
+                let t = self.fop(b, Mul, tx, t, span);
+                let re = self.fop(b, Div, t, denom, span);
+                let t = self.fop(b, Div, ty, denom, span);
+                let t = self.fop(b, Mul, t, cx, span);
+                let im = self.fop(b, Mul, t, cx, span);
+                // x infinite: copysign(1, x) + copysign(0, sin(2y)) j (0 when y is infinite).
+                let inf_re = self.fcall(b, Builtin::Copysign, &[one, x], span);
+                let two = self.fk(b, f, 2.0, span);
+                let y2 = self.fop(b, Mul, two, y, span);
+                let s = self.fcall(b, Builtin::Sin, &[y2], span);
+                let cs = self.fcall(b, Builtin::Copysign, &[zero, s], span);
+                let y_inf = self.push(b, InstKind::Builtin(Builtin::IsInf, vec![y]), Type::BOOL, span);
+                let inf_im = self.emit_select(b, span, y_inf, zero, cs);
+                (re, im, inf_re, inf_im)
+            }
+            _ => {
+                let cos = self.fcall(b, Builtin::Cos, &[y], span);
+                let sin = self.fcall(b, Builtin::Sin, &[y], span);
+                let ch = self.fcall(b, Builtin::Cosh, &[x], span);
+                let sh = self.fcall(b, Builtin::Sinh, &[x], span);
+                let abs_x = self.fcall(b, Builtin::Fabs, &[x], span);
+                if op == C::Cosh {
+                    let re = self.fop(b, Mul, cos, ch, span);
+                    let im = self.fop(b, Mul, sin, sh, span);
+                    // x infinite: |x| + y j when y is NaN or 0, else copysign(x, cos y) +
+                    // copysign(x, sin y) j; the imaginary part negated for x = -inf.
+                    let y0 = self.fcmp(b, CmpOp::Eq, y, zero, span);
+                    let plain = self.bor(b, y_nan, y0, span);
+                    let cre = self.fcall(b, Builtin::Copysign, &[x, cos], span);
+                    let cim = self.fcall(b, Builtin::Copysign, &[x, sin], span);
+                    let inf_re = self.emit_select(b, span, plain, abs_x, cre);
+                    let inf_im = self.emit_select(b, span, plain, y, cim);
+                    let neg = self.fcmp(b, CmpOp::Lt, x, zero, span);
+                    let n = self.fneg(b, inf_im, span);
+                    let inf_im = self.emit_select(b, span, neg, n, inf_im);
+                    (re, im, inf_re, inf_im)
+                } else {
+                    let re = self.fop(b, Mul, cos, sh, span);
+                    let im = self.fop(b, Mul, sin, ch, span);
+                    // x infinite: x + y j when y is NaN, else cos y * x (kept at 0) + sin y *
+                    // |x| (kept at 0) j.
+                    let cnz = self.fcmp(b, CmpOp::Ne, cos, zero, span);
+                    let snz = self.fcmp(b, CmpOp::Ne, sin, zero, span);
+                    let cx = self.fop(b, Mul, cos, x, span);
+                    let sx = self.fop(b, Mul, sin, abs_x, span);
+                    let r = self.emit_select(b, span, cnz, cx, cos);
+                    let i = self.emit_select(b, span, snz, sx, sin);
+                    let inf_re = self.emit_select(b, span, y_nan, x, r);
+                    let inf_im = self.emit_select(b, span, y_nan, y, i);
+                    (re, im, inf_re, inf_im)
+                }
+            }
+        };
+        let re = self.emit_select(b, span, x_inf, inf_re, re);
+        let im = self.emit_select(b, span, x_inf, inf_im, im);
+        self.cmake(b, c, re, im, span)
+    }
+}
