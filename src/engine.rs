@@ -322,8 +322,9 @@ impl Module {
         let kind = self.inner.source.outline().functions[f.index].attrs.kind;
         if kind != FunctionKind::Kernel {
             return Err(Error::Unsupported(format!(
-                "`{name}` is a {}, not a kernel; only @cuda.jit functions (without device=True) are launched",
-                kind.describe()
+                "`{name}` is a {}, not a kernel; only @cuda.jit functions (without device=True) that return nothing are launched{}",
+                kind.describe(),
+                if kind == FunctionKind::Device { " (numba-cuda compiles a @cuda.jit function that returns a value as a device function)" } else { "" }
             )));
         }
         match &self.inner.backend {

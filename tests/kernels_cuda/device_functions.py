@@ -187,3 +187,23 @@ def popcounts(a, out):
     i = cuda.grid(1)
     if i < a.size:
         out[i] = count_bits(a[i])
+
+
+# A `@cuda.jit` function without `device=True` that returns a value: numba-cuda compiles it
+# as a device function when a kernel calls it.
+@cuda.jit
+def clamp_unit(x):
+    if x < 0.0:
+        return 0.0
+    if x > 1.0:
+        return 1.0
+    return x
+
+
+# gpu-only: the simulator launches every @cuda.jit function as a kernel (run with --gpu)
+# check: clamp_all[1, 8](np.array([-0.5, 0.25, 1.5, 1.0]), np.zeros(4)) -> None ; arg1 == [0.0, 0.25, 1.0, 1.0]
+@cuda.jit
+def clamp_all(x, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i] = clamp_unit(x[i])

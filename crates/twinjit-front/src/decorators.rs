@@ -235,6 +235,12 @@ pub(crate) fn read_decorators(
                 }
             }
         }
+        // numba-cuda compiles a `@cuda.jit` function lazily: launched, it is a kernel; called
+        // from a kernel, a device function. One that returns a value can only be the latter.
+        let device_given = matches!(&dec.expression, Expr::Call(c) if c.arguments.keywords.iter().any(|k| k.arg.as_ref().is_some_and(|n| n.id.as_str() == "device")));
+        if a.kind == FunctionKind::Kernel && !device_given && a.signatures.is_empty() && returns_value(&fd.body) {
+            a.kind = FunctionKind::Device;
+        }
         for s in &a.signatures {
             if a.kind == FunctionKind::Kernel && s.ret.as_ref().is_some_and(|r| *r != twinjit_ir::Type::None) {
                 diags.push(Diagnostic::error(
@@ -253,6 +259,29 @@ pub(crate) fn read_decorators(
         return Ok(Decorated::Refused(refusal));
     }
     Ok(attrs.map_or(Decorated::Plain, |(a, o)| Decorated::Compiled(a, o)))
+}
+
+/// Whether `body` has a `return` of a value other than `None` (not counting nested functions
+/// and classes).
+fn returns_value(body: &[ast::Stmt]) -> bool {
+    use ast::Stmt;
+    body.iter().any(|s| match s {
+        Stmt::Return(r) => r.value.as_ref().is_some_and(|v| !matches!(**v, Expr::NoneLiteral(_))),
+        Stmt::If(i) => returns_value(&i.body) || i.elif_else_clauses.iter().any(|c| returns_value(&c.body)),
+        Stmt::For(f) => returns_value(&f.body) || returns_value(&f.orelse),
+        Stmt::While(w) => returns_value(&w.body) || returns_value(&w.orelse),
+        Stmt::With(w) => returns_value(&w.body),
+        Stmt::Try(t) => {
+            returns_value(&t.body)
+                || returns_value(&t.orelse)
+                || returns_value(&t.finalbody)
+                || t.handlers.iter().any(|h| {
+                    let ast::ExceptHandler::ExceptHandler(h) = h;
+                    returns_value(&h.body)
+                })
+        }
+        _ => false,
+    })
 }
 
 fn object_mode(span: Span, label: &str, fix: &str) -> Diagnostic {
