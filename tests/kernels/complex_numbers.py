@@ -303,3 +303,54 @@ def reverse_view(a):
 
 
 # check: reverse_view(np.array([1j, 2j, 3 + 3j])) -> ((3+3j), 3, 16)
+
+
+@njit
+def inverse_trig(z):
+    return cmath.acos(z), cmath.asin(z), cmath.atan(z)
+
+
+# check: inverse_trig(0.5 + 0.25j) -> ((1.069187473519396-0.28139605624529274j), (0.5016088532755008+0.28139605624529274j), (0.4842544903299662+0.20058661813123432j))
+# check: inverse_trig(-2.0 - 3.0j) -> ((2.141449111115996+1.9833870299165355j), (-0.5706527843210994-1.9833870299165355j), (-1.4099210495965755-0.22907268296853878j))
+# check: inverse_trig(complex(1e300, 1.0)) -> ((1e-300-691.4686750787737j), (1.5707963267948966+691.4686750787737j), (1.5707963267948966+0j))
+
+
+@njit
+def inverse_hyperbolic(z):
+    return cmath.acosh(z), cmath.asinh(z), cmath.atanh(z)
+
+
+# check: inverse_hyperbolic(0.5 + 0.25j) -> ((0.28139605624529274+1.069187473519396j), (0.4926756834207706+0.2243284526346675j), (0.5003700000525311+0.3143981432077165j))
+# check: inverse_hyperbolic(-2.0 + 3.0j) -> ((1.9833870299165355+2.141449111115996j), (-1.9686379257930964+0.9646585044076028j), (-0.14694666622552977+1.3389725222944935j))
+# check: inverse_hyperbolic(1.0 + 0j) -> (0j, (0.881373587019543+0j), complex(math.inf, 0.0))
+# check: inverse_hyperbolic(complex(1e300, -1e300)) -> ((691.8152486690536-0.7853981633974483j), (691.8152486690536-0.7853981633974483j), (4.999999999999999e-301-1.5707963267948966j))
+
+
+@njit
+def tuple_total(t):
+    return sum(t)
+
+
+# check: tuple_total((1, 2, 3j)) -> (3+3j)
+# check: tuple_total((0.5, np.complex64(1j))) -> (0.5+1j)
+
+
+@njit
+def membership(z):
+    return z in (1j, 2j, 3 + 0j), (1j, z) == (1j, 2j)
+
+
+# check: membership(2j) -> (True, True)
+# check: membership(3) -> (True, False)
+
+
+@njit
+def made(n):
+    a = np.ones(n, dtype=np.complex64)
+    e = np.eye(2, dtype=np.complex128)
+    o = np.ones_like(e)
+    f = np.arange(n).astype(np.complex128)
+    return a, e, o, f
+
+
+# check: made(3) -> ([(1+0j), (1+0j), (1+0j)], [[(1+0j), 0j], [0j, (1+0j)]], [[(1+0j), (1+0j)], [(1+0j), (1+0j)]], [0j, (1+0j), (2+0j)])

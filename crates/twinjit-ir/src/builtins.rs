@@ -207,6 +207,18 @@ pub enum ComplexOp {
     Cosh,
     /// `cmath.tanh`
     Tanh,
+    /// `cmath.acos` (CPython's `c_acos`)
+    Acos,
+    /// `cmath.asin`
+    Asin,
+    /// `cmath.atan`
+    Atan,
+    /// `cmath.acosh`
+    Acosh,
+    /// `cmath.asinh`
+    Asinh,
+    /// `cmath.atanh`
+    Atanh,
 }
 
 /// A list operation (Numba's reflected lists in nopython code).
@@ -1077,6 +1089,18 @@ builtins! {
     CCosh = "cmath.cosh" ["cmath.cosh"] (1, 1) Complex(ComplexOp::Cosh), Rw;
     /// `cmath.tanh`
     CTanh = "cmath.tanh" ["cmath.tanh"] (1, 1) Complex(ComplexOp::Tanh), Rw;
+    /// `cmath.acos`
+    CAcos = "cmath.acos" ["cmath.acos"] (1, 1) Complex(ComplexOp::Acos), Rw;
+    /// `cmath.asin`
+    CAsin = "cmath.asin" ["cmath.asin"] (1, 1) Complex(ComplexOp::Asin), Rw;
+    /// `cmath.atan`
+    CAtan = "cmath.atan" ["cmath.atan"] (1, 1) Complex(ComplexOp::Atan), Rw;
+    /// `cmath.acosh`
+    CAcosh = "cmath.acosh" ["cmath.acosh"] (1, 1) Complex(ComplexOp::Acosh), Rw;
+    /// `cmath.asinh`
+    CAsinh = "cmath.asinh" ["cmath.asinh"] (1, 1) Complex(ComplexOp::Asinh), Rw;
+    /// `cmath.atanh`
+    CAtanh = "cmath.atanh" ["cmath.atanh"] (1, 1) Complex(ComplexOp::Atanh), Rw;
 
     // The math module (every function Numba supports in nopython mode).
     /// `math.sqrt`

@@ -279,7 +279,22 @@ fn complex_builtin(b: Builtin, op: crate::builtins::ComplexOp, args: &[Type]) ->
             }
             complex()
         }
-        C::Sqrt | C::Exp | C::Log | C::Log10 | C::Sin | C::Cos | C::Tan | C::Sinh | C::Cosh | C::Tanh => complex(),
+        C::Sqrt
+        | C::Exp
+        | C::Log
+        | C::Log10
+        | C::Sin
+        | C::Cos
+        | C::Tan
+        | C::Sinh
+        | C::Cosh
+        | C::Tanh
+        | C::Acos
+        | C::Asin
+        | C::Atan
+        | C::Acosh
+        | C::Asinh
+        | C::Atanh => complex(),
     }))
 }
 
@@ -376,18 +391,39 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             | Typing::Pow
             | Typing::Identity
             | Typing::Internal
-            | Typing::List(_)
+            | Typing::Sum
+            | Typing::Contains
+            | Typing::List(
+                ListOp::New
+                    | ListOp::Literal
+                    | ListOp::Append
+                    | ListOp::Extend
+                    | ListOp::Pop
+                    | ListOp::Insert
+                    | ListOp::Reverse
+                    | ListOp::Clear
+                    | ListOp::Del
+            )
+            | Typing::ArrayLen
+            | Typing::IterLen
+            | Typing::TupleSlice
+            | Typing::Splat
             | Typing::TupleCtor
             | Typing::Select
             | Typing::InPlace
             | Typing::Alloc(
                 Alloc::Empty
                     | Alloc::Zeros
+                    | Alloc::Ones
                     | Alloc::EmptyLike
                     | Alloc::ZerosLike
+                    | Alloc::OnesLike
                     | Alloc::Full
                     | Alloc::FullLike
+                    | Alloc::Eye
+                    | Alloc::Identity
                     | Alloc::Copy
+                    | Alloc::Astype
             )
     );
     // Of a complex array: its attributes, views and copies; its elements are read and
@@ -407,7 +443,17 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             | Typing::View(_)
             | Typing::Internal
             | Typing::SliceIndex
-            | Typing::Alloc(Alloc::Empty | Alloc::Zeros | Alloc::EmptyLike | Alloc::ZerosLike | Alloc::Copy)
+            | Typing::Alloc(
+                Alloc::Empty
+                    | Alloc::Zeros
+                    | Alloc::EmptyLike
+                    | Alloc::ZerosLike
+                    | Alloc::OnesLike
+                    | Alloc::FullLike
+                    | Alloc::Copy
+                    | Alloc::Astype
+                    | Alloc::AsContiguous
+            )
     );
     if !complex_array_ok {
         if let Some(t) = args.iter().find(|t| t.array().is_some_and(|a| a.dtype.is_complex())) {
@@ -418,8 +464,16 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             .with_hint("loop over the elements (indexing, reading and writing complex elements is supported)"));
         }
     }
+    fn holds_complex(t: &Type) -> bool {
+        match t {
+            Type::Scalar(s) => s.is_complex(),
+            Type::Tuple(ts) => ts.iter().any(holds_complex),
+            Type::List(e) | Type::Optional(e) => holds_complex(e),
+            _ => false,
+        }
+    }
     if !complex_ok {
-        if let Some(t) = args.iter().find(|t| t.scalar().is_some_and(Scalar::is_complex)) {
+        if let Some(t) = args.iter().find(|t| holds_complex(t)) {
             return Err(TypeError::new(
                 format!("{}() does not accept complex numbers ({t})", b.name()),
                 format!("a {t} argument"),

@@ -148,6 +148,11 @@ pub(super) fn rewrite(cx: &Inferencer, i: usize) -> Result<TypedFunction, Vec<Di
     };
     rw.run();
     if rw.diags.is_empty() {
+        if let Some(d) = complex::unexpanded(&rw.g) {
+            rw.diags.push(d);
+        }
+    }
+    if rw.diags.is_empty() {
         Ok(TypedFunction { func: rw.g, source_name: mf.name.clone(), args: inst.args.clone(), kind: mf.attrs.kind })
     } else {
         Err(rw.diags)
@@ -760,6 +765,9 @@ impl Rewriter<'_> {
                 let s = typing::compare(op, sa, sc);
                 let x = self.coerce(b, x, &Type::Scalar(s), span)?;
                 let y = self.coerce(b, y, &Type::Scalar(s), span)?;
+                if s.is_complex() && matches!(op, CmpOp::Eq | CmpOp::Ne) {
+                    return Ok(self.complex_compare(b, op, x, y, span));
+                }
                 Ok(self.push(b, InstKind::Compare(op, x, y), Type::BOOL, span))
             }
             _ => self.compare_tuples(b, op, x, y, span),
@@ -1032,7 +1040,11 @@ impl Rewriter<'_> {
                     let t = typing::binary(BinaryOp::Add, sa, sv).map_err(|m| err(span, m, "here"))?;
                     let x = self.coerce(b, acc, &Type::Scalar(t.lhs), span)?;
                     let y = self.coerce(b, v, &Type::Scalar(t.rhs), span)?;
-                    acc = self.push(b, InstKind::Binary(BinaryOp::Add, x, y), Type::Scalar(t.result), span);
+                    acc = if t.result.is_complex() {
+                        self.complex_binary(b, BinaryOp::Add, x, y, t.result, span)?
+                    } else {
+                        self.push(b, InstKind::Binary(BinaryOp::Add, x, y), Type::Scalar(t.result), span)
+                    };
                 }
                 self.coerce(b, acc, &rt, span)?
             }

@@ -11,6 +11,37 @@
 
 use super::*;
 
+/// A located error for the first instruction of typed function `g` that still computes on a
+/// complex value as if it were one number (an arithmetic, comparison or cast instruction, a
+/// constant or a float builtin of complex type): the construct that made it has no complex
+/// expansion yet. Backends only ever see complex numbers as their parts, so this is checked
+/// before any backend runs.
+pub(super) fn unexpanded(g: &Function) -> Option<Diagnostic> {
+    let complex = |v: &Value| g.ty(*v).scalar().is_some_and(Scalar::is_complex);
+    for d in &g.insts {
+        let result = d.result.as_ref().is_some_and(complex);
+        let bad = match &d.kind {
+            InstKind::Binary(_, x, y) | InstKind::Compare(_, x, y) => complex(x) || complex(y) || result,
+            InstKind::Unary(_, x) | InstKind::CheckNonZero(x) => complex(x) || result,
+            InstKind::Cast(s, x) => s.is_complex() || complex(x),
+            InstKind::Const(_) => result,
+            InstKind::Builtin(bi, args) => {
+                !matches!(bi.info().lowering, crate::builtins::Lowering::Rewritten)
+                    && !matches!(bi.info().typing, Typing::List(_) | Typing::Internal)
+                    && (args.iter().any(complex) || result)
+            }
+            _ => false,
+        };
+        if bad {
+            return Some(
+                err(d.span, "this operation is not supported on complex numbers yet", "a complex operand")
+                    .with_hint("compute on z.real and z.imag, or use the cmath functions"),
+            );
+        }
+    }
+    None
+}
+
 impl Rewriter<'_> {
     /// The (real, imaginary) parts of complex value `z`.
     pub(super) fn cparts(&mut self, b: Block, z: Value, span: Span) -> (Value, Value) {
@@ -411,6 +442,31 @@ impl Rewriter<'_> {
                 let (x, y) = self.cparts(b, zv, span);
                 self.complex_hyperbolic(b, op, c, x, y, span)
             }
+            C::Acos | C::Acosh | C::Asinh | C::Atanh => {
+                let zv = z(self, 0)?;
+                let (x, y) = self.cparts(b, zv, span);
+                let (re, im) = self.complex_inverse(b, op, c, x, y, span);
+                self.cmake(b, c, re, im, span)
+            }
+            // asin(z) = -i asinh(iz); atan(z) = -i atanh(iz) (with Numba's swap when z.real
+            // is infinite and z.imag NaN).
+            C::Asin | C::Atan => {
+                let zv = z(self, 0)?;
+                let (x, y) = self.cparts(b, zv, span);
+                let ny = self.fneg(b, y, span);
+                let h = if op == C::Asin { C::Asinh } else { C::Atanh };
+                let (rre, rim) = self.complex_inverse(b, h, c, ny, x, span);
+                let nre = self.fneg(b, rre, span);
+                if op == C::Atan {
+                    let x_inf = self.push(b, InstKind::Builtin(Builtin::IsInf, vec![x]), Type::BOOL, span);
+                    let y_nan = self.push(b, InstKind::Builtin(Builtin::IsNan, vec![y]), Type::BOOL, span);
+                    let odd = self.band(b, x_inf, y_nan, span);
+                    let im = self.emit_select(b, span, odd, rre, nre);
+                    self.cmake(b, c, rim, im, span)
+                } else {
+                    self.cmake(b, c, rim, nre, span)
+                }
+            }
             // cos(z) = cosh(iz); sin(z) = -i sinh(iz); tan(z) = -i tanh(iz).
             C::Cos | C::Sin | C::Tan => {
                 let zv = z(self, 0)?;
@@ -582,6 +638,187 @@ impl Rewriter<'_> {
         re = self.emit_select(b, span, odd_zero, abs_r, re);
         im = self.emit_select(b, span, odd_zero, zero, im);
         self.cmake(b, c, re, im, span)
+    }
+
+    /// `cmath.acos`, `acosh`, `asinh` or `atanh` of `x + yj` by CPython's algorithms (as
+    /// Numba): `log(|z| / 2) + ln 4` forms past `FLT_MAX / 4` (Numba's threshold, also for
+    /// complex128), square-root products below it; the (real, imaginary) parts.
+    fn complex_inverse(
+        &mut self,
+        b: Block,
+        op: crate::builtins::ComplexOp,
+        c: Scalar,
+        x: Value,
+        y: Value,
+        span: Span,
+    ) -> (Value, Value) {
+        use crate::builtins::ComplexOp as C;
+        use BinaryOp::{Add, Mul, Sub};
+        let f = c.component();
+        let k = |rw: &mut Self, v: f64| rw.fk(b, f, v, span);
+        let (one, half, two) = (k(self, 1.0), k(self, 0.5), k(self, 2.0));
+        let ln4 = k(self, 4f64.ln());
+        if op == C::Atanh {
+            return self.complex_atanh(b, c, x, y, span);
+        }
+        let thres = k(self, f32::MAX as f64 / 4.0);
+        let ax = self.fcall(b, Builtin::Fabs, &[x], span);
+        let ay = self.fcall(b, Builtin::Fabs, &[y], span);
+        let bx = self.fcmp(b, CmpOp::Gt, ax, thres, span);
+        let by = self.fcmp(b, CmpOp::Gt, ay, thres, span);
+        let large = self.bor(b, bx, by, span);
+        // log(hypot(x/2, y/2)) + ln 4, for the large branch.
+        let hx = self.fop(b, Mul, x, half, span);
+        let hy = self.fop(b, Mul, y, half, span);
+        let h = self.fcall(b, Builtin::Hypot, &[hx, hy], span);
+        let lh = self.fcall(b, Builtin::Log, &[h], span);
+        let big = self.fop(b, Add, lh, ln4, span);
+        let sqrt_of = |rw: &mut Self, re: Value, im: Value| {
+            let z = rw.cmake(b, c, re, im, span);
+            let r = rw.complex_sqrt(b, c, z, span);
+            rw.cparts(b, r, span)
+        };
+        let (lre, lim, sre, sim) = match op {
+            C::Acos => {
+                let lre = self.fcall(b, Builtin::Atan2, &[ay, x], span);
+                let ny = self.fneg(b, y, span);
+                let lim = self.fcall(b, Builtin::Copysign, &[big, ny], span);
+                let omx = self.fop(b, Sub, one, x, span);
+                let (s1r, s1i) = sqrt_of(self, omx, ny);
+                let opx = self.fop(b, Add, one, x, span);
+                let (s2r, s2i) = sqrt_of(self, opx, y);
+                let a = self.fcall(b, Builtin::Atan2, &[s1r, s2r], span);
+                let sre = self.fop(b, Mul, two, a, span);
+                let p = self.fop(b, Mul, s2r, s1i, span);
+                let q = self.fop(b, Mul, s2i, s1r, span);
+                let d = self.fop(b, Sub, p, q, span);
+                let sim = self.fcall(b, Builtin::Asinh, &[d], span);
+                (lre, lim, sre, sim)
+            }
+            C::Acosh => {
+                let lim = self.fcall(b, Builtin::Atan2, &[y, x], span);
+                let xm = self.fop(b, Sub, x, one, span);
+                let (s1r, s1i) = sqrt_of(self, xm, y);
+                let xp = self.fop(b, Add, x, one, span);
+                let (s2r, s2i) = sqrt_of(self, xp, y);
+                let p = self.fop(b, Mul, s1r, s2r, span);
+                let q = self.fop(b, Mul, s1i, s2i, span);
+                let d = self.fop(b, Add, p, q, span);
+                let sre = self.fcall(b, Builtin::Asinh, &[d], span);
+                let a = self.fcall(b, Builtin::Atan2, &[s1i, s2r], span);
+                let sim = self.fop(b, Mul, two, a, span);
+                (big, lim, sre, sim)
+            }
+            _ => {
+                // asinh
+                let lre = self.fcall(b, Builtin::Copysign, &[big, x], span);
+                let lim = self.fcall(b, Builtin::Atan2, &[y, ax], span);
+                let opy = self.fop(b, Add, one, y, span);
+                let nx = self.fneg(b, x, span);
+                let (s1r, s1i) = sqrt_of(self, opy, nx);
+                let omy = self.fop(b, Sub, one, y, span);
+                let (s2r, s2i) = sqrt_of(self, omy, x);
+                let p = self.fop(b, Mul, s1r, s2i, span);
+                let q = self.fop(b, Mul, s2r, s1i, span);
+                let d = self.fop(b, Sub, p, q, span);
+                let sre = self.fcall(b, Builtin::Asinh, &[d], span);
+                let p = self.fop(b, Mul, s1r, s2r, span);
+                let q = self.fop(b, Mul, s1i, s2i, span);
+                let d = self.fop(b, Sub, p, q, span);
+                let sim = self.fcall(b, Builtin::Atan2, &[y, d], span);
+                (lre, lim, sre, sim)
+            }
+        };
+        let re = self.emit_select(b, span, large, lre, sre);
+        let im = self.emit_select(b, span, large, lim, sim);
+        (re, im)
+    }
+
+    /// `cmath.atanh(x + yj)` by CPython's `c_atanh` (as Numba): reduced to `x >= 0`, with the
+    /// large, near-one and general cases.
+    fn complex_atanh(&mut self, b: Block, c: Scalar, x0: Value, y0: Value, span: Span) -> (Value, Value) {
+        use BinaryOp::{Add, Div, Mul, Sub};
+        let f = c.component();
+        let k = |rw: &mut Self, v: f64| rw.fk(b, f, v, span);
+        let (zero, one, two, four, quarter) = (k(self, 0.0), k(self, 1.0), k(self, 2.0), k(self, 4.0), k(self, 0.25));
+        let half = k(self, 0.5);
+        let large_t = k(self, (f32::MAX as f64 / 4.0).sqrt());
+        let small_t = k(self, (f32::MIN_POSITIVE as f64).sqrt());
+        let pi_2 = k(self, std::f64::consts::FRAC_PI_2);
+        let inf = k(self, f64::INFINITY);
+        let nan = k(self, f64::NAN);
+        let negate = self.fcmp(b, CmpOp::Lt, x0, zero, span);
+        let nx0 = self.fneg(b, x0, span);
+        let ny0 = self.fneg(b, y0, span);
+        let x = self.emit_select(b, span, negate, nx0, x0);
+        let y = self.emit_select(b, span, negate, ny0, y0);
+        let ay = self.fcall(b, Builtin::Fabs, &[y], span);
+        // Large (or NaN real part).
+        let x_nan = self.push(b, InstKind::Builtin(Builtin::IsNan, vec![x]), Type::BOOL, span);
+        let gx = self.fcmp(b, CmpOp::Gt, x, large_t, span);
+        let gy = self.fcmp(b, CmpOp::Gt, ay, large_t, span);
+        let large = self.bor(b, x_nan, gx, span);
+        let large = self.bor(b, large, gy, span);
+        let y_inf = self.push(b, InstKind::Builtin(Builtin::IsInf, vec![y]), Type::BOOL, span);
+        let x_inf = self.push(b, InstKind::Builtin(Builtin::IsInf, vec![x]), Type::BOOL, span);
+        let hx = self.fop(b, Mul, x, half, span);
+        let hy = self.fop(b, Mul, y, half, span);
+        let h = self.fcall(b, Builtin::Hypot, &[hx, hy], span);
+        let t = self.fop(b, Div, x, four, span);
+        let t = self.fop(b, Div, t, h, span);
+        let lre = self.fop(b, Div, t, h, span);
+        let lre = self.emit_select(b, span, x_inf, zero, lre);
+        let cz = self.fcall(b, Builtin::Copysign, &[zero, x], span);
+        let lre = self.emit_select(b, span, y_inf, cz, lre);
+        // -copysign(pi/2, -y)
+        let t = self.fneg(b, y, span);
+        let t = self.fcall(b, Builtin::Copysign, &[pi_2, t], span);
+        let lim = self.fneg(b, t, span);
+        // x == 1 and |y| tiny.
+        let x1 = self.fcmp(b, CmpOp::Eq, x, one, span);
+        let tiny = self.fcmp(b, CmpOp::Lt, ay, small_t, span);
+        let near = self.band(b, x1, tiny, span);
+        let ay0 = self.fcmp(b, CmpOp::Eq, ay, zero, span);
+        let sq = self.fcall(b, Builtin::Sqrt, &[ay], span);
+        let hh = self.fcall(b, Builtin::Hypot, &[ay, two], span);
+        let sh = self.fcall(b, Builtin::Sqrt, &[hh], span);
+        let q = self.fop(b, Div, sq, sh, span);
+        let lq = self.fcall(b, Builtin::Log, &[q], span);
+        let nre = self.fneg(b, lq, span);
+        let nay = self.fneg(b, ay, span);
+        let a = self.fcall(b, Builtin::Atan2, &[two, nay], span);
+        let a = self.fop(b, Div, a, two, span);
+        let nim = self.fcall(b, Builtin::Copysign, &[a, y], span);
+        let nre = self.emit_select(b, span, ay0, inf, nre);
+        let nim = self.emit_select(b, span, ay0, y, nim);
+        // General.
+        let sqay = self.fop(b, Mul, ay, ay, span);
+        let zr1 = self.fop(b, Sub, one, x, span);
+        let d = self.fop(b, Mul, zr1, zr1, span);
+        let d = self.fop(b, Add, d, sqay, span);
+        let t = self.fop(b, Mul, four, x, span);
+        let t = self.fop(b, Div, t, d, span);
+        let t = self.fcall(b, Builtin::Log1p, &[t], span);
+        let gre = self.fop(b, Mul, t, quarter, span);
+        let m2 = k(self, -2.0);
+        let p = self.fop(b, Mul, m2, y, span);
+        let opx = self.fop(b, Add, one, x, span);
+        let q = self.fop(b, Mul, zr1, opx, span);
+        let q = self.fop(b, Sub, q, sqay, span);
+        let a = self.fcall(b, Builtin::Atan2, &[p, q], span);
+        let a = self.fneg(b, a, span);
+        let gim = self.fop(b, Mul, a, half, span);
+        let re = self.emit_select(b, span, near, nre, gre);
+        let im = self.emit_select(b, span, near, nim, gim);
+        let re = self.emit_select(b, span, large, lre, re);
+        let im = self.emit_select(b, span, large, lim, im);
+        let y_nan = self.push(b, InstKind::Builtin(Builtin::IsNan, vec![y]), Type::BOOL, span);
+        let im = self.emit_select(b, span, y_nan, nan, im);
+        let nre = self.fneg(b, re, span);
+        let nim = self.fneg(b, im, span);
+        let re = self.emit_select(b, span, negate, nre, re);
+        let im = self.emit_select(b, span, negate, nim, im);
+        (re, im)
     }
 
     /// `cmath.cosh`, `cmath.sinh` or `cmath.tanh` of `x + yj`, with the special values of
