@@ -354,3 +354,21 @@ def made(n):
 
 
 # check: made(3) -> ([(1+0j), (1+0j), (1+0j)], [[(1+0j), 0j], [0j, (1+0j)]], [[(1+0j), (1+0j)], [(1+0j), (1+0j)]], [0j, (1+0j), (2+0j)])
+
+
+@njit
+def kinds(x):
+    return isinstance(x, complex), isinstance(x, float)
+
+
+# check: kinds(1j) -> (True, False)
+# check: kinds(1.5) -> (False, True)
+
+
+@njit
+def from_literal(z):
+    a = np.array([1.0, z, 2])
+    return a, a[1]
+
+
+# check: from_literal(2 - 1j) -> ([(1+0j), (2-1j), (2+0j)], (2-1j))

@@ -93,3 +93,23 @@ def big_mod(x):
 @njit
 def const_pow():
     return N ** 2 // TPB
+
+
+# Dtypes bound at module level, as configuration: a NumPy type, a Numba type, a dtype object.
+INDEX_T = np.int32
+import numba  # noqa: E402
+
+SAMPLE_T = numba.float32
+COUNT_T = np.dtype("uint16")
+
+
+# check: typed_buffers(3) -> ([0, 2, 4], [0.0, 0.3333333432674408, 0.6666666865348816], [7, 7, 7], 4)
+@njit
+def typed_buffers(n):
+    idx = np.zeros(n, INDEX_T)
+    samples = np.ones(n, dtype=SAMPLE_T)
+    counts = np.full(n, 7, COUNT_T)
+    for i in range(n):
+        idx[i] = i * 2
+        samples[i] = SAMPLE_T(i) / 3
+    return idx, samples, counts, INDEX_T(n) + INDEX_T(1)

@@ -2,6 +2,8 @@
 constants, separated by spaces and ended by a newline, as Numba prints them (Python's str of
 each value). The expected text, from real Numba, is prints.expected (verify_print.py)."""
 
+import math
+
 import numpy as np
 from numba import njit
 
@@ -40,3 +42,11 @@ def demo_loop():
 def demo_returns(k):
     print("k is", k)
     return k * 2
+
+
+@njit
+def demo_complex():
+    z = complex(1.5, -2.0)
+    print("z =", z, "conj", z.conjugate())
+    print(2j, 3 + 0j, -1j * 1j, np.complex64(0.1 + 0.2j))
+    print(complex(math.inf, math.nan))

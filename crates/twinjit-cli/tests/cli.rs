@@ -217,7 +217,7 @@ fn print_writes_what_numba_prints() {
         }
         checked += 1;
     }
-    assert_eq!(checked, 5);
+    assert_eq!(checked, 6);
 }
 
 #[test]

@@ -229,6 +229,31 @@ impl Globals<'_> {
 
     fn value(&self, name: &str, value: &Expr, stmt: TextRange, env: &Env) -> Result<Global, Diagnostic> {
         let unfrozen = |why| Ok(self.unfrozen(stmt, why));
+        // `DT = np.float32`, `DT = numba.int16`, `DT = np.dtype('int32')`: a dtype, for
+        // `dtype=DT` and `DT(x)` in compiled code.
+        let dtype_of = |e: &Expr| -> Option<Scalar> {
+            let path = qualified(e, env)?;
+            let (module, last) = path.rsplit_once('.')?;
+            matches!(module, "numpy" | "numba" | "numba.types").then(|| dtype_name(last)).flatten()
+        };
+        match value {
+            Expr::Attribute(_) if dtype_of(value).is_some() => {
+                return Ok(Global::NumbaType(dtype_of(value).expect("checked")))
+            }
+            Expr::Call(c)
+                if qualified(&c.func, env).as_deref() == Some("numpy.dtype") && c.arguments.keywords.is_empty() =>
+            {
+                let s = match c.arguments.args.first() {
+                    Some(Expr::StringLiteral(t)) => dtype_name(t.value.to_str()),
+                    Some(e) => dtype_of(e),
+                    None => None,
+                };
+                if let (Some(s), 1) = (s, c.arguments.args.len()) {
+                    return Ok(Global::NumbaType(s));
+                }
+            }
+            _ => {}
+        }
         match value {
             Expr::NoneLiteral(_) => return Ok(Global::NoneConst),
             Expr::StringLiteral(_) | Expr::FString(_) | Expr::BytesLiteral(_) => return unfrozen(UnfrozenWhy::Str),

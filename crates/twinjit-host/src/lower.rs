@@ -938,7 +938,8 @@ impl FnLowering<'_, '_> {
                     | Helper::PrintInt
                     | Helper::PrintUInt
                     | Helper::PrintFloat
-                    | Helper::PrintBool => types::I64,
+                    | Helper::PrintBool
+                    | Helper::PrintComplex => types::I64,
                     Helper::FrexpMantissa => t,
                     Helper::FrexpExponent => types::I32,
                     Helper::RandomDouble | Helper::RandomGauss => types::F64,

@@ -49,6 +49,10 @@ extern "C" fn print_bool(x: bool) -> i64 {
     twinjit_ir::interp::print_out::boolean(x);
     0
 }
+extern "C" fn print_complex(re: f64, im: f64) -> i64 {
+    twinjit_ir::interp::print_out::complex(re, im);
+    0
+}
 extern "C" fn powi_u64(x: u64, y: u64) -> u64 {
     twinjit_ir::interp::uint_pow(x, y)
 }
@@ -146,6 +150,7 @@ pub(crate) fn helper_symbol(h: Helper, f32: bool) -> &'static str {
         (Helper::PrintUInt, _) => "twinjit_print_uint",
         (Helper::PrintFloat, _) => "twinjit_print_float",
         (Helper::PrintBool, _) => "twinjit_print_bool",
+        (Helper::PrintComplex, _) => "twinjit_print_complex",
         (Helper::Gemm, false) => "twinjit_gemm_f64",
         (Helper::Gemm, true) => "twinjit_gemm_f32",
     }
@@ -181,6 +186,7 @@ pub(crate) fn symbols() -> &'static [(Box<str>, usize)] {
             print_uint,
             print_float,
             print_bool,
+            print_complex,
             powi_f64_rt,
             powi_f32_rt,
             gcd_i64,

@@ -328,14 +328,16 @@ pub const ISINSTANCE_CLASSES: &[(&str, i64)] =
     &[("int", 1), ("float", 2), ("bool", 4), ("tuple", 8), ("list", 16), ("complex", 32), ("str", 64)];
 
 /// Whether a value of type `t` is an instance of one of the classes in `bits`, as Numba decides
-/// it in nopython code: by the exact Numba type, so `int` is int64 and `float` float64 (an
-/// `np.int32` is not an `int` there), `bool` is bool, `tuple` and `list` any tuple or list.
+/// it in nopython code: by the exact Numba type, so `int` is int64, `float` float64 and
+/// `complex` complex128 (an `np.int32` is not an `int` there), `bool` is bool, `tuple` and
+/// `list` any tuple or list.
 pub fn isinstance_classes(t: &crate::types::Type, bits: i64) -> bool {
     use crate::types::{Scalar, Type};
     let bit = match t {
         Type::Scalar(Scalar::Int64) => 1,
         Type::Scalar(Scalar::Float64) => 2,
         Type::Scalar(Scalar::Bool) => 4,
+        Type::Scalar(Scalar::Complex128) => 32,
         Type::Tuple(_) => 8,
         Type::List(_) => 16,
         _ => 0,
@@ -778,6 +780,9 @@ pub enum Helper {
     PrintFloat,
     /// Writes `True` or `False`; returns 0.
     PrintBool,
+    /// Writes Python's `str` of the complex number with float64 parts (re, im): `(1+2j)`;
+    /// returns 0.
+    PrintComplex,
 }
 
 /// An `np.random` function inside compiled code, drawing from Numba's generator (see
@@ -1019,6 +1024,8 @@ builtins! {
     PrintFloatH = "print_float" [] (1, 1) Internal, H(Helper::PrintFloat);
     /// `True` / `False`.
     PrintBoolH = "print_bool" [] (1, 1) Internal, H(Helper::PrintBool);
+    /// `str` of a complex number, from its float64 parts.
+    PrintComplexH = "print_complex" [] (2, 2) Internal, H(Helper::PrintComplex);
     /// `sum(tuple[, start])`
     Sum = "sum" ["sum"] (1, 2) Sum, Rw;
     /// `len(a)`: the first dimension.
@@ -1721,6 +1728,7 @@ impl Builtin {
                     | Helper::PrintUInt
                     | Helper::PrintFloat
                     | Helper::PrintBool
+                    | Helper::PrintComplex
             )
         ) || matches!(self.info().typing, Typing::Random(_))
     }

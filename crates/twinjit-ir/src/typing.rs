@@ -390,6 +390,8 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             | Typing::Abs
             | Typing::Pow
             | Typing::Identity
+            | Typing::IsInstance
+            | Typing::Print
             | Typing::Internal
             | Typing::Sum
             | Typing::Contains
@@ -424,6 +426,8 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
                     | Alloc::Identity
                     | Alloc::Copy
                     | Alloc::Astype
+                    | Alloc::Array
+                    | Alloc::AsArray
             )
     );
     // Of a complex array: its attributes, views and copies; its elements are read and
@@ -1012,6 +1016,7 @@ fn array_unify_scalar(a: Scalar, b: Scalar) -> Scalar {
     use Scalar::*;
     match (a, b) {
         (x, y) if x == y => x,
+        (c, t) | (t, c) if c.is_complex() => Scalar::complex_of(array_unify_scalar(c.component(), t.component())),
         (Bool, x) | (x, Bool) => x,
         (Float32, Int32) | (Int32, Float32) => Float64,
         (Float32, Int64) | (Int64, Float32) => Float64,

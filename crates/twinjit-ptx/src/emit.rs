@@ -1293,6 +1293,13 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
                     Helper::Gemm => {
                         return Err(self.unsupported(bi.name(), span, "matrix products use loops in kernels"))
                     }
+                    Helper::PrintComplex => {
+                        return Err(self.unsupported(
+                            "print() of a complex number",
+                            span,
+                            "numba-cuda cannot print complex numbers either; print z.real and z.imag",
+                        ))
+                    }
                     Helper::RandomSeed | Helper::RandomDouble | Helper::RandomGauss | Helper::RandomBelow => {
                         return Err(self.unsupported(
                             bi.name(),

@@ -1157,6 +1157,17 @@ impl Rewriter<'_> {
                         return Ok(Some(self.push(b, InstKind::Builtin(Builtin::PrintBytes, vec![bits, n]), rt, span)));
                     }
                     Some(Scalar::Bool) => (Builtin::PrintBoolH, Type::BOOL),
+                    Some(s) if s.is_complex() => {
+                        // Python's `str` of a complex (the parts as float64, as Numba prints).
+                        let (re, im) = self.cparts(b, x, span);
+                        let (re, im) = (self.coerce(b, re, &Type::F64, span)?, self.coerce(b, im, &Type::F64, span)?);
+                        return Ok(Some(self.push(
+                            b,
+                            InstKind::Builtin(Builtin::PrintComplexH, vec![re, im]),
+                            rt,
+                            span,
+                        )));
+                    }
                     Some(s) if s.is_float() => (Builtin::PrintFloatH, Type::F64),
                     Some(s) if s.is_unsigned() => (Builtin::PrintUIntH, Type::U64),
                     Some(_) => (Builtin::PrintIntH, Type::I64),

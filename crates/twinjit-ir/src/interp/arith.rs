@@ -476,6 +476,10 @@ fn helper(h: Helper, args: &[&RtValue]) -> Option<RtValue> {
             super::print_out::boolean(*x);
             RtValue::I64(0)
         }
+        (Helper::PrintComplex, [RtValue::F64(re), RtValue::F64(im)]) => {
+            super::print_out::complex(*re, *im);
+            RtValue::I64(0)
+        }
         (Helper::RandomGauss, []) => RtValue::F64(crate::random::gauss()),
         (Helper::RandomBelow, [RtValue::I64(n)]) => RtValue::I64(crate::random::below(*n)),
         (Helper::Gemm, [RtValue::Array(a), RtValue::Array(b), RtValue::Array(c)]) => {

@@ -54,6 +54,11 @@ pub mod print_out {
     pub fn boolean(x: bool) {
         write(if x { b"True" } else { b"False" });
     }
+
+    /// Python's `str` of the complex number `re + im j`.
+    pub fn complex(re: f64, im: f64) {
+        write(crate::print::python_complex_repr(re, im).as_bytes());
+    }
 }
 
 pub use arith::{cast, divmod_f32, divmod_f64, int_floordiv, int_gcd, int_mod, int_pow, powi_f32, powi_f64, uint_pow};
