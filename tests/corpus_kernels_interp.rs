@@ -49,6 +49,14 @@ fn element_matches(got: &RtValue, want: &Lit, math: bool) -> bool {
         (RtValue::F64(g), Lit::Float(w)) => close(*g, *w, if math { 1e-12 } else { 0.0 }),
         // A float32 is compared as the float64 the simulator's `tolist()` printed.
         (RtValue::F32(g), Lit::Float(w)) => close(*g as f64, *w, if math { 1e-6 } else { 0.0 }),
+        (RtValue::C128([re, im]), Lit::Complex(a, b)) => {
+            let rel = if math { 1e-12 } else { 0.0 };
+            close(*re, *a, rel) && close(*im, *b, rel)
+        }
+        (RtValue::C64([re, im]), Lit::Complex(a, b)) => {
+            let rel = if math { 1e-6 } else { 0.0 };
+            close(*re as f64, *a, rel) && close(*im as f64, *b, rel)
+        }
         _ => false,
     }
 }

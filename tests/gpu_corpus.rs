@@ -99,6 +99,8 @@ enum Dev {
     U16(DeviceArray<u16>),
     U32(DeviceArray<u32>),
     U64(DeviceArray<u64>),
+    C64(DeviceArray<[f32; 2]>),
+    C128(DeviceArray<[f64; 2]>),
     Scalar(twinjit::ArgValue<'static>),
     Tuple(Vec<twinjit::ArgValue<'static>>),
 }
@@ -118,6 +120,8 @@ macro_rules! each_pair {
             (Dev::U16($d), ArrayData::U16($h)) => $body,
             (Dev::U32($d), ArrayData::U32($h)) => $body,
             (Dev::U64($d), ArrayData::U64($h)) => $body,
+            (Dev::C64($d), ArrayData::C64($h)) => $body,
+            (Dev::C128($d), ArrayData::C128($h)) => $body,
             _ => $else,
         }
     };
@@ -141,13 +145,8 @@ fn to_device(engine: &Engine, n: &Native) -> Result<Dev, Error> {
         ArrayData::U16(v) => Dev::U16(engine.to_device_shaped(v, s)?),
         ArrayData::U32(v) => Dev::U32(engine.to_device_shaped(v, s)?),
         ArrayData::U64(v) => Dev::U64(engine.to_device_shaped(v, s)?),
-        ArrayData::C64(_) | ArrayData::C128(_) => {
-            return Err(Error::Argument {
-                function: "to_device".into(),
-                param: None,
-                message: "complex device arrays are not supported".into(),
-            })
-        }
+        ArrayData::C64(v) => Dev::C64(engine.to_device_shaped(v, s)?),
+        ArrayData::C128(v) => Dev::C128(engine.to_device_shaped(v, s)?),
     })
 }
 
@@ -166,6 +165,8 @@ impl Dev {
             Dev::U16(a) => a.into_kernel_arg(),
             Dev::U32(a) => a.into_kernel_arg(),
             Dev::U64(a) => a.into_kernel_arg(),
+            Dev::C64(a) => a.into_kernel_arg(),
+            Dev::C128(a) => a.into_kernel_arg(),
             Dev::Scalar(s) => KernelArg::Scalar(*s),
             Dev::Tuple(items) => KernelArg::Scalar(twinjit::ArgValue::Tuple(items)),
         }
@@ -291,6 +292,14 @@ fn decode(t: &Type, slots: &[i64], k: &mut usize) -> RtValue {
         Type::Scalar(Scalar::Int64) => RtValue::I64(take()),
         Type::Scalar(Scalar::Float32) => RtValue::F32(f32::from_bits(take() as u32)),
         Type::Scalar(Scalar::Float64) => RtValue::F64(f64::from_bits(take() as u64)),
+        Type::Scalar(Scalar::Complex64) => {
+            let re = f32::from_bits(take() as u32);
+            RtValue::C64([re, f32::from_bits(take() as u32)])
+        }
+        Type::Scalar(Scalar::Complex128) => {
+            let re = f64::from_bits(take() as u64);
+            RtValue::C128([re, f64::from_bits(take() as u64)])
+        }
         Type::Scalar(s) => RtValue::int(*s, take()),
         Type::Tuple(ts) => RtValue::Tuple(ts.iter().map(|t| decode(t, slots, k)).collect()),
         // The flag, then the value (read either way, to step past its slots).

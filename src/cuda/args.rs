@@ -80,6 +80,8 @@ fn scalar_of_element(t: ElementType) -> Scalar {
         ElementType::UInt16 => Scalar::UInt16,
         ElementType::UInt32 => Scalar::UInt32,
         ElementType::UInt64 => Scalar::UInt64,
+        ElementType::Complex64 => Scalar::Complex64,
+        ElementType::Complex128 => Scalar::Complex128,
     }
 }
 

@@ -55,3 +55,20 @@ def roots(x, out_re, out_abs):
         r = cmath.sqrt(complex(x[i], 1.0))
         out_re[i] = r.real
         out_abs[i] = abs(r)
+
+
+# Complex arrays on the device: an elementwise product and a conjugate, in place.
+# check: cmul[1, 4](np.array([1 + 1j, 2j, -1 + 0.5j]), np.array([1 - 1j, 3 + 0j, 2j]), np.zeros(3, dtype=np.complex128)) -> None ; arg2 == [(2+0j), 6j, (-1-2j)]
+@cuda.jit
+def cmul(a, b, out):
+    i = cuda.grid(1)
+    if i < a.size:
+        out[i] = a[i] * b[i]
+
+
+# check: conj_inplace[1, 4](np.array([1 + 2j, -3j, 0.5 + 0j], dtype=np.complex64)) -> None ; arg0 == [(1-2j), (-0+3j), (0.5-0j)]
+@cuda.jit
+def conj_inplace(z):
+    i = cuda.grid(1)
+    if i < z.size:
+        z[i] = z[i].conjugate()

@@ -92,6 +92,8 @@ mod with_cuda {
         U16(DeviceArray<u16>),
         U32(DeviceArray<u32>),
         U64(DeviceArray<u64>),
+        C64(DeviceArray<twinjit::Complex32>),
+        C128(DeviceArray<twinjit::Complex64>),
     }
 
     /// `$body` on the host vector and device array of one dtype (`$h`, `$d`), for a pair of
@@ -110,6 +112,8 @@ mod with_cuda {
                 (NpyData::U16($h), DevBuf::U16($d)) => $body,
                 (NpyData::U32($h), DevBuf::U32($d)) => $body,
                 (NpyData::U64($h), DevBuf::U64($d)) => $body,
+                (NpyData::C64($h), DevBuf::C64($d)) => $body,
+                (NpyData::C128($h), DevBuf::C128($d)) => $body,
                 _ => $else,
             }
         };
@@ -162,9 +166,8 @@ mod with_cuda {
                     NpyData::U16(v) => DevBuf::U16(engine.to_device_shaped(v, &arr.shape).map_err(dev_err)?),
                     NpyData::U32(v) => DevBuf::U32(engine.to_device_shaped(v, &arr.shape).map_err(dev_err)?),
                     NpyData::U64(v) => DevBuf::U64(engine.to_device_shaped(v, &arr.shape).map_err(dev_err)?),
-                    NpyData::C64(_) | NpyData::C128(_) => {
-                        return Err("error: complex arrays are not supported on --target cuda yet".into())
-                    }
+                    NpyData::C64(v) => DevBuf::C64(engine.to_device_shaped(v, &arr.shape).map_err(dev_err)?),
+                    NpyData::C128(v) => DevBuf::C128(engine.to_device_shaped(v, &arr.shape).map_err(dev_err)?),
                 }),
             });
         }
@@ -196,6 +199,8 @@ mod with_cuda {
                     (_, Some(DevBuf::U16(x))) => x.into_kernel_arg(),
                     (_, Some(DevBuf::U32(x))) => x.into_kernel_arg(),
                     (_, Some(DevBuf::U64(x))) => x.into_kernel_arg(),
+                    (_, Some(DevBuf::C64(x))) => x.into_kernel_arg(),
+                    (_, Some(DevBuf::C128(x))) => x.into_kernel_arg(),
                     (Bound::Scalar(s), None) => KernelArg::Scalar(*s),
                     (Bound::Tuple(items), None) => KernelArg::Scalar(ArgValue::Tuple(items)),
                     (Bound::Array(_), None) => KernelArg::Scalar(ArgValue::Invalid("array not on the device")),

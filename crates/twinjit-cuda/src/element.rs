@@ -20,6 +20,10 @@ pub enum ElementType {
     UInt16,
     UInt32,
     UInt64,
+    /// Two `float32`s (real, imaginary).
+    Complex64,
+    /// Two `float64`s.
+    Complex128,
 }
 
 impl ElementType {
@@ -37,6 +41,8 @@ impl ElementType {
             ElementType::UInt16 => "uint16",
             ElementType::UInt32 => "uint32",
             ElementType::UInt64 => "uint64",
+            ElementType::Complex64 => "complex64",
+            ElementType::Complex128 => "complex128",
         }
     }
 
@@ -46,7 +52,8 @@ impl ElementType {
             ElementType::Bool | ElementType::Int8 | ElementType::UInt8 => 1,
             ElementType::Int16 | ElementType::UInt16 => 2,
             ElementType::Int32 | ElementType::UInt32 | ElementType::Float32 => 4,
-            ElementType::Int64 | ElementType::UInt64 | ElementType::Float64 => 8,
+            ElementType::Int64 | ElementType::UInt64 | ElementType::Float64 | ElementType::Complex64 => 8,
+            ElementType::Complex128 => 16,
         }
     }
 }
@@ -105,6 +112,39 @@ plain_element!(i32, Int32);
 plain_element!(i64, Int64);
 plain_element!(f32, Float32);
 plain_element!(f64, Float64);
+
+// A complex element is its two float parts, as NumPy stores it: copied as twice as many floats.
+macro_rules! complex_element {
+    ($ty:ty, $f:ty, $kind:ident) => {
+        impl DeviceElement for $ty {
+            const TYPE: ElementType = ElementType::$kind;
+        }
+
+        impl sealed::Transfer for $ty {
+            unsafe fn upload(dst: CUdeviceptr, src: &[Self]) -> Result<(), DriverError> {
+                // SAFETY: `$ty` is two `$f`s with no padding (`repr(C)`), so the slice is
+                // `2 * src.len()` floats; the caller guarantees `dst` holds that many bytes.
+                unsafe {
+                    let parts = std::slice::from_raw_parts(src.as_ptr() as *const $f, 2 * src.len());
+                    result::memcpy_htod_sync(dst, parts)
+                }
+            }
+
+            unsafe fn download(dst: &mut [Self], src: CUdeviceptr) -> Result<(), DriverError> {
+                // SAFETY: as above, and every bit pattern is a valid float.
+                unsafe {
+                    let parts = std::slice::from_raw_parts_mut(dst.as_mut_ptr() as *mut $f, 2 * dst.len());
+                    result::memcpy_dtoh_sync(parts, src)
+                }
+            }
+        }
+    };
+}
+
+complex_element!(num_complex::Complex32, f32, Complex64);
+complex_element!(num_complex::Complex64, f64, Complex128);
+complex_element!([f32; 2], f32, Complex64);
+complex_element!([f64; 2], f64, Complex128);
 
 impl DeviceElement for bool {
     const TYPE: ElementType = ElementType::Bool;
