@@ -64,9 +64,13 @@ fn floats(v: &RtValue) -> Option<(Vec<f64>, f64)> {
     match v {
         RtValue::F64(x) => Some((vec![*x], 1e-12)),
         RtValue::F32(x) => Some((vec![*x as f64], 1e-5)),
+        RtValue::C128([re, im]) => Some((vec![*re, *im], 1e-12)),
+        RtValue::C64([re, im]) => Some((vec![*re as f64, *im as f64], 1e-5)),
         RtValue::Array(a) => match &*a.data.borrow() {
             ArrayData::F64(v) => Some((v.clone(), 1e-12)),
             ArrayData::F32(v) => Some((v.iter().map(|&x| x as f64).collect(), 1e-5)),
+            ArrayData::C128(v) => Some((v.iter().flatten().copied().collect(), 1e-12)),
+            ArrayData::C64(v) => Some((v.iter().flatten().map(|&x| x as f64).collect(), 1e-5)),
             _ => None,
         },
         _ => None,

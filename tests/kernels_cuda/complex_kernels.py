@@ -6,7 +6,7 @@ import cmath
 import math
 
 import numpy as np
-from numba import cuda
+from numba import complex128, cuda
 
 
 # Escape iteration counts of a row of points c = x + 0.5j.
@@ -72,3 +72,15 @@ def conj_inplace(z):
     i = cuda.grid(1)
     if i < z.size:
         z[i] = z[i].conjugate()
+
+
+# A local array of complex numbers.
+# check: local_pairs[1, 4](np.array([1 + 1j, 2 + 0j, -1j]), np.zeros(3, dtype=np.complex128)) -> None ; arg1 == [2j, (2+2j), (1-1j)]
+@cuda.jit
+def local_pairs(a, out):
+    i = cuda.grid(1)
+    if i < a.size:
+        tmp = cuda.local.array(2, complex128)
+        tmp[0] = a[i]
+        tmp[1] = a[i] * 1j
+        out[i] = tmp[0] + tmp[1]

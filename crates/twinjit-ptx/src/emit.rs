@@ -52,6 +52,16 @@ fn reg_ty(s: Scalar) -> &'static str {
     }
 }
 
+/// LLVM type of an array element in memory: [`mem_ty`], or the pair of floats of a complex
+/// element (which registers hold as two parts of [`mem_ty`]).
+fn elem_ty(s: Scalar) -> &'static str {
+    match s {
+        Scalar::Complex64 => "[2 x float]",
+        Scalar::Complex128 => "[2 x double]",
+        s => mem_ty(s),
+    }
+}
+
 /// LLVM type of a scalar in memory (bools are bytes).
 fn mem_ty(s: Scalar) -> &'static str {
     match s {
@@ -854,11 +864,11 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
 
     fn element_ptr(&mut self, a: Value, off: String, dt: Scalar) -> String {
         let data = self.vals[a.index()][0].op.clone();
-        self.def(format!("getelementptr inbounds {}, ptr {data}, i64 {off}", mem_ty(dt)))
+        self.def(format!("getelementptr inbounds {}, ptr {data}, i64 {off}", elem_ty(dt)))
     }
 
     fn alloc_array(&mut self, space: AddressSpace, dt: Scalar, shape: &[i64], span: Span) -> Result<Parts, PtxError> {
-        let mt = mem_ty(dt);
+        let mt = elem_ty(dt);
         let dynamic = space == AddressSpace::Shared && shape.len() == 1 && shape[0] == 0;
         let mut parts = Vec::new();
         let count: i64 = shape.iter().product();
