@@ -372,3 +372,32 @@ def from_literal(z):
 
 
 # check: from_literal(2 - 1j) -> ([(1+0j), (2-1j), (2+0j)], (2-1j))
+
+
+@njit
+def array_arithmetic(a, b):
+    c = a * b + 1j
+    d = -c / (b + 2)
+    return c, d, c == d, a * 2.5
+
+
+# check: array_arithmetic(np.array([1 + 1j, 2j, 3.0 + 0j]), np.array([1.0, -2.0, 0.5])) raises ZeroDivisionError
+# check: array_arithmetic(np.array([1 + 1j, -1j], dtype=np.complex64), np.array([2, 3])) -> ([(2+3j), -2j], [(-0.5-0.75j), 0.4j], [False, False], [(2.5+2.5j), -2.5j])
+
+
+@njit
+def rotate_all(z, theta):
+    w = z.copy()
+    w *= cmath.exp(1j * theta)
+    return w
+
+
+# check: rotate_all(np.array([1 + 0j, 0 + 1j, 1 + 1j]), 0.5) -> [(0.8775825618903728+0.479425538604203j), (-0.479425538604203+0.8775825618903728j), (0.39815702328616975+1.3570081004945758j)]
+
+
+@njit
+def divide_arrays(a, b):
+    return a / b
+
+
+# check: divide_arrays(np.array([1 + 2j, 3j]), np.array([1j, 0j])) raises ZeroDivisionError: complex division by zero

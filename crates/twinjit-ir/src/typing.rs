@@ -447,6 +447,7 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             | Typing::View(_)
             | Typing::Internal
             | Typing::SliceIndex
+            | Typing::InPlace
             | Typing::Alloc(
                 Alloc::Empty
                     | Alloc::Zeros
@@ -1583,10 +1584,6 @@ pub fn fancy_index(at: &ArrayType, idx: &[Type]) -> Option<Result<Type, TypeErro
 /// scalar's with no dimensions; `None` for anything else.
 pub fn elementwise_operand(t: &Type) -> Option<(Scalar, u8)> {
     match t {
-        // Array expressions of complex numbers are not compiled yet (they are refused as
-        // array arithmetic, with a message saying so).
-        Type::Scalar(s) if s.is_complex() => None,
-        Type::Array(a) if a.dtype.is_complex() => None,
         Type::Scalar(s) => Some((*s, 0)),
         Type::Array(a) => Some((a.dtype, a.ndim)),
         _ => None,
@@ -1606,6 +1603,12 @@ pub fn is_elementwise(ts: &[Type]) -> bool {
 /// scalar rule.
 pub fn elementwise_binary(op: BinaryOp, a: Scalar, b: Scalar) -> Result<Scalar, String> {
     let u = ufunc_unify(a, b);
+    if u.is_complex() {
+        return match op {
+            BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Pow => Ok(u),
+            _ => Err(format!("unsupported operand types for {}: {} and {}", op.symbol(), a.name(), b.name())),
+        };
+    }
     let bools = a == Scalar::Bool && b == Scalar::Bool;
     Ok(match op {
         // `+` and `*` of bools are NumPy's logical or / and.
@@ -1633,7 +1636,7 @@ pub fn elementwise_binary(op: BinaryOp, a: Scalar, b: Scalar) -> Result<Scalar, 
 /// float32 with int64 is float32 (`numpy_support.ufunc_can_cast`).
 pub fn ufunc_unify(a: Scalar, b: Scalar) -> Scalar {
     match (a, b) {
-        (i, f) | (f, i) if i.is_int() && f.is_float() => f,
+        (i, f) | (f, i) if i.is_int() && f.is_inexact() => f,
         _ => unify_scalar(a, b),
     }
 }
@@ -1645,7 +1648,7 @@ pub fn elementwise_unary(op: UnaryOp, a: Scalar) -> Result<Scalar, String> {
         UnaryOp::Neg if a == Scalar::Bool => {
             Err("the numpy boolean negative, the `-` operator, is not supported, use `~` instead".into())
         }
-        UnaryOp::Invert if a.is_float() => Err(format!("bad operand type for unary ~: {}", a.name())),
+        UnaryOp::Invert if a.is_inexact() => Err(format!("bad operand type for unary ~: {}", a.name())),
         _ => Ok(a),
     }
 }

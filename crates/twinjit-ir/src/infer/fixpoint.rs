@@ -277,7 +277,15 @@ impl<'m> Inferencer<'m> {
                     .map_err(|m| err(span, m, "here"))?;
                 typing::elementwise_result(r, &[ty(a), ty(b)])
             }
-            InstKind::Compare(_, a, b) if typing::is_elementwise(&[ty(a), ty(b)]) => {
+            InstKind::Compare(op, a, b) if typing::is_elementwise(&[ty(a), ty(b)]) => {
+                let complex = |t: &Type| typing::elementwise_operand(t).is_some_and(|(s, _)| s.is_complex());
+                if (complex(&ty(a)) || complex(&ty(b))) && !matches!(op, CmpOp::Eq | CmpOp::Ne) {
+                    return Err(err(
+                        span,
+                        format!("'{}' is not supported between {} and {}", op.symbol(), ty(a), ty(b)),
+                        "complex numbers are not ordered",
+                    ));
+                }
                 typing::elementwise_result(Scalar::Bool, &[ty(a), ty(b)])
             }
             InstKind::Unary(op, a) => {

@@ -618,6 +618,10 @@ impl Rewriter<'_> {
                 let x = self.element(b, *a, loaded, span)?;
                 match op {
                     UnaryOp::Pos => x,
+                    _ if r.is_complex() => {
+                        let x = self.coerce(b, x, &Type::Scalar(r), span)?;
+                        self.complex_unary(b, *op, x, span)
+                    }
                     UnaryOp::Invert if r == Scalar::Bool => {
                         self.push(b, InstKind::Unary(UnaryOp::Not, x), Type::BOOL, span)
                     }
@@ -632,6 +636,11 @@ impl Rewriter<'_> {
             InstKind::Binary(op, a, c) => {
                 let x = self.element(b, *a, loaded, span)?;
                 let y = self.element(b, *c, loaded, span)?;
+                if r.is_complex() {
+                    let x = self.coerce(b, x, &Type::Scalar(r), span)?;
+                    let y = self.coerce(b, y, &Type::Scalar(r), span)?;
+                    return self.complex_binary(b, *op, x, y, r, span);
+                }
                 // Division, modulo and power by the ufuncs' loops (NumPy's results for zero
                 // divisors, negative powers and MIN // -1).
                 let by_ufunc = match op {
@@ -667,7 +676,11 @@ impl Rewriter<'_> {
                 let s = typing::compare(*op, sc(self, x), sc(self, y));
                 let x = self.coerce(b, x, &Type::Scalar(s), span)?;
                 let y = self.coerce(b, y, &Type::Scalar(s), span)?;
-                self.emit_compare(b, span, *op, x, y)
+                if s.is_complex() {
+                    self.complex_compare(b, *op, x, y, span)
+                } else {
+                    self.emit_compare(b, span, *op, x, y)
+                }
             }
             InstKind::Builtin(bi, _) => {
                 let mut xs = Vec::new();
