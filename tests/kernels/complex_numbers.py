@@ -401,3 +401,22 @@ def divide_arrays(a, b):
 
 
 # check: divide_arrays(np.array([1 + 2j, 3j]), np.array([1j, 0j])) raises ZeroDivisionError: complex division by zero
+
+
+@njit
+def numpy_scalar_forms(z):
+    return np.abs(z), np.sqrt(z), np.exp(z), np.real(z), np.imag(z), np.conj(z), np.angle(z)
+
+
+# check: numpy_scalar_forms(3 + 4j) -> (5.0, (2+1j), (-13.128783081462158-15.200784463067954j), 3.0, 4.0, (3-4j), 0.9272952180016122)
+# check: numpy_scalar_forms(np.complex64(-1j)) -> (1.0, (0.7071067690849304-0.7071067690849304j), (0.5403022766113281-0.8414709568023682j), -0.0, -1.0, (-0+1j), -1.5707963705062866)
+
+
+@njit
+def spectrum(n, f):
+    t = np.arange(n) / n
+    z = np.exp(2j * np.pi * f * t)
+    return np.abs(z + 0.5), np.square(z)[1], -z[2]
+
+
+# check: spectrum(4, 1.0) -> ([1.5, 1.118033988749895, 0.5, 1.1180339887498947], (-1+1.2246467991473532e-16j), (1-1.2246467991473532e-16j))

@@ -1059,11 +1059,11 @@ builtins! {
     /// `complex(real=0, imag=0)`
     Complex = "complex" ["complex"] (0, 2) Complex(ComplexOp::Ctor), Rw;
     /// `z.real`
-    Real = "real" [".real"] (1, 1) Complex(ComplexOp::Real), Rw;
+    Real = "real" [".real", "numpy.real"] (1, 1) Complex(ComplexOp::Real), Rw;
     /// `z.imag`
-    Imag = "imag" [".imag"] (1, 1) Complex(ComplexOp::Imag), Rw;
+    Imag = "imag" [".imag", "numpy.imag"] (1, 1) Complex(ComplexOp::Imag), Rw;
     /// `z.conjugate()`
-    Conjugate = "conjugate" [".conjugate()", ".conj()"] (1, 1) Complex(ComplexOp::Conjugate), Rw;
+    Conjugate = "conjugate" [".conjugate()", ".conj()", "numpy.conj", "numpy.conjugate"] (1, 1) Complex(ComplexOp::Conjugate), Rw;
     /// `cmath.sqrt`
     CSqrt = "cmath.sqrt" ["cmath.sqrt"] (1, 1) Complex(ComplexOp::Sqrt), Rw;
     /// `cmath.exp`
@@ -1073,7 +1073,7 @@ builtins! {
     /// `cmath.log10`
     CLog10 = "cmath.log10" ["cmath.log10"] (1, 1) Complex(ComplexOp::Log10), Rw;
     /// `cmath.phase`
-    CPhase = "cmath.phase" ["cmath.phase"] (1, 1) Complex(ComplexOp::Phase), Rw;
+    CPhase = "cmath.phase" ["cmath.phase", "numpy.angle"] (1, 1) Complex(ComplexOp::Phase), Rw;
     /// `cmath.polar`
     CPolar = "cmath.polar" ["cmath.polar"] (1, 1) Complex(ComplexOp::Polar), Rw;
     /// `cmath.rect`

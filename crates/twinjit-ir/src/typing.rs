@@ -233,6 +233,61 @@ pub fn unary(op: UnaryOp, a: Scalar) -> Result<(Scalar, Scalar), String> {
     })
 }
 
+/// What a NumPy ufunc computes on a complex argument (Numba's complex loops), by the ufunc's
+/// table row; `None` for ufuncs without a complex loop here.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ComplexUfunc {
+    /// `np.absolute`: the magnitude, a float.
+    Abs,
+    /// `np.negative`
+    Negative,
+    /// `np.positive`
+    Positive,
+    /// `np.square`: `z * z`.
+    Square,
+    /// A `cmath` function's loop (`np.sqrt`, `np.exp`, `np.sin`, ...).
+    Op(crate::builtins::ComplexOp),
+}
+
+/// The complex loop of ufunc builtin `b`, if it has one.
+pub fn complex_ufunc(b: Builtin) -> Option<ComplexUfunc> {
+    use crate::builtins::ComplexOp as C;
+    Some(match b.name() {
+        "np.absolute" => ComplexUfunc::Abs,
+        "np.negative" => ComplexUfunc::Negative,
+        "np.positive" => ComplexUfunc::Positive,
+        "np.square" => ComplexUfunc::Square,
+        name => ComplexUfunc::Op(match name {
+            "np.sqrt" => C::Sqrt,
+            "np.exp" => C::Exp,
+            "np.log" => C::Log,
+            "np.log10" => C::Log10,
+            "np.sin" => C::Sin,
+            "np.cos" => C::Cos,
+            "np.tan" => C::Tan,
+            "np.arcsin" => C::Asin,
+            "np.arccos" => C::Acos,
+            "np.arctan" => C::Atan,
+            "np.sinh" => C::Sinh,
+            "np.cosh" => C::Cosh,
+            "np.tanh" => C::Tanh,
+            "np.arcsinh" => C::Asinh,
+            "np.arccosh" => C::Acosh,
+            "np.arctanh" => C::Atanh,
+            _ => return None,
+        }),
+    })
+}
+
+/// The element type of complex ufunc `u` on an argument of complex type `c`.
+pub fn complex_ufunc_result(u: ComplexUfunc, c: Scalar) -> Scalar {
+    if u == ComplexUfunc::Abs {
+        c.component()
+    } else {
+        c
+    }
+}
+
 /// The result type of a complex builtin on `args`.
 fn complex_builtin(b: Builtin, op: crate::builtins::ComplexOp, args: &[Type]) -> Result<Type, TypeError> {
     use crate::builtins::ComplexOp as C;
@@ -460,6 +515,13 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
                     | Alloc::AsContiguous
             )
     );
+    // A ufunc with a complex loop on a complex argument (`np.abs(z)`, `np.exp(1j * a)`).
+    if let (Typing::Ufunc(_), Some(cu), 1) = (info.typing, complex_ufunc(b), args.len()) {
+        if let Some((c, _)) = elementwise_operand(&args[0]).filter(|(s, _)| s.is_complex()) {
+            let r = complex_ufunc_result(cu, c);
+            return Ok(if is_elementwise(args) { elementwise_result(r, args) } else { Type::Scalar(r) });
+        }
+    }
     if !complex_array_ok {
         if let Some(t) = args.iter().find(|t| t.array().is_some_and(|a| a.dtype.is_complex())) {
             return Err(TypeError::new(
@@ -1667,6 +1729,7 @@ pub fn same_kind(from: Scalar, to: Scalar) -> bool {
         Scalar::Bool => 0,
         s if s.is_unsigned() => 1,
         s if s.is_signed() => 2,
+        s if s.is_complex() => 4,
         _ => 3,
     };
     kind(from) <= kind(to)

@@ -1343,6 +1343,11 @@ impl Rewriter<'_> {
         span: Span,
     ) -> Result<Value, Diagnostic> {
         let s = rt.scalar().expect("ufuncs give scalars");
+        if let (Some(cu), [x]) = (typing::complex_ufunc(bi), args) {
+            if let Some(c) = self.ty(*x).scalar().filter(|c| c.is_complex()) {
+                return self.complex_ufunc(b, cu, *x, c, span);
+            }
+        }
         match u {
             Ufunc::Compare(op) => {
                 let (sa, sb) = (self.ty(args[0]).scalar(), self.ty(args[1]).scalar());

@@ -310,6 +310,25 @@ impl Rewriter<'_> {
         Ok(self.cmake(b, c, re, im, span))
     }
 
+    /// The complex loop `u` of a NumPy ufunc on complex `z` (of type `c`).
+    pub(super) fn complex_ufunc(
+        &mut self,
+        b: Block,
+        u: typing::ComplexUfunc,
+        z: Value,
+        c: Scalar,
+        span: Span,
+    ) -> Result<Value, Diagnostic> {
+        use typing::ComplexUfunc as U;
+        Ok(match u {
+            U::Abs => self.complex_abs(b, z, span),
+            U::Negative => self.complex_unary(b, UnaryOp::Neg, z, span),
+            U::Positive => z,
+            U::Square => self.complex_binary(b, BinaryOp::Mul, z, z, c, span)?,
+            U::Op(op) => self.complex_builtin(b, op, &[z], &Type::Scalar(c), span)?,
+        })
+    }
+
     /// `abs(z)`: `hypot(re, im)` in the parts' type.
     pub(super) fn complex_abs(&mut self, b: Block, z: Value, span: Span) -> Value {
         let (re, im) = self.cparts(b, z, span);

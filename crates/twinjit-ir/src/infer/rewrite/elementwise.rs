@@ -692,6 +692,11 @@ impl Rewriter<'_> {
                         // The loop's type (with an output array, the result converts to its
                         // dtype afterwards).
                         let dts: Vec<Scalar> = xs.iter().map(|x| sc(self, *x)).collect();
+                        if let (Some(cu), [c]) = (typing::complex_ufunc(*bi), dts.as_slice()) {
+                            if c.is_complex() {
+                                return self.complex_ufunc(b, cu, xs[0], *c, span);
+                            }
+                        }
                         let lt = typing::ufunc_scalar(u.loops(), &dts);
                         self.ufunc(b, *bi, u, &xs, Type::Scalar(lt), span)?
                     }
