@@ -301,7 +301,9 @@ fn complex_numbers_are_refused_where_numba_refuses_them() {
     );
     check(
         "(complex128[:], complex128[:])",
-        "whole-array arithmetic is not supported yet",
-        "\ndef f(a, b):\n    return a + b\n",
+        "unsupported operand types for //: complex128 and complex128",
+        "\ndef f(a, b):\n    return a // b\n",
     );
+    check("(complex128[:],)", "'<' is not supported between", "\ndef f(a):\n    return a < 1j\n");
+    check("(complex128[:],)", "real() of a complex array is not supported yet", "\ndef f(a):\n    return a.real\n");
 }
