@@ -523,7 +523,11 @@ def record_main(argv):
     def func_record(disp):
         py = disp.py_func
         code = py.__code__
-        key = (code.co_filename, code.co_firstlineno, py.__qualname__)
+        opts = dict(getattr(disp, "targetoptions", {}))
+        objmode = bool(opts.get("forceobj")) or opts.get("nopython") is False
+        # A test may compile one function in object mode and again in nopython mode (Numba's
+        # own tests run each case under both flags): two records, so the nopython calls count.
+        key = (code.co_filename, code.co_firstlineno, py.__qualname__, objmode)
         r = funcs.get(key)
         if r is not None:
             return r
@@ -531,7 +535,6 @@ def record_main(argv):
         if not any(fname.startswith(root) for root in roots):
             funcs[key] = r = {"skip": True}
             return r
-        opts = dict(getattr(disp, "targetoptions", {}))
         name, src = _func_source(py)
         try:
             sig = inspect.signature(py)
