@@ -608,13 +608,20 @@ def record_main(argv):
                 r["harness"].append(problem)
             return base_call(self, *args, **kwargs)
         before = {n: (v.copy() if isinstance(v, np.ndarray) else v) for n, v in bound.items()}
-        # What the isolated copy needs, per call: a test may compile one function with other
-        # options, or a closure of it over other values.
+        # What the isolated copy needs, per dispatcher: a test may compile one function with
+        # other options, or a closure of it over other values. Numba freezes globals and
+        # closure variables when a dispatcher first compiles, so a variable the test changes
+        # afterwards must not reach the copy (`Y = 12` after `jit(add_Y)` ran).
         context = {"options": _simple_options(self.targetoptions), "deps": [], "sigs": None, "explicit": False}
-        try:
-            _deps(self.py_func, dmod.Dispatcher, {id(self.py_func)}, context["deps"])
-        except Exception as e:  # never let the harness break a test
-            context["deps"] = [("error", repr(e))]
+        frozen = state.setdefault("frozen_deps", {})
+        if id(self) in frozen and frozen[id(self)][0] is self:
+            context["deps"] = frozen[id(self)][1]
+        else:
+            try:
+                _deps(self.py_func, dmod.Dispatcher, {id(self.py_func)}, context["deps"])
+            except Exception as e:  # never let the harness break a test
+                context["deps"] = [("error", repr(e))]
+            frozen[id(self)] = (self, context["deps"])
         if not self._can_compile:  # explicit signatures: Numba converts the arguments
             r["explicit_sigs"] = context["explicit"] = True
             texts = [_sig_text(sg) for sg in self.nopython_signatures]
@@ -1343,7 +1350,7 @@ def main():
         if unit not in ("docs_py", "docs_rst") and unit not in recorded_modules:
             recorded_modules.append(unit)
         for fr in data["functions"]:
-            key = (fr["file"], fr["line"], fr["qualname"])
+            key = (fr["file"], fr["line"], fr["qualname"], fr.get("objmode"))
             if key in seen:  # a helper shared by modules: recorded in the first
                 continue
             seen.add(key)
