@@ -76,3 +76,12 @@ def star_only(t, u):
 
 
 # check: star_only((1.5, 2.5), (3,)) -> (1.5, 2.5, 3)
+
+
+# `*t` of a tuple variable into a `*args` function: the named parameters first, the splatted
+# tuples and the single arguments after them form `args`.
+# check: forward_varargs((1, 2, 3)) -> ((3, 6), (4010, (1, 2, 3, 5)), 5)
+# check: forward_varargs((7, 8)) -> ((2, 15), (3010, (7, 8, 5)), 16)
+@njit
+def forward_varargs(t):
+    return total(*t), first_plus_rest(10, *t, 5), pick(1, *t, *t)

@@ -1580,12 +1580,47 @@ impl Lower<'_> {
         if splat {
             // `f(*t)` of a tuple value: inference flattens its elements into the call, so the
             // parameters bind by position only.
-            if params.vararg.is_some() {
+            let nfixed = params.names.len();
+            let first_star = positional.iter().position(|e| matches!(e, Expr::Starred(_))).unwrap_or(0);
+            if params.vararg.is_some() && (first_star < nfixed || !a.keywords.is_empty()) {
                 return self.fail(unsupported(
                     span,
-                    "`*t` of a tuple variable in a call of a `*args` function is",
-                    "pass the arguments one by one, or unpack a tuple literal: f(*(x, y))",
+                    "`*t` of a tuple variable that fills named parameters of a `*args` function is",
+                    "pass the named parameters one by one before `*t`, or unpack a tuple literal: f(*(x, y))",
                 ));
+            }
+            if params.vararg.is_some() {
+                // `f(a, *t, b)` of `def f(a, *args)`: `args` is `(*t, b)`, the concatenation
+                // of the splatted tuples and the single arguments after the named ones.
+                let mut args: Vec<Value> = positional[..nfixed].iter().map(|e| self.expr(e)).collect();
+                let mut rest: Option<Value> = None;
+                let mut singles: Vec<Value> = Vec::new();
+                let mut join = |me: &mut Self, rest: Option<Value>, part: Value| match rest {
+                    Some(r) => me.emit(InstKind::Binary(BinaryOp::Add, r, part), span),
+                    None => part,
+                };
+                for e in &positional[nfixed..] {
+                    if let Expr::Starred(st) = e {
+                        if !singles.is_empty() {
+                            let t = self.emit(InstKind::MakeTuple(std::mem::take(&mut singles)), span);
+                            rest = Some(join(self, rest, t));
+                        }
+                        let t = self.expr(&st.value);
+                        let t = self.emit(InstKind::Builtin(Builtin::PyTuple, vec![t]), self.sp(st.range));
+                        rest = Some(join(self, rest, t));
+                    } else {
+                        singles.push(self.expr(e));
+                    }
+                }
+                if !singles.is_empty() || rest.is_none() {
+                    let t = self.emit(InstKind::MakeTuple(singles), span);
+                    rest = Some(join(self, rest, t));
+                }
+                args.push(rest.expect("set above"));
+                if !self.callees.iter().any(|x| x == id) {
+                    self.callees.push(id.to_string());
+                }
+                return self.emit(InstKind::Call(id.to_string(), args), span);
             }
             if let Some(k) = a.keywords.first() {
                 return self.fail(unsupported(
