@@ -1595,7 +1595,7 @@ impl Lower<'_> {
                 let mut args: Vec<Value> = positional[..nfixed].iter().map(|e| self.expr(e)).collect();
                 let mut rest: Option<Value> = None;
                 let mut singles: Vec<Value> = Vec::new();
-                let mut join = |me: &mut Self, rest: Option<Value>, part: Value| match rest {
+                let join = |me: &mut Self, rest: Option<Value>, part: Value| match rest {
                     Some(r) => me.emit(InstKind::Binary(BinaryOp::Add, r, part), span),
                     None => part,
                 };
