@@ -1,16 +1,16 @@
-# expect-error: `*t` of a tuple variable in a call of a `*args` function is not supported
+# expect-error: `*t` of a tuple variable that fills named parameters of a `*args` function is not supported
 from numba import njit
 
 
 @njit
-def total(*args):
+def scaled_total(scale, *args):
     s = 0
     for x in args:
         s += x
-    return s
+    return s * scale
 
 
 @njit
 def caller(x, y):
-    t = (x, y)
-    return total(*t)  # <-- here
+    t = (2, x, y)
+    return scaled_total(*t)  # <-- here
