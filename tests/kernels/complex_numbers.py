@@ -420,3 +420,25 @@ def spectrum(n, f):
 
 
 # check: spectrum(4, 1.0) -> ([1.5, 1.118033988749895, 0.5, 1.1180339887498947], (-1+1.2246467991473532e-16j), (1-1.2246467991473532e-16j))
+
+
+@njit
+def complex_totals(z):
+    return np.sum(z), np.prod(z), z.sum(), np.sum(z * z.conjugate())
+
+
+# check: complex_totals(np.array([1 + 1j, 2 - 1j, -0.5j])) -> ((3-0.5j), (0.5-1.5j), (3-0.5j), (7.25+0j))
+# check: complex_totals(np.array([1 + 1j, 2 - 1j], dtype=np.complex64)) -> ((3+0j), (3+1j), (3+0j), (7+0j))
+
+
+@njit
+def maybe_rotated(x, flag):
+    if flag:
+        w = x * 1j
+    else:
+        w = x + 0j
+    return w
+
+
+# check: maybe_rotated(2.0, True) -> 2j
+# check: maybe_rotated(2.0, False) -> (2+0j)

@@ -127,10 +127,11 @@ impl Scalar {
     }
 
     /// The type integer arithmetic on this type computes in (Numba's integer typing: at least
-    /// 64 bits, unsigned only when the operand is): `int64` or `uint64`; floats are their own.
+    /// 64 bits, unsigned only when the operand is): `int64` or `uint64`; floats and complex
+    /// types are their own.
     pub fn widened(self) -> Scalar {
         match self {
-            s if s.is_float() => s,
+            s if s.is_inexact() => s,
             s if s.is_unsigned() => Scalar::UInt64,
             _ => Scalar::Int64,
         }

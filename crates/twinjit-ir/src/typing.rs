@@ -291,6 +291,10 @@ pub fn complex_ufunc_result(u: ComplexUfunc, c: Scalar) -> Scalar {
 /// The result type of a complex builtin on `args`.
 fn complex_builtin(b: Builtin, op: crate::builtins::ComplexOp, args: &[Type]) -> Result<Type, TypeError> {
     use crate::builtins::ComplexOp as C;
+    // `a.conjugate()` / `np.conj(a)` of an array: elementwise, a new array.
+    if let (crate::builtins::ComplexOp::Conjugate, [t @ Type::Array(at)]) = (op, args) {
+        return Ok(elementwise_result(at.dtype, std::slice::from_ref(t)));
+    }
     let mut ss = Vec::with_capacity(args.len());
     for (k, t) in args.iter().enumerate() {
         match t.scalar() {
@@ -503,6 +507,8 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             | Typing::Internal
             | Typing::SliceIndex
             | Typing::InPlace
+            | Typing::Reduce(Reduce::Sum | Reduce::Prod)
+            | Typing::Complex(crate::builtins::ComplexOp::Conjugate)
             | Typing::Alloc(
                 Alloc::Empty
                     | Alloc::Zeros

@@ -284,6 +284,10 @@ impl Rewriter<'_> {
 
     fn zero_of(&mut self, b: Block, t: &Type, span: Span) -> Result<Value, Diagnostic> {
         Ok(match t {
+            Type::Scalar(s) if s.is_complex() => {
+                let zero = self.push(b, InstKind::Const(Const::Float(0.0)), Type::Scalar(s.component()), span);
+                self.cmake(b, *s, zero, zero, span)
+            }
             Type::Scalar(s) => {
                 let c = match s {
                     Scalar::Bool => Const::Bool(false),

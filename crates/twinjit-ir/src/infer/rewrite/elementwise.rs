@@ -68,8 +68,13 @@ pub(super) fn is_elementwise(d: &InstData, types: &[Type]) -> bool {
     match &d.kind {
         InstKind::Unary(..) | InstKind::Binary(..) | InstKind::Compare(..) => typing::is_elementwise(&ts),
         InstKind::Builtin(bi, _) => {
-            matches!(bi.info().typing, Typing::Ufunc(_) | Typing::FloatPredicate | Typing::Elementwise(_))
-                && !(*bi == Builtin::NpWhere && ts.len() == 1)
+            matches!(
+                bi.info().typing,
+                Typing::Ufunc(_)
+                    | Typing::FloatPredicate
+                    | Typing::Elementwise(_)
+                    | Typing::Complex(crate::builtins::ComplexOp::Conjugate)
+            ) && !(*bi == Builtin::NpWhere && ts.len() == 1)
                 && typing::is_elementwise(&ts)
         }
         _ => false,
@@ -701,6 +706,7 @@ impl Rewriter<'_> {
                         self.ufunc(b, *bi, u, &xs, Type::Scalar(lt), span)?
                     }
                     Typing::FloatPredicate => self.float_predicate(b, *bi, xs[0], span),
+                    Typing::Complex(op) => self.complex_builtin(b, op, &xs, &Type::Scalar(r), span)?,
                     Typing::Elementwise(e) => self.elem_fn(b, e, &xs, r, span)?,
                     _ => unreachable!("checked by is_elementwise"),
                 }

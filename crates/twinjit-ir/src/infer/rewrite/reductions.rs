@@ -272,11 +272,21 @@ impl<'r> Rewriter<'r> {
                 let acc = rt.scalar().expect("a number");
                 let prod = matches!(r, Reduce::Prod | Reduce::NanProd);
                 let skip_nan = matches!(r, Reduce::NanSum | Reduce::NanProd);
-                let init = self.konst_of(b, acc, if prod { 1.0 } else { 0.0 }, span);
+                let init = if acc.is_complex() {
+                    let k = self.konst_of(b, acc.component(), if prod { 1.0 } else { 0.0 }, span);
+                    let zero = self.konst_of(b, acc.component(), 0.0, span);
+                    self.cmake(b, acc, k, zero, span)
+                } else {
+                    self.konst_of(b, acc, if prod { 1.0 } else { 0.0 }, span)
+                };
                 let op = if prod { BinaryOp::Mul } else { BinaryOp::Add };
                 let out = self.fold_src(b, src, vec![init], span, &mut |rw, x, v| {
                     let xc = rw.coerce(b, x, &Type::Scalar(acc), span)?;
-                    let next = rw.emit_binary(b, span, op, v[0], xc);
+                    let next = if acc.is_complex() {
+                        rw.complex_binary(b, op, v[0], xc, acc, span)?
+                    } else {
+                        rw.emit_binary(b, span, op, v[0], xc)
+                    };
                     Ok(vec![match rw.nan_test(b, x, span) {
                         Some(nan) if skip_nan => rw.emit_select(b, span, nan, v[0], next),
                         _ => next,
