@@ -174,24 +174,8 @@ element!(u32, UInt32, U32);
 element!(u64, UInt64, U64);
 
 // A complex element: (real, imaginary).
-macro_rules! complex_element {
-    ($t:ty, $s:ident, $rt:ident) => {
-        impl Element for [$t; 2] {
-            const DTYPE: Scalar = Scalar::$s;
-            fn to_rt(self) -> RtValue {
-                RtValue::$rt(self)
-            }
-            fn from_rt(v: &RtValue) -> Option<Self> {
-                match v {
-                    RtValue::$rt(x) => Some(*x),
-                    _ => None,
-                }
-            }
-        }
-    };
-}
-complex_element!(f32, Complex64, C64);
-complex_element!(f64, Complex128, C128);
+element!([f32; 2], Complex64, C64);
+element!([f64; 2], Complex128, C128);
 
 impl ArrayData {
     /// Number of elements.
