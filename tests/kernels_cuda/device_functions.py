@@ -207,3 +207,19 @@ def clamp_all(x, out):
     i = cuda.grid(1)
     if i < x.size:
         out[i] = clamp_unit(x[i])
+
+
+# A `@cuda.jit` function that returns nothing, called from a kernel: numba-cuda compiles it as
+# a device function too.
+@cuda.jit
+def store_scaled(out, i, v):
+    out[i] = 3.0 * v
+
+
+# gpu-only: the simulator launches every @cuda.jit function as a kernel (run with --gpu)
+# check: scale_all[1, 8](np.array([1.0, -2.0, 0.5]), np.zeros(3)) -> None ; arg1 == [3.0, -6.0, 1.5]
+@cuda.jit
+def scale_all(x, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        store_scaled(out, i, x[i])

@@ -382,7 +382,12 @@ impl<'m> Inferencer<'m> {
                     (FunctionKind::Kernel | FunctionKind::Device, FunctionKind::Host) => {
                         // numba-cuda lets kernels call @njit functions; so do we.
                     }
-                    (_, FunctionKind::Kernel) => {
+                    (FunctionKind::Kernel | FunctionKind::Device, FunctionKind::Kernel) => {
+                        // numba-cuda compiles a `@cuda.jit` function lazily: called from a
+                        // kernel, it is a device function (every function of a PTX module is
+                        // an ordinary function; only the launch wrapper is an entry).
+                    }
+                    (FunctionKind::Host, FunctionKind::Kernel) => {
                         return Err(err(
                             span,
                             format!("cannot call kernel `{name}` like a function"),
