@@ -442,3 +442,14 @@ def maybe_rotated(x, flag):
 
 # check: maybe_rotated(2.0, True) -> 2j
 # check: maybe_rotated(2.0, False) -> (2+0j)
+
+
+@njit
+def centered(z):
+    m = np.mean(z)
+    return m, z.mean(), z - m
+
+
+# check: centered(np.array([1 + 1j, 3 - 1j, 2 + 3j])) -> ((2+1j), (2+1j), [(-1+0j), (1-2j), 2j])
+# check: centered(np.array([1 + 2j], dtype=np.complex64)) -> ((1+2j), (1+2j), [0j])
+# check: centered(np.zeros(0, dtype=np.complex128)) -> (complex(math.nan, math.nan), complex(math.nan, math.nan), [])

@@ -507,7 +507,7 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             | Typing::Internal
             | Typing::SliceIndex
             | Typing::InPlace
-            | Typing::Reduce(Reduce::Sum | Reduce::Prod)
+            | Typing::Reduce(Reduce::Sum | Reduce::Prod | Reduce::Mean)
             | Typing::Complex(crate::builtins::ComplexOp::Conjugate)
             | Typing::Alloc(
                 Alloc::Empty
@@ -2141,7 +2141,7 @@ fn reduce(b: Builtin, r: Reduce, args: &[Type]) -> Result<Type, TypeError> {
             return Ok(Type::Array(ArrayType { dtype: Scalar::Int64, ndim: at.ndim - 1, layout: Layout::C }))
         }
         Reduce::Min | Reduce::Max | Reduce::NanMin | Reduce::NanMax => d,
-        Reduce::Mean if d.is_float() => d,
+        Reduce::Mean if d.is_inexact() => d,
         Reduce::Mean | Reduce::Var | Reduce::Std | Reduce::NanMean | Reduce::NanVar | Reduce::NanStd => Scalar::Float64,
         Reduce::ArgMin | Reduce::ArgMax => Scalar::Int64,
         Reduce::All | Reduce::Any => Scalar::Bool,

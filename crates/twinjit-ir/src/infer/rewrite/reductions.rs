@@ -557,6 +557,28 @@ impl<'r> Rewriter<'r> {
     /// Numba's `mean`: the sum in `rt` (float64 for integers), divided by the size in float64
     /// and converted to `rt`; NaN for an empty array.
     pub(super) fn mean(&mut self, b: Block, src: &Source, rt: Scalar, span: Span) -> Result<Value, Diagnostic> {
+        if rt.is_complex() {
+            // Numba's complex mean: the sum in the array's complex type divided by the size
+            // in complex128 (`c / a.size`), converted back; `nan+nanj` when empty.
+            let f = rt.component();
+            let zero = self.konst_of(b, f, 0.0, span);
+            let init = self.cmake(b, rt, zero, zero, span);
+            let out = self.fold_src(b, src, vec![init], span, &mut |rw, x, v| {
+                let x = rw.coerce(b, x, &Type::Scalar(rt), span)?;
+                Ok(vec![rw.complex_binary(b, BinaryOp::Add, v[0], x, rt, span)?])
+            })?;
+            let n = self.src_size(b, src, span);
+            let (zero_n, one_n) = (self.int(b, 0, span), self.int(b, 1, span));
+            let empty = self.emit_compare(b, span, CmpOp::Eq, n, zero_n);
+            let n = self.emit_select(b, span, empty, one_n, n);
+            let c128 = Type::Scalar(Scalar::Complex128);
+            let (sum, n) = (self.coerce(b, out[0], &c128, span)?, self.coerce(b, n, &c128, span)?);
+            let q = self.complex_binary(b, BinaryOp::Div, sum, n, Scalar::Complex128, span)?;
+            let q = self.coerce(b, q, &Type::Scalar(rt), span)?;
+            let nan = self.konst_of(b, f, f64::NAN, span);
+            let nan = self.cmake(b, rt, nan, nan, span);
+            return Ok(self.emit_select(b, span, empty, nan, q));
+        }
         let init = self.konst_of(b, rt, 0.0, span);
         let out = self.fold_src(b, src, vec![init], span, &mut |rw, x, v| {
             let x = rw.coerce(b, x, &Type::Scalar(rt), span)?;
