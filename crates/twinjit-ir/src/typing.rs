@@ -249,33 +249,21 @@ pub enum ComplexUfunc {
     Op(crate::builtins::ComplexOp),
 }
 
-/// The complex loop of ufunc builtin `b`, if it has one.
+/// The complex loop of ufunc builtin `b`, if it has one: the table's `cmath` row of the same
+/// function (`np.arcsin` is `cmath.asin`), or one of the arithmetic ufuncs.
 pub fn complex_ufunc(b: Builtin) -> Option<ComplexUfunc> {
-    use crate::builtins::ComplexOp as C;
     Some(match b.name() {
         "np.absolute" => ComplexUfunc::Abs,
         "np.negative" => ComplexUfunc::Negative,
         "np.positive" => ComplexUfunc::Positive,
         "np.square" => ComplexUfunc::Square,
-        name => ComplexUfunc::Op(match name {
-            "np.sqrt" => C::Sqrt,
-            "np.exp" => C::Exp,
-            "np.log" => C::Log,
-            "np.log10" => C::Log10,
-            "np.sin" => C::Sin,
-            "np.cos" => C::Cos,
-            "np.tan" => C::Tan,
-            "np.arcsin" => C::Asin,
-            "np.arccos" => C::Acos,
-            "np.arctan" => C::Atan,
-            "np.sinh" => C::Sinh,
-            "np.cosh" => C::Cosh,
-            "np.tanh" => C::Tanh,
-            "np.arcsinh" => C::Asinh,
-            "np.arccosh" => C::Acosh,
-            "np.arctanh" => C::Atanh,
-            _ => return None,
-        }),
+        name => {
+            let f = name.strip_prefix("np.")?.replacen("arc", "a", 1);
+            match Builtin::from_path(&format!("cmath.{f}"))?.info().typing {
+                Typing::Complex(op) => ComplexUfunc::Op(op),
+                _ => return None,
+            }
+        }
     })
 }
 
@@ -522,8 +510,8 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             )
     );
     // A ufunc with a complex loop on a complex argument (`np.abs(z)`, `np.exp(1j * a)`).
-    if let (Typing::Ufunc(_), Some(cu), 1) = (info.typing, complex_ufunc(b), args.len()) {
-        if let Some((c, _)) = elementwise_operand(&args[0]).filter(|(s, _)| s.is_complex()) {
+    if let (Typing::Ufunc(_), [a]) = (info.typing, args) {
+        if let (Some((c, _)), Some(cu)) = (elementwise_operand(a).filter(|(s, _)| s.is_complex()), complex_ufunc(b)) {
             let r = complex_ufunc_result(cu, c);
             return Ok(if is_elementwise(args) { elementwise_result(r, args) } else { Type::Scalar(r) });
         }

@@ -285,7 +285,7 @@ impl Rewriter<'_> {
     fn zero_of(&mut self, b: Block, t: &Type, span: Span) -> Result<Value, Diagnostic> {
         Ok(match t {
             Type::Scalar(s) if s.is_complex() => {
-                let zero = self.push(b, InstKind::Const(Const::Float(0.0)), Type::Scalar(s.component()), span);
+                let zero = self.konst_of(b, s.component(), 0.0, span);
                 self.cmake(b, *s, zero, zero, span)
             }
             Type::Scalar(s) => {
@@ -1347,9 +1347,11 @@ impl Rewriter<'_> {
         span: Span,
     ) -> Result<Value, Diagnostic> {
         let s = rt.scalar().expect("ufuncs give scalars");
-        if let (Some(cu), [x]) = (typing::complex_ufunc(bi), args) {
+        if let [x] = args {
             if let Some(c) = self.ty(*x).scalar().filter(|c| c.is_complex()) {
-                return self.complex_ufunc(b, cu, *x, c, span);
+                if let Some(cu) = typing::complex_ufunc(bi) {
+                    return self.complex_ufunc(b, cu, *x, c, span);
+                }
             }
         }
         match u {

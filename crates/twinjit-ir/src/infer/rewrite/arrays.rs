@@ -37,9 +37,7 @@ impl<'r> Rewriter<'r> {
     /// `1` (or `True`) of dtype `s`.
     fn one_of(&mut self, b: Block, s: Scalar, span: Span) -> Value {
         if s.is_complex() {
-            let f = Type::Scalar(s.component());
-            let one = self.push(b, InstKind::Const(Const::Float(1.0)), f.clone(), span);
-            let zero = self.push(b, InstKind::Const(Const::Float(0.0)), f, span);
+            let (one, zero) = (self.konst_of(b, s.component(), 1.0, span), self.konst_of(b, s.component(), 0.0, span));
             return self.cmake(b, s, one, zero, span);
         }
         let c = if s == Scalar::Bool { Const::Bool(true) } else { Const::Int(1) };

@@ -56,32 +56,10 @@ impl Rewriter<'_> {
         self.push(b, InstKind::MakeTuple(vec![re, im]), Type::Scalar(c), span)
     }
 
-    /// The float constant `k` of type `f`.
-    fn fk(&mut self, b: Block, f: Scalar, k: f64, span: Span) -> Value {
-        self.push(b, InstKind::Const(Const::Float(k)), Type::Scalar(f), span)
-    }
-
-    /// `x op y` of floats.
-    fn fop(&mut self, b: Block, op: BinaryOp, x: Value, y: Value, span: Span) -> Value {
-        self.emit_binary(b, span, op, x, y)
-    }
-
     /// A float builtin (`math.*`, already lowered) of floats of one type.
     fn fcall(&mut self, b: Block, bi: Builtin, args: &[Value], span: Span) -> Value {
         let t = self.ty(args[0]);
         self.push(b, InstKind::Builtin(bi, args.to_vec()), t, span)
-    }
-
-    fn fcmp(&mut self, b: Block, op: CmpOp, x: Value, y: Value, span: Span) -> Value {
-        self.emit_compare(b, span, op, x, y)
-    }
-
-    fn band(&mut self, b: Block, x: Value, y: Value, span: Span) -> Value {
-        self.push(b, InstKind::Binary(BinaryOp::BitAnd, x, y), Type::BOOL, span)
-    }
-
-    fn bor(&mut self, b: Block, x: Value, y: Value, span: Span) -> Value {
-        self.push(b, InstKind::Binary(BinaryOp::BitOr, x, y), Type::BOOL, span)
     }
 
     fn bnot(&mut self, b: Block, x: Value, span: Span) -> Value {
@@ -107,7 +85,7 @@ impl Rewriter<'_> {
             }
             Some(_) => {
                 let re = self.coerce(b, v, &f, span)?;
-                let im = self.fk(b, c.component(), 0.0, span);
+                let im = self.konst_of(b, c.component(), 0.0, span);
                 Ok(self.cmake(b, c, re, im, span))
             }
             None => Err(self.expect_number(v, span)),
@@ -118,10 +96,10 @@ impl Rewriter<'_> {
     pub(super) fn complex_truth(&mut self, b: Block, z: Value, span: Span) -> Value {
         let (re, im) = self.cparts(b, z, span);
         let f = self.ty(re).scalar().expect("a float");
-        let zero = self.fk(b, f, 0.0, span);
-        let x = self.fcmp(b, CmpOp::Ne, re, zero, span);
-        let y = self.fcmp(b, CmpOp::Ne, im, zero, span);
-        self.bor(b, x, y, span)
+        let zero = self.konst_of(b, f, 0.0, span);
+        let x = self.emit_compare(b, span, CmpOp::Ne, re, zero);
+        let y = self.emit_compare(b, span, CmpOp::Ne, im, zero);
+        self.emit_binary(b, span, BinaryOp::BitOr, x, y)
     }
 
     /// `-z` or `+z`.
@@ -138,12 +116,12 @@ impl Rewriter<'_> {
     /// `x == y` / `x != y` of complex numbers of one type.
     pub(super) fn complex_compare(&mut self, b: Block, op: CmpOp, x: Value, y: Value, span: Span) -> Value {
         let ((a, bb), (c, d)) = (self.cparts(b, x, span), self.cparts(b, y, span));
-        let r = self.fcmp(b, op, a, c, span);
-        let i = self.fcmp(b, op, bb, d, span);
+        let r = self.emit_compare(b, span, op, a, c);
+        let i = self.emit_compare(b, span, op, bb, d);
         if op == CmpOp::Eq {
-            self.band(b, r, i, span)
+            self.emit_binary(b, span, BinaryOp::BitAnd, r, i)
         } else {
-            self.bor(b, r, i, span)
+            self.emit_binary(b, span, BinaryOp::BitOr, r, i)
         }
     }
 
@@ -160,8 +138,8 @@ impl Rewriter<'_> {
         let ((a, bb), (cc, d)) = (self.cparts(b, x, span), self.cparts(b, y, span));
         Ok(match op {
             BinaryOp::Add | BinaryOp::Sub => {
-                let re = self.fop(b, op, a, cc, span);
-                let im = self.fop(b, op, bb, d, span);
+                let re = self.emit_binary(b, span, op, a, cc);
+                let im = self.emit_binary(b, span, op, bb, d);
                 self.cmake(b, c, re, im, span)
             }
             BinaryOp::Mul => self.complex_mul(b, c, (a, bb), (cc, d), span),
@@ -186,12 +164,12 @@ impl Rewriter<'_> {
         (cc, d): (Value, Value),
         span: Span,
     ) -> Value {
-        let ac = self.fop(b, BinaryOp::Mul, a, cc, span);
-        let bd = self.fop(b, BinaryOp::Mul, bb, d, span);
-        let ad = self.fop(b, BinaryOp::Mul, a, d, span);
-        let bc = self.fop(b, BinaryOp::Mul, bb, cc, span);
-        let re = self.fop(b, BinaryOp::Sub, ac, bd, span);
-        let im = self.fop(b, BinaryOp::Add, ad, bc, span);
+        let ac = self.emit_binary(b, span, BinaryOp::Mul, a, cc);
+        let bd = self.emit_binary(b, span, BinaryOp::Mul, bb, d);
+        let ad = self.emit_binary(b, span, BinaryOp::Mul, a, d);
+        let bc = self.emit_binary(b, span, BinaryOp::Mul, bb, cc);
+        let re = self.emit_binary(b, span, BinaryOp::Sub, ac, bd);
+        let im = self.emit_binary(b, span, BinaryOp::Add, ad, bc);
         self.cmake(b, c, re, im, span)
     }
 
@@ -210,33 +188,33 @@ impl Rewriter<'_> {
         use BinaryOp::{Add, Div, Mul, Sub};
         let abr = self.fcall(b, Builtin::Fabs, &[br], span);
         let abi = self.fcall(b, Builtin::Fabs, &[bi], span);
-        let real_big = self.fcmp(b, CmpOp::Ge, abr, abi, span);
-        let imag_big = self.fcmp(b, CmpOp::Ge, abi, abr, span);
-        let zero = self.fk(b, f, 0.0, span);
-        let abr_zero = self.fcmp(b, CmpOp::Eq, abr, zero, span);
-        let by_zero = self.band(b, real_big, abr_zero, span);
+        let real_big = self.emit_compare(b, span, CmpOp::Ge, abr, abi);
+        let imag_big = self.emit_compare(b, span, CmpOp::Ge, abi, abr);
+        let zero = self.konst_of(b, f, 0.0, span);
+        let abr_zero = self.emit_compare(b, span, CmpOp::Eq, abr, zero);
+        let by_zero = self.emit_binary(b, span, BinaryOp::BitAnd, real_big, abr_zero);
         self.raise_if(b, by_zero, "ZeroDivisionError", "complex division by zero", span);
         // Divided by the real part.
-        let ratio = self.fop(b, Div, bi, br, span);
-        let t = self.fop(b, Mul, bi, ratio, span);
-        let denom = self.fop(b, Add, br, t, span);
-        let t = self.fop(b, Mul, ai, ratio, span);
-        let t = self.fop(b, Add, ar, t, span);
-        let re1 = self.fop(b, Div, t, denom, span);
-        let t = self.fop(b, Mul, ar, ratio, span);
-        let t = self.fop(b, Sub, ai, t, span);
-        let im1 = self.fop(b, Div, t, denom, span);
+        let ratio = self.emit_binary(b, span, Div, bi, br);
+        let t = self.emit_binary(b, span, Mul, bi, ratio);
+        let denom = self.emit_binary(b, span, Add, br, t);
+        let t = self.emit_binary(b, span, Mul, ai, ratio);
+        let t = self.emit_binary(b, span, Add, ar, t);
+        let re1 = self.emit_binary(b, span, Div, t, denom);
+        let t = self.emit_binary(b, span, Mul, ar, ratio);
+        let t = self.emit_binary(b, span, Sub, ai, t);
+        let im1 = self.emit_binary(b, span, Div, t, denom);
         // Divided by the imaginary part.
-        let ratio = self.fop(b, Div, br, bi, span);
-        let t = self.fop(b, Mul, br, ratio, span);
-        let denom = self.fop(b, Add, t, bi, span);
-        let t = self.fop(b, Mul, ar, ratio, span);
-        let t = self.fop(b, Add, t, ai, span);
-        let re2 = self.fop(b, Div, t, denom, span);
-        let t = self.fop(b, Mul, ai, ratio, span);
-        let t = self.fop(b, Sub, t, ar, span);
-        let im2 = self.fop(b, Div, t, denom, span);
-        let nan = self.fk(b, f, f64::NAN, span);
+        let ratio = self.emit_binary(b, span, Div, br, bi);
+        let t = self.emit_binary(b, span, Mul, br, ratio);
+        let denom = self.emit_binary(b, span, Add, t, bi);
+        let t = self.emit_binary(b, span, Mul, ar, ratio);
+        let t = self.emit_binary(b, span, Add, t, ai);
+        let re2 = self.emit_binary(b, span, Div, t, denom);
+        let t = self.emit_binary(b, span, Mul, ai, ratio);
+        let t = self.emit_binary(b, span, Sub, t, ar);
+        let im2 = self.emit_binary(b, span, Div, t, denom);
+        let nan = self.konst_of(b, f, f64::NAN, span);
         let re = self.emit_select(b, span, imag_big, re2, nan);
         let re = self.emit_select(b, span, real_big, re1, re);
         let im = self.emit_select(b, span, imag_big, im2, nan);
@@ -257,11 +235,11 @@ impl Rewriter<'_> {
     ) -> Result<Value, Diagnostic> {
         use BinaryOp::{Add, Div, Mul};
         let f = c.component();
-        let two = self.fk(b, f, 2.0, span);
-        let zero = self.fk(b, f, 0.0, span);
-        let is_two = self.fcmp(b, CmpOp::Eq, br, two, span);
-        let no_imag = self.fcmp(b, CmpOp::Eq, bi, zero, span);
-        let square = self.band(b, is_two, no_imag, span);
+        let two = self.konst_of(b, f, 2.0, span);
+        let zero = self.konst_of(b, f, 0.0, span);
+        let is_two = self.emit_compare(b, span, CmpOp::Eq, br, two);
+        let no_imag = self.emit_compare(b, span, CmpOp::Eq, bi, zero);
+        let square = self.emit_binary(b, span, BinaryOp::BitAnd, is_two, no_imag);
         let sq = self.complex_mul(b, c, (ar, ai), (ar, ai), span);
         let (sq_re, sq_im) = self.cparts(b, sq, span);
         // `_Py_c_pow` in float64.
@@ -269,38 +247,38 @@ impl Rewriter<'_> {
         let (ar, ai) = (self.coerce(b, ar, &d, span)?, self.coerce(b, ai, &d, span)?);
         let (br, bi) = (self.coerce(b, br, &d, span)?, self.coerce(b, bi, &d, span)?);
         let f64s = Scalar::Float64;
-        let (zero, one) = (self.fk(b, f64s, 0.0, span), self.fk(b, f64s, 1.0, span));
+        let (zero, one) = (self.konst_of(b, f64s, 0.0, span), self.konst_of(b, f64s, 1.0, span));
         let vabs = self.fcall(b, Builtin::Hypot, &[ar, ai], span);
         let len = self.fcall(b, Builtin::MathPow, &[vabs, br], span);
         let at = self.fcall(b, Builtin::Atan2, &[ai, ar], span);
-        let phase = self.fop(b, Mul, at, br, span);
-        let has_imag = self.fcmp(b, CmpOp::Ne, bi, zero, span);
-        let t = self.fop(b, Mul, at, bi, span);
+        let phase = self.emit_binary(b, span, Mul, at, br);
+        let has_imag = self.emit_compare(b, span, CmpOp::Ne, bi, zero);
+        let t = self.emit_binary(b, span, Mul, at, bi);
         let t = self.fcall(b, Builtin::Exp, &[t], span);
-        let len_i = self.fop(b, Div, len, t, span);
+        let len_i = self.emit_binary(b, span, Div, len, t);
         let t = self.fcall(b, Builtin::Log, &[vabs], span);
-        let t = self.fop(b, Mul, bi, t, span);
-        let phase_i = self.fop(b, Add, phase, t, span);
+        let t = self.emit_binary(b, span, Mul, bi, t);
+        let phase_i = self.emit_binary(b, span, Add, phase, t);
         let len = self.emit_select(b, span, has_imag, len_i, len);
         let phase = self.emit_select(b, span, has_imag, phase_i, phase);
         let cos = self.fcall(b, Builtin::Cos, &[phase], span);
         let sin = self.fcall(b, Builtin::Sin, &[phase], span);
-        let mut re = self.fop(b, Mul, len, cos, span);
-        let mut im = self.fop(b, Mul, len, sin, span);
+        let mut re = self.emit_binary(b, span, Mul, len, cos);
+        let mut im = self.emit_binary(b, span, Mul, len, sin);
         // Zero base: 0, or NaN for a negative or complex exponent.
-        let are = self.fcmp(b, CmpOp::Eq, ar, zero, span);
-        let aim = self.fcmp(b, CmpOp::Eq, ai, zero, span);
-        let a_zero = self.band(b, are, aim, span);
-        let neg = self.fcmp(b, CmpOp::Lt, br, zero, span);
-        let edom = self.bor(b, has_imag, neg, span);
-        let nan = self.fk(b, f64s, f64::NAN, span);
+        let are = self.emit_compare(b, span, CmpOp::Eq, ar, zero);
+        let aim = self.emit_compare(b, span, CmpOp::Eq, ai, zero);
+        let a_zero = self.emit_binary(b, span, BinaryOp::BitAnd, are, aim);
+        let neg = self.emit_compare(b, span, CmpOp::Lt, br, zero);
+        let edom = self.emit_binary(b, span, BinaryOp::BitOr, has_imag, neg);
+        let nan = self.konst_of(b, f64s, f64::NAN, span);
         let zero_pow = self.emit_select(b, span, edom, nan, zero);
         re = self.emit_select(b, span, a_zero, zero_pow, re);
         im = self.emit_select(b, span, a_zero, zero_pow, im);
         // Zero exponent: 1.
-        let bre = self.fcmp(b, CmpOp::Eq, br, zero, span);
-        let bim = self.fcmp(b, CmpOp::Eq, bi, zero, span);
-        let b_zero = self.band(b, bre, bim, span);
+        let bre = self.emit_compare(b, span, CmpOp::Eq, br, zero);
+        let bim = self.emit_compare(b, span, CmpOp::Eq, bi, zero);
+        let b_zero = self.emit_binary(b, span, BinaryOp::BitAnd, bre, bim);
         re = self.emit_select(b, span, b_zero, one, re);
         im = self.emit_select(b, span, b_zero, zero, im);
         let fty = Type::Scalar(f);
@@ -362,7 +340,7 @@ impl Rewriter<'_> {
                 let fty = Type::Scalar(f);
                 match args {
                     [] => {
-                        let zero = self.fk(b, f, 0.0, span);
+                        let zero = self.konst_of(b, f, 0.0, span);
                         self.cmake(b, c, zero, zero, span)
                     }
                     [x] => self.as_complex(b, *x, c, span)?,
@@ -417,12 +395,12 @@ impl Rewriter<'_> {
                     C::IsInf => Builtin::IsInf,
                     _ => Builtin::IsFinite,
                 };
-                let x = self.push(b, InstKind::Builtin(bi, vec![re]), Type::BOOL, span);
-                let y = self.push(b, InstKind::Builtin(bi, vec![im]), Type::BOOL, span);
+                let x = self.float_predicate(b, bi, re, span);
+                let y = self.float_predicate(b, bi, im, span);
                 if op == C::IsFinite {
-                    self.band(b, x, y, span)
+                    self.emit_binary(b, span, BinaryOp::BitAnd, x, y)
                 } else {
-                    self.bor(b, x, y, span)
+                    self.emit_binary(b, span, BinaryOp::BitOr, x, y)
                 }
             }
             C::Log | C::Log10 => {
@@ -430,9 +408,9 @@ impl Rewriter<'_> {
                 let mut r = self.complex_log(b, c, zv, span);
                 if op == C::Log10 {
                     let (re, im) = self.cparts(b, r, span);
-                    let ln10 = self.fk(b, f, std::f64::consts::LN_10, span);
-                    let re = self.fop(b, BinaryOp::Div, re, ln10, span);
-                    let im = self.fop(b, BinaryOp::Div, im, ln10, span);
+                    let ln10 = self.konst_of(b, f, std::f64::consts::LN_10, span);
+                    let re = self.emit_binary(b, span, BinaryOp::Div, re, ln10);
+                    let im = self.emit_binary(b, span, BinaryOp::Div, im, ln10);
                     r = self.cmake(b, c, re, im, span);
                 } else if args.len() == 2 {
                     let base = z(self, 1)?;
@@ -477,9 +455,9 @@ impl Rewriter<'_> {
                 let (rre, rim) = self.complex_inverse(b, h, c, ny, x, span);
                 let nre = self.fneg(b, rre, span);
                 if op == C::Atan {
-                    let x_inf = self.push(b, InstKind::Builtin(Builtin::IsInf, vec![x]), Type::BOOL, span);
-                    let y_nan = self.push(b, InstKind::Builtin(Builtin::IsNan, vec![y]), Type::BOOL, span);
-                    let odd = self.band(b, x_inf, y_nan, span);
+                    let x_inf = self.float_predicate(b, Builtin::IsInf, x, span);
+                    let y_nan = self.float_predicate(b, Builtin::IsNan, y, span);
+                    let odd = self.emit_binary(b, span, BinaryOp::BitAnd, x_inf, y_nan);
                     let im = self.emit_select(b, span, odd, rre, nre);
                     self.cmake(b, c, rim, im, span)
                 } else {
@@ -522,27 +500,27 @@ impl Rewriter<'_> {
         use BinaryOp::Mul;
         let f = c.component();
         let (x, y) = self.cparts(b, z, span);
-        let x_fin = self.push(b, InstKind::Builtin(Builtin::IsFinite, vec![x]), Type::BOOL, span);
-        let y_fin = self.push(b, InstKind::Builtin(Builtin::IsFinite, vec![y]), Type::BOOL, span);
-        let x_nan = self.push(b, InstKind::Builtin(Builtin::IsNan, vec![x]), Type::BOOL, span);
-        let zero = self.fk(b, f, 0.0, span);
-        let nan = self.fk(b, f, f64::NAN, span);
+        let x_fin = self.float_predicate(b, Builtin::IsFinite, x, span);
+        let y_fin = self.float_predicate(b, Builtin::IsFinite, y, span);
+        let x_nan = self.float_predicate(b, Builtin::IsNan, x, span);
+        let zero = self.konst_of(b, f, 0.0, span);
+        let nan = self.konst_of(b, f, f64::NAN, span);
         let cos = self.fcall(b, Builtin::Cos, &[y], span);
         let sin = self.fcall(b, Builtin::Sin, &[y], span);
         let r = self.fcall(b, Builtin::Exp, &[x], span);
         // Finite x: r (cos y + i sin y), NaN when y is not finite; x = -inf: the same (0) or 0.
-        let fre = self.fop(b, Mul, r, cos, span);
-        let fim = self.fop(b, Mul, r, sin, span);
+        let fre = self.emit_binary(b, span, Mul, r, cos);
+        let fim = self.emit_binary(b, span, Mul, r, sin);
         let fin_re = self.emit_select(b, span, y_fin, fre, nan);
         let fin_im = self.emit_select(b, span, y_fin, fim, nan);
         // x = NaN: nan + nan j, or nan + 0j when y is zero.
-        let y_nonzero = self.fcmp(b, CmpOp::Ne, y, zero, span);
+        let y_nonzero = self.emit_compare(b, span, CmpOp::Ne, y, zero);
         let nan_im = self.emit_select(b, span, y_nonzero, x, y);
         // x = +inf: inf times cos/sin, keeping exact zeros; inf + nan j when y is not finite.
-        let cos_nz = self.fcmp(b, CmpOp::Ne, cos, zero, span);
-        let sin_nz = self.fcmp(b, CmpOp::Ne, sin, zero, span);
-        let xc = self.fop(b, Mul, cos, x, span);
-        let xs = self.fop(b, Mul, sin, x, span);
+        let cos_nz = self.emit_compare(b, span, CmpOp::Ne, cos, zero);
+        let sin_nz = self.emit_compare(b, span, CmpOp::Ne, sin, zero);
+        let xc = self.emit_binary(b, span, Mul, cos, x);
+        let xs = self.emit_binary(b, span, Mul, sin, x);
         let pinf_re = self.emit_select(b, span, cos_nz, xc, cos);
         let pinf_im = self.emit_select(b, span, sin_nz, xs, sin);
         let pinf_re = self.emit_select(b, span, y_fin, pinf_re, x);
@@ -550,7 +528,7 @@ impl Rewriter<'_> {
         // x = -inf: r (cos y + i sin y) (zeros), or 0 + 0j when y is not finite.
         let minf_re = self.emit_select(b, span, y_fin, fre, zero);
         let minf_im = self.emit_select(b, span, y_fin, fim, zero);
-        let pos = self.fcmp(b, CmpOp::Gt, x, zero, span);
+        let pos = self.emit_compare(b, span, CmpOp::Gt, x, zero);
         let inf_re = self.emit_select(b, span, pos, pinf_re, minf_re);
         let inf_im = self.emit_select(b, span, pos, pinf_im, minf_im);
         let re = self.emit_select(b, span, x_nan, x, inf_re);
@@ -566,47 +544,47 @@ impl Rewriter<'_> {
         use BinaryOp::{Add, Div, Mul, Sub};
         let f = c.component();
         let (a, bb) = self.cparts(b, z, span);
-        let zero = self.fk(b, f, 0.0, span);
-        let half = self.fk(b, f, 0.5, span);
-        let two = self.fk(b, f, 2.0, span);
-        let quarter = self.fk(b, f, 0.25, span);
+        let zero = self.konst_of(b, f, 0.0, span);
+        let half = self.konst_of(b, f, 0.5, span);
+        let two = self.konst_of(b, f, 2.0, span);
+        let quarter = self.konst_of(b, f, 0.25, span);
         let max = if f == Scalar::Float32 { f32::MAX as f64 } else { f64::MAX };
-        let thres = self.fk(b, f, max / (1.0 + std::f64::consts::SQRT_2), span);
+        let thres = self.konst_of(b, f, max / (1.0 + std::f64::consts::SQRT_2), span);
         let abs_a = self.fcall(b, Builtin::Fabs, &[a], span);
         let abs_b = self.fcall(b, Builtin::Fabs, &[bb], span);
-        let big_a = self.fcmp(b, CmpOp::Ge, abs_a, thres, span);
-        let big_b = self.fcmp(b, CmpOp::Ge, abs_b, thres, span);
-        let scale = self.bor(b, big_a, big_b, span);
-        let sa = self.fop(b, Mul, a, quarter, span);
-        let sb = self.fop(b, Mul, bb, quarter, span);
+        let big_a = self.emit_compare(b, span, CmpOp::Ge, abs_a, thres);
+        let big_b = self.emit_compare(b, span, CmpOp::Ge, abs_b, thres);
+        let scale = self.emit_binary(b, span, BinaryOp::BitOr, big_a, big_b);
+        let sa = self.emit_binary(b, span, Mul, a, quarter);
+        let sb = self.emit_binary(b, span, Mul, bb, quarter);
         let x = self.emit_select(b, span, scale, sa, a);
         let y = self.emit_select(b, span, scale, sb, bb);
         let h = self.fcall(b, Builtin::Hypot, &[x, y], span);
         // x >= 0: t = sqrt((x + h) / 2), (t, y / 2t).
-        let t = self.fop(b, Add, x, h, span);
-        let t = self.fop(b, Mul, t, half, span);
+        let t = self.emit_binary(b, span, Add, x, h);
+        let t = self.emit_binary(b, span, Mul, t, half);
         let t1 = self.fcall(b, Builtin::Sqrt, &[t], span);
-        let d1 = self.fop(b, Mul, two, t1, span);
-        let im1 = self.fop(b, Div, y, d1, span);
+        let d1 = self.emit_binary(b, span, Mul, two, t1);
+        let im1 = self.emit_binary(b, span, Div, y, d1);
         // x < 0: t = sqrt((-x + h) / 2), (|y| / 2t, copysign(t, y)).
         let nx = self.fneg(b, x, span);
-        let t = self.fop(b, Add, nx, h, span);
-        let t = self.fop(b, Mul, t, half, span);
+        let t = self.emit_binary(b, span, Add, nx, h);
+        let t = self.emit_binary(b, span, Mul, t, half);
         let t2 = self.fcall(b, Builtin::Sqrt, &[t], span);
-        let d2 = self.fop(b, Mul, two, t2, span);
+        let d2 = self.emit_binary(b, span, Mul, two, t2);
         let abs_y = self.fcall(b, Builtin::Fabs, &[y], span);
-        let re2 = self.fop(b, Div, abs_y, d2, span);
+        let re2 = self.emit_binary(b, span, Div, abs_y, d2);
         let im2 = self.fcall(b, Builtin::Copysign, &[t2, y], span);
-        let nonneg = self.fcmp(b, CmpOp::Ge, x, zero, span);
+        let nonneg = self.emit_compare(b, span, CmpOp::Ge, x, zero);
         let re = self.emit_select(b, span, nonneg, t1, re2);
         let im = self.emit_select(b, span, nonneg, im1, im2);
-        let re2x = self.fop(b, Mul, re, two, span);
+        let re2x = self.emit_binary(b, span, Mul, re, two);
         let mut re = self.emit_select(b, span, scale, re2x, re);
         let mut im = im;
         // Special values, the last test first (the first that holds wins).
-        let a_inf = self.push(b, InstKind::Builtin(Builtin::IsInf, vec![a]), Type::BOOL, span);
-        let a_neg = self.fcmp(b, CmpOp::Lt, a, zero, span);
-        let bmb = self.fop(b, Sub, bb, bb, span);
+        let a_inf = self.float_predicate(b, Builtin::IsInf, a, span);
+        let a_neg = self.emit_compare(b, span, CmpOp::Lt, a, zero);
+        let bmb = self.emit_binary(b, span, Sub, bb, bb);
         let abs_bmb = self.fcall(b, Builtin::Fabs, &[bmb], span);
         let cs_ab = self.fcall(b, Builtin::Copysign, &[a, bb], span);
         let cs_bmb = self.fcall(b, Builtin::Copysign, &[bmb, bb], span);
@@ -614,14 +592,14 @@ impl Rewriter<'_> {
         let inf_im = self.emit_select(b, span, a_neg, cs_ab, cs_bmb);
         re = self.emit_select(b, span, a_inf, inf_re, re);
         im = self.emit_select(b, span, a_inf, inf_im, im);
-        let a_nan = self.push(b, InstKind::Builtin(Builtin::IsNan, vec![a]), Type::BOOL, span);
+        let a_nan = self.float_predicate(b, Builtin::IsNan, a, span);
         re = self.emit_select(b, span, a_nan, a, re);
         im = self.emit_select(b, span, a_nan, a, im);
-        let b_inf = self.push(b, InstKind::Builtin(Builtin::IsInf, vec![bb]), Type::BOOL, span);
-        let a0 = self.fcmp(b, CmpOp::Eq, a, zero, span);
-        let b0 = self.fcmp(b, CmpOp::Eq, bb, zero, span);
-        let both0 = self.band(b, a0, b0, span);
-        let first = self.bor(b, both0, b_inf, span);
+        let b_inf = self.float_predicate(b, Builtin::IsInf, bb, span);
+        let a0 = self.emit_compare(b, span, CmpOp::Eq, a, zero);
+        let b0 = self.emit_compare(b, span, CmpOp::Eq, bb, zero);
+        let both0 = self.emit_binary(b, span, BinaryOp::BitAnd, a0, b0);
+        let first = self.emit_binary(b, span, BinaryOp::BitOr, both0, b_inf);
         re = self.emit_select(b, span, first, abs_b, re);
         im = self.emit_select(b, span, first, bb, im);
         self.cmake(b, c, re, im, span)
@@ -632,25 +610,25 @@ impl Rewriter<'_> {
     fn complex_rect(&mut self, b: Block, c: Scalar, r: Value, phi: Value, span: Span) -> Value {
         use BinaryOp::{Div, Mul};
         let f = c.component();
-        let zero = self.fk(b, f, 0.0, span);
+        let zero = self.konst_of(b, f, 0.0, span);
         let cos = self.fcall(b, Builtin::Cos, &[phi], span);
         let sin = self.fcall(b, Builtin::Sin, &[phi], span);
-        let r_inf = self.push(b, InstKind::Builtin(Builtin::IsInf, vec![r]), Type::BOOL, span);
+        let r_inf = self.float_predicate(b, Builtin::IsInf, r, span);
         let part = |rw: &mut Self, x: Value| {
-            let is0 = rw.fcmp(b, CmpOp::Eq, x, zero, span);
-            let keep = rw.band(b, is0, r_inf, span);
-            let d = rw.fop(b, Div, x, r, span);
-            let m = rw.fop(b, Mul, x, r, span);
+            let is0 = rw.emit_compare(b, span, CmpOp::Eq, x, zero);
+            let keep = rw.emit_binary(b, span, BinaryOp::BitAnd, is0, r_inf);
+            let d = rw.emit_binary(b, span, Div, x, r);
+            let m = rw.emit_binary(b, span, Mul, x, r);
             rw.emit_select(b, span, keep, d, m)
         };
         let mut re = part(self, cos);
         let mut im = part(self, sin);
         // phi not finite: rect(0, phi) = abs(r) (+0j); rect(inf, phi) = r + phi j.
-        let phi_fin = self.push(b, InstKind::Builtin(Builtin::IsFinite, vec![phi]), Type::BOOL, span);
+        let phi_fin = self.float_predicate(b, Builtin::IsFinite, phi, span);
         let odd = self.bnot(b, phi_fin, span);
-        let r0 = self.fcmp(b, CmpOp::Eq, r, zero, span);
-        let odd_zero = self.band(b, odd, r0, span);
-        let odd_inf = self.band(b, odd, r_inf, span);
+        let r0 = self.emit_compare(b, span, CmpOp::Eq, r, zero);
+        let odd_zero = self.emit_binary(b, span, BinaryOp::BitAnd, odd, r0);
+        let odd_inf = self.emit_binary(b, span, BinaryOp::BitAnd, odd, r_inf);
         re = self.emit_select(b, span, odd_inf, r, re);
         im = self.emit_select(b, span, odd_inf, phi, im);
         let abs_r = self.fcall(b, Builtin::Fabs, &[r], span);
@@ -674,7 +652,7 @@ impl Rewriter<'_> {
         use crate::builtins::ComplexOp as C;
         use BinaryOp::{Add, Mul, Sub};
         let f = c.component();
-        let k = |rw: &mut Self, v: f64| rw.fk(b, f, v, span);
+        let k = |rw: &mut Self, v: f64| rw.konst_of(b, f, v, span);
         let (one, half, two) = (k(self, 1.0), k(self, 0.5), k(self, 2.0));
         let ln4 = k(self, 4f64.ln());
         if op == C::Atanh {
@@ -683,15 +661,15 @@ impl Rewriter<'_> {
         let thres = k(self, f32::MAX as f64 / 4.0);
         let ax = self.fcall(b, Builtin::Fabs, &[x], span);
         let ay = self.fcall(b, Builtin::Fabs, &[y], span);
-        let bx = self.fcmp(b, CmpOp::Gt, ax, thres, span);
-        let by = self.fcmp(b, CmpOp::Gt, ay, thres, span);
-        let large = self.bor(b, bx, by, span);
+        let bx = self.emit_compare(b, span, CmpOp::Gt, ax, thres);
+        let by = self.emit_compare(b, span, CmpOp::Gt, ay, thres);
+        let large = self.emit_binary(b, span, BinaryOp::BitOr, bx, by);
         // log(hypot(x/2, y/2)) + ln 4, for the large branch.
-        let hx = self.fop(b, Mul, x, half, span);
-        let hy = self.fop(b, Mul, y, half, span);
+        let hx = self.emit_binary(b, span, Mul, x, half);
+        let hy = self.emit_binary(b, span, Mul, y, half);
         let h = self.fcall(b, Builtin::Hypot, &[hx, hy], span);
         let lh = self.fcall(b, Builtin::Log, &[h], span);
-        let big = self.fop(b, Add, lh, ln4, span);
+        let big = self.emit_binary(b, span, Add, lh, ln4);
         let sqrt_of = |rw: &mut Self, re: Value, im: Value| {
             let z = rw.cmake(b, c, re, im, span);
             let r = rw.complex_sqrt(b, c, z, span);
@@ -702,48 +680,48 @@ impl Rewriter<'_> {
                 let lre = self.fcall(b, Builtin::Atan2, &[ay, x], span);
                 let ny = self.fneg(b, y, span);
                 let lim = self.fcall(b, Builtin::Copysign, &[big, ny], span);
-                let omx = self.fop(b, Sub, one, x, span);
+                let omx = self.emit_binary(b, span, Sub, one, x);
                 let (s1r, s1i) = sqrt_of(self, omx, ny);
-                let opx = self.fop(b, Add, one, x, span);
+                let opx = self.emit_binary(b, span, Add, one, x);
                 let (s2r, s2i) = sqrt_of(self, opx, y);
                 let a = self.fcall(b, Builtin::Atan2, &[s1r, s2r], span);
-                let sre = self.fop(b, Mul, two, a, span);
-                let p = self.fop(b, Mul, s2r, s1i, span);
-                let q = self.fop(b, Mul, s2i, s1r, span);
-                let d = self.fop(b, Sub, p, q, span);
+                let sre = self.emit_binary(b, span, Mul, two, a);
+                let p = self.emit_binary(b, span, Mul, s2r, s1i);
+                let q = self.emit_binary(b, span, Mul, s2i, s1r);
+                let d = self.emit_binary(b, span, Sub, p, q);
                 let sim = self.fcall(b, Builtin::Asinh, &[d], span);
                 (lre, lim, sre, sim)
             }
             C::Acosh => {
                 let lim = self.fcall(b, Builtin::Atan2, &[y, x], span);
-                let xm = self.fop(b, Sub, x, one, span);
+                let xm = self.emit_binary(b, span, Sub, x, one);
                 let (s1r, s1i) = sqrt_of(self, xm, y);
-                let xp = self.fop(b, Add, x, one, span);
+                let xp = self.emit_binary(b, span, Add, x, one);
                 let (s2r, s2i) = sqrt_of(self, xp, y);
-                let p = self.fop(b, Mul, s1r, s2r, span);
-                let q = self.fop(b, Mul, s1i, s2i, span);
-                let d = self.fop(b, Add, p, q, span);
+                let p = self.emit_binary(b, span, Mul, s1r, s2r);
+                let q = self.emit_binary(b, span, Mul, s1i, s2i);
+                let d = self.emit_binary(b, span, Add, p, q);
                 let sre = self.fcall(b, Builtin::Asinh, &[d], span);
                 let a = self.fcall(b, Builtin::Atan2, &[s1i, s2r], span);
-                let sim = self.fop(b, Mul, two, a, span);
+                let sim = self.emit_binary(b, span, Mul, two, a);
                 (big, lim, sre, sim)
             }
             _ => {
                 // asinh
                 let lre = self.fcall(b, Builtin::Copysign, &[big, x], span);
                 let lim = self.fcall(b, Builtin::Atan2, &[y, ax], span);
-                let opy = self.fop(b, Add, one, y, span);
+                let opy = self.emit_binary(b, span, Add, one, y);
                 let nx = self.fneg(b, x, span);
                 let (s1r, s1i) = sqrt_of(self, opy, nx);
-                let omy = self.fop(b, Sub, one, y, span);
+                let omy = self.emit_binary(b, span, Sub, one, y);
                 let (s2r, s2i) = sqrt_of(self, omy, x);
-                let p = self.fop(b, Mul, s1r, s2i, span);
-                let q = self.fop(b, Mul, s2r, s1i, span);
-                let d = self.fop(b, Sub, p, q, span);
+                let p = self.emit_binary(b, span, Mul, s1r, s2i);
+                let q = self.emit_binary(b, span, Mul, s2r, s1i);
+                let d = self.emit_binary(b, span, Sub, p, q);
                 let sre = self.fcall(b, Builtin::Asinh, &[d], span);
-                let p = self.fop(b, Mul, s1r, s2r, span);
-                let q = self.fop(b, Mul, s1i, s2i, span);
-                let d = self.fop(b, Sub, p, q, span);
+                let p = self.emit_binary(b, span, Mul, s1r, s2r);
+                let q = self.emit_binary(b, span, Mul, s1i, s2i);
+                let d = self.emit_binary(b, span, Sub, p, q);
                 let sim = self.fcall(b, Builtin::Atan2, &[y, d], span);
                 (lre, lim, sre, sim)
             }
@@ -758,7 +736,7 @@ impl Rewriter<'_> {
     fn complex_atanh(&mut self, b: Block, c: Scalar, x0: Value, y0: Value, span: Span) -> (Value, Value) {
         use BinaryOp::{Add, Div, Mul, Sub};
         let f = c.component();
-        let k = |rw: &mut Self, v: f64| rw.fk(b, f, v, span);
+        let k = |rw: &mut Self, v: f64| rw.konst_of(b, f, v, span);
         let (zero, one, two, four, quarter) = (k(self, 0.0), k(self, 1.0), k(self, 2.0), k(self, 4.0), k(self, 0.25));
         let half = k(self, 0.5);
         let large_t = k(self, (f32::MAX as f64 / 4.0).sqrt());
@@ -766,26 +744,26 @@ impl Rewriter<'_> {
         let pi_2 = k(self, std::f64::consts::FRAC_PI_2);
         let inf = k(self, f64::INFINITY);
         let nan = k(self, f64::NAN);
-        let negate = self.fcmp(b, CmpOp::Lt, x0, zero, span);
+        let negate = self.emit_compare(b, span, CmpOp::Lt, x0, zero);
         let nx0 = self.fneg(b, x0, span);
         let ny0 = self.fneg(b, y0, span);
         let x = self.emit_select(b, span, negate, nx0, x0);
         let y = self.emit_select(b, span, negate, ny0, y0);
         let ay = self.fcall(b, Builtin::Fabs, &[y], span);
         // Large (or NaN real part).
-        let x_nan = self.push(b, InstKind::Builtin(Builtin::IsNan, vec![x]), Type::BOOL, span);
-        let gx = self.fcmp(b, CmpOp::Gt, x, large_t, span);
-        let gy = self.fcmp(b, CmpOp::Gt, ay, large_t, span);
-        let large = self.bor(b, x_nan, gx, span);
-        let large = self.bor(b, large, gy, span);
-        let y_inf = self.push(b, InstKind::Builtin(Builtin::IsInf, vec![y]), Type::BOOL, span);
-        let x_inf = self.push(b, InstKind::Builtin(Builtin::IsInf, vec![x]), Type::BOOL, span);
-        let hx = self.fop(b, Mul, x, half, span);
-        let hy = self.fop(b, Mul, y, half, span);
+        let x_nan = self.float_predicate(b, Builtin::IsNan, x, span);
+        let gx = self.emit_compare(b, span, CmpOp::Gt, x, large_t);
+        let gy = self.emit_compare(b, span, CmpOp::Gt, ay, large_t);
+        let large = self.emit_binary(b, span, BinaryOp::BitOr, x_nan, gx);
+        let large = self.emit_binary(b, span, BinaryOp::BitOr, large, gy);
+        let y_inf = self.float_predicate(b, Builtin::IsInf, y, span);
+        let x_inf = self.float_predicate(b, Builtin::IsInf, x, span);
+        let hx = self.emit_binary(b, span, Mul, x, half);
+        let hy = self.emit_binary(b, span, Mul, y, half);
         let h = self.fcall(b, Builtin::Hypot, &[hx, hy], span);
-        let t = self.fop(b, Div, x, four, span);
-        let t = self.fop(b, Div, t, h, span);
-        let lre = self.fop(b, Div, t, h, span);
+        let t = self.emit_binary(b, span, Div, x, four);
+        let t = self.emit_binary(b, span, Div, t, h);
+        let lre = self.emit_binary(b, span, Div, t, h);
         let lre = self.emit_select(b, span, x_inf, zero, lre);
         let cz = self.fcall(b, Builtin::Copysign, &[zero, x], span);
         let lre = self.emit_select(b, span, y_inf, cz, lre);
@@ -794,44 +772,44 @@ impl Rewriter<'_> {
         let t = self.fcall(b, Builtin::Copysign, &[pi_2, t], span);
         let lim = self.fneg(b, t, span);
         // x == 1 and |y| tiny.
-        let x1 = self.fcmp(b, CmpOp::Eq, x, one, span);
-        let tiny = self.fcmp(b, CmpOp::Lt, ay, small_t, span);
-        let near = self.band(b, x1, tiny, span);
-        let ay0 = self.fcmp(b, CmpOp::Eq, ay, zero, span);
+        let x1 = self.emit_compare(b, span, CmpOp::Eq, x, one);
+        let tiny = self.emit_compare(b, span, CmpOp::Lt, ay, small_t);
+        let near = self.emit_binary(b, span, BinaryOp::BitAnd, x1, tiny);
+        let ay0 = self.emit_compare(b, span, CmpOp::Eq, ay, zero);
         let sq = self.fcall(b, Builtin::Sqrt, &[ay], span);
         let hh = self.fcall(b, Builtin::Hypot, &[ay, two], span);
         let sh = self.fcall(b, Builtin::Sqrt, &[hh], span);
-        let q = self.fop(b, Div, sq, sh, span);
+        let q = self.emit_binary(b, span, Div, sq, sh);
         let lq = self.fcall(b, Builtin::Log, &[q], span);
         let nre = self.fneg(b, lq, span);
         let nay = self.fneg(b, ay, span);
         let a = self.fcall(b, Builtin::Atan2, &[two, nay], span);
-        let a = self.fop(b, Div, a, two, span);
+        let a = self.emit_binary(b, span, Div, a, two);
         let nim = self.fcall(b, Builtin::Copysign, &[a, y], span);
         let nre = self.emit_select(b, span, ay0, inf, nre);
         let nim = self.emit_select(b, span, ay0, y, nim);
         // General.
-        let sqay = self.fop(b, Mul, ay, ay, span);
-        let zr1 = self.fop(b, Sub, one, x, span);
-        let d = self.fop(b, Mul, zr1, zr1, span);
-        let d = self.fop(b, Add, d, sqay, span);
-        let t = self.fop(b, Mul, four, x, span);
-        let t = self.fop(b, Div, t, d, span);
+        let sqay = self.emit_binary(b, span, Mul, ay, ay);
+        let zr1 = self.emit_binary(b, span, Sub, one, x);
+        let d = self.emit_binary(b, span, Mul, zr1, zr1);
+        let d = self.emit_binary(b, span, Add, d, sqay);
+        let t = self.emit_binary(b, span, Mul, four, x);
+        let t = self.emit_binary(b, span, Div, t, d);
         let t = self.fcall(b, Builtin::Log1p, &[t], span);
-        let gre = self.fop(b, Mul, t, quarter, span);
+        let gre = self.emit_binary(b, span, Mul, t, quarter);
         let m2 = k(self, -2.0);
-        let p = self.fop(b, Mul, m2, y, span);
-        let opx = self.fop(b, Add, one, x, span);
-        let q = self.fop(b, Mul, zr1, opx, span);
-        let q = self.fop(b, Sub, q, sqay, span);
+        let p = self.emit_binary(b, span, Mul, m2, y);
+        let opx = self.emit_binary(b, span, Add, one, x);
+        let q = self.emit_binary(b, span, Mul, zr1, opx);
+        let q = self.emit_binary(b, span, Sub, q, sqay);
         let a = self.fcall(b, Builtin::Atan2, &[p, q], span);
         let a = self.fneg(b, a, span);
-        let gim = self.fop(b, Mul, a, half, span);
+        let gim = self.emit_binary(b, span, Mul, a, half);
         let re = self.emit_select(b, span, near, nre, gre);
         let im = self.emit_select(b, span, near, nim, gim);
         let re = self.emit_select(b, span, large, lre, re);
         let im = self.emit_select(b, span, large, lim, im);
-        let y_nan = self.push(b, InstKind::Builtin(Builtin::IsNan, vec![y]), Type::BOOL, span);
+        let y_nan = self.float_predicate(b, Builtin::IsNan, y, span);
         let im = self.emit_select(b, span, y_nan, nan, im);
         let nre = self.fneg(b, re, span);
         let nim = self.fneg(b, im, span);
@@ -854,33 +832,33 @@ impl Rewriter<'_> {
         use crate::builtins::ComplexOp as C;
         use BinaryOp::{Add, Div, Mul};
         let f = c.component();
-        let zero = self.fk(b, f, 0.0, span);
-        let one = self.fk(b, f, 1.0, span);
-        let x_inf = self.push(b, InstKind::Builtin(Builtin::IsInf, vec![x]), Type::BOOL, span);
-        let y_nan = self.push(b, InstKind::Builtin(Builtin::IsNan, vec![y]), Type::BOOL, span);
+        let zero = self.konst_of(b, f, 0.0, span);
+        let one = self.konst_of(b, f, 1.0, span);
+        let x_inf = self.float_predicate(b, Builtin::IsInf, x, span);
+        let y_nan = self.float_predicate(b, Builtin::IsNan, y, span);
         let (re, im, inf_re, inf_im) = match op {
             C::Tanh => {
                 let tx = self.fcall(b, Builtin::Tanh, &[x], span);
                 let ty = self.fcall(b, Builtin::Tan, &[y], span);
                 let chx = self.fcall(b, Builtin::Cosh, &[x], span);
-                let cx = self.fop(b, Div, one, chx, span);
-                let txty = self.fop(b, Mul, tx, ty, span);
-                let t = self.fop(b, Mul, txty, txty, span);
-                let denom = self.fop(b, Add, one, t, span);
-                let t = self.fop(b, Mul, ty, ty, span);
-                let t = self.fop(b, Add, one, t, span);
-                let t = self.fop(b, Mul, tx, t, span);
-                let re = self.fop(b, Div, t, denom, span);
-                let t = self.fop(b, Div, ty, denom, span);
-                let t = self.fop(b, Mul, t, cx, span);
-                let im = self.fop(b, Mul, t, cx, span);
+                let cx = self.emit_binary(b, span, Div, one, chx);
+                let txty = self.emit_binary(b, span, Mul, tx, ty);
+                let t = self.emit_binary(b, span, Mul, txty, txty);
+                let denom = self.emit_binary(b, span, Add, one, t);
+                let t = self.emit_binary(b, span, Mul, ty, ty);
+                let t = self.emit_binary(b, span, Add, one, t);
+                let t = self.emit_binary(b, span, Mul, tx, t);
+                let re = self.emit_binary(b, span, Div, t, denom);
+                let t = self.emit_binary(b, span, Div, ty, denom);
+                let t = self.emit_binary(b, span, Mul, t, cx);
+                let im = self.emit_binary(b, span, Mul, t, cx);
                 // x infinite: copysign(1, x) + copysign(0, sin(2y)) j (0 when y is infinite).
                 let inf_re = self.fcall(b, Builtin::Copysign, &[one, x], span);
-                let two = self.fk(b, f, 2.0, span);
-                let y2 = self.fop(b, Mul, two, y, span);
+                let two = self.konst_of(b, f, 2.0, span);
+                let y2 = self.emit_binary(b, span, Mul, two, y);
                 let s = self.fcall(b, Builtin::Sin, &[y2], span);
                 let cs = self.fcall(b, Builtin::Copysign, &[zero, s], span);
-                let y_inf = self.push(b, InstKind::Builtin(Builtin::IsInf, vec![y]), Type::BOOL, span);
+                let y_inf = self.float_predicate(b, Builtin::IsInf, y, span);
                 let inf_im = self.emit_select(b, span, y_inf, zero, cs);
                 (re, im, inf_re, inf_im)
             }
@@ -891,29 +869,29 @@ impl Rewriter<'_> {
                 let sh = self.fcall(b, Builtin::Sinh, &[x], span);
                 let abs_x = self.fcall(b, Builtin::Fabs, &[x], span);
                 if op == C::Cosh {
-                    let re = self.fop(b, Mul, cos, ch, span);
-                    let im = self.fop(b, Mul, sin, sh, span);
+                    let re = self.emit_binary(b, span, Mul, cos, ch);
+                    let im = self.emit_binary(b, span, Mul, sin, sh);
                     // x infinite: |x| + y j when y is NaN or 0, else copysign(x, cos y) +
                     // copysign(x, sin y) j; the imaginary part negated for x = -inf.
-                    let y0 = self.fcmp(b, CmpOp::Eq, y, zero, span);
-                    let plain = self.bor(b, y_nan, y0, span);
+                    let y0 = self.emit_compare(b, span, CmpOp::Eq, y, zero);
+                    let plain = self.emit_binary(b, span, BinaryOp::BitOr, y_nan, y0);
                     let cre = self.fcall(b, Builtin::Copysign, &[x, cos], span);
                     let cim = self.fcall(b, Builtin::Copysign, &[x, sin], span);
                     let inf_re = self.emit_select(b, span, plain, abs_x, cre);
                     let inf_im = self.emit_select(b, span, plain, y, cim);
-                    let neg = self.fcmp(b, CmpOp::Lt, x, zero, span);
+                    let neg = self.emit_compare(b, span, CmpOp::Lt, x, zero);
                     let n = self.fneg(b, inf_im, span);
                     let inf_im = self.emit_select(b, span, neg, n, inf_im);
                     (re, im, inf_re, inf_im)
                 } else {
-                    let re = self.fop(b, Mul, cos, sh, span);
-                    let im = self.fop(b, Mul, sin, ch, span);
+                    let re = self.emit_binary(b, span, Mul, cos, sh);
+                    let im = self.emit_binary(b, span, Mul, sin, ch);
                     // x infinite: x + y j when y is NaN, else cos y * x (kept at 0) + sin y *
                     // |x| (kept at 0) j.
-                    let cnz = self.fcmp(b, CmpOp::Ne, cos, zero, span);
-                    let snz = self.fcmp(b, CmpOp::Ne, sin, zero, span);
-                    let cx = self.fop(b, Mul, cos, x, span);
-                    let sx = self.fop(b, Mul, sin, abs_x, span);
+                    let cnz = self.emit_compare(b, span, CmpOp::Ne, cos, zero);
+                    let snz = self.emit_compare(b, span, CmpOp::Ne, sin, zero);
+                    let cx = self.emit_binary(b, span, Mul, cos, x);
+                    let sx = self.emit_binary(b, span, Mul, sin, abs_x);
                     let r = self.emit_select(b, span, cnz, cx, cos);
                     let i = self.emit_select(b, span, snz, sx, sin);
                     let inf_re = self.emit_select(b, span, y_nan, x, r);

@@ -697,8 +697,8 @@ impl Rewriter<'_> {
                         // The loop's type (with an output array, the result converts to its
                         // dtype afterwards).
                         let dts: Vec<Scalar> = xs.iter().map(|x| sc(self, *x)).collect();
-                        if let (Some(cu), [c]) = (typing::complex_ufunc(*bi), dts.as_slice()) {
-                            if c.is_complex() {
+                        if let [c] = dts.as_slice() {
+                            if let Some(cu) = c.is_complex().then(|| typing::complex_ufunc(*bi)).flatten() {
                                 return self.complex_ufunc(b, cu, xs[0], *c, span);
                             }
                         }
