@@ -11,7 +11,15 @@ use twinjit_ir::{parse_type, Type, TypedProgram};
 
 const SOURCE: &str = r#"
 import math
+import numpy as np
 from numba import njit
+
+TABLE = np.array([0.5, 1.5, 2.5, 3.5])
+GRID = np.arange(6, dtype=np.int32).reshape(2, 3)
+
+@njit
+def lookup(i, j):
+    return TABLE[i] * 2.0 + TABLE.sum() + GRID[j, i % 3]
 
 @njit
 def arith(a, b):
@@ -55,7 +63,7 @@ def get(xs, i):
 
 @njit
 def mix(n, x):
-    return fib(n) + sq(n) + math.exp(x) // 0.5
+    return fib(n) + sq(n) + math.exp(x) // 0.5 + TABLE[n % 4]
 "#;
 
 fn program(func: &str, args: &str) -> TypedProgram {
@@ -111,6 +119,9 @@ fn loaded_programs_compute_what_compiled_ones_do() {
     assert_eq!(call(&loaded, &[f(1.5)]).unwrap()[0], f(1.5f64.exp() + 1.5f64.sin()));
     let (loaded, _) = check("fdiv", "float64;float64", &[vec![f(7.5), f(2.0)], vec![f(-7.5), f(2.0)]]);
     assert_eq!(call(&loaded, &[f(-7.5), f(2.0)]).unwrap()[0], f(-4.0));
+    // Module-level arrays are read-only symbols of the artifact, relocated on load.
+    let (loaded, _) = check("lookup", "int64;int64", &[vec![0, 0], vec![3, 1], vec![2, 1]]);
+    assert_eq!(call(&loaded, &[3, 1]).unwrap()[0], f(7.0 + 8.0 + 3.0));
 }
 
 #[test]
@@ -130,7 +141,7 @@ fn index_errors_survive_loading_with_their_site() {
 fn artifacts_load_in_another_process() {
     const VAR: &str = "TWINJIT_HOST_TEST_ARTIFACT";
     let args = [10, f(1.25)];
-    let expected = f(55.0 + 101.0 + (1.25f64.exp() / 0.5).floor());
+    let expected = f(55.0 + 101.0 + (1.25f64.exp() / 0.5).floor() + 2.5);
     if let Ok(path) = std::env::var(VAR) {
         let loaded = load(&std::fs::read(path).unwrap()).expect("loads");
         assert_eq!(call(&loaded, &args).unwrap()[0], expected);

@@ -40,6 +40,9 @@ pub(crate) enum Global {
     Const(ConstValue),
     /// `X = None` at module level.
     NoneConst,
+    /// A module-level NumPy array twinjit computed (`const_array.rs`): frozen into the code
+    /// of every function that reads it, read-only.
+    Array(std::sync::Arc<twinjit_ir::ConstArray>),
     /// A NumPy scalar constant that is not int64/float64/bool (`np.float32(0.5)`): the value,
     /// already rounded to the type, and the type.
     Scalar(Scalar, ConstValue),
@@ -75,7 +78,7 @@ pub(crate) enum UnfrozenWhy {
     /// Assigned inside a module-level block (`if`, `for`, `try`, `with`).
     InBlock,
     /// A NumPy array (`np.ones(10)`): the function that built it.
-    Array(String),
+    Array(String, Option<String>),
     /// A string constant.
     Str,
     /// A class defined at module level.
@@ -231,6 +234,19 @@ pub(crate) fn type_info(func: &str, dtype: Scalar, attr: &str) -> Option<(Scalar
 }
 
 /// NumPy/Numba scalar type names usable as casts and dtypes.
+/// A dtype written as a string (`'float32'`, `'f8'`, `'d'`, `'complex'`).
+pub(crate) fn dtype_string(name: &str) -> Option<Scalar> {
+    dtype_name(name).or(match name {
+        "d" | "float" => Some(Scalar::Float64),
+        "f" => Some(Scalar::Float32),
+        "int" => Some(Scalar::Int64),
+        "bool" | "?" => Some(Scalar::Bool),
+        "complex" | "D" => Some(Scalar::Complex128),
+        "F" => Some(Scalar::Complex64),
+        _ => None,
+    })
+}
+
 pub(crate) fn dtype_name(name: &str) -> Option<Scalar> {
     use Scalar::*;
     Some(match name {

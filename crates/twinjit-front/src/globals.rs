@@ -268,13 +268,34 @@ impl Globals<'_> {
                             return Ok(Global::Scalar(s, v));
                         }
                     }
-                    if path.starts_with("numpy.random.")
+                    let builder = path.starts_with("numpy.random.")
                         || (path.starts_with("numpy.")
                             && path.matches('.').count() == 1
-                            && ARRAY_BUILDERS.contains(&last))
-                    {
-                        return unfrozen(UnfrozenWhy::Array(path.replacen("numpy.", "np.", 1)));
+                            && ARRAY_BUILDERS.contains(&last));
+                    if builder {
+                        let shown = format!("{}(...)", path.replacen("numpy.", "np.", 1));
+                        return match crate::const_array::eval_array(name, value, env) {
+                            Ok(Some(a)) => Ok(Global::Array(std::sync::Arc::new(a))),
+                            Ok(None) if path.starts_with("numpy.random.") => unfrozen(UnfrozenWhy::Array(
+                                shown,
+                                Some("its values exist only when Python runs the module".into()),
+                            )),
+                            Ok(None) => unfrozen(UnfrozenWhy::Array(shown, None)),
+                            Err(why) => unfrozen(UnfrozenWhy::Array(shown, Some(why))),
+                        };
                     }
+                }
+                // A method of an array constructor's result: `np.arange(12).reshape(3, 4)`.
+                match crate::const_array::eval_array(name, value, env) {
+                    Ok(Some(a)) => return Ok(Global::Array(std::sync::Arc::new(a))),
+                    Err(why) => return unfrozen(UnfrozenWhy::Array(snippet(self.text, value.range()), Some(why))),
+                    Ok(None) => {}
+                }
+            }
+            // `np.eye(3).T`
+            Expr::Attribute(_) => {
+                if let Ok(Some(a)) = crate::const_array::eval_array(name, value, env) {
+                    return Ok(Global::Array(std::sync::Arc::new(a)));
                 }
             }
             Expr::List(_) | Expr::ListComp(_) => {

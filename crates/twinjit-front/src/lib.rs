@@ -19,6 +19,7 @@
 // Diagnostics travel only on the (cold) error path; their size does not matter there.
 #![allow(clippy::result_large_err)]
 
+mod const_array;
 mod const_eval;
 mod decorators;
 mod env;

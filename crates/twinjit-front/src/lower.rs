@@ -8,7 +8,7 @@
 
 use crate::const_eval::ConstValue;
 use crate::env::{
-    cmath_function, dtype_name, math_function, module_const, numpy_function, numpy_hint, python_builtins,
+    cmath_function, dtype_name, dtype_string, math_function, module_const, numpy_function, numpy_hint, python_builtins,
     supported_hint, type_info, Env, Global, Unfrozen, UnfrozenWhy,
 };
 use crate::fold::fold;
@@ -723,6 +723,10 @@ impl Lower<'_> {
             }
             Some(Global::MathConst(x)) => self.konst(Const::Float(*x), span),
             Some(Global::NoneConst) => self.konst(Const::None, span),
+            Some(Global::Array(a)) => {
+                let a = a.clone();
+                self.emit(InstKind::ConstArray(a), span)
+            }
             Some(Global::Scalar(s, c)) => {
                 let (s, c) = (*s, c.clone());
                 let v = self.const_val(&c, span);
@@ -775,9 +779,17 @@ impl Lower<'_> {
                 format!("global `{id}` (assigned at {at}) is assigned inside a module-level block, so its value at compile time is not known"),
                 unknown.to_string(),
             ),
-            UnfrozenWhy::Array(f) => (
-                format!("global `{id}` (assigned at {at}) is a NumPy array created at module level (`{f}(...)`)"),
-                "module-level arrays are not supported yet: pass the array to the function as an argument".to_string(),
+            UnfrozenWhy::Array(f, why) => (
+                match why {
+                    Some(why) => format!(
+                        "global `{id}` (assigned at {at}) is a NumPy array (`{f}`) that twinjit cannot compute: {why}"
+                    ),
+                    None => format!("global `{id}` (assigned at {at}) is a NumPy array (`{f}`) that twinjit cannot compute"),
+                },
+                "twinjit freezes module-level arrays built from constants by np.array, np.zeros, np.ones, np.full, \
+                 np.arange, np.linspace, np.eye and np.identity (with .reshape, .astype, .T); pass other arrays as \
+                 arguments"
+                    .to_string(),
             ),
             UnfrozenWhy::Str => (
                 format!("global `{id}` (assigned at {at}) is a string, which compiled code cannot compute with"),
@@ -2088,17 +2100,7 @@ impl Lower<'_> {
     /// A dtype written as `np.float32`, a Numba type, `float`/`int`/`bool`, or a string.
     fn dtype_value(&self, e: &Expr) -> Option<Scalar> {
         match e {
-            Expr::StringLiteral(s) => dtype_name(s.value.to_str()).or(match s.value.to_str() {
-                "f8" | "d" => Some(Scalar::Float64),
-                "f4" | "f" => Some(Scalar::Float32),
-                "i8" | "int" => Some(Scalar::Int64),
-                "i4" => Some(Scalar::Int32),
-                "bool" | "?" => Some(Scalar::Bool),
-                "float" => Some(Scalar::Float64),
-                "complex" | "D" => Some(Scalar::Complex128),
-                "F" => Some(Scalar::Complex64),
-                _ => None,
-            }),
+            Expr::StringLiteral(s) => dtype_string(s.value.to_str()),
             Expr::Name(n) if !self.locals.contains(n.id.as_str()) && !self.env.contains_key(n.id.as_str()) => {
                 match n.id.as_str() {
                     "float" => Some(Scalar::Float64),

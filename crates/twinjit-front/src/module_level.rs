@@ -273,13 +273,45 @@ if __name__ == "__main__":
     }
 
     #[test]
+    fn module_arrays_numpy_would_refuse_or_twinjit_cannot_compute_are_errors_at_the_read() {
+        check(
+            r#"
+import numpy as np
+from numba import njit
+RAGGED = np.array([[1, 2], [3]])
+OVER = np.array([1, 300], dtype=np.uint8)
+HUGE = np.zeros((4096, 4096))
+DEEP = np.zeros((1, 1, 1, 1))
+NOSTEP = np.arange(0, 5, 0)
+SHAPE = np.arange(6).reshape(4, 2)
+CPLX = np.array([1.0, 2.0], dtype=np.complex128)
+OK = np.arange(6).reshape(2, -1).astype(np.float32).T
+
+@njit
+def f(i):
+    return RAGGED[i] + OVER[i] + HUGE[i, i] + DEEP[0, 0, 0, 0] + NOSTEP[i] + SHAPE[i, 0] + CPLX[i] + OK[i, 0]
+"#,
+            expect![[r#"
+                refused f:
+                error: global `RAGGED` (assigned at m.py:4) is a NumPy array (`np.array(...)`) that twinjit cannot compute: ragged nested sequences @ `RAGGED`
+                error: global `OVER` (assigned at m.py:5) is a NumPy array (`np.array(...)`) that twinjit cannot compute: the integer 300 out of bounds for uint8 @ `OVER`
+                error: global `HUGE` (assigned at m.py:6) is a NumPy array (`np.zeros(...)`) that twinjit cannot compute: an array larger than 16 MiB @ `HUGE`
+                error: global `DEEP` (assigned at m.py:7) is a NumPy array (`np.zeros(...)`) that twinjit cannot compute: an array of 4 dimensions (twinjit's arrays have 1 to 3) @ `DEEP`
+                error: global `NOSTEP` (assigned at m.py:8) is a NumPy array (`np.arange(...)`) that twinjit cannot compute: a zero step (NumPy raises ZeroDivisionError) @ `NOSTEP`
+                error: global `SHAPE` (assigned at m.py:9) is a NumPy array (`np.arange(6).reshape(4, 2)`) that twinjit cannot compute: a reshape to a different number of elements (NumPy raises ValueError) @ `SHAPE`
+                error: global `CPLX` (assigned at m.py:10) is a NumPy array (`np.array(...)`) that twinjit cannot compute: a complex array (module-level complex arrays are not frozen yet) @ `CPLX`
+            "#]],
+        );
+    }
+
+    #[test]
     fn unusable_names_are_errors_where_compiled_code_uses_them() {
         check(
             r#"
 import time
 import numpy as np
 from numba import njit
-A = np.zeros(3)
+A = np.random.random(3)
 S = "label"
 R = 1
 R = 2
@@ -294,7 +326,7 @@ def f(x):
             expect![[r#"
                 refused f:
                 error: `time.perf_counter` cannot be called from compiled code @ `time.perf_counter()`
-                error: global `A` (assigned at m.py:5) is a NumPy array created at module level (`np.zeros(...)`) @ `A`
+                error: global `A` (assigned at m.py:5) is a NumPy array (`np.random.random(...)`) that twinjit cannot compute: its values exist only when Python runs the module @ `A`
                 error: global `S` (assigned at m.py:6) is a string, which compiled code cannot compute with @ `S`
                 error: global `R` (assigned at m.py:7) is reassigned at module level (line 8), so its value at compile time is not known @ `R`
                 error: global `B` (assigned at m.py:10) is assigned inside a module-level block, so its value at compile time is not known @ `B`

@@ -235,6 +235,43 @@ pub(crate) fn new_module(isa: cranelift_codegen::isa::OwnedTargetIsa) -> JITModu
     JITModule::new(jb)
 }
 
+/// Defines the bytes of every module-level array the program reads (`InstKind::ConstArray`)
+/// as a local symbol of the code, `twinjit_const_K`, 64-byte aligned: read-only memory that the
+/// artifact stores, relocates and links like a function's code (compiled code never writes it:
+/// inference refuses writes, `written_params::const_array_write`). Returns each constant's
+/// address in the IR (shared by every specialisation that reads it) with its symbol.
+fn define_const_arrays(
+    module: &mut JITModule,
+    program: &TypedProgram,
+    mut captured: Option<&mut Vec<link::CapturedFunction>>,
+) -> Result<Vec<(usize, FuncId)>, HostError> {
+    let internal = |e: ModuleError| HostError::Internal(format!("{e:?}"));
+    let mut out: Vec<(usize, FuncId)> = Vec::new();
+    for tf in &program.functions {
+        for inst in &tf.func.insts {
+            let InstKind::ConstArray(c) = &inst.kind else { continue };
+            let key = std::sync::Arc::as_ptr(c) as usize;
+            if out.iter().any(|(k, _)| *k == key) {
+                continue;
+            }
+            let sig = module.make_signature();
+            let id = module
+                .declare_function(&format!("twinjit_const_{}", out.len()), Linkage::Local, &sig)
+                .map_err(internal)?;
+            // A symbol has at least one byte; whole 8-byte words keep loads of the last element
+            // inside it.
+            let mut bytes = c.data.clone();
+            bytes.resize(bytes.len().next_multiple_of(8).max(8), 0);
+            module.define_function_bytes(id, 64, &bytes, &[]).map_err(internal)?;
+            if let Some(cap) = captured.as_mut() {
+                cap.push(link::CapturedFunction { id, alignment: 64, code: bytes, relocs: Vec::new() });
+            }
+            out.push((key, id));
+        }
+    }
+    Ok(out)
+}
+
 /// Compiles `ctx.func` and defines it as `id`, as `Module::define_function` would, but through
 /// `define_function_bytes` so that the bytes and relocations can be kept in `captured`.
 fn define(
@@ -273,6 +310,7 @@ fn compile_inner(
         let id = module.declare_function(&tf.func.name, Linkage::Local, &sig).map_err(internal)?;
         ids.insert(tf.func.name.clone(), (id, parts(&tf.func.ret)));
     }
+    let consts = define_const_arrays(&mut module, program, captured.as_mut())?;
     let recursive = twinjit_ir::call_graph::recursive_functions(program);
     let mut sites = Vec::new();
     let mut clif = Vec::new();
@@ -294,6 +332,18 @@ fn compile_inner(
                         ids.get(name).cloned().ok_or_else(|| HostError::Internal(format!("missing callee {name}")))?;
                     let fr = module.declare_func_in_func(cid, &mut ctx.func);
                     callees.insert(name.clone(), (fr, rt));
+                }
+            }
+        }
+        // Module-level arrays this function reads, by the address of their IR constant.
+        let mut const_refs: HashMap<usize, cl::FuncRef> = HashMap::new();
+        for inst in &f.insts {
+            if let InstKind::ConstArray(c) = &inst.kind {
+                let key = std::sync::Arc::as_ptr(c) as usize;
+                if let (false, Some(&(_, cid))) =
+                    (const_refs.contains_key(&key), consts.iter().find(|(k, _)| *k == key))
+                {
+                    const_refs.insert(key, module.declare_func_in_func(cid, &mut ctx.func));
                 }
             }
         }
@@ -350,6 +400,7 @@ fn compile_inner(
                 depth_on_entry: None,
                 sites: &mut sites,
                 callees: &callees,
+                consts: &const_refs,
                 helpers: &mut helpers,
             };
             let mut reached = vec![false; f.blocks.len()];

@@ -40,6 +40,8 @@ pub(crate) struct FnLowering<'a, 'b> {
     pub sites: &'a mut Vec<RaiseSite>,
     /// Callee name → (FuncRef, flattened return types).
     pub callees: &'a HashMap<String, (cl::FuncRef, Vec<types::Type>)>,
+    /// Module-level arrays (`ConstArray`, by the address of the IR constant) → their symbol.
+    pub consts: &'a HashMap<usize, cl::FuncRef>,
     /// Helper symbol → FuncRef.
     pub helpers: &'a mut HelperImporter<'b, 'a>,
 }
@@ -513,6 +515,19 @@ impl FnLowering<'_, '_> {
                 let failed = self.b.ins().icmp_imm_s(IntCC::Equal, ok, 0);
                 self.raise_exception_if(failed, "MemoryError", twinjit_ir::abi::ALLOCATION_FAILED, span);
                 Parts::new()
+            }
+            InstKind::ConstArray(c) => {
+                let Some(&fr) = self.consts.get(&(std::sync::Arc::as_ptr(c) as usize)) else {
+                    return Err(HostError::Internal(format!("constant array `{}` was not defined", c.name)));
+                };
+                let data = self.b.ins().func_addr(types::I64, fr);
+                let mut strides = vec![1i64; c.shape.len()];
+                for k in (0..c.shape.len().saturating_sub(1)).rev() {
+                    strides[k] = strides[k + 1] * c.shape[k + 1];
+                }
+                let dims: Parts = c.shape.iter().chain(&strides).map(|&d| self.iconst(types::I64, d)).collect();
+                // No owner: borrowed, like an argument, so never counted or freed.
+                std::iter::once(data).chain(dims).chain(std::iter::once(self.iconst(types::I64, 0))).collect()
             }
             InstKind::AllocArray { .. } => {
                 return Err(HostError::Unsupported(Unsupported {

@@ -217,6 +217,80 @@ pub enum AddressSpace {
     Local,
 }
 
+/// A module-level NumPy array frozen into the code: Numba freezes a global array when it
+/// compiles the function that reads it, as a read-only constant (writing one is a compile
+/// error, `passes::readonly`). C-contiguous elements, little-endian, `dtype.size()` bytes
+/// each (a complex element is its real part, then its imaginary part).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConstArray {
+    /// The global's name, for messages and symbol names.
+    pub name: String,
+    /// Element type.
+    pub dtype: Scalar,
+    /// Dimensions (1 to 3, each non-negative).
+    pub shape: Vec<i64>,
+    /// The elements' bytes: `shape` product × `dtype.size()`.
+    pub data: Vec<u8>,
+}
+
+impl ConstArray {
+    /// The array of `dtype` and `shape` whose components (two per complex element, one
+    /// otherwise) are `parts`, converted as NumPy stores them (integers wrap to the width,
+    /// floats round to float32 where the dtype is).
+    pub fn from_parts(name: &str, dtype: Scalar, shape: Vec<i64>, parts: &[Const]) -> ConstArray {
+        let comp = dtype.component();
+        let mut data = Vec::with_capacity(parts.len() * comp.size());
+        for c in parts {
+            let (i, x) = match *c {
+                Const::Int(i) => (i, i as f64),
+                Const::Float(x) => (x as i64, x),
+                Const::Bool(b) => (i64::from(b), f64::from(u8::from(b))),
+                Const::None => (0, 0.0),
+            };
+            match comp {
+                Scalar::Float32 => data.extend_from_slice(&(x as f32).to_le_bytes()),
+                Scalar::Float64 => data.extend_from_slice(&x.to_le_bytes()),
+                Scalar::Bool => data.push(u8::from(if matches!(c, Const::Float(_)) { x != 0.0 } else { i != 0 })),
+                s => data.extend_from_slice(&i.to_le_bytes()[..s.size()]),
+            }
+        }
+        ConstArray { name: name.to_string(), dtype, shape, data }
+    }
+
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        self.shape.iter().product::<i64>().max(0) as usize
+    }
+
+    /// Whether it has no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The components in order (two per complex element): `Int` for integers (unsigned
+    /// 64-bit ones as their bit pattern), `Float`, `Bool`.
+    pub fn parts(&self) -> Vec<Const> {
+        let comp = self.dtype.component();
+        self.data
+            .chunks_exact(comp.size())
+            .map(|b| {
+                let mut w = [0u8; 8];
+                w[..b.len()].copy_from_slice(b);
+                match comp {
+                    Scalar::Bool => Const::Bool(b[0] != 0),
+                    Scalar::Float32 => Const::Float(f64::from(f32::from_le_bytes([b[0], b[1], b[2], b[3]]))),
+                    Scalar::Float64 => Const::Float(f64::from_le_bytes(w)),
+                    s if s.is_signed() => {
+                        let sh = 64 - 8 * b.len() as u32;
+                        Const::Int((i64::from_le_bytes(w) << sh) >> sh)
+                    }
+                    _ => Const::Int(i64::from_le_bytes(w)),
+                }
+            })
+            .collect()
+    }
+}
+
 /// The axis operand of a `checkindex` that guards a runtime tuple index, not an array axis.
 pub const TUPLE_INDEX_AXIS: u8 = u8::MAX;
 
@@ -262,6 +336,9 @@ pub enum InstKind {
         /// Shape, fixed at compile time.
         shape: Vec<i64>,
     },
+    /// A module-level array frozen into the code: a read-only array with no owner (like a
+    /// parameter, it is borrowed and never counted).
+    ConstArray(std::sync::Arc<ConstArray>),
     /// Stride of an axis, in elements.
     Stride(Value, u8),
     /// Raises `IndexError` unless `0 <= idx < len`; the `u8` is the axis, for the message
@@ -339,7 +416,7 @@ impl InstKind {
     /// Applies `f` to every operand in place.
     pub fn map_operands(&mut self, mut f: impl FnMut(Value) -> Value) {
         match self {
-            InstKind::Const(_) | InstKind::Undef | InstKind::AllocArray { .. } => {}
+            InstKind::Const(_) | InstKind::Undef | InstKind::AllocArray { .. } | InstKind::ConstArray(_) => {}
             InstKind::Unary(_, a)
             | InstKind::Cast(_, a)
             | InstKind::Dim(a, _)

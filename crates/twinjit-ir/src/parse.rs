@@ -174,6 +174,19 @@ impl Line<'_> {
             other => self.err(format!("expected a name, found {other:?}")),
         }
     }
+    /// Integers separated by commas up to `close` (consumed); at least one.
+    fn ints_until(&mut self, close: char) -> Result<Vec<i64>, IrParseError> {
+        let mut out = Vec::new();
+        loop {
+            out.push(self.int()?);
+            if self.is_punct(close) {
+                self.pos += 1;
+                return Ok(out);
+            }
+            self.punct(',')?;
+        }
+    }
+
     fn int(&mut self) -> Result<i64, IrParseError> {
         match self.next() {
             Some(Tok::Int(i)) => Ok(i),
@@ -618,16 +631,35 @@ fn parse_kind(l: &mut Line, b: &mut Builder, line: usize) -> Result<InstKind, Ir
             let d = l.ident()?;
             let Some(dtype) = Scalar::parse(&d) else { return l.err(format!("bad dtype `{d}`")) };
             l.punct('[')?;
-            let mut shape = Vec::new();
-            loop {
-                shape.push(l.int()?);
-                if l.is_punct(']') {
-                    l.pos += 1;
-                    break;
+            InstKind::AllocArray { space, dtype, shape: l.ints_until(']')? }
+        }
+        "constarray" => {
+            let name = l.ident()?;
+            let d = l.ident()?;
+            let Some(dtype) = Scalar::parse(&d) else { return l.err(format!("bad dtype `{d}`")) };
+            l.punct('[')?;
+            let shape = l.ints_until(']')?;
+            l.punct('(')?;
+            let mut parts = Vec::new();
+            while !l.is_punct(')') {
+                parts.push(match l.next() {
+                    Some(Tok::Int(i)) => Const::Int(i),
+                    Some(Tok::Float(x)) => Const::Float(x),
+                    Some(Tok::Ident(s)) if s == "true" || s == "false" => Const::Bool(s == "true"),
+                    Some(Tok::Ident(s)) if s == "nan" => Const::Float(f64::NAN),
+                    Some(Tok::Ident(s)) if s == "inf" => Const::Float(f64::INFINITY),
+                    other => return l.err(format!("bad array element {other:?}")),
+                });
+                if !l.is_punct(')') {
+                    l.punct(',')?;
                 }
-                l.punct(',')?;
             }
-            InstKind::AllocArray { space, dtype, shape }
+            l.pos += 1;
+            let c = ConstArray::from_parts(&name, dtype, shape, &parts);
+            if c.data.len() != c.len() * dtype.size() {
+                return l.err(format!("constarray {name}: {} components for its shape", parts.len()));
+            }
+            InstKind::ConstArray(std::sync::Arc::new(c))
         }
         "checkindex" => {
             let i = l.value()?;

@@ -207,6 +207,28 @@ fn write_kind(f: &mut fmt::Formatter<'_>, k: &InstKind) -> fmt::Result {
             }
             f.write_str("]")
         }
+        InstKind::ConstArray(c) => {
+            write!(f, "constarray {} {}[", c.name, c.dtype.name())?;
+            for (i, d) in c.shape.iter().enumerate() {
+                if i > 0 {
+                    f.write_str(", ")?;
+                }
+                write!(f, "{d}")?;
+            }
+            f.write_str("] (")?;
+            for (i, p) in c.parts().iter().enumerate() {
+                if i > 0 {
+                    f.write_str(", ")?;
+                }
+                match p {
+                    Const::Int(i) => write!(f, "{i}")?,
+                    Const::Float(x) => f.write_str(&float_text(*x))?,
+                    Const::Bool(b) => write!(f, "{b}")?,
+                    Const::None => f.write_str("none")?,
+                }
+            }
+            f.write_str(")")
+        }
         InstKind::Stride(a, k) => write!(f, "stride {a}, {k}"),
         InstKind::NewArray { dtype, shape, zeroed } => {
             write!(f, "newarray {}{}[", if *zeroed { "zeroed " } else { "" }, dtype.name())?;

@@ -244,6 +244,12 @@ fn check_typed_inst(f: &Function, data: &InstData) -> Result<(), String> {
         {
             return Err("select operands disagree".into());
         }
+        InstKind::ConstArray(c) => {
+            let at = rty.as_ref().and_then(Type::array).ok_or("constarray without an array result")?;
+            if at.dtype != c.dtype || at.ndim as usize != c.shape.len() || c.data.len() != c.len() * c.dtype.size() {
+                return Err(format!("constarray {} has result type {}", c.name, rty.clone().unwrap_or(Type::None)));
+            }
+        }
         InstKind::NewArray { dtype, shape, .. } => {
             let at = rty.as_ref().and_then(Type::array).ok_or("newarray without an array result")?;
             if at.dtype != *dtype || at.ndim as usize != shape.len() || at.layout != crate::types::Layout::C {

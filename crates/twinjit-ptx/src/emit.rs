@@ -149,6 +149,8 @@ pub(crate) struct ModuleEmitter<'p> {
     /// Runtime helpers used.
     helpers: std::collections::BTreeSet<&'static str>,
     globals: Vec<String>,
+    /// Module-level arrays emitted as constant globals, by the address of their IR constant.
+    const_arrays: HashMap<usize, String>,
     pub(crate) sites: Vec<RaiseSite>,
     recursive: HashSet<String>,
     ret_slots: HashMap<String, usize>,
@@ -166,6 +168,7 @@ impl<'p> ModuleEmitter<'p> {
             decls: BTreeMap::new(),
             helpers: Default::default(),
             globals: Vec::new(),
+            const_arrays: HashMap::new(),
             sites: Vec::new(),
             recursive: twinjit_ir::call_graph::recursive_functions(program),
             ret_slots,
@@ -817,6 +820,7 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
                 self.vals[t.index()][start..start + n].to_vec()
             }
             InstKind::AllocArray { space, dtype, shape } => self.alloc_array(*space, *dtype, shape, span)?,
+            InstKind::ConstArray(c) => self.const_array(c),
             InstKind::View { base, offset, shape, strides } => {
                 let dt =
                     self.f.ty(*base).array().map(|t| t.dtype).ok_or_else(|| self.internal("view of a non-array"))?;
@@ -918,6 +922,49 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
             parts.push(Part { ty: "i64", op: stride.to_string() });
         }
         Ok(parts)
+    }
+
+    /// A module-level array: a constant global in global memory (read through the generic
+    /// pointer like any array; kernels never write it, inference refuses that), emitted once
+    /// per module.
+    fn const_array(&mut self, c: &std::sync::Arc<twinjit_ir::ConstArray>) -> Vec<Part> {
+        let key = std::sync::Arc::as_ptr(c) as usize;
+        let g = match self.m.const_arrays.get(&key) {
+            Some(g) => g.clone(),
+            None => {
+                let g = format!("@__tj_const{}", self.m.const_arrays.len());
+                let mt = elem_ty(c.dtype);
+                let comp = c.dtype.component();
+                // In memory a bool is a byte.
+                let part = |p: &Const| match (p, comp) {
+                    (Const::Bool(b), Scalar::Bool) => format!("i8 {}", u8::from(*b)),
+                    (p, s) => format!("{} {}", mem_ty(s), const_op(*p, s)),
+                };
+                let parts = c.parts();
+                let elems: Vec<String> = if c.dtype.is_complex() {
+                    parts.chunks(2).map(|p| format!("{mt} [{}, {}]", part(&p[0]), part(&p[1]))).collect()
+                } else {
+                    parts.iter().map(part).collect()
+                };
+                let init =
+                    if elems.is_empty() { "zeroinitializer".to_string() } else { format!("[{}]", elems.join(", ")) };
+                self.m
+                    .globals
+                    .push(format!("{g} = internal addrspace(1) constant [{} x {mt}] {init}, align 16", elems.len()));
+                self.m.const_arrays.insert(key, g.clone());
+                g
+            }
+        };
+        let p = self.def(format!("addrspacecast ptr addrspace(1) {g} to ptr"));
+        let mut parts = vec![Part { ty: "ptr", op: p }];
+        for d in &c.shape {
+            parts.push(Part { ty: "i64", op: d.to_string() });
+        }
+        for k in 0..c.shape.len() {
+            let stride: i64 = c.shape[k + 1..].iter().product();
+            parts.push(Part { ty: "i64", op: stride.to_string() });
+        }
+        parts
     }
 
     /// One piece of `print(...)` in a kernel: added to the pending printf format (numba-cuda's

@@ -553,6 +553,9 @@ impl<'m> Inferencer<'m> {
                         .with_hint("only tuples (such as a function's tuple return or cuda.grid(2)) can be unpacked"))
                 }
             },
+            InstKind::ConstArray(c) => {
+                Type::Array(ArrayType { dtype: c.dtype, ndim: c.shape.len() as u8, layout: Layout::C })
+            }
             InstKind::AllocArray { dtype, shape, .. } => {
                 Type::Array(ArrayType { dtype: *dtype, ndim: shape.len() as u8, layout: Layout::C })
             }

@@ -123,7 +123,11 @@ pub fn infer(
         }
     }
     if diags.is_empty() {
-        Ok(TypedProgram { functions: out })
+        let program = TypedProgram { functions: out };
+        match crate::written_params::const_array_write(&program) {
+            Some(d) => Err(vec![d]),
+            None => Ok(program),
+        }
     } else {
         Err(diags)
     }

@@ -702,7 +702,7 @@ impl Rewriter<'_> {
                 let rt = result_ty.clone().expect("has result");
                 Some(self.push(b, InstKind::TupleGet(tv, *k), rt, span))
             }
-            InstKind::AllocArray { .. } => {
+            InstKind::AllocArray { .. } | InstKind::ConstArray(_) => {
                 let rt = result_ty.clone().expect("has result");
                 Some(self.push(b, data.kind.clone(), rt, span))
             }

@@ -607,6 +607,11 @@ impl<'p> Machine<'p> {
                 RtValue::Tuple(items) => items.get(*k as usize).cloned().unwrap_or(RtValue::None),
                 _ => return Err(RuntimeErrorKind::Unsupported("tupleget of a non-tuple".into())),
             },
+            // A frozen global: a fresh copy each time is unobservable (compiled code never
+            // writes one), and it has no owner, like an argument.
+            InstKind::ConstArray(c) => ArrayRef::new(ArrayData::of_const(c)?, c.shape.clone())
+                .map(RtValue::Array)
+                .ok_or_else(|| RuntimeErrorKind::Unsupported(format!("constant array `{}` of a bad shape", c.name)))?,
             // `exec` runs these with its device context.
             InstKind::AllocArray { .. } => {
                 return Err(RuntimeErrorKind::Unsupported("cuda array evaluated out of a device context".into()))

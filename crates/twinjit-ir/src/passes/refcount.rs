@@ -43,7 +43,12 @@ impl Pass for Refcount {
             .params()
             .iter()
             .copied()
-            .chain(f.insts.iter().filter(|d| matches!(d.kind, InstKind::AllocArray { .. })).filter_map(|d| d.result))
+            .chain(
+                f.insts
+                    .iter()
+                    .filter(|d| matches!(d.kind, InstKind::AllocArray { .. } | InstKind::ConstArray(_)))
+                    .filter_map(|d| d.result),
+            )
             .collect();
         let rpo = f.reverse_postorder();
         let live_in = liveness(f, &rpo);

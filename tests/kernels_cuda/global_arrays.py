@@ -1,0 +1,59 @@
+"""Module-level NumPy arrays read by kernels and device functions: frozen into the module as
+constants, as numba-cuda does (filter taps, lookup tables, a 2-D stencil).
+
+Expected values: Numba's CUDA simulator (verify_numba_cudasim.py)."""
+import numpy as np
+from numba import cuda
+
+TAPS = np.array([0.125, 0.25, 0.25, 0.25, 0.125])
+SQUARES = np.array([0, 1, 4, 9, 16, 25, 36, 49], dtype=np.int32)
+LAPLACE = np.array([[0.0, 1.0, 0.0], [1.0, -4.0, 1.0], [0.0, 1.0, 0.0]], dtype=np.float32)
+HALVES = np.linspace(0.0, 3.5, 8, dtype=np.float32)
+
+
+# A 5-tap FIR filter over the valid part of the signal.
+# check: fir[1, 8](np.array([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]), np.zeros(4)) -> None ; arg1 == [3.0, 4.0, 5.0, 6.0]
+@cuda.jit
+def fir(x, out):
+    i = cuda.grid(1)
+    if i < out.size:
+        acc = 0.0
+        for k in range(TAPS.size):
+            acc += TAPS[k] * x[i + k]
+        out[i] = acc
+
+
+@cuda.jit(device=True)
+def square_of(v):
+    return SQUARES[v % SQUARES.size]
+
+
+# A lookup table read through a device function.
+# check: squares_of[1, 8](np.array([0, 3, 7, 9, 12], dtype=np.int32), np.zeros(5, dtype=np.int32)) -> None ; arg1 == [0, 9, 49, 1, 16]
+@cuda.jit
+def squares_of(idx, out):
+    i = cuda.grid(1)
+    if i < idx.size:
+        out[i] = square_of(idx[i])
+
+
+# A 3x3 stencil with the weights in a module-level 2-D array.
+# check: laplace[(1, 1), (4, 4)](np.array([[1.0, 1.0, 1.0, 1.0], [1.0, 5.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 2.0]], dtype=np.float32), np.zeros((4, 4), dtype=np.float32)) -> None ; arg1 == [[0.0, 0.0, 0.0, 0.0], [0.0, -16.0, 4.0, 0.0], [0.0, 4.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]]
+@cuda.jit
+def laplace(img, out):
+    i, j = cuda.grid(2)
+    n, m = img.shape
+    if 0 < i < n - 1 and 0 < j < m - 1:
+        acc = np.float32(0.0)
+        for di in range(3):
+            for dj in range(3):
+                acc += LAPLACE[di, dj] * img[i + di - 1, j + dj - 1]
+        out[i, j] = acc
+
+
+# check: halves[1, 8](np.zeros(8, dtype=np.float32)) -> None ; arg0 == [0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5]
+@cuda.jit
+def halves(out):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = HALVES[i]
