@@ -525,3 +525,46 @@ fn complex_scalars_and_arrays_cross_the_api() {
     let v: Value = m.function("conj32").unwrap().call((Complex64::new(0.0, 1.0),)).unwrap();
     assert_eq!(v.to_string(), "-1j");
 }
+
+/// A function that writes an argument only through a view of it, a callee's returned alias or
+/// a list element still refuses a shared slice: `&[T]` promises Rust that nothing writes it.
+#[test]
+fn writes_through_views_aliases_and_lists_need_a_mutable_array() {
+    let src = r#"
+from numba import njit
+
+@njit
+def tail_zero(a):
+    t = a[1:]
+    t[0] = 0.0
+
+@njit
+def same(a):
+    return a
+
+@njit
+def via_callee(a):
+    b = same(a)
+    b[0] = 9.0
+
+@njit
+def via_list(a):
+    xs = [a]
+    xs[0][0] = 2.0
+
+@njit
+def reads(a):
+    t = a[1:]
+    return t[0] + same(a)[0]
+"#;
+    let m = Engine::new(Target::Host).unwrap().load("views.py", src).unwrap();
+    for name in ["tail_zero", "via_callee", "via_list"] {
+        let e = m.function(name).unwrap().call::<()>((&[1.0f64, 2.0, 3.0][..],)).unwrap_err();
+        assert!(e.to_string().contains("pass it mutably"), "{name}: {e}");
+        let mut a = [1.0f64, 2.0, 3.0];
+        m.function(name).unwrap().call::<()>((&mut a[..],)).unwrap();
+        assert_ne!(a, [1.0, 2.0, 3.0], "{name} wrote nothing");
+    }
+    let r: f64 = m.function("reads").unwrap().call((&[1.0f64, 2.0, 3.0][..],)).unwrap();
+    assert_eq!(r, 3.0);
+}
