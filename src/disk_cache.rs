@@ -331,6 +331,9 @@ pub(crate) fn encode_types(w: &mut Writer, types: &[twinjit_ir::Type]) {
                 w.u64(5);
                 one(w, e);
             }
+            Type::Function(name) => {
+                w.u64(6).str(name);
+            }
         }
     }
     w.u64(types.len() as u64);
@@ -398,6 +401,7 @@ pub(crate) fn decode_types(r: &mut Reader<'_>) -> Option<Vec<twinjit_ir::Type>> 
             }
             4 => Type::List(Box::new(one(r, depth + 1)?)),
             5 => Type::Optional(Box::new(one(r, depth + 1)?)),
+            6 => Type::Function(r.str()?.to_string()),
             _ => return None,
         })
     }

@@ -22,6 +22,34 @@ fn check(sig: &str, expect: &str, function: &str) {
     }
 }
 
+/// Calls of values: only the module's compiled functions are callable, and one variable holds
+/// one function (each function is its own type, as in Numba).
+#[test]
+fn calls_of_values_that_are_not_functions_are_located() {
+    check(
+        "(int64,)",
+        "int64 is not callable",
+        "
+def f(x):
+    g = x + 1
+    return g(2)
+",
+    );
+    check(
+        "(bool,)",
+        "type conflict: a variable is function(g) here but function(f) on another path",
+        "
+def f(c):
+    h = f if c else g
+    return h(1)
+
+@njit
+def g(x):
+    return x
+",
+    );
+}
+
 #[test]
 fn type_errors_are_located() {
     check(

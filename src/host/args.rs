@@ -517,7 +517,8 @@ impl Value {
             Some(v)
         };
         Some(match t {
-            Type::None | Type::Unknown => Value::None,
+            // A function value has no parts; Rust receives `None` for it.
+            Type::None | Type::Unknown | Type::Function(_) => Value::None,
             Type::Scalar(Scalar::Bool) => Value::Bool(take()? as u8 != 0),
             Type::Scalar(Scalar::Int32) => Value::I32(take()? as u32 as i32),
             Type::Scalar(Scalar::Int64) => Value::I64(take()? as i64),

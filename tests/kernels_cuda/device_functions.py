@@ -223,3 +223,28 @@ def scale_all(x, out):
     i = cuda.grid(1)
     if i < x.size:
         store_scaled(out, i, x[i])
+
+
+@cuda.jit(device=True)
+def halve(x):
+    return 0.5 * x
+
+
+@cuda.jit(device=True)
+def negate(x):
+    return -x
+
+
+@cuda.jit(device=True)
+def apply_twice(f, x):
+    return f(f(x))
+
+
+# Device functions passed to a device function (each its own type, so the calls are direct).
+# check: twice_each[1, 8](np.array([8.0, -4.0, 1.0]), np.zeros(3), np.zeros(3)) -> None ; arg1 == [2.0, -1.0, 0.25] ; arg2 == [8.0, -4.0, 1.0]
+@cuda.jit
+def twice_each(x, halves, negs):
+    i = cuda.grid(1)
+    if i < x.size:
+        halves[i] = apply_twice(halve, x[i])
+        negs[i] = apply_twice(negate, x[i])

@@ -57,3 +57,13 @@ def halves(out):
     i = cuda.grid(1)
     if i < out.size:
         out[i] = HALVES[i]
+
+
+# numba-cuda's constant memory: `cuda.const.array_like` of a module-level array.
+# check: const_lookup[1, 8](np.array([7, 0, 3, 12], dtype=np.int32), np.zeros(4, dtype=np.int32)) -> None ; arg1 == [49, 0, 9, 16]
+@cuda.jit
+def const_lookup(idx, out):
+    table = cuda.const.array_like(SQUARES)
+    i = cuda.grid(1)
+    if i < idx.size:
+        out[i] = table[idx[i] % table.size]

@@ -741,9 +741,17 @@ impl Lower<'_> {
                 self.opaque_use(id, &p, span, false)
             }
             Some(Global::Refused) => self.refused_use(id, span),
-            Some(Global::Function { .. }) => self.fail(
-                Diagnostic::error(format!("function `{id}` used as a value"), span, "not called")
-                    .with_hint("functions can only be called here"),
+            // A compiled function as a value (passed to another compiled function, stored
+            // in a variable): Numba's dispatcher type, one per function.
+            Some(Global::Function { kind: Some(_), .. }) => {
+                if !self.callees.iter().any(|x| x == id) {
+                    self.callees.push(id.to_string());
+                }
+                self.emit(InstKind::FuncRef(id.to_string()), span)
+            }
+            Some(Global::Function { kind: None, .. }) => self.fail(
+                Diagnostic::error(format!("`{id}` is not compiled"), span, "plain Python function used as a value")
+                    .with_hint(format!("decorate `{id}` with @njit to pass it to compiled code")),
             ),
             Some(Global::ExceptionClass(_)) => self.exception_value(id, span),
             None if twinjit_ir::exception::BUILTIN_EXCEPTIONS.contains(&id) => self.exception_value(id, span),
@@ -1495,11 +1503,13 @@ impl Lower<'_> {
                 let id = n.id.as_str();
                 let fspan = self.sp(n.range);
                 if self.locals.contains(id) {
-                    return self.fail(Diagnostic::error(
-                        format!("`{id}` is a variable, not a function"),
-                        fspan,
-                        "called here",
-                    ));
+                    // A call of a variable holding a compiled function (`f(x)` in
+                    // `def apply(f, x)`): typed as the direct call of that function.
+                    let var = self.var(id);
+                    let fv = self.ssa.use_var(&mut self.f, self.cur, &var);
+                    let mut vals = vec![fv];
+                    vals.extend(args.iter().map(|a| self.expr(a)));
+                    return self.emit(InstKind::Builtin(Builtin::CallValue, vals), span);
                 }
                 match self.env.get(id).cloned() {
                     Some(Global::Function { kind: None, .. }) => {
@@ -1852,6 +1862,31 @@ impl Lower<'_> {
                 let space = if *space == "shared" { AddressSpace::Shared } else { AddressSpace::Local };
                 self.emit(InstKind::AllocArray { space, dtype, shape }, span)
             }
+            // numba-cuda copies a module-level array into constant memory; twinjit freezes every
+            // module-level array into the module already, so this is that array.
+            ["const", "array_like"] => match &args[..] {
+                [Expr::Name(n)] if !self.locals.contains(n.id.as_str()) => match self.env.get(n.id.as_str()) {
+                    Some(Global::Array(a)) => {
+                        let a = a.clone();
+                        self.emit(InstKind::ConstArray(a), span)
+                    }
+                    // The global's own error (an array twinjit cannot compute, a number, ...).
+                    Some(Global::Unfrozen(_)) => self.name(n),
+                    _ => self.fail(Diagnostic::error(
+                        "cuda.const.array_like() takes a module-level NumPy array",
+                        self.sp(args[0].range()),
+                        "not a module-level array",
+                    )),
+                },
+                _ => self.fail(
+                    Diagnostic::error(
+                        "cuda.const.array_like() takes a module-level NumPy array",
+                        span,
+                        "here",
+                    )
+                    .with_hint("define the array at module level, e.g. `COEFFS = np.array([...])`, and pass its name"),
+                ),
+            },
             [name] if simple(name).is_some() => {
                 let b = simple(name).expect("checked");
                 let vals: Vec<Value> = args.iter().map(|a| self.expr(a)).collect();
@@ -1859,7 +1894,7 @@ impl Lower<'_> {
             }
             _ => self.fail(
                 Diagnostic::error(format!("unknown function `cuda.{}`", path.join(".")), span, "not supported").with_hint(
-                    "supported: cuda.grid, gridsize, syncthreads*, threadfence, atomic.*, shared.array, local.array, shfl_*_sync, activemask, fma, selp",
+                    "supported: cuda.grid, gridsize, syncthreads*, threadfence, atomic.*, shared.array, local.array, const.array_like, shfl_*_sync, activemask, fma, selp",
                 ),
             ),
         }

@@ -516,6 +516,7 @@ impl FnLowering<'_, '_> {
                 self.raise_exception_if(failed, "MemoryError", twinjit_ir::abi::ALLOCATION_FAILED, span);
                 Parts::new()
             }
+            InstKind::FuncRef(_) => Parts::new(),
             InstKind::ConstArray(c) => {
                 let Some(&fr) = self.consts.get(&(std::sync::Arc::as_ptr(c) as usize)) else {
                     return Err(HostError::Internal(format!("constant array `{}` was not defined", c.name)));

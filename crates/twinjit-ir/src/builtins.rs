@@ -87,6 +87,9 @@ pub enum Typing {
     /// `*t` in the arguments of a call of a module function: stands for the elements of the
     /// tuple `t`, flattened into the call by inference; never typed alone.
     Splat,
+    /// `f(x)` of a value `f` of a function type: inference types it as the direct call of
+    /// that function and the rewrite makes it one.
+    CallValue,
     /// An argument of `range()`: an integer, converted to int64.
     RangeIndex,
     /// Made only by rewrites, already typed; never typed by inference.
@@ -1054,6 +1057,8 @@ builtins! {
     TupleSlice = "tuple_slice" [] (4, 4) TupleSlice, Rw;
     /// `*t` as a call argument
     Splat = "splat" [] (1, 1) Splat, Rw;
+    /// `f(args)` of a variable `f` holding a module function (arguments: `f`, then the call's)
+    CallValue = "call_value" [] (1, 255) CallValue, Rw;
 
     // Complex numbers (rewritten to float operations on the two parts).
     /// `complex(real=0, imag=0)`

@@ -336,6 +336,9 @@ pub enum InstKind {
         /// Shape, fixed at compile time.
         shape: Vec<i64>,
     },
+    /// A compiled function of the module as a value (`Type::Function`): no parts; a call of it
+    /// is a direct call (`call_value`, rewritten to `call`).
+    FuncRef(String),
     /// A module-level array frozen into the code: a read-only array with no owner (like a
     /// parameter, it is borrowed and never counted).
     ConstArray(std::sync::Arc<ConstArray>),
@@ -416,7 +419,11 @@ impl InstKind {
     /// Applies `f` to every operand in place.
     pub fn map_operands(&mut self, mut f: impl FnMut(Value) -> Value) {
         match self {
-            InstKind::Const(_) | InstKind::Undef | InstKind::AllocArray { .. } | InstKind::ConstArray(_) => {}
+            InstKind::Const(_)
+            | InstKind::Undef
+            | InstKind::AllocArray { .. }
+            | InstKind::ConstArray(_)
+            | InstKind::FuncRef(_) => {}
             InstKind::Unary(_, a)
             | InstKind::Cast(_, a)
             | InstKind::Dim(a, _)
@@ -479,7 +486,8 @@ impl InstKind {
             | InstKind::DecRef(_) => true,
             // Integer `**` by a negative exponent with base 0 raises.
             InstKind::Binary(BinaryOp::Pow, ..) => true,
-            InstKind::Builtin(b, _) => b.is_cuda() || b.is_random(),
+            // A call through a function value may do anything a call does.
+            InstKind::Builtin(b, _) => b.is_cuda() || b.is_random() || *b == Builtin::CallValue,
             _ => false,
         }
     }

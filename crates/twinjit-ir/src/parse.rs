@@ -256,6 +256,12 @@ impl Line<'_> {
                 self.punct(')')?;
                 Ok(Type::Optional(Box::new(e)))
             }
+            "function" => {
+                self.punct('(')?;
+                let name = self.ident()?;
+                self.punct(')')?;
+                Ok(Type::Function(name))
+            }
             "array" => {
                 self.punct('(')?;
                 let d = self.ident()?;
@@ -632,6 +638,10 @@ fn parse_kind(l: &mut Line, b: &mut Builder, line: usize) -> Result<InstKind, Ir
             let Some(dtype) = Scalar::parse(&d) else { return l.err(format!("bad dtype `{d}`")) };
             l.punct('[')?;
             InstKind::AllocArray { space, dtype, shape: l.ints_until(']')? }
+        }
+        "funcref" => {
+            l.punct('@')?;
+            InstKind::FuncRef(l.ident()?)
         }
         "constarray" => {
             let name = l.ident()?;

@@ -207,6 +207,7 @@ fn write_kind(f: &mut fmt::Formatter<'_>, k: &InstKind) -> fmt::Result {
             }
             f.write_str("]")
         }
+        InstKind::FuncRef(name) => write!(f, "funcref @{name}"),
         InstKind::ConstArray(c) => {
             write!(f, "constarray {} {}[", c.name, c.dtype.name())?;
             for (i, d) in c.shape.iter().enumerate() {

@@ -265,6 +265,10 @@ pub enum Type {
     /// `ellipsis`): only ever an index of `getitem`/`setitem`, consumed by the rewrite, so it
     /// has no parts and never reaches a backend.
     Slice(SliceKind),
+    /// A compiled function of the module used as a value (Numba's dispatcher type): the
+    /// source name. Each function is its own type, so calling a value of this type is a direct
+    /// call, resolved when the IR is typed; it has no parts.
+    Function(String),
 }
 
 /// What kind of slice a [`Type::Slice`] is.
@@ -373,6 +377,7 @@ impl Type {
             }
             Type::List(e) => format!("l{}", e.mangle()),
             Type::Optional(e) => format!("o{}", e.mangle()),
+            Type::Function(name) => format!("f{}{name}", name.len()),
             Type::Slice(k) => match k {
                 SliceKind::NoStep => "s2",
                 SliceKind::Step => "s3",
@@ -442,6 +447,7 @@ impl fmt::Display for Type {
             Type::Tuple(ts) => crate::print::python_tuple(f, ts),
             Type::List(e) => write!(f, "list({e})"),
             Type::Optional(e) => write!(f, "optional({e})"),
+            Type::Function(name) => write!(f, "function({name})"),
             Type::Slice(k) => f.write_str(match k {
                 SliceKind::NoStep => "slice2",
                 SliceKind::Step => "slice3",

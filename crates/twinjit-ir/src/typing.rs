@@ -457,6 +457,7 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             | Typing::IterLen
             | Typing::TupleSlice
             | Typing::Splat
+            | Typing::CallValue
             | Typing::TupleCtor
             | Typing::Select
             | Typing::InPlace
@@ -735,7 +736,7 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             }
         },
         // Typed in `result_type` from the constant operands, or flattened into the call.
-        Typing::TupleSlice | Typing::Splat => {
+        Typing::TupleSlice | Typing::Splat | Typing::CallValue => {
             return Err(TypeError::new(format!("internal: `{}` typed without its operands", b.name()), "here"))
         }
         Typing::Internal => {

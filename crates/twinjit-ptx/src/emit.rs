@@ -821,6 +821,7 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
             }
             InstKind::AllocArray { space, dtype, shape } => self.alloc_array(*space, *dtype, shape, span)?,
             InstKind::ConstArray(c) => self.const_array(c),
+            InstKind::FuncRef(_) => Vec::new(),
             InstKind::View { base, offset, shape, strides } => {
                 let dt =
                     self.f.ty(*base).array().map(|t| t.dtype).ok_or_else(|| self.internal("view of a non-array"))?;

@@ -233,6 +233,69 @@ impl<'m> Inferencer<'m> {
 
     /// The type of an instruction's result given operand types; `Ok(Unknown)` while an operand
     /// is still unknown; `Err` for a type error.
+    /// The result type of calling module function `name` with `args` from instance `i`
+    /// (instantiating the callee for the argument types).
+    fn call_type(
+        &mut self,
+        i: usize,
+        f: &Function,
+        name: &str,
+        args: &[Value],
+        types: &[Type],
+        span: Span,
+    ) -> Result<Type, Diagnostic> {
+        let Some(cidx) = self.module.functions.iter().position(|m| m.name == name) else {
+            if let Some(r) = self.module.refused.iter().find(|r| r.name == name) {
+                let why = r.diagnostics.first().map_or(String::new(), |d| d.message.clone());
+                return Err(err(span, format!("`{name}` is not compiled ({why})"), "called here")
+                    .with_secondary(r.name_span, "this function could not be compiled"));
+            }
+            return Err(err(span, format!("unknown function `{name}`"), "not defined in this module"));
+        };
+        let callee = &self.module.functions[cidx];
+        let caller_kind = self.mf(i).attrs.kind;
+        match (caller_kind, callee.attrs.kind) {
+            (FunctionKind::Host, FunctionKind::Host)
+            | (FunctionKind::Kernel | FunctionKind::Device, FunctionKind::Device) => {}
+            (FunctionKind::Kernel | FunctionKind::Device, FunctionKind::Host) => {
+                // numba-cuda lets kernels call @njit functions; so do we.
+            }
+            (FunctionKind::Kernel | FunctionKind::Device, FunctionKind::Kernel) => {
+                // numba-cuda compiles a `@cuda.jit` function lazily: called from a
+                // kernel, it is a device function (every function of a PTX module is
+                // an ordinary function; only the launch wrapper is an entry).
+            }
+            (FunctionKind::Host, FunctionKind::Kernel) => {
+                return Err(err(
+                    span,
+                    format!("cannot call kernel `{name}` like a function"),
+                    "kernels are launched, not called",
+                )
+                .with_hint("make the callee a device function: @cuda.jit(device=True)"));
+            }
+            (FunctionKind::Host, FunctionKind::Device) => {
+                return Err(err(
+                    span,
+                    format!("host function calls device function `{name}`"),
+                    "device functions run only on the GPU",
+                ));
+            }
+        }
+        let arg_types = call_arg_types(f, args, types);
+        if callee.body.params().len() != arg_types.len() {
+            return Err(err(
+                span,
+                format!("`{name}` takes {} arguments but {} were given", callee.body.params().len(), arg_types.len()),
+                "wrong number of arguments",
+            ));
+        }
+        let c = self.instance(cidx, arg_types, None);
+        if !self.instances[c].callers.contains(&i) {
+            self.instances[c].callers.push(i);
+        }
+        Ok(self.instances[c].ret.clone())
+    }
+
     pub(super) fn result_type(
         &mut self,
         i: usize,
@@ -365,62 +428,20 @@ impl<'m> Inferencer<'m> {
                     err(span, format!("the two branches have different types: {} and {}", ty(a), ty(b)), "here")
                 })?
             }
-            InstKind::Call(name, args) => {
-                let Some(cidx) = self.module.functions.iter().position(|m| &m.name == name) else {
-                    if let Some(r) = self.module.refused.iter().find(|r| &r.name == name) {
-                        let why = r.diagnostics.first().map_or(String::new(), |d| d.message.clone());
-                        return Err(err(span, format!("`{name}` is not compiled ({why})"), "called here")
-                            .with_secondary(r.name_span, "this function could not be compiled"));
-                    }
-                    return Err(err(span, format!("unknown function `{name}`"), "not defined in this module"));
-                };
-                let callee = &self.module.functions[cidx];
-                let caller_kind = self.mf(i).attrs.kind;
-                match (caller_kind, callee.attrs.kind) {
-                    (FunctionKind::Host, FunctionKind::Host)
-                    | (FunctionKind::Kernel | FunctionKind::Device, FunctionKind::Device) => {}
-                    (FunctionKind::Kernel | FunctionKind::Device, FunctionKind::Host) => {
-                        // numba-cuda lets kernels call @njit functions; so do we.
-                    }
-                    (FunctionKind::Kernel | FunctionKind::Device, FunctionKind::Kernel) => {
-                        // numba-cuda compiles a `@cuda.jit` function lazily: called from a
-                        // kernel, it is a device function (every function of a PTX module is
-                        // an ordinary function; only the launch wrapper is an entry).
-                    }
-                    (FunctionKind::Host, FunctionKind::Kernel) => {
-                        return Err(err(
-                            span,
-                            format!("cannot call kernel `{name}` like a function"),
-                            "kernels are launched, not called",
-                        )
-                        .with_hint("make the callee a device function: @cuda.jit(device=True)"));
-                    }
-                    (FunctionKind::Host, FunctionKind::Device) => {
-                        return Err(err(
-                            span,
-                            format!("host function calls device function `{name}`"),
-                            "device functions run only on the GPU",
-                        ));
-                    }
+            InstKind::Call(name, args) => self.call_type(i, f, name, args, types, span)?,
+            InstKind::FuncRef(name) => match self.module.functions.iter().find(|m| &m.name == name) {
+                Some(_) => Type::Function(name.clone()),
+                None => return Err(err(span, format!("unknown function `{name}`"), "not defined in this module")),
+            },
+            // `f(x)` of a function value: the call of the function its type names.
+            InstKind::Builtin(Builtin::CallValue, args) => match ty(&args[0]) {
+                Type::Function(name) => self.call_type(i, f, &name, &args[1..], types, span)?,
+                Type::Unknown => Type::Unknown,
+                t => {
+                    return Err(err(span, format!("{t} is not callable"), "called here")
+                        .with_hint("only the module's compiled functions can be called through a variable"))
                 }
-                let arg_types = call_arg_types(f, args, types);
-                if callee.body.params().len() != arg_types.len() {
-                    return Err(err(
-                        span,
-                        format!(
-                            "`{name}` takes {} arguments but {} were given",
-                            callee.body.params().len(),
-                            arg_types.len()
-                        ),
-                        "wrong number of arguments",
-                    ));
-                }
-                let c = self.instance(cidx, arg_types, None);
-                if !self.instances[c].callers.contains(&i) {
-                    self.instances[c].callers.push(i);
-                }
-                self.instances[c].ret.clone()
-            }
+            },
             InstKind::Builtin(b, _) if b.is_cuda() && self.mf(i).attrs.kind == FunctionKind::Host => {
                 return Err(err(
                     span,

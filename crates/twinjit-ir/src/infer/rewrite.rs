@@ -581,32 +581,16 @@ impl Rewriter<'_> {
                 let yv = self.coerce(b, yv, &t, span)?;
                 Some(self.push(b, InstKind::Select(cond, xv, yv), t, span))
             }
-            InstKind::Call(name, args) => {
-                let cidx = self.module.functions.iter().position(|m| &m.name == name).expect("checked when typing");
-                let arg_types = super::fixpoint::call_arg_types(self.src, args, &self.types);
-                let mut nargs: Vec<Value> = Vec::new();
-                for a in args {
-                    let v = self.val(*a);
-                    if super::fixpoint::is_splat(self.src, *a) {
-                        let elems = self.elements(b, v, span);
-                        nargs.extend(elems);
-                    } else {
-                        nargs.push(v);
-                    }
-                }
-                let Some(&ci) = self.index.get(&(cidx, arg_types.clone())) else {
-                    return Err(err(
-                        span,
-                        format!(
-                            "internal: no specialisation of this call for ({})",
-                            arg_types.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(", ")
-                        ),
-                        "here",
-                    ));
+            InstKind::Call(name, args) => Some(self.call(b, name, args, span)?),
+            InstKind::Builtin(Builtin::CallValue, args) => {
+                let Type::Function(name) = self.types[args[0].index()].clone() else {
+                    return Err(err(span, "internal: a call of a value that is not a function", "here"));
                 };
-                let callee = &self.instances[ci];
-                let ret = if callee.ret == Type::Unknown { Type::None } else { callee.ret.clone() };
-                Some(self.push(b, InstKind::Call(callee.mangled.clone(), nargs), ret, span))
+                Some(self.call(b, &name, &args[1..], span)?)
+            }
+            InstKind::FuncRef(_) => {
+                let rt = result_ty.clone().expect("has result");
+                Some(self.push(b, data.kind.clone(), rt, span))
             }
             InstKind::Builtin(bi, args) => self.builtin(b, *bi, args, result_ty.clone(), span)?,
             InstKind::Dim(a, k) => {
@@ -849,6 +833,36 @@ impl Rewriter<'_> {
             out.push(self.coerce(b, v, &Type::I64, span)?);
         }
         Ok(out)
+    }
+
+    /// The direct call of module function `name` with `args` (a splat's elements spread),
+    /// as the specialisation inference made for their types.
+    fn call(&mut self, b: Block, name: &str, args: &[Value], span: Span) -> Result<Value, Diagnostic> {
+        let cidx = self.module.functions.iter().position(|m| m.name == name).expect("checked when typing");
+        let arg_types = super::fixpoint::call_arg_types(self.src, args, &self.types);
+        let mut nargs: Vec<Value> = Vec::new();
+        for a in args {
+            let v = self.val(*a);
+            if super::fixpoint::is_splat(self.src, *a) {
+                let elems = self.elements(b, v, span);
+                nargs.extend(elems);
+            } else {
+                nargs.push(v);
+            }
+        }
+        let Some(&ci) = self.index.get(&(cidx, arg_types.clone())) else {
+            return Err(err(
+                span,
+                format!(
+                    "internal: no specialisation of this call for ({})",
+                    arg_types.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(", ")
+                ),
+                "here",
+            ));
+        };
+        let callee = &self.instances[ci];
+        let ret = if callee.ret == Type::Unknown { Type::None } else { callee.ret.clone() };
+        Ok(self.push(b, InstKind::Call(callee.mangled.clone(), nargs), ret, span))
     }
 
     fn builtin(
@@ -1103,6 +1117,8 @@ impl Rewriter<'_> {
             }
             // The tuple itself; the call reads its elements.
             Typing::Splat => a0.expect("arity"),
+            // Rewritten as a call by `inst` before reaching here.
+            Typing::CallValue => return Err(err(span, "internal: a call of a function value", "here")),
             Typing::ArrayLen | Typing::IterLen => {
                 let a = a0.expect("arity");
                 self.push(b, InstKind::Dim(a, 0), Type::I64, span)

@@ -609,6 +609,8 @@ impl<'p> Machine<'p> {
             },
             // A frozen global: a fresh copy each time is unobservable (compiled code never
             // writes one), and it has no owner, like an argument.
+            // A function value has no parts.
+            InstKind::FuncRef(_) => RtValue::None,
             InstKind::ConstArray(c) => ArrayRef::new(ArrayData::of_const(c)?, c.shape.clone())
                 .map(RtValue::Array)
                 .ok_or_else(|| RuntimeErrorKind::Unsupported(format!("constant array `{}` of a bad shape", c.name)))?,

@@ -27,7 +27,7 @@ fn is_pure(k: &InstKind) -> bool {
         | InstKind::View { .. }
         | InstKind::MakeTuple(..) => true,
         InstKind::Binary(op, ..) => *op != BinaryOp::Pow,
-        InstKind::Builtin(b, _) => !b.is_cuda() && !b.is_random(),
+        InstKind::Builtin(b, _) => !b.is_cuda() && !b.is_random() && *b != crate::builtins::Builtin::CallValue,
         _ => false,
     }
 }
