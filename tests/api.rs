@@ -568,3 +568,37 @@ def reads(a):
     let r: f64 = m.function("reads").unwrap().call((&[1.0f64, 2.0, 3.0][..],)).unwrap();
     assert_eq!(r, 3.0);
 }
+
+/// Namedtuple defaults follow Python (`namedtuple(..., defaults=...)` and class-level field
+/// defaults of `typing.NamedTuple`). Numba 0.68 ignores them (it builds a shorter tuple), so
+/// these values are CPython's, not from the Numba corpus.
+#[test]
+fn namedtuple_defaults_fill_omitted_fields_as_python_does() {
+    let src = r#"
+from collections import namedtuple
+from typing import NamedTuple
+from numba import njit
+
+Range = namedtuple("Range", "lo hi step", defaults=(10, 1))
+
+class Body(NamedTuple):
+    x: float
+    m: float = 2.5
+
+@njit
+def ranges(a):
+    r = Range(a)
+    s = Range(a, 5)
+    return r.lo, r.hi, r.step, s.hi, s.step
+
+@njit
+def body(x):
+    b = Body(x)
+    return b.x * b.m
+"#;
+    let m = Engine::new(Target::Host).unwrap().load("nt.py", src).unwrap();
+    let v: Value = m.function("ranges").unwrap().call((3i64,)).unwrap();
+    assert_eq!(v, Value::Tuple([3, 10, 1, 5, 1].map(Value::I64).to_vec()));
+    let b: f64 = m.function("body").unwrap().call((2.0f64,)).unwrap();
+    assert_eq!(b, 5.0);
+}

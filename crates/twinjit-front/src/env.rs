@@ -40,6 +40,10 @@ pub(crate) enum Global {
     Const(ConstValue),
     /// `X = None` at module level.
     NoneConst,
+    /// A namedtuple class (`collections.namedtuple('P', ['x', 'y'])`, `class P(NamedTuple)`):
+    /// its fields as the parameters of its constructor. A value of it is a tuple; `p.x` reads
+    /// the field by its position.
+    NamedTuple(crate::params::Params),
     /// A module-level NumPy array twinjit computed (`const_array.rs`): frozen into the code
     /// of every function that reads it, read-only.
     Array(std::sync::Arc<twinjit_ir::ConstArray>),

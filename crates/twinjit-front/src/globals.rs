@@ -180,6 +180,11 @@ impl Globals<'_> {
                 if self.bindings.count(c.name.id.as_str()) == 0 {
                     let g = if derives_from_exception(c, env) {
                         Global::ExceptionClass(c.name.id.to_string())
+                    } else if c.bases().iter().any(|b| qualified(b, env).as_deref() == Some("typing.NamedTuple")) {
+                        match self.named_tuple_class(c, env) {
+                            Ok(p) => Global::NamedTuple(p),
+                            Err(why) => self.unfrozen(r, UnfrozenWhy::Value(why)),
+                        }
                     } else {
                         self.unfrozen(r, UnfrozenWhy::Class)
                     };
@@ -254,6 +259,14 @@ impl Globals<'_> {
             }
             _ => {}
         }
+        if let Expr::Call(c) = value {
+            if qualified(&c.func, env).as_deref() == Some("collections.namedtuple") {
+                return match self.named_tuple(c, env) {
+                    Ok(p) => Ok(Global::NamedTuple(p)),
+                    Err(why) => unfrozen(UnfrozenWhy::Value(why)),
+                };
+            }
+        }
         match value {
             Expr::NoneLiteral(_) => return Ok(Global::NoneConst),
             Expr::StringLiteral(_) | Expr::FString(_) | Expr::BytesLiteral(_) => return unfrozen(UnfrozenWhy::Str),
@@ -311,6 +324,92 @@ impl Globals<'_> {
         }
         freeze(name, value, stmt, env, self.file, self.text).map(Global::Const)
     }
+}
+
+impl Globals<'_> {
+    /// `namedtuple('P', ['x', 'y'])` (fields as a list or tuple of strings, or one string of
+    /// names separated by spaces or commas), with `defaults=` of constants.
+    fn named_tuple(&self, c: &ruff_python_ast::ExprCall, env: &Env) -> Result<crate::params::Params, String> {
+        let what = || format!("namedtuple {}", snippet(self.text, c.range()));
+        let fields: Vec<String> = match c.arguments.args.get(1) {
+            Some(Expr::StringLiteral(s)) => {
+                s.value.to_str().replace(',', " ").split_whitespace().map(str::to_string).collect()
+            }
+            Some(Expr::List(ruff_python_ast::ExprList { elts, .. }))
+            | Some(Expr::Tuple(ruff_python_ast::ExprTuple { elts, .. })) => elts
+                .iter()
+                .map(|e| match e {
+                    Expr::StringLiteral(s) => Ok(s.value.to_str().to_string()),
+                    _ => Err(what()),
+                })
+                .collect::<Result<_, _>>()?,
+            _ => return Err(what()),
+        };
+        let mut defaults = Vec::new();
+        for kw in &c.arguments.keywords {
+            match kw.arg.as_ref().map(|a| a.id.as_str()) {
+                Some("defaults") => match &kw.value {
+                    Expr::List(ruff_python_ast::ExprList { elts, .. })
+                    | Expr::Tuple(ruff_python_ast::ExprTuple { elts, .. }) => {
+                        defaults = elts
+                            .iter()
+                            .map(|e| crate::params::default_value(Some(e), e.range(), &ModuleNames(env), self.file))
+                            .collect();
+                    }
+                    _ => return Err(what()),
+                },
+                Some("rename" | "module") => {}
+                _ => return Err(what()),
+            }
+        }
+        if c.arguments.args.len() != 2 || defaults.len() > fields.len() {
+            return Err(what());
+        }
+        named_fields(fields, defaults).ok_or_else(what)
+    }
+
+    /// `class P(NamedTuple):` with annotated fields (`x: float`, `y: float = 0.0`); methods
+    /// and docstrings are ignored (compiled code cannot call them).
+    fn named_tuple_class(&self, c: &ruff_python_ast::StmtClassDef, env: &Env) -> Result<crate::params::Params, String> {
+        let mut fields = Vec::new();
+        let mut defaults = Vec::new();
+        for s in &c.body {
+            if let Stmt::AnnAssign(a) = s {
+                let Expr::Name(n) = &*a.target else { return Err(format!("the class {}", c.name.id)) };
+                fields.push(n.id.to_string());
+                match &a.value {
+                    Some(v) => {
+                        defaults.push(crate::params::default_value(Some(v), v.range(), &ModuleNames(env), self.file))
+                    }
+                    None if !defaults.is_empty() => {
+                        return Err(format!("the class {} (a field without a default follows one with)", c.name.id))
+                    }
+                    None => {}
+                }
+            }
+        }
+        named_fields(fields, defaults).ok_or_else(|| format!("the class {}", c.name.id))
+    }
+}
+
+/// The constructor parameters of a namedtuple with these fields (valid, distinct identifiers,
+/// as Python checks) and defaults of the last ones.
+fn named_fields(
+    fields: Vec<String>,
+    defaults: Vec<Result<twinjit_ir::Const, crate::params::BadDefault>>,
+) -> Option<crate::params::Params> {
+    let valid = |f: &String| {
+        f.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
+            && f.chars().all(|c| c.is_alphanumeric() || c == '_')
+            && !f.starts_with('_')
+    };
+    let distinct = fields.iter().enumerate().all(|(k, f)| !fields[..k].contains(f));
+    (fields.iter().all(valid) && distinct).then_some(crate::params::Params {
+        names: fields,
+        posonly: 0,
+        defaults,
+        vararg: None,
+    })
 }
 
 fn collect_targets(e: &Expr, out: &mut Vec<String>) {

@@ -1359,6 +1359,16 @@ impl Lower<'_> {
                 return self.emit(InstKind::Builtin(b, vec![v]), span);
             }
         }
+        if Builtin::from_path(&format!(".{attr}")).is_none() {
+            match self.named_field(attr, span) {
+                Ok(Some(k)) => {
+                    let v = self.expr(&a.value);
+                    return self.emit(InstKind::TupleGet(v, k), span);
+                }
+                Ok(None) => {}
+                Err(d) => return self.fail(d),
+            }
+        }
         let v = self.expr(&a.value);
         let b = match Builtin::from_path(&format!(".{attr}")) {
             Some(b) => b,
@@ -1463,6 +1473,11 @@ impl Lower<'_> {
                 (self.locals.contains(n.id.as_str()), self.env.get(n.id.as_str()))
             {
                 return self.function_call(n.id.as_str(), &params.clone(), c, span);
+            }
+            if let (false, Some(Global::NamedTuple(params))) =
+                (self.locals.contains(n.id.as_str()), self.env.get(n.id.as_str()))
+            {
+                return self.named_tuple_call(n.id.as_str(), &params.clone(), c, span);
             }
         }
         if let Expr::Attribute(a) = &*c.func {
@@ -1582,6 +1597,57 @@ impl Lower<'_> {
 
     /// A call of a compiled module function: the arguments bound to its parameters by
     /// CPython's rules, evaluated in source order, omitted ones filled with their defaults.
+    /// `Point(1, y=2)` of a namedtuple class: the tuple of its fields, bound like a call.
+    fn named_tuple_call(&mut self, id: &str, params: &Params, c: &ast::ExprCall, span: Span) -> Value {
+        let a = &c.arguments;
+        if a.args.iter().any(|e| matches!(e, Expr::Starred(_))) {
+            return self.fail(unsupported(
+                span,
+                "`*args` in a namedtuple constructor is",
+                "pass the fields one by one",
+            ));
+        }
+        let keywords = match self.call_keywords(a) {
+            Ok(k) => k,
+            Err(failed) => return failed,
+        };
+        let bound = match params.bind(id, a.args.len(), &keywords, span, self.file) {
+            Ok(b) => b,
+            Err(d) => return self.fail(d),
+        };
+        let vals: Vec<Value> = a.args.iter().chain(a.keywords.iter().map(|k| &k.value)).map(|e| self.expr(e)).collect();
+        let Some(fields) = self.filled_args(bound, &vals, span) else { return self.fail_silently() };
+        self.emit(InstKind::MakeTuple(fields), span)
+    }
+
+    /// The position of field `attr` in the module's namedtuple classes that have it: `Ok(None)`
+    /// if none has it, an error if they disagree (twinjit's tuples carry no field names, so a
+    /// field is found by its name in the module's classes).
+    fn named_field(&self, attr: &str, span: Span) -> Result<Option<u32>, Diagnostic> {
+        let mut found: Vec<(&str, usize)> = Vec::new();
+        for (name, g) in self.env.iter() {
+            if let Global::NamedTuple(p) = g {
+                if let Some(k) = p.names.iter().position(|f| f == attr) {
+                    found.push((name.as_str(), k));
+                }
+            }
+        }
+        found.sort();
+        match found.as_slice() {
+            [] => Ok(None),
+            [(_, k), rest @ ..] if rest.iter().all(|(_, j)| j == k) => Ok(Some(*k as u32)),
+            all => Err(Diagnostic::error(
+                format!(
+                    "`.{attr}` is a field of several namedtuples at different positions ({})",
+                    all.iter().map(|(n, k)| format!("{n} at {k}")).collect::<Vec<_>>().join(", ")
+                ),
+                span,
+                "ambiguous field",
+            )
+            .with_hint("twinjit finds a namedtuple field by its name among the module's namedtuple classes; index the tuple instead (`p[0]`) or rename the field")),
+        }
+    }
+
     fn function_call(&mut self, id: &str, params: &Params, c: &ast::ExprCall, span: Span) -> Value {
         let a = &c.arguments;
         // `*(x, y)` of a tuple literal: its elements are positional arguments.

@@ -193,7 +193,12 @@ fn python_const(c: Const) -> String {
 }
 
 /// The constant a default expression evaluates to when the `def` runs, as Numba types it.
-fn default_value(e: Option<&Expr>, param: TextRange, names: &dyn Names, file: FileId) -> Result<Const, BadDefault> {
+pub(crate) fn default_value(
+    e: Option<&Expr>,
+    param: TextRange,
+    names: &dyn Names,
+    file: FileId,
+) -> Result<Const, BadDefault> {
     let Some(e) = e else {
         // A parameter without a default after one with: a syntax error the parser reports.
         return Err(BadDefault {
