@@ -141,6 +141,22 @@ impl Engine {
         ndarray::ArrayD::from_shape_vec(a.shape().to_vec(), data).map_err(|e| Error::Internal(e.to_string()))
     }
 
+    /// `numba.cuda.random.create_xoroshiro128p_states(n, seed, subsequence_start)`: the states of
+    /// `n` generators for kernels that draw with `xoroshiro128p_uniform_float32(states, i)` and
+    /// its float64 and normal forms, the very states numba-cuda makes (computed on the host, as
+    /// numba-cuda does, then copied). A `(n, 2)` uint64 array: numba-cuda's `(s0, s1)` records,
+    /// byte for byte. Host functions draw from [`crate::xoroshiro128p_states`] in an ordinary
+    /// array.
+    #[cfg(feature = "cuda")]
+    pub fn create_xoroshiro128p_states(
+        &self,
+        n: usize,
+        seed: u64,
+        subsequence_start: u64,
+    ) -> Result<crate::cuda::DeviceArray<u64>, Error> {
+        self.to_device_shaped(&crate::xoroshiro128p_states(n, seed, subsequence_start), &[n, 2])
+    }
+
     /// A zero-filled device array of `shape`.
     #[cfg(feature = "cuda")]
     pub fn zeros<T: crate::cuda::DeviceElement>(&self, shape: &[usize]) -> Result<crate::cuda::DeviceArray<T>, Error> {

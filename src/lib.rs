@@ -74,6 +74,15 @@ pub use host::{Function, Specialization};
 pub use options::EngineOptions;
 pub use source::{LowerOptions, SourceModule};
 pub use target::Target;
+
+/// `numba.cuda.random.create_xoroshiro128p_states(n, seed, subsequence_start)` on the host:
+/// the states of `n` xoroshiro128+ generators, flattened as the C-contiguous `(n, 2)` uint64
+/// array a function drawing with `xoroshiro128p_uniform_float32(states, i)` takes (numba-cuda's
+/// `(s0, s1)` records, byte for byte). `Engine::create_xoroshiro128p_states` copies them to a
+/// device.
+pub fn xoroshiro128p_states(n: usize, seed: u64, subsequence_start: u64) -> Vec<u64> {
+    twinjit_ir::random::xoroshiro128p::states(n, seed, subsequence_start)
+}
 pub use twinjit_diag as diag;
 pub use twinjit_ir as ir;
 

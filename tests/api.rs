@@ -602,3 +602,28 @@ def body(x):
     let b: f64 = m.function("body").unwrap().call((2.0f64,)).unwrap();
     assert_eq!(b, 5.0);
 }
+
+/// numba.cuda.random's draws also compile for the host (Numba's CPU `@njit` runs them too):
+/// states from `twinjit::xoroshiro128p_states`, the estimate Numba 0.68.1 prints for the same
+/// seed (3.14592).
+#[test]
+fn xoroshiro_draws_on_the_host_give_numbas_numbers() {
+    let src = r#"
+from numba import njit
+from numba.cuda.random import xoroshiro128p_uniform_float32
+
+@njit
+def host_pi(states, iterations):
+    inside = 0
+    for i in range(iterations):
+        x = xoroshiro128p_uniform_float32(states, 0)
+        y = xoroshiro128p_uniform_float32(states, 0)
+        if x ** 2 + y ** 2 <= 1.0:
+            inside += 1
+    return 4.0 * inside / iterations
+"#;
+    let m = Engine::new(Target::Host).unwrap().load("mc.py", src).unwrap();
+    let mut states = twinjit::xoroshiro128p_states(1, 1, 0);
+    let pi: f64 = m.function("host_pi").unwrap().call((ArgValue::array_mut(&mut states, &[1, 2]), 100_000i64)).unwrap();
+    assert_eq!(pi, 3.14592);
+}

@@ -576,3 +576,25 @@ fn host_arrays_and_impossible_launches_are_clear_errors() {
     let nd = engine.to_host_ndarray(&out).unwrap();
     assert_eq!(nd.shape(), &[8]);
 }
+
+/// `Engine::create_xoroshiro128p_states` makes numba-cuda's states on the device, and a kernel
+/// drawing from them gives numba's numbers (the first float64 uniforms of seed 42, as Numba's
+/// CUDA simulator draws them in `tests/kernels_cuda/random_draws.py`); the states advance.
+#[test]
+fn xoroshiro_states_on_the_device_draw_numbas_numbers() {
+    libdevice_from_repo();
+    let Some(engine) = gpu_engine(EngineOptions::default()) else { return };
+    let states = engine.create_xoroshiro128p_states(4, 42, 0).unwrap();
+    assert_eq!(states.shape(), &[4, 2]);
+    assert_eq!(states.to_vec().unwrap(), twinjit::xoroshiro128p_states(4, 42, 0));
+    let src = "from numba import cuda\nfrom numba.cuda.random import xoroshiro128p_uniform_float64\n\n@cuda.jit\ndef first(states, out):\n    i = cuda.grid(1)\n    if i < out.size:\n        out[i] = xoroshiro128p_uniform_float64(states, i)\n";
+    let k = engine.load("draw.py", src).unwrap().kernel("first").unwrap();
+    let out = engine.zeros::<f64>(&[4]).unwrap();
+    k.launch(LaunchConfig::linear(1, 4), (&states, &out)).unwrap();
+    engine.synchronize().unwrap();
+    assert_eq!(
+        out.to_vec().unwrap(),
+        vec![0.48312975754364673, 0.03927229372037966, 0.9412365399038057, 0.9836598357118856]
+    );
+    assert_ne!(states.to_vec().unwrap(), twinjit::xoroshiro128p_states(4, 42, 0));
+}

@@ -317,6 +317,23 @@ fn shape_of(e: &Expr) -> Option<Vec<i64>> {
 
 /// Builds a fresh runtime value for a check argument.
 pub fn arg_value(e: &Expr) -> Option<RtValue> {
+    // numba.cuda.random's `create_xoroshiro128p_states(n, seed)`: the states as twinjit holds
+    // them, a (n, 2) uint64 array (the draws' results are checked against numba's).
+    if let Expr::Call(c) = e {
+        if matches!(&*c.func, Expr::Name(n) if n.id.as_str() == "create_xoroshiro128p_states") {
+            let a = &c.arguments;
+            let int = |e: &Expr| if let Some(Lit::Int(i)) = num(e) { Some(i) } else { None };
+            let kw = |name: &str| a.keywords.iter().find(|k| k.arg.as_ref().is_some_and(|x| x.id.as_str() == name));
+            let n = int(a.args.first()?)?;
+            let seed = match (a.args.get(1), kw("seed")) {
+                (Some(s), None) => int(s)?,
+                (None, Some(k)) => int(&k.value)?,
+                _ => return None,
+            };
+            let states = twinjit::ir::random::xoroshiro128p::states(usize::try_from(n).ok()?, seed as u64, 0);
+            return ArrayRef::new(ArrayData::U64(states), vec![n, 2]).map(RtValue::Array);
+        }
+    }
     if let Some((name, c)) = np_call(e) {
         // `ARRAY.reshape(d0, d1)` / `.reshape((d0, d1))`: the same elements, C order.
         if let (Expr::Attribute(a), "reshape") = (&*c.func, name) {

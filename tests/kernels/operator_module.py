@@ -47,6 +47,13 @@ def inplace(a, b):
     return operator.isub(a, 1)
 
 
+# The in-place bitwise forms, whose plain names end in `_` (`and_`, `or_`).
+# check: inplace_bits(12, 10) -> (8, 14, 6, 48, 3)
+@njit
+def inplace_bits(a, b):
+    return operator.iand(a, b), operator.ior(a, b), operator.ixor(a, b), operator.ilshift(a, 2), operator.irshift(a, 2)
+
+
 # check: fold_product(np.array([1.0, 2.0, 3.5, -1.0])) -> -7.0
 # check: fold_product(np.array([2.0])) -> 2.0
 @njit

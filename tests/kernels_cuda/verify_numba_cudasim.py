@@ -164,6 +164,11 @@ def prepare_launch(mod, call_src):
     if node.keywords:
         raise CheckError("no keyword arguments: %r" % call_src)
     env = eval_env()
+    # numba.cuda.random's states, as a check's argument (twinjit's harness makes the same
+    # states as a (n, 2) uint64 array).
+    from numba.cuda.random import create_xoroshiro128p_states
+
+    env["create_xoroshiro128p_states"] = create_xoroshiro128p_states
     name = node.func.value.id
     if not hasattr(mod, name):
         raise CheckError("no kernel %r in module" % name)

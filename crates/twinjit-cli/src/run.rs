@@ -65,7 +65,10 @@ fn parse_scalar(name: &str, text: &str) -> Result<ArgValue<'static>, String> {
         return Ok(ArgValue::None);
     }
     let (dtype, value) = text.split_once(':').ok_or_else(|| {
-        format!("--arg {name}={text}: expected PATH.npy, DTYPE:VALUE (e.g. int64:10), none or (DTYPE:VALUE, ...)")
+        format!(
+            "--arg {name}={text}: expected PATH.npy, DTYPE:VALUE (e.g. int64:10), none, (DTYPE:VALUE, ...) or \
+             xoroshiro128p:N:SEED"
+        )
     })?;
     let bad = || format!("--arg {name}: `{value}` is not a valid {dtype}");
     fn int<T: std::str::FromStr>(v: &str) -> Option<T> {
@@ -272,6 +275,17 @@ fn bind_with_defaults(
                 return Err(format!("error: `{value}` has {} dimensions; arrays must have 1 to 3", arr.shape.len()));
             }
             Bound::Array(arr)
+        } else if let Some(spec) = value.strip_prefix("xoroshiro128p:") {
+            // numba.cuda.random's `create_xoroshiro128p_states(N, SEED)`.
+            let parsed =
+                spec.split_once(':').and_then(|(n, s)| Some((n.parse::<usize>().ok()?, s.parse::<u64>().ok()?)));
+            let Some((n, seed)) = parsed.filter(|(n, _)| *n <= 1 << 24) else {
+                return Err(format!(
+                    "error: --arg {name}={value}: expected xoroshiro128p:N:SEED (N generators, up to 16777216, and a seed)"
+                ));
+            };
+            let states = twinjit::xoroshiro128p_states(n, seed, 0);
+            Bound::Array(npy::Npy { data: npy::NpyData::U64(states), shape: vec![n, 2], fortran: false })
         } else {
             parse_bound(name, value).map_err(|e| format!("error: {e}"))?
         };

@@ -28,6 +28,7 @@ use twinjit_ir::{
     FunctionKind, InstKind, ModuleFunction, Scalar, Terminator, Type, Typing, UnaryOp, Value,
 };
 
+mod cuda_random;
 mod inner;
 mod loops;
 mod operator;
@@ -1452,6 +1453,11 @@ impl Lower<'_> {
             if let Some(v) = self.operator_call(&path, c, span) {
                 return v;
             }
+            if let Some(draw) = path.strip_prefix("numba.cuda.random.").filter(|d| cuda_random::DRAWS.contains(d)) {
+                if c.arguments.keywords.is_empty() {
+                    return self.cuda_random_call(draw, args, span);
+                }
+            }
             return self.opaque_use(&written, &path, span, true);
         }
         // cuda.*: module path calls.
@@ -1930,6 +1936,7 @@ impl Lower<'_> {
             }
             // numba-cuda copies a module-level array into constant memory; twinjit freezes every
             // module-level array into the module already, so this is that array.
+            ["random", draw] if cuda_random::DRAWS.contains(draw) => self.cuda_random_call(draw, args, span),
             ["const", "array_like"] => match &args[..] {
                 [Expr::Name(n)] if !self.locals.contains(n.id.as_str()) => match self.env.get(n.id.as_str()) {
                     Some(Global::Array(a)) => {

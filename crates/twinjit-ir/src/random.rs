@@ -161,3 +161,85 @@ mod tests {
         }
     }
 }
+
+/// numba-cuda's `numba.cuda.random` generators: xoroshiro128+ states, one per thread, made on
+/// the host as `create_xoroshiro128p_states(n, seed, subsequence_start)` makes them, so a kernel
+/// given these states draws numba-cuda's numbers (the draws themselves are compiled code).
+pub mod xoroshiro128p {
+    /// The next output of `s`, advancing it (xoroshiro128+ with rotations 55, 14, 36).
+    pub fn next(s: &mut [u64; 2]) -> u64 {
+        let (s0, mut s1) = (s[0], s[1]);
+        let result = s0.wrapping_add(s1);
+        s1 ^= s0;
+        s[0] = s0.rotate_left(55) ^ s1 ^ (s1 << 14);
+        s[1] = s1.rotate_left(36);
+        result
+    }
+
+    /// Advances `s` by 2**64 outputs (the generator's jump polynomial).
+    pub fn jump(s: &mut [u64; 2]) {
+        const JUMP: [u64; 2] = [0xBEAC_0467_EBA5_FACB, 0xD86B_048B_86AA_9922];
+        let mut t = [0u64; 2];
+        for word in JUMP {
+            for b in 0..64 {
+                if word >> b & 1 == 1 {
+                    t[0] ^= s[0];
+                    t[1] ^= s[1];
+                }
+                next(s);
+            }
+        }
+        *s = t;
+    }
+
+    /// The state SplitMix64 makes of a 64-bit seed (both words the same, as numba-cuda).
+    pub fn seeded(seed: u64) -> [u64; 2] {
+        let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        [z, z]
+    }
+
+    /// `n` states for parallel generators: the first from `seed`, jumped `subsequence_start`
+    /// times, each next one the previous jumped once (2**64 outputs apart). Flattened as the
+    /// C-contiguous `uint64` array of shape `(n, 2)` a kernel receives.
+    pub fn states(n: usize, seed: u64, subsequence_start: u64) -> Vec<u64> {
+        let mut out = Vec::with_capacity(2 * n);
+        if n == 0 {
+            return out;
+        }
+        let mut s = seeded(seed);
+        for _ in 0..subsequence_start {
+            jump(&mut s);
+        }
+        out.extend(s);
+        for _ in 1..n {
+            jump(&mut s);
+            out.extend(s);
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod xoroshiro_tests {
+    use super::xoroshiro128p::states;
+
+    /// numba 0.68.1's `numba.cuda.random.init_xoroshiro128p_states_cpu(s, 42, 0)` for three states (the
+    /// second and third are the first jumped once and twice).
+    #[test]
+    fn states_are_numba_cudas() {
+        let expect = [
+            0xbdd7_3226_2feb_6e95,
+            0xbdd7_3226_2feb_6e95,
+            0x045a_2c27_0718_bc3b,
+            0x05b3_939a_23e5_33b4,
+            0xa673_24e5_eccc_b8dc,
+            0x4a81_bbd6_c315_729e,
+        ];
+        assert_eq!(states(3, 42, 0), expect);
+        assert_eq!(states(2, 42, 1), expect[2..].to_vec());
+        assert!(states(0, 1, 0).is_empty());
+    }
+}

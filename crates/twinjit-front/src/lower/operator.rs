@@ -22,7 +22,10 @@ enum OperatorFn {
 fn operator_fn(name: &str) -> Option<OperatorFn> {
     use ast::CmpOp as C;
     use OperatorFn::*;
-    let name = name.strip_prefix('i').filter(|n| binary(n).is_some()).unwrap_or(name);
+    // The in-place forms: `iadd` is `add`, `iand` is `and_`.
+    if let Some(op) = name.strip_prefix('i').and_then(|n| binary(n).or_else(|| binary(&format!("{n}_")))) {
+        return Some(Binary(op));
+    }
     if let Some(op) = binary(name) {
         return Some(Binary(op));
     }
