@@ -318,7 +318,7 @@ def _const_repr(v, depth=0):
         parts = [_const_repr(x, depth + 1) for x in v]
         if all(p is not None for p in parts):
             return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
-    if isinstance(v, np.ndarray) and v.size <= 64 and v.dtype.name in REPLAY_DTYPES:
+    if isinstance(v, np.ndarray) and 0 < v.ndim <= 3 and v.size <= 1024 and v.dtype.name in REPLAY_DTYPES:
         return f"np.array({v.tolist()!r}, dtype=np.{v.dtype.name})"
     # A dtype object (`np.dtype('int32')`), as its scalar type: what `dtype=` reads.
     if isinstance(v, np.dtype) and v.name in REPLAY_DTYPES and v.isnative:
@@ -415,6 +415,10 @@ def _deps(func, dispatcher_type, seen, out):
             seen.add(id(py))
             _deps(py, dispatcher_type, seen, out)
             out.append(("func", name, src, _options(getattr(v, "targetoptions", {}))))
+        elif isinstance(v, type) and issubclass(v, tuple) and all(isinstance(f, str) for f in getattr(v, "_fields", [1])):
+            # A namedtuple class, as the module defined it (twinjit reads the definition).
+            out.append(("import", "import collections"))
+            out.append(("const", n, f"collections.namedtuple({v.__name__!r}, {list(v._fields)!r})"))
         else:
             r = _const_repr(v)
             if r is not None and not callable(v):

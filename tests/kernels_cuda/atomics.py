@@ -131,3 +131,34 @@ def block_dot(a, b, res):
     cuda.syncthreads()
     if cuda.threadIdx.x == 0:
         cuda.atomic.add(res, 0, acc[0])
+
+
+# The bitwise atomics (order-independent: and/or/xor of every thread's bit commute).
+# check: bitwise_flags[1, 16](np.arange(16, dtype=np.int64), np.array([-1, 0, 0], dtype=np.int64)) -> None ; arg1 == [-65536, 1431655765, 48]
+@cuda.jit
+def bitwise_flags(x, res):
+    i = cuda.grid(1)
+    if i < x.size:
+        cuda.atomic.and_(res, 0, ~(1 << x[i]))
+        cuda.atomic.or_(res, 1, 1 << (2 * x[i]))
+        cuda.atomic.xor(res, 2, x[i] * 3)
+
+
+# atomic.inc wraps a uint32 counter at its limit; atomic.dec counts down to the limit again.
+# check: ring_counter[1, 10](np.zeros(2, dtype=np.uint32)) -> None ; arg0 == [2, 0]
+@cuda.jit
+def ring_counter(c):
+    i = cuda.grid(1)
+    if i < 10:
+        cuda.atomic.inc(c, 0, np.uint32(3))
+        cuda.atomic.dec(c, 1, np.uint32(4))
+
+
+# Unsigned max and min above 2**31.
+# check: unsigned_extremes[1, 4](np.array([3000000000, 5, 4000000000, 7], dtype=np.uint32), np.array([0, 4294967295], dtype=np.uint32)) -> None ; arg1 == [4000000000, 5]
+@cuda.jit
+def unsigned_extremes(x, res):
+    i = cuda.grid(1)
+    if i < x.size:
+        cuda.atomic.max(res, 0, x[i])
+        cuda.atomic.min(res, 1, x[i])

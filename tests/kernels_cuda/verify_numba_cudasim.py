@@ -40,14 +40,16 @@ uses np.float32 constants, `fma` operands whose product is exact, arrays initial
 they are read, race-free kernels and order-independent atomics (float atomics add exactly
 representable values). numba-cuda on a real GPU is the final arbiter of every expected value.
 
-Warp shuffles: the simulator lacks `cuda.shfl_down_sync`, `shfl_xor_sync` and `shfl_sync`
-(and `cuda.activemask`, shimmed as the lanes of the caller's warp that exist, which is what
+Warp shuffles and votes: the simulator lacks `cuda.shfl_down_sync`, `shfl_up_sync`,
+`shfl_xor_sync`, `shfl_sync`, `all_sync`, `any_sync`, `eq_sync`, `ballot_sync`, `syncwarp` and
+`lanemask_lt` (and `cuda.activemask`, shimmed as the lanes of the caller's warp that exist, which is what
 converged code sees), so this script installs a shim with PTX's semantics as numba-cuda emits them (`shfl.sync`
 with clamp 0x1f: the lane offset or index is taken modulo 32; `down` past lane 31 and a
 missing source lane return the caller's own value). The shim exchanges values through two
 block-wide barriers, so every thread of the block must execute the shuffle (true for every
-shuffle kernel in the corpus). Checks of warp.py therefore rest on this shim, not on code
-from Numba: they are the least independent checks of the corpus.
+shuffle kernel in the corpus). Checks of warp.py and warp_votes.py therefore rest on this
+shim, not on code from Numba: they are the least independent checks of the corpus, which is
+why they are also run with --gpu against numba-cuda on the GPU.
 """
 
 import ast
@@ -131,12 +133,70 @@ def _shfl_sync(self, mask, value, src_lane):
     return _exchange(value, lambda lane: int(src_lane) & 31)
 
 
+def _shfl_up_sync(self, mask, value, delta):
+    # `up` clamps at lane 0: below it the caller keeps its own value.
+    return _exchange(value, lambda lane: lane - (int(delta) & 31))
+
+
+def _vote(mask, predicate, combine):
+    """The predicates of the caller's warp lanes in `mask`, combined (PTX's vote.sync)."""
+    t = threading.current_thread()
+    manager = t._manager
+    with _SHFL_LOCK:
+        slots = manager.__dict__.setdefault("_twinjit_vote_slots", {})
+    me = t.thread_id
+    slots[me] = bool(predicate)
+    t.syncthreads()
+    base = me - me % 32
+    lanes = {l: slots[base + l] for l in range(32) if (int(mask) >> l) & 1 and base + l in slots}
+    result = combine(lanes)
+    t.syncthreads()
+    return result
+
+
+def _ballot(lanes):
+    bits = sum(1 << l for l, p in lanes.items() if p)
+    return bits - (1 << 32) if bits >= 1 << 31 else bits
+
+
+def _all_sync(self, mask, predicate):
+    return _vote(mask, predicate, lambda lanes: all(lanes.values()))
+
+
+def _any_sync(self, mask, predicate):
+    return _vote(mask, predicate, lambda lanes: any(lanes.values()))
+
+
+def _eq_sync(self, mask, predicate):
+    return _vote(mask, predicate, lambda lanes: len(set(lanes.values())) <= 1)
+
+
+def _ballot_sync(self, mask, predicate):
+    return _vote(mask, predicate, _ballot)
+
+
+def _syncwarp(self, mask=0xFFFFFFFF):
+    # Every thread of a corpus block reaches it, so a block barrier is a warp barrier here.
+    threading.current_thread().syncthreads()
+
+
+def _lanemask_lt(self):
+    return (1 << (threading.current_thread().thread_id % 32)) - 1
+
+
 if not GPU:
     for _name, _fn in [
         ("shfl_down_sync", _shfl_down_sync),
         ("shfl_xor_sync", _shfl_xor_sync),
         ("shfl_sync", _shfl_sync),
+        ("shfl_up_sync", _shfl_up_sync),
         ("activemask", _activemask),
+        ("all_sync", _all_sync),
+        ("any_sync", _any_sync),
+        ("eq_sync", _eq_sync),
+        ("ballot_sync", _ballot_sync),
+        ("syncwarp", _syncwarp),
+        ("lanemask_lt", _lanemask_lt),
     ]:
         if not hasattr(kernelapi.FakeCUDAModule, _name):
             setattr(kernelapi.FakeCUDAModule, _name, _fn)

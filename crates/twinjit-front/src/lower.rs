@@ -1865,6 +1865,10 @@ impl Lower<'_> {
                     Typing::NoResult
                         | Typing::BarrierPredicate
                         | Typing::ActiveMask
+                        | Typing::LaneMask
+                        | Typing::Bits(_)
+                        | Typing::Vote(_)
+                        | Typing::FloatMath
                         | Typing::Shuffle
                         | Typing::Fma
                         | Typing::Select
@@ -1967,7 +1971,7 @@ impl Lower<'_> {
             }
             _ => self.fail(
                 Diagnostic::error(format!("unknown function `cuda.{}`", path.join(".")), span, "not supported").with_hint(
-                    "supported: cuda.grid, gridsize, syncthreads*, threadfence, atomic.*, shared.array, local.array, const.array_like, shfl_*_sync, activemask, fma, selp",
+                    "supported: cuda.grid, gridsize, syncthreads*, syncwarp, threadfence*, nanosleep, atomic.*, shared.array, local.array, const.array_like, random.*, shfl_*_sync, all/any/eq/ballot_sync, activemask, lanemask_lt, popc, clz, ffs, brev, cbrt, fma, selp",
                 ),
             ),
         }

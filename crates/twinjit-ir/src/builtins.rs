@@ -107,6 +107,14 @@ pub enum Typing {
     BarrierPredicate,
     /// `cuda.activemask()`: int64.
     ActiveMask,
+    /// `cuda.lanemask_lt()`: uint32.
+    LaneMask,
+    /// `cuda.popc(x)` and the other bit operations, with numba-cuda's signatures: `popc` and
+    /// `clz` keep the integer type, `ffs` gives uint32, `brev` takes and gives uint32/uint64.
+    Bits(BitOp),
+    /// `cuda.all_sync(mask, p)`, `any_sync`, `eq_sync`: an integer mask and an integer or bool
+    /// predicate, a bool; `ballot_sync` gives int32 (numba-cuda's types).
+    Vote(VoteOp),
     /// `cuda.atomic.*(array, index, value...)`: the array's dtype.
     Atomic,
     /// `cuda.shfl_*_sync(mask, value, lane)`: the value's type.
@@ -873,6 +881,42 @@ pub enum AtomicOp {
     Exch,
     /// `new if old == expected else old`.
     Cas,
+    /// `old & v` (integers).
+    And,
+    /// `old | v` (integers).
+    Or,
+    /// `old ^ v` (integers).
+    Xor,
+    /// `0 if old >= v else old + 1` (unsigned).
+    Inc,
+    /// `v if old == 0 or old > v else old - 1` (unsigned).
+    Dec,
+}
+
+/// A bit operation of `cuda.*`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BitOp {
+    /// Set bits.
+    Popc,
+    /// Leading zero bits.
+    Clz,
+    /// One plus the index of the least significant set bit; 0 for 0.
+    Ffs,
+    /// The bits reversed.
+    Brev,
+}
+
+/// A warp vote.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VoteOp {
+    /// Every lane's predicate holds.
+    All,
+    /// Some lane's predicate holds.
+    Any,
+    /// Every lane's predicate is the same.
+    Eq,
+    /// The lanes whose predicate holds, as a bit mask.
+    Ballot,
 }
 
 /// Warp shuffle source lanes.
@@ -882,6 +926,8 @@ pub enum ShuffleKind {
     Down,
     /// `lane ^ mask`.
     Xor,
+    /// `lane - delta`.
+    Up,
     /// An absolute lane.
     Idx,
 }
@@ -901,8 +947,23 @@ pub enum KernelOp {
     BarrierReduce(BarrierReduce),
     /// `cuda.threadfence()`.
     ThreadFence,
+    /// `cuda.threadfence_block()`.
+    ThreadFenceBlock,
+    /// `cuda.threadfence_system()`.
+    ThreadFenceSystem,
+    /// `cuda.nanosleep(ns)`.
+    NanoSleep,
+    /// `cuda.syncwarp(mask=0xffffffff)`: the lanes of the mask meet (an exchange point in the
+    /// interpreter, as a shuffle).
+    SyncWarp,
     /// `cuda.activemask()`.
     ActiveMask,
+    /// `cuda.lanemask_lt()`: the lanes below this one.
+    LaneMaskLt,
+    /// `cuda.popc` … `cuda.brev`.
+    Bits(BitOp),
+    /// `cuda.all_sync` … `cuda.ballot_sync`: an exchange point of the mask's lanes.
+    Vote(VoteOp),
     /// `cuda.atomic.*`.
     Atomic(AtomicOp),
     /// `cuda.shfl_*_sync`.
@@ -1652,8 +1713,37 @@ builtins! {
         Kn(K::BarrierReduce(BarrierReduce::Or));
     /// `cuda.threadfence()`
     ThreadFence = "cuda.threadfence" ["cuda.threadfence"] (0, 0) NoResult, Kn(K::ThreadFence);
+    /// `cuda.threadfence_block()`
+    ThreadFenceBlock = "cuda.threadfence_block" ["cuda.threadfence_block"] (0, 0) NoResult, Kn(K::ThreadFenceBlock);
+    /// `cuda.threadfence_system()`
+    ThreadFenceSystem = "cuda.threadfence_system" ["cuda.threadfence_system"] (0, 0) NoResult,
+        Kn(K::ThreadFenceSystem);
+    /// `cuda.nanosleep(ns)`
+    NanoSleep = "cuda.nanosleep" ["cuda.nanosleep"] (1, 1) NoResult, Kn(K::NanoSleep);
+    /// `cuda.syncwarp(mask)` (all lanes without a mask)
+    SyncWarp = "cuda.syncwarp" ["cuda.syncwarp"] (0, 1) NoResult, Kn(K::SyncWarp);
     /// `cuda.activemask()`
     ActiveMask = "cuda.activemask" ["cuda.activemask"] (0, 0) ActiveMask, Kn(K::ActiveMask);
+    /// `cuda.lanemask_lt()`
+    LaneMaskLt = "cuda.lanemask_lt" ["cuda.lanemask_lt"] (0, 0) LaneMask, Kn(K::LaneMaskLt);
+    /// `cuda.popc(x)`
+    Popc = "cuda.popc" ["cuda.popc"] (1, 1) Bits(BitOp::Popc), Kn(K::Bits(BitOp::Popc));
+    /// `cuda.clz(x)`
+    Clz = "cuda.clz" ["cuda.clz"] (1, 1) Bits(BitOp::Clz), Kn(K::Bits(BitOp::Clz));
+    /// `cuda.ffs(x)`
+    Ffs = "cuda.ffs" ["cuda.ffs"] (1, 1) Bits(BitOp::Ffs), Kn(K::Bits(BitOp::Ffs));
+    /// `cuda.brev(x)`
+    Brev = "cuda.brev" ["cuda.brev"] (1, 1) Bits(BitOp::Brev), Kn(K::Bits(BitOp::Brev));
+    /// `cuda.cbrt(x)`
+    CudaCbrt = "cuda.cbrt" ["cuda.cbrt"] (1, 1) FloatMath, unary("cbrt", libm::cbrt, libm::cbrtf);
+    /// `cuda.all_sync(mask, p)`
+    AllSync = "cuda.all_sync" ["cuda.all_sync"] (2, 2) Vote(VoteOp::All), Kn(K::Vote(VoteOp::All));
+    /// `cuda.any_sync(mask, p)`
+    AnySync = "cuda.any_sync" ["cuda.any_sync"] (2, 2) Vote(VoteOp::Any), Kn(K::Vote(VoteOp::Any));
+    /// `cuda.eq_sync(mask, p)`
+    EqSync = "cuda.eq_sync" ["cuda.eq_sync"] (2, 2) Vote(VoteOp::Eq), Kn(K::Vote(VoteOp::Eq));
+    /// `cuda.ballot_sync(mask, p)`
+    BallotSync = "cuda.ballot_sync" ["cuda.ballot_sync"] (2, 2) Vote(VoteOp::Ballot), Kn(K::Vote(VoteOp::Ballot));
     /// `cuda.atomic.add(a, i, v)`
     AtomicAdd = "cuda.atomic.add" ["cuda.atomic.add"] (3, 3) Atomic, Kn(K::Atomic(A::Add));
     /// `cuda.atomic.sub(a, i, v)`
@@ -1662,6 +1752,16 @@ builtins! {
     AtomicMax = "cuda.atomic.max" ["cuda.atomic.max"] (3, 3) Atomic, Kn(K::Atomic(A::Max));
     /// `cuda.atomic.min(a, i, v)`
     AtomicMin = "cuda.atomic.min" ["cuda.atomic.min"] (3, 3) Atomic, Kn(K::Atomic(A::Min));
+    /// `cuda.atomic.and_(a, i, v)`
+    AtomicAnd = "cuda.atomic.and_" ["cuda.atomic.and_"] (3, 3) Atomic, Kn(K::Atomic(A::And));
+    /// `cuda.atomic.or_(a, i, v)`
+    AtomicOr = "cuda.atomic.or_" ["cuda.atomic.or_"] (3, 3) Atomic, Kn(K::Atomic(A::Or));
+    /// `cuda.atomic.xor(a, i, v)`
+    AtomicXor = "cuda.atomic.xor" ["cuda.atomic.xor"] (3, 3) Atomic, Kn(K::Atomic(A::Xor));
+    /// `cuda.atomic.inc(a, i, v)`
+    AtomicInc = "cuda.atomic.inc" ["cuda.atomic.inc"] (3, 3) Atomic, Kn(K::Atomic(A::Inc));
+    /// `cuda.atomic.dec(a, i, v)`
+    AtomicDec = "cuda.atomic.dec" ["cuda.atomic.dec"] (3, 3) Atomic, Kn(K::Atomic(A::Dec));
     /// `cuda.atomic.exch(a, i, v)`
     AtomicExch = "cuda.atomic.exch" ["cuda.atomic.exch"] (3, 3) Atomic, Kn(K::Atomic(A::Exch));
     /// `cuda.atomic.cas(a, i, old, new)`
@@ -1669,6 +1769,8 @@ builtins! {
         Kn(K::Atomic(A::Cas));
     /// `cuda.shfl_down_sync(mask, v, delta)`
     ShflDownSync = "cuda.shfl_down_sync" ["cuda.shfl_down_sync"] (3, 3) Shuffle, Kn(K::Shuffle(ShuffleKind::Down));
+    /// `cuda.shfl_up_sync(mask, v, delta)`
+    ShflUpSync = "cuda.shfl_up_sync" ["cuda.shfl_up_sync"] (3, 3) Shuffle, Kn(K::Shuffle(ShuffleKind::Up));
     /// `cuda.shfl_xor_sync(mask, v, lanemask)`
     ShflXorSync = "cuda.shfl_xor_sync" ["cuda.shfl_xor_sync"] (3, 3) Shuffle, Kn(K::Shuffle(ShuffleKind::Xor));
     /// `cuda.shfl_sync(mask, v, src)`

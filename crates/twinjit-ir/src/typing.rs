@@ -11,7 +11,8 @@
 //! the layout to `A`).
 
 use crate::builtins::{
-    Alloc, ArrayMethod, AtomicOp, Builtin, Elem, KernelOp, Linalg, ListOp, RandomOp, Reduce, Typing, UfuncLoops, ViewOp,
+    Alloc, ArrayMethod, AtomicOp, BitOp, Builtin, Elem, KernelOp, Linalg, ListOp, RandomOp, Reduce, Typing, UfuncLoops,
+    ViewOp, VoteOp,
 };
 use crate::function::{BinaryOp, CmpOp, UnaryOp};
 use crate::types::{ArrayType, Layout, Scalar, SliceKind, Type};
@@ -771,20 +772,72 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             Type::I32
         }
         Typing::ActiveMask => Type::I64,
+        Typing::LaneMask => Type::Scalar(Scalar::UInt32),
+        Typing::Bits(op) => {
+            let s = scalar(0)?;
+            if !s.is_int() {
+                return Err(TypeError::new(
+                    format!("{}() takes an integer, found {}", b.name(), ty(0)),
+                    format!("this is {}", ty(0)),
+                ));
+            }
+            match op {
+                BitOp::Popc | BitOp::Clz => Type::Scalar(s),
+                BitOp::Ffs => Type::Scalar(Scalar::UInt32),
+                BitOp::Brev if matches!(s, Scalar::UInt32 | Scalar::UInt64) => Type::Scalar(s),
+                BitOp::Brev => {
+                    return Err(TypeError::new(
+                        format!("cuda.brev() takes uint32 or uint64, found {}", ty(0)),
+                        format!("this is {}", ty(0)),
+                    )
+                    .with_hint("numba-cuda has only those two signatures: cast first, e.g. cuda.brev(np.uint32(x))"))
+                }
+            }
+        }
+        Typing::Vote(op) => {
+            if !scalar(0)?.is_int() {
+                return Err(TypeError::new(
+                    format!("the mask of {}() must be an integer, found {}", b.name(), ty(0)),
+                    "the mask",
+                ));
+            }
+            let p = scalar(1)?;
+            if !(p.is_int() || p == Scalar::Bool) {
+                return Err(TypeError::new(
+                    format!("the predicate of {}() must be an integer or a bool, found {}", b.name(), ty(1)),
+                    "the predicate",
+                ));
+            }
+            if op == VoteOp::Ballot {
+                Type::I32
+            } else {
+                Type::BOOL
+            }
+        }
         Typing::Atomic => {
-            let is_cas = b.kernel_op() == Some(KernelOp::Atomic(AtomicOp::Cas));
+            let op = match b.kernel_op() {
+                Some(KernelOp::Atomic(op)) => op,
+                _ => AtomicOp::Add,
+            };
             let at = array_of(&ty(0), b.name())?;
-            let ok_dtype = if is_cas { at.dtype.is_int() } else { at.dtype != Scalar::Bool };
+            let (ok_dtype, hint) = match op {
+                AtomicOp::Cas => (at.dtype.is_int(), "numba-cuda's cas works on int32 and int64 arrays"),
+                AtomicOp::And | AtomicOp::Or | AtomicOp::Xor => (
+                    matches!(at.dtype, Scalar::Int32 | Scalar::UInt32 | Scalar::Int64 | Scalar::UInt64),
+                    "numba-cuda's bitwise atomics work on int32, uint32, int64 and uint64 arrays",
+                ),
+                AtomicOp::Inc | AtomicOp::Dec => (
+                    matches!(at.dtype, Scalar::UInt32 | Scalar::UInt64),
+                    "numba-cuda's inc and dec work on uint32 and uint64 arrays",
+                ),
+                _ => (at.dtype != Scalar::Bool, "atomics work on int32, int64, float32 and float64 arrays"),
+            };
             if !ok_dtype {
                 return Err(TypeError::new(
                     format!("{}() does not support arrays of {}", b.name(), at.dtype.name()),
                     "this array",
                 )
-                .with_hint(if is_cas {
-                    "numba-cuda's cas works on int32 and int64 arrays"
-                } else {
-                    "atomics work on int32, int64, float32 and float64 arrays"
-                }));
+                .with_hint(hint));
             }
             let idx: Vec<Type> = match ty(1) {
                 Type::Tuple(ts) => ts,

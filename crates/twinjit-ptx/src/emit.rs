@@ -21,7 +21,9 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use twinjit_diag::Span;
 use twinjit_ir::abi::{flatten, record_offset, ErrorCode, Part as AbiPart, Unsupported, MAX_RUNTIME_ARGS};
-use twinjit_ir::builtins::{AtomicOp, BarrierReduce, Helper, Intrinsic, KernelOp, Register, ShuffleKind};
+use twinjit_ir::builtins::{
+    AtomicOp, BarrierReduce, BitOp, Helper, Intrinsic, KernelOp, Register, ShuffleKind, VoteOp,
+};
 use twinjit_ir::{
     AddressSpace, BinaryOp, Block, BlockCall, Builtin, CmpOp, Const, Function, FunctionKind, InstKind, Lowering,
     Scalar, Terminator, Type, TypedProgram, UnaryOp, Value,
@@ -1303,6 +1305,24 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
         self.def(format!("call {t} @{full}({})", a.join(", ")))
     }
 
+    /// `llvm.NAME.iN(args)` of integers of type `t`.
+    fn int_intrinsic(&mut self, name: &str, t: &str, args: &[&str]) -> String {
+        let full = format!("llvm.{name}.{t}");
+        let params = vec![t; args.len()].join(", ");
+        self.m.declare(&full, &format!("declare {t} @{full}({params})"));
+        let a: Vec<String> = args.iter().map(|x| format!("{t} {x}")).collect();
+        self.def(format!("call {t} @{full}({})", a.join(", ")))
+    }
+
+    /// An integer of LLVM type `t` as an i32 (zero-extended or truncated).
+    fn int_to_i32(&mut self, x: &str, t: &str) -> String {
+        match t {
+            "i32" => x.to_string(),
+            "i64" => self.def(format!("trunc i64 {x} to i32")),
+            _ => self.def(format!("zext {t} {x} to i32")),
+        }
+    }
+
     fn i64_sreg(&mut self, reg: &str) -> String {
         let call = self.m.sreg(reg);
         let v = self.def(call);
@@ -1456,6 +1476,64 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
                 let m = self.def("call i32 asm sideeffect \"activemask.b32 $0;\", \"=r\"()");
                 one("i64", self.def(format!("zext i32 {m} to i64")))
             }
+            KernelOp::ThreadFenceBlock | KernelOp::ThreadFenceSystem => {
+                let name =
+                    if k == KernelOp::ThreadFenceBlock { "llvm.nvvm.membar.cta" } else { "llvm.nvvm.membar.sys" };
+                self.m.declare(name, &format!("declare void @{name}()"));
+                self.line(format!("call void @{name}()"));
+                Ok(Vec::new())
+            }
+            KernelOp::NanoSleep => {
+                let ns = self.cast_to_i32(&xs[0], self.scalar(args[0]));
+                self.line(format!("call void asm sideeffect \"nanosleep.u32 $0;\", \"r\"(i32 {ns})"));
+                Ok(Vec::new())
+            }
+            KernelOp::SyncWarp => {
+                let mask = match xs.first() {
+                    Some(m) => self.cast_to_i32(m, self.scalar(args[0])),
+                    None => "-1".to_string(),
+                };
+                self.m.declare("llvm.nvvm.bar.warp.sync", "declare void @llvm.nvvm.bar.warp.sync(i32)");
+                self.line(format!("call void @llvm.nvvm.bar.warp.sync(i32 {mask})"));
+                Ok(Vec::new())
+            }
+            KernelOp::LaneMaskLt => one("i32", self.def("call i32 asm \"mov.u32 $0, %lanemask_lt;\", \"=r\"()")),
+            KernelOp::Bits(op) => {
+                let x = &xs[0];
+                let it = x.ty;
+                let r = match op {
+                    BitOp::Popc => self.int_intrinsic("ctpop", it, &[&x.op]),
+                    BitOp::Brev => self.int_intrinsic("bitreverse", it, &[&x.op]),
+                    BitOp::Clz | BitOp::Ffs => {
+                        let name = if op == BitOp::Clz { "ctlz" } else { "cttz" };
+                        let full = format!("llvm.{name}.{it}");
+                        self.m.declare(&full, &format!("declare {it} @{full}({it}, i1)"));
+                        let c = self.def(format!("call {it} @{full}({it} {}, i1 false)", x.op));
+                        if op == BitOp::Clz {
+                            c
+                        } else {
+                            // ffs: one plus the trailing zeros, 0 for 0 (as a uint32).
+                            let plus = self.def(format!("add {it} {c}, 1"));
+                            let zero = self.def(format!("icmp eq {it} {}, 0", x.op));
+                            let f = self.def(format!("select i1 {zero}, {it} 0, {it} {plus}"));
+                            return one("i32", self.int_to_i32(&f, it));
+                        }
+                    }
+                };
+                one(it, r)
+            }
+            KernelOp::Vote(v) => {
+                let mask = self.cast_to_i32(&xs[0], self.scalar(args[0]));
+                let p = self.cast(&xs[1], self.scalar(args[1]), Scalar::Bool);
+                let (name, ret) = match v {
+                    VoteOp::All => ("llvm.nvvm.vote.all.sync", "i1"),
+                    VoteOp::Any => ("llvm.nvvm.vote.any.sync", "i1"),
+                    VoteOp::Eq => ("llvm.nvvm.vote.uni.sync", "i1"),
+                    VoteOp::Ballot => ("llvm.nvvm.vote.ballot.sync", "i32"),
+                };
+                self.m.declare(name, &format!("declare {ret} @{name}(i32, i1)"));
+                one(ret, self.def(format!("call {ret} @{name}(i32 {mask}, i1 {p})")))
+            }
             KernelOp::Fma => one(t, self.intrinsic("fma", t, &[&xs[0].op, &xs[1].op, &xs[2].op])),
             KernelOp::Select => {
                 let c = self.cast(&xs[0], self.scalar(args[0]), Scalar::Bool);
@@ -1520,16 +1598,31 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
             let r = if float { self.def(format!("bitcast {it} {old} to {t}")) } else { old };
             return Ok(vec![Part { ty: t, op: r }]);
         }
+        if matches!(aop, AtomicOp::Inc | AtomicOp::Dec) && dt == Scalar::UInt32 {
+            // PTX's own `atom.inc/dec.u32` (LLVM 19 would expand `uinc_wrap` into a CAS loop).
+            let ins = if aop == AtomicOp::Inc { "inc" } else { "dec" };
+            let r = self.def(format!(
+                "call i32 asm sideeffect \"atom.{ins}.u32 $0, [$1], $2;\", \"=r,l,r,~{{memory}}\"(ptr {p}, i32 {v})"
+            ));
+            return Ok(vec![Part { ty: t, op: r }]);
+        }
         let op = match (aop, float) {
             (AtomicOp::Add, false) => "add",
             (AtomicOp::Add, true) => "fadd",
             (AtomicOp::Sub, false) => "sub",
             (AtomicOp::Sub, true) => "fsub",
+            (AtomicOp::Max, false) if dt.is_unsigned() => "umax",
             (AtomicOp::Max, false) => "max",
             (AtomicOp::Max, true) => "fmax",
+            (AtomicOp::Min, false) if dt.is_unsigned() => "umin",
             (AtomicOp::Min, false) => "min",
             (AtomicOp::Min, true) => "fmin",
             (AtomicOp::Exch, _) => "xchg",
+            (AtomicOp::And, _) => "and",
+            (AtomicOp::Or, _) => "or",
+            (AtomicOp::Xor, _) => "xor",
+            (AtomicOp::Inc, _) => "uinc_wrap",
+            (AtomicOp::Dec, _) => "udec_wrap",
             (AtomicOp::Cas, _) => unreachable!("handled above"),
         };
         let r = self.def(format!("atomicrmw {op} ptr {p}, {t} {v} monotonic, align {}", dt.size()));
@@ -1547,10 +1640,12 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
         let Some(s) = rty.scalar().filter(|s| !s.is_complex()) else {
             return Err(self.unsupported(format!("{} of a non-scalar", bi.name()), span, "shuffle scalars"));
         };
-        let kind = match kind {
-            ShuffleKind::Down => "down",
-            ShuffleKind::Xor => "bfly",
-            ShuffleKind::Idx => "idx",
+        // The clamp operand: the warp's last lane, except for `up` (lane 0), as numba-cuda.
+        let (kind, clamp) = match kind {
+            ShuffleKind::Down => ("down", 31),
+            ShuffleKind::Xor => ("bfly", 31),
+            ShuffleKind::Idx => ("idx", 31),
+            ShuffleKind::Up => ("up", 0),
         };
         let mask = self.one_part(args[0]);
         let mask32 = self.cast_to_i32(&mask, self.scalar(args[0]));
@@ -1559,8 +1654,9 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
         let name = format!("llvm.nvvm.shfl.sync.{kind}.i32");
         self.m.declare(&name, &format!("declare i32 @{name}(i32, i32, i32, i32)"));
         let v = self.one_part(args[1]);
-        let shfl =
-            |me: &mut Self, x: &str| me.def(format!("call i32 @{name}(i32 {mask32}, i32 {x}, i32 {lane32}, i32 31)"));
+        let shfl = |me: &mut Self, x: &str| {
+            me.def(format!("call i32 @{name}(i32 {mask32}, i32 {x}, i32 {lane32}, i32 {clamp})"))
+        };
         let r = match s {
             Scalar::Int32 | Scalar::UInt32 => shfl(self, &v.op),
             Scalar::Int8 | Scalar::Int16 | Scalar::UInt8 | Scalar::UInt16 => {

@@ -1265,6 +1265,9 @@ impl Rewriter<'_> {
             | Typing::SpecialRegister
             | Typing::NoResult
             | Typing::ActiveMask
+            | Typing::LaneMask
+            | Typing::Bits(_)
+            | Typing::Vote(_)
             | Typing::Shuffle
             | Typing::Internal => self.push(b, InstKind::Builtin(bi, nargs), rt, span),
         }))

@@ -11,7 +11,7 @@
 
 use super::value::{ArrayData, ArrayRef, RtValue};
 use super::{arith, Device, RuntimeErrorKind};
-use crate::builtins::{AtomicOp, Builtin, KernelOp, Register};
+use crate::builtins::{AtomicOp, BitOp, Builtin, KernelOp, Register};
 use crate::function::{AddressSpace, BinaryOp, CmpOp, Inst};
 use crate::types::{Scalar, Type};
 use hashbrown::HashMap;
@@ -97,9 +97,30 @@ impl Device for ThreadCx<'_> {
                 rty,
             ),
             KernelOp::ActiveMask => typed_int(self.warp_lanes as i64, rty),
-            KernelOp::ThreadFence => RtValue::None,
+            KernelOp::LaneMaskLt => typed_int((1i64 << (self.linear % 32)) - 1, rty),
+            KernelOp::ThreadFence | KernelOp::ThreadFenceBlock | KernelOp::ThreadFenceSystem | KernelOp::NanoSleep => {
+                RtValue::None
+            }
+            KernelOp::Bits(op) => {
+                let Some((s, bits)) = arg(args, 0)?.int_bits() else {
+                    return Err(RuntimeErrorKind::Unsupported(format!("{} of a non-integer", b.name())));
+                };
+                let w = s.bits();
+                let x = (bits as u64) & (u64::MAX >> (64 - w));
+                let r = match op {
+                    BitOp::Popc => i64::from(x.count_ones()),
+                    BitOp::Clz => i64::from(x.leading_zeros() - (64 - w)),
+                    BitOp::Ffs => i64::from(if x == 0 { 0 } else { x.trailing_zeros() + 1 }),
+                    BitOp::Brev => (x.reverse_bits() >> (64 - w)) as i64,
+                };
+                typed_int(r, rty)
+            }
             // Exchange points: the block runner resumes the thread with the result.
-            KernelOp::Barrier | KernelOp::BarrierReduce(_) | KernelOp::Shuffle(_) => return Ok(None),
+            KernelOp::Barrier
+            | KernelOp::BarrierReduce(_)
+            | KernelOp::Shuffle(_)
+            | KernelOp::Vote(_)
+            | KernelOp::SyncWarp => return Ok(None),
             KernelOp::Atomic(a) => atomic(b, a, args)?,
             KernelOp::Fma => match (arg(args, 0)?, arg(args, 1)?, arg(args, 2)?) {
                 (RtValue::F64(a), RtValue::F64(x), RtValue::F64(c)) => RtValue::F64(a.mul_add(*x, *c)),
@@ -210,6 +231,28 @@ fn atomic(b: Builtin, op: AtomicOp, args: &[RtValue]) -> Result<RtValue, Runtime
             }
         }
         AtomicOp::Exch => val.clone(),
+        AtomicOp::And => arith::binary(BinaryOp::BitAnd, &old, val)?,
+        AtomicOp::Or => arith::binary(BinaryOp::BitOr, &old, val)?,
+        AtomicOp::Xor => arith::binary(BinaryOp::BitXor, &old, val)?,
+        AtomicOp::Inc | AtomicOp::Dec => {
+            let (Some((s, o)), Some((_, v))) = (old.int_bits(), val.int_bits()) else {
+                return Err(RuntimeErrorKind::Unsupported(format!("{} of non-integers", b.name())));
+            };
+            let mask = u64::MAX >> (64 - s.bits());
+            let (o, v) = (o as u64 & mask, v as u64 & mask);
+            let n = if op == AtomicOp::Inc {
+                if o >= v {
+                    0
+                } else {
+                    o + 1
+                }
+            } else if o == 0 || o > v {
+                v
+            } else {
+                o - 1
+            };
+            RtValue::int(s, n as i64)
+        }
         AtomicOp::Cas => {
             if arith::compare(CmpOp::Eq, &old, val) {
                 arg(args, 3)?.clone()

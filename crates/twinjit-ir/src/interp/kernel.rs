@@ -31,7 +31,7 @@
 use super::cuda::{int_value, truthy, ThreadCx};
 use super::value::{ArrayRef, RtValue};
 use super::{Frame, InterpOptions, Machine, RuntimeError, RuntimeErrorKind, Stop, Wait};
-use crate::builtins::{BarrierReduce, Builtin, KernelOp, ShuffleKind};
+use crate::builtins::{BarrierReduce, Builtin, KernelOp, ShuffleKind, VoteOp};
 use crate::function::Inst;
 use crate::infer::TypedProgram;
 use crate::module::FunctionKind;
@@ -267,7 +267,8 @@ impl<'l, 'p> BlockRun<'l, 'p> {
         }
     }
 
-    /// Exchanges values in every warp whose lanes wait at a shuffle; whether any did.
+    /// Exchanges values in every warp whose lanes wait at a warp operation (a shuffle, a vote,
+    /// `syncwarp`); whether any did.
     fn resolve_shuffles(&mut self, m: &Machine<'p>) -> Result<bool, RuntimeError> {
         let n = self.threads.len();
         let mut any = false;
@@ -294,7 +295,11 @@ impl<'l, 'p> BlockRun<'l, 'p> {
                         format!("lanes of one warp wait at different shuffles ({other} waits at another)"),
                     ));
                 }
-                let mask = w.args.first().and_then(int_value).unwrap_or(0) as u32;
+                // `cuda.syncwarp()` without a mask is every lane.
+                let mask = match (w.builtin.kernel_op(), w.args.first()) {
+                    (Some(KernelOp::SyncWarp), None) => u32::MAX,
+                    (_, a) => a.and_then(int_value).unwrap_or(0) as u32,
+                };
                 if mask & (1 << lane) == 0 {
                     return Err(self.divergence(
                         m,
@@ -324,18 +329,40 @@ impl<'l, 'p> BlockRun<'l, 'p> {
                 let src = match w.builtin.kernel_op() {
                     Some(KernelOp::Shuffle(ShuffleKind::Down)) => lane as i64 + b,
                     Some(KernelOp::Shuffle(ShuffleKind::Xor)) => lane as i64 ^ b,
+                    // Below lane 0 the lane keeps its own value.
+                    Some(KernelOp::Shuffle(ShuffleKind::Up)) => lane as i64 - b,
                     _ => b,
                 };
                 lanes[lane] = Some((src, value));
             }
-            let results: Vec<Option<RtValue>> = lanes
-                .iter()
-                .map(|l| {
-                    let (src, own) = l.as_ref()?;
-                    let from = usize::try_from(*src).ok().and_then(|s| lanes.get(s)).and_then(|s| s.as_ref());
-                    Some(from.map(|(_, v)| v.clone()).unwrap_or_else(|| own.clone()))
-                })
-                .collect();
+            let op = self.waiting(first).and_then(|w| w.builtin.kernel_op());
+            let results: Vec<Option<RtValue>> = match op {
+                Some(KernelOp::SyncWarp) => lanes.iter().map(|l| l.as_ref().map(|_| RtValue::None)).collect(),
+                Some(KernelOp::Vote(v)) => {
+                    // The predicate is the second argument (the first is the mask).
+                    let preds: Vec<(usize, bool)> = (base..end)
+                        .filter(|&t| lanes[t - base].is_some())
+                        .map(|t| (t - base, self.waiting(t).and_then(|w| w.args.get(1)).is_some_and(truthy)))
+                        .collect();
+                    let r = match v {
+                        VoteOp::All => RtValue::Bool(preds.iter().all(|p| p.1)),
+                        VoteOp::Any => RtValue::Bool(preds.iter().any(|p| p.1)),
+                        VoteOp::Eq => RtValue::Bool(preds.iter().all(|p| p.1) || preds.iter().all(|p| !p.1)),
+                        VoteOp::Ballot => {
+                            RtValue::I32(preds.iter().filter(|p| p.1).fold(0u32, |m, p| m | 1 << p.0) as i32)
+                        }
+                    };
+                    lanes.iter().map(|l| l.as_ref().map(|_| r.clone())).collect()
+                }
+                _ => lanes
+                    .iter()
+                    .map(|l| {
+                        let (src, own) = l.as_ref()?;
+                        let from = usize::try_from(*src).ok().and_then(|s| lanes.get(s)).and_then(|s| s.as_ref());
+                        Some(from.map(|(_, v)| v.clone()).unwrap_or_else(|| own.clone()))
+                    })
+                    .collect(),
+            };
             for (lane, r) in results.into_iter().enumerate() {
                 if let Some(v) = r {
                     self.resume(m, base + lane, v);
