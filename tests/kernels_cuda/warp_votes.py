@@ -26,6 +26,16 @@ def votes(all_, any_, eq, ballot):
     ballot[i] = cuda.ballot_sync(FULL, lane % 3 == 0)
 
 
+# Two half-warp groups vote apart: each lane's mask names its own half.
+# check: half_ballots[1, 32](np.zeros(32, dtype=np.int32), np.zeros(32, dtype=np.int32)) -> None ; arg0 == [21845, 21845, 21845, 21845, 21845, 21845, 21845, 21845, 21845, 21845, 21845, 21845, 21845, 21845, 21845, 21845, 1431633920, 1431633920, 1431633920, 1431633920, 1431633920, 1431633920, 1431633920, 1431633920, 1431633920, 1431633920, 1431633920, 1431633920, 1431633920, 1431633920, 1431633920, 1431633920] ; arg1 == [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+@cuda.jit
+def half_ballots(ballot, alls):
+    lane = cuda.laneid
+    m = 0xFFFF if lane < 16 else 0xFFFF0000
+    ballot[lane] = cuda.ballot_sync(m, lane % 2 == 0)
+    alls[lane] = cuda.all_sync(m, lane < 16)
+
+
 # An inclusive prefix sum inside each warp with shfl_up_sync (lanes below the offset keep
 # their own value, so they add nothing).
 # check: warp_scan[2, 32](np.arange(64, dtype=np.int32), np.zeros(64, dtype=np.int32)) -> None ; arg1 == [0, 1, 3, 6, 10, 15, 21, 28, 36, 45, 55, 66, 78, 91, 105, 120, 136, 153, 171, 190, 210, 231, 253, 276, 300, 325, 351, 378, 406, 435, 465, 496, 32, 65, 99, 134, 170, 207, 245, 284, 324, 365, 407, 450, 494, 539, 585, 632, 680, 729, 779, 830, 882, 935, 989, 1044, 1100, 1157, 1215, 1274, 1334, 1395, 1457, 1520]

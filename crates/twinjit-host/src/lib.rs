@@ -236,7 +236,7 @@ pub(crate) fn new_module(isa: cranelift_codegen::isa::OwnedTargetIsa) -> JITModu
 }
 
 /// Defines the bytes of every module-level array the program reads (`InstKind::ConstArray`)
-/// as a local symbol of the code, `twinjit_const_K`, 64-byte aligned: read-only memory that the
+/// as a local symbol of the code, `twinjit.const.K` (a dotted name no Python function or specialisation can have), 64-byte aligned: read-only memory that the
 /// artifact stores, relocates and links like a function's code (compiled code never writes it:
 /// inference refuses writes, `written_params::const_array_write`). Returns each constant's
 /// address in the IR (shared by every specialisation that reads it) with its symbol.
@@ -256,7 +256,7 @@ fn define_const_arrays(
             }
             let sig = module.make_signature();
             let id = module
-                .declare_function(&format!("twinjit_const_{}", out.len()), Linkage::Local, &sig)
+                .declare_function(&format!("twinjit.const.{}", out.len()), Linkage::Local, &sig)
                 .map_err(internal)?;
             // A symbol has at least one byte; whole 8-byte words keep loads of the last element
             // inside it.

@@ -280,6 +280,7 @@ impl<'l, 'p> BlockRun<'l, 'p> {
             let site = self.waiting(first).map(|w| (w.fidx, w.inst));
             let at_site = |t: usize| self.waiting(t).is_some_and(|w| Some((w.fidx, w.inst)) == site);
             let mut lanes: Vec<Option<(i64, RtValue)>> = vec![None; end - base];
+            let mut masks: Vec<u32> = vec![0; end - base];
             for t in base..end {
                 let Some(w) = self.waiting(t) else { continue };
                 if is_barrier(w.builtin) {
@@ -334,25 +335,38 @@ impl<'l, 'p> BlockRun<'l, 'p> {
                     _ => b,
                 };
                 lanes[lane] = Some((src, value));
+                masks[lane] = mask;
             }
             let op = self.waiting(first).and_then(|w| w.builtin.kernel_op());
             let results: Vec<Option<RtValue>> = match op {
                 Some(KernelOp::SyncWarp) => lanes.iter().map(|l| l.as_ref().map(|_| RtValue::None)).collect(),
                 Some(KernelOp::Vote(v)) => {
-                    // The predicate is the second argument (the first is the mask).
-                    let preds: Vec<(usize, bool)> = (base..end)
-                        .filter(|&t| lanes[t - base].is_some())
-                        .map(|t| (t - base, self.waiting(t).and_then(|w| w.args.get(1)).is_some_and(truthy)))
+                    // The predicate is the second argument (the first is the mask); each lane
+                    // votes with the lanes of its own mask that are here.
+                    let pred: Vec<Option<bool>> = (base..end)
+                        .map(|t| {
+                            lanes[t - base]
+                                .as_ref()
+                                .map(|_| self.waiting(t).and_then(|w| w.args.get(1)).is_some_and(truthy))
+                        })
                         .collect();
-                    let r = match v {
-                        VoteOp::All => RtValue::Bool(preds.iter().all(|p| p.1)),
-                        VoteOp::Any => RtValue::Bool(preds.iter().any(|p| p.1)),
-                        VoteOp::Eq => RtValue::Bool(preds.iter().all(|p| p.1) || preds.iter().all(|p| !p.1)),
-                        VoteOp::Ballot => {
-                            RtValue::I32(preds.iter().filter(|p| p.1).fold(0u32, |m, p| m | 1 << p.0) as i32)
-                        }
-                    };
-                    lanes.iter().map(|l| l.as_ref().map(|_| r.clone())).collect()
+                    (0..end - base)
+                        .map(|lane| {
+                            lanes[lane].as_ref()?;
+                            let preds: Vec<(usize, bool)> = (0..end - base)
+                                .filter(|&l| masks[lane] & (1 << l) != 0)
+                                .filter_map(|l| pred[l].map(|p| (l, p)))
+                                .collect();
+                            Some(match v {
+                                VoteOp::All => RtValue::Bool(preds.iter().all(|p| p.1)),
+                                VoteOp::Any => RtValue::Bool(preds.iter().any(|p| p.1)),
+                                VoteOp::Eq => RtValue::Bool(preds.iter().all(|p| p.1) || preds.iter().all(|p| !p.1)),
+                                VoteOp::Ballot => {
+                                    RtValue::I32(preds.iter().filter(|p| p.1).fold(0u32, |m, p| m | 1 << p.0) as i32)
+                                }
+                            })
+                        })
+                        .collect()
                 }
                 _ => lanes
                     .iter()
