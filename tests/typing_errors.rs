@@ -333,5 +333,4 @@ fn complex_numbers_are_refused_where_numba_refuses_them() {
         "\ndef f(a, b):\n    return a // b\n",
     );
     check("(complex128[:],)", "'<' is not supported between", "\ndef f(a):\n    return a < 1j\n");
-    check("(complex128[:],)", "real() of a complex array is not supported yet", "\ndef f(a):\n    return a.real\n");
 }

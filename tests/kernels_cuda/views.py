@@ -389,3 +389,17 @@ def local_prefix_fill(ns, out):
         fill_ramp(buf[:ns[i]], 100 * i)
         for k in range(5):
             out[i, k] = buf[k]
+
+
+# Views that read the bytes as another dtype, in a kernel: the real and imaginary parts of a
+# complex array, and the bit patterns of floats.
+# check: parts_and_bits[1, 4](np.array([1 + 2j, 3 - 4j, -1j]), np.array([1.0, -2.0, 0.5], dtype=np.float32), np.zeros(3), np.zeros(3, dtype=np.uint32)) -> None ; arg2 == [12.0, 26.0, -1.0] ; arg3 == [127, 384, 126]
+@cuda.jit
+def parts_and_bits(z, f, out, bits):
+    i = cuda.grid(1)
+    re = z.real
+    im = z.imag
+    u = f.view(np.uint32)
+    if i < out.size:
+        out[i] = re[i] * 10.0 + im[i]
+        bits[i] = u[i] >> 23

@@ -2298,6 +2298,16 @@ impl Lower<'_> {
         let args = &c.arguments.args;
         let mut vals = vec![receiver];
         match (b, args.len()) {
+            // `a.view(np.int64)`: the dtype reaches inference as a zero of it.
+            (Builtin::ArrayView, 1) => match self.dtype_value(&args[0]) {
+                Some(s) => vals.push(self.zero_of_dtype(s, span)),
+                None => {
+                    return self.fail(
+                        Diagnostic::error("view() takes a dtype", self.sp(args[0].range()), "not a dtype")
+                            .with_hint("write a.view(np.int64), a.view(np.uint8), ..."),
+                    )
+                }
+            },
             (Builtin::Reshape, 0) => {
                 return self.fail(Diagnostic::error("reshape() takes a shape", span, "no shape given"))
             }

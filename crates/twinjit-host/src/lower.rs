@@ -440,7 +440,8 @@ impl FnLowering<'_, '_> {
                 std::iter::once(data).chain(dims).chain(strides).chain(std::iter::once(mi)).collect()
             }
             InstKind::View { base, offset, shape, strides } => {
-                let dt = self.f.ty(*base).array().expect("array").dtype;
+                // The offset is in elements of the view's dtype (it may differ from the base's).
+                let dt = rty.array().expect("a view is an array").dtype;
                 let bp = self.vals[base.index()].clone();
                 let off = self.one(*offset);
                 let bytes = self.b.ins().imul_imm_s(off, dt.size() as i64);

@@ -601,6 +601,9 @@ pub enum ViewOp {
     /// `np.broadcast_to(a, shape)`: a view of `a` repeated to `shape` (stride 0 on repeated
     /// axes); `ValueError` when it does not broadcast.
     BroadcastTo,
+    /// `a.view(dtype)`: the same bytes as another dtype (the last axis rescaled when the sizes
+    /// differ, which needs it contiguous: NumPy's `ValueError`s otherwise).
+    Reinterpret,
     /// `a.flat`: as `ravel()` for reading and iterating (a view of a C-contiguous array, where
     /// stores go through; of another array a copy, so storing into it is refused).
     Flat,
@@ -1446,6 +1449,8 @@ builtins! {
     NpBroadcastTo = "np.broadcast_to" ["numpy.broadcast_to"] (2, 2) View(ViewOp::BroadcastTo), Rw;
     /// `a.astype(dtype)`
     Astype = "astype" [".astype()"] (2, 2) Alloc(Alloc::Astype), Rw;
+    /// `a.view(dtype)` (the dtype passed as a zero of it)
+    ArrayView = "array.view" [".view()"] (2, 2) View(ViewOp::Reinterpret), Rw;
     /// `np.ascontiguousarray(a)`
     NpAscontiguousarray = "np.ascontiguousarray" ["numpy.ascontiguousarray"] (1, 1) Alloc(Alloc::AsContiguous), Rw;
     /// `np.asarray(a, dtype=None)`

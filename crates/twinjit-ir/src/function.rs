@@ -366,8 +366,9 @@ pub enum InstKind {
         zeroed: bool,
     },
     /// A view of `base`'s memory: the same buffer (and owner) from element `offset` on, with its
-    /// own shape and strides (int64, strides in elements). No copy; the result type gives the
-    /// dtype and dimension. In typed IR the result borrows `base`'s reference; the refcount pass
+    /// own shape and strides (int64; offset and strides in elements of the view's dtype). No
+    /// copy; the result type gives the dtype and dimension. The dtype may differ from the
+    /// base's (`a.view(dtype)`, `z.real` of a complex array): the same bytes read as it. In typed IR the result borrows `base`'s reference; the refcount pass
     /// gives it its own.
     View {
         /// The array viewed.

@@ -462,6 +462,7 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             | Typing::TupleCtor
             | Typing::Select
             | Typing::InPlace
+            | Typing::View(ViewOp::Reinterpret)
             | Typing::Alloc(
                 Alloc::Empty
                     | Alloc::Zeros
@@ -517,6 +518,15 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             let r = complex_ufunc_result(cu, c);
             return Ok(if is_elementwise(args) { elementwise_result(r, args) } else { Type::Scalar(r) });
         }
+    }
+    // `a.real` / `a.imag` of an array: a view of the parts of a complex array; of a real array
+    // the array itself and a new array of zeros (as Numba).
+    if let (Builtin::Real | Builtin::Imag, [Type::Array(at)]) = (b, args) {
+        return Ok(Type::Array(match (at.dtype.is_complex(), b) {
+            (true, _) => ArrayType { dtype: at.dtype.component(), layout: Layout::A, ..*at },
+            (false, Builtin::Real) => *at,
+            (false, _) => ArrayType { layout: Layout::C, ..*at },
+        }));
     }
     if !complex_array_ok {
         if let Some(t) = args.iter().find(|t| t.array().is_some_and(|a| a.dtype.is_complex())) {
@@ -1381,6 +1391,11 @@ fn list_op(b: Builtin, op: ListOp, args: &[Type]) -> Result<Type, TypeError> {
 fn view(b: Builtin, v: ViewOp, args: &[Type]) -> Result<Type, TypeError> {
     let at = array_of(&args[0], b.name())?;
     Ok(match v {
+        // Numba keeps the layout; a different size needs a contiguous last axis at run time.
+        ViewOp::Reinterpret => match args.get(1).and_then(Type::scalar) {
+            Some(dtype) => Type::Array(ArrayType { dtype, ..at }),
+            None => return Err(TypeError::new("view() takes a dtype, e.g. a.view(np.int64)", "here")),
+        },
         ViewOp::Transpose => {
             if let Some(t) = args.get(1).filter(|t| **t != Type::None) {
                 let ok = matches!(t, Type::Tuple(ts) if ts.len() == at.ndim as usize && ts.iter().all(|t| t.scalar().is_some_and(|s| s.is_int())));

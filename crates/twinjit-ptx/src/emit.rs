@@ -825,8 +825,8 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
             InstKind::ConstArray(c) => self.const_array(c),
             InstKind::FuncRef(_) => Vec::new(),
             InstKind::View { base, offset, shape, strides } => {
-                let dt =
-                    self.f.ty(*base).array().map(|t| t.dtype).ok_or_else(|| self.internal("view of a non-array"))?;
+                // The offset is in elements of the view's dtype (it may differ from the base's).
+                let dt = rty.array().map(|t| t.dtype).ok_or_else(|| self.internal("view without an array type"))?;
                 let data = self.element_ptr(*base, self.one(*offset).to_string(), dt);
                 let mut parts = vec![Part { ty: "ptr", op: data }];
                 for v in shape.iter().chain(strides) {

@@ -875,6 +875,11 @@ impl Rewriter<'_> {
     ) -> Result<Option<Value>, Diagnostic> {
         let rt = rt.expect("builtins have a result");
         let a0 = args.first().map(|a| self.val(*a));
+        if let (Builtin::Real | Builtin::Imag, Some(a)) = (bi, a0) {
+            if self.ty(a).array().is_some() {
+                return Ok(Some(self.part_view(b, a, bi == Builtin::Imag, rt, span)));
+            }
+        }
         let mut nargs: Vec<Value> = args.iter().map(|a| self.val(*a)).collect();
         // A trailing `out=None` (or `decimals=None`) of a ufunc-like builtin is no argument.
         if matches!(bi.info().typing, Typing::Ufunc(_) | Typing::Elementwise(_))

@@ -431,6 +431,10 @@ fn gemm(a: &super::value::ArrayRef, b: &super::value::ArrayRef, c: &super::value
     use super::value::ArrayData;
     let (m, k, n) = (a.shape[0] as usize, a.shape[1] as usize, b.shape[1] as usize);
     let st = |x: &super::value::ArrayRef| (x.strides[0], x.strides[1]);
+    if a.view.is_some() || b.view.is_some() || c.view.is_some() {
+        // A reinterpreting view (`z.real @ w`) has no typed storage of its own here.
+        return None;
+    }
     let (da, db) = (a.data.borrow(), b.data.borrow());
     let mut dc = c.data.borrow_mut();
     match (&*da, &*db, &mut *dc) {

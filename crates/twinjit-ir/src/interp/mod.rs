@@ -634,13 +634,17 @@ impl<'p> Machine<'p> {
                     return Err(RuntimeErrorKind::Unsupported("view of a non-array".into()));
                 };
                 let ints = |xs: &[Value]| xs.iter().map(|x| v(x).as_i64().unwrap_or(0)).collect::<Vec<i64>>();
-                RtValue::Array(ArrayRef {
-                    data: arr.data.clone(),
-                    base: arr.base + v(offset).as_i64().unwrap_or(0),
-                    shape: ints(shape),
-                    strides: ints(strides),
-                    owner: arr.owner.clone(),
-                })
+                let dtype = rty.array().map_or(arr.dtype(), |t| t.dtype);
+                RtValue::Array(
+                    arr.reinterpret(dtype, v(offset).as_i64().unwrap_or(0), ints(shape), ints(strides)).ok_or_else(
+                        || {
+                            RuntimeErrorKind::Unsupported(format!(
+                                "a {} view of an array not aligned to it",
+                                dtype.name()
+                            ))
+                        },
+                    )?,
+                )
             }
             InstKind::IncRef(x) | InstKind::DecRef(x) => {
                 let delta = if matches!(data.kind, InstKind::IncRef(_)) { 1 } else { -1 };

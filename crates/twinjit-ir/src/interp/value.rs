@@ -217,6 +217,30 @@ impl ArrayData {
         each_data!(self, v => Some(v.get(i)?.to_rt()))
     }
 
+    /// `n` bytes of the storage from byte `at` (little-endian, as compiled code sees memory).
+    fn read_bytes(&self, at: usize, n: usize) -> Option<Vec<u8>> {
+        let es = self.dtype().size();
+        let (first, last) = (at / es, (at + n).div_ceil(es));
+        let mut buf = Vec::with_capacity((last - first) * es);
+        for i in first..last {
+            buf.extend(le_bytes(&self.get(i)?));
+        }
+        let from = at - first * es;
+        Some(buf[from..from + n].to_vec())
+    }
+
+    /// Writes `bytes` into the storage from byte `at`.
+    fn write_bytes(&mut self, at: usize, bytes: &[u8]) -> Option<()> {
+        let (dt, es) = (self.dtype(), self.dtype().size());
+        let first = at / es;
+        let mut buf = self.read_bytes(first * es, (at + bytes.len()).div_ceil(es) * es - first * es)?;
+        buf[at - first * es..at - first * es + bytes.len()].copy_from_slice(bytes);
+        for (k, chunk) in buf.chunks_exact(es).enumerate() {
+            self.set(first + k, &from_le_bytes(dt, chunk)?)?;
+        }
+        Some(())
+    }
+
     /// The elements of a frozen module-level array.
     pub(crate) fn of_const(c: &crate::function::ConstArray) -> Result<ArrayData, super::RuntimeErrorKind> {
         let bad =
@@ -245,6 +269,56 @@ impl ArrayData {
     }
 }
 
+/// The little-endian bytes of a scalar, as compiled code stores it.
+fn le_bytes(v: &RtValue) -> Vec<u8> {
+    match v {
+        RtValue::Bool(b) => vec![u8::from(*b)],
+        RtValue::I8(x) => x.to_le_bytes().to_vec(),
+        RtValue::I16(x) => x.to_le_bytes().to_vec(),
+        RtValue::I32(x) => x.to_le_bytes().to_vec(),
+        RtValue::I64(x) => x.to_le_bytes().to_vec(),
+        RtValue::U8(x) => x.to_le_bytes().to_vec(),
+        RtValue::U16(x) => x.to_le_bytes().to_vec(),
+        RtValue::U32(x) => x.to_le_bytes().to_vec(),
+        RtValue::U64(x) => x.to_le_bytes().to_vec(),
+        RtValue::F32(x) => x.to_le_bytes().to_vec(),
+        RtValue::F64(x) => x.to_le_bytes().to_vec(),
+        RtValue::C64([a, b]) => [a.to_le_bytes(), b.to_le_bytes()].concat(),
+        RtValue::C128([a, b]) => [a.to_le_bytes(), b.to_le_bytes()].concat(),
+        _ => Vec::new(),
+    }
+}
+
+/// A scalar of `s` from its little-endian bytes.
+fn from_le_bytes(s: Scalar, b: &[u8]) -> Option<RtValue> {
+    let w = |n: usize| -> Option<[u8; 8]> {
+        let mut out = [0u8; 8];
+        out[..n].copy_from_slice(b.get(..n)?);
+        Some(out)
+    };
+    Some(match s {
+        Scalar::Bool => RtValue::Bool(*b.first()? != 0),
+        Scalar::Int8 => RtValue::I8(*b.first()? as i8),
+        Scalar::UInt8 => RtValue::U8(*b.first()?),
+        Scalar::Int16 => RtValue::I16(i16::from_le_bytes(w(2)?[..2].try_into().ok()?)),
+        Scalar::UInt16 => RtValue::U16(u16::from_le_bytes(w(2)?[..2].try_into().ok()?)),
+        Scalar::Int32 => RtValue::I32(i32::from_le_bytes(w(4)?[..4].try_into().ok()?)),
+        Scalar::UInt32 => RtValue::U32(u32::from_le_bytes(w(4)?[..4].try_into().ok()?)),
+        Scalar::Float32 => RtValue::F32(f32::from_le_bytes(w(4)?[..4].try_into().ok()?)),
+        Scalar::Int64 => RtValue::I64(i64::from_le_bytes(w(8)?)),
+        Scalar::UInt64 => RtValue::U64(u64::from_le_bytes(w(8)?)),
+        Scalar::Float64 => RtValue::F64(f64::from_le_bytes(w(8)?)),
+        Scalar::Complex64 => RtValue::C64([
+            f32::from_le_bytes(b.get(..4)?.try_into().ok()?),
+            f32::from_le_bytes(b.get(4..8)?.try_into().ok()?),
+        ]),
+        Scalar::Complex128 => RtValue::C128([
+            f64::from_le_bytes(b.get(..8)?.try_into().ok()?),
+            f64::from_le_bytes(b.get(8..16)?.try_into().ok()?),
+        ]),
+    })
+}
+
 /// An array: shared storage plus a view (base offset, shape, strides in elements), and the
 /// owner of the storage when the program allocated it (`None` for arrays the caller lent).
 #[derive(Clone, Debug)]
@@ -259,6 +333,9 @@ pub struct ArrayRef {
     pub strides: Vec<i64>,
     /// The memory manager's record of the buffer, for arrays the program allocated.
     pub owner: Option<Rc<Owner>>,
+    /// The dtype this view reads the storage's bytes as, where it differs from the storage's
+    /// (`a.view(dtype)`, `z.real`); `base` and `strides` are then in its elements.
+    pub view: Option<Scalar>,
 }
 
 /// The interpreter's model of the memory manager's header (`MemInfo`): a reference count and
@@ -284,7 +361,7 @@ impl ArrayRef {
         for k in (0..shape.len() - 1).rev() {
             strides[k] = strides[k + 1] * shape[k + 1];
         }
-        Some(ArrayRef { data: Rc::new(RefCell::new(data)), base: 0, shape, strides, owner: None })
+        Some(ArrayRef { data: Rc::new(RefCell::new(data)), base: 0, shape, strides, owner: None, view: None })
     }
 
     /// A 1-D array.
@@ -304,30 +381,65 @@ impl ArrayRef {
             expect *= self.shape[k].max(1);
         }
         Type::Array(ArrayType {
-            dtype: self.data.borrow().dtype(),
+            dtype: self.dtype(),
             ndim: self.shape.len() as u8,
             layout: if c { Layout::C } else { Layout::A },
         })
+    }
+
+    /// The element type: the view's, else the storage's.
+    pub fn dtype(&self) -> Scalar {
+        self.view.unwrap_or_else(|| self.data.borrow().dtype())
     }
 
     fn index(&self, off: i64) -> Option<usize> {
         if self.owner.as_ref().is_some_and(|o| o.freed.get()) {
             return None;
         }
-        let i = self.base.checked_add(off)?;
-        usize::try_from(i).ok().filter(|&i| i < self.data.borrow().len())
+        let i = usize::try_from(self.base.checked_add(off)?).ok()?;
+        let data = self.data.borrow();
+        let fits = match self.view {
+            Some(v) => (i + 1) * v.size() <= data.len() * data.dtype().size(),
+            None => i < data.len(),
+        };
+        fits.then_some(i)
     }
 
     /// Element at `off` elements from `[0, ...]`; `None` outside the storage.
     pub fn load(&self, off: i64) -> Option<RtValue> {
         let i = self.index(off)?;
-        self.data.borrow().get(i)
+        match self.view {
+            Some(v) => from_le_bytes(v, &self.data.borrow().read_bytes(i * v.size(), v.size())?),
+            None => self.data.borrow().get(i),
+        }
     }
 
     /// Stores at `off`; `None` outside the storage or on a dtype mismatch.
     pub fn store(&self, off: i64, x: &RtValue) -> Option<()> {
         let i = self.index(off)?;
-        self.data.borrow_mut().set(i, x)
+        match self.view {
+            Some(v) if x.ty() == Type::Scalar(v) => self.data.borrow_mut().write_bytes(i * v.size(), &le_bytes(x)),
+            Some(_) => None,
+            None => self.data.borrow_mut().set(i, x),
+        }
+    }
+
+    /// A view of this array's storage read as `dtype`, from element `offset` of this array
+    /// (in `dtype`'s elements), with `shape` and `strides` in them; `None` when the start is
+    /// not on a `dtype` boundary.
+    pub fn reinterpret(&self, dtype: Scalar, offset: i64, shape: Vec<i64>, strides: Vec<i64>) -> Option<ArrayRef> {
+        let (own, new) = (self.dtype().size() as i64, dtype.size() as i64);
+        let bytes = self.base.checked_mul(own)?;
+        let base = (bytes % new == 0).then_some(bytes / new)?.checked_add(offset)?;
+        let storage = self.data.borrow().dtype();
+        Some(ArrayRef {
+            data: self.data.clone(),
+            base,
+            shape,
+            strides,
+            owner: self.owner.clone(),
+            view: (dtype != storage).then_some(dtype),
+        })
     }
 
     /// The elements in logical (C) order.

@@ -516,6 +516,26 @@ impl<'r> Rewriter<'r> {
         Ok(out)
     }
 
+    /// `a.real` / `a.imag` of an array: of a complex one, a view of its real or imaginary
+    /// parts (every second float, from the first or the second); of a real one, the array
+    /// itself or a new array of zeros.
+    pub(super) fn part_view(&mut self, b: Block, a: Value, imag: bool, rt: Type, span: Span) -> Value {
+        let at = self.ty(a).array().expect("an array");
+        if !at.dtype.is_complex() {
+            if !imag {
+                return a;
+            }
+            let dims = self.dims(b, a, span);
+            return self.push(b, InstKind::NewArray { dtype: at.dtype, shape: dims, zeroed: true }, rt, span);
+        }
+        let dims = self.dims(b, a, span);
+        let two = self.int(b, 2, span);
+        let strides: Vec<Value> =
+            self.strides(b, a, span).into_iter().map(|s| self.emit_binary(b, span, BinaryOp::Mul, s, two)).collect();
+        let offset = self.int(b, i64::from(imag), span);
+        self.push(b, InstKind::View { base: a, offset, shape: dims, strides }, rt, span)
+    }
+
     /// A view-making method (`Typing::View`).
     pub(super) fn view_op(
         &mut self,
@@ -529,6 +549,52 @@ impl<'r> Rewriter<'r> {
         let at = self.ty(a).array().expect("typed");
         let zero = self.int(b, 0, span);
         Ok(match v {
+            ViewOp::Reinterpret => {
+                let new = rt.array().expect("typed as an array").dtype;
+                let (os, ns) = (at.dtype.size() as i64, new.size() as i64);
+                let mut dims = self.dims(b, a, span);
+                let mut strides = self.strides(b, a, span);
+                if os != ns {
+                    // NumPy's checks: a contiguous last axis, whose bytes the new size divides.
+                    let last = dims.len() - 1;
+                    let one = self.int(b, 1, span);
+                    let strided = self.emit_compare(b, span, CmpOp::Ne, strides[last], one);
+                    let long = self.emit_compare(b, span, CmpOp::Gt, dims[last], one);
+                    let bad = self.emit_binary(b, span, BinaryOp::BitAnd, strided, long);
+                    self.raise_if(
+                        b,
+                        bad,
+                        "ValueError",
+                        "To change to a dtype of a different size, the last axis must be contiguous",
+                        span,
+                    );
+                    if ns < os {
+                        let k = self.int(b, os / ns, span);
+                        for s in strides.iter_mut() {
+                            *s = self.emit_binary(b, span, BinaryOp::Mul, *s, k);
+                        }
+                        dims[last] = self.emit_binary(b, span, BinaryOp::Mul, dims[last], k);
+                    } else {
+                        let k = self.int(b, ns / os, span);
+                        let rem = self.emit_binary(b, span, BinaryOp::Mod, dims[last], k);
+                        let uneven = self.emit_compare(b, span, CmpOp::Ne, rem, zero);
+                        self.raise_if(
+                            b,
+                            uneven,
+                            "ValueError",
+                            "When changing to a larger dtype, its size must be a divisor of the total size in bytes \
+                             of the last axis of the array.",
+                            span,
+                        );
+                        for s in strides.iter_mut() {
+                            *s = self.emit_binary(b, span, BinaryOp::FloorDiv, *s, k);
+                        }
+                        dims[last] = self.emit_binary(b, span, BinaryOp::FloorDiv, dims[last], k);
+                    }
+                    strides[last] = one;
+                }
+                self.push(b, InstKind::View { base: a, offset: zero, shape: dims, strides }, rt, span)
+            }
             ViewOp::Flip(which) => {
                 let dims = self.dims(b, a, span);
                 let mut strides = self.strides(b, a, span);
