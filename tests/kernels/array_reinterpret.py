@@ -84,3 +84,27 @@ def real_parts(a):
 @njit
 def every_other_real(z):
     return z.real[::2].copy()
+
+
+# Branches on an array's dtype, decided per signature (Numba folds the comparison; it
+# compares dtype objects with `==` only).
+# check: dtype_kind(np.array([1.0, 2.0])) -> 1
+# check: dtype_kind(np.array([1.0, 2.0], dtype=np.float32)) -> 2
+# check: dtype_kind(np.array([1, 2])) -> 3
+# check: dtype_kind(np.array([1 + 0j])) -> 0
+@njit
+def dtype_kind(a):
+    if a.dtype == np.dtype("float64"):
+        return 1
+    elif a.dtype == np.dtype(np.float32):
+        return 2
+    elif np.dtype("int64") == a.dtype:
+        return 3
+    return 0
+
+
+# check: same_dtypes(np.zeros(2), np.ones(3)) -> (True, False)
+# check: same_dtypes(np.zeros(2, dtype=np.int32), np.zeros(2, dtype=np.int32)) -> (True, True)
+@njit
+def same_dtypes(a, b):
+    return a.dtype == b.dtype, a.dtype == np.dtype("int32")

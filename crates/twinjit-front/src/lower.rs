@@ -1089,8 +1089,43 @@ impl Lower<'_> {
         p
     }
 
+    /// `a.dtype == np.float64`, `a.dtype != b.dtype`: decided by the types (Numba folds it).
+    fn dtype_compare(&mut self, c: &ast::ExprCompare, span: Span) -> Option<Value> {
+        let (ast::CmpOp::Eq | ast::CmpOp::NotEq, [right]) = (c.ops[0], &*c.comparators) else { return None };
+        let is_dtype_attr = |e: &Expr| matches!(e, Expr::Attribute(a) if a.attr.id.as_str() == "dtype");
+        if !is_dtype_attr(&c.left) && !is_dtype_attr(right) {
+            return None;
+        }
+        let side = |me: &mut Self, e: &Expr| -> Option<Value> {
+            match e {
+                Expr::Attribute(a) if a.attr.id.as_str() == "dtype" => {
+                    let arr = me.expr(&a.value);
+                    Some(me.emit(InstKind::Builtin(Builtin::Dtype, vec![arr]), me.sp(e.range())))
+                }
+                // `np.dtype("int64")`, `np.dtype(np.float32)`
+                Expr::Call(call)
+                    if call.arguments.args.len() == 1
+                        && call.arguments.keywords.is_empty()
+                        && matches!(me.module_path(&call.func), Some((Global::NumpyModule, p)) if p == ["dtype"]) =>
+                {
+                    me.dtype_value(&call.arguments.args[0]).map(|s| me.zero_of_dtype(s, span))
+                }
+                e => me.dtype_value(e).map(|s| me.zero_of_dtype(s, span)),
+            }
+        };
+        let l = side(self, &c.left)?;
+        let r = side(self, right)?;
+        let same = self.emit(InstKind::Builtin(Builtin::SameDtype, vec![l, r]), span);
+        Some(if c.ops[0] == ast::CmpOp::Eq { same } else { self.emit(InstKind::Unary(UnaryOp::Not, same), span) })
+    }
+
     fn compare(&mut self, c: &ast::ExprCompare) -> Value {
         let span = self.sp(c.range);
+        if c.ops.len() == 1 {
+            if let Some(v) = self.dtype_compare(c, span) {
+                return v;
+            }
+        }
         let mut left = self.expr(&c.left);
         let n = c.ops.len();
         if n == 1 {

@@ -90,6 +90,8 @@ pub enum Typing {
     /// `f(x)` of a value `f` of a function type: inference types it as the direct call of
     /// that function and the rewrite makes it one.
     CallValue,
+    /// Whether two dtypes (each passed as a zero of it) are the same: bool, a constant.
+    SameDtype,
     /// An argument of `range()`: an integer, converted to int64.
     RangeIndex,
     /// Made only by rewrites, already typed; never typed by inference.
@@ -1121,6 +1123,8 @@ builtins! {
     TupleSlice = "tuple_slice" [] (4, 4) TupleSlice, Rw;
     /// `*t` as a call argument
     Splat = "splat" [] (1, 1) Splat, Rw;
+    /// `a.dtype == np.float64` (both operands zeros of their dtypes): a constant bool
+    SameDtype = "same_dtype" [] (2, 2) SameDtype, Rw;
     /// `f(args)` of a variable `f` holding a module function (arguments: `f`, then the call's)
     CallValue = "call_value" [] (1, 255) CallValue, Rw;
 

@@ -459,6 +459,7 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             | Typing::TupleSlice
             | Typing::Splat
             | Typing::CallValue
+            | Typing::SameDtype
             | Typing::TupleCtor
             | Typing::Select
             | Typing::InPlace
@@ -782,6 +783,11 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             Type::I32
         }
         Typing::ActiveMask => Type::I64,
+        Typing::SameDtype => {
+            scalar(0)?;
+            scalar(1)?;
+            Type::BOOL
+        }
         Typing::LaneMask => Type::Scalar(Scalar::UInt32),
         Typing::Bits(op) => {
             let s = scalar(0)?;

@@ -1147,7 +1147,19 @@ impl Rewriter<'_> {
                 }
                 acc
             }
-            Typing::ArrayDtype => self.push(b, InstKind::Const(Const::Int(0)), rt, span),
+            Typing::ArrayDtype => match rt.scalar() {
+                // A complex zero is its two float parts.
+                Some(c) if c.is_complex() => {
+                    let part = Type::Scalar(c.component());
+                    let z = self.push(b, InstKind::Const(Const::Float(0.0)), part, span);
+                    self.cmake(b, c, z, z, span)
+                }
+                _ => self.push(b, InstKind::Const(Const::Int(0)), rt, span),
+            },
+            Typing::SameDtype => {
+                let same = nargs.len() == 2 && self.ty(nargs[0]) == self.ty(nargs[1]);
+                self.push(b, InstKind::Const(Const::Bool(same)), rt, span)
+            }
             Typing::ArrayItemsize | Typing::ArrayNbytes => {
                 let a = a0.expect("arity");
                 let at = self.ty(a).array().expect("typed");
