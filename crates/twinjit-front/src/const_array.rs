@@ -203,14 +203,13 @@ fn scalar(v: &ConstValue) -> Result<Const, String> {
     }
 }
 
-/// NumPy's default dtype for these Python scalars: bool, int64, or float64 if any is a float.
+/// NumPy's default dtype for these Python scalars: bool, int64, or float64 if any is a float
+/// (and for none).
 fn natural(xs: &[Const]) -> Scalar {
-    if xs.iter().any(|x| matches!(x, Const::Float(_))) {
+    if xs.is_empty() || xs.iter().any(|x| matches!(x, Const::Float(_))) {
         Scalar::Float64
-    } else if xs.iter().all(|x| matches!(x, Const::Bool(_))) && !xs.is_empty() {
+    } else if xs.iter().all(|x| matches!(x, Const::Bool(_))) {
         Scalar::Bool
-    } else if xs.is_empty() {
-        Scalar::Float64
     } else {
         Scalar::Int64
     }

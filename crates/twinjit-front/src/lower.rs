@@ -1973,30 +1973,20 @@ impl Lower<'_> {
                 let space = if *space == "shared" { AddressSpace::Shared } else { AddressSpace::Local };
                 self.emit(InstKind::AllocArray { space, dtype, shape }, span)
             }
-            // numba-cuda copies a module-level array into constant memory; twinjit freezes every
-            // module-level array into the module already, so this is that array.
             ["random", draw] if cuda_random::DRAWS.contains(draw) => self.cuda_random_call(draw, args, span),
+            // numba-cuda copies a module-level array into constant memory; twinjit freezes every
+            // module-level array into the module already, so this is a read of that global (or
+            // its own error: an array twinjit cannot compute).
             ["const", "array_like"] => match &args[..] {
-                [Expr::Name(n)] if !self.locals.contains(n.id.as_str()) => match self.env.get(n.id.as_str()) {
-                    Some(Global::Array(a)) => {
-                        let a = a.clone();
-                        self.emit(InstKind::ConstArray(a), span)
-                    }
-                    // The global's own error (an array twinjit cannot compute, a number, ...).
-                    Some(Global::Unfrozen(_)) => self.name(n),
-                    _ => self.fail(Diagnostic::error(
-                        "cuda.const.array_like() takes a module-level NumPy array",
-                        self.sp(args[0].range()),
-                        "not a module-level array",
-                    )),
-                },
+                [Expr::Name(n)]
+                    if !self.locals.contains(n.id.as_str())
+                        && matches!(self.env.get(n.id.as_str()), Some(Global::Array(_) | Global::Unfrozen(_))) =>
+                {
+                    self.name(n)
+                }
                 _ => self.fail(
-                    Diagnostic::error(
-                        "cuda.const.array_like() takes a module-level NumPy array",
-                        span,
-                        "here",
-                    )
-                    .with_hint("define the array at module level, e.g. `COEFFS = np.array([...])`, and pass its name"),
+                    Diagnostic::error("cuda.const.array_like() takes a module-level NumPy array", span, "here")
+                        .with_hint("define the array at module level, e.g. `COEFFS = np.array([...])`, and pass its name"),
                 ),
             },
             [name] if simple(name).is_some() => {

@@ -236,10 +236,11 @@ pub(crate) fn new_module(isa: cranelift_codegen::isa::OwnedTargetIsa) -> JITModu
 }
 
 /// Defines the bytes of every module-level array the program reads (`InstKind::ConstArray`)
-/// as a local symbol of the code, `twinjit.const.K` (a dotted name no Python function or specialisation can have), 64-byte aligned: read-only memory that the
-/// artifact stores, relocates and links like a function's code (compiled code never writes it:
-/// inference refuses writes, `written_params::const_array_write`). Returns each constant's
-/// address in the IR (shared by every specialisation that reads it) with its symbol.
+/// as a local symbol of the code, `twinjit.const.K` (a dotted name no Python function or
+/// specialisation can have), 64-byte aligned: read-only memory that the artifact stores,
+/// relocates and links like a function's code (compiled code never writes it: inference
+/// refuses writes, `written_params::const_array_write`). Returns each constant's address in
+/// the IR (shared by every specialisation that reads it) with its symbol.
 fn define_const_arrays(
     module: &mut JITModule,
     program: &TypedProgram,

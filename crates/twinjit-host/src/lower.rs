@@ -523,11 +523,7 @@ impl FnLowering<'_, '_> {
                     return Err(HostError::Internal(format!("constant array `{}` was not defined", c.name)));
                 };
                 let data = self.b.ins().func_addr(types::I64, fr);
-                let mut strides = vec![1i64; c.shape.len()];
-                for k in (0..c.shape.len().saturating_sub(1)).rev() {
-                    strides[k] = strides[k + 1] * c.shape[k + 1];
-                }
-                let dims: Parts = c.shape.iter().chain(&strides).map(|&d| self.iconst(types::I64, d)).collect();
+                let dims: Parts = c.shape.iter().chain(&c.strides()).map(|&d| self.iconst(types::I64, d)).collect();
                 // No owner: borrowed, like an argument, so never counted or freed.
                 std::iter::once(data).chain(dims).chain(std::iter::once(self.iconst(types::I64, 0))).collect()
             }

@@ -267,6 +267,11 @@ impl ConstArray {
         self.len() == 0
     }
 
+    /// Its C strides, in elements.
+    pub fn strides(&self) -> Vec<i64> {
+        (0..self.shape.len()).map(|k| self.shape[k + 1..].iter().product()).collect()
+    }
+
     /// The components in order (two per complex element): `Int` for integers (unsigned
     /// 64-bit ones as their bit pattern), `Float`, `Bool`.
     pub fn parts(&self) -> Vec<Const> {

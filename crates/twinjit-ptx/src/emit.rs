@@ -960,12 +960,8 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
         };
         let p = self.def(format!("addrspacecast ptr addrspace(1) {g} to ptr"));
         let mut parts = vec![Part { ty: "ptr", op: p }];
-        for d in &c.shape {
+        for d in c.shape.iter().chain(&c.strides()) {
             parts.push(Part { ty: "i64", op: d.to_string() });
-        }
-        for k in 0..c.shape.len() {
-            let stride: i64 = c.shape[k + 1..].iter().product();
-            parts.push(Part { ty: "i64", op: stride.to_string() });
         }
         parts
     }

@@ -1147,15 +1147,7 @@ impl Rewriter<'_> {
                 }
                 acc
             }
-            Typing::ArrayDtype => match rt.scalar() {
-                // A complex zero is its two float parts.
-                Some(c) if c.is_complex() => {
-                    let part = Type::Scalar(c.component());
-                    let z = self.push(b, InstKind::Const(Const::Float(0.0)), part, span);
-                    self.cmake(b, c, z, z, span)
-                }
-                _ => self.push(b, InstKind::Const(Const::Int(0)), rt, span),
-            },
+            Typing::ArrayDtype => self.zero_of(b, &rt, span)?,
             Typing::SameDtype => {
                 let same = nargs.len() == 2 && self.ty(nargs[0]) == self.ty(nargs[1]);
                 self.push(b, InstKind::Const(Const::Bool(same)), rt, span)

@@ -246,16 +246,8 @@ impl ArrayData {
         let bad =
             || super::RuntimeErrorKind::Unsupported(format!("constant array `{}` does not fit its dtype", c.name));
         let mut data = ArrayData::try_zeros(c.dtype, c.len()).ok_or_else(bad)?;
-        let comp = Type::Scalar(c.dtype.component());
-        let parts: Vec<RtValue> = c.parts().into_iter().map(|p| RtValue::from_const(p, &comp)).collect();
-        for k in 0..c.len() {
-            let x = match (c.dtype, parts.get(2 * k), parts.get(2 * k + 1)) {
-                (Scalar::Complex64, Some(RtValue::F32(re)), Some(RtValue::F32(im))) => RtValue::C64([*re, *im]),
-                (Scalar::Complex128, Some(RtValue::F64(re)), Some(RtValue::F64(im))) => RtValue::C128([*re, *im]),
-                (d, ..) if d.is_complex() => return Err(bad()),
-                _ => parts.get(k).cloned().ok_or_else(bad)?,
-            };
-            data.set(k, &x).ok_or_else(bad)?;
+        for (k, bytes) in c.data.chunks_exact(c.dtype.size()).enumerate() {
+            data.set(k, &from_le_bytes(c.dtype, bytes).ok_or_else(bad)?).ok_or_else(bad)?;
         }
         Ok(data)
     }
