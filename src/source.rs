@@ -74,7 +74,10 @@ impl SourceModule {
         twinjit_ir::passes::run_pipeline(&mut program, |name| {
             crate::options::effective_boundscheck(boundscheck, module.function(name).map(|f| &f.attrs))
         })
-        .map_err(|e| Error::Internal(e.to_string()))?;
+        .map_err(|e| match e {
+            twinjit_ir::passes::PipelineError::Verify(e) => Error::Internal(e.to_string()),
+            twinjit_ir::passes::PipelineError::Diagnostics(d) => compile_error(d, &self.sources),
+        })?;
         Ok(program)
     }
 

@@ -70,6 +70,8 @@ pub(crate) fn lower_function(
         inner: HashMap::new(),
         inlining: Vec::new(),
         inline_count: 0,
+        parallel: options.parallel,
+        prange_depth: 0,
     };
     lw.params(&fd.parameters);
     collect_locals(&fd.body, &mut lw.locals);
@@ -174,6 +176,10 @@ struct Lower<'a> {
     inlining: Vec<inner::Inlining>,
     /// Inlined calls so far (makes each inlined scope's names unique).
     inline_count: u32,
+    /// `parallel=True`: the outermost `prange` loops are marked for the `parallel` pass.
+    parallel: bool,
+    /// Parallel `prange` loops being lowered (inner ones run as `range`).
+    prange_depth: usize,
 }
 
 fn unsupported(span: Span, what: &str, hint: &str) -> Diagnostic {
@@ -620,6 +626,21 @@ impl Lower<'_> {
                 let c = self.expr(e);
                 self.branch(c, t, vec![], f, vec![], span);
             }
+        }
+    }
+
+    /// Whether `e` is a call of `prange` (`prange(n)`, `numba.prange(n)`).
+    fn is_prange(&self, e: &Expr) -> bool {
+        let Expr::Call(c) = e else { return false };
+        match &*c.func {
+            Expr::Name(n) if !self.locals.contains(n.id.as_str()) => {
+                self.env.get(n.id.as_str()) == Some(&Global::Prange)
+            }
+            Expr::Attribute(a) => {
+                a.attr.id.as_str() == "prange"
+                    && matches!(&*a.value, Expr::Name(m) if self.env.get(m.id.as_str()) == Some(&Global::NumbaModule))
+            }
+            _ => false,
         }
     }
 

@@ -23,6 +23,7 @@ mod image;
 mod link;
 mod lower;
 pub mod memory;
+pub mod parallel;
 mod runtime;
 
 pub use describe::host_description;
@@ -311,6 +312,31 @@ fn compile_inner(
         let id = module.declare_function(&tf.func.name, Linkage::Local, &sig).map_err(internal)?;
         ids.insert(tf.func.name.clone(), (id, parts(&tf.func.ret)));
     }
+    // A chunk trampoline for each function `parallel_for` runs: `F.chunk(err, env, c)` reads
+    // F's other arguments from the 8-byte slots at `env` and calls `F(err, env, c, ...)`
+    // (runtime::twinjit_parallel_for calls it once per chunk).
+    let mut chunk_targets: Vec<&twinjit_ir::TypedFunction> = Vec::new();
+    for tf in &program.functions {
+        for inst in &tf.func.insts {
+            if let InstKind::ParallelFor(name, _) = &inst.kind {
+                if let Some(t) = program.get(name) {
+                    if !chunk_targets.iter().any(|c| c.func.name == t.func.name) {
+                        chunk_targets.push(t);
+                    }
+                }
+            }
+        }
+    }
+    let mut csig = module.make_signature();
+    for _ in 0..3 {
+        csig.params.push(AbiParam::new(types::I64));
+    }
+    csig.returns.push(AbiParam::new(types::I32));
+    for t in &chunk_targets {
+        let name = format!("{}.chunk", t.func.name);
+        let id = module.declare_function(&name, Linkage::Local, &csig).map_err(internal)?;
+        ids.insert(name, (id, Vec::new()));
+    }
     let consts = define_const_arrays(&mut module, program, captured.as_mut())?;
     let recursive = twinjit_ir::call_graph::recursive_functions(program);
     let mut sites = Vec::new();
@@ -327,7 +353,12 @@ fn compile_inner(
         // Callees referenced by this function.
         let mut callees: HashMap<String, (cl::FuncRef, Vec<types::Type>)> = HashMap::new();
         for inst in &f.insts {
-            if let InstKind::Call(name, _) = &inst.kind {
+            let callee = match &inst.kind {
+                InstKind::Call(name, _) => Some(name.clone()),
+                InstKind::ParallelFor(name, _) => Some(format!("{name}.chunk")),
+                _ => None,
+            };
+            if let Some(name) = &callee {
                 if !callees.contains_key(name) {
                     let (cid, rt) =
                         ids.get(name).cloned().ok_or_else(|| HostError::Internal(format!("missing callee {name}")))?;
@@ -432,6 +463,30 @@ fn compile_inner(
             let text = ctx.compiled_code().and_then(|c| c.vcode.clone()).unwrap_or_default();
             asm.push((f.name.clone(), text));
         }
+        module.clear_context(&mut ctx);
+    }
+
+    for t in &chunk_targets {
+        let (cid, _) = ids[&format!("{}.chunk", t.func.name)].clone();
+        ctx.func.signature = csig.clone();
+        let (fid, _) = ids[&t.func.name].clone();
+        let fr = module.declare_func_in_func(fid, &mut ctx.func);
+        let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+        let blk = b.create_block();
+        b.append_block_params_for_function_params(blk);
+        b.switch_to_block(blk);
+        let p = b.block_params(blk).to_vec();
+        let mut argv = vec![p[0], p[1], p[2]];
+        let rest: Vec<types::Type> = t.args.iter().skip(1).flat_map(parts).collect();
+        for (k, ty) in rest.iter().enumerate() {
+            argv.push(b.ins().load(*ty, MemFlagsData::trusted(), p[1], (8 * k) as i32));
+        }
+        let call = b.ins().call(fr, &argv);
+        let st = b.inst_results(call)[0];
+        b.ins().return_(&[st]);
+        b.seal_all_blocks();
+        b.finalize(fconfig);
+        define(&mut module, cid, &mut ctx, captured.as_mut())?;
         module.clear_context(&mut ctx);
     }
 

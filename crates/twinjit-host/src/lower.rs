@@ -358,6 +358,38 @@ impl FnLowering<'_, '_> {
                     .map(|(k, t)| self.b.ins().stack_load(types::I64, *t, slot, (8 * k) as i32))
                     .collect()
             }
+            InstKind::ParallelFor(name, args) => {
+                // F's arguments after the chunk index, in 8-byte slots the chunk trampoline reads.
+                let (tramp, _) = self
+                    .callees
+                    .get(&format!("{name}.chunk"))
+                    .cloned()
+                    .ok_or_else(|| HostError::Internal(format!("missing chunk function of {name}")))?;
+                let slots: Vec<cl::Value> = args[1..].iter().flat_map(|a| self.vals[a.index()].clone()).collect();
+                let slot = self.b.create_sized_stack_slot(cl::StackSlotData::new(
+                    cl::StackSlotKind::ExplicitSlot,
+                    (8 * slots.len().max(1)) as u32,
+                    3,
+                ));
+                for (k, v) in slots.iter().enumerate() {
+                    self.b.ins().stack_store(types::I64, *v, slot, (8 * k) as i32);
+                }
+                let env = self.b.ins().stack_addr(types::I64, slot, 0);
+                let fnaddr = self.b.ins().func_addr(types::I64, tramp);
+                let n = self.one(args[0]);
+                let status = self.call_helper(
+                    crate::runtime::PARALLEL_FOR,
+                    &[fnaddr, env, n, self.err_ptr],
+                    &[types::I64; 4],
+                    types::I32,
+                );
+                let pb = self.prop_block();
+                let cont = self.b.create_block();
+                self.b.ins().brif(status, pb, &[BlockArg::from(status)], cont, &[]);
+                self.b.switch_to_block(cont);
+                self.b.seal_block(cont);
+                Parts::new()
+            }
             InstKind::Builtin(bi, args) => one(self.builtin(*bi, args, &rty, span)?),
             InstKind::Dim(a, k) => one(self.vals[a.index()][1 + *k as usize]),
             InstKind::Stride(a, k) => {

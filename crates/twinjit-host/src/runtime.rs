@@ -166,6 +166,9 @@ pub(crate) const LIST_NEW: &str = "twinjit_list_new";
 /// A list's new length (`memory::twinjit_list_resize`).
 pub(crate) const LIST_RESIZE: &str = "twinjit_list_resize";
 
+/// Runs the chunks of a `parallel_for` (`parallel::twinjit_parallel_for`).
+pub(crate) const PARALLEL_FOR: &str = "twinjit_parallel_for";
+
 /// (symbol name, address) of every symbol compiled code may import: the runtime helpers and
 /// the builtins table's libm functions (the interpreter's very functions). Built once.
 pub(crate) fn symbols() -> &'static [(Box<str>, usize)] {
@@ -205,6 +208,7 @@ pub(crate) fn symbols() -> &'static [(Box<str>, usize)] {
         v.push((Box::from(NRT_FREE), crate::memory::twinjit_nrt_free as *const u8 as usize));
         v.push((Box::from(LIST_NEW), crate::memory::twinjit_list_new as *const u8 as usize));
         v.push((Box::from(LIST_RESIZE), crate::memory::twinjit_list_resize as *const u8 as usize));
+        v.push((Box::from(PARALLEL_FOR), crate::parallel::twinjit_parallel_for as *const u8 as usize));
         v.extend(twinjit_ir::builtins::libm_symbols().into_iter().map(|(n, p)| (n.into_boxed_str(), p as usize)));
         v
     })

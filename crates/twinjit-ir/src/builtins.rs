@@ -1127,6 +1127,10 @@ builtins! {
     SameDtype = "same_dtype" [] (2, 2) SameDtype, Rw;
     /// `f(args)` of a variable `f` holding a module function (arguments: `f`, then the call's)
     CallValue = "call_value" [] (1, 255) CallValue, Rw;
+    /// The top of a `prange` loop's body in a `parallel=True` function (arguments: the loop's
+    /// counter, start, stop and step, int64). The `parallel` pass outlines the loop and removes
+    /// it; no backend sees it.
+    PrangeLoop = "prange_loop" [] (4, 4) NoResult, Rw;
 
     // Complex numbers (rewritten to float operations on the two parts).
     /// `complex(real=0, imag=0)`

@@ -16,7 +16,7 @@ pub fn recursive_functions(program: &TypedProgram) -> HashSet<String> {
                 .insts
                 .iter()
                 .filter_map(|i| match &i.kind {
-                    InstKind::Call(n, _) => Some(n.as_str()),
+                    InstKind::Call(n, _) | InstKind::ParallelFor(n, _) => Some(n.as_str()),
                     _ => None,
                 })
                 .collect();

@@ -322,6 +322,11 @@ pub enum InstKind {
     Call(String, Vec<Value>),
     /// Call of a builtin.
     Builtin(Builtin, Vec<Value>),
+    /// `parallel_for @F(n, args...)`: calls the specialisation `F` as `F(c, args...)` once for
+    /// every chunk index `c` in `0..n` (`n` is int64, positive), in any order and on any
+    /// threads of the host's pool; the first chunk (by index) that raises is the error. `F`
+    /// returns `None`. Made by the `parallel` pass from a `prange` loop (see "Parallel loops").
+    ParallelFor(String, Vec<Value>),
     /// `a.shape[axis]`; untyped IR may use a negative axis.
     Dim(Value, i64),
     /// `a[i, j]` (arrays) or `t[k]` (tuples, constant `k`): before `expand_indexing`.
@@ -460,9 +465,10 @@ impl InstKind {
                 *b = f(*b);
                 *c = f(*c);
             }
-            InstKind::Call(_, args) | InstKind::Builtin(_, args) | InstKind::MakeTuple(args) => {
-                args.iter_mut().for_each(|v| *v = f(*v))
-            }
+            InstKind::Call(_, args)
+            | InstKind::ParallelFor(_, args)
+            | InstKind::Builtin(_, args)
+            | InstKind::MakeTuple(args) => args.iter_mut().for_each(|v| *v = f(*v)),
             InstKind::GetItem(a, idx) => {
                 *a = f(*a);
                 idx.iter_mut().for_each(|v| *v = f(*v));
@@ -483,6 +489,7 @@ impl InstKind {
             | InstKind::CheckIndex(..)
             | InstKind::CheckNonZero(..)
             | InstKind::Call(..)
+            | InstKind::ParallelFor(..)
             | InstKind::AllocArray { .. }
             | InstKind::NewArray { .. }
             | InstKind::NewList(_)
@@ -493,7 +500,9 @@ impl InstKind {
             // Integer `**` by a negative exponent with base 0 raises.
             InstKind::Binary(BinaryOp::Pow, ..) => true,
             // A call through a function value may do anything a call does.
-            InstKind::Builtin(b, _) => b.is_cuda() || b.is_random() || *b == Builtin::CallValue,
+            InstKind::Builtin(b, _) => {
+                b.is_cuda() || b.is_random() || matches!(b, Builtin::CallValue | Builtin::PrangeLoop)
+            }
             _ => false,
         }
     }

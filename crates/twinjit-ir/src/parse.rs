@@ -591,6 +591,12 @@ fn parse_kind(l: &mut Line, b: &mut Builder, line: usize) -> Result<InstKind, Ir
             l.punct('(')?;
             InstKind::Call(name, l.values_until(')')?)
         }
+        "parallel_for" => {
+            l.punct('@')?;
+            let name = l.ident()?;
+            l.punct('(')?;
+            InstKind::ParallelFor(name, l.values_until(')')?)
+        }
         "builtin" => {
             let name = l.ident()?;
             let Some(bi) = Builtin::from_name(&name) else { return l.err(format!("unknown builtin `{name}`")) };

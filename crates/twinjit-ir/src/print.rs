@@ -171,6 +171,11 @@ fn write_kind(f: &mut fmt::Formatter<'_>, k: &InstKind) -> fmt::Result {
             write_list(f, args)?;
             f.write_str(")")
         }
+        InstKind::ParallelFor(name, args) => {
+            write!(f, "parallel_for @{name}(")?;
+            write_list(f, args)?;
+            f.write_str(")")
+        }
         InstKind::Builtin(b, args) => {
             write!(f, "builtin {}(", b.name())?;
             write_list(f, args)?;

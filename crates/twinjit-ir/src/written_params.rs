@@ -62,7 +62,8 @@ fn for_each_write(
         match &inst.kind {
             InstKind::Store(a, ..) | InstKind::SetItem(a, ..) => write(*a, inst),
             InstKind::Builtin(b, args) if matches!(b.kernel_op(), Some(KernelOp::Atomic(_))) => write(args[0], inst),
-            InstKind::Call(name, args) => {
+            // A chunk function's parameters line up with `parallel_for`'s operands.
+            InstKind::Call(name, args) | InstKind::ParallelFor(name, args) => {
                 if let Some(&ci) = index.get(name.as_str()) {
                     for (k, a) in args.iter().enumerate() {
                         if written[ci].get(k).copied().unwrap_or(false) {

@@ -755,6 +755,9 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
                 out
             }
             InstKind::Call(name, args) => self.call(name, args, &rty)?,
+            InstKind::ParallelFor(..) => {
+                return Err(self.unsupported("parallel_for", span, "serialised before the backend"))
+            }
             InstKind::Builtin(bi, args) => self.builtin(*bi, args, &rty, span)?,
             InstKind::Dim(a, k) => vec![self.vals[a.index()][1 + *k as usize].clone()],
             InstKind::Stride(a, k) => {

@@ -151,6 +151,20 @@ pub fn entry_name(program: &TypedProgram) -> String {
 
 /// The LLVM IR text of `program` (what `twinjit llvm` prints).
 pub fn emit_llvm(program: &TypedProgram, options: &PtxOptions) -> Result<LlvmText, PtxError> {
+    // A GPU thread runs a host function's parallel loops chunk after chunk.
+    let serial;
+    let program = if program
+        .functions
+        .iter()
+        .any(|tf| tf.func.insts.iter().any(|i| matches!(i.kind, twinjit_ir::InstKind::ParallelFor(..))))
+    {
+        let mut p = program.clone();
+        p.functions.iter_mut().for_each(|tf| twinjit_ir::passes::parallel::serialize(&mut tf.func));
+        serial = p;
+        &serial
+    } else {
+        program
+    };
     let entry = entry_name(program);
     let mut m = emit::ModuleEmitter::new(program, options);
     let text = m.emit_module(&entry)?;

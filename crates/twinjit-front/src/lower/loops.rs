@@ -166,12 +166,28 @@ impl Lower<'_> {
         if let (Source::Range(args), Some(Expr::Name(target))) = (&src, target) {
             let Some((start, stop, step, step_const)) = self.range_args(args, span) else { return };
             let name = target.id.to_string();
+            // The outermost `prange` of a nest in a `parallel=True` function runs in parallel (as
+            // in Numba); inner ones, and every `prange` elsewhere, run as `range`.
+            let parallel = self.parallel && self.prange_depth == 0 && self.is_prange(iter);
+            if parallel && !orelse.is_empty() {
+                self.diags.push(unsupported(
+                    span,
+                    "`else` after a parallel `prange` loop is",
+                    "move the `else` code after the loop",
+                ));
+                return;
+            }
+            self.prange_depth += usize::from(parallel);
             self.counted_loop(start, stop, step, step_const, orelse, span, &mut |lw, iv| {
+                if parallel {
+                    lw.emit(InstKind::Builtin(Builtin::PrangeLoop, vec![iv, start, stop, step]), span);
+                }
                 let iv = lw.declare(&name, iv, span);
                 let var = lw.var(&name);
                 lw.ssa.def(lw.cur, &var, iv);
                 body(lw, None)
             });
+            self.prange_depth -= usize::from(parallel);
             return;
         }
         let Some(it) = self.eval_source(&src, span) else { return };

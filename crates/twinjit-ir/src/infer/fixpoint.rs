@@ -593,7 +593,11 @@ impl<'m> Inferencer<'m> {
             InstKind::NewList(_) => Type::Unknown,
             InstKind::ListLen(_) => Type::I64,
             InstKind::ListGet(l, _) => ty(l).list_elem().cloned().unwrap_or(Type::Unknown),
-            InstKind::IncRef(_) | InstKind::DecRef(_) | InstKind::ListSet(..) | InstKind::ListResize(..) => Type::None,
+            InstKind::IncRef(_)
+            | InstKind::DecRef(_)
+            | InstKind::ListSet(..)
+            | InstKind::ListResize(..)
+            | InstKind::ParallelFor(..) => Type::None,
         })
     }
 }

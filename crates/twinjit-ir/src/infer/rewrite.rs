@@ -703,6 +703,7 @@ impl Rewriter<'_> {
             | InstKind::CheckIndex(..)
             | InstKind::CheckNonZero(..)
             | InstKind::Load(..)
+            | InstKind::ParallelFor(..)
             | InstKind::Store(..) => {
                 let mut k = data.kind.clone();
                 k.map_operands(|v| self.vmap[v.index()].expect("dominance"));

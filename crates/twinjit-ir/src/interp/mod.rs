@@ -273,6 +273,8 @@ struct Frame<'p> {
     pos: usize,
     /// Where the caller wants the result.
     ret_to: Option<Value>,
+    /// The next chunk of the `parallel_for` this frame is running (0 when none).
+    chunk: i64,
 }
 
 /// Why [`Machine::exec`] stopped.
@@ -340,7 +342,7 @@ impl<'p> Machine<'p> {
         for (p, a) in f.params().iter().zip(args) {
             vals[p.index()] = a;
         }
-        Frame { fidx, f, vals, block: Function::ENTRY, pos: 0, ret_to }
+        Frame { fidx, f, vals, block: Function::ENTRY, pos: 0, ret_to, chunk: 0 }
     }
 
     fn error(&self, kind: RuntimeErrorKind, span: Span, fidx: usize) -> RuntimeError {
@@ -387,6 +389,29 @@ impl<'p> Machine<'p> {
                         }
                         let argv: Vec<RtValue> = args.iter().map(|a| top.vals[a.index()].clone()).collect();
                         let frame = self.frame(callee, argv, data.result);
+                        stack.push(frame);
+                        continue;
+                    }
+                    // The chunks one after another, each a call: the instruction runs again
+                    // after each chunk returns, until the last.
+                    InstKind::ParallelFor(name, args) => {
+                        let Some(&callee) = self.by_name.get(name.as_str()) else {
+                            let k = RuntimeErrorKind::Unsupported(format!("call of missing function {name}"));
+                            return Err(fail(k, data.span, top.fidx));
+                        };
+                        let n = top.vals[args[0].index()].as_i64().unwrap_or(0);
+                        if top.chunk >= n {
+                            top.chunk = 0;
+                            continue;
+                        }
+                        if depth >= self.options.max_depth {
+                            return Err(fail(RuntimeErrorKind::RecursionLimit, data.span, top.fidx));
+                        }
+                        let mut argv: Vec<RtValue> = vec![RtValue::I64(top.chunk)];
+                        argv.extend(args[1..].iter().map(|a| top.vals[a.index()].clone()));
+                        top.chunk += 1;
+                        top.pos -= 1;
+                        let frame = self.frame(callee, argv, None);
                         stack.push(frame);
                         continue;
                     }
@@ -545,7 +570,9 @@ impl<'p> Machine<'p> {
                     v(b).clone()
                 }
             }
-            InstKind::Call(..) => return Err(RuntimeErrorKind::Unsupported("call evaluated out of frame".into())),
+            InstKind::Call(..) | InstKind::ParallelFor(..) => {
+                return Err(RuntimeErrorKind::Unsupported("call evaluated out of frame".into()))
+            }
             InstKind::Builtin(b, args) => {
                 let argv: Vec<&RtValue> = args.iter().map(v).collect();
                 arith::builtin(*b, &argv, &rty)?

@@ -9,6 +9,7 @@ mod bounds_check_elim;
 mod dce;
 mod expand_indexing;
 mod gvn;
+pub mod parallel;
 mod refcount;
 mod simplify_cfg;
 
@@ -69,10 +70,26 @@ pub fn run_passes(f: &mut Function, level: Level, passes: &[&dyn Pass]) -> Resul
     Ok(())
 }
 
+/// Why the pipeline failed.
+#[derive(Debug)]
+pub enum PipelineError {
+    /// A pass broke an invariant (a compiler bug).
+    Verify(VerifyError),
+    /// The program is refused (a `prange` loop whose iterations are not independent).
+    Diagnostics(Vec<twinjit_diag::Diagnostic>),
+}
+
+impl From<VerifyError> for PipelineError {
+    fn from(e: VerifyError) -> Self {
+        PipelineError::Verify(e)
+    }
+}
+
 /// The standard pipeline after inference: `expand_indexing`, `gvn`, `bounds_check_elim`, `dce`,
-/// `simplify_cfg`, `refcount`.
+/// `simplify_cfg`, then `parallel` (which outlines `prange` loops into chunk functions, added
+/// to the program), then `refcount`.
 /// `boundscheck_for(source_name)` decides per function (decorator or engine option).
-pub fn run_pipeline(program: &mut TypedProgram, boundscheck_for: impl Fn(&str) -> bool) -> Result<(), VerifyError> {
+pub fn run_pipeline(program: &mut TypedProgram, boundscheck_for: impl Fn(&str) -> bool) -> Result<(), PipelineError> {
     for tf in &mut program.functions {
         if dump_requested("infer") {
             eprintln!("; after infer\n{}", tf.func);
@@ -81,7 +98,14 @@ pub fn run_pipeline(program: &mut TypedProgram, boundscheck_for: impl Fn(&str) -
             verify(&tf.func, Level::Typed)?;
         }
         let expand = ExpandIndexing { boundscheck: boundscheck_for(&tf.source_name) };
-        run_passes(&mut tf.func, Level::Lowered, &[&expand, &Gvn, &BoundsCheckElim, &Dce, &SimplifyCfg, &Refcount])?;
+        run_passes(&mut tf.func, Level::Lowered, &[&expand, &Gvn, &BoundsCheckElim, &Dce, &SimplifyCfg])?;
+    }
+    parallel::outline(program).map_err(PipelineError::Diagnostics)?;
+    for tf in &mut program.functions {
+        if dump_requested("parallel") {
+            eprintln!("; after parallel\n{}", tf.func);
+        }
+        run_passes(&mut tf.func, Level::Lowered, &[&Refcount])?;
     }
     Ok(())
 }
