@@ -50,6 +50,12 @@ pub use host::{ArgValue, Array, ArrayArg, Complex32, Complex64, Element, FromVal
 /// The memory manager of arrays compiled code allocates (ARCHITECTURE.md, "Memory model"):
 /// this thread's counts of buffers allocated, freed, and leaked by a reference-count bug (the
 /// test suite asserts none over the whole corpus).
+/// The host's thread pool for parallel loops (`prange` in `parallel=True` functions), as
+/// Numba's `numba.set_num_threads` / `get_num_threads` / `config.NUMBA_NUM_THREADS`.
+pub mod parallel {
+    pub use twinjit_host::parallel::{get_num_threads, max_threads, set_num_threads};
+}
+
 pub mod memory {
     pub use twinjit_host::memory::{stats, Stats};
 }

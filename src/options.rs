@@ -30,6 +30,12 @@ pub struct EngineOptions {
     /// refused on its own (`Module::refused`), not an error for the module. Off by default, as
     /// in Numba, where only decorated functions are compiled.
     pub compile_plain_functions: bool,
+    /// Host: how many threads the parallel loops (`prange` in `parallel=True` functions) of
+    /// this engine's functions use, at most the pool's size (`None`: the calling thread's
+    /// [`crate::parallel::set_num_threads`] choice, by default the whole pool). The pool has
+    /// `TWINJIT_NUM_THREADS` threads, else one per available CPU, as Numba's
+    /// `NUMBA_NUM_THREADS`. Results do not depend on it.
+    pub num_threads: Option<usize>,
 }
 
 impl EngineOptions {

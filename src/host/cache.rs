@@ -46,7 +46,7 @@ pub(super) fn load(f: &Function, bytes: &[u8], started: std::time::Instant) -> O
             return None;
         }
     };
-    Some(Specialization::new(
+    let mut spec = Specialization::new(
         f.name().to_string(),
         f.params().to_vec(),
         args,
@@ -56,5 +56,7 @@ pub(super) fn load(f: &Function, bytes: &[u8], started: std::time::Instant) -> O
         compiled,
         started.elapsed(),
         m.source.sources().clone(),
-    ))
+    );
+    spec.threads = m.options.num_threads;
+    Some(spec)
 }

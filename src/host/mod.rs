@@ -203,7 +203,7 @@ impl Function {
             twinjit_host::compile(&program, &HostOptions::default())
         }
         .map_err(|e| host_error(e, m.source.sources()))?;
-        let spec = Specialization::new(
+        let mut spec = Specialization::new(
             name.to_string(),
             self.params().to_vec(),
             sig.args.clone(),
@@ -214,6 +214,7 @@ impl Function {
             started.elapsed(),
             m.source.sources().clone(),
         );
+        spec.threads = m.options.num_threads;
         if let Some(key) = &cache_key {
             if let Some(bytes) = cache::store(&spec, &m.source) {
                 m.disk.put(key, &bytes);

@@ -29,6 +29,8 @@ pub struct Specialization {
     sources: Arc<twinjit_diag::SourceMap>,
     pub(super) compiled: CompiledProgram,
     compile_time: std::time::Duration,
+    /// `EngineOptions::num_threads`: the threads its parallel loops use.
+    pub(super) threads: Option<usize>,
 }
 
 impl std::fmt::Debug for Specialization {
@@ -50,7 +52,7 @@ impl Specialization {
         compile_time: std::time::Duration,
         sources: Arc<twinjit_diag::SourceMap>,
     ) -> Specialization {
-        Specialization { name, params, args, ret, written, sites, sources, compiled, compile_time }
+        Specialization { name, params, args, ret, written, sites, sources, compiled, compile_time, threads: None }
     }
 
     /// The signature in Numba's spelling.
@@ -159,7 +161,15 @@ impl Specialization {
         // has at least `ret_slots` slots (the caller sizes it); and with bounds checking on
         // every access is checked against the shapes passed.
         let scope = memory::Scope::enter();
+        let outer = self.threads.map(|n| {
+            let outer = twinjit_host::parallel::get_num_threads();
+            twinjit_host::parallel::set_num_threads(n.clamp(1, twinjit_host::parallel::max_threads()));
+            outer
+        });
         let r = unsafe { self.compiled.call(&slots[..used], ret) };
+        if let Some(n) = outer {
+            twinjit_host::parallel::set_num_threads(n);
+        }
         match r {
             Ok(()) => {
                 if scope.allocated() {

@@ -32,6 +32,7 @@ mod cuda_random;
 mod inner;
 mod loops;
 mod operator;
+mod races;
 mod raise;
 
 /// Deepest expression nesting lowered (deeper input gets a diagnostic, not a stack overflow).
@@ -72,6 +73,7 @@ pub(crate) fn lower_function(
         inline_count: 0,
         parallel: options.parallel,
         prange_depth: 0,
+        text,
     };
     lw.params(&fd.parameters);
     collect_locals(&fd.body, &mut lw.locals);
@@ -180,6 +182,8 @@ struct Lower<'a> {
     parallel: bool,
     /// Parallel `prange` loops being lowered (inner ones run as `range`).
     prange_depth: usize,
+    /// The module's source text (for line pragmas).
+    text: &'a str,
 }
 
 fn unsupported(span: Span, what: &str, hint: &str) -> Diagnostic {
@@ -627,6 +631,15 @@ impl Lower<'_> {
                 self.branch(c, t, vec![], f, vec![], span);
             }
         }
+    }
+
+    /// Whether the source line where `span` starts contains `needle` (a pragma comment).
+    fn line_has(&self, span: Span, needle: &str) -> bool {
+        let bytes = self.text.as_bytes();
+        let at = (span.start as usize).min(bytes.len());
+        let start = bytes[..at].iter().rposition(|&b| b == b'\n').map_or(0, |k| k + 1);
+        let end = bytes[at..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |k| at + k);
+        self.text.get(start..end).is_some_and(|l| l.contains(needle))
     }
 
     /// Whether `e` is a call of `prange` (`prange(n)`, `numba.prange(n)`).

@@ -149,6 +149,11 @@ impl Lower<'_> {
             }
         }
         let span = self.sp(fr.range);
+        if let Expr::Name(t) = &*fr.target {
+            if self.parallel && self.prange_depth == 0 && self.is_prange(&fr.iter) {
+                self.prange_races(t.id.as_str(), &fr.body);
+            }
+        }
         self.iter_loop(&fr.iter, Some(&fr.target), &fr.orelse, span, &mut |lw, _| lw.block(&fr.body));
     }
 

@@ -183,7 +183,8 @@ fn outline_loop(f: &mut Function, marker: (Block, Inst), name: &str) -> Result<F
             ));
         }
         for t in bd.term.targets() {
-            if !in_loop.contains(&t.block) && !(b == latch && t.block == exit) {
+            let leaves_normally = b == latch && t.block == exit;
+            if !in_loop.contains(&t.block) && !leaves_normally {
                 return Err(error(
                     bd.term_span,
                     "`break` out of a parallel `prange` loop is not supported",
@@ -569,7 +570,7 @@ fn reduction(f: &Function, p: Value, back: Value, in_loop: &HashSet<Block>) -> R
                         work.push(q);
                     }
                 }
-                Use::Other(at) => return Err(read_inside(at)),
+                Use::Other(at) => return Err(misuse(combine.is_some(), at)),
                 Use::Inst(i) => {
                     let d = &f.insts[i.index()];
                     if picks.contains(&i) {
@@ -583,28 +584,28 @@ fn reduction(f: &Function, p: Value, back: Value, in_loop: &HashSet<Block>) -> R
                                 BinaryOp::Sub if ina && !inb => Combine::Add,
                                 BinaryOp::Mul if ina != inb => Combine::Mul,
                                 BinaryOp::Div if ina && !inb => Combine::Mul,
-                                _ => return Err(read_inside(d.span)),
+                                _ => return Err(misuse(combine.is_some(), d.span)),
                             };
                             (c, d.result)
                         }
                         InstKind::Compare(op @ (CmpOp::Lt | CmpOp::Gt), a, b) => {
                             let (ina, inb) = (set.contains(a), set.contains(b));
                             if ina == inb {
-                                return Err(read_inside(d.span));
+                                return Err(misuse(combine.is_some(), d.span));
                             }
                             // Its only use: `select(c, a, b)`.
                             let c = d.result.expect("a compare has a result");
                             let Some(&[Use::Inst(s)]) = uses.get(&c).map(|u| u.as_slice()) else {
-                                return Err(read_inside(d.span));
+                                return Err(misuse(combine.is_some(), d.span));
                             };
                             match &f.insts[s.index()].kind {
                                 InstKind::Select(sc, x, y) if *sc == c && x == a && y == b => {}
-                                _ => return Err(read_inside(d.span)),
+                                _ => return Err(misuse(combine.is_some(), d.span)),
                             }
                             picks.insert(s);
                             (Combine::Pick { op: *op, acc_first: ina }, f.insts[s.index()].result)
                         }
-                        _ => return Err(read_inside(d.span)),
+                        _ => return Err(misuse(combine.is_some(), d.span)),
                     };
                     match combine {
                         None => combine = Some(kind),
@@ -613,7 +614,7 @@ fn reduction(f: &Function, p: Value, back: Value, in_loop: &HashSet<Block>) -> R
                     }
                     let r = result.expect("an operation has a result");
                     if f.ty(r) != f.ty(p) {
-                        return Err(read_inside(d.span));
+                        return Err(misuse(combine.is_some(), d.span));
                     }
                     if set.insert(r) {
                         work.push(r);
@@ -651,6 +652,21 @@ enum Use {
     Arg(Block, Value),
     /// A branch condition, a returned or raised value.
     Other(Span),
+}
+
+/// A use of a carried value that is not a reduction's update: a read of a reduction's running
+/// value once an update was seen, else a value carried between iterations.
+fn misuse(is_reduction: bool, at: Span) -> Vec<Diagnostic> {
+    if is_reduction {
+        read_inside(at)
+    } else {
+        error(
+            at,
+            "this `prange` loop carries a value from one iteration to the next",
+            "depends on an earlier iteration",
+            NOT_INDEPENDENT,
+        )
+    }
 }
 
 fn read_inside(at: Span) -> Vec<Diagnostic> {
