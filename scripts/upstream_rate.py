@@ -1307,6 +1307,7 @@ def main():
     ap.add_argument("--work", required=True)
     ap.add_argument("--record", action="store_true", help="record Numba's calls (else reuse WORK/record)")
     ap.add_argument("--modules", default=str(DEFAULT_MODULES), help="N first of the priority list, or 'all'")
+    ap.add_argument("--module-names", default="", help="comma-separated test modules to record instead (test_parfors)")
     ap.add_argument("--python", default=sys.executable, help="the Python with numba, for recording")
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args()
@@ -1330,7 +1331,9 @@ def main():
 
     available = [p[len("numba/tests/"):-3].replace("/", ".") for p in test_files
                  if os.path.basename(p).startswith("test_")]
-    if args.modules == "all":
+    if args.module_names:
+        modules = [m for m in args.module_names.split(",") if m in available]
+    elif args.modules == "all":
         modules = available
     else:
         modules = [m for m in MODULE_PRIORITY if m in available][: int(args.modules)]

@@ -270,3 +270,18 @@ def serial_prange(n):
 
 
 # check: serial_prange(10) -> 45
+
+
+@njit(parallel=True)
+def thread_bookkeeping(n):
+    before = numba.get_num_threads()
+    numba.set_num_threads(1)
+    one = numba.get_num_threads()
+    ids = np.zeros(n, dtype=np.int64)
+    for i in prange(n):
+        ids[i] = numba.get_thread_id()
+    numba.set_num_threads(before)
+    return one, ids.max() < before, numba.get_num_threads() == before
+
+
+# check: thread_bookkeeping(1000) -> (1, True, True)

@@ -54,6 +54,9 @@ pub(crate) fn import_from(imp: &StmtImportFrom, env: &mut Env) {
             ("numba" | "numba.extending", "register_jitable") => Some(Global::Decorator("register_jitable")),
             ("numba", "cuda") => Some(Global::CudaModule),
             ("numba", "prange") => Some(Global::Prange),
+            ("numba", f) if twinjit_ir::builtins::Builtin::from_path(&format!("numba.{f}")).is_some() => {
+                twinjit_ir::builtins::Builtin::from_path(&format!("numba.{f}")).map(Global::MathFunction)
+            }
             ("numba" | "numba.core", "types") => Some(Global::TypesModule),
             ("numba", "extending") => Some(Global::ExtendingModule),
             ("numpy", f) if numpy_function(f).is_some() => numpy_function(f).map(Global::MathFunction),

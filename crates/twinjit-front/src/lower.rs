@@ -1909,6 +1909,11 @@ impl Lower<'_> {
             (Global::NumpyModule | Global::NumbaModule, [t]) if dtype_name(t).is_some() => {
                 self.cast_call(dtype_name(t).expect("checked"), args, span)
             }
+            // `numba.get_num_threads()` and friends.
+            (Global::NumbaModule, [f]) if Builtin::from_path(&format!("numba.{f}")).is_some() => {
+                let b = Builtin::from_path(&format!("numba.{f}")).expect("checked");
+                self.builtin_call(b, args, span)
+            }
             (Global::NumpyModule, path) => match numpy_function(&path.join(".")) {
                 Some(b) => self.builtin_call(b, args, span),
                 None => self.fail(

@@ -979,6 +979,7 @@ impl FnLowering<'_, '_> {
             Lowering::Helper(h) => {
                 let ret = match h {
                     Helper::Gcd | Helper::RandomSeed | Helper::RandomBelow => types::I64,
+                    Helper::GetNumThreads | Helper::SetNumThreads | Helper::ThreadId => types::I64,
                     Helper::PrintBytes
                     | Helper::PrintInt
                     | Helper::PrintUInt

@@ -22,30 +22,21 @@ use std::cell::Cell;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Mutex, OnceLock};
 use twinjit_ir::abi::ErrorRecord;
+use twinjit_ir::threads;
 
 /// A chunk trampoline: `F.chunk(err, env, c)` (see `compile_inner`).
 type ChunkFn = unsafe extern "C" fn(*mut ErrorRecord, *const u64, i64) -> u32;
 
 thread_local! {
-    /// The threads this thread's loops use (0: the whole pool).
-    static ACTIVE: Cell<usize> = const { Cell::new(0) };
     /// Whether this thread is running a chunk.
     static IN_CHUNK: Cell<bool> = const { Cell::new(false) };
-}
-
-fn pool_size_from_env() -> usize {
-    std::env::var("TWINJIT_NUM_THREADS")
-        .ok()
-        .and_then(|v| v.trim().parse::<usize>().ok())
-        .filter(|&n| n > 0)
-        .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1))
 }
 
 fn pool() -> Option<&'static rayon::ThreadPool> {
     static POOL: OnceLock<Option<rayon::ThreadPool>> = OnceLock::new();
     POOL.get_or_init(|| {
         rayon::ThreadPoolBuilder::new()
-            .num_threads(pool_size_from_env())
+            .num_threads(threads::max())
             .thread_name(|k| format!("twinjit-parallel-{k}"))
             .build()
             .ok()
@@ -53,28 +44,32 @@ fn pool() -> Option<&'static rayon::ThreadPool> {
     .as_ref()
 }
 
-/// The number of threads in the pool (`numba.config.NUMBA_NUM_THREADS`).
+/// The number of threads in the pool (`numba.config.NUMBA_NUM_THREADS`): `TWINJIT_NUM_THREADS`,
+/// else one per available CPU.
 pub fn max_threads() -> usize {
-    pool().map_or(1, |p| p.current_num_threads())
+    threads::max()
 }
 
 /// How many threads the calling thread's parallel loops use (`numba.get_num_threads()`).
 pub fn get_num_threads() -> usize {
-    match ACTIVE.with(|a| a.get()) {
-        0 => max_threads(),
-        n => n,
-    }
+    threads::get()
 }
 
 /// Limits the calling thread's parallel loops to `n` threads (`numba.set_num_threads(n)`).
 /// Returns false, changing nothing, unless `1 <= n <= max_threads()` (Numba raises
 /// `ValueError` there).
 pub fn set_num_threads(n: usize) -> bool {
-    if n == 0 || n > max_threads() {
-        return false;
+    threads::set(n)
+}
+
+/// This thread's index in the pool while it runs a parallel loop's chunk, else 0
+/// (`numba.get_thread_id()`).
+pub fn thread_id() -> usize {
+    if IN_CHUNK.with(|f| f.get()) {
+        rayon::current_thread_index().unwrap_or(0)
+    } else {
+        0
     }
-    ACTIVE.with(|a| a.set(n));
-    true
 }
 
 /// Runs one chunk with the memory manager's bookkeeping of the thread it runs on: what a
@@ -137,8 +132,8 @@ pub unsafe extern "C" fn twinjit_parallel_for(chunk: ChunkFn, env: *const u64, n
         for _ in 0..threads {
             s.spawn(|_| {
                 let env = &env;
-                // The caller's thread limit, for loops its chunks reach (run serially anyway).
-                ACTIVE.with(|a| a.set(active));
+                // The caller's thread limit, for `numba.get_num_threads()` in its chunks.
+                threads::set(active);
                 loop {
                     let c = next.fetch_add(1, Ordering::Relaxed);
                     if c >= n || c > failed_at.load(Ordering::Relaxed) {

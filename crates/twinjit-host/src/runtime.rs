@@ -27,6 +27,17 @@ extern "C" fn mod_f32(x: f32, y: f32) -> f32 {
 extern "C" fn powi_i64(x: i64, y: i64) -> i64 {
     int_pow(x, y).unwrap_or(0)
 }
+// numba.get_num_threads() / set_num_threads(n) / get_thread_id() (`parallel.rs`).
+extern "C" fn get_num_threads() -> i64 {
+    crate::parallel::get_num_threads() as i64
+}
+extern "C" fn set_num_threads(n: i64) -> i64 {
+    crate::parallel::set_num_threads(usize::try_from(n).unwrap_or(0));
+    0
+}
+extern "C" fn thread_id() -> i64 {
+    crate::parallel::thread_id() as i64
+}
 // `print(...)`: the pieces compiled code writes to standard output (the interpreter's
 // functions, so both print the same text).
 extern "C" fn print_bytes(bits: i64, n: i64) -> i64 {
@@ -137,6 +148,9 @@ gemm_entry!(gemm_f64: f64, gemm_f32: f32);
 pub(crate) fn helper_symbol(h: Helper, f32: bool) -> &'static str {
     match (h, f32) {
         (Helper::Gcd, _) => "twinjit_gcd_i64",
+        (Helper::GetNumThreads, _) => "twinjit_get_num_threads",
+        (Helper::SetNumThreads, _) => "twinjit_set_num_threads",
+        (Helper::ThreadId, _) => "twinjit_thread_id",
         (Helper::FrexpMantissa, false) => "twinjit_frexp_mantissa_f64",
         (Helper::FrexpMantissa, true) => "twinjit_frexp_mantissa_f32",
         (Helper::FrexpExponent, false) => "twinjit_frexp_exponent_f64",
@@ -202,7 +216,10 @@ pub(crate) fn symbols() -> &'static [(Box<str>, usize)] {
             random_gauss,
             random_below,
             gemm_f64,
-            gemm_f32
+            gemm_f32,
+            get_num_threads,
+            set_num_threads,
+            thread_id
         ];
         v.push((Box::from(NRT_NEW), crate::memory::twinjit_nrt_new as *const u8 as usize));
         v.push((Box::from(NRT_FREE), crate::memory::twinjit_nrt_free as *const u8 as usize));

@@ -166,6 +166,9 @@ pub enum Typing {
     Linalg(Linalg),
     /// `np.random` ([`RandomOp`]); arguments bound to [`RandomOp::params`].
     Random(RandomOp),
+    /// `numba.get_num_threads()` / `numba.get_thread_id()`: int64; `numba.set_num_threads(n)`:
+    /// an integer `n` (converted to int64), `None`.
+    Threads,
     /// A complex-number operation ([`ComplexOp`]): rewritten to float operations on the
     /// (real, imaginary) parts.
     Complex(ComplexOp),
@@ -783,6 +786,13 @@ pub enum Helper {
     RandomGauss,
     /// A uniform int64 in [0, n).
     RandomBelow,
+    /// `numba.get_num_threads()`: the threads this thread's parallel loops use (int64).
+    GetNumThreads,
+    /// `numba.set_num_threads(n)`: sets them when `1 <= n <=` the pool's size; returns 0.
+    SetNumThreads,
+    /// `numba.get_thread_id()`: this thread's index in the pool running a parallel loop, 0
+    /// outside one (int64).
+    ThreadId,
     /// `c = a @ b` of float matrices (`a`, `b`, a new `c`), by [`crate::gemm`]; returns 0.
     Gemm,
     /// Writes up to 8 bytes (the little-endian bytes of an int64, and their count) to
@@ -1513,6 +1523,12 @@ builtins! {
     NpRandomChoice = "np.random.choice" ["numpy.random.choice"] (2, 2) Random(RandomOp::Choice), Rw;
     /// Seeds this thread's generator (made by the `np.random.seed` rewrite).
     RandomSeedH = "random_seed" [] (1, 1) Internal, H(Helper::RandomSeed);
+    /// `numba.get_num_threads()`
+    GetNumThreads = "numba.get_num_threads" ["numba.get_num_threads"] (0, 0) Threads, H(Helper::GetNumThreads);
+    /// `numba.set_num_threads(n)`
+    SetNumThreads = "numba.set_num_threads" ["numba.set_num_threads"] (1, 1) Threads, H(Helper::SetNumThreads);
+    /// `numba.get_thread_id()`
+    GetThreadId = "numba.get_thread_id" ["numba.get_thread_id"] (0, 0) Threads, H(Helper::ThreadId);
     /// The next double in [0, 1).
     RandomDoubleH = "random_double" [] (0, 0) Internal, H(Helper::RandomDouble);
     /// The next standard normal draw.
@@ -1839,6 +1855,9 @@ impl Builtin {
             self.info().lowering,
             Lowering::Helper(
                 Helper::RandomSeed
+                    | Helper::SetNumThreads
+                    | Helper::GetNumThreads
+                    | Helper::ThreadId
                     | Helper::RandomDouble
                     | Helper::RandomGauss
                     | Helper::RandomBelow

@@ -29,6 +29,7 @@ pub mod parse;
 pub mod passes;
 mod print;
 pub mod random;
+pub mod threads;
 pub use print::{python_complex_repr, python_tuple};
 pub mod types;
 pub mod typing;

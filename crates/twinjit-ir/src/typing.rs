@@ -963,6 +963,11 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
         Typing::Unravel => Type::Tuple(vec![Type::I64; shape_ndim(b, &ty(0))? as usize]),
         Typing::Linalg(l) => linalg(b, l, args)?,
         Typing::Random(r) => random(b, r, args)?,
+        Typing::Threads => match args.first() {
+            None => Type::I64,
+            Some(Type::Scalar(s)) if s.is_int() || *s == Scalar::Bool => Type::None,
+            Some(t) => return Err(TypeError::new(format!("the number of threads must be an integer, not {t}"), "here")),
+        },
         Typing::Elementwise(Elem::Where) if args.len() == 1 => nonzero_type(b, &args[0])?,
         Typing::Elementwise(Elem::Where) if args.len() == 2 => {
             return Err(TypeError::new("np.where() takes 1 or 3 arguments", "2 arguments"))

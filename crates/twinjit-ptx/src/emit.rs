@@ -1363,6 +1363,9 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
                 let f32 = t == "float";
                 let (name, rt): (&'static str, &'static str) = match h {
                     Helper::Gcd => ("__tj_gcd_i64", "i64"),
+                    // A GPU thread runs a host function's parallel loops alone.
+                    Helper::GetNumThreads => return Ok(vec![Part { ty: "i64", op: "1".into() }]),
+                    Helper::SetNumThreads | Helper::ThreadId => return Ok(vec![Part { ty: "i64", op: "0".into() }]),
                     Helper::FrexpMantissa if f32 => ("__tj_frexp_mantissa_f32", t),
                     Helper::FrexpMantissa => ("__tj_frexp_mantissa_f64", t),
                     Helper::FrexpExponent if f32 => ("__tj_frexp_exponent_f32", "i32"),

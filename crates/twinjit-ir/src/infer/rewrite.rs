@@ -958,6 +958,19 @@ impl Rewriter<'_> {
             Typing::Method(m) => self.array_method(b, m, args, &nargs, rt, span)?,
             Typing::Linalg(l) => self.linalg(b, l, args, &nargs, rt, span)?,
             Typing::Random(r) => self.random_op(b, r, &nargs, rt, span)?,
+            Typing::Threads => {
+                let mut args = Vec::new();
+                for &a in &nargs {
+                    args.push(self.coerce(b, a, &Type::I64, span)?);
+                }
+                // The helpers return int64 (0 for `set_num_threads`, whose value is None).
+                let v = self.push(b, InstKind::Builtin(bi, args), Type::I64, span);
+                if rt == Type::None {
+                    self.push(b, InstKind::Const(Const::None), rt, span)
+                } else {
+                    v
+                }
+            }
             Typing::Alloc(a) => self.alloc(b, a, &nargs, rt, span)?,
             Typing::View(v) => self.view_op(b, v, &nargs, rt, span)?,
             // Consumed by the subscript's rewrite (which reads the untyped operands); the value

@@ -460,6 +460,13 @@ fn helper(h: Helper, args: &[&RtValue]) -> Option<RtValue> {
             RtValue::I64(0)
         }
         (Helper::RandomDouble, []) => RtValue::F64(crate::random::next_double()),
+        // The interpreter runs a parallel loop's chunks on the calling thread, one after another.
+        (Helper::GetNumThreads, []) => RtValue::I64(crate::threads::get() as i64),
+        (Helper::SetNumThreads, [RtValue::I64(n)]) => {
+            crate::threads::set(usize::try_from(*n).unwrap_or(0));
+            RtValue::I64(0)
+        }
+        (Helper::ThreadId, []) => RtValue::I64(0),
         (Helper::PrintBytes, [RtValue::I64(bits), RtValue::I64(n)]) => {
             super::print_out::bytes(*bits, *n);
             RtValue::I64(0)

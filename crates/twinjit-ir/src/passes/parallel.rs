@@ -271,6 +271,8 @@ fn outline_loop(f: &mut Function, marker: (Block, Inst), name: &str) -> Result<F
         }
     }
 
+    let arrays = array_reductions(f, &in_loop, counter, &live_in)?;
+
     // The chunk function: a copy of `f` whose entry computes the chunk's range and jumps to the
     // header; everything outside the loop becomes unreachable.
     let mut g = f.clone();
@@ -307,6 +309,8 @@ fn outline_loop(f: &mut Function, marker: (Block, Inst), name: &str) -> Result<F
     let part_ty = |s: Scalar| Type::Array(ArrayType { dtype: s, ndim: 1, layout: Layout::C });
     let g_parts: Vec<Value> =
         reductions.iter().enumerate().map(|(j, r)| param(&mut g, part_ty(r.scalar), &format!("part{j}"))).collect();
+    let g_aparts: Vec<Value> =
+        arrays.iter().enumerate().map(|(j, a)| param(&mut g, part_ty(a.dtype), &format!("apart{j}"))).collect();
     g.param_names = names;
     g.param_spans = vec![span; g.param_names.len()];
     for &b in &in_loop {
@@ -344,7 +348,46 @@ fn outline_loop(f: &mut Function, marker: (Block, Inst), name: &str) -> Result<F
     }
     entry_args.push(klo);
     let kk = g.add_block_param(h, Type::I64);
-    g.terminate(entry, Terminator::Jump(BlockCall { block: h, args: entry_args }), span);
+    // Each array reduction works on this chunk's private copy: row `chunk` of its partials,
+    // viewed with the array's shape and filled with the identity.
+    let mut at = entry;
+    let mut private = HashMap::new();
+    for (j, a) in arrays.iter().enumerate() {
+        let arr = map[&a.value];
+        let dims: Vec<Value> = (0..a.ndim)
+            .map(|k| g.push(at, InstKind::Dim(arr, k as i64), Some(Type::I64), span).expect("a result"))
+            .collect();
+        let size = product(&mut g, at, &dims, span);
+        let mut strides = vec![one; dims.len()];
+        for k in (0..dims.len().saturating_sub(1)).rev() {
+            strides[k] = g
+                .push(at, InstKind::Binary(BinaryOp::Mul, strides[k + 1], dims[k + 1]), Some(Type::I64), span)
+                .expect("a result");
+        }
+        let row = g.push(at, InstKind::Binary(BinaryOp::Mul, c, size), Some(Type::I64), span).expect("a result");
+        let vty = Type::Array(ArrayType { dtype: a.dtype, ndim: a.ndim, layout: Layout::C });
+        let view = InstKind::View { base: g_aparts[j], offset: row, shape: dims, strides };
+        let p = g.push(at, view, Some(vty), span).expect("a result");
+        let ident = Reduction { param: p, scalar: a.dtype, combine: a.combine };
+        let idv = g.push(at, InstKind::Const(identity(&ident)), Some(Type::Scalar(a.dtype)), span).expect("a result");
+        let apart = g_aparts[j];
+        at = counted(&mut g, at, size, span, &mut |g, b, t| {
+            let o = g.push(b, InstKind::Binary(BinaryOp::Add, row, t), Some(Type::I64), span).expect("a result");
+            g.push(b, InstKind::Store(apart, o, idv), None, span);
+            b
+        });
+        private.insert(arr, p);
+    }
+    if !private.is_empty() {
+        for &b in &in_loop {
+            let insts = g.blocks[b.index()].insts.clone();
+            for i in insts {
+                g.insts[i.index()].kind.map_operands(|v| private.get(&v).copied().unwrap_or(v));
+            }
+            g.blocks[b.index()].term.map_operands(|v| private.get(&v).copied().unwrap_or(v));
+        }
+    }
+    g.terminate(at, Terminator::Jump(BlockCall { block: h, args: entry_args }), span);
     // The latch counts the chunk's iterations and ends in `done`, which stores the partials.
     let done = g.add_block();
     let dparams: Vec<Value> = reductions.iter().map(|r| g.add_block_param(done, Type::Scalar(r.scalar))).collect();
@@ -406,10 +449,44 @@ fn outline_loop(f: &mut Function, marker: (Block, Inst), name: &str) -> Result<F
         .iter()
         .map(|r| p(f, par, InstKind::NewArray { dtype: r.scalar, shape: vec![n], zeroed: false }, part_ty(r.scalar)))
         .collect();
+    let mut asizes = Vec::new();
+    let mut aparts = Vec::new();
+    for a in &arrays {
+        let dims: Vec<Value> = (0..a.ndim).map(|k| p(f, par, InstKind::Dim(a.value, k as i64), Type::I64)).collect();
+        let size = product(f, par, &dims, span);
+        let total = p(f, par, InstKind::Binary(BinaryOp::Mul, n, size), Type::I64);
+        aparts.push(p(
+            f,
+            par,
+            InstKind::NewArray { dtype: a.dtype, shape: vec![total], zeroed: false },
+            part_ty(a.dtype),
+        ));
+        asizes.push(size);
+    }
     let mut args = vec![n, start, step, trip, n];
     args.extend(passed.iter().copied());
     args.extend(parts.iter().copied());
+    args.extend(aparts.iter().copied());
     f.push(par, InstKind::ParallelFor(name.to_string(), args), None, span);
+    // Array reductions: a[t] = a[t] op part[c, t], chunk after chunk.
+    let mut tail = par;
+    for (j, a) in arrays.iter().enumerate() {
+        let (size, apart, arr, ty) = (asizes[j], aparts[j], a.value, Type::Scalar(a.dtype));
+        let combine = a.combine;
+        tail = counted(f, tail, n, span, &mut |f, b, cc| {
+            let row = f.push(b, InstKind::Binary(BinaryOp::Mul, cc, size), Some(Type::I64), span).expect("a result");
+            counted(f, b, size, span, &mut |f, b2, t| {
+                let o = f.push(b2, InstKind::Binary(BinaryOp::Add, row, t), Some(Type::I64), span).expect("a result");
+                let x = f.push(b2, InstKind::Load(apart, o), Some(ty.clone()), span).expect("a result");
+                let y = f.push(b2, InstKind::Load(arr, t), Some(ty.clone()), span).expect("a result");
+                let op = if combine == Combine::Add { BinaryOp::Add } else { BinaryOp::Mul };
+                let z = f.push(b2, InstKind::Binary(op, y, x), Some(ty.clone()), span).expect("a result");
+                f.push(b2, InstKind::Store(arr, t, z), None, span);
+                b2
+            })
+        });
+    }
+    let par = tail;
     // Fold: r = init; for c in 0..n: r = combine(r, part[c]).
     let inits: Vec<Value> = red_params
         .iter()
@@ -481,6 +558,222 @@ fn outline_loop(f: &mut Function, marker: (Block, Inst), name: &str) -> Result<F
     SimplifyCfg.run(f);
     super::Dce.run(f);
     Ok(g)
+}
+
+/// The product of int64 values (1 for none), emitted at the end of `b`.
+fn product(f: &mut Function, b: Block, xs: &[Value], span: Span) -> Value {
+    let mut acc = f.push(b, InstKind::Const(Const::Int(1)), Some(Type::I64), span).expect("a result");
+    for &x in xs {
+        acc = f.push(b, InstKind::Binary(BinaryOp::Mul, acc, x), Some(Type::I64), span).expect("a result");
+    }
+    acc
+}
+
+/// Emits `for t in 0..n: body` after the code of `at` (`body` gets the block to emit into and
+/// `t`, and returns the block its code ends in); returns the block code continues in.
+fn counted(
+    f: &mut Function,
+    at: Block,
+    n: Value,
+    span: Span,
+    body: &mut dyn FnMut(&mut Function, Block, Value) -> Block,
+) -> Block {
+    let zero = f.push(at, InstKind::Const(Const::Int(0)), Some(Type::I64), span).expect("a result");
+    let any = f.push(at, InstKind::Compare(CmpOp::Gt, n, zero), Some(Type::BOOL), span).expect("a result");
+    let lp = f.add_block();
+    let t = f.add_block_param(lp, Type::I64);
+    let cont = f.add_block();
+    f.terminate(
+        at,
+        Terminator::Branch(any, BlockCall { block: lp, args: vec![zero] }, BlockCall { block: cont, args: Vec::new() }),
+        span,
+    );
+    let end = body(f, lp, t);
+    let one = f.push(end, InstKind::Const(Const::Int(1)), Some(Type::I64), span).expect("a result");
+    let t1 = f.push(end, InstKind::Binary(BinaryOp::Add, t, one), Some(Type::I64), span).expect("a result");
+    let more = f.push(end, InstKind::Compare(CmpOp::Lt, t1, n), Some(Type::BOOL), span).expect("a result");
+    f.terminate(
+        end,
+        Terminator::Branch(more, BlockCall { block: lp, args: vec![t1] }, BlockCall { block: cont, args: Vec::new() }),
+        span,
+    );
+    cont
+}
+
+/// An array from outside the loop that its iterations update as a whole (`y += x[i]`,
+/// `r *= t`): each chunk accumulates into a private copy, combined in chunk order afterwards.
+struct ArrayReduction {
+    value: Value,
+    dtype: Scalar,
+    ndim: u8,
+    combine: Combine,
+}
+
+/// Checks the loop's writes to arrays from outside it: a write at an element offset that
+/// depends on the loop counter is the iteration's own part (the front end checked it is
+/// one-to-one); an array written elsewhere must be a whole-array reduction (read only to be
+/// updated with one kind of operation), else the iterations race on it.
+fn array_reductions(
+    f: &Function,
+    in_loop: &HashSet<Block>,
+    counter: Value,
+    live_in: &[Value],
+) -> Result<Vec<ArrayReduction>, Vec<Diagnostic>> {
+    let mut blocks: Vec<Block> = in_loop.iter().copied().collect();
+    blocks.sort();
+    let insts: Vec<Inst> = blocks.iter().flat_map(|b| f.blocks[b.index()].insts.iter().copied()).collect();
+    // Values of the loop that depend on the counter.
+    let mut dep: HashSet<Value> = HashSet::from([counter]);
+    loop {
+        let before = dep.len();
+        for &i in &insts {
+            let d = &f.insts[i.index()];
+            if let Some(r) = d.result {
+                if d.kind.operands().iter().any(|v| dep.contains(v)) {
+                    dep.insert(r);
+                }
+            }
+        }
+        for &b in &blocks {
+            for t in f.blocks[b.index()].term.targets() {
+                for (k, a) in t.args.iter().enumerate() {
+                    if dep.contains(a) && in_loop.contains(&t.block) {
+                        dep.insert(f.blocks[t.block.index()].params[k]);
+                    }
+                }
+            }
+        }
+        if dep.len() == before {
+            break;
+        }
+    }
+    let racy = |at: Span, what: &str| {
+        error(
+            at,
+            format!("iterations of this `prange` loop {what}"),
+            "shared by every iteration",
+            "give each iteration its own elements (index the array by the loop variable), or update the whole array with `y += ...`, `y -= ...`, `y *= ...` or `y /= ...` (an array reduction)",
+        )
+    };
+    let mut out = Vec::new();
+    for &a in live_in {
+        let Type::Array(at) = f.ty(a) else { continue };
+        // The array and views of it made in the loop.
+        let mut ish: HashSet<Value> = HashSet::from([a]);
+        loop {
+            let before = ish.len();
+            for &i in &insts {
+                if let (InstKind::View { base, .. }, Some(r)) = (&f.insts[i.index()].kind, f.insts[i.index()].result) {
+                    if ish.contains(base) {
+                        ish.insert(r);
+                    }
+                }
+            }
+            if ish.len() == before {
+                break;
+            }
+        }
+        let stores: Vec<Inst> = insts
+            .iter()
+            .copied()
+            .filter(|&i| matches!(f.insts[i.index()].kind, InstKind::Store(arr, _, _) if ish.contains(&arr)))
+            .collect();
+        let shared: Vec<Inst> = stores
+            .iter()
+            .copied()
+            .filter(|&i| matches!(f.insts[i.index()].kind, InstKind::Store(arr, o, _) if !dep.contains(&arr) && !dep.contains(&o)))
+            .collect();
+        if shared.is_empty() {
+            continue;
+        }
+        let first = f.insts[shared[0].index()].span;
+        if shared.len() != stores.len() {
+            return Err(racy(first, "write one element of an array both as their own and as all iterations' element"));
+        }
+        // Every use of the array in the loop: dimensions, strides, views, loads that feed one
+        // update, and stores of such updates.
+        let mut uses_ok = true;
+        let mut bad_at = first;
+        let mut combine: Option<Combine> = None;
+        let mut updates: HashSet<Value> = HashSet::new();
+        for &i in &insts {
+            let d = &f.insts[i.index()];
+            let touches = d.kind.operands().iter().any(|v| ish.contains(v));
+            if !touches {
+                continue;
+            }
+            match &d.kind {
+                InstKind::Dim(..) | InstKind::Stride(..) => {}
+                InstKind::View { base, offset, shape, strides }
+                    if ish.contains(base) && !shape.iter().chain(strides).chain([offset]).any(|v| ish.contains(v)) => {}
+                InstKind::Load(arr, o) if ish.contains(arr) && !ish.contains(o) => {
+                    let r = d.result.expect("a load has a result");
+                    // Its only use: `r op x`, whose only use is a store into the array.
+                    let users: Vec<&InstData> =
+                        insts.iter().map(|&j| &f.insts[j.index()]).filter(|u| u.kind.operands().contains(&r)).collect();
+                    let [u] = users[..] else {
+                        uses_ok = false;
+                        bad_at =
+                            users.iter().find(|u| !matches!(u.kind, InstKind::Binary(..))).map_or(d.span, |u| u.span);
+                        break;
+                    };
+                    let c = match u.kind {
+                        InstKind::Binary(BinaryOp::Add, x, y) if (x == r) != (y == r) => Combine::Add,
+                        InstKind::Binary(BinaryOp::Sub, x, y) if x == r && y != r => Combine::Add,
+                        InstKind::Binary(BinaryOp::Mul, x, y) if (x == r) != (y == r) => Combine::Mul,
+                        InstKind::Binary(BinaryOp::Div, x, y) if x == r && y != r => Combine::Mul,
+                        _ => {
+                            uses_ok = false;
+                            bad_at = u.span;
+                            break;
+                        }
+                    };
+                    if combine.is_some_and(|k| k != c) {
+                        return Err(error(
+                            u.span,
+                            "a `prange` array reduction mixes operators",
+                            "a different operation on the same array",
+                            "one reduction array takes one kind of update (`+=`/`-=` or `*=`/`/=`); use two arrays",
+                        ));
+                    }
+                    combine = Some(c);
+                    updates.insert(u.result.expect("a binary operation has a result"));
+                }
+                InstKind::Store(arr, o, _) if ish.contains(arr) && !ish.contains(o) => {}
+                _ => {
+                    uses_ok = false;
+                    bad_at = d.span;
+                    break;
+                }
+            }
+        }
+        // Each stored value is an update, each update is only stored (or the loop reads its
+        // running value).
+        let stored_ok =
+            stores.iter().all(|&i| matches!(f.insts[i.index()].kind, InstKind::Store(_, _, v) if updates.contains(&v)));
+        let updates_only_stored = updates.iter().all(|&u| {
+            insts.iter().all(|&j| {
+                let d = &f.insts[j.index()];
+                !d.kind.operands().contains(&u)
+                    || matches!(d.kind, InstKind::Store(arr, _, v) if v == u && ish.contains(&arr))
+            }) && blocks.iter().all(|b| !f.blocks[b.index()].term.operands().contains(&u))
+        });
+        let no_other_term_use =
+            blocks.iter().all(|b| !f.blocks[b.index()].term.operands().iter().any(|v| ish.contains(v)));
+        let (Some(combine), true) = (combine, uses_ok && stored_ok && updates_only_stored && no_other_term_use) else {
+            return Err(racy(bad_at, "write the same elements of an array from outside the loop"));
+        };
+        if at.layout != Layout::C || !(at.dtype.is_int() || at.dtype.is_float()) {
+            return Err(error(
+                first,
+                "this `prange` array reduction needs a C-contiguous integer or float array",
+                "updated by every iteration",
+                "accumulate into a fresh array (`y = np.zeros(n)`) and copy it where it belongs after the loop",
+            ));
+        }
+        out.push(ArrayReduction { value: a, dtype: at.dtype, ndim: at.ndim, combine });
+    }
+    Ok(out)
 }
 
 /// The identity a chunk starts a reduction from.
