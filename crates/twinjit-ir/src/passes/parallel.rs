@@ -271,6 +271,24 @@ fn outline_loop(f: &mut Function, marker: (Block, Inst), name: &str) -> Result<F
         }
     }
 
+    // A list from outside the loop changed by its iterations would be resized by several
+    // threads at once.
+    for &b in &blocks_in_order {
+        for &i in &f.blocks[b.index()].insts {
+            let d = &f.insts[i.index()];
+            if let InstKind::ListSet(l, ..) | InstKind::ListResize(l, _) = d.kind {
+                if !inside(l) {
+                    return Err(error(
+                        d.span,
+                        "iterations of this `prange` loop change a list made before the loop",
+                        "shared by every iteration",
+                        "a list cannot be changed by several threads at once (not thread-safe in Numba either); fill an \
+                         array indexed by the loop variable instead",
+                    ));
+                }
+            }
+        }
+    }
     let arrays = array_reductions(f, &in_loop, counter, &live_in)?;
 
     // The chunk function: a copy of `f` whose entry computes the chunk's range and jumps to the
