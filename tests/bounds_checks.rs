@@ -76,3 +76,35 @@ fn periodic_wraparound_needs_no_division() {
     let r = m.interpret("f", &[a]).unwrap();
     assert_eq!(r.to_string(), "7.0");
 }
+
+/// Counts `checknonzero` left in the entry specialisation.
+fn nonzero_checks(body: &str, sig: &str) -> usize {
+    let src = format!("from numba import njit\n\n@njit\ndef f{body}");
+    let m = SourceModule::parse("t.py", &src).unwrap();
+    let p = m.specialize("f", &parse_signature(sig).unwrap(), None).unwrap();
+    let f = &p.entry().func;
+    f.blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .filter(|i| matches!(f.insts[i.index()].kind, InstKind::CheckNonZero(..)))
+        .count()
+}
+
+#[test]
+fn dimensions_unpacked_from_the_shape_tuple_prove_as_much_as_the_shape_itself() {
+    // `n, m = a.shape` (the tuple is forwarded), neighbours `a[i - 1, j]` (Python's wrap of
+    // i - 1 stays in range) and `a[i, (j + 1) % m]` (no division: `m` bounds the counter).
+    let ising = "(s, J, h):\n    n, m = s.shape\n    e = 0.0\n    for i in range(n):\n        for j in range(m):\n            x = s[i, j]\n            nb = s[i - 1, j] + s[i, (j + 1) % m]\n            e += -J * x * nb - h * x\n    return e\n";
+    check(ising, "(float64[:, ::1], float64, float64)", 0);
+    assert_eq!(nonzero_checks(ising, "(float64[:, ::1], float64, float64)"), 0);
+    // `i - 2` may wrap to len - 2, which is out of range for len 1: kept.
+    check("(a):\n    s = 0.0\n    for i in range(len(a)):\n        s += a[i - 2]\n    return s\n", "(float64[:],)", 1);
+    // A modulo by a value no loop bounds keeps its zero check.
+    assert_eq!(
+        nonzero_checks(
+            "(a, k):\n    s = 0\n    for i in range(len(a)):\n        s += i % k\n    return s\n",
+            "(float64[:], int64)"
+        ),
+        1
+    );
+}

@@ -1,5 +1,7 @@
 //! `bounds_check_elim`: removes `checkindex` (and the negative-index wrap before it) where the
-//! index is provably in `[0, len)`, and `checknonzero` already done by a dominating check; turns
+//! index is provably in `[0, len)` (also the wrap of `i - 1` for `i` in range: `a[i - 1]` of a
+//! periodic stencil), and `checknonzero` already done by a dominating check or of a value that
+//! bounds a non-negative counter (`m` inside `for j in range(m)`); turns
 //! `x % m` into `x >= m ? x - m : x` when `0 <= x < 2m` (a counter wrapping around a
 //! dimension, as in periodic boundaries), which needs no division.
 //!
@@ -81,6 +83,27 @@ impl Facts<'_> {
             }
             _ => false,
         }
+    }
+
+    /// `v` is Python's wrap of `i - 1` (`i - 1 < 0 ? i - 1 + len : i - 1`, the neighbour
+    /// `a[i - 1]` of a periodic stencil) with `i` in `[0, len)`: then `v` is in `[0, len)`.
+    fn wrapped_prev(&self, v: Value, len: Value, rels: &[Rel]) -> bool {
+        let def = |x: Value| self.f.def_inst(x).map(|d| &d.kind);
+        let Some(InstKind::Select(c, wrapped, x)) = def(v) else { return false };
+        let Some(InstKind::Compare(CmpOp::Lt, cx, z)) = def(*c) else { return false };
+        if cx != x || self.const_int(*z) != Some(0) {
+            return false;
+        }
+        match def(*wrapped) {
+            Some(InstKind::Binary(BinaryOp::Add, a, b)) if (a == x && *b == len) || (b == x && *a == len) => {}
+            _ => return false,
+        }
+        let i = match def(*x) {
+            Some(InstKind::Binary(BinaryOp::Sub, i, one)) if self.const_int(*one) == Some(1) => *i,
+            Some(InstKind::Binary(BinaryOp::Add, i, m)) if self.const_int(*m) == Some(-1) => *i,
+            _ => return false,
+        };
+        self.in_range(i, len, rels)
     }
 
     fn in_range(&self, i: Value, len: Value, rels: &[Rel]) -> bool {
@@ -292,7 +315,9 @@ impl Pass for BoundsCheckElim {
                             }
                         }
                     }
-                    InstKind::CheckIndex(i, len, _) if facts.in_range(*i, *len, &rels) => {
+                    InstKind::CheckIndex(i, len, _)
+                        if facts.in_range(*i, *len, &rels) || facts.wrapped_prev(*i, *len, &rels) =>
+                    {
                         remove.insert(inst);
                     }
                     // `x % m` with m > 0 and 0 <= x < 2m (a counter plus one, wrapping around
@@ -308,7 +333,10 @@ impl Pass for BoundsCheckElim {
                         }
                     }
                     InstKind::CheckNonZero(v) => {
-                        if nonzero_checked.iter().any(|(w, db)| w == v && facts.dom.dominates(*db, b)) {
+                        // `0 <= x < v` here (`v` bounds a loop counter: `for j in range(m)`).
+                        let positive =
+                            rels.iter().any(|r| matches!(r, Rel::Lt(x, w) if w == v && facts.nonneg_at(*x, &rels)));
+                        if positive || nonzero_checked.iter().any(|(w, db)| w == v && facts.dom.dominates(*db, b)) {
                             remove.insert(inst);
                         } else {
                             nonzero_checked.push((*v, b));

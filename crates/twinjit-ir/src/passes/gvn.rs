@@ -3,8 +3,9 @@
 //! passes (bounds-check elimination) compare values by identity and rely on this. A dimension
 //! or stride of an array made in the function (`newarray`, `view`) is the operand it was made
 //! with, so `for j in range(w.shape[0]): w[j]` of a view needs no check. A `select` on a
-//! constant condition is the operand it picks, and a comparison of two integer constants is
-//! folded (the rewrites' checks of constant dimensions and steps).
+//! constant condition is the operand it picks, an element read from a tuple built here is the
+//! element (`n, m = a.shape` gives the dimensions themselves), and a comparison of two integer
+//! constants is folded (the rewrites' checks of constant dimensions and steps).
 
 use super::Pass;
 use crate::function::*;
@@ -42,6 +43,16 @@ fn made_with(f: &Function, k: &InstKind) -> Option<Value> {
     match (&f.def_inst(a)?.kind, stride) {
         (InstKind::View { shape, .. }, false) | (InstKind::NewArray { shape, .. }, false) => shape.get(axis).copied(),
         (InstKind::View { strides, .. }, true) => strides.get(axis).copied(),
+        _ => None,
+    }
+}
+
+/// The element a `tupleget` reads from a tuple built here (`n, m = a.shape`, `return a, b`
+/// then unpacked): the value itself, so later passes see the dimension, not a tuple part.
+fn forwarded(f: &Function, k: &InstKind) -> Option<Value> {
+    let InstKind::TupleGet(t, i) = k else { return None };
+    match &f.def_inst(*t)?.kind {
+        InstKind::MakeTuple(xs) => xs.get(*i as usize).copied(),
         _ => None,
     }
 }
@@ -100,7 +111,9 @@ impl Pass for Gvn {
                 kind.map_operands(|v| resolve(&replace, v));
                 f.insts[inst.index()].kind = kind.clone();
                 let result = f.insts[inst.index()].result;
-                if let (Some(r), Some(v)) = (result, made_with(f, &kind).or_else(|| chosen(f, &kind))) {
+                if let (Some(r), Some(v)) =
+                    (result, made_with(f, &kind).or_else(|| chosen(f, &kind)).or_else(|| forwarded(f, &kind)))
+                {
                     replace.insert(r, v);
                     continue;
                 }
