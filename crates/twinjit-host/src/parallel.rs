@@ -9,9 +9,12 @@
 //! parallelism (Numba's `NUMBA_NUM_THREADS`). [`set_num_threads`] limits how many of them the
 //! calling thread's loops use (Numba's `set_num_threads`, which is per thread too).
 //!
-//! A loop's chunks are claimed in index order from a shared counter by at most that many
-//! tasks. A chunk that raises stops the loop: no chunk with a larger index starts afterwards,
-//! the chunks with smaller indices still run, and the error of the smallest failing chunk is
+//! A loop's chunks are split among at most that many tasks into contiguous ranges, each run
+//! front to back (neighbouring chunks, which often write neighbouring memory, stay on one
+//! thread, as Numba's static schedule keeps them); a task that runs out takes chunks from the
+//! front of the others' ranges, so uneven iterations stay balanced. A chunk that raises stops
+//! the loop: no chunk with a larger index starts afterwards, the chunks with smaller indices
+//! still run, and the error of the smallest failing chunk is
 //! the loop's, so the error is the same whatever the thread count (the first failing
 //! iteration in iteration order). A `parallel_for` reached inside another one (a parallel
 //! function called from a `prange` body) runs its chunks on the current thread, as Numba runs
@@ -124,29 +127,39 @@ pub unsafe extern "C" fn twinjit_parallel_for(chunk: ChunkFn, env: *const u64, n
     // SAFETY: the arguments are read only, by chunks that end before this function returns.
     unsafe impl Sync for Shared {}
     let env = Shared(env);
-    let next = AtomicI64::new(0);
+    // Task `t` owns the chunks `[t * n / T, (t + 1) * n / T)` and runs them front to back
+    // (neighbouring chunks, which often write neighbouring memory, stay on one thread); a task
+    // that has run out takes chunks from the front of the others' ranges.
+    let tasks = threads as usize;
+    let ranges: Vec<(AtomicI64, i64)> =
+        (0..threads).map(|t| (AtomicI64::new(t * n / threads), (t + 1) * n / threads)).collect();
     let failed_at = AtomicI64::new(i64::MAX);
     let first: Mutex<Option<(i64, ErrorRecord, u32)>> = Mutex::new(None);
     let active = get_num_threads();
     pool.expect("checked").scope(|s| {
-        for _ in 0..threads {
-            s.spawn(|_| {
-                let env = &env;
+        for t in 0..tasks {
+            let (env, ranges, failed_at, first) = (&env, &ranges, &failed_at, &first);
+            s.spawn(move |_| {
                 // The caller's thread limit, for `numba.get_num_threads()` in its chunks.
                 threads::set(active);
-                loop {
-                    let c = next.fetch_add(1, Ordering::Relaxed);
-                    if c >= n || c > failed_at.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    let mut rec = base;
-                    // SAFETY: as this function's.
-                    let status = unsafe { run_chunk(chunk, env.0, c, &mut rec) };
-                    if status != 0 {
-                        failed_at.fetch_min(c, Ordering::Relaxed);
-                        let mut g = first.lock().unwrap_or_else(|e| e.into_inner());
-                        if g.as_ref().is_none_or(|(at, _, _)| c < *at) {
-                            *g = Some((c, rec, status));
+                for v in (0..tasks).map(|k| (t + k) % tasks) {
+                    let (next, end) = (&ranges[v].0, ranges[v].1);
+                    loop {
+                        let c = next.fetch_add(1, Ordering::Relaxed);
+                        // Chunks are claimed in increasing order within a range, so after one
+                        // past a failure every later one is too.
+                        if c >= end || c > failed_at.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let mut rec = base;
+                        // SAFETY: as this function's.
+                        let status = unsafe { run_chunk(chunk, env.0, c, &mut rec) };
+                        if status != 0 {
+                            failed_at.fetch_min(c, Ordering::Relaxed);
+                            let mut g = first.lock().unwrap_or_else(|e| e.into_inner());
+                            if g.as_ref().is_none_or(|(at, _, _)| c < *at) {
+                                *g = Some((c, rec, status));
+                            }
                         }
                     }
                 }
