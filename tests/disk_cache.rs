@@ -245,3 +245,21 @@ fn ptx_entries_keep_raise_sites_relative_to_their_function() {
     assert!(again.sites.iter().all(|s| line_of(&moved, s.span) == 11), "stale sites: {:?}", again.sites);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_cached_parallel_loop_runs_its_chunks_and_reductions() {
+    // The artifact holds the chunk function and its trampoline and imports the pool's entry.
+    let src = "import numpy as np\nfrom numba import njit, prange\n\n@njit(cache=True, parallel=True)\ndef total(a):\n    s = 0.0\n    y = np.zeros(2)\n    for i in prange(a.shape[0]):\n        s += a[i]\n        y += a[i]\n    return s + y[1]\n";
+    let dir = scratch("parallel");
+    let a: Vec<f64> = (0..5000).map(|k| k as f64).collect();
+    let want = 2.0 * 4999.0 * 5000.0 / 2.0;
+    let m = engine(&dir, CacheMode::Decorator).load("p.py", src).unwrap();
+    assert_eq!(m.function("total").unwrap().call::<f64>((&a[..],)).unwrap(), want);
+    assert_eq!(entries(&dir), 1);
+    // A fresh engine: the compiled code comes from the disk.
+    let m = engine(&dir, CacheMode::Decorator).load("p.py", src).unwrap();
+    assert!(!m.is_parsed(), "the outline was not used");
+    assert_eq!(m.function("total").unwrap().call::<f64>((&a[..],)).unwrap(), want);
+    assert!(!m.is_parsed(), "the cache hit ran the front end");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -66,7 +66,8 @@ pub struct DecoratorOptions {
     pub nopython: bool,
     /// `nogil=True`: compiled code never holds a GIL here.
     pub nogil: bool,
-    /// `parallel=True` (or an options dict): `prange` runs as `range`.
+    /// `parallel=True` (or an options dict): the front end marks the outermost `prange` loops, which
+    /// the `parallel` pass runs on the thread pool (see "Parallel loops" in ARCHITECTURE.md).
     pub parallel: bool,
     /// `inline='never'|'always'` (Numba's IR-level inlining; the backends inline on their own).
     pub inline: Option<String>,
