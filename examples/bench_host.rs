@@ -83,6 +83,24 @@ fn main() {
             black_box(f.call::<f64>((ArgValue::array(&spins, &[side, side]), 1.0f64)).unwrap());
         }),
     );
+    let f = m.function("ising_field").unwrap();
+    let c = median2(
+        (0..5)
+            .map(|_| {
+                cold(
+                    "ising_field",
+                    vec![ArgValue::array(&spins, &[side, side]), ArgValue::F64(1.0), ArgValue::F64(0.5)],
+                )
+            })
+            .collect(),
+    );
+    report(
+        "ising_field",
+        c,
+        time_calls(&f, reps, |f| {
+            black_box(f.call::<f64>((ArgValue::array(&spins, &[side, side]), 1.0f64, 0.5f64)).unwrap());
+        }),
+    );
 
     let mut img = vec![0i32; 1000 * 1000];
     let f = m.function("mandelbrot").unwrap();
