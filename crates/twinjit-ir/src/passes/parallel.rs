@@ -825,9 +825,19 @@ fn reduction(f: &Function, p: Value, back: Value, in_loop: &HashSet<Block>) -> R
             NOT_INDEPENDENT,
         )
     };
+    let at = || first_use_span(f, p, in_loop).or_else(|| assigned_span(f, back, in_loop)).unwrap_or(f.span);
     let scalar = match f.ty(p) {
         Type::Scalar(s) if s.is_int() || s.is_float() => *s,
-        _ => return Err(carried(first_use_span(f, p, in_loop).unwrap_or(f.span))),
+        Type::Scalar(s) => {
+            return Err(error(
+                at(),
+                format!("a `prange` reduction of {} values is not supported yet", s.name()),
+                "carried from one iteration to the next",
+                "reductions take integers and floats; accumulate a complex sum's real and imaginary parts in two \
+                 float variables, a flag with `n += 1` and `n > 0` after the loop",
+            ))
+        }
+        _ => return Err(carried(at())),
     };
     // Uses of every value of the loop.
     let mut uses: HashMap<Value, Vec<Use>> = HashMap::new();
@@ -935,7 +945,7 @@ fn reduction(f: &Function, p: Value, back: Value, in_loop: &HashSet<Block>) -> R
         }
     }
     if !set.contains(&back) {
-        return Err(carried(first_use_span(f, p, in_loop).unwrap_or(f.span)));
+        return Err(carried(at()));
     }
     // Every parameter the reduction flows through receives only reduction values (no reset
     // to another value on some path), except the header's entry edge.
@@ -951,7 +961,7 @@ fn reduction(f: &Function, p: Value, back: Value, in_loop: &HashSet<Block>) -> R
     }
     let combine = match combine {
         Some(c) => c,
-        None => return Err(carried(first_use_span(f, p, in_loop).unwrap_or(f.span))),
+        None => return Err(carried(at())),
     };
     Ok(Reduction { param: p, scalar, combine })
 }
@@ -987,6 +997,33 @@ fn read_inside(at: Span) -> Vec<Diagnostic> {
         "reads the running value",
         "a reduction variable may only be updated (`s += x`, `s = min(s, x)`); its running value differs per thread",
     )
+}
+
+/// Where a value of the loop that reaches `v` (the back edge's value of a carried variable) is
+/// computed: through block parameters of the loop to the first instruction result.
+fn assigned_span(f: &Function, v: Value, in_loop: &HashSet<Block>) -> Option<Span> {
+    let mut work = vec![v];
+    let mut seen = HashSet::new();
+    while let Some(x) = work.pop() {
+        if !seen.insert(x) {
+            continue;
+        }
+        match f.values[x.index()].def {
+            ValueDef::Inst(i) => return Some(f.insts[i.index()].span),
+            ValueDef::Param(b, k) if in_loop.contains(&b) => {
+                for (bi, bd) in f.blocks.iter().enumerate() {
+                    if !in_loop.contains(&Block(bi as u32)) {
+                        continue;
+                    }
+                    for t in bd.term.targets().into_iter().filter(|t| t.block == b) {
+                        work.push(t.args[k as usize]);
+                    }
+                }
+            }
+            ValueDef::Param(..) => {}
+        }
+    }
+    None
 }
 
 fn first_use_span(f: &Function, v: Value, in_loop: &HashSet<Block>) -> Option<Span> {
