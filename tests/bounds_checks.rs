@@ -108,3 +108,35 @@ fn dimensions_unpacked_from_the_shape_tuple_prove_as_much_as_the_shape_itself() 
         1
     );
 }
+
+#[test]
+fn loop_invariant_arithmetic_leaves_the_inner_loop() {
+    // The wrap of `i - 1` and the row offsets depend on the outer counter only.
+    let src = "from numba import njit\n\n@njit\ndef f(s, J, h):\n    n, m = s.shape\n    e = 0.0\n    for i in range(n):\n        for j in range(m):\n            x = s[i, j]\n            e += -J * x * (s[i - 1, j] + s[i, (j + 1) % m]) - h * x\n    return e\n";
+    let m = SourceModule::parse("t.py", src).unwrap();
+    let p = m.specialize("f", &parse_signature("(float64[:, ::1], float64, float64)").unwrap(), None).unwrap();
+    let f = &p.entry().func;
+    // The inner loop is the block that branches back to itself.
+    let (bi, inner) = f
+        .blocks
+        .iter()
+        .enumerate()
+        .find(|(bi, b)| b.term.targets().iter().any(|t| t.block.index() == *bi))
+        .expect("an inner loop");
+    let defined_here: Vec<_> = inner
+        .params
+        .iter()
+        .copied()
+        .chain(inner.insts.iter().filter_map(|i| f.insts[i.index()].result))
+        .collect();
+    for &i in &inner.insts {
+        let d = &f.insts[i.index()];
+        let movable = matches!(d.kind, InstKind::Binary(..) | InstKind::Compare(..) | InstKind::Select(..) | InstKind::Unary(..));
+        let ops = d.kind.operands();
+        assert!(
+            !movable || ops.iter().any(|v| defined_here.contains(v)),
+            "block{bi}: {:?} depends on nothing the loop computes\n{f}",
+            d.kind
+        );
+    }
+}

@@ -9,6 +9,7 @@ mod bounds_check_elim;
 mod dce;
 mod expand_indexing;
 mod gvn;
+mod licm;
 pub mod parallel;
 mod refcount;
 mod simplify_cfg;
@@ -17,6 +18,7 @@ pub use bounds_check_elim::BoundsCheckElim;
 pub use dce::Dce;
 pub use expand_indexing::ExpandIndexing;
 pub use gvn::Gvn;
+pub use licm::Licm;
 pub use refcount::Refcount;
 pub use simplify_cfg::SimplifyCfg;
 
@@ -85,8 +87,8 @@ impl From<VerifyError> for PipelineError {
     }
 }
 
-/// The standard pipeline after inference: `expand_indexing`, `gvn`, `bounds_check_elim`, `dce`,
-/// `simplify_cfg`, then `parallel` (which outlines `prange` loops into chunk functions, added
+/// The standard pipeline after inference: `expand_indexing`, `gvn`, `bounds_check_elim`, `licm`,
+/// `dce`, `simplify_cfg`, then `parallel` (which outlines `prange` loops into chunk functions, added
 /// to the program), then `refcount`.
 /// `boundscheck_for(source_name)` decides per function (decorator or engine option).
 pub fn run_pipeline(program: &mut TypedProgram, boundscheck_for: impl Fn(&str) -> bool) -> Result<(), PipelineError> {
@@ -98,7 +100,7 @@ pub fn run_pipeline(program: &mut TypedProgram, boundscheck_for: impl Fn(&str) -
             verify(&tf.func, Level::Typed)?;
         }
         let expand = ExpandIndexing { boundscheck: boundscheck_for(&tf.source_name) };
-        run_passes(&mut tf.func, Level::Lowered, &[&expand, &Gvn, &BoundsCheckElim, &Dce, &SimplifyCfg])?;
+        run_passes(&mut tf.func, Level::Lowered, &[&expand, &Gvn, &BoundsCheckElim, &Licm, &Dce, &SimplifyCfg])?;
     }
     parallel::outline(program).map_err(PipelineError::Diagnostics)?;
     for tf in &mut program.functions {
