@@ -123,15 +123,12 @@ fn loop_invariant_arithmetic_leaves_the_inner_loop() {
         .enumerate()
         .find(|(bi, b)| b.term.targets().iter().any(|t| t.block.index() == *bi))
         .expect("an inner loop");
-    let defined_here: Vec<_> = inner
-        .params
-        .iter()
-        .copied()
-        .chain(inner.insts.iter().filter_map(|i| f.insts[i.index()].result))
-        .collect();
+    let defined_here: Vec<_> =
+        inner.params.iter().copied().chain(inner.insts.iter().filter_map(|i| f.insts[i.index()].result)).collect();
     for &i in &inner.insts {
         let d = &f.insts[i.index()];
-        let movable = matches!(d.kind, InstKind::Binary(..) | InstKind::Compare(..) | InstKind::Select(..) | InstKind::Unary(..));
+        let movable =
+            matches!(d.kind, InstKind::Binary(..) | InstKind::Compare(..) | InstKind::Select(..) | InstKind::Unary(..));
         let ops = d.kind.operands();
         assert!(
             !movable || ops.iter().any(|v| defined_here.contains(v)),
