@@ -87,6 +87,10 @@ pub fn outline(program: &mut TypedProgram) -> Result<(), Vec<Diagnostic>> {
 
 /// The first `prange_loop` marker of a reachable block: (block, instruction).
 fn find_marker(f: &Function) -> Option<(Block, Inst)> {
+    // Most functions have none: skip the walk over their blocks (this runs on every compile).
+    if !f.insts.iter().any(|d| matches!(d.kind, InstKind::Builtin(crate::builtins::Builtin::PrangeLoop, _))) {
+        return None;
+    }
     f.reverse_postorder().into_iter().find_map(|b| {
         f.blocks[b.index()]
             .insts
@@ -361,7 +365,7 @@ fn outline_loop(f: &mut Function, marker: (Block, Inst), name: &str) -> Result<F
         } else {
             let r = &reductions[j];
             j += 1;
-            entry_args.push(e(&mut g, InstKind::Const(identity(r)), Type::Scalar(r.scalar)));
+            entry_args.push(e(&mut g, InstKind::Const(identity(r.scalar, r.combine)), Type::Scalar(r.scalar)));
         }
     }
     entry_args.push(klo);
@@ -386,8 +390,9 @@ fn outline_loop(f: &mut Function, marker: (Block, Inst), name: &str) -> Result<F
         let vty = Type::Array(ArrayType { dtype: a.dtype, ndim: a.ndim, layout: Layout::C });
         let view = InstKind::View { base: g_aparts[j], offset: row, shape: dims, strides };
         let p = g.push(at, view, Some(vty), span).expect("a result");
-        let ident = Reduction { param: p, scalar: a.dtype, combine: a.combine };
-        let idv = g.push(at, InstKind::Const(identity(&ident)), Some(Type::Scalar(a.dtype)), span).expect("a result");
+        let idv = g
+            .push(at, InstKind::Const(identity(a.dtype, a.combine)), Some(Type::Scalar(a.dtype)), span)
+            .expect("a result");
         let apart = g_aparts[j];
         at = counted(&mut g, at, size, span, &mut |g, b, t| {
             let o = g.push(b, InstKind::Binary(BinaryOp::Add, row, t), Some(Type::I64), span).expect("a result");
@@ -795,9 +800,8 @@ fn array_reductions(
 }
 
 /// The identity a chunk starts a reduction from.
-fn identity(r: &Reduction) -> Const {
-    let s = r.scalar;
-    match r.combine {
+fn identity(s: Scalar, combine: Combine) -> Const {
+    match combine {
         Combine::Add if s.is_float() => Const::Float(0.0),
         Combine::Add => Const::Int(0),
         Combine::Mul if s.is_float() => Const::Float(1.0),
