@@ -627,3 +627,64 @@ def host_pi(states, iterations):
     let pi: f64 = m.function("host_pi").unwrap().call((ArgValue::array_mut(&mut states, &[1, 2]), 100_000i64)).unwrap();
     assert_eq!(pi, 3.14592);
 }
+
+/// `@vectorize` and `@guvectorize` from Rust: numbers give a number, slices and ndarray views
+/// (any stride) give a new array with NumPy's broadcasting, `out=` is written in place, and a
+/// gufunc allocates its outputs or writes the ones passed. Expected values are plain
+/// arithmetic on the inputs.
+#[test]
+fn ufuncs_are_called_from_rust_on_numbers_slices_and_views() {
+    let src = r#"
+import math
+from numba import vectorize, guvectorize, float64
+
+@vectorize(["float64(float64, float64)"])
+def hyp(x, y):
+    return math.sqrt(x * x + y * y)
+
+@vectorize(["float64(float64)"], target="parallel")
+def twice(x):
+    return 2.0 * x
+
+@guvectorize([(float64[:], float64[:])], "(n)->()")
+def total(x, res):
+    s = 0.0
+    for v in x:
+        s += v
+    res[0] = s
+"#;
+    let m = Engine::new(Target::Host).unwrap().load("ufuncs.py", src).unwrap();
+    let hyp = m.function("hyp").unwrap();
+    let h: f64 = hyp.call((3.0f64, 4.0f64)).unwrap();
+    assert_eq!(h, 5.0);
+    // An int64 scalar is cast to the float64 loop; a slice broadcasts against it.
+    let a: twinjit::Array = hyp.call((&[3.0f64, 5.0, 0.0][..], 4i64)).unwrap();
+    assert_eq!(a.to_vec::<f64>(), Some(vec![5.0, 41f64.sqrt(), 4.0]));
+    // A strided 2-D view with a column: (2, 1) against (3,) is (2, 3).
+    let base = ndarray::arr2(&[[3.0f64, 0.0, 6.0, 0.0, 8.0, 0.0], [1.0; 6]]);
+    let col = ndarray::arr2(&[[4.0f64], [6.0]]);
+    let row = base.slice(ndarray::s![0, ..;2]);
+    let b: twinjit::Array = hyp.call((col.view().into_dyn(), row.into_dyn())).unwrap();
+    let got = b.to_ndarray::<f64>().unwrap();
+    assert_eq!(got.shape(), &[2, 3]);
+    assert_eq!(got[[0, 0]], 5.0);
+    assert_eq!(got[[1, 1]], 72f64.sqrt());
+    assert_eq!(got[[1, 2]], 10.0);
+    // `out=`: written in place and returned.
+    let mut out = [0.0f64; 3];
+    let _: twinjit::Array = hyp.call((&[6.0f64, 0.0, 5.0][..], 8.0f64, &mut out[..])).unwrap();
+    assert_eq!(out, [10.0, 8.0, 89f64.sqrt()]);
+    // target='parallel' on more elements than chunks.
+    let xs: Vec<f64> = (0..10_000).map(|i| i as f64).collect();
+    let t: twinjit::Array = m.function("twice").unwrap().call((&xs[..],)).unwrap();
+    assert_eq!(t.to_vec::<f64>().unwrap(), xs.iter().map(|x| 2.0 * x).collect::<Vec<f64>>());
+    // A gufunc: one core per row, the output allocated; a 1-D input gives a number.
+    let total = m.function("total").unwrap();
+    let rows: twinjit::Array = total.call((ArgValue::array(&[1.0f64, 2.0, 3.0, 4.0, 5.0, 6.0], &[2, 3]),)).unwrap();
+    assert_eq!(rows.to_vec::<f64>(), Some(vec![6.0, 15.0]));
+    let s: f64 = total.call((&[1.5f64, 2.5][..],)).unwrap();
+    assert_eq!(s, 4.0);
+    let mut res = [0.0f64; 2];
+    let _: twinjit::Array = total.call((ArgValue::array(&[1.0f64, 1.0, 2.0, 2.0], &[2, 2]), &mut res[..])).unwrap();
+    assert_eq!(res, [2.0, 4.0]);
+}

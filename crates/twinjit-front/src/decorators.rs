@@ -2,9 +2,12 @@
 //! `@nb.jit(...)`, `@register_jitable`, `@cuda.jit`, `@cuda.jit(device=True)`, with signatures
 //! (strings, type objects, lists of them) and every option Numba has that matters here.
 //!
+//! `@vectorize` and `@guvectorize` give a [`UfuncSpec`] in [`DecoratorOptions::ufunc`] (the
+//! module level then makes the ufunc, `ufunc.rs`).
+//!
 //! A function whose decorators are all foreign (`@functools.lru_cache`, `@staticmethod`) is
 //! plain Python and is not compiled; a Numba decorator twinjit does not compile
-//! (`@vectorize`) is an error. `@jit(target_backend='cuda')` is refused on its own
+//! (`@stencil`, `@cfunc`) is an error. `@jit(target_backend='cuda')` is refused on its own
 //! ([`Decorated::Refused`]): Numba never compiled it for a GPU.
 
 use crate::env::{qualified, Env, Global};
@@ -13,14 +16,17 @@ use crate::span;
 use ruff_python_ast::{self as ast, Expr};
 use ruff_text_size::Ranged;
 use twinjit_diag::{Diagnostic, FileId, Span};
-use twinjit_ir::{parse_signature, DecoratorOptions, ErrorModel, FunctionAttrs, FunctionKind, Signature};
+use twinjit_ir::{
+    parse_signature, DecoratorOptions, ErrorModel, FunctionAttrs, FunctionKind, GufuncLayout, Signature, UfuncSpec,
+};
 
 /// The options twinjit reads (Numba's `jit` and `cuda.jit` options that matter here).
 const KNOWN_OPTIONS: &str = "nopython, forceobj, looplift, cache, fastmath, nogil, parallel, boundscheck, \
 error_model, inline, locals, target_backend, debug, opt, lineinfo, device (cuda.jit), link, forceinline, \
 no_cpython_wrapper, no_cfunc_wrapper, signature_or_function, lto and shared_memory_carveout (cuda.jit)";
 
-/// What the decorators of a `def` make of it.
+/// What the decorators of a `def` make of it (a short-lived value: its size does not matter).
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum Decorated {
     /// No JIT decorator: a plain Python function, not compiled.
     Plain,
@@ -36,6 +42,10 @@ enum Which {
     Jit,
     CudaJit,
     RegisterJitable,
+    /// `@vectorize`: a ufunc of the function, elementwise.
+    Vectorize,
+    /// `@guvectorize`: a generalised ufunc over core dimensions.
+    Guvectorize,
 }
 
 enum Kind {
@@ -52,6 +62,8 @@ fn classify(e: &Expr, env: &Env) -> Kind {
         Some("numba.jit") => Kind::Jit(Which::Jit),
         Some("numba.cuda.jit") => Kind::Jit(Which::CudaJit),
         Some("numba.extending.register_jitable") => Kind::Jit(Which::RegisterJitable),
+        Some("numba.vectorize" | "numba.np.ufunc.vectorize") => Kind::Jit(Which::Vectorize),
+        Some("numba.guvectorize" | "numba.np.ufunc.guvectorize") => Kind::Jit(Which::Guvectorize),
         Some(p) if p.starts_with("numba.") => Kind::OtherNumba(p.to_string()),
         _ => Kind::Foreign,
     }
@@ -84,7 +96,7 @@ pub(crate) fn read_decorators(
             Kind::OtherNumba(path) => {
                 diags.push(
                     Diagnostic::error(format!("unsupported decorator `@{dtext}` ({path})"), span(file, dec.range), "not compiled by twinjit")
-                        .with_hint("twinjit compiles @njit, @jit, @register_jitable, @cuda.jit and @cuda.jit(device=True) functions"),
+                        .with_hint("twinjit compiles @njit, @jit, @register_jitable, @vectorize, @guvectorize, @cuda.jit and @cuda.jit(device=True) functions"),
                 );
                 continue;
             }
@@ -115,10 +127,28 @@ pub(crate) fn read_decorators(
             decorator: text[dec.range].to_string(),
         };
         let mut o = DecoratorOptions::default();
+        let is_ufunc = matches!(w, Which::Vectorize | Which::Guvectorize);
+        let mut ufunc = UfuncSpec { loops: Vec::new(), layout: None, parallel: false };
+        let mut layout_given = false;
         if let Expr::Call(call) = &dec.expression {
             let types = TypeReader { env, file, text };
             for arg in call.arguments.args.iter() {
-                read_signatures(arg, &types, file, &mut a.signatures, &mut diags);
+                match arg {
+                    // A gufunc's layout: `'(n),()->(n)'`.
+                    Expr::StringLiteral(l) if w == Which::Guvectorize && l.value.to_str().contains("->") => {
+                        layout_given = true;
+                        match GufuncLayout::parse(l.value.to_str()) {
+                            Ok(layout) => ufunc.layout = Some(layout),
+                            Err(m) => diags.push(Diagnostic::error(
+                                format!("bad gufunc layout: {m}"),
+                                span(file, l.range),
+                                "here",
+                            )),
+                        }
+                    }
+                    _ if is_ufunc => read_signatures(arg, &types, file, &mut ufunc.loops, &mut diags),
+                    _ => read_signatures(arg, &types, file, &mut a.signatures, &mut diags),
+                }
             }
             for kw in call.arguments.keywords.iter() {
                 let Some(name) = kw.arg.as_ref().map(|n| n.id.as_str()) else {
@@ -221,6 +251,23 @@ pub(crate) fn read_decorators(
                     "forceinline" | "link" | "no_cpython_wrapper" | "no_cfunc_wrapper" => {}
                     "lto" | "shared_memory_carveout" | "_dbg_optnone" | "_dbg_extend_lifetimes"
                         if w == Which::CudaJit => {}
+                    "target" if is_ufunc => match v {
+                        Expr::StringLiteral(t) if t.value.to_str() == "cpu" => {}
+                        Expr::StringLiteral(t) if t.value.to_str() == "parallel" => ufunc.parallel = true,
+                        Expr::StringLiteral(t) if t.value.to_str() == "cuda" => diags.push(
+                            Diagnostic::error("CUDA ufuncs (`target='cuda'`) are not supported", kspan, "here")
+                                .with_hint("write a @cuda.jit kernel that computes one element per thread, or use target='cpu' or 'parallel'"),
+                        ),
+                        _ => diags.push(Diagnostic::error(
+                            "`target` must be 'cpu' or 'parallel'",
+                            kspan,
+                            "unknown target",
+                        )),
+                    },
+                    // The identity matters only to `.reduce`; gufuncs' writable arguments are
+                    // writable here anyway.
+                    "identity" if is_ufunc => {}
+                    "writable_args" if w == Which::Guvectorize => {}
                     "signature" | "signature_or_function" => {
                         read_signatures(v, &types, file, &mut a.signatures, &mut diags)
                     }
@@ -250,6 +297,12 @@ pub(crate) fn read_decorators(
                 ));
             }
         }
+        if is_ufunc {
+            if !(layout_given && ufunc.layout.is_none()) {
+                check_ufunc(&ufunc, w == Which::Guvectorize, fd, span(file, dec.range), &mut diags);
+            }
+            o.ufunc = Some(ufunc);
+        }
         attrs = Some((a, o));
     }
     if !diags.is_empty() {
@@ -259,6 +312,69 @@ pub(crate) fn read_decorators(
         return Ok(Decorated::Refused(refusal));
     }
     Ok(attrs.map_or(Decorated::Plain, |(a, o)| Decorated::Compiled(a, o)))
+}
+
+/// Checks a ufunc's signatures and layout against each other and the `def`'s parameters.
+fn check_ufunc(u: &UfuncSpec, gu: bool, fd: &ast::StmtFunctionDef, at: Span, diags: &mut Vec<Diagnostic>) {
+    let nparams = fd.parameters.posonlyargs.len() + fd.parameters.args.len();
+    let ps = |n: usize| if n == 1 { "" } else { "s" };
+    if fd.parameters.vararg.is_some() || fd.parameters.kwarg.is_some() || !fd.parameters.kwonlyargs.is_empty() {
+        diags.push(Diagnostic::error("a ufunc's function takes positional parameters only", at, "here"));
+        return;
+    }
+    for s in &u.loops {
+        if s.args.len() != nparams {
+            diags.push(Diagnostic::error(
+                format!(
+                    "signature `{s}` has {} argument{} but `{}` has {nparams} parameter{}",
+                    s.args.len(),
+                    ps(s.args.len()),
+                    fd.name.id,
+                    ps(nparams)
+                ),
+                at,
+                "here",
+            ));
+        }
+        if !gu && (s.ret.is_none() || s.ret == Some(twinjit_ir::Type::None)) {
+            diags.push(
+                Diagnostic::error(format!("@vectorize signature `{s}` has no return type"), at, "here")
+                    .with_hint("write the result type first: \"float64(float64, float64)\""),
+            );
+        } else if !gu && s.args.iter().chain(&s.ret).any(|t| t.scalar().is_none()) {
+            diags.push(Diagnostic::error(format!("@vectorize signature `{s}` must have numbers only"), at, "here"));
+        }
+        if gu && s.ret.as_ref().is_some_and(|r| *r != twinjit_ir::Type::None) {
+            diags.push(
+                Diagnostic::error(format!("@guvectorize signature `{s}` must return void"), at, "here")
+                    .with_hint("a gufunc writes its results into its output arguments"),
+            );
+        }
+    }
+    if gu {
+        match &u.layout {
+            None => diags.push(
+                Diagnostic::error("@guvectorize needs a layout", at, "no layout string")
+                    .with_hint("write the core dimensions after the signatures: @guvectorize([...], \"(n),()->(n)\")"),
+            ),
+            Some(l) if l.inputs.len() + l.outputs.len() != nparams => diags.push(Diagnostic::error(
+                format!(
+                    "the layout has {} input{} and {} output{} but `{}` has {nparams} parameter{}",
+                    l.inputs.len(),
+                    ps(l.inputs.len()),
+                    l.outputs.len(),
+                    ps(l.outputs.len()),
+                    fd.name.id,
+                    ps(nparams)
+                ),
+                at,
+                "here",
+            )),
+            Some(_) => {}
+        }
+    } else if nparams == 0 {
+        diags.push(Diagnostic::error("a @vectorize function needs at least one parameter", at, "here"));
+    }
 }
 
 /// Whether `body` has a `return` of a value other than `None` (not counting nested functions

@@ -32,6 +32,7 @@ mod module_level;
 mod params;
 mod signature;
 mod ssa;
+mod ufunc;
 
 use twinjit_diag::{Diagnostic, FileId, SourceMap, Span};
 use twinjit_ir::Module;

@@ -1544,10 +1544,11 @@ impl Lower<'_> {
             return self.inline_call(f, c, span);
         }
         if let Expr::Name(n) = &*c.func {
-            if let (false, Some(Global::Function { kind: Some(_), params })) =
+            if let (false, Some(Global::Function { kind: Some(_), params, ufunc })) =
                 (self.locals.contains(n.id.as_str()), self.env.get(n.id.as_str()))
             {
-                return self.function_call(n.id.as_str(), &params.clone(), c, span);
+                let ufunc = *ufunc;
+                return self.function_call(n.id.as_str(), &params.clone(), ufunc, c, span);
             }
             if let (false, Some(Global::NamedTuple(params))) =
                 (self.locals.contains(n.id.as_str()), self.env.get(n.id.as_str()))
@@ -1723,7 +1724,14 @@ impl Lower<'_> {
         }
     }
 
-    fn function_call(&mut self, id: &str, params: &Params, c: &ast::ExprCall, span: Span) -> Value {
+    fn function_call(
+        &mut self,
+        id: &str,
+        params: &Params,
+        ufunc: Option<Builtin>,
+        c: &ast::ExprCall,
+        span: Span,
+    ) -> Value {
         let a = &c.arguments;
         // `*(x, y)` of a tuple literal: its elements are positional arguments.
         let mut positional: Vec<&Expr> = Vec::new();
@@ -1828,6 +1836,17 @@ impl Lower<'_> {
         let Some(mut args) = self.filled_args(bound, &vals, span) else { return self.fail_silently() };
         if params.vararg.is_some() {
             args.push(self.emit(InstKind::MakeTuple(extras), span));
+        }
+        if let Some(call) = ufunc {
+            // A ufunc applied here (not through the ufunc function): its errors are located at
+            // this call, and it fuses with the array expression around it.
+            let inner = crate::ufunc::inner_name(id);
+            if !self.callees.contains(&inner) {
+                self.callees.push(inner.clone());
+            }
+            let k = self.emit(InstKind::FuncRef(inner), span);
+            args.insert(0, k);
+            return self.emit(InstKind::Builtin(call, args), span);
         }
         if !self.callees.iter().any(|x| x == id) {
             self.callees.push(id.to_string());

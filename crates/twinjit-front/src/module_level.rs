@@ -51,12 +51,19 @@ pub(crate) fn lower(
             Stmt::FunctionDef(fd) => {
                 let params = Params::of(&fd.parameters, &ModuleNames(&env), file);
                 let g = match read_decorators(fd, &env, file, text) {
-                    Ok(Decorated::Compiled(a, _)) => Global::Function { kind: Some(a.kind), params },
+                    Ok(Decorated::Compiled(a, o)) => match &o.ufunc {
+                        Some(u) => Global::Function {
+                            kind: Some(a.kind),
+                            params: crate::ufunc::params(params, u),
+                            ufunc: Some(crate::ufunc::builtin(u)),
+                        },
+                        None => Global::Function { kind: Some(a.kind), params, ufunc: None },
+                    },
                     Ok(Decorated::Refused(_)) => Global::Refused,
                     Ok(Decorated::Plain) if options.plain_as_njit => {
-                        Global::Function { kind: Some(twinjit_ir::FunctionKind::Host), params }
+                        Global::Function { kind: Some(twinjit_ir::FunctionKind::Host), params, ufunc: None }
                     }
-                    Ok(Decorated::Plain) | Err(_) => Global::Function { kind: None, params },
+                    Ok(Decorated::Plain) | Err(_) => Global::Function { kind: None, params, ufunc: None },
                 };
                 env.insert(fd.name.id.to_string(), g);
             }
@@ -90,6 +97,7 @@ pub(crate) fn lower(
             // fails only when such a function is called: the rest of the module loads, and
             // asking for it (or `twinjit check`) gives its located errors.
             Ok(Decorated::Compiled(attrs, options)) => match lower_function(fd, attrs, options, &env, file, text) {
+                Ok(f) if f.options.ufunc.is_some() => module.functions.extend(crate::ufunc::split(f)),
                 Ok(f) => module.functions.push(f),
                 Err(diagnostics) => {
                     body_errors.extend(diagnostics.iter().cloned());
@@ -267,7 +275,7 @@ if __name__ == "__main__":
     f(1.0)
 "#,
             expect![[r#"
-                f: Host [] cache=false fastmath=false DecoratorOptions { nopython: false, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: false, target_backend: None, locals: [] }
+                f: Host [] cache=false fastmath=false DecoratorOptions { nopython: false, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: false, target_backend: None, locals: [], ufunc: None }
             "#]],
         );
     }
@@ -372,17 +380,17 @@ def n(a, t, b): return a[0, 0]
 def trap(x): return x
 "#,
             expect![[r#"
-                a: Host [] cache=false fastmath=false DecoratorOptions { nopython: false, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: false, target_backend: None, locals: [] }
-                b: Host [] cache=false fastmath=false DecoratorOptions { nopython: false, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: false, target_backend: None, locals: [] }
-                c: Host [] cache=true fastmath=true DecoratorOptions { nopython: false, nogil: true, parallel: true, inline: Some("never"), debug: true, opt: Some("3"), lineinfo: false, target_backend: None, locals: [] }
-                d: Host [] cache=false fastmath=false DecoratorOptions { nopython: true, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: false, target_backend: None, locals: [("acc", Float32)] }
-                e: Host [] cache=false fastmath=false DecoratorOptions { nopython: false, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: false, target_backend: None, locals: [] }
-                f: Host [] cache=false fastmath=false DecoratorOptions { nopython: false, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: false, target_backend: None, locals: [] }
-                g: Kernel [void(float32[:], int32)] cache=false fastmath=false DecoratorOptions { nopython: false, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: true, target_backend: None, locals: [] }
-                h: Device [] cache=false fastmath=false DecoratorOptions { nopython: false, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: false, target_backend: None, locals: [] }
-                k: Kernel [] cache=false fastmath=false DecoratorOptions { nopython: false, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: false, target_backend: None, locals: [] }
-                m: Host [float64(float64[:], int64); float32(float32[:], int64); float64(float64[:, ::1], int64)] cache=false fastmath=false DecoratorOptions { nopython: false, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: false, target_backend: None, locals: [] }
-                n: Host [(float64[:, ::1], Tuple(float64, float64, float64), bool)] cache=false fastmath=false DecoratorOptions { nopython: false, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: false, target_backend: None, locals: [] }
+                a: Host [] cache=false fastmath=false DecoratorOptions { nopython: false, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: false, target_backend: None, locals: [], ufunc: None }
+                b: Host [] cache=false fastmath=false DecoratorOptions { nopython: false, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: false, target_backend: None, locals: [], ufunc: None }
+                c: Host [] cache=true fastmath=true DecoratorOptions { nopython: false, nogil: true, parallel: true, inline: Some("never"), debug: true, opt: Some("3"), lineinfo: false, target_backend: None, locals: [], ufunc: None }
+                d: Host [] cache=false fastmath=false DecoratorOptions { nopython: true, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: false, target_backend: None, locals: [("acc", Float32)], ufunc: None }
+                e: Host [] cache=false fastmath=false DecoratorOptions { nopython: false, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: false, target_backend: None, locals: [], ufunc: None }
+                f: Host [] cache=false fastmath=false DecoratorOptions { nopython: false, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: false, target_backend: None, locals: [], ufunc: None }
+                g: Kernel [void(float32[:], int32)] cache=false fastmath=false DecoratorOptions { nopython: false, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: true, target_backend: None, locals: [], ufunc: None }
+                h: Device [] cache=false fastmath=false DecoratorOptions { nopython: false, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: false, target_backend: None, locals: [], ufunc: None }
+                k: Kernel [] cache=false fastmath=false DecoratorOptions { nopython: false, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: false, target_backend: None, locals: [], ufunc: None }
+                m: Host [float64(float64[:], int64); float32(float32[:], int64); float64(float64[:, ::1], int64)] cache=false fastmath=false DecoratorOptions { nopython: false, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: false, target_backend: None, locals: [], ufunc: None }
+                n: Host [(float64[:, ::1], Tuple(float64, float64, float64), bool)] cache=false fastmath=false DecoratorOptions { nopython: false, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: false, target_backend: None, locals: [], ufunc: None }
                 refused trap:
                 error: `trap`: `target_backend='cuda'` does not compile for a GPU @ `target_backend='cuda'`
             "#]],

@@ -90,6 +90,10 @@ pub enum Typing {
     /// `f(x)` of a value `f` of a function type: inference types it as the direct call of
     /// that function and the rewrite makes it one.
     CallValue,
+    /// The application of a `@vectorize` / `@guvectorize` ufunc's inner function over its
+    /// arguments (arguments: the inner function, the inputs, the outputs or None): typed by
+    /// inference from the inner function's specialisations, rewritten to its loops.
+    UserUfunc,
     /// Whether two dtypes (each passed as a zero of it) are the same: bool, a constant.
     SameDtype,
     /// An argument of `range()`: an integer, converted to int64.
@@ -1137,6 +1141,13 @@ builtins! {
     SameDtype = "same_dtype" [] (2, 2) SameDtype, Rw;
     /// `f(args)` of a variable `f` holding a module function (arguments: `f`, then the call's)
     CallValue = "call_value" [] (1, 255) CallValue, Rw;
+    /// A `@vectorize` ufunc applied (arguments: its inner function, the inputs, then `out` or
+    /// None): elementwise over arrays with broadcasting, the inner function on numbers.
+    UfuncCall = "ufunc_call" [] (2, 255) UserUfunc, Rw;
+    /// A `@guvectorize` ufunc applied (arguments: its inner function, the inputs, then each
+    /// output array or None): the inner function over the loop dimensions, on views of the
+    /// core dimensions.
+    GufuncCall = "gufunc_call" [] (2, 255) UserUfunc, Rw;
     /// The top of a `prange` loop's body in a `parallel=True` function (arguments: the loop's
     /// counter, start, stop and step, int64). The `parallel` pass outlines the loop and removes
     /// it; no backend sees it.

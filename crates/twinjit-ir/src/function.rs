@@ -501,7 +501,9 @@ impl InstKind {
             InstKind::Binary(BinaryOp::Pow, ..) => true,
             // A call through a function value may do anything a call does.
             InstKind::Builtin(b, _) => {
-                b.is_cuda() || b.is_random() || matches!(b, Builtin::CallValue | Builtin::PrangeLoop)
+                b.is_cuda()
+                    || b.is_random()
+                    || matches!(b, Builtin::CallValue | Builtin::PrangeLoop | Builtin::UfuncCall | Builtin::GufuncCall)
             }
             _ => false,
         }

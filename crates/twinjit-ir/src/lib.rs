@@ -40,5 +40,8 @@ pub use builtins::{Builtin, BuiltinInfo, Lowering, Typing};
 pub use exception::{Exception, ExceptionArg, PyScalar};
 pub use function::*;
 pub use infer::{infer, InferOptions, TypedFunction, TypedProgram};
-pub use module::{DecoratorOptions, ErrorModel, FunctionAttrs, FunctionKind, Module, ModuleFunction, RefusedFunction};
+pub use module::{
+    DecoratorOptions, ErrorModel, FunctionAttrs, FunctionKind, GufuncLayout, Module, ModuleFunction, RefusedFunction,
+    UfuncSpec,
+};
 pub use types::{parse_signature, parse_type, ArrayType, Layout, Scalar, Signature, SignatureError, Type};

@@ -82,6 +82,69 @@ pub struct DecoratorOptions {
     /// `locals={'x': float32}`: the front end casts every assignment to `x` to that type, so
     /// inference sees the declared type.
     pub locals: Vec<(String, Scalar)>,
+    /// `@vectorize` / `@guvectorize`: this function is the ufunc's inner function (the one
+    /// element, or one core, computation), named `NAME.inner`; the front end adds the ufunc
+    /// `NAME` itself, whose body applies it over its arguments (see "User ufuncs" in
+    /// ARCHITECTURE.md).
+    pub ufunc: Option<UfuncSpec>,
+}
+
+/// What `@vectorize` or `@guvectorize` declared.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UfuncSpec {
+    /// The loops of the signature list, in order (`float64(float64, float64)`); empty when the
+    /// ufunc is lazy (compiled for the argument types it is called with, like a dispatcher).
+    pub loops: Vec<Signature>,
+    /// `None` for `@vectorize`; the layout (`(n),()->(n)`) of a `@guvectorize`.
+    pub layout: Option<GufuncLayout>,
+    /// `target='parallel'`: the loop over the elements runs on the thread pool.
+    pub parallel: bool,
+}
+
+/// A generalised ufunc's layout: per input and per output, the names of its core dimensions
+/// (`(m,n),(n)->(m)` is inputs `[[m, n], [n]]`, outputs `[[m]]`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct GufuncLayout {
+    pub inputs: Vec<Vec<String>>,
+    pub outputs: Vec<Vec<String>>,
+}
+
+impl GufuncLayout {
+    /// Reads Numba's layout string; the message of what is wrong otherwise.
+    pub fn parse(text: &str) -> Result<GufuncLayout, String> {
+        let t: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+        let Some((ins, outs)) = t.split_once("->") else {
+            return Err(format!("a layout has inputs, `->` and outputs, as in \"(n),()->(n)\"; got {text:?}"));
+        };
+        fn groups(s: &str, what: &str) -> Result<Vec<Vec<String>>, String> {
+            let mut out = Vec::new();
+            let mut rest = s;
+            while !rest.is_empty() {
+                let Some(body) = rest.strip_prefix('(') else {
+                    return Err(format!("expected `(` in the {what} of the layout at {rest:?}"));
+                };
+                let Some(end) = body.find(')') else { return Err(format!("unclosed `(` in the {what} of the layout")) };
+                let dims: Vec<String> = body[..end].split(',').filter(|d| !d.is_empty()).map(str::to_string).collect();
+                if let Some(bad) = dims.iter().find(|d| !d.chars().all(|c| c.is_alphanumeric() || c == '_')) {
+                    return Err(format!("`{bad}` is not a dimension name"));
+                }
+                out.push(dims);
+                rest = &body[end + 1..];
+                if let Some(r) = rest.strip_prefix(',') {
+                    rest = r;
+                    if rest.is_empty() {
+                        return Err(format!("a trailing `,` in the {what} of the layout"));
+                    }
+                }
+            }
+            Ok(out)
+        }
+        let layout = GufuncLayout { inputs: groups(ins, "inputs")?, outputs: groups(outs, "outputs")? };
+        if layout.inputs.is_empty() || layout.outputs.is_empty() {
+            return Err("a layout needs at least one input and one output".into());
+        }
+        Ok(layout)
+    }
 }
 
 /// One function of a module.
@@ -161,4 +224,22 @@ pub fn call_closure<'a>(name: &str, callees: impl Fn(&str) -> Option<&'a [String
     }
     seen.sort();
     seen
+}
+
+#[cfg(test)]
+mod layout_tests {
+    use super::GufuncLayout;
+
+    #[test]
+    fn gufunc_layouts_parse_as_numba_writes_them() {
+        let l = GufuncLayout::parse("(m, n),(n)->(m)").unwrap();
+        assert_eq!(l.inputs, vec![vec!["m".to_string(), "n".into()], vec!["n".into()]]);
+        assert_eq!(l.outputs, vec![vec!["m".to_string()]]);
+        let l = GufuncLayout::parse("(n),()->(),()").unwrap();
+        assert_eq!(l.inputs, vec![vec!["n".to_string()], vec![]]);
+        assert_eq!(l.outputs, vec![Vec::<String>::new(), vec![]]);
+        for bad in ["(n)", "(n)->(n", "(n),->(n)", "(n+1)->()", "->()", "(n)->"] {
+            assert!(GufuncLayout::parse(bad).is_err(), "{bad} accepted");
+        }
+    }
 }

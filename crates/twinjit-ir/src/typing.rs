@@ -459,6 +459,7 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             | Typing::TupleSlice
             | Typing::Splat
             | Typing::CallValue
+            | Typing::UserUfunc
             | Typing::SameDtype
             | Typing::TupleCtor
             | Typing::Select
@@ -748,7 +749,7 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             }
         },
         // Typed in `result_type` from the constant operands, or flattened into the call.
-        Typing::TupleSlice | Typing::Splat | Typing::CallValue => {
+        Typing::TupleSlice | Typing::Splat | Typing::CallValue | Typing::UserUfunc => {
             return Err(TypeError::new(format!("internal: `{}` typed without its operands", b.name()), "here"))
         }
         Typing::Internal => {
@@ -1794,6 +1795,44 @@ pub fn elementwise_unary(op: UnaryOp, a: Scalar) -> Result<Scalar, String> {
 pub fn elementwise_result(dtype: Scalar, operands: &[Type]) -> Type {
     let ndim = operands.iter().filter_map(elementwise_operand).map(|(_, n)| n).max().unwrap_or(1).max(1);
     Type::Array(ArrayType { dtype, ndim, layout: Layout::C })
+}
+
+/// NumPy's `can_cast(from, to, 'safe')`: every value of `from` is exactly a value of `to`
+/// (bool to anything, integers to wider integers of a signedness that holds them and to the
+/// floats whose mantissa holds them, floats to wider floats and complex numbers).
+pub fn safe_cast(from: Scalar, to: Scalar) -> bool {
+    use Scalar::*;
+    if from == to || from == Bool {
+        return true;
+    }
+    let mantissa = |s: Scalar| match s {
+        Float32 | Complex64 => 24,
+        Float64 | Complex128 => 53,
+        _ => 0,
+    };
+    match (from, to) {
+        (_, Bool) => false,
+        (f, t) if f.is_int() && t.is_int() => match (f.is_signed(), t.is_signed()) {
+            (true, true) | (false, false) => t.bits() >= f.bits(),
+            (false, true) => t.bits() > f.bits(),
+            (true, false) => false,
+        },
+        // NumPy counts int64 and uint64 as safely cast to float64 (and 32-bit ones too).
+        (f, t) if f.is_int() => t.is_inexact() && (f.bits() < mantissa(t) || mantissa(t) == 53),
+        (Float32, Float64 | Complex64 | Complex128) | (Float64, Complex128) | (Complex64, Complex128) => true,
+        _ => false,
+    }
+}
+
+/// Numba's choice of a ufunc loop (`ufunc_find_matching_loop`): the first of `loops` (input
+/// dtypes) that every input casts to safely, where integers cast to any float or complex loop
+/// type when the inputs mix integers and inexact numbers.
+pub fn pick_ufunc_loop<'a>(loops: impl IntoIterator<Item = &'a [Scalar]>, inputs: &[Scalar]) -> Option<usize> {
+    let mixed = inputs.iter().any(|s| s.is_int()) && inputs.iter().any(|s| s.is_inexact());
+    loops.into_iter().position(|l| {
+        l.len() == inputs.len()
+            && inputs.iter().zip(l).all(|(&f, &t)| safe_cast(f, t) || (mixed && f.is_int() && t.is_inexact()))
+    })
 }
 
 /// Whether NumPy's `same_kind` casting lets an in-place operator store `from` into an array

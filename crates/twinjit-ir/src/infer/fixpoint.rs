@@ -433,6 +433,9 @@ impl<'m> Inferencer<'m> {
                 Some(_) => Type::Function(name.clone()),
                 None => return Err(err(span, format!("unknown function `{name}`"), "not defined in this module")),
             },
+            InstKind::Builtin(bi @ (Builtin::UfuncCall | Builtin::GufuncCall), args) => {
+                self.user_ufunc_type(i, *bi, args, types, span)?
+            }
             // `f(x)` of a function value: the call of the function its type names.
             InstKind::Builtin(Builtin::CallValue, args) => match ty(&args[0]) {
                 Type::Function(name) => self.call_type(i, f, &name, &args[1..], types, span)?,

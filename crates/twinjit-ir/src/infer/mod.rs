@@ -15,6 +15,7 @@
 mod fixpoint;
 mod rewrite;
 mod typed_program;
+mod user_ufunc;
 
 pub use typed_program::{mangle, TypedFunction, TypedProgram};
 

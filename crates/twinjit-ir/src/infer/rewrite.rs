@@ -31,6 +31,7 @@ mod numpy_fns;
 mod random;
 mod reductions;
 mod sorting;
+mod user_ufunc;
 
 struct Rewriter<'a> {
     src: &'a Function,
@@ -57,6 +58,8 @@ struct Rewriter<'a> {
     /// Where the rest of each source block's code goes: the block itself, or the block after
     /// the last loop or check a rewrite split it at (see `arrays.rs`).
     pub(super) cur: Vec<Block>,
+    /// While a `target='parallel'` ufunc is rewritten: its elementwise loop is a `prange`.
+    parallel: bool,
 }
 
 /// Rewrites specialisation `i` of a solved fixpoint into typed IR.
@@ -145,6 +148,7 @@ pub(super) fn rewrite(cx: &Inferencer, i: usize) -> Result<TypedFunction, Vec<Di
         taken: inst.taken.clone(),
         host: mf.attrs.kind == FunctionKind::Host,
         cur: (0..src.blocks.len() as u32).map(Block).collect(),
+        parallel: false,
     };
     rw.run();
     if rw.diags.is_empty() {
@@ -361,7 +365,7 @@ impl Rewriter<'_> {
                             _
                         )
                 )
-                && !matches!(&data.kind, InstKind::Builtin(b, _) if matches!(b.info().typing, Typing::Alloc(_) | Typing::List(_) | Typing::Reduce(_) | Typing::Linalg(_) | Typing::Random(_) | Typing::Method(_) | Typing::Elementwise(_) | Typing::Ufunc(_) | Typing::View(_)))
+                && !matches!(&data.kind, InstKind::Builtin(b, _) if matches!(b.info().typing, Typing::Alloc(_) | Typing::List(_) | Typing::Reduce(_) | Typing::Linalg(_) | Typing::Random(_) | Typing::Method(_) | Typing::Elementwise(_) | Typing::Ufunc(_) | Typing::View(_) | Typing::UserUfunc))
             {
                 return Err(err(data.span, "a value used here is None (a variable that is never assigned, or a function without a return value)", "None used here"));
             }
@@ -465,14 +469,19 @@ impl Rewriter<'_> {
                 // Computed inside its consumer's loop.
                 return Ok(());
             }
+            let parallel = self.parallel_ufunc(data);
             if elementwise::is_ufunc_out(data, &self.types) {
-                let v = self.ufunc_into(b, data)?;
-                self.vmap[r.index()] = Some(v);
+                self.parallel = parallel;
+                let v = self.ufunc_into(b, data);
+                self.parallel = false;
+                self.vmap[r.index()] = Some(v?);
                 return Ok(());
             }
             if elementwise::is_elementwise(data, &self.types) {
-                let v = self.elementwise(b, data)?;
-                self.vmap[r.index()] = Some(v);
+                self.parallel = parallel;
+                let v = self.elementwise(b, data);
+                self.parallel = false;
+                self.vmap[r.index()] = Some(v?);
                 return Ok(());
             }
         }
@@ -875,6 +884,9 @@ impl Rewriter<'_> {
         span: Span,
     ) -> Result<Option<Value>, Diagnostic> {
         let rt = rt.expect("builtins have a result");
+        if bi.info().typing == Typing::UserUfunc {
+            return Ok(Some(self.user_ufunc(b, bi, args, rt, span)?));
+        }
         let a0 = args.first().map(|a| self.val(*a));
         if let (Builtin::Real | Builtin::Imag, Some(a)) = (bi, a0) {
             if self.ty(a).array().is_some() {
@@ -1137,7 +1149,9 @@ impl Rewriter<'_> {
             // The tuple itself; the call reads its elements.
             Typing::Splat => a0.expect("arity"),
             // Rewritten as a call by `inst` before reaching here.
-            Typing::CallValue => return Err(err(span, "internal: a call of a function value", "here")),
+            Typing::CallValue | Typing::UserUfunc => {
+                return Err(err(span, "internal: a call of a function value", "here"))
+            }
             Typing::ArrayLen | Typing::IterLen => {
                 let a = a0.expect("arity");
                 self.push(b, InstKind::Dim(a, 0), Type::I64, span)

@@ -28,7 +28,16 @@ fn is_pure(k: &InstKind) -> bool {
         | InstKind::View { .. }
         | InstKind::MakeTuple(..) => true,
         InstKind::Binary(op, ..) => *op != BinaryOp::Pow,
-        InstKind::Builtin(b, _) => !b.is_cuda() && !b.is_random() && *b != crate::builtins::Builtin::CallValue,
+        InstKind::Builtin(b, _) => {
+            !b.is_cuda()
+                && !b.is_random()
+                && !matches!(
+                    b,
+                    crate::builtins::Builtin::CallValue
+                        | crate::builtins::Builtin::UfuncCall
+                        | crate::builtins::Builtin::GufuncCall
+                )
+        }
         _ => false,
     }
 }

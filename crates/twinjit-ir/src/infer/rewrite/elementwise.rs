@@ -66,6 +66,8 @@ pub(super) fn is_elementwise(d: &InstData, types: &[Type]) -> bool {
     }
     let ts: Vec<Type> = inputs(d).iter().map(|v| types[v.index()].clone()).collect();
     match &d.kind {
+        // A `@vectorize` ufunc on arrays (without an output array).
+        InstKind::Builtin(Builtin::UfuncCall, _) => true,
         InstKind::Unary(..) | InstKind::Binary(..) | InstKind::Compare(..) => typing::is_elementwise(&ts),
         InstKind::Builtin(bi, _) => {
             matches!(
@@ -95,6 +97,9 @@ fn inputs_before_out(bi: Builtin) -> Option<usize> {
 /// Whether `d` is a ufunc (or `np.clip`) given its output array (`np.add(x, y, out)`; an
 /// `out` that is None is no output argument).
 pub(super) fn is_ufunc_out(d: &InstData, types: &[Type]) -> bool {
+    if let InstKind::Builtin(Builtin::UfuncCall, args) = &d.kind {
+        return args.last().is_some_and(|o| matches!(types[o.index()], Type::Array(_)));
+    }
     matches!(&d.kind, InstKind::Builtin(bi, args)
         if inputs_before_out(*bi).is_some_and(|n| args.len() > n && matches!(types[args[n].index()], Type::Array(_))))
 }
@@ -102,6 +107,8 @@ pub(super) fn is_ufunc_out(d: &InstData, types: &[Type]) -> bool {
 /// The inputs of an elementwise operation (a ufunc's, without its output array).
 fn inputs(d: &InstData) -> Vec<Value> {
     match &d.kind {
+        // The inner function, the inputs, `out`.
+        InstKind::Builtin(Builtin::UfuncCall, args) => args[1..args.len() - 1].to_vec(),
         InstKind::Builtin(bi, args) if inputs_before_out(*bi).is_some() => {
             args[..args.len().min(inputs_before_out(*bi).expect("checked"))].to_vec()
         }
@@ -525,8 +532,7 @@ impl Rewriter<'_> {
             let n = self.product(b, &dims, span);
             let dt = self.ty(target).array().expect("an array").dtype;
             let flat_body = |rw: &mut Self| -> Result<(), Diagnostic> {
-                let zero = rw.int(b, 0, span);
-                rw.fold(b, (zero, n), vec![], span, &mut |rw, k, _| {
+                let mut each = |rw: &mut Self, k: Value| -> Result<(), Diagnostic> {
                     let mut loaded = Vec::new();
                     for &l in leaves {
                         let lv = rw.val(l);
@@ -536,6 +542,14 @@ impl Rewriter<'_> {
                     let x = rw.element(b, v, &loaded, span)?;
                     let x = rw.coerce(b, x, &Type::Scalar(dt), span)?;
                     rw.push_void(b, InstKind::Store(target, k, x), span);
+                    Ok(())
+                };
+                if rw.parallel && rw.host {
+                    return rw.prange_loop(b, n, span, &mut each);
+                }
+                let zero = rw.int(b, 0, span);
+                rw.fold(b, (zero, n), vec![], span, &mut |rw, k, _| {
+                    each(rw, k)?;
                     Ok(vec![])
                 })?;
                 Ok(())
@@ -693,6 +707,10 @@ impl Rewriter<'_> {
                     xs.push(self.element(b, a, loaded, span)?);
                 }
                 match bi.info().typing {
+                    Typing::UserUfunc => {
+                        let InstKind::Builtin(_, args) = &d.kind else { unreachable!("a builtin") };
+                        self.inner_element(b, args[0], &xs, span)?
+                    }
                     Typing::Ufunc(u) => {
                         // The loop's type (with an output array, the result converts to its
                         // dtype afterwards).

@@ -1,0 +1,83 @@
+//! `@vectorize` and `@guvectorize` at module level: the decorated `def` is the ufunc's inner
+//! function, renamed `NAME.inner`; the ufunc `NAME` is a function the front end makes, with the
+//! inner function's parameters (plus `out=None` for `@vectorize`; a gufunc's outputs default
+//! to None), whose body is one `ufunc_call` / `gufunc_call` of the inner function. So the
+//! ufunc is an ordinary module function to everything after the front end: the dispatcher
+//! calls it from Rust and the CLI, compiled functions call it, and inference types the one
+//! builtin (see "User ufuncs" in ARCHITECTURE.md).
+
+use crate::params::Params;
+use twinjit_ir::{Builtin, Const, Function, InstKind, ModuleFunction, Terminator, Type, UfuncSpec};
+
+/// The name of a ufunc's inner function.
+pub(crate) fn inner_name(name: &str) -> String {
+    format!("{name}.inner")
+}
+
+/// The builtin a call of the ufunc is.
+pub(crate) fn builtin(u: &UfuncSpec) -> Builtin {
+    if u.layout.is_some() {
+        Builtin::GufuncCall
+    } else {
+        Builtin::UfuncCall
+    }
+}
+
+/// The parameters calls of the ufunc bind to: `out=None` after a `@vectorize` function's,
+/// and None defaults for a `@guvectorize` function's outputs.
+pub(crate) fn params(mut p: Params, u: &UfuncSpec) -> Params {
+    match &u.layout {
+        None => {
+            p.names.push("out".into());
+            p.defaults.push(Ok(Const::None));
+        }
+        Some(l) => {
+            if p.defaults.len() < l.outputs.len() {
+                p.defaults = vec![Ok(Const::None); l.outputs.len().min(p.names.len())];
+            }
+        }
+    }
+    p
+}
+
+/// The ufunc and its inner function, from the lowered `def`.
+pub(crate) fn split(mut inner: ModuleFunction) -> [ModuleFunction; 2] {
+    let spec = inner.options.ufunc.clone().expect("a ufunc");
+    let name = inner.name.clone();
+    inner.name = inner_name(&name);
+    inner.body.name = inner.name.clone();
+    let span = inner.body.span;
+    let mut body = Function::new(name.clone(), span);
+    body.param_names = inner.body.param_names.clone();
+    body.param_spans = inner.body.param_spans.clone();
+    // The front end took the defaults of the ufunc's parameters ([`params`]) for the `def`.
+    let defaults = inner.defaults.clone();
+    if spec.layout.is_none() {
+        inner.defaults.pop();
+        body.param_names.push("out".into());
+        if !body.param_spans.is_empty() {
+            body.param_spans.push(inner.name_span);
+        }
+    }
+    let mut args = vec![body
+        .push(Function::ENTRY, InstKind::FuncRef(inner.name.clone()), Some(Type::Unknown), span)
+        .expect("has a result")];
+    for _ in 0..body.param_names.len() {
+        args.push(body.add_block_param(Function::ENTRY, Type::Unknown));
+    }
+    let r = body.push(Function::ENTRY, InstKind::Builtin(builtin(&spec), args), Some(Type::Unknown), span);
+    body.terminate(Function::ENTRY, Terminator::Return(r), span);
+    let mut options = inner.options.clone();
+    options.ufunc = None;
+    let ufunc = ModuleFunction {
+        name,
+        attrs: inner.attrs.clone(),
+        options,
+        body,
+        source: inner.source.clone(),
+        name_span: inner.name_span,
+        callees: vec![inner.name.clone()],
+        defaults,
+    };
+    [ufunc, inner]
+}

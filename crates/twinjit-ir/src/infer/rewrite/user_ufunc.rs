@@ -1,0 +1,281 @@
+//! The rewrite of user ufuncs (`@vectorize`, `@guvectorize`; typed in `infer/user_ufunc.rs`).
+//!
+//! A `@vectorize` call on arrays is an elementwise operation like NumPy's own ufuncs: it goes
+//! through `elementwise.rs` (broadcasting, the flat fast path, fusion with the operations
+//! around it, `out=`), and each element is a call of the inner function's specialisation for
+//! the chosen loop ([`Rewriter::inner_element`]). On numbers it is that call alone.
+//!
+//! A `@guvectorize` call binds the core dimensions' sizes from the arguments (a mismatch is
+//! NumPy's `ValueError`), broadcasts the inputs' loop dimensions, allocates the outputs that
+//! were not passed (loop dimensions, then core dimensions), and runs the inner function once
+//! per loop index on views of the core dimensions: a `()` input as the number, a `()` output
+//! as a 1-element view (Numba's `res[0] = ...`). The result is the output (a tuple of them),
+//! or the number in a `()` output when there are no loop dimensions (NumPy unwraps a 0-d
+//! result).
+
+use super::*;
+use crate::infer::user_ufunc::{gufunc_plan, inner_of, vectorize_plan, Plan};
+use crate::module::UfuncSpec;
+use crate::types::{ArrayType, Layout};
+
+type Body<'b, 'r> = dyn FnMut(&mut Rewriter<'r>, Value) -> Result<(), Diagnostic> + 'b;
+
+impl<'r> Rewriter<'r> {
+    /// `for i in prange(n): body(i)` as the front end lowers a `prange` loop of a
+    /// `parallel=True` function (rotated, the `prange_loop` marker at the top of the body), so
+    /// the `parallel` pass runs it on the thread pool: the elementwise loop of a
+    /// `target='parallel'` ufunc. Code after it goes into the exit block.
+    pub(super) fn prange_loop(
+        &mut self,
+        b: Block,
+        n: Value,
+        span: Span,
+        body: &mut Body<'_, 'r>,
+    ) -> Result<(), Diagnostic> {
+        let (zero, one) = (self.int(b, 0, span), self.int(b, 1, span));
+        let any = self.emit_compare(b, span, CmpOp::Gt, n, zero);
+        let pre = self.cur[b.index()];
+        let lp = self.g.add_block();
+        let i = self.g.add_block_param(lp, Type::I64);
+        let exit = self.g.add_block();
+        let to = |block, args| BlockCall { block, args };
+        self.g.terminate(pre, Terminator::Branch(any, to(lp, vec![zero]), to(exit, vec![])), span);
+        self.cur[b.index()] = lp;
+        self.push_void(b, InstKind::Builtin(Builtin::PrangeLoop, vec![i, zero, n, one]), span);
+        body(self, i)?;
+        let next = self.emit_binary(b, span, BinaryOp::Add, i, one);
+        let more = self.emit_compare(b, span, CmpOp::Lt, next, n);
+        let latch = self.cur[b.index()];
+        self.g.terminate(latch, Terminator::Branch(more, to(lp, vec![next]), to(exit, vec![])), span);
+        self.cur[b.index()] = exit;
+        Ok(())
+    }
+
+    /// Whether `data` applies a `target='parallel'` ufunc.
+    pub(super) fn parallel_ufunc(&self, data: &InstData) -> bool {
+        match &data.kind {
+            InstKind::Builtin(Builtin::UfuncCall | Builtin::GufuncCall, args) => {
+                inner_of(self.module, &self.types, args, data.span).is_ok_and(|(_, _, s)| s.parallel)
+            }
+            _ => false,
+        }
+    }
+
+    /// `ufunc_call` on numbers, or `gufunc_call` (source arguments `args`; result type `rt`).
+    pub(super) fn user_ufunc(
+        &mut self,
+        b: Block,
+        bi: Builtin,
+        args: &[Value],
+        rt: Type,
+        span: Span,
+    ) -> Result<Value, Diagnostic> {
+        let (cidx, name, spec) = inner_of(self.module, &self.types, args, span)?;
+        let vals: Vec<Value> = args[1..].iter().map(|a| self.val(*a)).collect();
+        if bi == Builtin::UfuncCall {
+            let x = self.inner_element(b, args[0], &vals[..vals.len() - 1], span)?;
+            return self.coerce(b, x, &rt, span);
+        }
+        self.gufunc(b, (cidx, name, spec), &vals, rt, span)
+    }
+
+    /// One element of a `@vectorize` ufunc (source value `inner`, its inner function) of the
+    /// numbers `xs` (new values): the call of the chosen loop's specialisation.
+    pub(super) fn inner_element(
+        &mut self,
+        b: Block,
+        inner: Value,
+        xs: &[Value],
+        span: Span,
+    ) -> Result<Value, Diagnostic> {
+        let (cidx, name, spec) = inner_of(self.module, &self.types, &[inner], span)?;
+        let ts: Vec<Type> = xs.iter().map(|x| self.ty(*x)).collect();
+        let plan = vectorize_plan(self.module, cidx, name, spec, &ts, span)?;
+        self.call_inner(b, &plan, xs, span)
+    }
+
+    /// The call of the inner function's specialisation for `plan` with `xs` converted to its
+    /// argument types.
+    fn call_inner(&mut self, b: Block, plan: &Plan, xs: &[Value], span: Span) -> Result<Value, Diagnostic> {
+        let Some(&ci) = self.index.get(&(plan.inner, plan.inner_args.clone())) else {
+            return Err(err(span, "internal: no specialisation of this ufunc's loop", "here"));
+        };
+        let mut nargs = Vec::with_capacity(xs.len());
+        for (&x, t) in xs.iter().zip(&plan.inner_args) {
+            nargs.push(self.coerce(b, x, t, span)?);
+        }
+        let callee = &self.instances[ci];
+        let ret = if callee.ret == Type::Unknown { Type::None } else { callee.ret.clone() };
+        Ok(self.push(b, InstKind::Call(callee.mangled.clone(), nargs), ret, span))
+    }
+
+    /// `gufunc_call` with the new values `vals` (inputs, then outputs or None).
+    fn gufunc(
+        &mut self,
+        b: Block,
+        (cidx, name, spec): (usize, &str, &UfuncSpec),
+        vals: &[Value],
+        rt: Type,
+        span: Span,
+    ) -> Result<Value, Diagnostic> {
+        let tys: Vec<Type> = vals.iter().map(|v| self.ty(*v)).collect();
+        let plan = gufunc_plan(cidx, name, spec, &tys, span)?;
+        let layout = spec.layout.clone().expect("a gufunc has a layout");
+        let nin = layout.inputs.len();
+        let describe = |g: &[Vec<String>]| g.iter().map(|c| format!("({})", c.join(","))).collect::<Vec<_>>().join(",");
+        let signature = format!("{}->{}", describe(&layout.inputs), describe(&layout.outputs));
+        let cores: Vec<&Vec<String>> = layout.inputs.iter().chain(&layout.outputs).collect();
+        // Core dimension sizes, bound by the first argument that has them.
+        let mut sizes: Vec<(String, Value)> = Vec::new();
+        let mut loop_shapes = Vec::new();
+        let mut core_dims: Vec<Vec<Value>> = vec![Vec::new(); vals.len()];
+        for (k, &v) in vals.iter().enumerate() {
+            if !matches!(tys[k], Type::Array(_)) {
+                continue;
+            }
+            let ds = self.dims(b, v, span);
+            let lead = ds.len() - cores[k].len();
+            if k < nin {
+                loop_shapes.push(ds[..lead].to_vec());
+            }
+            for (j, (&d, nm)) in ds[lead..].iter().zip(cores[k]).enumerate() {
+                let bound = match nm.parse::<i64>() {
+                    Ok(n) => Some(self.int(b, n, span)),
+                    Err(_) => sizes.iter().find(|(n, _)| n == nm).map(|&(_, s)| s),
+                };
+                match bound {
+                    Some(s) => {
+                        let ne = self.emit_compare(b, span, CmpOp::Ne, d, s);
+                        let what =
+                            if k < nin { format!("Input operand {k}") } else { format!("Output operand {}", k - nin) };
+                        let msg = format!(
+                            "{name}: {what} has a mismatch in its core dimension {j}, with gufunc signature {signature}"
+                        );
+                        self.raise_if(b, ne, "ValueError", &msg, span);
+                    }
+                    None => sizes.push((nm.clone(), d)),
+                }
+                core_dims[k].push(d);
+            }
+        }
+        let loop_nd = plan.loop_ndim as usize;
+        let loop_dims = self.broadcast_shape(b, &loop_shapes, loop_nd, span);
+        // The outputs not passed: new arrays of the loop dimensions and their core dimensions.
+        let mut args = vals.to_vec();
+        // An input array of another dtype than its loop's is converted first (NumPy casts).
+        for (k, a) in args.iter_mut().enumerate().take(nin) {
+            let want = match &plan.inner_args[k] {
+                Type::Scalar(s) => *s,
+                Type::Array(t) => t.dtype,
+                _ => continue,
+            };
+            if self.ty(*a).array().is_some_and(|t| t.dtype != want) {
+                *a = self.copy_of(b, *a, want, span)?;
+            }
+        }
+        let mut fresh = vec![false; vals.len()];
+        for (j, &(dtype, given)) in plan.outputs.iter().enumerate() {
+            let k = nin + j;
+            if given {
+                continue;
+            }
+            let mut core = Vec::new();
+            for nm in cores[k] {
+                let d = match nm.parse::<i64>() {
+                    Ok(n) => self.int(b, n, span),
+                    Err(_) => match sizes.iter().find(|(n, _)| n == nm) {
+                        Some(&(_, s)) => s,
+                        None => {
+                            return Err(err(
+                                span,
+                                format!("gufunc `{name}`: no input gives the size of output dimension `{nm}`"),
+                                "output not given",
+                            )
+                            .with_hint("pass the output array as the last argument"))
+                        }
+                    },
+                };
+                core.push(d);
+            }
+            let mut shape = loop_dims.clone();
+            shape.extend(&core);
+            let nd = shape.len();
+            if nd == 0 {
+                shape.push(self.int(b, 1, span));
+            }
+            let t = Type::Array(ArrayType { dtype, ndim: nd.max(1) as u8, layout: Layout::C });
+            args[k] = self.push(b, InstKind::NewArray { dtype, shape, zeroed: false }, t, span);
+            core_dims[k] = core;
+            fresh[k] = true;
+        }
+        // Every array argument as a view of the loop dimensions and its own core dimensions.
+        let mut views: Vec<Option<(Value, Vec<Value>)>> = Vec::new();
+        for (k, &a) in args.iter().enumerate() {
+            if !matches!(self.ty(a), Type::Array(_)) {
+                views.push(None);
+                continue;
+            }
+            let v = if fresh[k] && loop_nd == 0 && cores[k].is_empty() {
+                a
+            } else {
+                let mut dims = loop_dims.clone();
+                dims.extend(&core_dims[k]);
+                let msg = format!(
+                    "operands could not be broadcast together with remapped shapes (argument {k} of `{name}`, gufunc signature {signature})"
+                );
+                self.broadcast_view(b, a, &dims, &msg, span)?
+            };
+            let ss =
+                if fresh[k] && loop_nd == 0 && cores[k].is_empty() { Vec::new() } else { self.strides(b, v, span) };
+            views.push(Some((v, ss)));
+        }
+        let inner_args = plan.inner_args.clone();
+        let mut body = |rw: &mut Self, idx: &[Value]| -> Result<(), Diagnostic> {
+            let mut xs = Vec::new();
+            for (k, view) in views.iter().enumerate() {
+                let Some((v, ss)) = view else {
+                    xs.push(args[k]);
+                    continue;
+                };
+                let off = rw.offset(b, &ss[..idx.len().min(ss.len())], idx, span);
+                let dtype = rw.ty(*v).array().expect("an array").dtype;
+                xs.push(match &inner_args[k] {
+                    Type::Scalar(_) => rw.push(b, InstKind::Load(*v, off), Type::Scalar(dtype), span),
+                    t if cores[k].is_empty() => {
+                        let one = rw.int(b, 1, span);
+                        rw.push(
+                            b,
+                            InstKind::View { base: *v, offset: off, shape: vec![one], strides: vec![one] },
+                            t.clone(),
+                            span,
+                        )
+                    }
+                    t => {
+                        let shape = core_dims[k].clone();
+                        let strides = ss[loop_nd..].to_vec();
+                        rw.push(b, InstKind::View { base: *v, offset: off, shape, strides }, t.clone(), span)
+                    }
+                });
+            }
+            rw.call_inner(b, &plan, &xs, span)?;
+            Ok(())
+        };
+        self.loop_nest(b, &loop_dims, span, &mut body)?;
+        let mut results = Vec::new();
+        for j in 0..plan.outputs.len() {
+            let k = nin + j;
+            let a = args[k];
+            results.push(if fresh[k] && loop_nd == 0 && cores[k].is_empty() {
+                let zero = self.int(b, 0, span);
+                let dtype = plan.outputs[j].0;
+                self.push(b, InstKind::Load(a, zero), Type::Scalar(dtype), span)
+            } else {
+                a
+            });
+        }
+        match <[Value; 1]>::try_from(results) {
+            Ok([r]) => Ok(r),
+            Err(rs) => Ok(self.push(b, InstKind::MakeTuple(rs), rt, span)),
+        }
+    }
+}
