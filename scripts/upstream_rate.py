@@ -97,7 +97,7 @@ import time
 # --------------------------------------------------------------------------------------------
 # What is read from the mirrors (paths only; the files are copied at run time).
 
-NUMBA_TESTS = re.compile(r"^numba/tests/(doc_examples/)?[^/]+\.py$")
+NUMBA_TESTS = re.compile(r"^numba/tests/(doc_examples/|npyufunc/)?[^/]+\.py$")
 NUMBA_DOCS_PY = re.compile(r"^docs/source/.+\.py$")
 NUMBA_DOCS_RST = re.compile(r"^docs/source/.+\.rst$")
 CUDA_TESTS = re.compile(r"^numba_cuda/numba/cuda/tests/(cudapy|doc_examples)/[^/]+\.py$")
@@ -559,6 +559,8 @@ def record_main(argv):
             not in (None, compiler.Compiler),
             "explicit_sigs": False,
             "params": list(sig.parameters) if sig else None,
+            # `@vectorize` / `@guvectorize`: how to decorate the isolated copy.
+            "ufunc": getattr(disp, "ufunc", None),
             "calls": [],
             "harness": [],
             "refused": 0,
@@ -567,90 +569,118 @@ def record_main(argv):
         r["_sig"] = sig
         return r
 
-    def wrapper(self, *args, **kwargs):
-        if state["depth"]:
-            return base_call(self, *args, **kwargs)
-        try:
-            r = func_record(self)
-        except Exception:
-            return base_call(self, *args, **kwargs)
-        if r["skip"] or len(r["calls"]) >= CALLS_PER_FUNCTION:
-            return base_call(self, *args, **kwargs)
-        problem = None
-        bound = None
-        if r["objmode"]:
-            problem = "object-mode function"
-        elif r["custom_pipeline"]:
-            problem = "custom compiler pipeline (pipeline_class)"
-        elif r["_sig"] is None:
-            problem = "no signature"
-        elif any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in r["_sig"].parameters.values()):
-            problem = "*args/**kwargs parameter"
-        else:
+    def make_wrapper(base_call, view):
+        def wrapper(self, *args, **kwargs):
+            if state["depth"]:
+                return base_call(self, *args, **kwargs)
             try:
-                b = r["_sig"].bind(*args, **kwargs)
-                b.apply_defaults()
-                bound = dict(b.arguments)
-            except TypeError:
-                problem = "arguments do not bind"
-        if bound is not None:
-            for n, v in bound.items():
-                why = _replay_problem(v)
-                if why:
-                    problem = f"argument type not replayable ({why})"
-                    break
-            arrays = [v for v in bound.values() if isinstance(v, np.ndarray)]
-            if problem is None and sum(x.nbytes for x in arrays) > MAX_ARRAY_BYTES:
-                problem = "arrays too large to record"
-            if problem is None:
-                for i, x in enumerate(arrays):
-                    for y in arrays[i + 1 :]:
-                        if np.shares_memory(x, y):
-                            problem = "aliased array arguments"
-        if problem:
-            if len(r["harness"]) < CALLS_PER_FUNCTION:
-                r["harness"].append(problem)
-            return base_call(self, *args, **kwargs)
-        before = {n: (v.copy() if isinstance(v, np.ndarray) else v) for n, v in bound.items()}
-        # What the isolated copy needs, per dispatcher: a test may compile one function with
-        # other options, or a closure of it over other values. Numba freezes globals and
-        # closure variables when a dispatcher first compiles, so a variable the test changes
-        # afterwards must not reach the copy (`Y = 12` after `jit(add_Y)` ran).
-        context = {"options": _simple_options(self.targetoptions), "deps": [], "sigs": None, "explicit": False}
-        frozen = state.setdefault("frozen_deps", {})
-        if id(self) in frozen and frozen[id(self)][0] is self:
-            context["deps"] = frozen[id(self)][1]
-        else:
-            try:
-                _deps(self.py_func, dmod.Dispatcher, {id(self.py_func)}, context["deps"])
-            except Exception as e:  # never let the harness break a test
-                context["deps"] = [("error", repr(e))]
-            frozen[id(self)] = (self, context["deps"])
-        if not self._can_compile:  # explicit signatures: Numba converts the arguments
-            r["explicit_sigs"] = context["explicit"] = True
-            texts = [_sig_text(sg) for sg in self.nopython_signatures]
-            context["sigs"] = texts if all(texts) else None
-        state["depth"] += 1
-        try:
-            res = base_call(self, *args, **kwargs)
-        except BaseException as e:
-            tb = e.__traceback__
-            while tb.tb_next is not None:
-                tb = tb.tb_next
-            if tb.tb_frame.f_code is wrapper.__code__ and not isinstance(e, NumbaError):
-                # Raised by compiled code (no Python frame below this one).
-                r["calls"].append({"args": before, "expected": ["raise", type(e).__name__, str(e)[:200]], "after": {},
-                                   **context})
+                meta = view(self)
+                r = func_record(meta)
+            except Exception:
+                return base_call(self, *args, **kwargs)
+            if r["skip"] or len(r["calls"]) >= CALLS_PER_FUNCTION:
+                return base_call(self, *args, **kwargs)
+            problem = None
+            bound = None
+            if r["objmode"]:
+                problem = "object-mode function"
+            elif r["custom_pipeline"]:
+                problem = "custom compiler pipeline (pipeline_class)"
+            elif r["_sig"] is None:
+                problem = "no signature"
+            elif any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in r["_sig"].parameters.values()):
+                problem = "*args/**kwargs parameter"
             else:
-                r["refused"] += 1
-            raise
-        finally:
-            state["depth"] -= 1
-        after = {n: v.copy() for n, v in bound.items() if isinstance(v, np.ndarray)}
-        r["calls"].append({"args": before, "expected": _encode_result(res), "after": after, **context})
-        return res
+                try:
+                    b = (r["_sig"].bind_partial if r.get("ufunc") else r["_sig"].bind)(*args, **kwargs)
+                    b.apply_defaults()
+                    bound = dict(b.arguments)
+                except TypeError:
+                    problem = "arguments do not bind"
+            if bound is not None:
+                for n, v in bound.items():
+                    why = _replay_problem(v)
+                    if why:
+                        problem = f"argument type not replayable ({why})"
+                        break
+                arrays = [v for v in bound.values() if isinstance(v, np.ndarray)]
+                if problem is None and sum(x.nbytes for x in arrays) > MAX_ARRAY_BYTES:
+                    problem = "arrays too large to record"
+                if problem is None:
+                    for i, x in enumerate(arrays):
+                        for y in arrays[i + 1 :]:
+                            if np.shares_memory(x, y):
+                                problem = "aliased array arguments"
+            if problem:
+                if len(r["harness"]) < CALLS_PER_FUNCTION:
+                    r["harness"].append(problem)
+                return base_call(self, *args, **kwargs)
+            before = {n: (v.copy() if isinstance(v, np.ndarray) else v) for n, v in bound.items()}
+            # What the isolated copy needs, per dispatcher: a test may compile one function with
+            # other options, or a closure of it over other values. Numba freezes globals and
+            # closure variables when a dispatcher first compiles, so a variable the test changes
+            # afterwards must not reach the copy (`Y = 12` after `jit(add_Y)` ran).
+            context = {"options": _simple_options(meta.targetoptions), "deps": [], "sigs": None, "explicit": False}
+            frozen = state.setdefault("frozen_deps", {})
+            if id(self) in frozen and frozen[id(self)][0] is self:
+                context["deps"] = frozen[id(self)][1]
+            else:
+                try:
+                    _deps(meta.py_func, dmod.Dispatcher, {id(meta.py_func)}, context["deps"])
+                except Exception as e:  # never let the harness break a test
+                    context["deps"] = [("error", repr(e))]
+                frozen[id(self)] = (self, context["deps"])
+            if not meta._can_compile:  # explicit signatures: Numba converts the arguments
+                r["explicit_sigs"] = context["explicit"] = True
+                texts = [_sig_text(sg) for sg in meta.nopython_signatures]
+                context["sigs"] = texts if all(texts) else None
+            state["depth"] += 1
+            try:
+                res = base_call(self, *args, **kwargs)
+            except BaseException as e:
+                tb = e.__traceback__
+                while tb.tb_next is not None:
+                    tb = tb.tb_next
+                if tb.tb_frame.f_code is wrapper.__code__ and not isinstance(e, NumbaError):
+                    # Raised by compiled code (no Python frame below this one).
+                    r["calls"].append({"args": before, "expected": ["raise", type(e).__name__, str(e)[:200]], "after": {},
+                                       **context})
+                else:
+                    r["refused"] += 1
+                raise
+            finally:
+                state["depth"] -= 1
+            after = {n: v.copy() for n, v in bound.items() if isinstance(v, np.ndarray)}
+            r["calls"].append({"args": before, "expected": _encode_result(res), "after": after, **context})
+            return res
 
-    dmod.Dispatcher.__call__ = wrapper
+        return wrapper
+
+    dmod.Dispatcher.__call__ = make_wrapper(base_call, lambda d: d)
+
+    # User ufuncs called from Python (`@vectorize` and `@guvectorize` on the CPU; a
+    # target='parallel' ufunc is a plain NumPy ufunc, which cannot be hooked).
+    from numba.np.ufunc import dufunc as dumod, gufunc as gumod
+
+    class _UfuncView:
+        def __init__(self, u):
+            gu = isinstance(u, gumod.GUFunc)
+            inner = u.gufunc_builder if gu else u._dispatcher
+            self.py_func = inner.py_func
+            self.targetoptions = dict(getattr(inner, "targetoptions", {}))
+            self._can_compile = True
+            self.nopython_signatures = []
+            lazy = u.is_dynamic if gu else not u._frozen
+            sigs = None
+            if not lazy:
+                raw = inner._sigs if gu else list(inner.overloads.keys())
+                sigs = [_sig_text(x) for x in raw]
+                sigs = [x.replace("void(", "(") if gu else x for x in sigs] if all(sigs) else None
+            self.ufunc = {"kind": "guvectorize" if gu else "vectorize", "sigs": sigs,
+                          "layout": u.signature if gu else None, "lazy": lazy}
+
+    dumod.DUFunc.__call__ = make_wrapper(dumod.DUFunc.__call__, _UfuncView)
+    gumod.GUFunc.__call__ = make_wrapper(gumod.GUFunc.__call__, _UfuncView)
 
     # Tests decorated @run_test_in_subprocess (or calling subprocess_test_runner) re-run
     # themselves in a child `python -m numba.runtests ...`, which the hook would not see (and
@@ -1047,8 +1077,16 @@ def isolated_file(fr, call):
             seen.add(d[1])
             body.append(f"\n@njit({d[3]})" if d[3] else "\n@njit")
             body.append(_renamed(d[2], renames).rstrip())
-    opts = [o for o in [repr(call["sigs"]) if call.get("sigs") else "", _options(call["options"])] if o]
-    body.append(f"\n@njit({', '.join(opts)})" if opts else "\n@njit")
+    u = fr.get("ufunc")
+    if u:
+        lines.append("from numba import vectorize, guvectorize")
+        parts = [repr(u["sigs"])] if u.get("sigs") else []
+        if u["kind"] == "guvectorize":
+            parts.append(repr(u["layout"]))
+        body.append(f"\n@{u['kind']}({', '.join(parts)})" if parts else f"\n@{u['kind']}")
+    else:
+        opts = [o for o in [repr(call["sigs"]) if call.get("sigs") else "", _options(call["options"])] if o]
+        body.append(f"\n@njit({', '.join(opts)})" if opts else "\n@njit")
     body.append(_renamed(fr["iso_source"], renames).rstrip())
     return "\n".join(lines + [""] + body) + "\n"
 

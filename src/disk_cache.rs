@@ -226,7 +226,8 @@ pub(crate) struct Site {
 impl Site {
     /// A backend's raise site, its span relative to its function.
     pub(crate) fn of(site: &twinjit_ir::abi::RaiseSite, source: &LoadedSource) -> Site {
-        Site { function: site.function.clone(), at: source.relative_span(site.span), exception: site.exception.clone() }
+        let site = source.attributed(site);
+        Site { function: site.function, at: source.relative_span(site.span), exception: site.exception }
     }
 
     /// Back to a raise site; one whose place no longer fits has no location (a dummy span).

@@ -3,7 +3,7 @@
 use crate::error::{CompileError, Error};
 use twinjit_diag::{render_all, Diagnostic, FileId, SourceMap};
 use twinjit_ir::interp::{InterpOptions, RtValue};
-use twinjit_ir::{Const, Module, ModuleFunction, Signature, TypedProgram};
+use twinjit_ir::{Const, Module, ModuleFunction, Signature, Type, TypedProgram};
 
 use crate::outline::Outline;
 use std::sync::{Arc, OnceLock};
@@ -67,8 +67,25 @@ impl SourceModule {
     /// Infers `func` for `sig` and runs the IR pipeline. `boundscheck` overrides the
     /// decorator's choice; without either, bounds checking is on for host functions and off
     /// for kernels (as in numba-cuda).
+    ///
+    /// A signature that leaves out trailing parameters with defaults types them as the
+    /// defaults' constants (`(float64[:], float64[:])` for a `@vectorize` ufunc, whose `out`
+    /// defaults to None).
     pub fn specialize(&self, func: &str, sig: &Signature, boundscheck: Option<bool>) -> Result<TypedProgram, Error> {
-        let mut program = twinjit_ir::infer(&self.module, func, &sig.args, sig.ret.clone(), Default::default())
+        let mut args = sig.args.clone();
+        if let Some(f) = self.module.function(func) {
+            let n = f.body.params().len();
+            if args.len() < n && n - args.len() <= f.defaults.len() {
+                let omitted = n - args.len();
+                args.extend(f.defaults[f.defaults.len() - omitted..].iter().map(|c| match c {
+                    Const::Int(_) => Type::I64,
+                    Const::Float(_) => Type::F64,
+                    Const::Bool(_) => Type::BOOL,
+                    Const::None => Type::None,
+                }));
+            }
+        }
+        let mut program = twinjit_ir::infer(&self.module, func, &args, sig.ret.clone(), Default::default())
             .map_err(|d| compile_error(d, &self.sources))?;
         let module = &self.module;
         twinjit_ir::passes::run_pipeline(&mut program, |name| {
@@ -90,8 +107,23 @@ impl SourceModule {
     pub fn interpret(&self, func: &str, args: &[RtValue]) -> Result<RtValue, Error> {
         let (sig, args) = self.bind(func, args)?;
         let program = self.specialize(func, &sig, None)?;
-        twinjit_ir::interp::run(&program, &args, InterpOptions::default())
-            .map_err(|error| Error::from_interp(error, &self.sources))
+        twinjit_ir::interp::run(&program, &args, InterpOptions::default()).map_err(|mut error| {
+            // An error in code inlined from a callee (`passes/inline.rs`) is the callee's.
+            if let Some(f) = self.function_at(error.span) {
+                error.function = f.to_string();
+            }
+            Error::from_interp(error, &self.sources)
+        })
+    }
+
+    /// The function whose `def` holds `span` (a ufunc, not its inner function, which has the
+    /// same source).
+    fn function_at(&self, span: twinjit_diag::Span) -> Option<&str> {
+        let holds = |f: &&ModuleFunction| {
+            let s = f.body.span;
+            s.file == span.file && s.start <= span.start && span.end <= s.end
+        };
+        self.module.functions.iter().find(holds).map(|f| f.name.as_str())
     }
 
     /// The signature a call of `func` with `args` compiles for, and the arguments it runs with,
@@ -196,6 +228,16 @@ impl LoadedSource {
         let (f, start) = self.outline.containing(span.start as usize)?;
         let start = u32::try_from(start).ok()?;
         (span.end as usize <= f.source.end).then(|| (f.name.clone(), span.start - start, span.end - start))
+    }
+
+    /// `site` with the function whose source holds its span (a raise inlined into another
+    /// function stays its own function's).
+    pub(crate) fn attributed(&self, site: &twinjit_ir::abi::RaiseSite) -> twinjit_ir::abi::RaiseSite {
+        let mut s = site.clone();
+        if let Some((f, _, _)) = self.relative_span(site.span) {
+            s.function = f;
+        }
+        s
     }
 
     /// The span in this module of what [`LoadedSource::relative_span`] stored.

@@ -7,8 +7,17 @@ use twinjit::ir::{Function, InstKind};
 use twinjit::SourceModule;
 
 const SOURCE: &str = r#"
+import math
 import numpy as np
-from numba import njit
+from numba import njit, vectorize
+
+@vectorize(["float64(float64, float64)"])
+def hyp(x, y):
+    return math.sqrt(x * x + y * y)
+
+@njit
+def with_ufunc(x, y):
+    return hyp(x, y) * 2.0 + 1.0
 
 @njit
 def chain(x, y):
@@ -55,6 +64,14 @@ fn shape_of(name: &str, sig: &str) -> (usize, usize) {
     (allocs, loops)
 }
 
+/// How many calls the lowered IR of `name` under `sig` makes.
+fn calls_of(name: &str, sig: &str) -> usize {
+    let m = SourceModule::parse("fusion.py", SOURCE).expect("parses");
+    let p = m.specialize(name, &parse_signature(sig).expect("signature"), None).expect("compiles");
+    let f: &Function = &p.functions[0].func;
+    f.blocks.iter().flat_map(|b| &b.insts).filter(|i| matches!(f.insts[i.index()].kind, InstKind::Call(..))).count()
+}
+
 // Every elementwise loop comes in two versions: one flat loop, taken when every operand has
 // the result's shape and is C-contiguous at run time, and the broadcasting loop nest (one loop
 // per dimension) for the rest. Only one of them runs. So an n-D expression has 1 + n loops;
@@ -84,4 +101,15 @@ fn a_reduction_folds_its_expression_without_a_temporary() {
     // `np.sum(x * x + 1.0)` evaluates the expression inside the sum's loop: no array.
     assert_eq!(shape_of("reduce_chain", "(float64[::1],)"), (0, 2));
     assert_eq!(shape_of("reduce_chain", "(float64[:, :],)"), (0, 3));
+}
+
+#[test]
+fn a_vectorize_ufunc_fuses_with_its_expression_and_its_element_function_is_inlined() {
+    // `hyp(x, y) * 2.0 + 1.0`: one array, the flat loop and the broadcasting one, and no call
+    // per element (the element function is copied into both loops).
+    assert_eq!(shape_of("with_ufunc", "(float64[::1], float64[::1])"), (1, 2));
+    assert_eq!(calls_of("with_ufunc", "(float64[::1], float64[::1])"), 0);
+    // The ufunc itself, called from Rust (its `out` left to its None default).
+    assert_eq!(shape_of("hyp", "(float64[::1], float64[::1])"), (1, 2));
+    assert_eq!(calls_of("hyp", "(float64[::1], float64[::1])"), 0);
 }

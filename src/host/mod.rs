@@ -209,7 +209,9 @@ impl Function {
             sig.args.clone(),
             entry.func.ret.clone(),
             written,
-            compiled.sites.clone(),
+            // A raise inlined from a callee (`passes/inline.rs`) is the callee's: the function
+            // is the one whose source holds the span.
+            compiled.sites.iter().map(|s| m.source.attributed(s)).collect(),
             compiled,
             started.elapsed(),
             m.source.sources().clone(),

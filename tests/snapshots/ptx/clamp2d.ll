@@ -5,7 +5,6 @@ target triple = "nvptx64-nvidia-cuda"
 ; clamp2d (clamp2d$af82C$f8$f8)
 define internal i32 @"clamp2d$af82C$f8$f8$f"(ptr %err, ptr %ret, ptr %a0_0, i64 %a0_1, i64 %a0_2, i64 %a0_3, i64 %a0_4, double %a1_0, double %a2_0) {
 entry:
-  %retbuf29 = alloca [1 x i64], align 8
   br label %b0
 b0:
   %t1 = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
@@ -42,16 +41,12 @@ b2:
   %t26 = add i64 %t25, %t24
   %t27 = getelementptr inbounds double, ptr %a0_0, i64 %t26
   %t28 = load double, ptr %t27, align 8
-  %t30 = call i32 @"clamp$f8$f8$f8$f"(ptr %err, ptr %retbuf29, double %t28, double %a1_0, double %a2_0)
-  %t31 = icmp ne i32 %t30, 0
-  br i1 %t31, label %prop32, label %ret33
-prop32:
-  ret i32 %t30
-ret33:
-  %t34 = getelementptr inbounds i64, ptr %retbuf29, i64 0
-  %t35 = load double, ptr %t34, align 8
-  %t36 = getelementptr inbounds double, ptr %a0_0, i64 %t26
-  store double %t35, ptr %t36, align 8
+  %t29 = fcmp ogt double %a1_0, %t28
+  %t30 = select i1 %t29, double %a1_0, double %t28
+  %t31 = fcmp olt double %a2_0, %t30
+  %t32 = select i1 %t31, double %a2_0, double %t30
+  %t33 = getelementptr inbounds double, ptr %a0_0, i64 %t26
+  store double %t32, ptr %t33, align 8
   br label %b1
 b1:
   ret i32 0

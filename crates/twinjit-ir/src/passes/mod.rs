@@ -9,6 +9,7 @@ mod bounds_check_elim;
 mod dce;
 mod expand_indexing;
 mod gvn;
+pub mod inline;
 mod licm;
 pub mod parallel;
 mod refcount;
@@ -87,11 +88,13 @@ impl From<VerifyError> for PipelineError {
     }
 }
 
-/// The standard pipeline after inference: `expand_indexing`, `gvn`, `bounds_check_elim`, `licm`,
+/// The standard pipeline after inference: `inline` (small leaf functions into their callers),
+/// then per function `expand_indexing`, `gvn`, `bounds_check_elim`, `licm`,
 /// `dce`, `simplify_cfg`, then `parallel` (which outlines `prange` loops into chunk functions, added
 /// to the program), then `refcount`.
 /// `boundscheck_for(source_name)` decides per function (decorator or engine option).
 pub fn run_pipeline(program: &mut TypedProgram, boundscheck_for: impl Fn(&str) -> bool) -> Result<(), PipelineError> {
+    inline::inline_leaves(program);
     for tf in &mut program.functions {
         if dump_requested("infer") {
             eprintln!("; after infer\n{}", tf.func);
