@@ -203,3 +203,15 @@ def window_mean(x, w, out):
         if i >= w:
             s -= x[i - w]
         out[i] = s / w if i >= w - 1 else np.nan
+
+
+# check: row_sums_par(np.arange(12, dtype=np.float64).reshape(4, 3)) -> [3.0, 12.0, 21.0, 30.0]
+# check: row_sums_par(np.arange(24, dtype=np.float64).reshape(2, 3, 4)) -> [[6.0, 22.0, 38.0], [54.0, 70.0, 86.0]]
+# check: row_sums_par(np.arange(5, dtype=np.float64)) -> 10.0
+@guvectorize([(float64[:], float64[:])], "(n)->()", target="parallel")
+def row_sums_par(x, res):
+    """target='parallel': the rows are shared out among threads."""
+    s = 0.0
+    for v in x:
+        s += v
+    res[0] = s

@@ -260,7 +260,19 @@ impl<'r> Rewriter<'r> {
             rw.call_inner(b, &plan, &xs, span)?;
             Ok(())
         };
-        self.loop_nest(b, &loop_dims, span, &mut body)?;
+        if spec.parallel && self.host && !loop_dims.is_empty() {
+            // target='parallel': the outermost loop dimension is a `prange`.
+            let rest = loop_dims[1..].to_vec();
+            self.prange_loop(b, loop_dims[0], span, &mut |rw, i| {
+                rw.loop_nest(b, &rest, span, &mut |rw, inner| {
+                    let mut idx = vec![i];
+                    idx.extend_from_slice(inner);
+                    body(rw, &idx)
+                })
+            })?;
+        } else {
+            self.loop_nest(b, &loop_dims, span, &mut body)?;
+        }
         let mut results = Vec::new();
         for j in 0..plan.outputs.len() {
             let k = nin + j;
