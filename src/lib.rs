@@ -45,7 +45,9 @@ mod spec_table;
 mod target;
 
 pub use disk_cache::CacheMode;
-pub use host::{ArgValue, Array, ArrayArg, Complex32, Complex64, Element, FromValue, IntoArg, IntoArgs, Value};
+pub use host::{
+    ArgValue, Array, ArrayArg, Complex32, Complex64, Element, FromValue, Ignored, IntoArg, IntoArgs, Value,
+};
 
 /// The memory manager of arrays compiled code allocates (ARCHITECTURE.md, "Memory model"):
 /// this thread's counts of buffers allocated, freed, and leaked by a reference-count bug (the

@@ -670,10 +670,20 @@ def total(x, res):
     assert_eq!(got[[0, 0]], 5.0);
     assert_eq!(got[[1, 1]], 72f64.sqrt());
     assert_eq!(got[[1, 2]], 10.0);
-    // `out=`: written in place and returned.
+    // `out=`: written in place and returned (as a copy; `Ignored` takes no copy).
     let mut out = [0.0f64; 3];
-    let _: twinjit::Array = hyp.call((&[6.0f64, 0.0, 5.0][..], 8.0f64, &mut out[..])).unwrap();
+    let back: twinjit::Array = hyp.call((&[6.0f64, 0.0, 5.0][..], 8.0f64, &mut out[..])).unwrap();
     assert_eq!(out, [10.0, 8.0, 89f64.sqrt()]);
+    assert_eq!(back.to_vec::<f64>(), Some(out.to_vec()));
+    let mut out2 = [0.0f64; 2];
+    let twinjit::Ignored = hyp.call((&[0.0f64, 3.0][..], 4.0f64, &mut out2[..])).unwrap();
+    assert_eq!(out2, [4.0, 5.0]);
+    // An ignored result that compiled code allocated is freed.
+    let before = twinjit::memory::stats();
+    let twinjit::Ignored = hyp.call((&[1.0f64, 2.0][..], 0.0f64)).unwrap();
+    let after = twinjit::memory::stats();
+    assert_eq!(after.allocated - before.allocated, 1);
+    assert_eq!(after.freed - before.freed, 1, "the ignored result is freed");
     // target='parallel' on more elements than chunks.
     let xs: Vec<f64> = (0..10_000).map(|i| i as f64).collect();
     let t: twinjit::Array = m.function("twice").unwrap().call((&xs[..],)).unwrap();

@@ -651,6 +651,9 @@ impl std::fmt::Display for Value {
 
 /// Converts a returned [`Value`] into a Rust type.
 pub trait FromValue: Sized {
+    /// Whether the result is dropped unread ([`Ignored`]): a returned array the caller lent
+    /// (`out=` of a ufunc) is then not copied.
+    const IGNORES_RESULT: bool = false;
     /// `None` when the value has another type.
     fn from_value(v: Value) -> Option<Self>;
     /// The Rust type's name, for errors.
@@ -725,6 +728,22 @@ impl FromValue for () {
     }
     fn describe() -> &'static str {
         "()"
+    }
+}
+
+/// A result the caller does not want: `f.call::<Ignored>((&x[..], &mut out[..]))` runs a
+/// function that returns its (lent) output array, such as a ufunc given `out`, without the
+/// copy an [`Array`] result would make of it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ignored;
+
+impl FromValue for Ignored {
+    const IGNORES_RESULT: bool = true;
+    fn from_value(_: Value) -> Option<Self> {
+        Some(Ignored)
+    }
+    fn describe() -> &'static str {
+        "Ignored"
     }
 }
 

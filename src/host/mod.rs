@@ -9,7 +9,9 @@ mod cache;
 mod overload;
 mod specialization;
 
-pub use args::{ArgValue, Array, ArrayArg, Complex32, Complex64, Element, FromValue, IntoArg, IntoArgs, Value};
+pub use args::{
+    ArgValue, Array, ArrayArg, Complex32, Complex64, Element, FromValue, Ignored, IntoArg, IntoArgs, Value,
+};
 pub use specialization::Specialization;
 
 use crate::dispatcher::{parse_signature, CallArg, Dispatcher};

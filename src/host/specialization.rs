@@ -72,6 +72,14 @@ impl Specialization {
         // A result holding arrays goes through `Value`, which owns their references (dropping
         // it on a type mismatch frees them).
         let convert = |slots: &[u64]| {
+            if R::IGNORES_RESULT {
+                // Release what compiled code allocated for the result; a lent array is the
+                // caller's and needs nothing (and no copy).
+                if Value::owners_in_slots(&self.ret, slots).iter().any(|p| !p.is_null()) {
+                    drop(Value::from_slots(&self.ret, slots, &mut 0));
+                }
+                return R::from_value(Value::None);
+            }
             if self.ret.holds_array() {
                 Value::from_slots(&self.ret, slots, &mut 0).and_then(R::from_value)
             } else {
