@@ -215,3 +215,29 @@ def row_sums_par(x, res):
     for v in x:
         s += v
     res[0] = s
+
+
+# ---------------------------------------------------------------- ufunc.reduce in compiled code
+
+
+@vectorize(["float64(float64, float64)", "int64(int64, int64)"])
+def larger(a, b):
+    return a if a > b else b
+
+
+# check: reduce_1d(np.array([3.0, 1.0, 4.0, 1.5])) -> 4.0
+# check: reduce_1d(np.array([7, -2, 9, 4])) -> 9.0
+# check: reduce_1d(np.array([2.5])) -> 2.5
+# check: reduce_1d(np.zeros(0)) raises ValueError: zero-size array to reduction operation larger which has no identity
+@njit
+def reduce_1d(a):
+    return larger.reduce(a)
+
+
+# check: reduce_axes(np.array([[1.0, 8.0, 3.0], [4.0, 2.0, 6.0]])) -> ([8.0, 6.0], 6)
+# check: reduce_axes(np.arange(12, dtype=np.float64).reshape(3, 4)) -> ([3.0, 7.0, 11.0], 6)
+@njit
+def reduce_axes(a):
+    """Along each row of a 2-D array (Numba 0.68 fails to lower the default axis 0 of a 2-D
+    array; twinjit compiles it too)."""
+    return larger.reduce(a, axis=1), gcd.reduce(np.array([12, 18, 30]))

@@ -34,6 +34,7 @@ mod loops;
 mod operator;
 mod races;
 mod raise;
+mod ufunc_reduce;
 
 /// Deepest expression nesting lowered (deeper input gets a diagnostic, not a stack overflow).
 const MAX_DEPTH: usize = 2000;
@@ -1557,6 +1558,17 @@ impl Lower<'_> {
             }
         }
         if let Expr::Attribute(a) = &*c.func {
+            if let Expr::Name(n) = &*a.value {
+                let ufunc = match self.env.get(n.id.as_str()) {
+                    Some(Global::Function { ufunc: Some(Builtin::UfuncCall), .. }) => {
+                        !self.locals.contains(n.id.as_str())
+                    }
+                    _ => false,
+                };
+                if ufunc && a.attr.id.as_str() == "reduce" {
+                    return self.ufunc_reduce(n.id.as_str(), c, span);
+                }
+            }
             if let Some(b) = Builtin::from_path(&format!(".{}()", a.attr.id.as_str())) {
                 let receiver = self.expr(&a.value);
                 return self.method_call(b, receiver, c, span);

@@ -1148,6 +1148,9 @@ builtins! {
     /// output array or None): the inner function over the loop dimensions, on views of the
     /// core dimensions.
     GufuncCall = "gufunc_call" [] (2, 255) UserUfunc, Rw;
+    /// `f.reduce(a, axis)` of a `@vectorize` ufunc (arguments: its inner function, the array,
+    /// the axis): the inner function folded along the axis from its first element.
+    UfuncReduce = "ufunc_reduce" [] (3, 3) UserUfunc, Rw;
     /// The top of a `prange` loop's body in a `parallel=True` function (arguments: the loop's
     /// counter, start, stop and step, int64). The `parallel` pass outlines the loop and removes
     /// it; no backend sees it.

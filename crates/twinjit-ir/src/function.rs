@@ -503,7 +503,14 @@ impl InstKind {
             InstKind::Builtin(b, _) => {
                 b.is_cuda()
                     || b.is_random()
-                    || matches!(b, Builtin::CallValue | Builtin::PrangeLoop | Builtin::UfuncCall | Builtin::GufuncCall)
+                    || matches!(
+                        b,
+                        Builtin::CallValue
+                            | Builtin::PrangeLoop
+                            | Builtin::UfuncCall
+                            | Builtin::GufuncCall
+                            | Builtin::UfuncReduce
+                    )
             }
             _ => false,
         }

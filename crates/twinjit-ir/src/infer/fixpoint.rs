@@ -433,7 +433,7 @@ impl<'m> Inferencer<'m> {
                 Some(_) => Type::Function(name.clone()),
                 None => return Err(err(span, format!("unknown function `{name}`"), "not defined in this module")),
             },
-            InstKind::Builtin(bi @ (Builtin::UfuncCall | Builtin::GufuncCall), args) => {
+            InstKind::Builtin(bi @ (Builtin::UfuncCall | Builtin::GufuncCall | Builtin::UfuncReduce), args) => {
                 self.user_ufunc_type(i, *bi, args, types, span)?
             }
             // `f(x)` of a function value: the call of the function its type names.

@@ -296,6 +296,37 @@ impl Inferencer<'_> {
             }
             cx.instances[c].ret.clone()
         };
+        if bi == Builtin::UfuncReduce {
+            let Type::Array(at) = &arg_types[0] else {
+                return Err(err(span, format!("`{name}.reduce` takes an array, found {}", arg_types[0]), "here"));
+            };
+            if self.module.functions[cidx].body.params().len() != 2 {
+                return Err(err(span, "reduce only supported for binary functions", "here")
+                    .with_hint("ufunc.reduce folds a function of two arguments along an axis"));
+            }
+            let e = Type::Scalar(at.dtype);
+            let plan = vectorize_plan(self.module, cidx, name, spec, &[e.clone(), e.clone()], span)?;
+            let r = match specialise(self, &plan) {
+                Type::Unknown => return Ok(Type::Unknown),
+                Type::Scalar(s) => s,
+                t => return Err(err(span, format!("ufunc `{name}` returns {t}, not a number"), "here")),
+            };
+            // The running value is of the loop's result type; the later steps take it.
+            if Type::Scalar(r) != e {
+                let plan = vectorize_plan(self.module, cidx, name, spec, &[Type::Scalar(r), e], span)?;
+                specialise(self, &plan);
+            }
+            return Ok(match &arg_types[1] {
+                _ if at.ndim == 1 => Type::Scalar(r),
+                Type::Scalar(s) if s.is_int() => {
+                    Type::Array(ArrayType { dtype: r, ndim: at.ndim - 1, layout: Layout::C })
+                }
+                t => {
+                    return Err(err(span, format!("`{name}.reduce`: the axis must be an integer, found {t}"), "axis")
+                        .with_hint("axis=None (every element) is supported for 1-D arrays only"))
+                }
+            });
+        }
         if bi == Builtin::GufuncCall {
             let plan = gufunc_plan(cidx, name, spec, &arg_types, span)?;
             let ret = specialise(self, &plan);

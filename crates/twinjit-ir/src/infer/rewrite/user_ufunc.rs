@@ -76,7 +76,81 @@ impl<'r> Rewriter<'r> {
             let x = self.inner_element(b, args[0], &vals[..vals.len() - 1], span)?;
             return self.coerce(b, x, &rt, span);
         }
+        if bi == Builtin::UfuncReduce {
+            return self.ufunc_reduce(b, args, name, rt, span);
+        }
         self.gufunc(b, (cidx, name, spec), &vals, rt, span)
+    }
+
+    /// `f.reduce(a, axis)` (source arguments: the inner function, `a`, the axis): the inner
+    /// function folded along the axis from its first element, NumPy's `ValueError` on an empty
+    /// axis (user ufuncs have no identity here).
+    fn ufunc_reduce(
+        &mut self,
+        b: Block,
+        args: &[Value],
+        name: &str,
+        rt: Type,
+        span: Span,
+    ) -> Result<Value, Diagnostic> {
+        let a = self.val(args[1]);
+        let at = self.ty(a).array().expect("an array");
+        let r = match &rt {
+            Type::Array(t) => t.dtype,
+            t => t.scalar().expect("a number"),
+        };
+        let dims = self.dims(b, a, span);
+        let strides = self.strides(b, a, span);
+        let axis = if at.ndim == 1 {
+            0
+        } else {
+            let k = const_index(self.src, &[args[2]], span).map_err(|_| {
+                err(span, "the axis must be a constant here", "axis")
+                    .with_hint("write the axis as a literal, e.g. axis=0")
+            })?;
+            typing::norm_axis(k, at.ndim).ok_or_else(|| {
+                err(span, format!("axis {k} is out of bounds for array of dimension {}", at.ndim), "axis")
+            })? as usize
+        };
+        let n = dims[axis];
+        let zero = self.int(b, 0, span);
+        let empty = self.emit_compare(b, span, CmpOp::Eq, n, zero);
+        let msg = format!("zero-size array to reduction operation {name} which has no identity");
+        self.raise_if(b, empty, "ValueError", &msg, span);
+        let inner = args[0];
+        let rt_s = Type::Scalar(r);
+        // The fold along the axis from element offset `base`.
+        let along = |rw: &mut Self, base: Value| -> Result<Value, Diagnostic> {
+            let first = rw.push(b, InstKind::Load(a, base), Type::Scalar(at.dtype), span);
+            let first = rw.coerce(b, first, &rt_s, span)?;
+            let one = rw.int(b, 1, span);
+            let out = rw.fold(b, (one, n), vec![first], span, &mut |rw, i, v| {
+                let step = rw.emit_binary(b, span, BinaryOp::Mul, i, strides[axis]);
+                let off = rw.emit_binary(b, span, BinaryOp::Add, base, step);
+                let x = rw.push(b, InstKind::Load(a, off), Type::Scalar(at.dtype), span);
+                let y = rw.inner_element(b, inner, &[v[0], x], span)?;
+                Ok(vec![rw.coerce(b, y, &rt_s, span)?])
+            })?;
+            Ok(out[0])
+        };
+        if at.ndim == 1 {
+            return along(self, zero);
+        }
+        let mut odims = dims.clone();
+        odims.remove(axis);
+        let mut ostrides_src = strides.clone();
+        ostrides_src.remove(axis);
+        let t = Type::Array(ArrayType { dtype: r, ndim: at.ndim - 1, layout: Layout::C });
+        let out = self.push(b, InstKind::NewArray { dtype: r, shape: odims.clone(), zeroed: false }, t, span);
+        let ostrides = self.strides(b, out, span);
+        self.loop_nest(b, &odims, span, &mut |rw, idx| {
+            let base = rw.offset(b, &ostrides_src, idx, span);
+            let acc = along(rw, base)?;
+            let off = rw.offset(b, &ostrides, idx, span);
+            rw.push_void(b, InstKind::Store(out, off, acc), span);
+            Ok(())
+        })?;
+        Ok(out)
     }
 
     /// One element of a `@vectorize` ufunc (source value `inner`, its inner function) of the
