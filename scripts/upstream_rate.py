@@ -677,7 +677,7 @@ def record_main(argv):
                 sigs = [_sig_text(x) for x in raw]
                 sigs = [x.replace("void(", "(") if gu else x for x in sigs] if all(sigs) else None
             self.ufunc = {"kind": "guvectorize" if gu else "vectorize", "sigs": sigs,
-                          "layout": u.signature if gu else None, "lazy": lazy}
+                          "layout": u.gufunc_builder.signature if gu else None, "lazy": lazy}
 
     dumod.DUFunc.__call__ = make_wrapper(dumod.DUFunc.__call__, _UfuncView)
     gumod.GUFunc.__call__ = make_wrapper(gumod.GUFunc.__call__, _UfuncView)

@@ -63,10 +63,12 @@ def gcd(a, b):
 # check: pick_loop(np.arange(3, dtype=np.int16), np.int16(1)) -> [1, 11, 21]
 # check: pick_loop(np.arange(3, dtype=np.int32), np.int32(2)) -> [2, 12, 22]
 # check: pick_loop(np.arange(3), 1) -> [1.0, 11.0, 21.0]
+# check: pick_loop(np.arange(3, dtype=np.int32), 2) -> [2, 12, 22]
 # check: pick_loop(np.array([0.5, 1.5]), 1) -> [6.0, 16.0]
 @vectorize(["int32(int32, int32)", "float64(float64, float64)"])
 def pick_loop(x, y):
-    """The first loop every input casts to safely: int64 does not fit int32."""
+    """The first loop every input casts to safely: int64 does not fit int32, but a Python int
+    beside an int32 array does (NumPy 2's weak scalars, NEP 50)."""
     return x * 10 + y
 
 
@@ -241,3 +243,12 @@ def reduce_axes(a):
     """Along each row of a 2-D array (Numba 0.68 fails to lower the default axis 0 of a 2-D
     array; twinjit compiles it too)."""
     return larger.reduce(a, axis=1), gcd.reduce(np.array([12, 18, 30]))
+
+
+# check: scale_by(np.arange(4, dtype=np.int32), 3) -> [0, 3, 6, 9]
+# check: scale_by(np.arange(6, dtype=np.int32).reshape(2, 3), np.array([2, 5], dtype=np.int32)) -> [[0, 2, 4], [15, 20, 25]]
+@guvectorize(["void(int32[:], int32[:], int32[:])"], "(n),()->(n)")
+def scale_by(x, k, out):
+    """A `()` input declared as an array: each loop index sees a 1-element array."""
+    for i in range(x.shape[0]):
+        out[i] = x[i] * k[0]

@@ -1826,12 +1826,28 @@ pub fn safe_cast(from: Scalar, to: Scalar) -> bool {
 
 /// Numba's choice of a ufunc loop (`ufunc_find_matching_loop`): the first of `loops` (input
 /// dtypes) that every input casts to safely, where integers cast to any float or complex loop
-/// type when the inputs mix integers and inexact numbers.
-pub fn pick_ufunc_loop<'a>(loops: impl IntoIterator<Item = &'a [Scalar]>, inputs: &[Scalar]) -> Option<usize> {
+/// type when the inputs mix integers and inexact numbers. A *weak* input (a Python number
+/// passed beside arrays to the ufunc itself, NumPy 2's NEP 50) fits any loop type of its kind
+/// or a higher one: a Python int an int32 loop, a Python float a float32 one.
+pub fn pick_ufunc_loop<'a>(
+    loops: impl IntoIterator<Item = &'a [Scalar]>,
+    inputs: &[Scalar],
+    weak: &[bool],
+) -> Option<usize> {
     let mixed = inputs.iter().any(|s| s.is_int()) && inputs.iter().any(|s| s.is_inexact());
+    let kind = |s: Scalar| match s {
+        Scalar::Bool => 0,
+        s if s.is_int() => 1,
+        s if s.is_float() => 2,
+        _ => 3,
+    };
     loops.into_iter().position(|l| {
         l.len() == inputs.len()
-            && inputs.iter().zip(l).all(|(&f, &t)| safe_cast(f, t) || (mixed && f.is_int() && t.is_inexact()))
+            && inputs.iter().zip(l).enumerate().all(|(k, (&f, &t))| {
+                (weak.get(k) == Some(&true) && kind(f) <= kind(t) && t != Scalar::Bool)
+                    || safe_cast(f, t)
+                    || (mixed && f.is_int() && t.is_inexact())
+            })
     })
 }
 

@@ -86,13 +86,23 @@ fn no_loop(name: &str, ins: &[Scalar], span: Span) -> Diagnostic {
     .with_hint("add a signature for these types to the decorator's list, or leave the list out to compile lazily")
 }
 
-/// The plan of a `@vectorize` call on `ins` (input types, known).
+/// Which inputs are weak in loop selection ([`typing::pick_ufunc_loop`]): when `entry` (the
+/// ufunc called as itself, from Rust or the CLI, as Python calls it), the Python-typed numbers
+/// (int64, float64, complex128) beside at least one array.
+pub(super) fn weak_inputs(ins: &[Type], entry: bool) -> Vec<bool> {
+    let arrays = ins.iter().any(|t| matches!(t, Type::Array(_)));
+    ins.iter()
+        .map(|t| entry && arrays && matches!(t, Type::Scalar(Scalar::Int64 | Scalar::Float64 | Scalar::Complex128)))
+        .collect()
+}
+
+/// The plan of a `@vectorize` call on `ins` (input types, known; `entry`: see
+/// [`weak_inputs`]).
 pub(super) fn vectorize_plan(
     module: &Module,
-    inner: usize,
-    name: &str,
-    spec: &UfuncSpec,
+    (inner, name, spec): (usize, &str, &UfuncSpec),
     ins: &[Type],
+    entry: bool,
     span: Span,
 ) -> Result<Plan, Diagnostic> {
     let dts: Vec<Scalar> = ins.iter().enumerate().map(|(k, t)| elem(t, name, k, span)).collect::<Result<_, _>>()?;
@@ -104,8 +114,9 @@ pub(super) fn vectorize_plan(
         (dts, None)
     } else {
         let loops = loop_inputs(&spec.loops, nparams);
-        let k =
-            typing::pick_ufunc_loop(loops.iter().map(Vec::as_slice), &dts).ok_or_else(|| no_loop(name, &dts, span))?;
+        let weak = weak_inputs(ins, entry);
+        let k = typing::pick_ufunc_loop(loops.iter().map(Vec::as_slice), &dts, &weak)
+            .ok_or_else(|| no_loop(name, &dts, span))?;
         (loops[k].clone(), spec.loops[k].ret.clone())
     };
     Ok(Plan {
@@ -120,10 +131,9 @@ pub(super) fn vectorize_plan(
 /// The plan of a `@guvectorize` call with `args` (input then output types, known; an output
 /// not passed is None).
 pub(super) fn gufunc_plan(
-    inner: usize,
-    name: &str,
-    spec: &UfuncSpec,
+    (inner, name, spec): (usize, &str, &UfuncSpec),
     args: &[Type],
+    entry: bool,
     span: Span,
 ) -> Result<Plan, Diagnostic> {
     let layout = spec.layout.as_ref().expect("a gufunc has a layout");
@@ -192,7 +202,8 @@ pub(super) fn gufunc_plan(
         (all, None)
     } else {
         let loops = loop_inputs(&spec.loops, nin + nout);
-        let k = typing::pick_ufunc_loop(loops.iter().map(|l| &l[..l.len().min(nin)]), &in_dts)
+        let weak = weak_inputs(&args[..nin], entry);
+        let k = typing::pick_ufunc_loop(loops.iter().map(|l| &l[..l.len().min(nin)]), &in_dts, &weak)
             .ok_or_else(|| no_loop(name, &in_dts, span))?;
         (loops[k].clone(), Some(&spec.loops[k]))
     };
@@ -285,6 +296,8 @@ impl Inferencer<'_> {
         span: Span,
     ) -> Result<Type, Diagnostic> {
         let (cidx, name, spec) = inner_of(self.module, types, args, span)?;
+        // The ufunc's own body (its call from Rust or the CLI) sees Python's weak numbers.
+        let entry = self.mf(i).name == name;
         let arg_types: Vec<Type> = args[1..].iter().map(|a| types[a.index()].unwrapped().clone()).collect();
         if arg_types.iter().any(|t| !t.is_known()) {
             return Ok(Type::Unknown);
@@ -305,7 +318,7 @@ impl Inferencer<'_> {
                     .with_hint("ufunc.reduce folds a function of two arguments along an axis"));
             }
             let e = Type::Scalar(at.dtype);
-            let plan = vectorize_plan(self.module, cidx, name, spec, &[e.clone(), e.clone()], span)?;
+            let plan = vectorize_plan(self.module, (cidx, name, spec), &[e.clone(), e.clone()], false, span)?;
             let r = match specialise(self, &plan) {
                 Type::Unknown => return Ok(Type::Unknown),
                 Type::Scalar(s) => s,
@@ -313,7 +326,7 @@ impl Inferencer<'_> {
             };
             // The running value is of the loop's result type; the later steps take it.
             if Type::Scalar(r) != e {
-                let plan = vectorize_plan(self.module, cidx, name, spec, &[Type::Scalar(r), e], span)?;
+                let plan = vectorize_plan(self.module, (cidx, name, spec), &[Type::Scalar(r), e], false, span)?;
                 specialise(self, &plan);
             }
             return Ok(match &arg_types[1] {
@@ -328,7 +341,7 @@ impl Inferencer<'_> {
             });
         }
         if bi == Builtin::GufuncCall {
-            let plan = gufunc_plan(cidx, name, spec, &arg_types, span)?;
+            let plan = gufunc_plan((cidx, name, spec), &arg_types, entry, span)?;
             let ret = specialise(self, &plan);
             if ret.is_known() && ret != Type::None {
                 return Err(err(span, format!("gufunc `{name}` must return nothing"), "its function returns a value")
@@ -337,7 +350,7 @@ impl Inferencer<'_> {
             return Ok(gufunc_result(spec, &plan, &arg_types));
         }
         let (ins, out) = arg_types.split_at(arg_types.len() - 1);
-        let plan = vectorize_plan(self.module, cidx, name, spec, ins, span)?;
+        let plan = vectorize_plan(self.module, (cidx, name, spec), ins, entry, span)?;
         let ret = match specialise(self, &plan) {
             Type::Unknown => return Ok(Type::Unknown),
             Type::Scalar(s) => s,

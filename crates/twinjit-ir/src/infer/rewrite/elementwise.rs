@@ -709,7 +709,9 @@ impl Rewriter<'_> {
                 match bi.info().typing {
                     Typing::UserUfunc => {
                         let InstKind::Builtin(_, args) = &d.kind else { unreachable!("a builtin") };
-                        self.inner_element(b, args[0], &xs, span)?
+                        let ins: Vec<Type> =
+                            inputs(d).iter().map(|a| self.types[a.index()].unwrapped().clone()).collect();
+                        self.inner_element(b, args[0], &ins, &xs, span)?
                     }
                     Typing::Ufunc(u) => {
                         // The loop's type (with an output array, the result converts to its

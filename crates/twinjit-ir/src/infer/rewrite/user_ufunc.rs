@@ -73,7 +73,9 @@ impl<'r> Rewriter<'r> {
         let (cidx, name, spec) = inner_of(self.module, &self.types, args, span)?;
         let vals: Vec<Value> = args[1..].iter().map(|a| self.val(*a)).collect();
         if bi == Builtin::UfuncCall {
-            let x = self.inner_element(b, args[0], &vals[..vals.len() - 1], span)?;
+            let ins: Vec<Type> =
+                args[1..args.len() - 1].iter().map(|a| self.types[a.index()].unwrapped().clone()).collect();
+            let x = self.inner_element(b, args[0], &ins, &vals[..vals.len() - 1], span)?;
             return self.coerce(b, x, &rt, span);
         }
         if bi == Builtin::UfuncReduce {
@@ -128,7 +130,8 @@ impl<'r> Rewriter<'r> {
                 let step = rw.emit_binary(b, span, BinaryOp::Mul, i, strides[axis]);
                 let off = rw.emit_binary(b, span, BinaryOp::Add, base, step);
                 let x = rw.push(b, InstKind::Load(a, off), Type::Scalar(at.dtype), span);
-                let y = rw.inner_element(b, inner, &[v[0], x], span)?;
+                let ts = [rw.ty(v[0]), rw.ty(x)];
+                let y = rw.inner_element(b, inner, &ts, &[v[0], x], span)?;
                 Ok(vec![rw.coerce(b, y, &rt_s, span)?])
             })?;
             Ok(out[0])
@@ -153,18 +156,19 @@ impl<'r> Rewriter<'r> {
         Ok(out)
     }
 
-    /// One element of a `@vectorize` ufunc (source value `inner`, its inner function) of the
-    /// numbers `xs` (new values): the call of the chosen loop's specialisation.
+    /// One element of a `@vectorize` ufunc (source value `inner`, its inner function) whose
+    /// inputs have types `ins` (arrays or numbers, as the call was typed) of the numbers `xs`
+    /// (new values): the call of the chosen loop's specialisation.
     pub(super) fn inner_element(
         &mut self,
         b: Block,
         inner: Value,
+        ins: &[Type],
         xs: &[Value],
         span: Span,
     ) -> Result<Value, Diagnostic> {
         let (cidx, name, spec) = inner_of(self.module, &self.types, &[inner], span)?;
-        let ts: Vec<Type> = xs.iter().map(|x| self.ty(*x)).collect();
-        let plan = vectorize_plan(self.module, cidx, name, spec, &ts, span)?;
+        let plan = vectorize_plan(self.module, (cidx, name, spec), ins, self.src.name == name, span)?;
         self.call_inner(b, &plan, xs, span)
     }
 
@@ -193,7 +197,7 @@ impl<'r> Rewriter<'r> {
         span: Span,
     ) -> Result<Value, Diagnostic> {
         let tys: Vec<Type> = vals.iter().map(|v| self.ty(*v)).collect();
-        let plan = gufunc_plan(cidx, name, spec, &tys, span)?;
+        let plan = gufunc_plan((cidx, name, spec), &tys, self.src.name == name, span)?;
         let layout = spec.layout.clone().expect("a gufunc has a layout");
         let nin = layout.inputs.len();
         let describe = |g: &[Vec<String>]| g.iter().map(|c| format!("({})", c.join(","))).collect::<Vec<_>>().join(",");
@@ -247,6 +251,23 @@ impl<'r> Rewriter<'r> {
                 *a = self.copy_of(b, *a, want, span)?;
             }
         }
+        // A number for a `()` input the signature declares as an array (`int64[:]`, read as
+        // `n[0]`): a 1-element array holding it, the same for every loop index.
+        let mut shared = vec![false; vals.len()];
+        for k in 0..nin {
+            if let (Type::Array(t), Type::Scalar(_)) = (&plan.inner_args[k], self.ty(args[k])) {
+                let one = self.int(b, 1, span);
+                let at = Type::Array(ArrayType { dtype: t.dtype, ndim: 1, layout: Layout::C });
+                let arr =
+                    self.push(b, InstKind::NewArray { dtype: t.dtype, shape: vec![one], zeroed: false }, at, span);
+                let x = self.coerce(b, args[k], &Type::Scalar(t.dtype), span)?;
+                let zero = self.int(b, 0, span);
+                self.push_void(b, InstKind::Store(arr, zero, x), span);
+                let view = Type::Array(ArrayType { layout: Layout::A, ..*t });
+                args[k] = self.coerce(b, arr, &view, span)?;
+                shared[k] = true;
+            }
+        }
         let mut fresh = vec![false; vals.len()];
         for (j, &(dtype, given)) in plan.outputs.iter().enumerate() {
             let k = nin + j;
@@ -285,7 +306,7 @@ impl<'r> Rewriter<'r> {
         // Every array argument as a view of the loop dimensions and its own core dimensions.
         let mut views: Vec<Option<(Value, Vec<Value>)>> = Vec::new();
         for (k, &a) in args.iter().enumerate() {
-            if !matches!(self.ty(a), Type::Array(_)) {
+            if shared[k] || !matches!(self.ty(a), Type::Array(_)) {
                 views.push(None);
                 continue;
             }
