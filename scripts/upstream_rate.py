@@ -677,7 +677,8 @@ def record_main(argv):
                 sigs = [_sig_text(x) for x in raw]
                 sigs = [x.replace("void(", "(") if gu else x for x in sigs] if all(sigs) else None
             self.ufunc = {"kind": "guvectorize" if gu else "vectorize", "sigs": sigs,
-                          "layout": u.gufunc_builder.signature if gu else None, "lazy": lazy}
+                          "layout": u.gufunc_builder.signature if gu else None, "lazy": lazy,
+                          "writable": list(getattr(u.gufunc_builder, "writable_args", None) or ()) if gu else []}
 
     dumod.DUFunc.__call__ = make_wrapper(dumod.DUFunc.__call__, _UfuncView)
     gumod.GUFunc.__call__ = make_wrapper(gumod.GUFunc.__call__, _UfuncView)
@@ -1083,6 +1084,8 @@ def isolated_file(fr, call):
         parts = [repr(u["sigs"])] if u.get("sigs") else []
         if u["kind"] == "guvectorize":
             parts.append(repr(u["layout"]))
+            if u.get("writable"):
+                parts.append(f"writable_args={tuple(u['writable'])!r}")
         body.append(f"\n@{u['kind']}({', '.join(parts)})" if parts else f"\n@{u['kind']}")
     else:
         opts = [o for o in [repr(call["sigs"]) if call.get("sigs") else "", _options(call["options"])] if o]

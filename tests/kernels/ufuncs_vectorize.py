@@ -252,3 +252,17 @@ def scale_by(x, k, out):
     """A `()` input declared as an array: each loop index sees a 1-element array."""
     for i in range(x.shape[0]):
         out[i] = x[i] * k[0]
+
+
+# check: clip_negatives(np.array([1.5, -2.0, 3.0, -0.5])) -> 2.0 ; arg0 == [1.5, 0.0, 3.0, 0.0]
+# check: clip_negatives(np.array([[1.0, -1.0], [-3.0, 2.0]], dtype=np.float32)) -> [1.0, 1.0] ; arg0 == [[1.0, 0.0], [0.0, 2.0]]
+@guvectorize([(float64[:], float64[:])], "(n)->()", writable_args=("x",))
+def clip_negatives(x, count):
+    """Zeroes the negative entries of its input in place and counts them; with writable_args
+    the writes reach a float32 input too (through the converted copy)."""
+    c = 0.0
+    for i in range(x.shape[0]):
+        if x[i] < 0:
+            x[i] = 0.0
+            c += 1.0
+    count[0] = c

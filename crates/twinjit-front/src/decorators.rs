@@ -128,7 +128,7 @@ pub(crate) fn read_decorators(
         };
         let mut o = DecoratorOptions::default();
         let is_ufunc = matches!(w, Which::Vectorize | Which::Guvectorize);
-        let mut ufunc = UfuncSpec { loops: Vec::new(), layout: None, parallel: false };
+        let mut ufunc = UfuncSpec { loops: Vec::new(), layout: None, parallel: false, writable: Vec::new() };
         let mut layout_given = false;
         if let Expr::Call(call) = &dec.expression {
             let types = TypeReader { env, file, text };
@@ -267,7 +267,41 @@ pub(crate) fn read_decorators(
                     // The identity matters only to `.reduce`; gufuncs' writable arguments are
                     // writable here anyway.
                     "identity" if is_ufunc => {}
-                    "writable_args" if w == Which::Guvectorize => {}
+                    "writable_args" if w == Which::Guvectorize => {
+                        let params: Vec<&str> = fd
+                            .parameters
+                            .posonlyargs
+                            .iter()
+                            .chain(&fd.parameters.args)
+                            .map(|a| a.parameter.name.id.as_str())
+                            .collect();
+                        let items = match v {
+                            Expr::Tuple(t) => t.elts.iter().collect::<Vec<_>>(),
+                            Expr::List(l) => l.elts.iter().collect(),
+                            e => vec![e],
+                        };
+                        for it in items {
+                            let k = match it {
+                                Expr::StringLiteral(n) => params.iter().position(|p| *p == n.value.to_str()),
+                                Expr::NumberLiteral(n) => match &n.value {
+                                    ast::Number::Int(i) => i.as_usize().filter(|&k| k < params.len()),
+                                    _ => None,
+                                },
+                                _ => None,
+                            };
+                            match k {
+                                Some(k) => ufunc.writable.push(k),
+                                None => diags.push(
+                                    Diagnostic::error(
+                                        "`writable_args` names a parameter by name or position",
+                                        span(file, it.range()),
+                                        "not a parameter of this function",
+                                    )
+                                    .with_hint("write writable_args=('x',) or writable_args=(0,)"),
+                                ),
+                            }
+                        }
+                    }
                     "signature" | "signature_or_function" => {
                         read_signatures(v, &types, file, &mut a.signatures, &mut diags)
                     }

@@ -99,6 +99,9 @@ pub struct UfuncSpec {
     pub layout: Option<GufuncLayout>,
     /// `target='parallel'`: the loop over the elements runs on the thread pool.
     pub parallel: bool,
+    /// `@guvectorize(..., writable_args=...)`: the inputs (by position) whose writes reach
+    /// the caller's array even when the loop's dtype made a converted copy of it.
+    pub writable: Vec<usize>,
 }
 
 /// A generalised ufunc's layout: per input and per output, the names of its core dimensions

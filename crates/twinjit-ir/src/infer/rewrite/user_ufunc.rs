@@ -240,7 +240,9 @@ impl<'r> Rewriter<'r> {
         let loop_dims = self.broadcast_shape(b, &loop_shapes, loop_nd, span);
         // The outputs not passed: new arrays of the loop dimensions and their core dimensions.
         let mut args = vals.to_vec();
-        // An input array of another dtype than its loop's is converted first (NumPy casts).
+        // An input array of another dtype than its loop's is converted first (NumPy casts); one
+        // of `writable_args` is converted back into the caller's array after the loop.
+        let mut write_back = Vec::new();
         for (k, a) in args.iter_mut().enumerate().take(nin) {
             let want = match &plan.inner_args[k] {
                 Type::Scalar(s) => *s,
@@ -249,6 +251,9 @@ impl<'r> Rewriter<'r> {
             };
             if self.ty(*a).array().is_some_and(|t| t.dtype != want) {
                 *a = self.copy_of(b, *a, want, span)?;
+                if spec.writable.contains(&k) {
+                    write_back.push((vals[k], *a));
+                }
             }
         }
         // A number for a `()` input the signature declares as an array (`int64[:]`, read as
@@ -367,6 +372,20 @@ impl<'r> Rewriter<'r> {
             })?;
         } else {
             self.loop_nest(b, &loop_dims, span, &mut body)?;
+        }
+        for (orig, copy) in write_back {
+            let dims = self.dims(b, orig, span);
+            let (os, cs) = (self.strides(b, orig, span), self.strides(b, copy, span));
+            let dtype = self.ty(orig).array().expect("an array").dtype;
+            let from = self.ty(copy).array().expect("an array").dtype;
+            self.loop_nest(b, &dims, span, &mut |rw, idx| {
+                let src = rw.offset(b, &cs, idx, span);
+                let x = rw.push(b, InstKind::Load(copy, src), Type::Scalar(from), span);
+                let x = rw.coerce(b, x, &Type::Scalar(dtype), span)?;
+                let dst = rw.offset(b, &os, idx, span);
+                rw.push_void(b, InstKind::Store(orig, dst, x), span);
+                Ok(())
+            })?;
         }
         let mut results = Vec::new();
         for j in 0..plan.outputs.len() {
