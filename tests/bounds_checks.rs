@@ -137,3 +137,31 @@ fn loop_invariant_arithmetic_leaves_the_inner_loop() {
         );
     }
 }
+
+/// Conditional branches of the typed, lowered IR of `f` (the loop's own test included).
+fn branches(body: &str, sig: &str) -> usize {
+    let src = format!("from numba import njit\n\n@njit\ndef clamp(x, lo, hi):\n    if x < lo:\n        return lo\n    if x > hi:\n        return hi\n    return x\n\n@njit\ndef f{body}");
+    let m = SourceModule::parse("t.py", &src).unwrap();
+    let p = m.specialize("f", &parse_signature(sig).unwrap(), None).unwrap();
+    let f = &p.entry().func;
+    f.reverse_postorder()
+        .iter()
+        .filter(|b| matches!(f.blocks[b.index()].term, twinjit::ir::Terminator::Branch(..)))
+        .count()
+}
+
+#[test]
+fn small_branches_that_only_compute_numbers_become_selects() {
+    // `if x > hi: x = hi` in the loop, and an inlined clamp with two returns: only the loop's
+    // own tests branch (a rotated loop has two: entry and latch).
+    let plain = "(a, lo, hi):\n    s = 0.0\n    for i in range(a.shape[0]):\n        s += a[i]\n    return s\n";
+    let loop_only = branches(plain, "(float64[::1], float64, float64)");
+    let own = "(a, lo, hi):\n    s = 0.0\n    for i in range(a.shape[0]):\n        x = a[i]\n        if x > hi:\n            x = hi\n        if x < lo:\n            x = lo\n        s += x\n    return s\n";
+    assert_eq!(branches(own, "(float64[::1], float64, float64)"), loop_only);
+    let via_call =
+        "(a, lo, hi):\n    s = 0.0\n    for i in range(a.shape[0]):\n        s += clamp(a[i], lo, hi)\n    return s\n";
+    assert_eq!(branches(via_call, "(float64[::1], float64, float64)"), loop_only);
+    // An arm that may raise (integer division under the Python error model) keeps its branch.
+    let raises = "(a, k):\n    s = 0\n    for i in range(a.shape[0]):\n        if a[i] > 0:\n            s += a[i] // k\n    return s\n";
+    assert!(branches(raises, "(int64[::1], int64)") > loop_only);
+}

@@ -19,7 +19,7 @@ use hashbrown::HashSet;
 /// Loop-invariant code motion of pure instructions.
 pub struct Licm;
 
-fn movable(f: &Function, k: &InstKind) -> bool {
+pub(super) fn movable(f: &Function, k: &InstKind) -> bool {
     match k {
         // Constants stay at their uses: the backends materialise them for free, and one held
         // in a register across a loop only adds pressure.

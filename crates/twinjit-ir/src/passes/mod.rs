@@ -9,6 +9,7 @@ mod bounds_check_elim;
 mod dce;
 mod expand_indexing;
 mod gvn;
+mod if_convert;
 pub mod inline;
 mod licm;
 pub mod parallel;
@@ -19,6 +20,7 @@ pub use bounds_check_elim::BoundsCheckElim;
 pub use dce::Dce;
 pub use expand_indexing::ExpandIndexing;
 pub use gvn::Gvn;
+pub use if_convert::IfConvert;
 pub use licm::Licm;
 pub use refcount::Refcount;
 pub use simplify_cfg::SimplifyCfg;
@@ -103,7 +105,11 @@ pub fn run_pipeline(program: &mut TypedProgram, boundscheck_for: impl Fn(&str) -
             verify(&tf.func, Level::Typed)?;
         }
         let expand = ExpandIndexing { boundscheck: boundscheck_for(&tf.source_name) };
-        run_passes(&mut tf.func, Level::Lowered, &[&expand, &Gvn, &BoundsCheckElim, &Licm, &Dce, &SimplifyCfg])?;
+        run_passes(
+            &mut tf.func,
+            Level::Lowered,
+            &[&expand, &Gvn, &BoundsCheckElim, &Licm, &IfConvert, &Dce, &SimplifyCfg],
+        )?;
     }
     parallel::outline(program).map_err(PipelineError::Diagnostics)?;
     for tf in &mut program.functions {

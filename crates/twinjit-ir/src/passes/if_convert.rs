@@ -1,0 +1,133 @@
+//! `if_convert`: turns small branches whose arms only compute numbers into `select`s, so
+//! `if x > hi: x = hi` (and a clamp, or the element function of a ufunc inlined into its loop)
+//! runs without a branch the CPU could mispredict on every element.
+//!
+//! A *diamond* (`B` branches to `T` and `F`, which both jump to `J`) or a *triangle* (`B`
+//! branches to `T` and `J`, `T` jumps to `J`) is converted when each arm has `B` as its only
+//! predecessor and at most [`MAX_ARM`] instructions, each of which `licm` could hoist (pure and
+//! non-trapping: no integer division, load, check, call or builtin), and the values passed to
+//! `J` are numbers: the arms' instructions move to the end of `B`, and `B` jumps to `J` with
+//! `select(c, t, f)` for each argument that differs. Both arms then run; neither can observe
+//! it. Repeated to a fixpoint, so a chain of `if`s (the `return`s of an inlined `clamp`)
+//! becomes straight-line code. The emptied arms are left unreachable for `simplify_cfg`.
+
+use super::licm::movable;
+use super::Pass;
+use crate::function::*;
+use crate::types::Type;
+use hashbrown::HashMap;
+
+/// The most instructions an arm may have to be converted.
+pub const MAX_ARM: usize = 6;
+
+/// The pass.
+pub struct IfConvert;
+
+impl Pass for IfConvert {
+    fn name(&self) -> &'static str {
+        "if_convert"
+    }
+
+    fn run(&self, f: &mut Function) -> bool {
+        let mut changed = false;
+        for _ in 0..32 {
+            if !sweep(f) {
+                break;
+            }
+            changed = true;
+        }
+        changed
+    }
+}
+
+fn speculatable(f: &Function, b: Block) -> bool {
+    let bd = &f.blocks[b.index()];
+    bd.insts.len() <= MAX_ARM
+        && bd.insts.iter().all(|i| {
+            let k = &f.insts[i.index()].kind;
+            matches!(k, InstKind::Const(_)) || movable(f, k)
+        })
+}
+
+/// One conversion, if any applies; returns whether one did.
+fn sweep(f: &mut Function) -> bool {
+    let rpo = f.reverse_postorder();
+    let mut preds: HashMap<Block, usize> = HashMap::new();
+    for &b in &rpo {
+        for t in f.blocks[b.index()].term.targets() {
+            *preds.entry(t.block).or_default() += 1;
+        }
+    }
+    let single = |b: Block| preds.get(&b) == Some(&1);
+    for &b in &rpo {
+        let Terminator::Branch(c, tc, fc) = &f.blocks[b.index()].term else { continue };
+        let (c, tc, fc) = (*c, tc.clone(), fc.clone());
+        if tc.block == fc.block {
+            continue;
+        }
+        // An arm: a block only `b` reaches, that computes numbers and jumps on.
+        let arm = |x: &BlockCall| -> Option<BlockCall> {
+            let a = x.block;
+            if a == b || !single(a) || !speculatable(f, a) {
+                return None;
+            }
+            match &f.blocks[a.index()].term {
+                Terminator::Jump(j) if j.block != a && j.block != b => Some(j.clone()),
+                _ => None,
+            }
+        };
+        // (blocks whose code moves up, with the arguments they were entered with; the join;
+        // the join's arguments when `c` holds and when it does not)
+        let plan = match (arm(&tc), arm(&fc)) {
+            (Some(tj), Some(fj)) if tj.block == fj.block => {
+                Some((vec![tc.clone(), fc.clone()], tj.block, tj.args, fj.args))
+            }
+            (Some(tj), _) if tj.block == fc.block => Some((vec![tc.clone()], fc.block, tj.args, fc.args.clone())),
+            (_, Some(fj)) if fj.block == tc.block => Some((vec![fc.clone()], tc.block, tc.args.clone(), fj.args)),
+            _ => None,
+        };
+        let Some((arms, join, targs, fargs)) = plan else { continue };
+        let numbers = |args: &[Value]| args.iter().all(|v| matches!(f.ty(*v), Type::Scalar(_)));
+        if !numbers(&targs) || !numbers(&fargs) {
+            continue;
+        }
+        convert(f, b, c, &arms, join, &targs, &fargs);
+        return true;
+    }
+    false
+}
+
+fn convert(f: &mut Function, b: Block, c: Value, arms: &[BlockCall], join: Block, targs: &[Value], fargs: &[Value]) {
+    // An arm's parameters are the arguments it was entered with.
+    let mut map: HashMap<Value, Value> = HashMap::new();
+    for a in arms {
+        for (&p, &v) in f.blocks[a.block.index()].params.iter().zip(&a.args) {
+            map.insert(p, v);
+        }
+    }
+    let resolve = |v: Value| map.get(&v).copied().unwrap_or(v);
+    let mut from_arms = hashbrown::HashSet::new();
+    for a in arms {
+        let insts = std::mem::take(&mut f.blocks[a.block.index()].insts);
+        from_arms.extend(insts.iter().filter_map(|i| f.insts[i.index()].result));
+        for &i in &insts {
+            f.insts[i.index()].kind.map_operands(resolve);
+        }
+        f.blocks[b.index()].insts.extend(insts);
+        f.blocks[a.block.index()].term = Terminator::Unreachable;
+    }
+    let span = f.blocks[b.index()].term_span;
+    let mut args = Vec::with_capacity(targs.len());
+    for (&t, &e) in targs.iter().zip(fargs) {
+        let (t, e) = (resolve(t), resolve(e));
+        args.push(if t == e {
+            t
+        } else {
+            // Located where an arm computed the value (`found = True`), for later diagnostics.
+            let at = [t, e].into_iter().find(|v| from_arms.contains(v)).map_or(span, |v| f.value_span(v));
+            let ty = f.ty(t).clone();
+            f.push(b, InstKind::Select(c, t, e), Some(ty), at).expect("a select has a result")
+        });
+    }
+    f.terminate(b, Terminator::Jump(BlockCall { block: join, args }), span);
+}
