@@ -295,13 +295,16 @@ impl FnLowering<'_, '_> {
                 let (x, y) = (self.one(*a), self.one(*c));
                 let s = self.scalar(*a);
                 one(if s.is_float() {
-                    let cc = match op {
-                        CmpOp::Eq => FloatCC::Equal,
-                        CmpOp::Ne => FloatCC::NotEqual,
-                        CmpOp::Lt => FloatCC::LessThan,
-                        CmpOp::Le => FloatCC::LessThanOrEqual,
-                        CmpOp::Gt => FloatCC::GreaterThan,
-                        CmpOp::Ge => FloatCC::GreaterThanOrEqual,
+                    // `a > b` is written `b < a` (the same for NaN): Cranelift turns
+                    // `select(b < a, b, a)` into `minsd` and its dual into `maxsd` (no branch),
+                    // and it matches only the less-than forms.
+                    let (cc, x, y) = match op {
+                        CmpOp::Eq => (FloatCC::Equal, x, y),
+                        CmpOp::Ne => (FloatCC::NotEqual, x, y),
+                        CmpOp::Lt => (FloatCC::LessThan, x, y),
+                        CmpOp::Le => (FloatCC::LessThanOrEqual, x, y),
+                        CmpOp::Gt => (FloatCC::LessThan, y, x),
+                        CmpOp::Ge => (FloatCC::LessThanOrEqual, y, x),
                     };
                     self.b.ins().fcmp(cc, x, y)
                 } else {
