@@ -191,3 +191,34 @@ fn what_a_failing_chunk_allocated_is_freed_and_the_engine_option_limits_threads(
     assert_eq!(e.exception_message(), Some("stop"));
     assert_eq!(twinjit::memory::stats().leaked, 0);
 }
+
+/// `parallel=True` without `prange`: an array expression's elementwise loop runs on the pool
+/// (Numba's parfors for array expressions), and so does a `target='parallel'` ufunc's; the same
+/// expression in a plain `@njit` function stays a loop.
+#[test]
+fn array_expressions_of_parallel_functions_run_on_the_pool() {
+    let src = "import numpy as np\nfrom numba import njit, vectorize\n\n\
+               @njit(parallel=True)\ndef par(x, y):\n    return np.sqrt(x * x + y * y) * 2.0\n\n\
+               @njit\ndef serial(x, y):\n    return np.sqrt(x * x + y * y) * 2.0\n\n\
+               @vectorize(['float64(float64)'], target='parallel')\ndef twice(x):\n    return 2.0 * x\n";
+    let m = SourceModule::parse("pe.py", src).unwrap();
+    let pfors = |name: &str, sig: &str| {
+        let p = m.specialize(name, &twinjit::ir::parse_signature(sig).unwrap(), None).unwrap();
+        p.functions
+            .iter()
+            .flat_map(|tf| tf.func.insts.iter())
+            .filter(|d| matches!(d.kind, twinjit::ir::InstKind::ParallelFor(..)))
+            .count()
+    };
+    assert_eq!(pfors("par", "(float64[::1], float64[::1])"), 1);
+    assert_eq!(pfors("serial", "(float64[::1], float64[::1])"), 0);
+    assert_eq!(pfors("twice", "(float64[::1],)"), 1);
+    // And the results: 10 001 elements over four threads, equal to the serial function's.
+    four_threads();
+    let e = Engine::new(Target::Host).unwrap().load("pe.py", src).unwrap();
+    let x: Vec<f64> = (0..10_001).map(|i| i as f64 * 0.5).collect();
+    let y: Vec<f64> = (0..10_001).map(|i| (i % 7) as f64).collect();
+    let a: twinjit::Array = e.function("par").unwrap().call((&x[..], &y[..])).unwrap();
+    let b: twinjit::Array = e.function("serial").unwrap().call((&x[..], &y[..])).unwrap();
+    assert_eq!(a.to_vec::<f64>(), b.to_vec::<f64>());
+}

@@ -285,3 +285,25 @@ def thread_bookkeeping(n):
 
 
 # check: thread_bookkeeping(1000) -> (1, True, True)
+
+
+# ---------------------------------------------------------------- parallel=True without prange
+
+
+# check: scaled_distance(np.array([3.0, 0.0, 1.0, 6.0]), np.array([4.0, 2.0, 1.0, 8.0])) -> [2.5, 1.0, 0.7071067811865476, 5.0]
+# check: scaled_distance(np.arange(6, dtype=np.float64).reshape(2, 3), np.ones((2, 3))) -> [[0.5, 0.7071067811865476, 1.118033988749895], [1.5811388300841898, 2.0615528128088303, 2.5495097567963922]]
+# check: scaled_distance(np.zeros(0), np.zeros(0)) -> []
+@njit(parallel=True)
+def scaled_distance(dx, dy):
+    """An array expression in a parallel function: its loop runs on the thread pool."""
+    return np.sqrt(dx * dx + dy * dy) * 0.5
+
+
+# check: normalize_rows(np.array([[1.0, 3.0], [2.0, 2.0], [0.0, 4.0]])) -> [[0.25, 0.75], [0.5, 0.5], [0.0, 1.0]]
+@njit(parallel=True)
+def normalize_rows(a):
+    """Row assignments of expressions inside a prange loop (the inner loops stay serial)."""
+    out = np.empty_like(a)
+    for i in prange(a.shape[0]):
+        out[i] = a[i] / a[i].sum()
+    return out

@@ -60,6 +60,9 @@ struct Rewriter<'a> {
     pub(super) cur: Vec<Block>,
     /// While a `target='parallel'` ufunc is rewritten: its elementwise loop is a `prange`.
     parallel: bool,
+    /// `parallel=True`: every array expression's elementwise loop is a `prange` (Numba's
+    /// parfors for array expressions).
+    parallel_fn: bool,
 }
 
 /// Rewrites specialisation `i` of a solved fixpoint into typed IR.
@@ -149,6 +152,7 @@ pub(super) fn rewrite(cx: &Inferencer, i: usize) -> Result<TypedFunction, Vec<Di
         host: mf.attrs.kind == FunctionKind::Host,
         cur: (0..src.blocks.len() as u32).map(Block).collect(),
         parallel: false,
+        parallel_fn: mf.options.parallel,
     };
     rw.run();
     if rw.diags.is_empty() {
@@ -469,6 +473,9 @@ impl Rewriter<'_> {
                 // Computed inside its consumer's loop.
                 return Ok(());
             }
+            // An expression into a new array runs on the pool in a `parallel=True` function; one
+            // into an existing array (`out=`), which may overlap its inputs, only when the ufunc
+            // itself asks for it (`target='parallel'`).
             let parallel = self.parallel_ufunc(data);
             if elementwise::is_ufunc_out(data, &self.types) {
                 self.parallel = parallel;
@@ -478,7 +485,7 @@ impl Rewriter<'_> {
                 return Ok(());
             }
             if elementwise::is_elementwise(data, &self.types) {
-                self.parallel = parallel;
+                self.parallel = parallel || self.parallel_fn;
                 let v = self.elementwise(b, data);
                 self.parallel = false;
                 self.vmap[r.index()] = Some(v?);
