@@ -10,16 +10,14 @@ from Rust); Numba's from calls in this process (its dispatcher, from Python). Th
 alternate for --rounds rounds and each figure is the best round's median.
 """
 import argparse
-import importlib.util
 import json
 import os
 import platform
-import statistics
 import subprocess
-import time
 
 import numba
 import numpy as np
+from bench_common import load_kernels, median_min_us
 from markdown_section import write_section
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -45,34 +43,22 @@ WHAT = {
 
 
 def load():
-    spec = importlib.util.spec_from_file_location("array_kernels", KERNELS)
-    m = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(m)
-    return m
+    return load_kernels(KERNELS, "array_kernels")
 
-
-def timed(fn, reps):
-    fn()
-    ts = []
-    for _ in range(reps):
-        t = time.perf_counter()
-        fn()
-        ts.append(time.perf_counter() - t)
-    return statistics.median(ts) * 1e6, min(ts) * 1e6
 
 
 def numba_side(m):
     out = {}
-    out["temp_per_iteration"] = timed(lambda: m.temp_per_iteration(100_000, 16), 31)
+    out["temp_per_iteration"] = median_min_us(lambda: m.temp_per_iteration(100_000, 16), 31)
     for n in (100, 100_000):
         x = ((np.arange(n) * 7919) % 1000) * 1e-3
-        out[f"normalized_copy_{n}"] = timed(lambda: m.normalized_copy(x), 20_001 if n < 1000 else 301)
+        out[f"normalized_copy_{n}"] = median_min_us(lambda: m.normalized_copy(x), 20_001 if n < 1000 else 301)
     a = ((np.arange(100_000, dtype=np.uint64) * np.uint64(2654435761)) % np.uint64(1000)).astype(np.float64)
-    out["window_max_sum"] = timed(lambda: m.window_max_sum(a, 16), 31)
-    out["zeros_grid"] = timed(lambda: m.zeros_grid(1000, 1000), 31)
-    out["primes_list"] = timed(lambda: m.primes_list(200_000), 11)
+    out["window_max_sum"] = median_min_us(lambda: m.window_max_sum(a, 16), 31)
+    out["zeros_grid"] = median_min_us(lambda: m.zeros_grid(1000, 1000), 31)
+    out["primes_list"] = median_min_us(lambda: m.primes_list(200_000), 11)
     x = ((np.arange(100_000, dtype=np.uint64) * np.uint64(2654435761)) % np.uint64(100_003)).astype(np.float64)
-    out["sorted_squares"] = timed(lambda: m.sorted_squares(x), 11)
+    out["sorted_squares"] = median_min_us(lambda: m.sorted_squares(x), 11)
     return out
 
 

@@ -17,16 +17,14 @@ os.environ.setdefault("MKL_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
-import importlib.util  # noqa: E402
 import json  # noqa: E402
 import math  # noqa: E402
 import platform  # noqa: E402
-import statistics  # noqa: E402
 import subprocess  # noqa: E402
-import time  # noqa: E402
 
 import numba  # noqa: E402
 import numpy as np  # noqa: E402
+from bench_common import load_kernels, median_min_us
 from markdown_section import write_section  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -50,38 +48,26 @@ def hashed(n, salt):
 
 
 def load():
-    spec = importlib.util.spec_from_file_location("numpy_kernels", KERNELS)
-    m = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(m)
-    return m
+    return load_kernels(KERNELS, "numpy_kernels")
 
-
-def timed(fn, reps):
-    fn()
-    ts = []
-    for _ in range(reps):
-        t = time.perf_counter()
-        fn()
-        ts.append(time.perf_counter() - t)
-    return statistics.median(ts) * 1e6, min(ts) * 1e6
 
 
 def numba_side(m):
     n = 10_000_000
     x, y = hashed(n, 0), hashed(n, 12345)
     out = {
-        "hypot": timed(lambda: m.hypot(x, y), 7),
-        "zscore": timed(lambda: m.zscore(x), 7),
-        "masked_sum": timed(lambda: m.masked_sum(x), 7),
-        "cumsum": timed(lambda: m.running_sum(x), 7),
+        "hypot": median_min_us(lambda: m.hypot(x, y), 7),
+        "zscore": median_min_us(lambda: m.zscore(x), 7),
+        "masked_sum": median_min_us(lambda: m.masked_sum(x), 7),
+        "cumsum": median_min_us(lambda: m.running_sum(x), 7),
     }
     s = hashed(1_000_000, 777)
-    out["argsort"] = timed(lambda: m.order(s), 5)
+    out["argsort"] = median_min_us(lambda: m.order(s), 5)
     pts = hashed(2000 * 16, 99).reshape(2000, 16)
-    out["pairwise"] = timed(lambda: m.pairwise(pts), 3)
+    out["pairwise"] = median_min_us(lambda: m.pairwise(pts), 3)
     a, b = hashed(512 * 512, 1).reshape(512, 512), hashed(512 * 512, 2).reshape(512, 512)
-    out["dot"] = timed(lambda: m.matmul(a, b), 5)
-    out["monte_carlo"] = timed(lambda: m.monte_carlo_pi(n), 5)
+    out["dot"] = median_min_us(lambda: m.matmul(a, b), 5)
+    out["monte_carlo"] = median_min_us(lambda: m.monte_carlo_pi(n), 5)
     return out
 
 

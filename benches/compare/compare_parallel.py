@@ -11,16 +11,14 @@ with `numba.set_num_threads(1)`. The sides alternate for --rounds rounds (defaul
 figure is the best round's median.
 """
 import argparse
-import importlib.util
 import json
 import os
 import platform
-import statistics
 import subprocess
-import time
 
 import numpy as np
 import numba
+from bench_common import load_kernels, median_ms
 from markdown_section import write_section
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -30,20 +28,8 @@ COMPUTE_BOUND = {"mandelbrot", "ising_energy", "exp_decay"}
 
 
 def load():
-    spec = importlib.util.spec_from_file_location("parallel_kernels", KERNELS)
-    m = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(m)
-    return m
+    return load_kernels(KERNELS, "parallel_kernels")
 
-
-def median_time(fn, reps):
-    fn()
-    ts = []
-    for _ in range(reps):
-        t = time.perf_counter()
-        fn()
-        ts.append(time.perf_counter() - t)
-    return statistics.median(ts) * 1e3
 
 
 def numba_side(m):
@@ -66,7 +52,7 @@ def numba_side(m):
     for threads in [numba.config.NUMBA_NUM_THREADS, 1]:
         numba.set_num_threads(threads)
         for k, (fn, reps) in cases.items():
-            res[(k, threads)] = median_time(fn, reps)
+            res[(k, threads)] = median_ms(fn, reps)
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     return res
 

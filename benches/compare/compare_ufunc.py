@@ -12,16 +12,14 @@ The sides alternate for --rounds rounds (default 3); each figure is the best rou
 through NumPy's ufunc machinery from Python), which twinjit's Rust caller does not pay.
 """
 import argparse
-import importlib.util
 import json
 import os
 import platform
-import statistics
 import subprocess
-import time
 
 import numpy as np
 import numba
+from bench_common import load_kernels, median_ms
 from markdown_section import write_section
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -30,20 +28,8 @@ OVERHEAD = "call overhead (1 element)"
 
 
 def load():
-    spec = importlib.util.spec_from_file_location("ufunc_kernels", KERNELS)
-    m = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(m)
-    return m
+    return load_kernels(KERNELS, "ufunc_kernels")
 
-
-def median_time(fn, reps):
-    fn()
-    ts = []
-    for _ in range(reps):
-        t = time.perf_counter()
-        fn()
-        ts.append(time.perf_counter() - t)
-    return statistics.median(ts) * 1e3
 
 
 def numba_side(m):
@@ -64,7 +50,7 @@ def numba_side(m):
         ("row_norm (gufunc, 1e5 x 100)", lambda: m.row_norm(rows), 11),
         (OVERHEAD, lambda: m.hypot2(a1, b1), 1001),
     ]
-    return {k: median_time(fn, reps) for k, fn, reps in cases}
+    return {k: median_ms(fn, reps) for k, fn, reps in cases}
 
 
 def twinjit_side():
