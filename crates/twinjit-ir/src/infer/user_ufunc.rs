@@ -162,11 +162,7 @@ pub(super) fn gufunc_plan(
                 ))
             }
             Type::Array(a) => {
-                let nd = a.ndim - core.len() as u8;
-                if is_out && (a.ndim as usize) == core.len() && core.is_empty() {
-                    return Err(err(span, format!("gufunc `{name}`: an output must be an array"), "here"));
-                }
-                loop_ndim = loop_ndim.max(nd);
+                loop_ndim = loop_ndim.max(a.ndim - core.len() as u8);
             }
             Type::Scalar(_) if is_out => {
                 return Err(err(span, format!("gufunc `{name}`: output {} must be an array", k - nin + 1), "a number"))
