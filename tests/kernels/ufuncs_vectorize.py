@@ -266,3 +266,24 @@ def clip_negatives(x, count):
             x[i] = 0.0
             c += 1.0
     count[0] = c
+
+
+@vectorize(["float64(float64, float64)"], identity=0)
+def either(p, q):
+    """The probability that either of two independent events happens."""
+    return p + q - p * q
+
+
+# check: any_event(np.array([0.5, 0.5])) -> 0.75
+# check: any_event(np.array([0.1, 0.2, 0.3])) -> 0.49600000000000005
+# check: any_event(np.zeros(0)) -> 0.0
+@njit
+def any_event(p):
+    """With an identity, `reduce` starts from it (and an empty array gives it)."""
+    return either.reduce(p)
+
+
+# check: ufunc_attributes() -> (2, 1, 3, 0, 3)
+@njit
+def ufunc_attributes():
+    return either.nin, either.nout, either.nargs, either.identity, gcd.nargs

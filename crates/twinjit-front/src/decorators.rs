@@ -128,7 +128,8 @@ pub(crate) fn read_decorators(
         };
         let mut o = DecoratorOptions::default();
         let is_ufunc = matches!(w, Which::Vectorize | Which::Guvectorize);
-        let mut ufunc = UfuncSpec { loops: Vec::new(), layout: None, parallel: false, writable: Vec::new() };
+        let mut ufunc =
+            UfuncSpec { loops: Vec::new(), layout: None, parallel: false, writable: Vec::new(), identity: None };
         let mut layout_given = false;
         if let Expr::Call(call) = &dec.expression {
             let types = TypeReader { env, file, text };
@@ -264,9 +265,27 @@ pub(crate) fn read_decorators(
                             "unknown target",
                         )),
                     },
-                    // The identity matters only to `.reduce`; gufuncs' writable arguments are
-                    // writable here anyway.
-                    "identity" if is_ufunc => {}
+                    // Where `.reduce` starts; `'reorderable'` and None are no value.
+                    "identity" if is_ufunc => match v {
+                        Expr::NumberLiteral(n) => match &n.value {
+                            ast::Number::Int(i) => ufunc.identity = i.as_i64().map(twinjit_ir::Const::Int),
+                            ast::Number::Float(x) => ufunc.identity = Some(twinjit_ir::Const::Float(*x)),
+                            _ => diags.push(Diagnostic::error("a complex identity is not supported", kspan, "here")),
+                        },
+                        Expr::BooleanLiteral(b) => ufunc.identity = Some(twinjit_ir::Const::Bool(b.value)),
+                        Expr::UnaryOp(u) if matches!(u.op, ast::UnaryOp::USub) => match &*u.operand {
+                            Expr::NumberLiteral(n) => match &n.value {
+                                ast::Number::Int(i) => ufunc.identity = i.as_i64().map(|k| twinjit_ir::Const::Int(-k)),
+                                ast::Number::Float(x) => ufunc.identity = Some(twinjit_ir::Const::Float(-*x)),
+                                _ => diags.push(Diagnostic::error("a complex identity is not supported", kspan, "here")),
+                            },
+                            _ => diags.push(Diagnostic::error("`identity` must be a number literal", kspan, "here")),
+                        },
+                        Expr::NoneLiteral(_) | Expr::StringLiteral(_) => {}
+                        _ => diags.push(
+                            Diagnostic::error("`identity` must be a number literal, None or 'reorderable'", kspan, "here"),
+                        ),
+                    },
                     "writable_args" if w == Which::Guvectorize => {
                         let params: Vec<&str> = fd
                             .parameters

@@ -57,9 +57,9 @@ pub(crate) enum Global {
     /// located error there.
     Unfrozen(Unfrozen),
     /// A function of this module.
-    /// `ufunc`: for a `@vectorize` / `@guvectorize` function, the builtin a call of it is
-    /// (`ufunc_call` / `gufunc_call` of its inner function).
-    Function { kind: Option<FunctionKind>, params: Params, ufunc: Option<twinjit_ir::Builtin> },
+    /// `ufunc`: what `@vectorize` / `@guvectorize` declared (a call is `ufunc_call` /
+    /// `gufunc_call` of the inner function; `f.reduce`, `f.nin` read it).
+    Function { kind: Option<FunctionKind>, params: Params, ufunc: Option<Box<twinjit_ir::UfuncSpec>> },
     /// A decorated function refused on its own (`target_backend='cuda'`).
     Refused,
     /// A module-level class deriving from an exception (`class MyError(ValueError): pass`):

@@ -1353,6 +1353,15 @@ impl Lower<'_> {
     fn attribute(&mut self, e: &Expr, a: &ast::ExprAttribute) -> Value {
         let span = self.sp(a.range);
         let attr = a.attr.id.as_str();
+        if let Expr::Name(n) = &*a.value {
+            if let (false, Some(Global::Function { ufunc: Some(u), params, .. })) =
+                (self.locals.contains(n.id.as_str()), self.env.get(n.id.as_str()))
+            {
+                if let Some(c) = crate::ufunc::attribute(u, params, attr) {
+                    return self.konst(c, span);
+                }
+            }
+        }
         if let Some((written, path)) = self.opaque_path(e) {
             return self.opaque_use(&written, &path, span, false);
         }
@@ -1548,7 +1557,7 @@ impl Lower<'_> {
             if let (false, Some(Global::Function { kind: Some(_), params, ufunc })) =
                 (self.locals.contains(n.id.as_str()), self.env.get(n.id.as_str()))
             {
-                let ufunc = *ufunc;
+                let ufunc = ufunc.as_deref().map(crate::ufunc::builtin);
                 return self.function_call(n.id.as_str(), &params.clone(), ufunc, c, span);
             }
             if let (false, Some(Global::NamedTuple(params))) =
@@ -1560,8 +1569,8 @@ impl Lower<'_> {
         if let Expr::Attribute(a) = &*c.func {
             if let Expr::Name(n) = &*a.value {
                 let ufunc = match self.env.get(n.id.as_str()) {
-                    Some(Global::Function { ufunc: Some(Builtin::UfuncCall), .. }) => {
-                        !self.locals.contains(n.id.as_str())
+                    Some(Global::Function { ufunc: Some(u), .. }) => {
+                        u.layout.is_none() && !self.locals.contains(n.id.as_str())
                     }
                     _ => false,
                 };

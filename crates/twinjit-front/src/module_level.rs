@@ -55,7 +55,7 @@ pub(crate) fn lower(
                         Some(u) => Global::Function {
                             kind: Some(a.kind),
                             params: crate::ufunc::params(params, u),
-                            ufunc: Some(crate::ufunc::builtin(u)),
+                            ufunc: Some(Box::new(u.clone())),
                         },
                         None => Global::Function { kind: Some(a.kind), params, ufunc: None },
                     },

@@ -23,6 +23,22 @@ pub(crate) fn builtin(u: &UfuncSpec) -> Builtin {
     }
 }
 
+/// `f.nin`, `f.nout`, `f.nargs`, `f.identity` of a ufunc whose parameters (as calls bind) are
+/// `params`, as constants (Numba 0.59's ufunc attributes in compiled code).
+pub(crate) fn attribute(u: &UfuncSpec, params: &Params, attr: &str) -> Option<Const> {
+    let (nin, nout) = match &u.layout {
+        None => (params.names.len() - 1, 1),
+        Some(l) => (l.inputs.len(), l.outputs.len()),
+    };
+    Some(match attr {
+        "nin" => Const::Int(nin as i64),
+        "nout" => Const::Int(nout as i64),
+        "nargs" => Const::Int((nin + nout) as i64),
+        "identity" => u.identity.unwrap_or(Const::None),
+        _ => return None,
+    })
+}
+
 /// The parameters calls of the ufunc bind to: `out=None` after a `@vectorize` function's,
 /// and None defaults for a `@guvectorize` function's outputs.
 pub(crate) fn params(mut p: Params, u: &UfuncSpec) -> Params {

@@ -102,6 +102,9 @@ pub struct UfuncSpec {
     /// `@guvectorize(..., writable_args=...)`: the inputs (by position) whose writes reach
     /// the caller's array even when the loop's dtype made a converted copy of it.
     pub writable: Vec<usize>,
+    /// `identity=0` (a number): where `f.reduce` starts (an empty reduction gives it). None for
+    /// no identity (and for `'reorderable'`).
+    pub identity: Option<Const>,
 }
 
 /// A generalised ufunc's layout: per input and per output, the names of its core dimensions

@@ -116,17 +116,33 @@ impl<'r> Rewriter<'r> {
         };
         let n = dims[axis];
         let zero = self.int(b, 0, span);
-        let empty = self.emit_compare(b, span, CmpOp::Eq, n, zero);
-        let msg = format!("zero-size array to reduction operation {name} which has no identity");
-        self.raise_if(b, empty, "ValueError", &msg, span);
+        let identity = inner_of(self.module, &self.types, args, span)?.2.identity;
+        if identity.is_none() {
+            let empty = self.emit_compare(b, span, CmpOp::Eq, n, zero);
+            let msg = format!("zero-size array to reduction operation {name} which has no identity");
+            self.raise_if(b, empty, "ValueError", &msg, span);
+        }
         let inner = args[0];
         let rt_s = Type::Scalar(r);
-        // The fold along the axis from element offset `base`.
+        // The fold along the axis from element offset `base`: from the identity when the ufunc
+        // has one (as NumPy's `initial`), else from the first element.
         let along = |rw: &mut Self, base: Value| -> Result<Value, Diagnostic> {
-            let first = rw.push(b, InstKind::Load(a, base), Type::Scalar(at.dtype), span);
-            let first = rw.coerce(b, first, &rt_s, span)?;
-            let one = rw.int(b, 1, span);
-            let out = rw.fold(b, (one, n), vec![first], span, &mut |rw, i, v| {
+            let (init, from) = match identity {
+                Some(c) => {
+                    let t = match c {
+                        Const::Int(_) => Type::I64,
+                        Const::Bool(_) => Type::BOOL,
+                        _ => Type::F64,
+                    };
+                    let k = rw.push(b, InstKind::Const(c), t, span);
+                    (rw.coerce(b, k, &rt_s, span)?, zero)
+                }
+                None => {
+                    let first = rw.push(b, InstKind::Load(a, base), Type::Scalar(at.dtype), span);
+                    (rw.coerce(b, first, &rt_s, span)?, rw.int(b, 1, span))
+                }
+            };
+            let out = rw.fold(b, (from, n), vec![init], span, &mut |rw, i, v| {
                 let step = rw.emit_binary(b, span, BinaryOp::Mul, i, strides[axis]);
                 let off = rw.emit_binary(b, span, BinaryOp::Add, base, step);
                 let x = rw.push(b, InstKind::Load(a, off), Type::Scalar(at.dtype), span);
