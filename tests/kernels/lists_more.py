@@ -215,3 +215,20 @@ def range_values(n):
     r = range(n)
     s = range(1, 10, 3)
     return len(r), sum(r), min(r), max(r), 3 in r, n in r, list(r), len(s)
+
+
+# check: drain_queue(3) -> (1, 0, 4.5, False)
+# check: drain_queue(0) -> (0, 1, 0.0, False)
+@njit
+def drain_queue(n):
+    """A list's truth value: `if pending`, `while pending`, `not pending`, `bool(pending)`."""
+    pending = [0.0]
+    pending.pop()
+    for i in range(n):
+        pending.append(i * 1.5)
+    started = 1 if pending else 0
+    idle = 1 if not pending else 0
+    total = 0.0
+    while pending:
+        total += pending.pop()
+    return started, idle, total, bool(pending)

@@ -351,6 +351,12 @@ impl<'m> Inferencer<'m> {
                 }
                 typing::elementwise_result(Scalar::Bool, &[ty(a), ty(b)])
             }
+            // Python's truth of a list, a tuple or None (`if not items:`, `bool(items)`).
+            InstKind::Unary(UnaryOp::Not, a) | InstKind::Cast(Scalar::Bool, a)
+                if matches!(ty(a), Type::List(_) | Type::Tuple(_) | Type::None) =>
+            {
+                Type::BOOL
+            }
             InstKind::Unary(op, a) => {
                 let s = scalar_of(a)?;
                 let (_, r) = typing::unary(*op, s).map_err(|m| err(span, m, "here"))?;

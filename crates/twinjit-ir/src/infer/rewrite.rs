@@ -334,6 +334,14 @@ impl Rewriter<'_> {
                 Err(err(span, format!("the truth value of an array ({t}) is ambiguous"), "used as a condition")
                     .with_hint("use a.any() or a.all(), or compare one element"))
             }
+            // Python's: a list is true when it is not empty, a tuple when it has elements.
+            Type::List(_) => {
+                let n = self.push(b, InstKind::ListLen(v), Type::I64, span);
+                let zero = self.int(b, 0, span);
+                Ok(self.emit_compare(b, span, CmpOp::Ne, n, zero))
+            }
+            Type::Tuple(ts) => Ok(self.push(b, InstKind::Const(Const::Bool(!ts.is_empty())), Type::BOOL, span)),
+            Type::None => Ok(self.push(b, InstKind::Const(Const::Bool(false)), Type::BOOL, span)),
             t => Err(err(span, format!("the truth value of {t} is not defined here"), "used as a condition")
                 .with_hint("compare explicitly, e.g. `x > 0` or `len(a) > 0`")),
         }
@@ -520,6 +528,16 @@ impl Rewriter<'_> {
             InstKind::Const(c) => {
                 let t = result_ty.clone().unwrap_or(Type::None);
                 Some(self.push(b, InstKind::Const(*c), t, span))
+            }
+            InstKind::Unary(UnaryOp::Not, a) | InstKind::Cast(Scalar::Bool, a)
+                if matches!(self.ty(self.val(*a)), Type::List(_) | Type::Tuple(_) | Type::None) =>
+            {
+                let v = self.val(*a);
+                let t = self.truth(b, v, span)?;
+                Some(match data.kind {
+                    InstKind::Unary(..) => self.push(b, InstKind::Unary(UnaryOp::Not, t), Type::BOOL, span),
+                    _ => t,
+                })
             }
             InstKind::Unary(op, a) => {
                 let s = self.ty(self.val(*a)).scalar().ok_or_else(|| self.expect_number(*a, span))?;
