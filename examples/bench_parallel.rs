@@ -3,25 +3,15 @@
 //! and with one thread, and prints one JSON object per line (median and minimum run times).
 //! Run: `cargo run --release --example bench_parallel`
 
-use std::time::{Duration, Instant};
-use twinjit::{Engine, Function, Target};
+#[path = "common/timing.rs"]
+mod timing;
+
+use std::time::Duration;
+use timing::time_calls;
+use twinjit::{Engine, Target};
 
 const SRC: &str = include_str!("kernels/parallel_kernels.py");
 const SERIAL: &str = include_str!("kernels/host_kernels.py");
-
-/// (median, min) of `reps` timed calls after one warm-up call.
-fn time_calls(f: &Function, reps: usize, mut call: impl FnMut(&Function)) -> (Duration, Duration) {
-    call(f);
-    let mut v: Vec<Duration> = (0..reps)
-        .map(|_| {
-            let t = Instant::now();
-            call(f);
-            t.elapsed()
-        })
-        .collect();
-    v.sort();
-    (v[v.len() / 2], v[0])
-}
 
 fn main() {
     let engine = Engine::new(Target::Host).unwrap();

@@ -3,24 +3,14 @@
 //! the script gives Numba, and prints one JSON object per line (median and minimum run times).
 //! Run: `cargo run --release --example bench_ufunc`
 
-use std::time::{Duration, Instant};
-use twinjit::{ArgValue, Array, Engine, Function, Target};
+#[path = "common/timing.rs"]
+mod timing;
+
+use std::time::Duration;
+use timing::time_calls;
+use twinjit::{ArgValue, Array, Engine, Target};
 
 const SRC: &str = include_str!("kernels/ufunc_kernels.py");
-
-/// (median, min) of `reps` timed calls after one warm-up call.
-fn time_calls(f: &Function, reps: usize, mut call: impl FnMut(&Function)) -> (Duration, Duration) {
-    call(f);
-    let mut v: Vec<Duration> = (0..reps)
-        .map(|_| {
-            let t = Instant::now();
-            call(f);
-            t.elapsed()
-        })
-        .collect();
-    v.sort();
-    (v[v.len() / 2], v[0])
-}
 
 fn main() {
     let m = Engine::new(Target::Host).unwrap().load("ufunc_kernels.py", SRC).unwrap();

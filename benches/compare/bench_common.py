@@ -32,3 +32,18 @@ def median_min_us(fn, reps):
     """(median, minimum) of `reps` timed calls, in microseconds."""
     ts = call_times(fn, reps)
     return statistics.median(ts) * 1e6, min(ts) * 1e6
+
+
+def example_rows(root, example):
+    """The JSON objects, one per line, that `cargo run --release --example EXAMPLE` prints."""
+    import json
+    import subprocess
+
+    cmd = ["cargo", "run", "--release", "--quiet", "--example", example]
+    out = subprocess.run(cmd, cwd=root, check=True, capture_output=True, text=True).stdout
+    return [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+
+
+def best_of(rounds):
+    """Per key, the smallest figure of the rounds (each a dict of the same keys)."""
+    return {k: min(r[k] for r in rounds) for k in rounds[0]}

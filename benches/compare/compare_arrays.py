@@ -10,14 +10,13 @@ from Rust); Numba's from calls in this process (its dispatcher, from Python). Th
 alternate for --rounds rounds and each figure is the best round's median.
 """
 import argparse
-import json
 import os
 import platform
 import subprocess
 
 import numba
 import numpy as np
-from bench_common import load_kernels, median_min_us
+from bench_common import example_rows, load_kernels, median_min_us
 from markdown_section import write_section
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -63,10 +62,7 @@ def numba_side(m):
 
 
 def twinjit_side():
-    res = subprocess.run(["cargo", "run", "--release", "--quiet", "--example", "bench_arrays"], cwd=ROOT,
-                         check=True, capture_output=True, text=True)
-    rows = [json.loads(line) for line in res.stdout.splitlines() if line.startswith("{")]
-    return {r["kernel"]: (r["run_us"], r["run_min_us"]) for r in rows}
+    return {r["kernel"]: (r["run_us"], r["run_min_us"]) for r in example_rows(ROOT, "bench_arrays")}
 
 
 def main():

@@ -17,14 +17,13 @@ os.environ.setdefault("MKL_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
-import json  # noqa: E402
 import math  # noqa: E402
 import platform  # noqa: E402
 import subprocess  # noqa: E402
 
 import numba  # noqa: E402
 import numpy as np  # noqa: E402
-from bench_common import load_kernels, median_min_us
+from bench_common import example_rows, load_kernels, median_min_us
 from markdown_section import write_section  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -72,10 +71,7 @@ def numba_side(m):
 
 
 def twinjit_side():
-    res = subprocess.run(["cargo", "run", "--release", "--quiet", "--example", "bench_numpy"], cwd=ROOT,
-                         check=True, capture_output=True, text=True)
-    rows = [json.loads(line) for line in res.stdout.splitlines() if line.startswith("{")]
-    return {r["kernel"]: (r["run_us"], r["run_min_us"]) for r in rows}
+    return {r["kernel"]: (r["run_us"], r["run_min_us"]) for r in example_rows(ROOT, "bench_numpy")}
 
 
 def main():

@@ -11,14 +11,13 @@ with `numba.set_num_threads(1)`. The sides alternate for --rounds rounds (defaul
 figure is the best round's median.
 """
 import argparse
-import json
 import os
 import platform
 import subprocess
 
 import numpy as np
 import numba
-from bench_common import load_kernels, median_ms
+from bench_common import best_of, example_rows, load_kernels, median_ms
 from markdown_section import write_section
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -58,10 +57,7 @@ def numba_side(m):
 
 
 def twinjit_side():
-    cmd = ["cargo", "run", "--release", "--quiet", "--example", "bench_parallel"]
-    out = subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True, text=True).stdout
-    rows = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
-    return {(r["kernel"], r["threads"]): r["run_ms"] for r in rows}
+    return {(r["kernel"], r["threads"]): r["run_ms"] for r in example_rows(ROOT, "bench_parallel")}
 
 
 def main():
@@ -75,8 +71,7 @@ def main():
     for _ in range(a.rounds):
         tjs.append(twinjit_side())
         nbs.append(numba_side(m))
-    best = lambda rounds: {k: min(r[k] for r in rounds) for k in rounds[0]}
-    tj, nb = best(tjs), best(nbs)
+    tj, nb = best_of(tjs), best_of(nbs)
     all_tj = max(t for (_, t) in tj if t > 0)
     all_nb = numba.config.NUMBA_NUM_THREADS
     lines = [

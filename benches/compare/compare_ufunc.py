@@ -12,14 +12,13 @@ The sides alternate for --rounds rounds (default 3); each figure is the best rou
 through NumPy's ufunc machinery from Python), which twinjit's Rust caller does not pay.
 """
 import argparse
-import json
 import os
 import platform
 import subprocess
 
 import numpy as np
 import numba
-from bench_common import load_kernels, median_ms
+from bench_common import best_of, example_rows, load_kernels, median_ms
 from markdown_section import write_section
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -54,10 +53,7 @@ def numba_side(m):
 
 
 def twinjit_side():
-    cmd = ["cargo", "run", "--release", "--quiet", "--example", "bench_ufunc"]
-    out = subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True, text=True).stdout
-    rows = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
-    return {r["kernel"]: r["run_ms"] for r in rows}
+    return {r["kernel"]: r["run_ms"] for r in example_rows(ROOT, "bench_ufunc")}
 
 
 def main():
@@ -71,8 +67,7 @@ def main():
     for _ in range(a.rounds):
         tjs.append(twinjit_side())
         nbs.append(numba_side(m))
-    best = lambda rounds: {k: min(r[k] for r in rounds) for k in rounds[0]}
-    tj, nb = best(tjs), best(nbs)
+    tj, nb = best_of(tjs), best_of(nbs)
     over = nb[OVERHEAD]
     lines = [
         f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores; numba {numba.__version__}, "
