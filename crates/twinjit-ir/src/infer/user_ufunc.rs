@@ -51,11 +51,9 @@ pub(super) fn inner_of<'m>(
 
 /// The element dtype of a ufunc argument: an array's dtype or a number's type.
 fn elem(t: &Type, name: &str, k: usize, span: Span) -> Result<Scalar, Diagnostic> {
-    match t {
-        Type::Array(a) => Ok(a.dtype),
-        Type::Scalar(s) => Ok(*s),
-        t => Err(err(span, format!("ufunc `{name}` takes numbers and arrays; argument {} is {t}", k + 1), "here")),
-    }
+    typing::elementwise_operand(t)
+        .map(|(s, _)| s)
+        .ok_or_else(|| err(span, format!("ufunc `{name}` takes numbers and arrays; argument {} is {t}", k + 1), "here"))
 }
 
 /// The input dtypes of each declared loop.

@@ -30,6 +30,7 @@ impl Pass for IfConvert {
 
     fn run(&self, f: &mut Function) -> bool {
         let mut changed = false;
+        // Each sweep converts what qualifies; nested `if`s take one sweep per level.
         for _ in 0..32 {
             if !sweep(f) {
                 break;
@@ -49,7 +50,8 @@ fn speculatable(f: &Function, b: Block) -> bool {
         })
 }
 
-/// One conversion, if any applies; returns whether one did.
+/// Converts every branch that qualifies now (an outer one whose arm was just converted
+/// qualifies on the next sweep); returns whether any did. Linear in the function's size.
 fn sweep(f: &mut Function) -> bool {
     let rpo = f.reverse_postorder();
     let mut preds: HashMap<Block, usize> = HashMap::new();
@@ -59,6 +61,7 @@ fn sweep(f: &mut Function) -> bool {
         }
     }
     let single = |b: Block| preds.get(&b) == Some(&1);
+    let mut changed = false;
     for &b in &rpo {
         let Terminator::Branch(c, tc, fc) = &f.blocks[b.index()].term else { continue };
         let (c, tc, fc) = (*c, tc.clone(), fc.clone());
@@ -92,9 +95,9 @@ fn sweep(f: &mut Function) -> bool {
             continue;
         }
         convert(f, b, c, &arms, join, &targs, &fargs);
-        return true;
+        changed = true;
     }
-    false
+    changed
 }
 
 fn convert(f: &mut Function, b: Block, c: Value, arms: &[BlockCall], join: Block, targs: &[Value], fargs: &[Value]) {

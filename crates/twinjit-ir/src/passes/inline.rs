@@ -38,9 +38,31 @@ pub fn inline_leaves(program: &mut TypedProgram) -> usize {
     }
     let mut n = 0;
     for tf in &mut program.functions {
-        while let Some((b, at)) = next_call(&tf.func, &leaves) {
-            inline_at(&mut tf.func, b, at, &leaves);
-            n += 1;
+        let f = &mut tf.func;
+        // Each block once; the code after an inlined call moves to a new block, scanned next
+        // (the copied callee calls nothing).
+        let mut work = f.reverse_postorder();
+        // A call's result becomes its continuation's parameter: uses are renamed once, at the end.
+        let mut renamed: HashMap<Value, Value> = HashMap::new();
+        while let Some(b) = work.pop() {
+            let at = f.blocks[b.index()].insts.iter().position(|i| {
+                matches!(&f.insts[i.index()].kind, InstKind::Call(name, _) if leaves.contains_key(name) && *name != f.name)
+            });
+            if let Some(at) = at {
+                let (cont, old, new) = inline_at(f, b, at, &leaves);
+                renamed.insert(old, new);
+                work.push(cont);
+                n += 1;
+            }
+        }
+        if !renamed.is_empty() {
+            let rename = |v: Value| renamed.get(&v).copied().unwrap_or(v);
+            for d in &mut f.insts {
+                d.kind.map_operands(rename);
+            }
+            for bd in &mut f.blocks {
+                bd.term.map_operands(rename);
+            }
         }
     }
     n
@@ -74,22 +96,10 @@ fn inlinable(f: &Function) -> bool {
         })
 }
 
-/// The first call of a function of `leaves` in a reachable block of `f`: (block, position).
-fn next_call(f: &Function, leaves: &HashMap<String, Function>) -> Option<(Block, usize)> {
-    if !f.insts.iter().any(|d| matches!(&d.kind, InstKind::Call(name, _) if leaves.contains_key(name))) {
-        return None;
-    }
-    f.reverse_postorder().into_iter().find_map(|b| {
-        f.blocks[b.index()]
-            .insts
-            .iter()
-            .position(|i| matches!(&f.insts[i.index()].kind, InstKind::Call(name, _) if leaves.contains_key(name) && *name != f.name))
-            .map(|p| (b, p))
-    })
-}
-
-/// Replaces the call at `f.blocks[b].insts[at]` by a copy of the callee's body.
-fn inline_at(f: &mut Function, b: Block, at: usize, leaves: &HashMap<String, Function>) {
+/// Replaces the call at `f.blocks[b].insts[at]` by a copy of the callee's body; returns the
+/// block that holds the code after the call, the call's result and the value that replaces it
+/// (the caller renames its uses).
+fn inline_at(f: &mut Function, b: Block, at: usize, leaves: &HashMap<String, Function>) -> (Block, Value, Value) {
     let call = f.blocks[b.index()].insts[at];
     let InstKind::Call(name, args) = f.insts[call.index()].kind.clone() else { unreachable!("a call") };
     let span = f.insts[call.index()].span;
@@ -105,13 +115,6 @@ fn inline_at(f: &mut Function, b: Block, at: usize, leaves: &HashMap<String, Fun
     f.blocks[cont.index()].term = term;
     f.blocks[cont.index()].term_span = term_span;
     let ret = f.add_block_param(cont, callee.ret.clone());
-    let replace = |v: Value| if v == result { ret } else { v };
-    for d in &mut f.insts {
-        d.kind.map_operands(replace);
-    }
-    for bd in &mut f.blocks {
-        bd.term.map_operands(replace);
-    }
     // The callee's blocks, parameters and values.
     let order = callee.reverse_postorder();
     let mut bmap: HashMap<Block, Block> = HashMap::new();
@@ -151,4 +154,5 @@ fn inline_at(f: &mut Function, b: Block, at: usize, leaves: &HashMap<String, Fun
         f.terminate(bmap[&cb], t, cd.term_span);
     }
     f.terminate(b, Terminator::Jump(BlockCall { block: bmap[&Function::ENTRY], args: vec![] }), span);
+    (cont, result, ret)
 }
