@@ -34,6 +34,7 @@ mod loops;
 mod operator;
 mod races;
 mod raise;
+mod try_except;
 mod ufunc_reduce;
 
 /// Deepest expression nesting lowered (deeper input gets a diagnostic, not a stack overflow).
@@ -74,6 +75,7 @@ pub(crate) fn lower_function(
         inline_count: 0,
         parallel: options.parallel,
         prange_depth: 0,
+        tries: Vec::new(),
         text,
     };
     lw.params(&fd.parameters);
@@ -148,6 +150,14 @@ fn collect_locals(body: &[Stmt], out: &mut HashSet<String>) {
                     collect_locals(&c.body, out);
                 }
             }
+            Stmt::Try(t) => {
+                collect_locals(&t.body, out);
+                for ast::ExceptHandler::ExceptHandler(h) in &t.handlers {
+                    collect_locals(&h.body, out);
+                }
+                collect_locals(&t.orelse, out);
+                collect_locals(&t.finalbody, out);
+            }
             _ => {}
         }
     }
@@ -185,6 +195,8 @@ struct Lower<'a> {
     prange_depth: usize,
     /// The module's source text (for line pragmas).
     text: &'a str,
+    /// The `try` statements being lowered, innermost last (`try_except.rs`).
+    tries: Vec<try_except::TryCtx>,
 }
 
 fn unsupported(span: Span, what: &str, hint: &str) -> Diagnostic {
@@ -206,7 +218,7 @@ impl Lower<'_> {
         loop {
             let mut changed = false;
             for b in &f.blocks {
-                for t in b.term.targets() {
+                for t in b.succs() {
                     let params = &f.blocks[t.block.index()].params;
                     for (k, a) in t.args.iter().enumerate() {
                         if let Some(p) = params.get(k) {
@@ -287,8 +299,11 @@ impl Lower<'_> {
         self.f.insts[inst.index()].result.expect("undef has a result")
     }
 
+    /// A new block; inside a `try` body it unwinds to the handler (`try_except.rs`).
     fn new_block(&mut self) -> Block {
-        self.f.add_block()
+        let b = self.f.add_block();
+        self.protect(b);
+        b
     }
 
     fn jump(&mut self, to: Block, args: Vec<Value>, span: Span) {
@@ -403,6 +418,7 @@ impl Lower<'_> {
                     );
                 }
                 let v = r.value.as_ref().map(|e| self.expr(e));
+                self.run_finallies(0);
                 self.f.terminate(self.cur, Terminator::Return(v), sspan);
                 self.dead();
             }
@@ -455,6 +471,10 @@ impl Lower<'_> {
                     return;
                 };
                 let to = if matches!(s, Stmt::Break(_)) { brk } else { cont };
+                // Leaving `try` statements inside the loop runs their `finally` first.
+                let inner = self.loops.len();
+                let from = self.tries.iter().position(|t| t.loops_at >= inner).unwrap_or(self.tries.len());
+                self.run_finallies(from);
                 self.jump(to, vec![], sspan);
                 self.dead();
             }
@@ -485,9 +505,7 @@ impl Lower<'_> {
             )),
             Stmt::FunctionDef(fd) => self.inner_def(fd),
             Stmt::ClassDef(_) => self.diags.push(unsupported(sspan, "classes are", "use arrays and functions")),
-            Stmt::Try(_) => {
-                self.diags.push(unsupported(sspan, "try/except is", "check values before the operation instead"))
-            }
+            Stmt::Try(t) => self.try_stmt(t),
             Stmt::With(_) => self.diags.push(unsupported(sspan, "the `with` statement is", "")),
             Stmt::Import(_) | Stmt::ImportFrom(_) => {
                 self.diags.push(unsupported(sspan, "imports inside functions are", "import at module level"))
@@ -502,7 +520,7 @@ impl Lower<'_> {
             Expr::Name(n) => {
                 let v = self.declare(n.id.as_str(), v, tspan);
                 let var = self.var(n.id.as_str());
-                self.ssa.def(self.cur, &var, v)
+                self.def_var(&var, v)
             }
             Expr::Tuple(_) | Expr::List(_) => {
                 for (k, t) in tuple_elts(target).iter().enumerate() {
@@ -546,7 +564,7 @@ impl Lower<'_> {
                 let r = self.emit(InstKind::Builtin(Builtin::InPlace, vec![old, r]), span);
                 let r = self.declare(n.id.as_str(), r, span);
                 let var = self.var(n.id.as_str());
-                self.ssa.def(self.cur, &var, r);
+                self.def_var(&var, r);
             }
             Expr::Subscript(s) => {
                 let arr = self.expr(&s.value);

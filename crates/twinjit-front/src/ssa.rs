@@ -93,7 +93,7 @@ impl Ssa {
     fn add_param_args(&mut self, f: &mut Function, b: Block, name: &str) {
         for pred in self.preds[b.index()].clone() {
             let v = self.use_var(f, pred, name);
-            for t in f.blocks[pred.index()].term.targets_mut() {
+            for t in f.blocks[pred.index()].succs_mut() {
                 if t.block == b {
                     t.args.push(v);
                 }

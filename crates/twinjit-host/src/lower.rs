@@ -35,6 +35,12 @@ pub(crate) struct FnLowering<'a, 'b> {
     pub ret_ptr: cl::Value,
     pub err_block: Option<cl::Block>,
     pub prop_block: Option<cl::Block>,
+    /// The unwind edge of the IR block being lowered (a `try` body's), and its landing blocks
+    /// (error, propagation), made on first use.
+    pub unwind: Option<twinjit_ir::BlockCall>,
+    pub landing: (Option<cl::Block>, Option<cl::Block>),
+    /// Every landing block with its unwind edge, filled at the end.
+    pub landings: Vec<(cl::Block, twinjit_ir::BlockCall)>,
     /// For functions on a call cycle: the call depth on entry (restored on return).
     pub depth_on_entry: Option<cl::Value>,
     pub sites: &'a mut Vec<RaiseSite>,
@@ -107,7 +113,34 @@ impl FnLowering<'_, '_> {
         self.b.ins().jump(eb, &args);
     }
 
+    /// A landing block (error: five parameters; propagation: the status) for the current IR
+    /// block's unwind edge, if it has one.
+    fn landing(&mut self, err: bool) -> Option<cl::Block> {
+        let u = self.unwind.clone()?;
+        let slot = if err { self.landing.0 } else { self.landing.1 };
+        if let Some(b) = slot {
+            return Some(b);
+        }
+        let blk = self.b.create_block();
+        let params: &[types::Type] =
+            if err { &[types::I32, types::I32, types::I64, types::I64, types::I64] } else { &[types::I32] };
+        for &t in params {
+            self.b.append_block_param(blk, t);
+        }
+        self.b.set_cold_block(blk);
+        self.landings.push((blk, u));
+        if err {
+            self.landing.0 = Some(blk);
+        } else {
+            self.landing.1 = Some(blk);
+        }
+        Some(blk)
+    }
+
     fn err_block(&mut self) -> cl::Block {
+        if let Some(b) = self.landing(true) {
+            return b;
+        }
         if let Some(b) = self.err_block {
             return b;
         }
@@ -121,6 +154,9 @@ impl FnLowering<'_, '_> {
     }
 
     fn prop_block(&mut self) -> cl::Block {
+        if let Some(b) = self.landing(false) {
+            return b;
+        }
         if let Some(b) = self.prop_block {
             return b;
         }
@@ -146,6 +182,19 @@ impl FnLowering<'_, '_> {
     }
 
     pub(crate) fn finish_error_blocks(&mut self) {
+        // A caught exception: tell the memory manager (the references held where it was raised
+        // are abandoned until the call ends), then the handler.
+        for (blk, u) in std::mem::take(&mut self.landings) {
+            self.b.switch_to_block(blk);
+            self.b.seal_block(blk);
+            let fr = (self.helpers)(&mut self.b, runtime::NRT_CAUGHT, &[], &[]);
+            self.b.ins().call(fr, &[]);
+            let args = self.edge_args(&u.args);
+            self.b.ins().jump(self.blocks[u.block.index()], &args);
+        }
+        // A failing call of a function on a call cycle leaves its depth as it found it (a
+        // caller may catch the error and go on).
+        let depth = self.depth_on_entry;
         if let Some(eb) = self.err_block {
             self.b.switch_to_block(eb);
             self.b.seal_block(eb);
@@ -156,6 +205,9 @@ impl FnLowering<'_, '_> {
             self.b.ins().store(flags(), p[2], e, err_off::INDEX);
             self.b.ins().store(flags(), p[3], e, err_off::LEN);
             self.b.ins().store(flags(), p[4], e, err_off::AXIS);
+            if let Some(d) = depth {
+                self.b.ins().store(flags(), d, e, err_off::DEPTH);
+            }
             let one = self.iconst(types::I32, 1);
             self.b.ins().return_(&[one]);
         }
@@ -163,6 +215,9 @@ impl FnLowering<'_, '_> {
             self.b.switch_to_block(pb);
             self.b.seal_block(pb);
             let st = self.b.block_params(pb)[0];
+            if let Some(d) = depth {
+                self.b.ins().store(flags(), d, self.err_ptr, err_off::DEPTH);
+            }
             self.b.ins().return_(&[st]);
         }
     }
@@ -199,6 +254,8 @@ impl FnLowering<'_, '_> {
 
     pub(crate) fn lower_block(&mut self, ir_block: twinjit_ir::Block) -> Result<(), HostError> {
         let bd = &self.f.blocks[ir_block.index()];
+        self.unwind = bd.unwind.clone();
+        self.landing = (None, None);
         for &inst in &bd.insts {
             let data = &self.f.insts[inst.index()];
             let p = self.inst(&data.kind, data.result, data.span)?;

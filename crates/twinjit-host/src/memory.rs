@@ -53,12 +53,19 @@ const _: () = assert!(std::mem::size_of::<MemInfo>() <= HEADER);
 struct Local {
     head: *mut MemInfo,
     next_seq: u64,
+    /// Exceptions caught by `try` handlers on this thread.
+    caught: u64,
     stats: Stats,
 }
 
 thread_local! {
     static LOCAL: UnsafeCell<Local> = const {
-        UnsafeCell::new(Local { head: std::ptr::null_mut(), next_seq: 0, stats: Stats { allocated: 0, freed: 0, leaked: 0 } })
+        UnsafeCell::new(Local {
+            head: std::ptr::null_mut(),
+            next_seq: 0,
+            caught: 0,
+            stats: Stats { allocated: 0, freed: 0, leaked: 0 },
+        })
     };
 }
 
@@ -396,15 +403,22 @@ pub fn data(mi: *mut MemInfo) -> *mut u8 {
     (mi as *mut u8).wrapping_add(HEADER)
 }
 
+/// A `try` handler of compiled code caught an exception: the references held where it was
+/// raised are abandoned, so the buffers they keep alive are the call's to settle.
+pub extern "C" fn twinjit_nrt_caught() {
+    with_local(|l| l.caught += 1);
+}
+
 /// The bookkeeping of one call from Rust into compiled code on this thread.
 pub struct Scope {
     first_seq: u64,
+    caught: u64,
 }
 
 impl Scope {
     /// Starts a call.
     pub fn enter() -> Scope {
-        Scope { first_seq: with_local(|l| l.next_seq) }
+        with_local(|l| Scope { first_seq: l.next_seq, caught: l.caught })
     }
 
     /// Whether anything was allocated on this thread since the call started (when not, there
@@ -441,17 +455,61 @@ impl Scope {
     /// The call succeeded and its result holds `owners` (one entry per array, null for a
     /// lent one): detaches those from the thread, then frees (and counts as leaked) any other
     /// buffer the call allocated that is still alive.
+    ///
+    /// When a `try` handler caught an exception during the call, the references held where it
+    /// was raised were abandoned: the result's buffers get exactly one reference per place the
+    /// result holds them, and the other survivors are freed as garbage, not counted as leaks.
     pub fn succeed(self, owners: &[*mut MemInfo]) {
+        let caught = with_local(|l| l.caught) != self.caught;
+        if caught {
+            // SAFETY: live headers the result holds references to.
+            unsafe { set_counts_to_holders(owners) };
+        }
         for &m in owners.iter().filter(|m| !m.is_null()) {
             // SAFETY: a live header the result holds a reference to.
             unsafe { detach(m) };
         }
         for m in self.survivors() {
-            with_local(|l| l.stats.leaked += 1);
+            if !caught {
+                with_local(|l| l.stats.leaked += 1);
+            }
             // SAFETY: allocated during this call and held by nothing the call returned (a
             // leaked list's elements are survivors too: swept, not released through it).
             unsafe { release(m, true) };
         }
+    }
+}
+
+/// Sets the count of every buffer the result holds (`owners`, and the elements of the lists
+/// among them, recursively) to the number of places holding it.
+///
+/// # Safety
+/// Every non-null entry is a live header; a list's owner slots hold null or live headers.
+unsafe fn set_counts_to_holders(owners: &[*mut MemInfo]) {
+    let mut holders: hashbrown::HashMap<*mut MemInfo, i64> = hashbrown::HashMap::new();
+    let mut stack: Vec<*mut MemInfo> = owners.iter().copied().filter(|m| !m.is_null()).collect();
+    while let Some(m) = stack.pop() {
+        let n = holders.entry(m).or_default();
+        *n += 1;
+        // SAFETY: a live header (the caller's contract), visited once as a list.
+        unsafe {
+            if *n == 1 && (*m).list {
+                let p = payload(m);
+                let (mask, es) = ((*p).owners, (*p).elem_size as usize);
+                for i in 0..(*p).len.max(0) as usize {
+                    for k in (0..64).filter(|k| mask & (1 << k) != 0) {
+                        let o = *((*p).items.add(i * es + k * 8) as *const *mut MemInfo);
+                        if !o.is_null() {
+                            stack.push(o);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for (m, n) in holders {
+        // SAFETY: a live header.
+        unsafe { (*m).refcount.store(n, Ordering::Relaxed) };
     }
 }
 

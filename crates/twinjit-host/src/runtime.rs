@@ -174,6 +174,8 @@ pub(crate) fn helper_symbol(h: Helper, f32: bool) -> &'static str {
 pub(crate) const NRT_NEW: &str = "twinjit_nrt_new";
 /// The memory manager's free (`memory::twinjit_nrt_free`).
 pub(crate) const NRT_FREE: &str = "twinjit_nrt_free";
+/// A `try` handler caught an exception (`memory::twinjit_nrt_caught`).
+pub(crate) const NRT_CAUGHT: &str = "twinjit_nrt_caught";
 
 /// A new list (`memory::twinjit_list_new`).
 pub(crate) const LIST_NEW: &str = "twinjit_list_new";
@@ -223,6 +225,7 @@ pub(crate) fn symbols() -> &'static [(Box<str>, usize)] {
         ];
         v.push((Box::from(NRT_NEW), crate::memory::twinjit_nrt_new as *const u8 as usize));
         v.push((Box::from(NRT_FREE), crate::memory::twinjit_nrt_free as *const u8 as usize));
+        v.push((Box::from(NRT_CAUGHT), crate::memory::twinjit_nrt_caught as *const u8 as usize));
         v.push((Box::from(LIST_NEW), crate::memory::twinjit_list_new as *const u8 as usize));
         v.push((Box::from(LIST_RESIZE), crate::memory::twinjit_list_resize as *const u8 as usize));
         v.push((Box::from(PARALLEL_FOR), crate::parallel::twinjit_parallel_for as *const u8 as usize));

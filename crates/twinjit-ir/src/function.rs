@@ -631,6 +631,44 @@ pub struct BlockData {
     pub term: Terminator,
     /// Span of the terminator.
     pub term_span: Span,
+    /// The unwind edge, for a block of a `try` body: when any instruction of the block raises
+    /// (a `raise` terminator, a failed check, a call that fails), control goes to this block
+    /// with these arguments instead of leaving the function. The arguments are available at the
+    /// block's start (they dominate it or are its parameters), so the edge may be taken from
+    /// any point of the block; the target is a handler entry that only unwind edges reach. See
+    /// ARCHITECTURE.md, "Exceptions caught in compiled code".
+    pub unwind: Option<BlockCall>,
+}
+
+impl BlockData {
+    /// Every successor edge: the terminator's, then the unwind edge.
+    pub fn succs(&self) -> SmallVec<[&BlockCall; 3]> {
+        let mut v: SmallVec<[&BlockCall; 3]> = self.term.targets().into_iter().collect();
+        v.extend(self.unwind.as_ref());
+        v
+    }
+
+    /// Every successor edge, mutable.
+    pub fn succs_mut(&mut self) -> SmallVec<[&mut BlockCall; 3]> {
+        let mut v: SmallVec<[&mut BlockCall; 3]> = self.term.targets_mut().into_iter().collect();
+        v.extend(self.unwind.as_mut());
+        v
+    }
+
+    /// Values the block's end reads: the terminator's operands and the unwind arguments.
+    pub fn end_operands(&self) -> SmallVec<[Value; 8]> {
+        let mut v = self.term.operands();
+        v.extend(self.unwind.iter().flat_map(|u| u.args.iter().copied()));
+        v
+    }
+
+    /// Applies `f` to the terminator's operands and the unwind arguments.
+    pub fn map_end_operands(&mut self, mut f: impl FnMut(Value) -> Value) {
+        self.term.map_operands(&mut f);
+        if let Some(u) = &mut self.unwind {
+            u.args.iter_mut().for_each(|a| *a = f(*a));
+        }
+    }
 }
 
 /// A function in SSA form. The first block is the entry; its parameters are the function's.
@@ -687,6 +725,7 @@ impl Function {
             insts: Vec::new(),
             term: Terminator::Unreachable,
             term_span: Span::DUMMY,
+            unwind: None,
         });
         b
     }
@@ -750,6 +789,20 @@ impl Function {
         }
     }
 
+    /// Whether any block has an unwind edge (the function has a `try` body).
+    pub fn has_unwind(&self) -> bool {
+        self.blocks.iter().any(|b| b.unwind.is_some())
+    }
+
+    /// Blocks that unwind edges reach (`try` handlers): their parameters are borrowed (see
+    /// the refcount pass).
+    pub fn handlers(&self) -> Vec<Block> {
+        let mut v: Vec<Block> = self.blocks.iter().filter_map(|b| b.unwind.as_ref().map(|u| u.block)).collect();
+        v.sort();
+        v.dedup();
+        v
+    }
+
     /// Blocks reachable from the entry, in reverse post-order.
     pub fn reverse_postorder(&self) -> Vec<Block> {
         let n = self.blocks.len();
@@ -759,7 +812,7 @@ impl Function {
         let mut stack: Vec<(Block, usize)> = vec![(Self::ENTRY, 0)];
         seen[0] = true;
         while let Some((b, i)) = stack.pop() {
-            let succs = self.blocks[b.index()].term.targets();
+            let succs = self.blocks[b.index()].succs();
             if i < succs.len() {
                 let s = succs[i].block;
                 stack.push((b, i + 1));

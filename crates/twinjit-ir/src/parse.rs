@@ -468,6 +468,12 @@ fn parse_one(lines: &[&str], start: usize, file: FileId) -> Result<(Function, us
                 }
             }
             l.punct(')')?;
+            if matches!(l.peek(), Some(Tok::Ident(s)) if s == "unwind") {
+                l.pos += 1;
+                let u = l.block_call()?;
+                b.block(u.block.0, line)?;
+                b.f.blocks[blk.index()].unwind = Some(u);
+            }
             l.punct(':')?;
             l.end()?;
             cur = Some(blk);

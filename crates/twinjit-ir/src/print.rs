@@ -25,7 +25,12 @@ impl fmt::Display for Function {
                 }
                 write_value_decl(f, *p, self.ty(*p))?;
             }
-            f.write_str("):\n")?;
+            f.write_char(')')?;
+            if let Some(u) = &bd.unwind {
+                f.write_str(" unwind ")?;
+                write_call(f, u)?;
+            }
+            f.write_str(":\n")?;
             for &inst in &bd.insts {
                 let data = &self.insts[inst.index()];
                 f.write_str("    ")?;

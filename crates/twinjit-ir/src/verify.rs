@@ -103,6 +103,10 @@ pub fn verify(f: &Function, level: Level) -> Result<(), VerifyError> {
         }
         dom.dominates(db, ub)
     };
+    // A handler entry is reached by unwind edges only.
+    let handlers = f.handlers();
+    let handlers_ok =
+        handlers.is_empty() || f.blocks.iter().all(|bd| bd.term.targets().iter().all(|t| !handlers.contains(&t.block)));
     for &b in &rpo {
         let bd = &f.blocks[b.index()];
         for (k, &p) in bd.params.iter().enumerate() {
@@ -144,7 +148,19 @@ pub fn verify(f: &Function, level: Level) -> Result<(), VerifyError> {
                 return err(format!("{op} used by the terminator of {b} is not defined there"));
             }
         }
-        for t in bd.term.targets() {
+        if let Some(u) = &bd.unwind {
+            for &a in &u.args {
+                check_value(a)?;
+                // Available at the block's start: the edge may be taken before any instruction.
+                if !def_ok(a) || !dominates(a, b, 0) {
+                    return err(format!("{a} passed by the unwind edge of {b} is not available at its start"));
+                }
+            }
+            if !handlers_ok {
+                return err(format!("{} is reached by an unwind edge and by a jump", u.block));
+            }
+        }
+        for t in bd.succs() {
             let Some(target) = f.blocks.get(t.block.index()) else {
                 return err(format!("{b} jumps to missing {}", t.block));
             };
@@ -368,7 +384,7 @@ pub fn dominators(f: &Function, rpo: &[Block]) -> Vec<Option<Block>> {
     }
     let mut preds: Vec<Vec<Block>> = vec![Vec::new(); n];
     for &b in rpo {
-        for t in f.blocks[b.index()].term.targets() {
+        for t in f.blocks[b.index()].succs() {
             if t.block.index() < n {
                 preds[t.block.index()].push(b);
             }
@@ -458,6 +474,22 @@ mod tests {
             "function @f(a, b) -> int64 {\nblock0(v0: int64, v1: float64):\n    v2: int64 = add v0, v1\n    return v2\n}\n",
             Level::Typed,
             "in block0: add v0: int64, v1: float64 gives int64",
+        );
+    }
+
+    #[test]
+    fn unwind_edges_pass_values_available_at_the_start_to_a_handler_only_they_reach() {
+        let ok = "function @f(x, y) -> int64 {\nblock0(v0: int64, v1: int64):\n    jump block1()\nblock1() unwind block2(v0):\n    v2: int64 = floordiv v0, v1\n    return v2\nblock2(v3: int64):\n    return v3\n}\n";
+        check(ok, Level::Typed, "ok");
+        check(
+            &ok.replace("block2(v0)", "block2(v2)"),
+            Level::Typed,
+            "v2 passed by the unwind edge of block1 is not available at its start",
+        );
+        check(
+            &ok.replace("    jump block1()", "    br v0, block1(), block2(v1)"),
+            Level::Untyped,
+            "block2 is reached by an unwind edge and by a jump",
         );
     }
 

@@ -152,7 +152,7 @@ fn aliases(f: &Function, roots: &[(Value, usize)]) -> HashMap<Value, Vec<usize>>
             }
         };
         for b in &f.blocks {
-            for t in b.term.targets() {
+            for t in b.succs() {
                 for (a, p) in t.args.iter().zip(&f.blocks[t.block.index()].params) {
                     if let Some(src) = al.get(a).cloned() {
                         add(&mut al, *p, &src);

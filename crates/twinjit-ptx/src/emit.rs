@@ -399,6 +399,9 @@ struct FnEmitter<'m, 'p> {
     incoming: HashMap<(u32, usize), Vec<(String, String)>>,
     allocas: String,
     depth_on_entry: Option<String>,
+    /// The unwind edge of the IR block being emitted (a `try` body's): its error exits go to
+    /// the handler instead of returning.
+    unwind: Option<BlockCall>,
     /// The `print(...)` being built: its printf format and arguments (type, operand), sent
     /// to `vprintf` as one call when its newline arrives (numba-cuda's one printf per print).
     print_fmt: String,
@@ -418,6 +421,7 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
             incoming: HashMap::new(),
             allocas: String::new(),
             depth_on_entry: None,
+            unwind: None,
             print_fmt: String::new(),
             print_args: Vec::new(),
         }
@@ -497,7 +501,7 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
         }
         let order = f.reverse_postorder();
         for b in &order {
-            if f.blocks[b.index()].term.targets().iter().any(|t| t.block == Function::ENTRY) {
+            if f.blocks[b.index()].succs().iter().any(|t| t.block == Function::ENTRY) {
                 return Err(self.internal("a branch to the entry block"));
             }
         }
@@ -509,6 +513,7 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
             let phis = if b == Function::ENTRY { None } else { Some(b) };
             self.start_block(format!("b{}", b.0), phis);
             let bd = &f.blocks[b.index()];
+            self.unwind = bd.unwind.clone();
             for &inst in &bd.insts {
                 let data = &f.insts[inst.index()];
                 let parts = self.inst(&data.kind, data.result, data.span)?;
@@ -570,15 +575,34 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
             "br i1 {cond}, label %{raise}, label %{cont}, !prof !{{!\"branch_weights\", i32 1, i32 1048575}}"
         ));
         self.start_block(raise, None);
-        self.line(format!("store i32 {}, ptr %err, align 8", kind.raw()));
-        let sp = self.def("getelementptr inbounds i8, ptr %err, i64 4");
-        self.line(format!("store i32 {site}, ptr {sp}, align 4"));
-        for (off, v) in [(8, index.to_string()), (16, len.to_string()), (24, axis.to_string())] {
-            let p = self.def(format!("getelementptr inbounds i8, ptr %err, i64 {off}"));
-            self.line(format!("store i64 {v}, ptr {p}, align 8"));
+        if self.unwind.is_none() {
+            self.line(format!("store i32 {}, ptr %err, align 8", kind.raw()));
+            let sp = self.def("getelementptr inbounds i8, ptr %err, i64 4");
+            self.line(format!("store i32 {site}, ptr {sp}, align 4"));
+            for (off, v) in [(8, index.to_string()), (16, len.to_string()), (24, axis.to_string())] {
+                let p = self.def(format!("getelementptr inbounds i8, ptr %err, i64 {off}"));
+                self.line(format!("store i64 {v}, ptr {p}, align 8"));
+            }
         }
-        self.line("ret i32 1");
+        self.error_exit("1");
         self.start_block(cont, None);
+    }
+
+    /// Leaves the current error path with `status`: to the handler of the block's unwind edge,
+    /// else returning it (a function on a call cycle restores its depth first, as a caller may
+    /// catch the error).
+    fn error_exit(&mut self, status: &str) {
+        if let Some(u) = self.unwind.clone() {
+            let args = self.edge_parts(&u);
+            self.edge(&u, &args);
+            self.line(format!("br label %b{}", u.block.0));
+            return;
+        }
+        if let Some(d) = self.depth_on_entry.clone() {
+            let dp = self.def("getelementptr inbounds i8, ptr %err, i64 32");
+            self.line(format!("store i64 {d}, ptr {dp}, align 8"));
+        }
+        self.line(format!("ret i32 {status}"));
     }
 
     /// `raise`: the site with its exception; the runtime arguments as the record's values
@@ -604,6 +628,9 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
             });
         }
         values.resize(MAX_RUNTIME_ARGS, "0".to_string());
+        if self.unwind.is_some() {
+            return self.error_exit("1");
+        }
         self.line(format!("store i32 {}, ptr %err, align 8", ErrorCode::Raised.raw()));
         let sp = self.def("getelementptr inbounds i8, ptr %err, i64 4");
         self.line(format!("store i32 {site}, ptr {sp}, align 4"));
@@ -611,7 +638,7 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
             let p = self.def(format!("getelementptr inbounds i8, ptr %err, i64 {off}"));
             self.line(format!("store i64 {v}, ptr {p}, align 8"));
         }
-        self.line("ret i32 1");
+        self.error_exit("1");
     }
 
     fn edge(&mut self, c: &BlockCall, args: &[Part]) {
@@ -1065,7 +1092,7 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
         let cont = self.fresh_label("ret");
         self.line(format!("br i1 {bad}, label %{prop}, label %{cont}"));
         self.start_block(prop, None);
-        self.line(format!("ret i32 {st}"));
+        self.error_exit(&st);
         self.start_block(cont, None);
         let mut out = Vec::new();
         for (k, ty) in part_types(rty).into_iter().enumerate() {

@@ -210,9 +210,10 @@ impl Lower<'_> {
         visible.extend(locals);
         let saved_locals = std::mem::replace(&mut self.locals, visible);
         let saved_loops = std::mem::take(&mut self.loops);
+        let saved_tries = self.enter_inlined_tries();
         for (name, v) in f.params.names.iter().zip(args) {
             let var = self.var(name);
-            self.ssa.def(self.cur, &var, v);
+            self.def_var(&var, v);
         }
         let cont = self.new_block();
         let result = self.f.add_block_param(cont, Type::Unknown);
@@ -233,6 +234,7 @@ impl Lower<'_> {
         }
         self.inlining.pop();
         self.loops = saved_loops;
+        self.tries = saved_tries;
         self.locals = saved_locals;
         self.frames = saved_frames;
         self.seal(cont);
@@ -280,6 +282,14 @@ fn collect_nonlocal(body: &[Stmt], file: FileId, out: &mut Vec<(String, Span)>) 
                 for c in &i.elif_else_clauses {
                     collect_nonlocal(&c.body, file, out);
                 }
+            }
+            Stmt::Try(t) => {
+                collect_nonlocal(&t.body, file, out);
+                for ruff_python_ast::ExceptHandler::ExceptHandler(h) in &t.handlers {
+                    collect_nonlocal(&h.body, file, out);
+                }
+                collect_nonlocal(&t.orelse, file, out);
+                collect_nonlocal(&t.finalbody, file, out);
             }
             _ => {}
         }

@@ -189,7 +189,7 @@ impl Lower<'_> {
                 }
                 let iv = lw.declare(&name, iv, span);
                 let var = lw.var(&name);
-                lw.ssa.def(lw.cur, &var, iv);
+                lw.def_var(&var, iv);
                 body(lw, None)
             });
             self.prange_depth -= usize::from(parallel);
@@ -305,7 +305,7 @@ impl Lower<'_> {
                 }
             }
         };
-        self.ssa.def(self.cur, &counter, start);
+        self.def_var(&counter, start);
         let c0 = test(self, start);
         self.branch(c0, body_block, vec![], exit, vec![], span);
         self.cur = body_block;
@@ -318,7 +318,7 @@ impl Lower<'_> {
         self.cur = latch;
         let c2 = self.ssa.use_var(&mut self.f, latch, &counter);
         let next = self.emit(InstKind::Binary(BinaryOp::Add, c2, step), span);
-        self.ssa.def(latch, &counter, next);
+        self.def_var(&counter, next);
         let c1 = test(self, next);
         self.branch(c1, body_block, vec![], exit, vec![], span);
         self.seal(body_block);

@@ -129,7 +129,7 @@ impl<'m> Inferencer<'m> {
         // Per target block and parameter: (predecessor, which of its edges, argument).
         let mut incoming: Vec<Incoming> = f.blocks.iter().map(|b| vec![Vec::new(); b.params.len()]).collect();
         for &b in &rpo {
-            for (e, t) in f.blocks[b.index()].term.targets().into_iter().enumerate() {
+            for (e, t) in f.blocks[b.index()].succs().into_iter().enumerate() {
                 for (k, a) in t.args.iter().enumerate() {
                     if let Some(slot) = incoming.get_mut(t.block.index()).and_then(|v| v.get_mut(k)) {
                         slot.push((b, e, *a));
@@ -140,9 +140,11 @@ impl<'m> Inferencer<'m> {
         let mut live = vec![false; f.blocks.len()];
         live[Function::ENTRY.index()] = true;
         let mut taken: Vec<Option<bool>> = vec![None; f.blocks.len()];
-        // Whether edge `e` out of `b` can be taken.
+        // Whether edge `e` out of `b` can be taken (an unwind edge, after the terminator's, is
+        // as live as its block).
         let edge_live = |live: &[bool], taken: &[Option<bool>], b: Block, e: usize| {
-            live[b.index()] && taken[b.index()].is_none_or(|t| (e == 0) == t)
+            live[b.index()]
+                && (e >= f.blocks[b.index()].term.targets().len() || taken[b.index()].is_none_or(|t| (e == 0) == t))
         };
         for _round in 0..10_000 {
             let mut changed = false;
@@ -186,7 +188,7 @@ impl<'m> Inferencer<'m> {
                         changed = true;
                     }
                 }
-                for (e, t) in term.targets().into_iter().enumerate() {
+                for (e, t) in f.blocks[b.index()].succs().into_iter().enumerate() {
                     if edge_live(&live, &taken, b, e) && !live[t.block.index()] {
                         live[t.block.index()] = true;
                         changed = true;

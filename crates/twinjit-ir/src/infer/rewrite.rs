@@ -193,6 +193,28 @@ impl Rewriter<'_> {
                 self.g.terminate(self.cur[b.index()], Terminator::Unreachable, src.blocks[b.index()].term_span);
                 continue;
             }
+            // The unwind edge's arguments are computed first (coercions and the zeros of
+            // undefined variables go in a prefix block that cannot raise), then every block
+            // the rewrite makes for `b`'s code takes the edge.
+            let unwind = match &src.blocks[b.index()].unwind {
+                Some(u) => match self.edge_args(b, u, src.blocks[b.index()].term_span) {
+                    Ok(c) => {
+                        let pre = self.cur[b.index()];
+                        if !self.g.blocks[pre.index()].insts.is_empty() {
+                            let n = self.g.add_block();
+                            self.g.terminate(pre, Terminator::Jump(BlockCall { block: n, args: vec![] }), Span::DUMMY);
+                            self.cur[b.index()] = n;
+                        }
+                        Some(c)
+                    }
+                    Err(d) => {
+                        self.diags.push(d);
+                        return;
+                    }
+                },
+                None => None,
+            };
+            let (first, made) = (self.cur[b.index()], self.g.blocks.len());
             for &inst in &src.blocks[b.index()].insts {
                 if let Err(d) = self.inst(b, &src.insts[inst.index()]) {
                     self.diags.push(d);
@@ -202,6 +224,11 @@ impl Rewriter<'_> {
             if let Err(d) = self.term(b) {
                 self.diags.push(d);
                 return;
+            }
+            if let Some(u) = unwind {
+                for k in std::iter::once(first.index()).chain(made..self.g.blocks.len()) {
+                    self.g.blocks[k].unwind = Some(u.clone());
+                }
             }
         }
     }
@@ -1627,7 +1654,7 @@ impl Rewriter<'_> {
 
     /// An argument passed to parameter `k` of `block` (on any edge) whose type is `t`.
     fn incoming_of_type(&self, block: Block, k: usize, t: &Type) -> Option<Value> {
-        self.src.blocks.iter().flat_map(|b| b.term.targets()).filter(|c| c.block == block).find_map(|c| {
+        self.src.blocks.iter().flat_map(|b| b.succs()).filter(|c| c.block == block).find_map(|c| {
             let a = *c.args.get(k)?;
             (&self.types[a.index()] == t).then_some(a)
         })

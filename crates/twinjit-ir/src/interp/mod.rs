@@ -261,6 +261,9 @@ struct Machine<'p> {
     fuel: Option<u64>,
     /// Every buffer the program allocated (`newarray`), for the leak check.
     owners: Vec<Rc<Owner>>,
+    /// Whether a `try` handler caught an exception: the references held where it was raised
+    /// are abandoned (compiled code frees what they keep alive when the call ends).
+    caught: bool,
 }
 
 /// One activation: the interpreter keeps its own stack of these, so deep recursion in the
@@ -333,7 +336,7 @@ impl<'p> Machine<'p> {
     fn new(program: &'p TypedProgram, options: InterpOptions) -> Machine<'p> {
         let by_name: HashMap<&str, usize> =
             program.functions.iter().enumerate().map(|(i, f)| (f.func.name.as_str(), i)).collect();
-        Machine { program, by_name, options, fuel: options.fuel, owners: Vec::new() }
+        Machine { program, by_name, options, fuel: options.fuel, owners: Vec::new(), caught: false }
     }
 
     fn frame(&self, fidx: usize, args: Vec<RtValue>, ret_to: Option<Value>) -> Frame<'p> {
@@ -349,8 +352,46 @@ impl<'p> Machine<'p> {
         RuntimeError { kind, function: self.program.functions[fidx].source_name.clone(), span, thread: None }
     }
 
-    /// Runs the frame stack (non-empty) until its bottom frame returns or the thread waits.
+    /// Runs the frame stack (non-empty) until its bottom frame returns or the thread waits; an
+    /// exception raised inside a `try` body (of the failing frame or of a caller) continues at
+    /// its handler.
     fn exec<D: Device>(&mut self, stack: &mut Vec<Frame<'p>>, dev: &mut D) -> Result<Stop, RuntimeError> {
+        loop {
+            match self.run_frames(stack, dev) {
+                Err(e) if self.catch(stack, &e.kind) => continue,
+                r => return r,
+            }
+        }
+    }
+
+    /// Unwinds `stack` to the innermost frame whose current block has an unwind edge and takes
+    /// it; false (the stack untouched) when no frame catches or the error is not a Python
+    /// exception (the interpreter's own limits and reports are never caught).
+    fn catch(&mut self, stack: &mut Vec<Frame<'p>>, kind: &RuntimeErrorKind) -> bool {
+        let catchable = matches!(
+            kind,
+            RuntimeErrorKind::Raised { .. }
+                | RuntimeErrorKind::ZeroDivision
+                | RuntimeErrorKind::Index { .. }
+                | RuntimeErrorKind::RecursionLimit
+        );
+        if !catchable {
+            return false;
+        }
+        let Some(k) = stack.iter().rposition(|fr| fr.f.blocks[fr.block.index()].unwind.is_some()) else {
+            return false;
+        };
+        stack.truncate(k + 1);
+        let top = stack.last_mut().expect("the catching frame");
+        let u = top.f.blocks[top.block.index()].unwind.as_ref().expect("an unwind edge");
+        top.block = pass_args(top.f, u, &mut top.vals);
+        top.pos = 0;
+        top.chunk = 0;
+        self.caught = true;
+        true
+    }
+
+    fn run_frames<D: Device>(&mut self, stack: &mut Vec<Frame<'p>>, dev: &mut D) -> Result<Stop, RuntimeError> {
         loop {
             let depth = stack.len();
             let Some(top) = stack.last_mut() else {
@@ -515,10 +556,19 @@ impl<'p> Machine<'p> {
                 }
             });
         }
+        // After a caught exception, the references held where it was raised are abandoned:
+        // a buffer may have more than its holders (never fewer).
         let leaked = self
             .owners
             .iter()
-            .filter(|o| o.refs.get() != held.iter().filter(|h| **h == Rc::as_ptr(o)).count() as i64)
+            .filter(|o| {
+                let holders = held.iter().filter(|h| **h == Rc::as_ptr(o)).count() as i64;
+                if self.caught {
+                    o.refs.get() < holders
+                } else {
+                    o.refs.get() != holders
+                }
+            })
             .count();
         if leaked > 0 {
             return Err(RuntimeErrorKind::Unsupported(format!(

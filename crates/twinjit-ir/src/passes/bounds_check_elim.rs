@@ -144,7 +144,7 @@ impl Pass for BoundsCheckElim {
         let (rpo, dom) = DomTree::with_rpo(f);
         let mut preds: Vec<Vec<Block>> = vec![Vec::new(); f.blocks.len()];
         for &b in &rpo {
-            for t in f.blocks[b.index()].term.targets() {
+            for t in f.blocks[b.index()].succs() {
                 preds[t.block.index()].push(b);
             }
         }
@@ -154,7 +154,8 @@ impl Pass for BoundsCheckElim {
         for &b in &rpo {
             if let [p] = preds[b.index()].as_slice() {
                 if let Terminator::Branch(c, t, e) = &f.blocks[p.index()].term {
-                    if t.block == e.block {
+                    // (A handler reached by the unwind edge learns nothing from the branch.)
+                    if t.block == e.block || (t.block != b && e.block != b) {
                         continue;
                     }
                     let taken = t.block == b;
@@ -184,7 +185,7 @@ impl Pass for BoundsCheckElim {
                         ok = false;
                         break;
                     };
-                    if t.block == e.block {
+                    if t.block == e.block || (t.block != b && e.block != b) {
                         ok = false;
                         break;
                     }
@@ -249,7 +250,7 @@ impl Pass for BoundsCheckElim {
                                     if *x == p && facts.const_int(*c).is_some_and(|k| (0..=1 << 32).contains(&k)))
                     };
                     let all = preds[b.index()].iter().all(|pb| {
-                        f.blocks[pb.index()].term.targets().iter().filter(|t| t.block == b).all(|t| ok_arg(t.args[k]))
+                        f.blocks[pb.index()].succs().iter().filter(|t| t.block == b).all(|t| ok_arg(t.args[k]))
                     });
                     if all {
                         facts.nonneg.insert(p);
@@ -365,7 +366,7 @@ impl Pass for BoundsCheckElim {
         }
         for blk in &mut f.blocks {
             blk.insts.retain(|i| !remove.contains(i));
-            blk.term.map_operands(|v| *replace.get(&v).unwrap_or(&v));
+            blk.map_end_operands(|v| *replace.get(&v).unwrap_or(&v));
         }
         for inst in &mut f.insts {
             inst.kind.map_operands(|v| *replace.get(&v).unwrap_or(&v));

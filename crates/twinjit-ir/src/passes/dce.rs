@@ -21,7 +21,7 @@ impl Pass for Dce {
                         used[op.index()] = true;
                     }
                 }
-                for op in b.term.operands() {
+                for op in b.end_operands() {
                     used[op.index()] = true;
                 }
             }

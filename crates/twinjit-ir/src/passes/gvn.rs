@@ -152,7 +152,7 @@ impl Pass for Gvn {
             inst.kind.map_operands(|v| resolve(&replace, v));
         }
         for b in &mut f.blocks {
-            b.term.map_operands(|v| resolve(&replace, v));
+            b.map_end_operands(|v| resolve(&replace, v));
         }
         true
     }

@@ -56,7 +56,7 @@ fn sweep(f: &mut Function) -> bool {
     let rpo = f.reverse_postorder();
     let mut preds: HashMap<Block, usize> = HashMap::new();
     for &b in &rpo {
-        for t in f.blocks[b.index()].term.targets() {
+        for t in f.blocks[b.index()].succs() {
             *preds.entry(t.block).or_default() += 1;
         }
     }

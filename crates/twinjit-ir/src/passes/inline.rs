@@ -9,7 +9,8 @@
 //! [`MAX_INSTS`] instructions in [`MAX_BLOCKS`] blocks). Its blocks are copied into the caller
 //! at the call, `return v` becoming a jump to the code after the call with `v`; a `raise` in
 //! it stays a `raise` (its span is the callee's line, as the error's location was before).
-//! The callee stays in the program for its other callers.
+//! The callee stays in the program for its other callers. A callee with a `try` body is not
+//! inlined; a call inlined into one gives its blocks the call's unwind edge.
 //!
 //! Runs first in the pipeline, on typed IR, so the passes after it see the inlined code
 //! together with its caller's loop (checks, invariant code, the parallel outlining).
@@ -61,7 +62,7 @@ pub fn inline_leaves(program: &mut TypedProgram) -> usize {
                 d.kind.map_operands(rename);
             }
             for bd in &mut f.blocks {
-                bd.term.map_operands(rename);
+                bd.map_end_operands(rename);
             }
         }
     }
@@ -74,6 +75,7 @@ fn inlinable(f: &Function) -> bool {
     let insts: usize = blocks.iter().map(|b| f.blocks[b.index()].insts.len()).sum();
     blocks.len() <= MAX_BLOCKS
         && insts <= MAX_INSTS
+        && !f.has_unwind()
         && matches!(f.ret, Type::Scalar(_))
         && f.params().iter().all(|p| matches!(f.ty(*p), Type::Scalar(_)))
         && blocks.iter().all(|b| f.blocks[b.index()].term.targets().iter().all(|t| t.block != Function::ENTRY))
@@ -154,5 +156,11 @@ fn inline_at(f: &mut Function, b: Block, at: usize, leaves: &HashMap<String, Fun
         f.terminate(bmap[&cb], t, cd.term_span);
     }
     f.terminate(b, Terminator::Jump(BlockCall { block: bmap[&Function::ENTRY], args: vec![] }), span);
+    // Inlined into a `try` body: what the callee raises unwinds as the call did.
+    if let Some(u) = f.blocks[b.index()].unwind.clone() {
+        for nb in bmap.values().copied().chain([cont]) {
+            f.blocks[nb.index()].unwind = Some(u.clone());
+        }
+    }
     (cont, result, ret)
 }

@@ -63,7 +63,7 @@ fn sweep(f: &mut Function) -> bool {
     let (rpo, dom) = DomTree::with_rpo(f);
     let mut preds: Vec<Vec<Block>> = vec![Vec::new(); f.blocks.len()];
     for &b in &rpo {
-        for t in f.blocks[b.index()].term.targets() {
+        for t in f.blocks[b.index()].succs() {
             if !preds[t.block.index()].contains(&b) {
                 preds[t.block.index()].push(b);
             }

@@ -62,7 +62,9 @@ pub fn outline(program: &mut TypedProgram) -> Result<(), Vec<Diagnostic>> {
             let name = format!("{}.prange{k}", program.functions[i].func.name);
             k += 1;
             match outline_loop(&mut program.functions[i].func, marker, &name) {
-                Ok(chunk) => {
+                // A loop in or around a `try` body runs serially (as Numba runs it).
+                Ok(None) => {}
+                Ok(Some(chunk)) => {
                     let args = chunk.params().iter().map(|&p| chunk.ty(p).clone()).collect();
                     let parent = &program.functions[i];
                     let tf =
@@ -129,7 +131,9 @@ fn def_blocks(f: &Function) -> Vec<Option<Block>> {
 }
 
 /// Outlines the loop marked by `marker`; returns the chunk function.
-fn outline_loop(f: &mut Function, marker: (Block, Inst), name: &str) -> Result<Function, Vec<Diagnostic>> {
+/// Returns `None`, leaving the loop serial, when the loop unwinds to a `try` handler or holds
+/// one (Numba runs such a loop serially too).
+fn outline_loop(f: &mut Function, marker: (Block, Inst), name: &str) -> Result<Option<Function>, Vec<Diagnostic>> {
     let (h, mi) = marker;
     let span = f.insts[mi.index()].span;
     let InstKind::Builtin(_, ops) = f.insts[mi.index()].kind.clone() else { unreachable!("a marker") };
@@ -175,6 +179,10 @@ fn outline_loop(f: &mut Function, marker: (Block, Inst), name: &str) -> Result<F
         .copied()
         .filter(|&b| dom.dominates(h, b) && !(reachable.contains(&exit) && dom.dominates(exit, b)))
         .collect();
+    let handlers = f.handlers();
+    if in_loop.iter().any(|b| f.blocks[b.index()].unwind.is_some() || handlers.contains(b)) {
+        return Ok(None);
+    }
     // Only the latch leaves the loop, and only to the exit.
     for &b in &in_loop {
         let bd = &f.blocks[b.index()];
@@ -300,7 +308,13 @@ fn outline_loop(f: &mut Function, marker: (Block, Inst), name: &str) -> Result<F
     let mut g = f.clone();
     g.name = name.to_string();
     g.ret = Type::None;
-    g.blocks[0] = BlockData { params: Vec::new(), insts: Vec::new(), term: Terminator::Unreachable, term_span: span };
+    g.blocks[0] = BlockData {
+        params: Vec::new(),
+        insts: Vec::new(),
+        term: Terminator::Unreachable,
+        term_span: span,
+        unwind: None,
+    };
     let entry = Function::ENTRY;
     let mut names = Vec::new();
     let mut param = |g: &mut Function, ty: Type, n: &str| {
@@ -580,7 +594,7 @@ fn outline_loop(f: &mut Function, marker: (Block, Inst), name: &str) -> Result<F
     }
     SimplifyCfg.run(f);
     super::Dce.run(f);
-    Ok(g)
+    Ok(Some(g))
 }
 
 /// The product of int64 values (1 for none), emitted at the end of `b`.
@@ -1063,6 +1077,8 @@ pub fn serialize(f: &mut Function) {
         let tspan = f.blocks[bi].term_span;
         f.blocks[cont.index()].insts = rest;
         f.terminate(cont, term, tspan);
+        let unwind = f.blocks[bi].unwind.clone();
+        f.blocks[cont.index()].unwind = unwind;
         // Moving the terminator moves the edges: successors' parameters are unaffected.
         let body = f.add_block();
         let c = f.add_block_param(body, Type::I64);
@@ -1077,6 +1093,7 @@ pub fn serialize(f: &mut Function) {
             ),
             span,
         );
+        f.blocks[body.index()].unwind = f.blocks[bi].unwind.clone();
         let mut call_args = vec![c];
         call_args.extend(args[1..].iter().copied());
         f.push(body, InstKind::Call(name, call_args), Some(Type::None), span);

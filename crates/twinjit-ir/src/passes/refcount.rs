@@ -17,7 +17,11 @@
 //!   edge (a branch's edge gets its own block when it needs any).
 //!
 //! Paths that raise are left alone: an error frees every buffer the call allocated (the facade
-//! sweeps them), so they need no cleanup code. Arrays the caller lent have no owner, so their
+//! sweeps them), so they need no cleanup code. An unwind edge (a `try` body's) is taken from
+//! anywhere in its block, so what the handler reads is live through the whole block, and the
+//! edge itself counts nothing: the references held at the raise are abandoned (the facade frees
+//! what they keep alive when the outermost call ends) and the handler's parameters are
+//! borrowed, like the function's. Arrays the caller lent have no owner, so their
 //! counts are no-ops at run time (a null test). Linear in the function's size times the number
 //! of live array values.
 
@@ -39,10 +43,13 @@ impl Pass for Refcount {
             return false;
         }
         let counted = |f: &Function, v: Value| f.ty(v).holds_array();
+        let handler_params: Vec<Value> =
+            f.handlers().into_iter().flat_map(|h| f.blocks[h.index()].params.clone()).collect();
         let borrowed: HashSet<Value> = f
             .params()
             .iter()
             .copied()
+            .chain(handler_params)
             .chain(
                 f.insts
                     .iter()
@@ -58,8 +65,8 @@ impl Pass for Refcount {
             let bd = f.blocks[b.index()].clone();
             // Values needed after the block's instructions: the terminator's operands and what
             // every successor reads without receiving it as a parameter.
-            let mut live: HashSet<Value> = bd.term.operands().into_iter().filter(|v| counted(f, *v)).collect();
-            for t in bd.term.targets() {
+            let mut live: HashSet<Value> = bd.end_operands().into_iter().filter(|v| counted(f, *v)).collect();
+            for t in bd.succs() {
                 let params = &f.blocks[t.block.index()].params;
                 live.extend(live_in.get(&t.block).unwrap_or(&empty).iter().filter(|v| !params.contains(v)));
             }
@@ -207,7 +214,7 @@ fn liveness(f: &Function, rpo: &[Block]) -> HashMap<Block, HashSet<Value>> {
                 k.insert(r);
             }
         }
-        for o in bd.term.operands().iter().filter(|o| counted(o)) {
+        for o in bd.end_operands().iter().filter(|o| counted(o)) {
             if !k.contains(o) {
                 g.insert(*o);
             }
@@ -225,7 +232,7 @@ fn liveness(f: &Function, rpo: &[Block]) -> HashMap<Block, HashSet<Value>> {
         changed = false;
         for &b in rpo.iter().rev() {
             let mut out: HashSet<Value> = HashSet::new();
-            for t in f.blocks[b.index()].term.targets() {
+            for t in f.blocks[b.index()].succs() {
                 let params = &f.blocks[t.block.index()].params;
                 if let Some(s) = live_in.get(&t.block) {
                     out.extend(s.iter().filter(|v| !params.contains(v)));

@@ -40,7 +40,7 @@ fn remove_trivial_params(f: &mut Function) -> bool {
     loop {
         let mut incoming: Vec<Vec<Vec<Value>>> = f.blocks.iter().map(|b| vec![Vec::new(); b.params.len()]).collect();
         for b in &f.blocks {
-            for t in b.term.targets() {
+            for t in b.succs() {
                 for (k, a) in t.args.iter().enumerate() {
                     if let Some(slot) = incoming.get_mut(t.block.index()).and_then(|v| v.get_mut(k)) {
                         slot.push(resolve(&replaced, *a));
@@ -80,7 +80,7 @@ fn remove_trivial_params(f: &mut Function) -> bool {
         changed_any = true;
         // Drop the removed parameters' arguments on every edge (one pass over the edges).
         for pb in 0..f.blocks.len() {
-            for t in f.blocks[pb].term.targets_mut() {
+            for t in f.blocks[pb].succs_mut() {
                 let ks = &remove[t.block.index()];
                 for &k in ks.iter().rev() {
                     t.args.remove(k);
@@ -105,7 +105,7 @@ fn remove_trivial_params(f: &mut Function) -> bool {
             inst.kind.map_operands(|v| resolve(&replaced, v));
         }
         for b in &mut f.blocks {
-            b.term.map_operands(|v| resolve(&replaced, v));
+            b.map_end_operands(|v| resolve(&replaced, v));
         }
     }
     changed_any
@@ -119,7 +119,7 @@ fn merge_straight_line(f: &mut Function) -> bool {
     loop {
         let mut preds = vec![0usize; f.blocks.len()];
         for b in &f.blocks {
-            for t in b.term.targets() {
+            for t in b.succs() {
                 preds[t.block.index()] += 1;
             }
         }
@@ -134,6 +134,15 @@ fn merge_straight_line(f: &mut Function) -> bool {
             for (p, arg) in f.blocks[b].params.iter().zip(&call.args) {
                 map.insert(*p, *arg);
             }
+            // Only code that unwinds to the same place, with the same values, is one block.
+            let mut b_unwind = f.blocks[b].unwind.clone();
+            if let Some(u) = &mut b_unwind {
+                u.args.iter_mut().for_each(|v| *v = *map.get(v).unwrap_or(v));
+            }
+            if b_unwind != f.blocks[a].unwind {
+                continue;
+            }
+            f.blocks[b].unwind = None;
             let moved = std::mem::take(&mut f.blocks[b].insts);
             let term = std::mem::replace(&mut f.blocks[b].term, Terminator::Unreachable);
             let term_span = f.blocks[b].term_span;
@@ -146,7 +155,7 @@ fn merge_straight_line(f: &mut Function) -> bool {
                     inst.kind.map_operands(|v| *map.get(&v).unwrap_or(&v));
                 }
                 for blk in &mut f.blocks {
-                    blk.term.map_operands(|v| *map.get(&v).unwrap_or(&v));
+                    blk.map_end_operands(|v| *map.get(&v).unwrap_or(&v));
                 }
             }
             merged = true;
@@ -177,7 +186,7 @@ fn remove_unreachable(f: &mut Function) -> bool {
         }
     }
     for (n, b) in f.blocks.iter_mut().enumerate() {
-        for t in b.term.targets_mut() {
+        for t in b.succs_mut() {
             t.block = new_index[t.block.index()].expect("targets of reachable blocks are reachable");
         }
         for (k, &p) in b.params.iter().enumerate() {

@@ -31,7 +31,7 @@ pub(super) fn fusable(src: &Function, types: &[Type]) -> Vec<bool> {
                 uses[v.index()] += 1;
             }
         }
-        for v in b.term.operands() {
+        for v in b.end_operands() {
             uses[v.index()] += 1;
         }
     }
