@@ -415,6 +415,16 @@ def _deps(func, dispatcher_type, seen, out):
             seen.add(id(py))
             _deps(py, dispatcher_type, seen, out)
             out.append(("func", name, src, _options(getattr(v, "targetoptions", {}))))
+        elif isinstance(v, type) and issubclass(v, Exception) and v.__module__ != "builtins":
+            # An exception class of the module (`class MyError(Exception): pass`), with the
+            # module's classes it derives from, bases first.
+            chain = []
+            c = v
+            while isinstance(c, type) and c.__module__ != "builtins" and issubclass(c, Exception):
+                chain.append(c)
+                c = c.__bases__[0]
+            for c in reversed(chain):
+                out.append(("class", c.__name__, c.__bases__[0].__name__))
         elif isinstance(v, type) and issubclass(v, tuple) and all(isinstance(f, str) for f in getattr(v, "_fields", [1])):
             # A namedtuple class, as the module defined it (twinjit reads the definition).
             out.append(("import", "import collections"))
@@ -441,6 +451,26 @@ def _deps(func, dispatcher_type, seen, out):
                     if line:
                         out.append(("import", line))
                 break
+
+
+class _Tee:
+    """A stdout that keeps what is written and passes it on."""
+
+    def __init__(self, inner):
+        self.inner, self.parts = inner, []
+
+    def write(self, x):
+        self.parts.append(x)
+        return self.inner.write(x)
+
+    def flush(self):
+        self.inner.flush()
+
+    def text(self):
+        return "".join(self.parts)
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
 
 
 def _sig_text(sig):
@@ -635,6 +665,10 @@ def record_main(argv):
                 texts = [_sig_text(sg) for sg in meta.nopython_signatures]
                 context["sigs"] = texts if all(texts) else None
             state["depth"] += 1
+            # What compiled code prints (through sys.stdout), kept and passed on, so that the
+            # replay compares it; a nested call's print is its caller's too.
+            printed = _Tee(sys.stdout)
+            saved_stdout, sys.stdout = sys.stdout, printed
             try:
                 res = base_call(self, *args, **kwargs)
             except BaseException as e:
@@ -650,8 +684,10 @@ def record_main(argv):
                 raise
             finally:
                 state["depth"] -= 1
+                sys.stdout = saved_stdout
             after = {n: v.copy() for n, v in bound.items() if isinstance(v, np.ndarray)}
-            r["calls"].append({"args": before, "expected": _encode_result(res), "after": after, **context})
+            r["calls"].append({"args": before, "expected": _encode_result(res), "after": after,
+                               "stdout": printed.text(), **context})
             return res
 
         return wrapper
@@ -1017,8 +1053,13 @@ def replay_call(args, file, func, call, calldir, mode="as_written"):
         return "compile-error", d
     if exp and exp[0] == "raise":
         return "wrong", f"returned normally; Numba raised {exp[1]}: {exp[2]}"
+    # What the function printed comes before the result's JSON line.
+    printed, _, last = out.rstrip("\n").rpartition("\n")
+    printed = printed + "\n" if printed else ""
+    if call.get("stdout") is not None and printed != call["stdout"]:
+        return "wrong", f"printed {printed[:60]!r}, Numba printed {call['stdout'][:60]!r}"
     try:
-        got = json.loads(out)["return"]
+        got = json.loads(last)["return"]
     except (ValueError, KeyError):
         return "wrong", f"unreadable output: {out[:100]}"
     def load(name):
@@ -1074,6 +1115,9 @@ def isolated_file(fr, call):
         elif d[0] == "const" and d[1] not in seen:
             seen.add(d[1])
             body.append(f"{d[1]} = {d[2]}")
+        elif d[0] == "class" and d[1] not in seen:
+            seen.add(d[1])
+            body.append(f"\n\nclass {d[1]}({d[2]}):\n    pass\n")
         elif d[0] == "func" and d[1] not in seen:
             seen.add(d[1])
             body.append(f"\n@njit({d[3]})" if d[3] else "\n@njit")

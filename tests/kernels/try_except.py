@@ -1,10 +1,10 @@
 """try / except / else / finally in the forms Numba compiles: a bare `except:` and
-`except Exception:`, catching what the same function raises, what a called function raises,
-failed checks (IndexError, ZeroDivisionError) and MemoryError-free allocation paths; the
-variables' values where the exception was raised; `finally` on every way out; nested `try`s;
-loops inside a `try` and `try` inside loops."""
+`except Exception:`, catching what the same function raises, what a called function raises and
+failed checks (IndexError, ZeroDivisionError); the variables' values where the exception was
+raised; `finally` on every way out; nested `try`s; loops inside a `try` and `try` inside loops
+(`prange` ones run serially, as in Numba); arrays and lists made in a body that raised."""
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 
 class ParseError(Exception):
@@ -229,3 +229,50 @@ def twice_guarded(x, box):
         return x
     finally:
         box[0] += 1.0
+
+
+# check: guarded_parallel_sum(np.array([1.0, 2.0, 4.0]), 2.0) -> 3.5
+# check: guarded_parallel_sum(np.array([1.0, 2.0, 4.0]), 0.0) -> -1.0
+@njit(parallel=True)
+def guarded_parallel_sum(a, k):
+    """A `prange` loop inside a `try` runs serially (as in Numba), with the same result."""
+    s = 0.0
+    try:
+        for i in prange(a.shape[0]):
+            s += a[i] / k
+    except Exception:
+        s = -1.0
+    return s
+
+
+# check: per_item_guard(np.array([2.0, 0.0, 4.0])) -> [0.5, -1.0, 0.25]
+@njit(parallel=True)
+def per_item_guard(a):
+    """A `try` inside a `prange` body: the loop runs serially (as in Numba)."""
+    out = np.zeros(a.shape[0])
+    for i in prange(a.shape[0]):
+        try:
+            out[i] = 1.0 / a[i]
+        except Exception:
+            out[i] = -1.0
+    return out
+
+
+# check: guarded_callee_list(4, 2) -> ([0.0, 1.0, 2.0, 3.0], [0.0, 4.0])
+# check: guarded_callee_list(4, 7) -> ([0.0, 1.0, 2.0, 3.0], [-1.0])
+@njit
+def guarded_callee_list(n, k):
+    """A list built in the body survives the handler; the failing callee's list is abandoned."""
+    xs = [float(i) for i in range(n)]
+    try:
+        ys = pick_twice(xs, k)
+    except Exception:
+        ys = [-1.0]
+    return xs, ys
+
+
+@njit
+def pick_twice(xs, k):
+    out = [0.0]
+    out.append(xs[k] * 2.0)
+    return out

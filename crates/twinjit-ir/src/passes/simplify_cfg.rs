@@ -134,12 +134,12 @@ fn merge_straight_line(f: &mut Function) -> bool {
             for (p, arg) in f.blocks[b].params.iter().zip(&call.args) {
                 map.insert(*p, *arg);
             }
-            // Only code that unwinds to the same place, with the same values, is one block.
-            let mut b_unwind = f.blocks[b].unwind.clone();
-            if let Some(u) = &mut b_unwind {
-                u.args.iter_mut().for_each(|v| *v = *map.get(v).unwrap_or(v));
+            // Only code that unwinds to the same place, with the same values, is one block (and
+            // B's edge may not name its parameters: A computes their values).
+            if !map.is_empty() && f.blocks[b].unwind.is_some() {
+                continue;
             }
-            if b_unwind != f.blocks[a].unwind {
+            if f.blocks[b].unwind != f.blocks[a].unwind {
                 continue;
             }
             f.blocks[b].unwind = None;
