@@ -25,6 +25,7 @@ mod lower;
 pub mod memory;
 pub mod parallel;
 mod runtime;
+mod spill;
 
 pub use describe::host_description;
 pub use link::{load, load_through_jit_module};
@@ -419,6 +420,7 @@ fn compile_inner(
                 }
             }
             let rpo = f.reverse_postorder();
+            let spills = spill::CallSpills::new(f, &rpo, &mut b);
             let mut lw = lower::FnLowering {
                 b,
                 f,
@@ -437,6 +439,7 @@ fn compile_inner(
                 callees: &callees,
                 consts: &const_refs,
                 helpers: &mut helpers,
+                spills,
             };
             let mut reached = vec![false; f.blocks.len()];
             for &blk in &rpo {

@@ -6,6 +6,7 @@
 
 use crate::abi::{parts, record_offset as err_off, scalar_type, ErrorCode, RaiseSite, MAX_RECURSION};
 use crate::runtime;
+use crate::spill::CallSpills;
 use crate::HostError;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{self as cl, types, BlockArg, InstBuilder, MemFlagsData};
@@ -50,6 +51,8 @@ pub(crate) struct FnLowering<'a, 'b> {
     pub consts: &'a HashMap<usize, cl::FuncRef>,
     /// Helper symbol → FuncRef.
     pub helpers: &'a mut HelperImporter<'b, 'a>,
+    /// Float values live across calls, spilled at the calls (`spill`).
+    pub spills: CallSpills,
 }
 
 use twinjit_ir::abi::list_layout as ll;
@@ -64,12 +67,24 @@ fn flags() -> MemFlagsData {
 }
 
 impl FnLowering<'_, '_> {
-    fn one(&self, v: Value) -> cl::Value {
-        self.vals[v.index()][0]
+    fn one(&mut self, v: Value) -> cl::Value {
+        self.get(v)[0]
+    }
+
+    /// The parts of `v` here (a spilled float part read from its variable).
+    fn get(&mut self, v: Value) -> Parts {
+        self.spills.read(&mut self.b, v, &self.vals[v.index()])
     }
 
     fn set(&mut self, v: Value, p: Parts) {
+        self.spills.define(&mut self.b, v, &p);
         self.vals[v.index()] = p;
+    }
+
+    /// `call fr(args)`, keeping the float values live after the current IR instruction
+    /// (`spill`).
+    fn call(&mut self, fr: cl::FuncRef, args: &[cl::Value]) -> cl::Inst {
+        self.spills.call(&mut self.b, fr, args)
     }
 
     fn iconst(&mut self, ty: types::Type, x: i64) -> cl::Value {
@@ -188,7 +203,13 @@ impl FnLowering<'_, '_> {
             self.b.switch_to_block(blk);
             self.b.seal_block(blk);
             let fr = (self.helpers)(&mut self.b, runtime::NRT_CAUGHT, &[], &[]);
-            self.b.ins().call(fr, &[]);
+            let mut across = self.spills.live_in(u.block);
+            across.extend(u.args.iter().copied());
+            across.sort();
+            across.dedup();
+            self.spills.across = across;
+            self.call(fr, &[]);
+            self.spills.across.clear();
             let args = self.edge_args(&u.args);
             self.b.ins().jump(self.blocks[u.block.index()], &args);
         }
@@ -256,18 +277,25 @@ impl FnLowering<'_, '_> {
         let bd = &self.f.blocks[ir_block.index()];
         self.unwind = bd.unwind.clone();
         self.landing = (None, None);
-        for &inst in &bd.insts {
+        for &p in &bd.params {
+            let ps = self.vals[p.index()].clone();
+            self.spills.define(&mut self.b, p, &ps);
+        }
+        let after = self.spills.live_after_each(self.f, ir_block);
+        for (&inst, across) in bd.insts.iter().zip(after) {
             let data = &self.f.insts[inst.index()];
+            self.spills.across = across;
             let p = self.inst(&data.kind, data.result, data.span)?;
             if let Some(r) = data.result {
                 self.set(r, p);
             }
         }
+        self.spills.across.clear();
         self.term(&bd.term, bd.term_span)
     }
 
-    fn edge_args(&self, args: &[Value]) -> Vec<BlockArg> {
-        args.iter().flat_map(|a| self.vals[a.index()].iter().map(|v| BlockArg::from(*v))).collect()
+    fn edge_args(&mut self, args: &[Value]) -> Vec<BlockArg> {
+        args.iter().flat_map(|a| self.get(*a)).map(BlockArg::from).collect()
     }
 
     fn term(&mut self, t: &Terminator, span: Span) -> Result<(), HostError> {
@@ -284,7 +312,7 @@ impl FnLowering<'_, '_> {
             }
             Terminator::Return(v) => {
                 if let Some(v) = v {
-                    let ps = self.vals[v.index()].clone();
+                    let ps = self.get(*v);
                     for (k, p) in ps.iter().enumerate() {
                         self.b.ins().store(flags(), *p, self.ret_ptr, (8 * k) as i32);
                     }
@@ -305,7 +333,7 @@ impl FnLowering<'_, '_> {
 
     fn call_helper(&mut self, name: &str, args: &[cl::Value], params: &[types::Type], ret: types::Type) -> cl::Value {
         let fr = (self.helpers)(&mut self.b, name, params, &[ret]);
-        let call = self.b.ins().call(fr, args);
+        let call = self.call(fr, args);
         self.b.inst_results(call)[0]
     }
 
@@ -386,7 +414,7 @@ impl FnLowering<'_, '_> {
             }
             InstKind::Select(c, a, d) => {
                 let cond = self.one(*c);
-                let (xs, ys) = (self.vals[a.index()].clone(), self.vals[d.index()].clone());
+                let (xs, ys) = (self.get(*a), self.get(*d));
                 xs.iter().zip(ys.iter()).map(|(x, y)| self.b.ins().select(cond, *x, *y)).collect()
             }
             InstKind::Call(name, args) => {
@@ -403,9 +431,9 @@ impl FnLowering<'_, '_> {
                 let ret_addr = self.b.ins().stack_addr(types::I64, slot, 0);
                 let mut argv: Vec<cl::Value> = vec![self.err_ptr, ret_addr];
                 for a in args {
-                    argv.extend(self.vals[a.index()].iter().copied());
+                    argv.extend(self.get(*a));
                 }
-                let call = self.b.ins().call(fr, &argv);
+                let call = self.call(fr, &argv);
                 let status = self.b.inst_results(call)[0];
                 let pb = self.prop_block();
                 let cont = self.b.create_block();
@@ -425,7 +453,7 @@ impl FnLowering<'_, '_> {
                     .get(&format!("{name}.chunk"))
                     .cloned()
                     .ok_or_else(|| HostError::Internal(format!("missing chunk function of {name}")))?;
-                let slots: Vec<cl::Value> = args[1..].iter().flat_map(|a| self.vals[a.index()].clone()).collect();
+                let slots: Vec<cl::Value> = args[1..].iter().flat_map(|a| self.get(*a)).collect();
                 let slot = self.b.create_sized_stack_slot(cl::StackSlotData::new(
                     cl::StackSlotKind::ExplicitSlot,
                     (8 * slots.len().max(1)) as u32,
@@ -492,20 +520,20 @@ impl FnLowering<'_, '_> {
                 let addr = self.element_addr(*a, *o);
                 let dt = self.f.ty(*a).array().expect("array").dtype;
                 let half = dt.size() as i32 / 2;
-                let xs = self.vals[v.index()].clone();
+                let xs = self.get(*v);
                 for (k, x) in xs.iter().enumerate() {
                     self.b.ins().store(flags(), *x, addr, k as i32 * half);
                 }
                 Parts::new()
             }
-            InstKind::MakeTuple(vs) => vs.iter().flat_map(|v| self.vals[v.index()].iter().copied()).collect(),
+            InstKind::MakeTuple(vs) => vs.iter().flat_map(|v| self.get(*v)).collect(),
             InstKind::TupleGet(t, k) => {
                 let Some(ts) = self.f.ty(*t).elements() else {
                     return Err(HostError::Internal("tupleget of non-tuple".into()));
                 };
                 let start: usize = ts[..*k as usize].iter().map(|t| parts(t).len()).sum();
                 let n = parts(&ts[*k as usize]).len();
-                self.vals[t.index()][start..start + n].iter().copied().collect()
+                self.get(*t)[start..start + n].iter().copied().collect()
             }
             InstKind::GetItem(..) | InstKind::SetItem(..) => {
                 return Err(HostError::Internal("getitem/setitem reached the backend".into()))
@@ -594,7 +622,7 @@ impl FnLowering<'_, '_> {
                     .filter(|(_, p)| p.is_owner())
                     .map(|(k, _)| self.b.ins().load(types::I64, flags(), addr, (k * ll::SLOT) as i32))
                     .collect();
-                for (k, x) in self.vals[v.index()].clone().into_iter().enumerate() {
+                for (k, x) in self.get(*v).into_iter().enumerate() {
                     self.b.ins().store(flags(), x, addr, (k * ll::SLOT) as i32);
                 }
                 for mi in old {
@@ -668,7 +696,7 @@ impl FnLowering<'_, '_> {
             self.b.seal_block(free);
             self.b.set_cold_block(free);
             let fr = (self.helpers)(&mut self.b, runtime::NRT_FREE, &[types::I64], &[]);
-            self.b.ins().call(fr, &[mi]);
+            self.call(fr, &[mi]);
             self.b.ins().jump(done, &[]);
         }
         self.b.switch_to_block(done);

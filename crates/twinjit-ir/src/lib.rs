@@ -24,6 +24,7 @@ pub mod gemm;
 pub mod infer;
 pub mod interp;
 pub mod libm;
+pub mod liveness;
 pub mod module;
 pub mod parse;
 pub mod passes;

@@ -27,6 +27,7 @@
 
 use super::Pass;
 use crate::function::*;
+use crate::liveness::Liveness;
 use hashbrown::{HashMap, HashSet};
 use twinjit_diag::Span;
 
@@ -58,18 +59,14 @@ impl Pass for Refcount {
             )
             .collect();
         let rpo = f.reverse_postorder();
-        let live_in = liveness(f, &rpo);
-        let empty = HashSet::new();
+        let liveness = Liveness::new(f, &rpo, |v| f.ty(v).holds_array());
         let mut changed = false;
         for &b in &rpo {
             let bd = f.blocks[b.index()].clone();
             // Values needed after the block's instructions: the terminator's operands and what
             // every successor reads without receiving it as a parameter.
             let mut live: HashSet<Value> = bd.end_operands().into_iter().filter(|v| counted(f, *v)).collect();
-            for t in bd.succs() {
-                let params = &f.blocks[t.block.index()].params;
-                live.extend(live_in.get(&t.block).unwrap_or(&empty).iter().filter(|v| !params.contains(v)));
-            }
+            live.extend(liveness.live_through_edges(f, b));
             // What each edge (or the return) needs, beyond one reference per owned live value.
             let held: Vec<Value> = {
                 let mut h: Vec<Value> = live.iter().copied().filter(|v| !borrowed.contains(v)).collect();
@@ -80,7 +77,7 @@ impl Pass for Refcount {
                 let mut need: HashMap<Value, i64> = HashMap::new();
                 if let Some(c) = call {
                     let params = &f.blocks[c.block.index()].params;
-                    for v in live_in.get(&c.block).unwrap_or(&empty) {
+                    for v in liveness.live_in(c.block) {
                         if !params.contains(v) && !borrowed.contains(v) {
                             *need.entry(*v).or_default() += 1;
                         }
@@ -191,60 +188,4 @@ fn edge_block(f: &mut Function, call: BlockCall, adjust: &[(Value, i64)], span: 
     bd.term = Terminator::Jump(call);
     bd.term_span = span;
     BlockCall { block: e, args: vec![] }
-}
-
-/// The array-holding values live on entry to each reachable block (block parameters
-/// included when used), by the usual backward fixpoint.
-fn liveness(f: &Function, rpo: &[Block]) -> HashMap<Block, HashSet<Value>> {
-    let counted = |v: &Value| f.ty(*v).holds_array();
-    let mut gen: HashMap<Block, HashSet<Value>> = HashMap::new();
-    let mut kill: HashMap<Block, HashSet<Value>> = HashMap::new();
-    for &b in rpo {
-        let bd = &f.blocks[b.index()];
-        let mut g = HashSet::new();
-        let mut k: HashSet<Value> = HashSet::new();
-        for &inst in &bd.insts {
-            let d = &f.insts[inst.index()];
-            for o in d.kind.operands().iter().filter(|o| counted(o)) {
-                if !k.contains(o) {
-                    g.insert(*o);
-                }
-            }
-            if let Some(r) = d.result {
-                k.insert(r);
-            }
-        }
-        for o in bd.end_operands().iter().filter(|o| counted(o)) {
-            if !k.contains(o) {
-                g.insert(*o);
-            }
-        }
-        // Parameters are defined at entry: live-in only through `gen` (never from below).
-        for p in &bd.params {
-            k.insert(*p);
-        }
-        gen.insert(b, g);
-        kill.insert(b, k);
-    }
-    let mut live_in: HashMap<Block, HashSet<Value>> = gen.clone();
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for &b in rpo.iter().rev() {
-            let mut out: HashSet<Value> = HashSet::new();
-            for t in f.blocks[b.index()].succs() {
-                let params = &f.blocks[t.block.index()].params;
-                if let Some(s) = live_in.get(&t.block) {
-                    out.extend(s.iter().filter(|v| !params.contains(v)));
-                }
-            }
-            let entry = live_in.get_mut(&b).expect("every reachable block");
-            for v in out {
-                if !kill[&b].contains(&v) && entry.insert(v) {
-                    changed = true;
-                }
-            }
-        }
-    }
-    live_in
 }
