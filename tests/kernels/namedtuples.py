@@ -10,6 +10,7 @@ from numba import njit
 Point = namedtuple("Point", ["x", "y"])
 Interval = namedtuple("Interval", "lo hi")
 Stats = namedtuple("Stats", "count, mean, spread")
+Grid = namedtuple("Grid", ["size", "shape", "real"])
 
 
 class Particle(NamedTuple):
@@ -110,3 +111,14 @@ def walk(n):
     for _ in range(n):
         p = Point(p.x + 1, p.y + 2)
     return p.x, p.y
+
+
+# check: grid_fields(4) -> 11.5
+@njit
+def grid_fields(n):
+    """Fields named like array attributes (`size`, `shape`, `real`): a field of the namedtuple,
+    the attribute of an array or a complex number in the same function."""
+    g = Grid(n, (n, 2 * n), 1.5)
+    a = np.zeros((2, 3))
+    z = 2.0 + 1.0j
+    return g.size + g.shape[1] + g.real - a.size + a.shape[0] + z.real

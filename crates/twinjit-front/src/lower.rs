@@ -1022,7 +1022,8 @@ impl Lower<'_> {
             Expr::Subscript(s) => {
                 // `a.shape[k]` with a literal k is a dimension read.
                 if let Expr::Attribute(at) = &*s.value {
-                    if at.attr.id.as_str() == "shape" {
+                    // (Not where a namedtuple has a field `shape`: `attribute` decides by type.)
+                    if at.attr.id.as_str() == "shape" && matches!(self.named_field("shape", span), Ok(None)) {
                         if let Some(k) = int_literal(&s.slice) {
                             if let Expr::Name(n) = &*at.value {
                                 if self.locals.contains(n.id.as_str()) {
@@ -1457,27 +1458,50 @@ impl Lower<'_> {
                 return self.emit(InstKind::Builtin(b, vec![v]), span);
             }
         }
-        if Builtin::from_path(&format!(".{attr}")).is_none() {
-            match self.named_field(attr, span) {
-                Ok(Some(k)) => {
-                    let v = self.expr(&a.value);
-                    return self.emit(InstKind::TupleGet(v, k), span);
-                }
-                Ok(None) => {}
-                Err(d) => return self.fail(d),
-            }
-        }
-        let v = self.expr(&a.value);
-        let b = match Builtin::from_path(&format!(".{attr}")) {
-            Some(b) => b,
-            None => {
-                return self.fail(
-                    Diagnostic::error(format!("unknown attribute `{attr}`"), span, "not supported")
-                        .with_hint("arrays support .shape .size .ndim .strides .dtype .itemsize .nbytes .T"),
-                )
-            }
+        let builtin = Builtin::from_path(&format!(".{attr}"));
+        let field = match (self.named_field(attr, span), builtin) {
+            (Ok(k), _) => k,
+            // A field name several namedtuples place differently is still an array attribute.
+            (Err(_), Some(_)) => None,
+            (Err(d), None) => return self.fail(d),
         };
-        self.emit(InstKind::Builtin(b, vec![v]), span)
+        let v = self.expr(&a.value);
+        match (builtin, field) {
+            (None, Some(k)) => self.emit(InstKind::TupleGet(v, k), span),
+            (Some(b), None) => self.emit(InstKind::Builtin(b, vec![v]), span),
+            (Some(b), Some(k)) => self.field_or_attribute(v, k, b, span),
+            (None, None) => self.fail(
+                Diagnostic::error(format!("unknown attribute `{attr}`"), span, "not supported")
+                    .with_hint("arrays support .shape .size .ndim .strides .dtype .itemsize .nbytes .T"),
+            ),
+        }
+    }
+
+    /// `p.size` where a namedtuple of the module has a field `size`: the field of a tuple, the
+    /// attribute of anything else. The choice is a branch on `isinstance(p, tuple)`, which
+    /// inference decides from `p`'s type and prunes (so only the taken side is typed).
+    fn field_or_attribute(&mut self, v: Value, k: u32, b: Builtin, span: Span) -> Value {
+        let tuple_bit = twinjit_ir::builtins::ISINSTANCE_CLASSES
+            .iter()
+            .find(|(name, _)| *name == "tuple")
+            .map(|(_, bit)| *bit)
+            .expect("tuple is an isinstance class");
+        let bits = self.konst(Const::Int(tuple_bit), span);
+        let is_tuple = self.emit(InstKind::Builtin(Builtin::IsInstance, vec![v, bits]), span);
+        let (tb, eb, join) = (self.new_block(), self.new_block(), self.new_block());
+        let p = self.f.add_block_param(join, Type::Unknown);
+        self.branch(is_tuple, tb, vec![], eb, vec![], span);
+        self.seal(tb);
+        self.seal(eb);
+        self.cur = tb;
+        let field = self.emit(InstKind::TupleGet(v, k), span);
+        self.jump(join, vec![field], span);
+        self.cur = eb;
+        let attr = self.emit(InstKind::Builtin(b, vec![v]), span);
+        self.jump(join, vec![attr], span);
+        self.seal(join);
+        self.cur = join;
+        p
     }
 
     /// `np.finfo(dtype).ATTR` / `np.iinfo(dtype).ATTR`, folded to a constant as Numba does.
