@@ -1002,20 +1002,7 @@ impl Lower<'_> {
             Expr::Compare(c) => self.compare(c),
             Expr::If(i) => {
                 let c = self.expr(&i.test);
-                let (tb, eb, join) = (self.new_block(), self.new_block(), self.new_block());
-                let p = self.f.add_block_param(join, Type::Unknown);
-                self.branch(c, tb, vec![], eb, vec![], span);
-                self.seal(tb);
-                self.seal(eb);
-                self.cur = tb;
-                let tv = self.expr(&i.body);
-                self.jump(join, vec![tv], span);
-                self.cur = eb;
-                let ev = self.expr(&i.orelse);
-                self.jump(join, vec![ev], span);
-                self.seal(join);
-                self.cur = join;
-                p
+                self.choose(c, span, |this| this.expr(&i.body), |this| this.expr(&i.orelse))
             }
             Expr::Call(c) => self.call(c),
             Expr::Attribute(a) => self.attribute(e, a),
@@ -1488,17 +1475,34 @@ impl Lower<'_> {
             .expect("tuple is an isinstance class");
         let bits = self.konst(Const::Int(tuple_bit), span);
         let is_tuple = self.emit(InstKind::Builtin(Builtin::IsInstance, vec![v, bits]), span);
+        self.choose(
+            is_tuple,
+            span,
+            |this| this.emit(InstKind::TupleGet(v, k), span),
+            |this| this.emit(InstKind::Builtin(b, vec![v]), span),
+        )
+    }
+
+    /// `yes() if c else no()`: each side lowered in its own block, the value the join's
+    /// parameter.
+    fn choose(
+        &mut self,
+        c: Value,
+        span: Span,
+        yes: impl FnOnce(&mut Self) -> Value,
+        no: impl FnOnce(&mut Self) -> Value,
+    ) -> Value {
         let (tb, eb, join) = (self.new_block(), self.new_block(), self.new_block());
         let p = self.f.add_block_param(join, Type::Unknown);
-        self.branch(is_tuple, tb, vec![], eb, vec![], span);
+        self.branch(c, tb, vec![], eb, vec![], span);
         self.seal(tb);
         self.seal(eb);
         self.cur = tb;
-        let field = self.emit(InstKind::TupleGet(v, k), span);
-        self.jump(join, vec![field], span);
+        let tv = yes(self);
+        self.jump(join, vec![tv], span);
         self.cur = eb;
-        let attr = self.emit(InstKind::Builtin(b, vec![v]), span);
-        self.jump(join, vec![attr], span);
+        let ev = no(self);
+        self.jump(join, vec![ev], span);
         self.seal(join);
         self.cur = join;
         p
