@@ -281,10 +281,9 @@ impl FnLowering<'_, '_> {
             let ps = self.vals[p.index()].clone();
             self.spills.define(&mut self.b, p, &ps);
         }
-        let after = self.spills.live_after_each(self.f, ir_block);
-        for (&inst, across) in bd.insts.iter().zip(after) {
+        for (i, &inst) in bd.insts.iter().enumerate() {
             let data = &self.f.insts[inst.index()];
-            self.spills.across = across;
+            self.spills.enter_inst(ir_block, i);
             let p = self.inst(&data.kind, data.result, data.span)?;
             if let Some(r) = data.result {
                 self.set(r, p);

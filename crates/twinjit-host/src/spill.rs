@@ -39,6 +39,9 @@ pub(crate) struct CallSpills {
     /// The float values' liveness (none in a function that never calls).
     liveness: Option<Liveness>,
     parts: HashMap<Value, SmallVec<[Part; 2]>>,
+    /// For each instruction that may call (block, index in the block): the float values live
+    /// after it, sorted (computed once, by `new`).
+    at_calls: HashMap<(Block, usize), Vec<Value>>,
     /// The float values live after the instruction being lowered (sorted): what a call it makes
     /// must keep.
     pub across: Vec<Value>,
@@ -86,10 +89,17 @@ impl CallSpills {
     pub fn new(f: &Function, rpo: &[Block], b: &mut FunctionBuilder) -> CallSpills {
         let floaty = |v: Value| parts(f.ty(v)).into_iter().any(is_float);
         if !f.insts.iter().any(|d| may_call(&d.kind)) {
-            return CallSpills { liveness: None, parts: HashMap::new(), across: Vec::new(), reloaded: HashMap::new() };
+            return CallSpills {
+                liveness: None,
+                parts: HashMap::new(),
+                at_calls: HashMap::new(),
+                across: Vec::new(),
+                reloaded: HashMap::new(),
+            };
         }
         let liveness = Liveness::new(f, rpo, floaty);
         let mut across: HashSet<Value> = HashSet::new();
+        let mut at_calls = HashMap::new();
         for &blk in rpo {
             let insts = &f.blocks[blk.index()].insts;
             if !insts.iter().any(|i| may_call(&f.insts[i.index()].kind)) {
@@ -97,8 +107,11 @@ impl CallSpills {
             }
             let after = liveness.live_after_each(f, blk, floaty);
             for (i, inst) in insts.iter().enumerate() {
-                if may_call(&f.insts[inst.index()].kind) {
+                if may_call(&f.insts[inst.index()].kind) && !after[i].is_empty() {
                     across.extend(after[i].iter().copied());
+                    let mut live: Vec<Value> = after[i].iter().copied().collect();
+                    live.sort();
+                    at_calls.insert((blk, i), live);
                 }
             }
         }
@@ -123,23 +136,13 @@ impl CallSpills {
                 .collect();
             spilled.insert(v, ps);
         }
-        CallSpills { liveness: Some(liveness), parts: spilled, across: Vec::new(), reloaded: HashMap::new() }
+        CallSpills { liveness: Some(liveness), parts: spilled, at_calls, across: Vec::new(), reloaded: HashMap::new() }
     }
 
-    /// The spilled values live after each instruction of `blk`, sorted.
-    pub fn live_after_each(&self, f: &Function, blk: Block) -> Vec<Vec<Value>> {
-        let Some(liveness) = self.liveness.as_ref().filter(|_| !self.parts.is_empty()) else {
-            return vec![Vec::new(); f.blocks[blk.index()].insts.len()];
-        };
-        liveness
-            .live_after_each(f, blk, |v| self.parts.contains_key(&v))
-            .into_iter()
-            .map(|s| {
-                let mut v: Vec<Value> = s.into_iter().collect();
-                v.sort();
-                v
-            })
-            .collect()
+    /// Makes the values live after instruction `i` of `blk` the ones its calls keep (none for
+    /// an instruction that does not call).
+    pub fn enter_inst(&mut self, blk: Block, i: usize) {
+        self.across = self.at_calls.remove(&(blk, i)).unwrap_or_default();
     }
 
     /// The spilled values live on entry to `blk` (the handler of an unwind edge), sorted.
