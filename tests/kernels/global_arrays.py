@@ -202,3 +202,57 @@ def bumped_copy():
     w = WEIGHTS.copy()
     w[0] += 1.0
     return w
+
+
+# Complex tables: twiddle factors and filter taps, as FFT and DSP code keeps them.
+TWIDDLE = np.array([1 + 0j, 0.7071067811865476 - 0.7071067811865476j, -1j, -0.7071067811865476 - 0.7071067811865476j])
+TAPS = np.array([[1, 2j], [-1j, 3]])
+TAPS64 = np.array([0.5 + 1.5j, -2.25j], dtype=np.complex64)
+REAL_AS_COMPLEX = np.arange(3, dtype=np.complex128)
+ROTATION = complex(0.0, 1.0)
+HALF_TURN = np.complex128(-1)
+ROOT = (-4.0) ** 0.5
+C32 = np.complex64(0.1 + 0.2j)
+
+
+# check: twiddle_apply(np.array([1.0, 2.0, 3.0, 4.0])) -> (-0.41421356237309537-7.242640687119286j)
+# check: twiddle_apply(np.array([0.5, -0.5, 0.25, 0.0])) -> (0.1464466094067262+0.10355339059327379j)
+@njit
+def twiddle_apply(x):
+    acc = 0j
+    for k in range(x.shape[0]):
+        acc += TWIDDLE[k] * x[k]
+    return acc
+
+
+# check: taps_trace() -> (4+0j)
+# check: taps_row(1) -> [(-0-1j), (3+0j)]
+# check: taps_row(-2) -> [(1+0j), 2j]
+@njit
+def taps_trace():
+    return TAPS[0, 0] + TAPS[1, 1]
+
+
+@njit
+def taps_row(i):
+    return TAPS[i]
+
+
+# check: complex_tables() -> ((3.375-1.125j), (3+0j), 1.0)
+@njit
+def complex_tables():
+    return TAPS64[0] * TAPS64[1], REAL_AS_COMPLEX.sum(), abs(TWIDDLE[1])
+
+
+# check: complex_scalars(2.0) -> ((-1+2j), 4.0, (0.20000000298023224+0.4000000059604645j))
+# check: complex_scalars(-0.5) -> ((-1-0.5j), -1.0, (0.20000000298023224+0.4000000059604645j))
+@njit
+def complex_scalars(x):
+    return x * ROTATION + HALF_TURN, ROOT.imag * x, C32 * 2
+
+
+# A complex global array in an array expression.
+# check: scaled_twiddle(2.0) -> [(2-0j), (1.4142135623730951+1.4142135623730951j), 2j, (-1.4142135623730951+1.4142135623730951j)]
+@njit
+def scaled_twiddle(s):
+    return (TWIDDLE * s).conjugate()

@@ -10,7 +10,7 @@
 //! Forms: `np.array` / `np.asarray` / `np.ascontiguousarray` of nested lists and tuples of
 //! constants, `np.zeros ones empty full arange linspace eye identity`, each with `dtype=`, and
 //! on their results `.reshape(...)`, `.astype(dtype)`, `.copy()`, `.ravel()`, `.flatten()`
-//! and `.T`. Elements are booleans, integers and floats (no complex: constants have none).
+//! and `.T`. Elements are booleans, integers, floats and complex numbers.
 
 use crate::const_eval::{eval, ConstValue, Scope};
 use crate::env::{dtype_name, dtype_string, qualified, Env, Global};
@@ -22,11 +22,19 @@ use twinjit_ir::{Const, ConstArray, Scalar};
 pub(crate) const MAX_BYTES: usize = 16 << 20;
 
 /// An array being computed: its dtype, shape and elements in C order, each already a value of
-/// the dtype (`Int` within its range, `Float` rounded to float32 where it is one, `Bool`).
+/// the dtype (`Int` within its range, `Float` rounded to float32 where it is one, `Bool`,
+/// `Complex` for the complex dtypes, its parts rounded to float32 for complex64).
 struct Nd {
     dtype: Scalar,
     shape: Vec<i64>,
-    elems: Vec<Const>,
+    elems: Vec<Elem>,
+}
+
+/// An element: a real number, or a complex number's parts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Elem {
+    Real(Const),
+    Complex(f64, f64),
 }
 
 /// The array `e` builds, if it is a NumPy array constructor: `Ok(None)` if it is not one at
@@ -36,7 +44,15 @@ pub(crate) fn eval_array(name: &str, e: &Expr, env: &Env) -> Result<Option<Const
     if !(1..=3).contains(&nd.shape.len()) {
         return Err(format!("an array of {} dimensions (twinjit's arrays have 1 to 3)", nd.shape.len()));
     }
-    Ok(Some(ConstArray::from_parts(name, nd.dtype, nd.shape, &nd.elems)))
+    let parts: Vec<Const> = nd
+        .elems
+        .iter()
+        .flat_map(|e| match *e {
+            Elem::Real(c) => vec![c],
+            Elem::Complex(re, im) => vec![Const::Float(re), Const::Float(im)],
+        })
+        .collect();
+    Ok(Some(ConstArray::from_parts(name, nd.dtype, nd.shape, &parts)))
 }
 
 fn build(e: &Expr, env: &Env) -> Result<Option<Nd>, String> {
@@ -115,7 +131,6 @@ fn dtype_arg(e: Option<&Expr>, env: &Env) -> Result<Option<Scalar>, String> {
             .and_then(|(_, l)| dtype_name(&l)),
     };
     match s {
-        Some(s) if s.is_complex() => Err("a complex array (module-level complex arrays are not frozen yet)".into()),
         Some(s) => Ok(Some(s)),
         None => Err("a dtype twinjit does not know".into()),
     }
@@ -148,11 +163,32 @@ fn checked_len(dtype: Scalar, shape: &[i64]) -> Result<usize, String> {
         .ok_or_else(|| format!("an array larger than {} MiB", MAX_BYTES >> 20))
 }
 
-/// A Python number (`Int`, `Float`, `Bool`) as an element of `to`. `wrap` gives `astype`'s C
-/// casts (integers wrap to the width); otherwise an integer out of range is NumPy's
-/// `OverflowError` (refused). Floats to integers truncate; NaN and out-of-range floats, whose
-/// conversion C leaves undefined, are refused.
-fn convert(x: Const, to: Scalar, wrap: bool) -> Result<Const, String> {
+/// A Python number as an element of `to`. A real number becomes a complex one with a zero
+/// imaginary part (parts rounded for complex64); a complex number becomes no real dtype (NumPy
+/// raises TypeError, or drops the imaginary part with a ComplexWarning in `astype`).
+fn convert(x: Elem, to: Scalar, wrap: bool) -> Result<Elem, String> {
+    let part = |x: f64| if to == Scalar::Complex64 { f64::from(x as f32) } else { x };
+    match (x, to.is_complex()) {
+        (Elem::Complex(re, im), true) => Ok(Elem::Complex(part(re), part(im))),
+        (Elem::Complex(..), false) => Err(format!("a complex element converted to {}", to.name())),
+        (Elem::Real(c), true) => {
+            let x = match c {
+                Const::Int(i) => i as f64,
+                Const::Float(x) => x,
+                Const::Bool(b) => f64::from(u8::from(b)),
+                Const::None => return Err("None as an element".into()),
+            };
+            Ok(Elem::Complex(part(x), 0.0))
+        }
+        (Elem::Real(c), false) => convert_real(c, to, wrap).map(Elem::Real),
+    }
+}
+
+/// A Python number (`Int`, `Float`, `Bool`) as an element of the real dtype `to`. `wrap` gives
+/// `astype`'s C casts (integers wrap to the width); otherwise an integer out of range is
+/// NumPy's `OverflowError` (refused). Floats to integers truncate; NaN and out-of-range
+/// floats, whose conversion C leaves undefined, are refused.
+fn convert_real(x: Const, to: Scalar, wrap: bool) -> Result<Const, String> {
     let int = |i: i128| -> Result<Const, String> {
         let (lo, hi) = to.int_range();
         if (lo..=hi).contains(&i) {
@@ -194,28 +230,41 @@ fn convert(x: Const, to: Scalar, wrap: bool) -> Result<Const, String> {
 
 /// A Python scalar constant as an element value (`Int` must fit int64, as NumPy's default
 /// integer).
-fn scalar(v: &ConstValue) -> Result<Const, String> {
+fn scalar(v: &ConstValue) -> Result<Elem, String> {
     match v {
-        ConstValue::Int(i) => i64::try_from(*i).map(Const::Int).map_err(|_| format!("the integer {i} past int64")),
-        ConstValue::Float(x) => Ok(Const::Float(*x)),
-        ConstValue::Bool(b) => Ok(Const::Bool(*b)),
+        ConstValue::Int(i) => {
+            i64::try_from(*i).map(|i| Elem::Real(Const::Int(i))).map_err(|_| format!("the integer {i} past int64"))
+        }
+        ConstValue::Float(x) => Ok(Elem::Real(Const::Float(*x))),
+        ConstValue::Bool(b) => Ok(Elem::Real(Const::Bool(*b))),
+        ConstValue::Complex(re, im) => Ok(Elem::Complex(*re, *im)),
         ConstValue::Tuple(_) => Err("a nested sequence here".into()),
     }
 }
 
-/// NumPy's default dtype for these Python scalars: bool, int64, or float64 if any is a float
-/// (and for none).
-fn natural(xs: &[Const]) -> Scalar {
-    if xs.is_empty() || xs.iter().any(|x| matches!(x, Const::Float(_))) {
+/// A real element, for the arguments that must be one (`arange`, `linspace`).
+fn real(e: Elem) -> Result<Const, String> {
+    match e {
+        Elem::Real(c) => Ok(c),
+        Elem::Complex(..) => Err("a complex bound".into()),
+    }
+}
+
+/// NumPy's default dtype for these Python scalars: bool, int64, float64 if any is a float
+/// (and for none), complex128 if any is complex.
+fn natural(xs: &[Elem]) -> Scalar {
+    if xs.iter().any(|x| matches!(x, Elem::Complex(..))) {
+        Scalar::Complex128
+    } else if xs.is_empty() || xs.iter().any(|x| matches!(x, Elem::Real(Const::Float(_)))) {
         Scalar::Float64
-    } else if xs.iter().all(|x| matches!(x, Const::Bool(_))) {
+    } else if xs.iter().all(|x| matches!(x, Elem::Real(Const::Bool(_)))) {
         Scalar::Bool
     } else {
         Scalar::Int64
     }
 }
 
-fn with_dtype(xs: Vec<Const>, shape: Vec<i64>, dtype: Option<Scalar>, wrap: bool) -> Result<Nd, String> {
+fn with_dtype(xs: Vec<Elem>, shape: Vec<i64>, dtype: Option<Scalar>, wrap: bool) -> Result<Nd, String> {
     let dtype = dtype.unwrap_or_else(|| natural(&xs));
     checked_len(dtype, &shape)?;
     let elems = xs.into_iter().map(|x| convert(x, dtype, wrap)).collect::<Result<Vec<_>, _>>()?;
@@ -234,7 +283,7 @@ fn tree(e: &Expr, env: &Env) -> Result<ConstValue, String> {
 
 /// The shape (along first elements) and elements of a rectangular tree; NumPy refuses ragged
 /// nesting.
-fn flatten(t: &ConstValue) -> Result<(Vec<i64>, Vec<Const>), String> {
+fn flatten(t: &ConstValue) -> Result<(Vec<i64>, Vec<Elem>), String> {
     let mut shape = Vec::new();
     let mut node = t;
     while let ConstValue::Tuple(vs) = node {
@@ -244,7 +293,7 @@ fn flatten(t: &ConstValue) -> Result<(Vec<i64>, Vec<Const>), String> {
             None => break,
         }
     }
-    fn walk(t: &ConstValue, depth: usize, shape: &[i64], out: &mut Vec<Const>) -> Result<(), String> {
+    fn walk(t: &ConstValue, depth: usize, shape: &[i64], out: &mut Vec<Elem>) -> Result<(), String> {
         match (t, shape.get(depth)) {
             (ConstValue::Tuple(vs), Some(&n)) if vs.len() as i64 == n => {
                 vs.iter().try_for_each(|v| walk(v, depth + 1, shape, out))
@@ -276,7 +325,7 @@ fn constructor(f: &str, c: &ast::ExprCall, env: &Env) -> Result<Option<Nd>, Stri
             let dtype = dtype_arg(a[1], env)?.unwrap_or(Scalar::Float64);
             let n = checked_len(dtype, &shape)?;
             // `np.empty`'s elements are whatever memory held: zeros are as good as any.
-            let one = Const::Int(i64::from(f == "ones"));
+            let one = Elem::Real(Const::Int(i64::from(f == "ones")));
             with_dtype(vec![one; n], shape, Some(dtype), false)?
         }
         "full" => {
@@ -309,7 +358,8 @@ fn constructor(f: &str, c: &ast::ExprCall, env: &Env) -> Result<Option<Nd>, Stri
             }
             let dtype = dtype.unwrap_or(Scalar::Float64);
             checked_len(dtype, &[n, m])?;
-            let elems = (0..n).flat_map(|i| (0..m).map(move |j| Const::Int(i64::from(j - i == k)))).collect();
+            let elems =
+                (0..n).flat_map(|i| (0..m).map(move |j| Elem::Real(Const::Int(i64::from(j - i == k))))).collect();
             with_dtype(elems, vec![n, m], Some(dtype), false)?
         }
         _ => return Ok(None),
@@ -324,7 +374,7 @@ fn arange(c: &ast::ExprCall, env: &Env) -> Result<Nd, String> {
     let a = bind(c, "arange", &["start", "stop", "step", "dtype"])?;
     let mut nums = Vec::new();
     for e in a[..3].iter().flatten() {
-        nums.push(scalar(&constant(e, env)?)?);
+        nums.push(real(scalar(&constant(e, env)?)?)?);
     }
     let (start, stop, step) = match nums.as_slice() {
         [stop] => (Const::Int(0), *stop, Const::Int(1)),
@@ -353,10 +403,10 @@ fn arange(c: &ast::ExprCall, env: &Env) -> Result<Nd, String> {
         let n = ((s1 - s0) + st - st.signum()).div_euclid(st).max(0);
         let n = usize::try_from(n).map_err(|_| "an array too large".to_string())?;
         checked_len(dtype, &[n as i64])?;
-        let elems: Vec<Const> = (0..n as i128)
+        let elems: Vec<Elem> = (0..n as i128)
             .map(|k| {
                 let v = s0 + k * st;
-                i64::try_from(v).map(Const::Int).map_err(|_| "an element past int64".to_string())
+                i64::try_from(v).map(|v| Elem::Real(Const::Int(v))).map_err(|_| "an element past int64".to_string())
             })
             .collect::<Result<_, _>>()?;
         return with_dtype(elems, vec![n as i64], Some(dtype), true);
@@ -371,14 +421,16 @@ fn arange(c: &ast::ExprCall, env: &Env) -> Result<Nd, String> {
     }
     let n = if len <= 0.0 { 0 } else { len as i64 };
     checked_len(dtype, &[n])?;
-    let elems: Vec<Const> = if dtype == Scalar::Float32 {
+    let elems: Vec<Elem> = if dtype == Scalar::Float32 {
         let first = s0 as f32;
         let second = (s0 + st) as f32;
         let delta = second - first;
-        (0..n).map(|k| Const::Float(f64::from(if k == 1 { second } else { first + k as f32 * delta }))).collect()
+        (0..n)
+            .map(|k| Elem::Real(Const::Float(f64::from(if k == 1 { second } else { first + k as f32 * delta }))))
+            .collect()
     } else {
         let delta = (s0 + st) - s0;
-        (0..n).map(|k| Const::Float(if k == 1 { s0 + st } else { s0 + k as f64 * delta })).collect()
+        (0..n).map(|k| Elem::Real(Const::Float(if k == 1 { s0 + st } else { s0 + k as f64 * delta }))).collect()
     };
     with_dtype(elems, vec![n], Some(dtype), false)
 }
@@ -389,7 +441,7 @@ fn arange(c: &ast::ExprCall, env: &Env) -> Result<Nd, String> {
 fn linspace(c: &ast::ExprCall, env: &Env) -> Result<Nd, String> {
     let a = bind(c, "linspace", &["start", "stop", "num", "endpoint", "retstep", "dtype"])?;
     let num = |e: &Expr| -> Result<f64, String> {
-        match scalar(&constant(e, env)?)? {
+        match real(scalar(&constant(e, env)?)?)? {
             Const::Int(i) => Ok(i as f64),
             Const::Float(x) => Ok(x),
             Const::Bool(b) => Ok(f64::from(u8::from(b))),
@@ -431,7 +483,7 @@ fn linspace(c: &ast::ExprCall, env: &Env) -> Result<Nd, String> {
     if endpoint && n > 1 {
         y[n as usize - 1] = stop;
     }
-    with_dtype(y.into_iter().map(Const::Float).collect(), vec![n], Some(dtype), false)
+    with_dtype(y.into_iter().map(|x| Elem::Real(Const::Float(x))).collect(), vec![n], Some(dtype), false)
 }
 
 fn method(inner: Nd, m: &str, c: &ast::ExprCall, env: &Env) -> Result<Nd, String> {

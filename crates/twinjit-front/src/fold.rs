@@ -24,7 +24,7 @@ pub(crate) fn fold(e: &Expr, span: Span) -> Option<Result<ConstValue, Diagnostic
     match eval(e, Scope::Literals) {
         Ok(ConstValue::Int(i)) if (i64::MIN as i128..1i128 << 64).contains(&i) => Some(Ok(ConstValue::Int(i))),
         Ok(ConstValue::Int(i)) => Some(Err(too_large(Some(i), span))),
-        Ok(v @ (ConstValue::Float(_) | ConstValue::Bool(_))) => Some(Ok(v)),
+        Ok(v @ (ConstValue::Float(_) | ConstValue::Bool(_) | ConstValue::Complex(..))) => Some(Ok(v)),
         Err(NoValue { why: Why::TooLarge, .. }) => Some(Err(too_large(None, span))),
         // The literal scope builds no tuples; what would raise is left to run time.
         Ok(ConstValue::Tuple(_)) | Err(NoValue { why: Why::NotConstant(_) | Why::Raises { .. }, .. }) => None,
@@ -49,6 +49,7 @@ mod tests {
             Some(Ok(ConstValue::Int(i))) => format!("int:{i}"),
             Some(Ok(ConstValue::Float(x))) => format!("float:{x:?}"),
             Some(Ok(ConstValue::Bool(b))) => format!("bool:{b}"),
+            Some(Ok(ConstValue::Complex(re, im))) => format!("complex:{re:?},{im:?}"),
             Some(Ok(ConstValue::Tuple(_))) => "tuple".to_string(),
             Some(Err(d)) => format!("error: {} ({})", d.message, d.hint.unwrap_or_default()),
         };
@@ -83,7 +84,16 @@ mod tests {
         check("1 << -1", "not folded");
         check("2.0 ** 10000", "not folded");
         check("~1.5", "not folded");
-        check("(-8.0) ** 0.5", "not folded");
+        check("1j / 0", "not folded");
+        check("0j ** -1", "not folded");
+    }
+
+    #[test]
+    fn folds_complex_like_cpython() {
+        // CPython's float_pow hands a negative base with a fractional exponent to complex.
+        check("(-8.0) ** 0.5", "complex:1.7319121124709868e-16,2.8284271247461903");
+        check("1 - 2j", "complex:1.0,-2.0");
+        check("-(1j)", "complex:-0.0,-1.0");
     }
 
     #[test]

@@ -427,13 +427,18 @@ fn collect_targets(e: &Expr, out: &mut Vec<String>) {
 /// wraps nothing), a float truncated first; `None` if it is not a number NumPy converts
 /// silently, or a type (int64, float64, bool) that plain constants already give.
 fn narrow(s: Scalar, v: Option<ConstValue>) -> Option<ConstValue> {
-    let x = match v? {
-        ConstValue::Int(i) => i as f64,
-        ConstValue::Float(x) => x,
-        ConstValue::Bool(b) => f64::from(u8::from(b)),
+    let (x, im) = match v? {
+        ConstValue::Int(i) => (i as f64, 0.0),
+        ConstValue::Float(x) => (x, 0.0),
+        ConstValue::Bool(b) => (f64::from(u8::from(b)), 0.0),
+        ConstValue::Complex(re, im) => (re, im),
         ConstValue::Tuple(_) => return None,
     };
     match s {
+        Scalar::Complex64 => Some(ConstValue::Complex(f64::from(x as f32), f64::from(im as f32))),
+        Scalar::Complex128 => Some(ConstValue::Complex(x, im)),
+        // NumPy drops the imaginary part with a ComplexWarning: not frozen silently.
+        _ if im != 0.0 => None,
         Scalar::Float32 => Some(ConstValue::Float(f64::from(x as f32))),
         s if s.is_int() && s != Scalar::Int64 => {
             let t = x.trunc();
@@ -537,6 +542,7 @@ impl Names for ModuleNames<'_> {
                         "int" => Some(Conversion::Int),
                         "float" => Some(Conversion::Float),
                         "bool" => Some(Conversion::Bool),
+                        "complex" => Some(Conversion::Complex),
                         _ => None,
                     }
                 }
@@ -547,6 +553,7 @@ impl Names for ModuleNames<'_> {
             Scalar::Int64 | Scalar::Int32 => Some(Conversion::Int),
             Scalar::Float64 => Some(Conversion::Float),
             Scalar::Bool => Some(Conversion::Bool),
+            Scalar::Complex128 => Some(Conversion::Complex),
             _ => None,
         }
     }
@@ -605,6 +612,10 @@ mod tests {
         check("X = N > 4 and N < 16", "bool:true");
         check("X = 1.5 if N else 2", "float:1.5");
         check("X = (N, 2.0) + (True,)", "Tuple([Int(8), Float(2.0), Bool(true)])");
+        // Python's complex numbers: a negative float to a fractional power is one.
+        check("X = (-8.0) ** 0.5", "Complex(1.7319121124709868e-16, 2.8284271247461903)");
+        check("X = complex(N, -1) * 1j", "Complex(1.0, 8.0)");
+        check("X = np.complex128(2.5) - 1j", "Complex(2.5, -1.0)");
     }
 
     #[test]
@@ -636,8 +647,7 @@ mod tests {
             "X = 10 ** 400 // 10 ** 399",
             "error: `X` cannot be frozen: an integer in it does not fit in 128 bits [too large @ `10 ** 400`]",
         );
-        check("X = (-8.0) ** 0.5", "error: module-level value is not a numeric constant [a negative number to a fractional power is complex @ `(-8.0) ** 0.5`]");
         check("X = N + y", "error: module-level value is not a numeric constant [not a known constant @ `y`]");
-        check("X = np.float32(1.5)", "error: module-level value is not a numeric constant [only int(), float(), bool(), np.int64() and np.float64() of constants are frozen @ `np.float32(1.5)`]");
+        check("X = np.float32(1.5)", "error: module-level value is not a numeric constant [only int(), float(), bool(), complex(), np.int64(), np.float64() and np.complex128() of constants are frozen @ `np.float32(1.5)`]");
     }
 }

@@ -932,6 +932,10 @@ impl Lower<'_> {
             },
             ConstValue::Float(x) => self.konst(Const::Float(*x), span),
             ConstValue::Bool(b) => self.konst(Const::Bool(*b), span),
+            ConstValue::Complex(re, im) => {
+                let (re, im) = (self.konst(Const::Float(*re), span), self.konst(Const::Float(*im), span));
+                self.emit(InstKind::Builtin(Builtin::Complex, vec![re, im]), span)
+            }
             ConstValue::Tuple(vs) => {
                 let vals: Vec<Value> = vs.iter().map(|v| self.const_val(v, span)).collect();
                 self.emit(InstKind::MakeTuple(vals), span)

@@ -292,7 +292,7 @@ HUGE = np.zeros((4096, 4096))
 DEEP = np.zeros((1, 1, 1, 1))
 NOSTEP = np.arange(0, 5, 0)
 SHAPE = np.arange(6).reshape(4, 2)
-CPLX = np.array([1.0, 2.0], dtype=np.complex128)
+CPLX = np.array([1.0, 2j], dtype=np.float64)
 OK = np.arange(6).reshape(2, -1).astype(np.float32).T
 
 @njit
@@ -307,7 +307,7 @@ def f(i):
                 error: global `DEEP` (assigned at m.py:7) is a NumPy array (`np.zeros(...)`) that twinjit cannot compute: an array of 4 dimensions (twinjit's arrays have 1 to 3) @ `DEEP`
                 error: global `NOSTEP` (assigned at m.py:8) is a NumPy array (`np.arange(...)`) that twinjit cannot compute: a zero step (NumPy raises ZeroDivisionError) @ `NOSTEP`
                 error: global `SHAPE` (assigned at m.py:9) is a NumPy array (`np.arange(6).reshape(4, 2)`) that twinjit cannot compute: a reshape to a different number of elements (NumPy raises ValueError) @ `SHAPE`
-                error: global `CPLX` (assigned at m.py:10) is a NumPy array (`np.array(...)`) that twinjit cannot compute: a complex array (module-level complex arrays are not frozen yet) @ `CPLX`
+                error: global `CPLX` (assigned at m.py:10) is a NumPy array (`np.array(...)`) that twinjit cannot compute: a complex element converted to float64 @ `CPLX`
             "#]],
         );
     }

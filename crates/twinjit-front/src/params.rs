@@ -229,6 +229,11 @@ pub(crate) fn default_value(
         Ok(ConstValue::Tuple(_)) => {
             Err(bad("tuple default values are not supported yet", "tuple default", "pass the tuple as an argument"))
         }
+        Ok(ConstValue::Complex(..)) => Err(bad(
+            "complex default values are not supported yet",
+            "complex default",
+            "pass the complex number as an argument",
+        )),
         Err(no) => {
             let why = match no.why {
                 Why::NotConstant(why) => why.to_string(),

@@ -5,7 +5,7 @@
     python3 const_eval_cases.py --check   # re-evaluates every case; fails on any difference
 
 Each line of the table is `EXPRESSION<TAB>RESULT`, RESULT one of `int:N`, `float:REPR`,
-`bool:True`, `tuple:(R, R, ...)`, `raises:ExceptionName: message`, `notconst`, `toolarge`.
+`bool:True`, `complex:REPR;REPR` (the parts), `tuple:(R, R, ...)`, `raises:ExceptionName: message`, `notconst`, `toolarge`.
 The Rust test `const_eval::tests::agrees_with_cpython` evaluates every EXPRESSION and compares
 (floats bit for bit, nan with nan).
 
@@ -15,7 +15,7 @@ The walker adds only twinjit's documented limits, never semantics of its own:
 - an int outside i128 at any step is `toolarge` (twinjit's ints are i128), and so is a tuple
   longer than MAX_TUPLE; where computing such a value would take CPython too long, the walker
   says `toolarge` before computing it (a power or shift whose result cannot fit);
-- a complex value is `notconst`, and so is syntax the evaluator does not read (`is`, `in`).
+- syntax the evaluator does not read (`is`, `in`) is `notconst`.
 Where the walker produces a value or an exception, it also checks that CPython's own `eval`
 of the whole expression gives the same, so the walker is checked against CPython too.
 """
@@ -30,7 +30,7 @@ TABLE = pathlib.Path(__file__).with_name("const_eval_cases.txt")
 I128_MIN, I128_MAX = -(1 << 127), (1 << 127) - 1
 MAX_TUPLE = 1024
 NAMES = {"inf": math.inf, "nan": math.nan}
-CALLS = {"int": int, "float": float, "bool": bool}
+CALLS = {"int": int, "float": float, "bool": bool, "complex": complex}
 
 BINARY = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
@@ -54,8 +54,6 @@ class NotConst(Exception):
 
 
 def checked(v):
-    if isinstance(v, complex):
-        raise NotConst
     if type(v) is int and not I128_MIN <= v <= I128_MAX:
         raise TooLarge
     if isinstance(v, tuple) and len(v) > MAX_TUPLE:
@@ -116,8 +114,9 @@ def ev(node):
             left = right
         return True
     if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in CALLS
-            and len(node.args) == 1 and not node.keywords):
-        return checked(CALLS[node.func.id](ev(node.args[0])))
+            and (len(node.args) == 1 or (len(node.args) == 2 and node.func.id == "complex"))
+            and not node.keywords):
+        return checked(CALLS[node.func.id](*[ev(a) for a in node.args]))
     raise NotConst
 
 
@@ -128,6 +127,8 @@ def render(v):
         return f"int:{v}"
     if type(v) is float:
         return f"float:{v!r}"
+    if type(v) is complex:
+        return f"complex:{v.real!r};{v.imag!r}"
     if type(v) is tuple:
         return "tuple:(" + ", ".join(render(x) for x in v) + ")"
     raise AssertionError(f"unexpected value {v!r}")
@@ -166,6 +167,10 @@ CMP_OPS = ["<", "<=", ">", ">=", "==", "!="]
 UNARY_VALUES = VALUES + ["False", "2.5", "170141183460469231731687303715884105727",
                          "(1, 2)", "()"]
 UNARY_OPS = ["-", "+", "~", "not "]
+# Complex operands with each other and with reals, under the operators complex has or refuses.
+COMPLEX_VALUES = ["0j", "1j", "(-0.0-1.5j)", "(2.5-1j)", "(-3+4j)", "(1e300+1e300j)", "(nan+1j)", "(inf+0j)"]
+COMPLEX_PARTNERS = COMPLEX_VALUES + ["0", "3", "-2", "True", "-0.0", "2.5", "inf", "nan", "(1, 2)"]
+COMPLEX_OPS = ["+", "-", "*", "/", "**", "//", "%", "&", "==", "!=", "<"]
 
 HANDPICKED = """
 2 ** -1
@@ -464,6 +469,60 @@ bool(-7)
 ~1.5
 ~inf
 1.5 ^ 2
+1j
+2.5e-3j
+complex(1, 2)
+complex(1j, 1j)
+complex(2.5)
+complex(True, -0.0)
+complex(1j)
+complex((1,))
+complex(1, (1,))
+int(1j)
+float(1j)
+bool(0j)
+bool(-0.0j)
+bool(1e-300j)
+-(0j)
+~1j
+not 1j
+(-8.0) ** 0.5
+(-8) ** 0.5
+(-8) ** (1 / 3)
+(-2.0) ** 1.5
+(-1e300) ** 0.5
+(1e-200 + 0j) ** -2
+(1e200 + 1j) ** 2
+0j ** 0
+0j ** 0j
+0j ** 1j
+0j ** -0.5
+0j ** 2.5
+0j ** -1
+2 ** 1j
+(1 + 1j) ** 0.5
+(1 + 1j) ** (1 + 1j)
+(1 + 1j) ** 100
+(1 + 1j) ** 101
+(1 + 1j) ** -100
+1j ** 1e300
+(1 + 2j) / (3 - 4j)
+(1 + 2j) / (4 - 3j)
+1j / 0j
+1 / (0.0 + 0j)
+1j / nan
+(1, 1j) == (1, 1j)
+(1, 1j) == (1, 1)
+(1j,) * 2
+2j * (1,)
+1j < 1j
+(1, 1j) < (1, 2j)
+(1j, 1) < (1j, 2)
+1j == 1
+(1 + 0j) == 1
+(1 + 0j) == True
+(9007199254740993 + 0j) == 9007199254740993
+1j + 170141183460469231731687303715884105727
 """
 
 
@@ -471,6 +530,10 @@ def cases():
     out = [f"{operand(a)} {op} {operand(b)}" for op in BINARY_OPS for a in VALUES for b in VALUES]
     out += [f"{operand(a)} {op} {operand(b)}" for op in CMP_OPS for a in CMP_VALUES for b in CMP_VALUES]
     out += [f"{op}{operand(v) if op != 'not ' else v}" for op in UNARY_OPS for v in UNARY_VALUES]
+    out += [f"{operand(a)} {op} {operand(b)}" for op in COMPLEX_OPS for a in COMPLEX_VALUES for b in COMPLEX_PARTNERS]
+    out += [f"{operand(a)} {op} {operand(b)}" for op in COMPLEX_OPS for a in COMPLEX_PARTNERS[len(COMPLEX_VALUES):]
+            for b in COMPLEX_VALUES]
+    out += [f"{op}{operand(v) if op != 'not ' else v}" for op in UNARY_OPS for v in COMPLEX_VALUES]
     out += [line for line in HANDPICKED.strip().splitlines() if line]
     seen = set()
     return [c for c in out if not (c in seen or seen.add(c))]
