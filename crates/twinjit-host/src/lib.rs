@@ -25,6 +25,7 @@ mod lower;
 pub mod memory;
 pub mod parallel;
 mod runtime;
+mod simd;
 mod spill;
 
 pub use describe::host_description;
@@ -440,7 +441,11 @@ fn compile_inner(
                 consts: &const_refs,
                 helpers: &mut helpers,
                 spills,
+                vector_entries: Vec::new(),
+                simd: simd::plan(f),
+                current: twinjit_ir::Function::ENTRY,
             };
+            lw.vector_entries = vec![None; lw.simd.len()];
             let mut reached = vec![false; f.blocks.len()];
             for &blk in &rpo {
                 reached[blk.index()] = true;
@@ -456,6 +461,7 @@ fn compile_inner(
                     lw.b.ins().trap(cl::TrapCode::unwrap_user(1));
                 }
             }
+            lw.emit_vector_loops()?;
             lw.finish_error_blocks();
             lw.b.seal_all_blocks();
             lw.b.finalize(fconfig);

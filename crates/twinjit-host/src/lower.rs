@@ -53,6 +53,11 @@ pub(crate) struct FnLowering<'a, 'b> {
     pub helpers: &'a mut HelperImporter<'b, 'a>,
     /// Float values live across calls, spilled at the calls (`spill`).
     pub spills: CallSpills,
+    /// The loops run by a vector loop first (`simd`), and each one's entry block once made.
+    pub simd: Vec<crate::simd::VecLoop>,
+    pub vector_entries: Vec<Option<cl::Block>>,
+    /// The IR block being lowered.
+    pub current: twinjit_ir::Block,
 }
 
 use twinjit_ir::abi::list_layout as ll;
@@ -275,6 +280,7 @@ impl FnLowering<'_, '_> {
 
     pub(crate) fn lower_block(&mut self, ir_block: twinjit_ir::Block) -> Result<(), HostError> {
         let bd = &self.f.blocks[ir_block.index()];
+        self.current = ir_block;
         self.unwind = bd.unwind.clone();
         self.landing = (None, None);
         for &p in &bd.params {
@@ -301,13 +307,15 @@ impl FnLowering<'_, '_> {
         match t {
             Terminator::Jump(c) => {
                 let args = self.edge_args(&c.args);
-                self.b.ins().jump(self.blocks[c.block.index()], &args);
+                let to = self.edge_target(c.block);
+                self.b.ins().jump(to, &args);
             }
             Terminator::Branch(c, t, e) => {
                 let cond = self.one(*c);
                 let ta = self.edge_args(&t.args);
                 let ea = self.edge_args(&e.args);
-                self.b.ins().brif(cond, self.blocks[t.block.index()], &ta, self.blocks[e.block.index()], &ea);
+                let (tt, et) = (self.edge_target(t.block), self.edge_target(e.block));
+                self.b.ins().brif(cond, tt, &ta, et, &ea);
             }
             Terminator::Return(v) => {
                 if let Some(v) = v {
@@ -325,6 +333,164 @@ impl FnLowering<'_, '_> {
             Terminator::Raise(e) => self.raise(e, span),
             Terminator::Unreachable => {
                 self.b.ins().trap(cl::TrapCode::unwrap_user(1));
+            }
+        }
+        Ok(())
+    }
+
+    /// The Cranelift block an edge from the current block to `to` goes to: the vector loop's
+    /// entry where `to` is a vectorised loop's header entered from here.
+    fn edge_target(&mut self, to: twinjit_ir::Block) -> cl::Block {
+        let here = self.current;
+        // (A loop value held in variables would not see what the vector loop computes.)
+        let Some(k) = self
+            .simd
+            .iter()
+            .position(|l| l.header == to && l.pre == here && !l.classes.keys().any(|v| self.spills.is_spilled(*v)))
+        else {
+            return self.blocks[to.index()];
+        };
+        if let Some(b) = self.vector_entries[k] {
+            return b;
+        }
+        let b = self.b.create_block();
+        self.b.append_block_param(b, types::I64);
+        self.vector_entries[k] = Some(b);
+        b
+    }
+
+    /// Emits the vector loop of every vectorised loop that was entered (see `simd`):
+    ///
+    /// ```text
+    /// entry(i0): run the loop's offsets at i0; if n - i0 >= lanes and no two accesses
+    ///            overlap within a vector: vloop(i0), else header(i0)
+    /// vloop(i):  the work on lanes i .. i + lanes; i += lanes;
+    ///            if n - i >= lanes: vloop(i) else tail(i)
+    /// tail(i):   guarded loop: header(i); rotated: if i < n: header(i) else exit
+    /// ```
+    pub(crate) fn emit_vector_loops(&mut self) -> Result<(), HostError> {
+        self.unwind = None;
+        for k in 0..self.simd.len() {
+            let Some(entry) = self.vector_entries[k] else { continue };
+            let lp = std::mem::replace(&mut self.simd[k], crate::simd::VecLoop::placeholder());
+            self.vector_loop(&lp, entry)?;
+            self.simd[k] = lp;
+        }
+        Ok(())
+    }
+
+    fn vector_loop(&mut self, lp: &crate::simd::VecLoop, entry: cl::Block) -> Result<(), HostError> {
+        let header = self.blocks[lp.header.index()];
+        let (vloop, tail) = (self.b.create_block(), self.b.create_block());
+        self.b.append_block_param(vloop, types::I64);
+        self.b.append_block_param(tail, types::I64);
+        let esize = lp.elem.size() as i64;
+
+        self.b.switch_to_block(entry);
+        let i0 = self.b.block_params(entry)[0];
+        self.vector_work(lp, i0, false)?;
+        let n = self.one(lp.bound);
+        let left = self.b.ins().isub(n, i0);
+        let mut ok = self.b.ins().icmp_imm_s(IntCC::SignedGreaterThanOrEqual, left, lp.lanes);
+        for &((a, o), (c, p)) in &lp.pairs {
+            let (x, y) = (self.element_addr(a, o), self.element_addr(c, p));
+            let d = self.b.ins().isub(x, y);
+            let neg = self.b.ins().ineg(d);
+            let dist = self.b.ins().smax(d, neg);
+            let same = self.b.ins().icmp_imm_s(IntCC::Equal, d, 0);
+            let apart = self.b.ins().icmp_imm_s(IntCC::SignedGreaterThanOrEqual, dist, lp.lanes * esize);
+            let fine = self.b.ins().bor(same, apart);
+            ok = self.b.ins().band(ok, fine);
+        }
+        self.b.ins().brif(ok, vloop, &[BlockArg::from(i0)], header, &[BlockArg::from(i0)]);
+
+        self.b.switch_to_block(vloop);
+        let i = self.b.block_params(vloop)[0];
+        self.vector_work(lp, i, true)?;
+        let next = self.b.ins().iadd_imm_s(i, lp.lanes);
+        let n = self.one(lp.bound);
+        let left = self.b.ins().isub(n, next);
+        let more = self.b.ins().icmp_imm_s(IntCC::SignedGreaterThanOrEqual, left, lp.lanes);
+        self.b.ins().brif(more, vloop, &[BlockArg::from(next)], tail, &[BlockArg::from(next)]);
+
+        self.b.switch_to_block(tail);
+        let i = self.b.block_params(tail)[0];
+        match &lp.exit {
+            None => {
+                self.b.ins().jump(header, &[BlockArg::from(i)]);
+            }
+            Some(e) => {
+                let n = self.one(lp.bound);
+                let some = self.b.ins().icmp(IntCC::SignedLessThan, i, n);
+                let args = self.edge_args(&e.args);
+                let exit = self.blocks[e.block.index()];
+                self.b.ins().brif(some, header, &[BlockArg::from(i)], exit, &args);
+            }
+        }
+        Ok(())
+    }
+
+    /// The loop's work at induction value `iv`: its invariant values and offsets (scalars, by
+    /// the ordinary lowering), and with `vector` its loads, arithmetic and stores on all lanes.
+    /// The loop's values are rebound to what this emits (the scalar loop is already lowered).
+    fn vector_work(&mut self, lp: &crate::simd::VecLoop, iv: cl::Value, vector: bool) -> Result<(), HostError> {
+        use crate::simd::Class;
+        self.vals[lp.iv.index()] = smallvec::smallvec![iv];
+        let vty = scalar_type(lp.elem).by(lp.lanes as u32).expect("a 128-bit vector type");
+        let flags = MemFlagsData::new().with_notrap();
+        for &(inst, class) in &lp.work {
+            let d = &self.f.insts[inst.index()];
+            let p = match class {
+                Class::Inv | Class::Off => self.inst(&d.kind, d.result, d.span)?,
+                Class::Vec if !vector => continue,
+                Class::Vec => {
+                    let lanes = |this: &mut Self, v: Value| -> cl::Value {
+                        let x = this.one(v);
+                        if lp.classes.get(&v) == Some(&Class::Vec) {
+                            x
+                        } else {
+                            this.b.ins().splat(vty, x)
+                        }
+                    };
+                    let x = match &d.kind {
+                        InstKind::Load(a, o) => {
+                            let addr = self.element_addr(*a, *o);
+                            self.b.ins().load(vty, flags, addr, 0)
+                        }
+                        InstKind::Store(a, o, v) => {
+                            let x = lanes(self, *v);
+                            let addr = self.element_addr(*a, *o);
+                            self.b.ins().store(flags, x, addr, 0);
+                            continue;
+                        }
+                        InstKind::Binary(op, a, c) => {
+                            let (x, y) = (lanes(self, *a), lanes(self, *c));
+                            match op {
+                                BinaryOp::Add => self.b.ins().fadd(x, y),
+                                BinaryOp::Sub => self.b.ins().fsub(x, y),
+                                BinaryOp::Mul => self.b.ins().fmul(x, y),
+                                _ => self.b.ins().fdiv(x, y),
+                            }
+                        }
+                        InstKind::Unary(UnaryOp::Neg, a) => {
+                            let x = lanes(self, *a);
+                            self.b.ins().fneg(x)
+                        }
+                        InstKind::Unary(_, a) => lanes(self, *a),
+                        InstKind::Builtin(b, args) => {
+                            let x = lanes(self, args[0]);
+                            match b.info().lowering {
+                                Lowering::Intrinsic(Intrinsic::Sqrt) => self.b.ins().sqrt(x),
+                                _ => self.b.ins().fabs(x),
+                            }
+                        }
+                        k => return Err(HostError::Internal(format!("simd: unexpected {k:?}"))),
+                    };
+                    smallvec::smallvec![x]
+                }
+            };
+            if let Some(r) = d.result {
+                self.vals[r.index()] = p;
             }
         }
         Ok(())

@@ -75,6 +75,8 @@ fn may_call(kind: &InstKind) -> bool {
         | InstKind::ListLen(_)
         | InstKind::IncRef(_) => false,
         InstKind::Binary(op, ..) => matches!(op, BinaryOp::Pow | BinaryOp::Mod | BinaryOp::FloorDiv),
+        // `sqrt`, `fabs`, `floor`, ...: one machine instruction each.
+        InstKind::Builtin(b, _) => !matches!(b.info().lowering, twinjit_ir::Lowering::Intrinsic(_)),
         _ => true,
     }
 }
@@ -154,6 +156,11 @@ impl CallSpills {
     }
 
     /// Records a definition of `v` (a result or a block parameter) with its parts `ps`.
+    /// Whether `v` lives in variables (a float live across a call).
+    pub fn is_spilled(&self, v: Value) -> bool {
+        self.parts.contains_key(&v)
+    }
+
     pub fn define(&self, b: &mut FunctionBuilder, v: Value, ps: &[cl::Value]) {
         if let Some(sp) = self.parts.get(&v) {
             for p in sp {

@@ -116,10 +116,43 @@ impl Facts<'_> {
         if rels.contains(&Rel::Lt(i, len)) {
             return true;
         }
+        if self.below_len_minus(i, len, 0, rels) {
+            return true;
+        }
+        // `i = x + c` with `x < len - k` and `0 <= c <= k` (`a[i + 1]` for `i` in `range(n - 1)`).
+        if let Some(InstKind::Binary(BinaryOp::Add, a, b)) = self.f.def_inst(i).map(|d| &d.kind) {
+            for (x, c) in [(*a, *b), (*b, *a)] {
+                if let Some(c) = self.const_int(c).filter(|&c| c >= 0) {
+                    if self.below_len_minus(x, len, c, rels) {
+                        return true;
+                    }
+                }
+            }
+        }
         // i < c (constant) and c <= len's known lower bound is not tracked; i <= x < len is.
         rels.iter().any(|r| match r {
             Rel::Le(a, x) if *a == i => rels.contains(&Rel::Lt(*x, len)) || self.below.get(x) == Some(&len),
             _ => false,
+        })
+    }
+}
+
+impl Facts<'_> {
+    /// `x < len - k` (for `k >= 0`): a relation `x < s` with `s` being `len - j` or `len + -j`
+    /// for a constant `j >= k`.
+    fn below_len_minus(&self, x: Value, len: Value, k: i64, rels: &[Rel]) -> bool {
+        rels.iter().any(|r| {
+            let Rel::Lt(a, s) = *r else { return false };
+            if a != x {
+                return false;
+            }
+            match self.f.def_inst(s).map(|d| &d.kind) {
+                Some(InstKind::Binary(BinaryOp::Sub, l, j)) => *l == len && self.const_int(*j).is_some_and(|j| j >= k),
+                Some(InstKind::Binary(BinaryOp::Add, l, j)) => {
+                    *l == len && self.const_int(*j).is_some_and(|j| j.checked_neg().is_some_and(|j| j >= k))
+                }
+                _ => false,
+            }
         })
     }
 }
@@ -333,6 +366,9 @@ impl Pass for BoundsCheckElim {
                             mod_rewrites.push((inst, *x, *m));
                         }
                     }
+                    InstKind::CheckNonZero(v) if nonzero_constant(f, *v) => {
+                        remove.insert(inst);
+                    }
                     InstKind::CheckNonZero(v) => {
                         // `0 <= x < v` here (`v` bounds a loop counter: `for j in range(m)`).
                         let positive =
@@ -372,5 +408,20 @@ impl Pass for BoundsCheckElim {
             inst.kind.map_operands(|v| *replace.get(&v).unwrap_or(&v));
         }
         true
+    }
+}
+
+/// A constant other than zero, also through a cast to a float (`np.float32(0.25)`).
+fn nonzero_constant(f: &Function, v: Value) -> bool {
+    match f.def_inst(v).map(|d| &d.kind) {
+        Some(InstKind::Const(Const::Int(k))) => *k != 0,
+        Some(InstKind::Const(Const::Float(x))) => *x != 0.0,
+        Some(InstKind::Cast(s, x)) if s.is_float() => match f.def_inst(*x).map(|d| &d.kind) {
+            // Large enough not to round to zero in float32.
+            Some(InstKind::Const(Const::Float(c))) => (*c as f32) != 0.0,
+            Some(InstKind::Const(Const::Int(k))) => *k != 0,
+            _ => false,
+        },
+        _ => false,
     }
 }

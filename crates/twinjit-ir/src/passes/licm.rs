@@ -3,9 +3,12 @@
 //! instead of once per element. Nested loops move values outward one level per sweep, to a
 //! fixpoint.
 //!
-//! Only instructions that cannot trap or raise move: integer division and remainder stay where
-//! they are (the backends divide by zero only behind the `checknonzero` that precedes them),
-//! and checks, loads, stores, calls and builtins never move. The loops are the front end's
+//! Only instructions that cannot trap or raise move to the preheader: integer division and
+//! remainder stay where they are (the backends divide by zero only behind the `checknonzero`
+//! that precedes them), and loads, stores, calls and builtins never move. A loop-invariant
+//! check (`checknonzero std` before `x[i] / std`, `checkindex k, n` for `a[k]`) that the
+//! header reaches before any effect moves to a new block on the entry edge, which runs only
+//! when the loop is entered: the same error, raised at the same point of what is observable. The loops are the front end's
 //! rotated loops, so a preheader runs only when the loop is entered or about to be skipped: a
 //! moved instruction may run when the loop body does not, which a pure, non-trapping one
 //! cannot observe.
@@ -110,6 +113,51 @@ fn sweep(f: &mut Function) -> bool {
             }
             f.blocks[b.index()].insts = kept;
         }
+        moved |= hoist_checks(f, h, pre, &inside);
     }
     moved
+}
+
+/// Moves the loop-invariant checks that the header `h` reaches before anything with an effect
+/// into a new block on the entry edge `pre -> h`, which runs only when the loop is entered: the
+/// first iteration would have raised there with nothing observable done before it, and later
+/// iterations pass it again. Returns whether a check moved.
+fn hoist_checks(f: &mut Function, h: Block, pre: Block, inside: &HashSet<Value>) -> bool {
+    if f.blocks[h.index()].unwind.is_some()
+        || f.blocks[pre.index()].term.targets().iter().filter(|c| c.block == h).count() != 1
+    {
+        return false;
+    }
+    let mut hoisted = Vec::new();
+    let mut kept = Vec::new();
+    let mut prefix_pure = true;
+    for &i in &f.blocks[h.index()].insts {
+        let k = &f.insts[i.index()].kind;
+        let check = matches!(k, InstKind::CheckNonZero(_) | InstKind::CheckIndex(..));
+        if prefix_pure && check && k.operands().iter().all(|v| !inside.contains(v)) {
+            hoisted.push(i);
+            continue;
+        }
+        let intrinsic =
+            matches!(k, InstKind::Builtin(b, _) if matches!(b.info().lowering, crate::Lowering::Intrinsic(_)));
+        prefix_pure &= movable(f, k) || intrinsic || matches!(k, InstKind::Const(_) | InstKind::Load(..));
+        kept.push(i);
+    }
+    if hoisted.is_empty() {
+        return false;
+    }
+    f.blocks[h.index()].insts = kept;
+    let guard = f.add_block();
+    let span = f.blocks[pre.index()].term_span;
+    let mut edge = None;
+    for c in f.blocks[pre.index()].term.targets_mut() {
+        if c.block == h {
+            edge = Some(std::mem::replace(c, BlockCall { block: guard, args: Vec::new() }));
+        }
+    }
+    let g = &mut f.blocks[guard.index()];
+    g.insts = hoisted;
+    g.term = Terminator::Jump(edge.expect("the entry edge"));
+    g.term_span = span;
+    true
 }

@@ -1,0 +1,310 @@
+//! Loop vectorisation on the host: which counted loops run two (float64) or four (float32)
+//! iterations at a time in Cranelift's 128-bit vectors. This module decides; `lower.rs` emits.
+//!
+//! A loop qualifies when it is an elementwise loop in one of the two shapes the IR has:
+//! - **rotated** (what the front end writes for `for i in range(a, n)`): one block with the
+//!   induction variable as its only parameter, ending `br lt(i + 1, n), header(i + 1), exit`;
+//! - **guarded** (what the array-expression rewrite writes): a header `br lt(i, n), body, exit`
+//!   and one body block ending `jump header(i + 1)`;
+//!
+//! and every instruction of its work is one of: a constant, or an arithmetic operation,
+//! conversion, comparison or select of loop-invariant values (computed once per vector step, as
+//! a scalar); an integer offset `i + k` or `k + i` or
+//! `i - k` with `k` invariant (the same per lane up to the lane's index); a load or store of a
+//! float element at such an offset of an invariant array; `+ - * /`, unary minus, `sqrt`, `abs`
+//! on floats of the loop's one float type. Nothing else is allowed in the loop (no checks, calls,
+//! reductions or other loop-carried values), and no value of the loop is used after it.
+//!
+//! Because every lane computes exactly the scalar operation on the same operands, the results
+//! are bit-identical to the scalar loop's (no reassociation, no contraction). A flat offset
+//! that grows by one element per iteration addresses consecutive elements whatever the array's
+//! layout, so no contiguity check is needed. The one run-time condition is memory: two accesses
+//! with different (array, offset) pairs, one of them a store, could overlap within one vector
+//! step (`a[i + 1] = a[i] * 2`, or a view of the same buffer), which reorders a store and a
+//! load of one element. The vector loop runs only when every such pair's addresses are equal
+//! or at least a vector apart; otherwise, and for the last iterations (fewer than a vector),
+//! the scalar loop runs.
+
+use hashbrown::{HashMap, HashSet};
+use twinjit_ir::builtins::Intrinsic;
+use twinjit_ir::{
+    BinaryOp, Block, BlockCall, CmpOp, Const, Function, Inst, InstKind, Lowering, Scalar, Terminator, Type, UnaryOp,
+    Value, ValueDef,
+};
+
+/// How the vector loop computes a value of the loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Class {
+    /// The same for every lane: one scalar per vector step (splatted where a vector needs it).
+    Inv,
+    /// An integer element offset: lane 0's; lane `k` is it plus `k`.
+    Off,
+    /// A vector of one value per lane (or a store).
+    Vec,
+}
+
+/// A loop the host lowers with a vector loop in front of the scalar one.
+pub(crate) struct VecLoop {
+    pub header: Block,
+    /// The one predecessor outside the loop; its edge to the header enters the vector loop.
+    pub pre: Block,
+    /// The induction variable (the header's parameter) and its bound.
+    pub iv: Value,
+    pub bound: Value,
+    /// The rotated shape's exit edge (taken when no scalar iteration is left); `None` for the
+    /// guarded shape, whose header tests the bound itself.
+    pub exit: Option<BlockCall>,
+    /// The float element type and the lanes in 128 bits.
+    pub elem: Scalar,
+    pub lanes: i64,
+    /// The work, in order, with each instruction's class.
+    pub work: Vec<(Inst, Class)>,
+    pub classes: HashMap<Value, Class>,
+    /// (array, offset) pairs that must be equal or a vector apart for the vector loop to run.
+    pub pairs: Vec<((Value, Value), (Value, Value))>,
+}
+
+impl VecLoop {
+    /// A value to stand in while a loop is being emitted.
+    pub(crate) fn placeholder() -> VecLoop {
+        VecLoop {
+            header: Block(0),
+            pre: Block(0),
+            iv: Value(0),
+            bound: Value(0),
+            exit: None,
+            elem: Scalar::Float64,
+            lanes: 2,
+            work: Vec::new(),
+            classes: HashMap::new(),
+            pairs: Vec::new(),
+        }
+    }
+}
+
+/// The most run-time overlap checks a loop may need.
+const MAX_PAIRS: usize = 8;
+
+/// The loops of `f` to vectorise.
+pub(crate) fn plan(f: &Function) -> Vec<VecLoop> {
+    let mut preds: Vec<Vec<Block>> = vec![Vec::new(); f.blocks.len()];
+    for (b, bd) in f.blocks.iter().enumerate() {
+        for c in bd.succs() {
+            preds[c.block.index()].push(Block(b as u32));
+        }
+    }
+    (0..f.blocks.len()).filter_map(|h| candidate(f, Block(h as u32), &preds)).collect()
+}
+
+fn const_int(f: &Function, v: Value) -> Option<i64> {
+    match f.def_inst(v).map(|d| &d.kind) {
+        Some(InstKind::Const(Const::Int(k))) => Some(*k),
+        _ => None,
+    }
+}
+
+/// `v` is `Add(iv, 1)` or `Add(1, iv)`, defined by an instruction of `insts`.
+fn is_step(f: &Function, v: Value, iv: Value, insts: &[Inst]) -> bool {
+    let ValueDef::Inst(i) = f.values[v.index()].def else { return false };
+    insts.contains(&i)
+        && match f.insts[i.index()].kind {
+            InstKind::Binary(BinaryOp::Add, a, b) => {
+                (a == iv && const_int(f, b) == Some(1)) || (b == iv && const_int(f, a) == Some(1))
+            }
+            _ => false,
+        }
+}
+
+fn defined_in(f: &Function, v: Value, insts: &[Inst]) -> Option<Inst> {
+    match f.values[v.index()].def {
+        ValueDef::Inst(i) if insts.contains(&i) => Some(i),
+        _ => None,
+    }
+}
+
+fn candidate(f: &Function, h: Block, preds: &[Vec<Block>]) -> Option<VecLoop> {
+    let hd = &f.blocks[h.index()];
+    let [iv] = hd.params[..] else { return None };
+    if f.ty(iv) != &Type::Scalar(Scalar::Int64) || hd.unwind.is_some() {
+        return None;
+    }
+    let Terminator::Branch(c, t, e) = &hd.term else { return None };
+    let (work_block, exit, back, test) = if t.block == h {
+        // Rotated: `br lt(i + 1, n), h(i + 1), exit`.
+        let [next] = t.args[..] else { return None };
+        if e.block == h || !is_step(f, next, iv, &hd.insts) {
+            return None;
+        }
+        (h, Some(e.clone()), h, (next, *c))
+    } else {
+        // Guarded: `h(i): br lt(i, n), body(), exit` and `body: ...; jump h(i + 1)`.
+        let b = t.block;
+        let bd = &f.blocks[b.index()];
+        let ok = hd.insts.len() == 1
+            && t.args.is_empty()
+            && e.block != h
+            && e.block != b
+            && bd.params.is_empty()
+            && bd.unwind.is_none()
+            && preds[b.index()] == [h];
+        let Terminator::Jump(j) = &bd.term else { return None };
+        let [next] = j.args[..] else { return None };
+        if !ok || j.block != h || !is_step(f, next, iv, &bd.insts) {
+            return None;
+        }
+        (b, None, b, (iv, *c))
+    };
+    // The header's predecessors: the back edge once and one entry.
+    let entries: Vec<Block> = preds[h.index()].iter().copied().filter(|&p| p != back).collect();
+    let (&[pre], 1) = (&entries[..], preds[h.index()].iter().filter(|&&p| p == back).count()) else { return None };
+    // The test: `lt(x, n)` with `n` from outside, used by the branch only.
+    let loop_insts: Vec<Inst> = if work_block == h {
+        hd.insts.clone()
+    } else {
+        [&hd.insts[..], &f.blocks[work_block.index()].insts[..]].concat()
+    };
+    let ci = defined_in(f, test.1, &loop_insts)?;
+    let InstKind::Compare(CmpOp::Lt, x, bound) = f.insts[ci.index()].kind else { return None };
+    if x != test.0 || defined_in(f, bound, &loop_insts).is_some() || bound == iv {
+        return None;
+    }
+    if let Some(e) = &exit {
+        if e.args.iter().any(|a| defined_in(f, *a, &loop_insts).is_some() || *a == iv) {
+            return None;
+        }
+    }
+    let work_insts: Vec<Inst> = f.blocks[work_block.index()].insts.iter().copied().filter(|&i| i != ci).collect();
+    let mut classes: HashMap<Value, Class> = HashMap::from([(iv, Class::Off)]);
+    let mut elem: Option<Scalar> = None;
+    let mut work = Vec::new();
+    let mut accesses: Vec<((Value, Value), bool)> = Vec::new();
+    let class_of = |classes: &HashMap<Value, Class>, v: Value| -> Option<Class> {
+        match classes.get(&v) {
+            Some(c) => Some(*c),
+            None if defined_in(f, v, &loop_insts).is_none() && v != iv => Some(Class::Inv),
+            None => None,
+        }
+    };
+    for &i in &work_insts {
+        let d = &f.insts[i.index()];
+        let rs = d.result.and_then(|r| f.ty(r).scalar());
+        let mut float = |s: Scalar| -> bool {
+            if !matches!(s, Scalar::Float64 | Scalar::Float32) {
+                return false;
+            }
+            *elem.get_or_insert(s) == s
+        };
+        let cls = match &d.kind {
+            InstKind::Const(_) => Class::Inv,
+            InstKind::Binary(op, a, b) => {
+                let (ca, cb) = (class_of(&classes, *a)?, class_of(&classes, *b)?);
+                let s = rs?;
+                if s.is_int() {
+                    match (op, ca, cb) {
+                        (BinaryOp::Add, Class::Off, Class::Inv) | (BinaryOp::Add, Class::Inv, Class::Off) => Class::Off,
+                        (BinaryOp::Sub, Class::Off, Class::Inv) => Class::Off,
+                        (
+                            BinaryOp::Add
+                            | BinaryOp::Sub
+                            | BinaryOp::Mul
+                            | BinaryOp::BitAnd
+                            | BinaryOp::BitOr
+                            | BinaryOp::BitXor,
+                            Class::Inv,
+                            Class::Inv,
+                        ) => Class::Inv,
+                        _ => return None,
+                    }
+                } else {
+                    let arith = matches!(op, BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div);
+                    let same = f.ty(*a) == f.ty(*b) && f.ty(*a).scalar() == Some(s);
+                    if !arith || !same || !float(s) || ca == Class::Off || cb == Class::Off {
+                        return None;
+                    }
+                    if ca == Class::Vec || cb == Class::Vec {
+                        Class::Vec
+                    } else {
+                        Class::Inv
+                    }
+                }
+            }
+            // Conversions and comparisons of invariant values (`np.float32(0.5)` in the body).
+            InstKind::Cast(..) | InstKind::Compare(..) | InstKind::Select(..)
+                if d.kind.operands().iter().all(|v| class_of(&classes, *v) == Some(Class::Inv)) =>
+            {
+                Class::Inv
+            }
+            InstKind::Unary(op @ (UnaryOp::Neg | UnaryOp::Pos), a) => {
+                let ca = class_of(&classes, *a)?;
+                if !float(rs?) || ca == Class::Off || (*op == UnaryOp::Pos && f.ty(*a).scalar() != rs) {
+                    return None;
+                }
+                ca
+            }
+            InstKind::Builtin(b, args) => {
+                let [a] = args[..] else { return None };
+                let ok = matches!(b.info().lowering, Lowering::Intrinsic(Intrinsic::Sqrt | Intrinsic::Fabs));
+                let ca = class_of(&classes, a)?;
+                if !ok || !float(rs?) || f.ty(a).scalar() != rs || ca == Class::Off {
+                    return None;
+                }
+                ca
+            }
+            InstKind::Load(a, o) => {
+                let dt = f.ty(*a).array()?.dtype;
+                if class_of(&classes, *a)? != Class::Inv || class_of(&classes, *o)? != Class::Off || !float(dt) {
+                    return None;
+                }
+                accesses.push(((*a, *o), false));
+                Class::Vec
+            }
+            InstKind::Store(a, o, v) => {
+                let dt = f.ty(*a).array()?.dtype;
+                let cv = class_of(&classes, *v)?;
+                if class_of(&classes, *a)? != Class::Inv
+                    || class_of(&classes, *o)? != Class::Off
+                    || cv == Class::Off
+                    || !float(dt)
+                    || f.ty(*v).scalar() != Some(dt)
+                {
+                    return None;
+                }
+                accesses.push(((*a, *o), true));
+                Class::Vec
+            }
+            _ => return None,
+        };
+        if let Some(r) = d.result {
+            classes.insert(r, cls);
+        }
+        work.push((i, cls));
+    }
+    let elem = elem?;
+    if !accesses.iter().any(|(_, store)| *store) {
+        return None;
+    }
+    // No value of the loop is used outside it (the back edge and the test are the loop's own).
+    let inside: HashSet<Value> = loop_insts.iter().filter_map(|i| f.insts[i.index()].result).chain([iv]).collect();
+    let loop_blocks = [h, work_block];
+    for (b, bd) in f.blocks.iter().enumerate() {
+        if loop_blocks.contains(&Block(b as u32)) {
+            continue;
+        }
+        let uses = bd.insts.iter().flat_map(|i| f.insts[i.index()].kind.operands()).chain(bd.end_operands());
+        if uses.into_iter().any(|v| inside.contains(&v)) {
+            return None;
+        }
+    }
+    let mut pairs = Vec::new();
+    for (k, &(s, store)) in accesses.iter().enumerate() {
+        for (j, &(t, _)) in accesses.iter().enumerate() {
+            if store && j != k && s != t && !pairs.contains(&(t, s)) && !pairs.contains(&(s, t)) {
+                pairs.push((s, t));
+            }
+        }
+    }
+    if pairs.len() > MAX_PAIRS {
+        return None;
+    }
+    Some(VecLoop { header: h, pre, iv, bound, exit, elem, lanes: 16 / elem.size() as i64, work, classes, pairs })
+}
