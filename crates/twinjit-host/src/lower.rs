@@ -370,11 +370,11 @@ impl FnLowering<'_, '_> {
     /// ```
     pub(crate) fn emit_vector_loops(&mut self) -> Result<(), HostError> {
         self.unwind = None;
-        for k in 0..self.simd.len() {
-            let Some(entry) = self.vector_entries[k] else { continue };
-            let lp = std::mem::replace(&mut self.simd[k], crate::simd::VecLoop::placeholder());
-            self.vector_loop(&lp, entry)?;
-            self.simd[k] = lp;
+        let loops = std::mem::take(&mut self.simd);
+        for (lp, entry) in loops.iter().zip(std::mem::take(&mut self.vector_entries)) {
+            if let Some(entry) = entry {
+                self.vector_loop(lp, entry)?;
+            }
         }
         Ok(())
     }

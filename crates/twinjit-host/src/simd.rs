@@ -64,24 +64,6 @@ pub(crate) struct VecLoop {
     pub pairs: Vec<((Value, Value), (Value, Value))>,
 }
 
-impl VecLoop {
-    /// A value to stand in while a loop is being emitted.
-    pub(crate) fn placeholder() -> VecLoop {
-        VecLoop {
-            header: Block(0),
-            pre: Block(0),
-            iv: Value(0),
-            bound: Value(0),
-            exit: None,
-            elem: Scalar::Float64,
-            lanes: 2,
-            work: Vec::new(),
-            classes: HashMap::new(),
-            pairs: Vec::new(),
-        }
-    }
-}
-
 /// The most run-time overlap checks a loop may need.
 const MAX_PAIRS: usize = 8;
 
