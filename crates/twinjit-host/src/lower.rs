@@ -253,10 +253,7 @@ impl FnLowering<'_, '_> {
     }
 
     fn const_int(&self, v: Value) -> Option<i64> {
-        match self.f.def_inst(v).map(|d| &d.kind) {
-            Some(InstKind::Const(Const::Int(k))) => Some(*k),
-            _ => None,
-        }
+        self.f.const_int(v)
     }
 
     /// A constant integer, also seen through a cast (how `2` becomes a uint64 operand).

@@ -25,11 +25,11 @@
 //! or at least a vector apart; otherwise, and for the last iterations (fewer than a vector),
 //! the scalar loop runs.
 
-use hashbrown::{HashMap, HashSet};
+use hashbrown::HashMap;
 use twinjit_ir::builtins::Intrinsic;
 use twinjit_ir::{
-    BinaryOp, Block, BlockCall, CmpOp, Const, Function, Inst, InstKind, Lowering, Scalar, Terminator, Type, UnaryOp,
-    Value, ValueDef,
+    BinaryOp, Block, BlockCall, CmpOp, Function, Inst, InstKind, Lowering, Scalar, Terminator, Type, UnaryOp, Value,
+    ValueDef,
 };
 
 /// How the vector loop computes a value of the loop.
@@ -75,14 +75,19 @@ pub(crate) fn plan(f: &Function) -> Vec<VecLoop> {
             preds[c.block.index()].push(Block(b as u32));
         }
     }
-    (0..f.blocks.len()).filter_map(|h| candidate(f, Block(h as u32), &preds)).collect()
-}
-
-fn const_int(f: &Function, v: Value) -> Option<i64> {
-    match f.def_inst(v).map(|d| &d.kind) {
-        Some(InstKind::Const(Const::Int(k))) => Some(*k),
-        _ => None,
+    // The blocks reading each value, computed once (each loop asks whether its values are read
+    // outside it).
+    let mut users: Vec<Vec<Block>> = vec![Vec::new(); f.values.len()];
+    for (b, bd) in f.blocks.iter().enumerate() {
+        let reads = bd.insts.iter().flat_map(|i| f.insts[i.index()].kind.operands()).chain(bd.end_operands());
+        for v in reads {
+            let u = &mut users[v.index()];
+            if u.last() != Some(&Block(b as u32)) {
+                u.push(Block(b as u32));
+            }
+        }
     }
+    (0..f.blocks.len()).filter_map(|h| candidate(f, Block(h as u32), &preds, &users)).collect()
 }
 
 /// `v` is `Add(iv, 1)` or `Add(1, iv)`, defined by an instruction of `insts`.
@@ -91,7 +96,7 @@ fn is_step(f: &Function, v: Value, iv: Value, insts: &[Inst]) -> bool {
     insts.contains(&i)
         && match f.insts[i.index()].kind {
             InstKind::Binary(BinaryOp::Add, a, b) => {
-                (a == iv && const_int(f, b) == Some(1)) || (b == iv && const_int(f, a) == Some(1))
+                (a == iv && f.const_int(b) == Some(1)) || (b == iv && f.const_int(a) == Some(1))
             }
             _ => false,
         }
@@ -104,7 +109,7 @@ fn defined_in(f: &Function, v: Value, insts: &[Inst]) -> Option<Inst> {
     }
 }
 
-fn candidate(f: &Function, h: Block, preds: &[Vec<Block>]) -> Option<VecLoop> {
+fn candidate(f: &Function, h: Block, preds: &[Vec<Block>], users: &[Vec<Block>]) -> Option<VecLoop> {
     let hd = &f.blocks[h.index()];
     let [iv] = hd.params[..] else { return None };
     if f.ty(iv) != &Type::Scalar(Scalar::Int64) || hd.unwind.is_some() {
@@ -266,16 +271,10 @@ fn candidate(f: &Function, h: Block, preds: &[Vec<Block>]) -> Option<VecLoop> {
         return None;
     }
     // No value of the loop is used outside it (the back edge and the test are the loop's own).
-    let inside: HashSet<Value> = loop_insts.iter().filter_map(|i| f.insts[i.index()].result).chain([iv]).collect();
     let loop_blocks = [h, work_block];
-    for (b, bd) in f.blocks.iter().enumerate() {
-        if loop_blocks.contains(&Block(b as u32)) {
-            continue;
-        }
-        let uses = bd.insts.iter().flat_map(|i| f.insts[i.index()].kind.operands()).chain(bd.end_operands());
-        if uses.into_iter().any(|v| inside.contains(&v)) {
-            return None;
-        }
+    let inside = loop_insts.iter().filter_map(|i| f.insts[i.index()].result).chain([iv]);
+    if inside.into_iter().any(|v| users[v.index()].iter().any(|b| !loop_blocks.contains(b))) {
+        return None;
     }
     let mut pairs = Vec::new();
     for (k, &(s, store)) in accesses.iter().enumerate() {

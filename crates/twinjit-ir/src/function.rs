@@ -789,6 +789,14 @@ impl Function {
         }
     }
 
+    /// The integer `v` is, if an integer constant defines it.
+    pub fn const_int(&self, v: Value) -> Option<i64> {
+        match self.def_inst(v).map(|d| &d.kind) {
+            Some(InstKind::Const(Const::Int(k))) => Some(*k),
+            _ => None,
+        }
+    }
+
     /// Whether any block has an unwind edge (the function has a `try` body).
     pub fn has_unwind(&self) -> bool {
         self.blocks.iter().any(|b| b.unwind.is_some())

@@ -39,10 +39,7 @@ struct Facts<'f> {
 
 impl Facts<'_> {
     fn const_int(&self, v: Value) -> Option<i64> {
-        match self.f.def_inst(v).map(|d| &d.kind) {
-            Some(InstKind::Const(Const::Int(k))) => Some(*k),
-            _ => None,
-        }
+        self.f.const_int(v)
     }
 
     fn is_nonneg(&self, v: Value) -> bool {
