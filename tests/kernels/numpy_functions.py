@@ -359,3 +359,29 @@ def randint_bad(lo, hi):
 def choice_empty(a):
     """choice from an empty array."""
     return np.random.choice(a)
+
+
+# argsort of keys with many ties (scores, bucket ids): the permutation is Numba's quicksort's,
+# tie for tie; kind='mergesort' is stable.
+# check: rank_buckets(np.array([3, 1, 2, 3, 1, 2, 3, 1, 2, 0, 0, 3, 1, 2, 3, 1, 2, 3, 1, 2, 0, 0, 5, 4, 4, 5])) -> ([21, 20, 9, 10, 12, 1, 15, 4, 7, 18, 13, 8, 16, 5, 2, 19, 17, 0, 11, 6, 3, 14, 23, 24, 25, 22], [9, 10, 20, 21, 1, 4, 7, 12, 15, 18, 2, 5, 8, 13, 16, 19, 0, 3, 6, 11, 14, 17, 23, 24, 22, 25], [0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 5, 5])
+# check: rank_buckets(np.array([2.0, 1.0, 2.0, np.nan, 1.0, -0.0, 0.0, 2.0, 1.0, 2.0, 1.0, 0.0, -0.0, 2.0, 1.0, np.nan, 2.0, 1.0, 0.5])) -> ([5, 6, 11, 12, 18, 1, 17, 4, 14, 8, 10, 16, 13, 0, 7, 2, 9, 15, 3], [5, 6, 11, 12, 18, 1, 4, 8, 10, 14, 17, 0, 2, 7, 9, 13, 16, 3, 15], [-0.0, 0.0, 0.0, -0.0, 0.5, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, math.nan, math.nan])
+# check: rank_buckets(np.array([7])) -> ([0], [0], [7])
+@njit
+def rank_buckets(keys):
+    return np.argsort(keys), keys.argsort(kind='mergesort'), np.sort(keys)
+
+
+# A large argsort with ties, summarised: the permutation's weighted checksum.
+# check: tie_checksum(1000, 13) -> (249429303, 0.0, 6.0, 12.0)
+# check: tie_checksum(777, 2) -> (110133374, 0.0, 0.0, 1.0)
+@njit
+def tie_checksum(n, m):
+    x = np.empty(n)
+    for i in range(n):
+        x[i] = (i * 7919) % m
+    p = np.argsort(x)
+    s = 0
+    for i in range(n):
+        s += i * p[i]
+    q = np.sort(x)
+    return s, q[0], q[n // 2], q[n - 1]

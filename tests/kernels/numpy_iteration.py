@@ -162,3 +162,48 @@ def masked_views(m, a):
     c = m[:, 0]
     s = a[::2]
     return c[c != 0.0], s[s > 0.0], a[a > 1.5]
+
+
+# np.nditer over several operands: a weighted sum of two grids, a row of weights repeated
+# over a 2-D field, and a number that stands for every position (Numba's broadcasting:
+# trailing dimensions must be equal).
+# check: weighted_total(np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([[0.5, 0.5], [2.0, 1.0]])) -> 11.5
+# check: weighted_total(np.array([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]), np.array([1.0, 10.0, 100.0])) -> 753.0
+# check: weighted_total(np.array([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]), np.array([[1.0, 10.0, 100.0]])) raises ValueError: nditer(): operands could not be broadcast together
+# check: weighted_total(np.array([0.0, 1.0, 2.0]), np.array([0.0, 1.0, 2.0, 3.0])) raises ValueError: nditer(): operands could not be broadcast together
+@njit
+def weighted_total(field, w):
+    s = 0.0
+    for x, y in np.nditer((field, w)):
+        s += x.item() * y.item()
+    return s
+
+
+# check: scaled_count(np.array([1, 5, 2, 8, 3]), 3, np.array([1.0, 1.0, 0.5, 2.0, 1.0])) -> 3.0
+@njit
+def scaled_count(a, threshold, weights):
+    n = 0.0
+    for x, t, w in np.nditer((a, threshold, weights)):
+        if x > t:
+            n += w.item()
+    return n
+
+
+# The common shape of arrays, and the arrays broadcast to it as views.
+# check: common_shape(np.zeros((4, 1)), np.zeros(3)) -> (4, 3)
+# check: common_shape(np.zeros((2, 3)), np.zeros(4)) raises ValueError: shape mismatch: objects cannot be broadcast to a single shape
+@njit
+def common_shape(a, b):
+    return np.broadcast_shapes(a.shape, b.shape, (1, 1))
+
+
+# check: outer_sums(np.array([1.0, 2.0, 3.0]), np.array([[10.0], [20.0]])) -> ([[11.0, 12.0, 13.0], [21.0, 22.0, 23.0]], (2, 3), 0)
+# check: outer_sums(np.array([1.0, 2.0]), np.array([[1.0, 2.0, 3.0]])) raises ValueError: shape mismatch: objects cannot be broadcast to a single shape
+@njit
+def outer_sums(x, y):
+    bx, by = np.broadcast_arrays(x, y)
+    out = np.empty(bx.shape)
+    for i in range(bx.shape[0]):
+        for j in range(bx.shape[1]):
+            out[i, j] = bx[i, j] + by[i, j]
+    return out, bx.shape, by.strides[1]

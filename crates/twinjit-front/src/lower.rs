@@ -2227,6 +2227,7 @@ impl Lower<'_> {
         let fname = format!("{}()", b.name());
         let mut slots: Vec<Option<&Expr>> = vec![None; names.len()];
         let mut side: Option<bool> = None;
+        let mut stable: Option<bool> = None;
         let skip = usize::from(receiver.is_some());
         let args = &c.arguments.args;
         if args.len() + skip > names.len() {
@@ -2253,7 +2254,10 @@ impl Lower<'_> {
                     Expr::StringLiteral(s)
                         if ["quicksort", "mergesort", "stable", "heapsort"].contains(&s.value.to_str()) =>
                     {
-                        continue
+                        // Argsort's permutation depends on the kind (ties): travels as a bool,
+                        // true for a stable one. Sorted values do not.
+                        stable = Some(matches!(s.value.to_str(), "mergesort" | "stable"));
+                        continue;
                     }
                     _ => {
                         return self.fail(unsupported(
@@ -2311,6 +2315,7 @@ impl Lower<'_> {
         for (k, slot) in slots.into_iter().enumerate().skip(skip) {
             vals.push(match slot {
                 None if names[k] == "side" => self.konst(Const::Bool(side.unwrap_or(false)), span),
+                None if names[k] == "kind" => self.konst(Const::Bool(stable.unwrap_or(false)), span),
                 None => self.konst(Const::None, span),
                 Some(e) if Some(k) == dtype_param => {
                     if let Expr::NoneLiteral(_) = e {

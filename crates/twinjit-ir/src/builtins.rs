@@ -162,6 +162,18 @@ pub enum Typing {
     /// `unravel(shape, k)`: the C-order index tuple of flat position `k` (one int64 per
     /// dimension; `np.ndindex` and `np.ndenumerate` loops).
     Unravel,
+    /// `nditer_shape(x, ...)`: the iteration shape of `np.nditer((x, ...))`, a tuple of int64:
+    /// the shape of the first array with the most dimensions; every other array must equal
+    /// its trailing dimensions (Numba's rule: no size-1 broadcasting), numbers broadcast.
+    NditerShape,
+    /// `nditer_get(x, index)`: operand `x` of an `np.nditer` loop at the iteration's index
+    /// tuple: a number is itself, an array is read at the index's trailing entries.
+    NditerGet,
+    /// `np.broadcast_shapes(shape, ...)`: NumPy's broadcast of shapes (integers or tuples of
+    /// integers), a tuple of int64.
+    BroadcastShapes,
+    /// `np.broadcast_arrays(a, ...)`: a tuple of views of the arrays broadcast to one shape.
+    BroadcastArrays,
     /// An elementwise function that is not a ufunc ([`Elem`]).
     Elementwise(Elem),
     /// An array method ([`ArrayMethod`]).
@@ -550,13 +562,15 @@ pub enum ArrayMethod {
 }
 
 impl ArrayMethod {
-    /// Python's parameter names in order, and how many are required (`kind=` of the sorts
-    /// is accepted and ignored: every kind gives the same sorted values).
+    /// Python's parameter names in order, and how many are required (`kind=` of `np.sort` is
+    /// accepted and ignored: every kind gives the same sorted values).
     pub fn params(self) -> (&'static [&'static str], usize) {
         match self {
             ArrayMethod::Fill => (&["a", "value"], 2),
             ArrayMethod::Diff => (&["a", "n"], 1),
             ArrayMethod::Searchsorted => (&["a", "v", "side"], 2),
+            // `kind=` travels as a bool: true for 'mergesort' / 'stable'.
+            ArrayMethod::Argsort => (&["a", "kind"], 1),
             ArrayMethod::Concatenate | ArrayMethod::Stack => (&["arrays", "axis"], 1),
             ArrayMethod::Hstack | ArrayMethod::Vstack | ArrayMethod::ColumnStack => (&["tup"], 1),
             ArrayMethod::Isclose | ArrayMethod::Allclose => (&["a", "b", "rtol", "atol", "equal_nan"], 2),
@@ -1499,6 +1513,14 @@ builtins! {
     ShapeSize = "shape_size" [] (1, 1) ShapeSize, Rw;
     /// The index tuple of a flat position (made by `np.ndindex` loops).
     Unravel = "unravel" [] (2, 2) Unravel, Rw;
+    /// The iteration shape of an `np.nditer` loop over a tuple of operands.
+    NditerShape = "nditer_shape" [] (1, 32) NditerShape, Rw;
+    /// An operand of an `np.nditer` loop at an index tuple.
+    NditerGet = "nditer_get" [] (2, 2) NditerGet, Rw;
+    /// `np.broadcast_shapes(*shapes)`
+    NpBroadcastShapes = "np.broadcast_shapes" ["numpy.broadcast_shapes"] (1, 32) BroadcastShapes, Rw;
+    /// `np.broadcast_arrays(*arrays)`
+    NpBroadcastArrays = "np.broadcast_arrays" ["numpy.broadcast_arrays"] (1, 32) BroadcastArrays, Rw;
     /// `np.where(cond, x, y)` / `np.where(cond)`
     NpWhere = "np.where" ["numpy.where"] (1, 3) Elementwise(Elem::Where), Rw;
     /// `np.clip(a, lo, hi)` / `a.clip(lo, hi)`
@@ -1571,7 +1593,7 @@ builtins! {
     /// `np.sort(a)`
     NpSort = "np.sort" ["numpy.sort"] (1, 1) Method(ArrayMethod::Sort), Rw;
     /// `np.argsort(a)` / `a.argsort()`
-    NpArgsort = "np.argsort" ["numpy.argsort", ".argsort()"] (1, 1) Method(ArrayMethod::Argsort), Rw;
+    NpArgsort = "np.argsort" ["numpy.argsort", ".argsort()"] (1, 2) Method(ArrayMethod::Argsort), Rw;
     /// `np.median(a)`
     NpMedian = "np.median" ["numpy.median"] (1, 1) Method(ArrayMethod::Median), Rw;
     /// `np.diff(a, n=1)`

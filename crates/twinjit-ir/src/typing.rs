@@ -435,6 +435,8 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
     let complex_ok = matches!(
         info.typing,
         Typing::Complex(_)
+            | Typing::NditerShape
+            | Typing::NditerGet
             | Typing::Abs
             | Typing::Pow
             | Typing::Identity
@@ -500,7 +502,20 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             | Typing::Internal
             | Typing::SliceIndex
             | Typing::InPlace
-            | Typing::Reduce(Reduce::Sum | Reduce::Prod | Reduce::Mean)
+            | Typing::Reduce(
+                Reduce::Sum
+                    | Reduce::Prod
+                    | Reduce::Mean
+                    | Reduce::Var
+                    | Reduce::Std
+                    | Reduce::CumSum
+                    | Reduce::CumProd
+            )
+            | Typing::Method(crate::builtins::ArrayMethod::Sort | crate::builtins::ArrayMethod::Argsort)
+            | Typing::List(ListOp::Sort)
+            | Typing::NditerShape
+            | Typing::NditerGet
+            | Typing::BroadcastArrays
             | Typing::Complex(crate::builtins::ComplexOp::Conjugate)
             | Typing::Alloc(
                 Alloc::Empty
@@ -962,6 +977,32 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             Type::I64
         }
         Typing::Unravel => Type::Tuple(vec![Type::I64; shape_ndim(b, &ty(0))? as usize]),
+        Typing::NditerShape => {
+            if let Some(t) = args.iter().find(|t| t.array().is_none() && t.scalar().is_none()) {
+                return Err(TypeError::new(format!("np.nditer() takes arrays and numbers, found {t}"), format!("this is {t}")));
+            }
+            let Some(nd) = args.iter().filter_map(Type::array).map(|a| a.ndim).max() else {
+                return Err(TypeError::new("np.nditer() of numbers only is not supported", "no array here")
+                    .with_hint("iterate over an array, or compute on the numbers directly"));
+            };
+            Type::Tuple(vec![Type::I64; nd as usize])
+        }
+        Typing::NditerGet => match &ty(0) {
+            Type::Array(a) => Type::Scalar(a.dtype),
+            t => t.clone(),
+        },
+        Typing::BroadcastShapes => {
+            let mut nd = 0;
+            for t in args {
+                nd = nd.max(shape_ndim(b, t)?);
+            }
+            Type::Tuple(vec![Type::I64; nd as usize])
+        }
+        Typing::BroadcastArrays => {
+            let ats = args.iter().map(|t| array_of(t, b.name())).collect::<Result<Vec<_>, _>>()?;
+            let nd = ats.iter().map(|a| a.ndim).max().unwrap_or(1);
+            Type::Tuple(ats.iter().map(|a| Type::Array(ArrayType { dtype: a.dtype, ndim: nd, layout: Layout::A })).collect())
+        }
         Typing::Linalg(l) => linalg(b, l, args)?,
         Typing::Random(r) => random(b, r, args)?,
         Typing::Threads => match args.first() {

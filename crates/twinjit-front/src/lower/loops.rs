@@ -29,6 +29,8 @@ enum Source<'e> {
     Ndenumerate(&'e Expr),
     /// `np.nditer(a)`.
     Nditer(&'e Expr),
+    /// `np.nditer((a, b, ...))`: the operands.
+    NditerMany(&'e [Expr]),
 }
 
 /// An iterable evaluated before the loop: its length and how element `k` is computed.
@@ -62,6 +64,13 @@ enum Iter {
         shape: Value,
         len: Value,
     },
+    /// Element `k` is the tuple of each operand at the index `unravel(shape, k)` (a number
+    /// stands for every position; `nditer_get`).
+    NditerMany {
+        xs: Vec<Value>,
+        shape: Value,
+        len: Value,
+    },
 }
 
 impl Iter {
@@ -71,7 +80,8 @@ impl Iter {
             | Iter::Reversed { len, .. }
             | Iter::Seq { len, .. }
             | Iter::Ndindex { len, .. }
-            | Iter::Ndenumerate { len, .. } => *len,
+            | Iter::Ndenumerate { len, .. }
+            | Iter::NditerMany { len, .. } => *len,
             Iter::Enumerate(inner, _) => inner.len(lw, span),
             Iter::Zip(its) => {
                 let mut n = its[0].len(lw, span);
@@ -90,6 +100,7 @@ impl Iter {
         match self {
             Iter::Enumerate(..) | Iter::Ndenumerate { .. } => Some(2),
             Iter::Zip(its) => Some(its.len()),
+            Iter::NditerMany { xs, .. } => Some(xs.len()),
             _ => None,
         }
     }
@@ -414,6 +425,11 @@ impl Lower<'_> {
                 // One array: its elements in C order, as numbers (Numba yields 0-d arrays,
                 // which read the same: `x.item()` and arithmetic).
                 (["nditer"], [a]) if kw.is_empty() && !matches!(a, Expr::Tuple(_)) => return Some(Source::Nditer(a)),
+                // Several operands: Numba's broadcasting (trailing dimensions equal, numbers
+                // everywhere), each element a tuple of numbers.
+                (["nditer"], [Expr::Tuple(t)]) if kw.is_empty() && !t.elts.is_empty() => {
+                    return Some(Source::NditerMany(&t.elts))
+                }
                 (["nditer"], _) => {
                     self.diags.push(unsupported(
                         espan,
@@ -537,6 +553,12 @@ impl Lower<'_> {
                 let len = self.emit(InstKind::Builtin(Builtin::IterLen, vec![seq]), span);
                 Iter::Seq { seq, len }
             }
+            Source::NditerMany(elts) => {
+                let xs: Vec<Value> = elts.iter().map(|e| self.expr(e)).collect();
+                let shape = self.emit(InstKind::Builtin(Builtin::NditerShape, xs.clone()), span);
+                let len = self.emit(InstKind::Builtin(Builtin::ShapeSize, vec![shape]), span);
+                Iter::NditerMany { xs, shape, len }
+            }
             Source::Ndenumerate(a) => {
                 let arr = self.expr(a);
                 let shape = self.emit(InstKind::Builtin(Builtin::Shape, vec![arr]), span);
@@ -559,6 +581,15 @@ impl Lower<'_> {
                 let x = self.emit(InstKind::GetItem(*arr, vec![idx]), span);
                 self.assign(&tuple_elts(target)[0], idx);
                 self.assign(&tuple_elts(target)[1], x);
+            }
+            (Iter::NditerMany { xs, shape, .. }, Expr::Tuple(_) | Expr::List(_))
+                if tuple_elts(target).len() == xs.len() =>
+            {
+                let idx = self.emit(InstKind::Builtin(Builtin::Unravel, vec![*shape, k]), span);
+                for (t, &x) in tuple_elts(target).iter().zip(xs) {
+                    let v = self.emit(InstKind::Builtin(Builtin::NditerGet, vec![x, idx]), span);
+                    self.assign(t, v);
+                }
             }
             (Iter::Zip(its), Expr::Tuple(_) | Expr::List(_)) if tuple_elts(target).len() == its.len() => {
                 for (t, it) in tuple_elts(target).iter().zip(its) {
@@ -601,6 +632,12 @@ impl Lower<'_> {
                 let idx = self.emit(InstKind::Builtin(Builtin::Unravel, vec![*shape, k]), span);
                 let x = self.emit(InstKind::GetItem(*arr, vec![idx]), span);
                 self.emit(InstKind::MakeTuple(vec![idx, x]), span)
+            }
+            Iter::NditerMany { xs, shape, .. } => {
+                let idx = self.emit(InstKind::Builtin(Builtin::Unravel, vec![*shape, k]), span);
+                let vs =
+                    xs.iter().map(|&x| self.emit(InstKind::Builtin(Builtin::NditerGet, vec![x, idx]), span)).collect();
+                self.emit(InstKind::MakeTuple(vs), span)
             }
         }
     }

@@ -22,6 +22,7 @@ use hashbrown::HashMap;
 use twinjit_diag::{Diagnostic, Span};
 
 mod arrays;
+mod broadcast;
 mod complex;
 mod elementwise;
 mod fancy;
@@ -998,6 +999,10 @@ impl Rewriter<'_> {
                 let dims = self.shape_values(b, nargs[0], span)?;
                 self.product(b, &dims, span)
             }
+            Typing::NditerShape => self.nditer_shape(b, &nargs, rt, span),
+            Typing::NditerGet => self.nditer_get(b, nargs[0], nargs[1], rt, span),
+            Typing::BroadcastShapes => self.broadcast_shapes(b, &nargs, rt, span)?,
+            Typing::BroadcastArrays => self.broadcast_arrays(b, &nargs, rt, span)?,
             Typing::Unravel => {
                 let dims = self.shape_values(b, nargs[0], span)?;
                 let mut rem = self.coerce(b, nargs[1], &Type::I64, span)?;

@@ -407,7 +407,12 @@ impl<'r> Rewriter<'r> {
             }
             ArrayMethod::CountNonzero => self.count_nonzero(b, a, span)?,
             ArrayMethod::Sort => self.sorted_copy(b, a, span)?,
-            ArrayMethod::Argsort => self.argsort(b, a, span)?,
+            ArrayMethod::Argsort => {
+                let stable = src.get(1).is_some_and(|&k| {
+                    matches!(self.src.def_inst(k), Some(InstData { kind: InstKind::Const(Const::Bool(true)), .. }))
+                });
+                self.argsort(b, a, stable, span)?
+            }
             ArrayMethod::Median => self.median(b, a, span)?,
             ArrayMethod::Nonzero | ArrayMethod::FlatNonzero => {
                 let n = self.count_nonzero(b, a, span)?;

@@ -102,12 +102,34 @@ impl<'r> Rewriter<'r> {
     }
 
     pub(super) fn konst_of(&mut self, b: Block, s: Scalar, k: f64, span: Span) -> Value {
+        if s.is_complex() {
+            let re = self.konst_of(b, s.component(), k, span);
+            let im = self.konst_of(b, s.component(), 0.0, span);
+            return self.cmake(b, s, re, im, span);
+        }
         let c = match s {
             Scalar::Bool => Const::Bool(k != 0.0),
             s if s.is_float() => Const::Float(k),
             _ => Const::Int(k as i64),
         };
         self.push(b, InstKind::Const(c), Type::Scalar(s), span)
+    }
+
+    /// `x op y` of two numbers of type `s` (complex numbers by their parts).
+    pub(super) fn num_binary(
+        &mut self,
+        b: Block,
+        op: BinaryOp,
+        x: Value,
+        y: Value,
+        s: Scalar,
+        span: Span,
+    ) -> Result<Value, Diagnostic> {
+        if s.is_complex() {
+            self.complex_binary(b, op, x, y, s, span)
+        } else {
+            Ok(self.emit_binary(b, span, op, x, y))
+        }
     }
 
     /// `x != x`: whether a float is NaN (false for other types).
@@ -272,21 +294,11 @@ impl<'r> Rewriter<'r> {
                 let acc = rt.scalar().expect("a number");
                 let prod = matches!(r, Reduce::Prod | Reduce::NanProd);
                 let skip_nan = matches!(r, Reduce::NanSum | Reduce::NanProd);
-                let init = if acc.is_complex() {
-                    let k = self.konst_of(b, acc.component(), if prod { 1.0 } else { 0.0 }, span);
-                    let zero = self.konst_of(b, acc.component(), 0.0, span);
-                    self.cmake(b, acc, k, zero, span)
-                } else {
-                    self.konst_of(b, acc, if prod { 1.0 } else { 0.0 }, span)
-                };
+                let init = self.konst_of(b, acc, if prod { 1.0 } else { 0.0 }, span);
                 let op = if prod { BinaryOp::Mul } else { BinaryOp::Add };
                 let out = self.fold_src(b, src, vec![init], span, &mut |rw, x, v| {
                     let xc = rw.coerce(b, x, &Type::Scalar(acc), span)?;
-                    let next = if acc.is_complex() {
-                        rw.complex_binary(b, op, v[0], xc, acc, span)?
-                    } else {
-                        rw.emit_binary(b, span, op, v[0], xc)
-                    };
+                    let next = rw.num_binary(b, op, v[0], xc, acc, span)?;
                     Ok(vec![match rw.nan_test(b, x, span) {
                         Some(nan) if skip_nan => rw.emit_select(b, span, nan, v[0], next),
                         _ => next,
@@ -308,13 +320,23 @@ impl<'r> Rewriter<'r> {
             Reduce::Var | Reduce::Std => {
                 let n = self.src_size(b, src, span);
                 let zero = self.int(b, 0, span);
-                let md = if d.is_float() { d } else { Scalar::Float64 };
+                let md = if d.is_inexact() { d } else { Scalar::Float64 };
                 let m = self.mean(b, src, md, span)?;
                 let init = self.push(b, InstKind::Const(Const::Float(0.0)), Type::F64, span);
                 let out = self.fold_src(b, src, vec![init], span, &mut |rw, x, v| {
                     let x = rw.coerce(b, x, &Type::Scalar(md), span)?;
-                    let dx = rw.emit_binary(b, span, BinaryOp::Sub, x, m);
-                    let sq = rw.emit_binary(b, span, BinaryOp::Mul, dx, dx);
+                    let sq = if md.is_complex() {
+                        // Numba's `np.real(val * np.conj(val))`: re * re + im * im in the
+                        // parts' type.
+                        let dx = rw.complex_binary(b, BinaryOp::Sub, x, m, md, span)?;
+                        let (re, im) = rw.cparts(b, dx, span);
+                        let rr = rw.emit_binary(b, span, BinaryOp::Mul, re, re);
+                        let ii = rw.emit_binary(b, span, BinaryOp::Mul, im, im);
+                        rw.emit_binary(b, span, BinaryOp::Add, rr, ii)
+                    } else {
+                        let dx = rw.emit_binary(b, span, BinaryOp::Sub, x, m);
+                        rw.emit_binary(b, span, BinaryOp::Mul, dx, dx)
+                    };
                     let sq = rw.coerce(b, sq, &Type::F64, span)?;
                     Ok(vec![rw.emit_binary(b, span, BinaryOp::Add, v[0], sq)])
                 })?;
@@ -427,7 +449,7 @@ impl<'r> Rewriter<'r> {
                 let op = if prod { BinaryOp::Mul } else { BinaryOp::Add };
                 self.fold_elements(b, a, vec![init, zero], span, &mut |rw, x, v| {
                     let x = rw.coerce(b, x, &Type::Scalar(at.dtype), span)?;
-                    let acc = rw.emit_binary(b, span, op, v[0], x);
+                    let acc = rw.num_binary(b, op, v[0], x, at.dtype, span)?;
                     rw.push_void(b, InstKind::Store(out, v[1], acc), span);
                     let one = rw.int(b, 1, span);
                     Ok(vec![acc, rw.emit_binary(b, span, BinaryOp::Add, v[1], one)])
@@ -500,7 +522,7 @@ impl<'r> Rewriter<'r> {
                 rw.fold(b, (zero, n), vec![init], span, &mut |rw, k, v| {
                     let x = load(rw, k);
                     let x = rw.coerce(b, x, &Type::Scalar(ot.dtype), span)?;
-                    let acc = rw.emit_binary(b, span, op, v[0], x);
+                    let acc = rw.num_binary(b, op, v[0], x, ot.dtype, span)?;
                     let o = rw.emit_binary(b, span, BinaryOp::Mul, k, os);
                     let o = rw.emit_binary(b, span, BinaryOp::Add, obase, o);
                     rw.push_void(b, InstKind::Store(out, o, acc), span);

@@ -1,9 +1,13 @@
-//! The rewrite of array sorting: `np.sort`, `a.sort()`, `np.argsort` and `np.median`, by a
-//! stable sort written as IR loops (NaNs sort last, as NumPy's and Numba's `lt` order them):
-//! insertion sort on runs of 16, then bottom-up merging back and forth between the array and a
-//! scratch one. Numba's default `quicksort` sorts up to 16 elements by insertion sort, stable
-//! too, so `argsort` ties agree with it there; on longer arrays with equal keys the order of
-//! the tied indices may differ from Numba's (the values never do).
+//! The rewrite of array sorting: `np.sort`, `a.sort()`, `np.argsort` and `np.median`, written
+//! as IR loops (NaNs sort last, as NumPy's and Numba's `lt` order them; complex numbers in
+//! Numba's `lt_complex` order).
+//!
+//! The default kind is **Numba's own quicksort** (`numba/misc/quicksort.py`: median of three,
+//! the pivot parked at the end, the larger part pushed on an explicit stack, insertion sort
+//! below 16 elements), step for step, so `np.argsort` orders tied keys exactly as Numba does
+//! and `np.sort` puts `-0.0` and `0.0` where Numba puts them. `kind='mergesort'` (and
+//! `'stable'`) is a stable sort: insertion sort on runs of 16, then bottom-up merging back and
+//! forth between the array and a scratch one (any stable sort gives the same permutation).
 
 use super::*;
 use crate::types::{ArrayType, Layout};
@@ -11,9 +15,27 @@ use crate::types::{ArrayType, Layout};
 /// The length of the runs insertion sort makes before merging.
 const RUN: i64 = 16;
 
+/// Numba's quicksort: partitions of at most this many elements plus one are insertion-sorted.
+const SMALL_QUICKSORT: i64 = 15;
+
+/// Numba's quicksort: its stack of pending partitions (the larger part is pushed, so the depth
+/// stays below log2 of the length).
+const MAX_STACK: i64 = 100;
+
+/// What a quicksort moves: the keys themselves, or a permutation of the indices of `keys`.
+#[derive(Clone, Copy)]
+enum Sorted {
+    Keys,
+    Indices { keys: Value },
+}
+
 impl Rewriter<'_> {
-    /// `x < y` with NaN after every number.
+    /// `x < y` with NaN after every number; complex numbers in Numba's `lt_complex` order
+    /// (by real part, then imaginary part, a NaN part after every number).
     pub(super) fn sort_lt(&mut self, b: Block, x: Value, y: Value, span: Span) -> Value {
+        if self.ty(x).scalar().is_some_and(Scalar::is_complex) {
+            return self.complex_sort_lt(b, x, y, span);
+        }
         let lt = self.emit_compare(b, span, CmpOp::Lt, x, y);
         if !self.ty(x).scalar().is_some_and(|s| s.is_float()) {
             return lt;
@@ -23,6 +45,266 @@ impl Rewriter<'_> {
         let num = self.push(b, InstKind::Unary(UnaryOp::Not, nx), Type::BOOL, span);
         let last = self.emit_binary(b, span, BinaryOp::BitAnd, ny, num);
         self.emit_binary(b, span, BinaryOp::BitOr, lt, last)
+    }
+
+    /// Numba's `lt_complex(a, b)` (`numba/np/numpy_support.py`) as selects: a NaN real part
+    /// sorts after every number, then a NaN imaginary part; otherwise by real part, then by
+    /// imaginary part.
+    fn complex_sort_lt(&mut self, b: Block, x: Value, y: Value, span: Span) -> Value {
+        let (xr, xi) = self.cparts(b, x, span);
+        let (yr, yi) = self.cparts(b, y, span);
+        let nan = |rw: &mut Self, v: Value| rw.emit_compare(b, span, CmpOp::Ne, v, v);
+        let (xrn, xin, yrn, yin) = (nan(self, xr), nan(self, xi), nan(self, yr), nan(self, yi));
+        let t = self.push(b, InstKind::Const(Const::Bool(true)), Type::BOOL, span);
+        let f = self.push(b, InstKind::Const(Const::Bool(false)), Type::BOOL, span);
+        let lt_i = self.emit_compare(b, span, CmpOp::Lt, xi, yi);
+        let lt_r = self.emit_compare(b, span, CmpOp::Lt, xr, yr);
+        let eq_r = self.emit_compare(b, span, CmpOp::Eq, xr, yr);
+        // Both real parts NaN: not x.imag NaN, and (y.imag NaN or x.imag < y.imag).
+        let yi_or_lt = self.emit_select(b, span, yin, t, lt_i);
+        let both_r_nan = self.emit_select(b, span, xin, f, yi_or_lt);
+        // x.real NaN: only before a y whose real part is NaN too.
+        let x_r_nan = self.emit_select(b, span, yrn, both_r_nan, f);
+        // Real parts numbers: by imaginary NaN-ness, then lexicographically.
+        let lex_i = self.emit_binary(b, span, BinaryOp::BitAnd, eq_r, lt_i);
+        let lex = self.emit_binary(b, span, BinaryOp::BitOr, lt_r, lex_i);
+        let y_i_nan = self.emit_select(b, span, yin, t, lex);
+        let both_i_nan = self.emit_select(b, span, yin, lt_r, f);
+        let reals = self.emit_select(b, span, xin, both_i_nan, y_i_nan);
+        let x_r_num = self.emit_select(b, span, yrn, t, reals);
+        self.emit_select(b, span, xrn, x_r_nan, x_r_num)
+    }
+
+    /// The key of an element of the array being sorted (`r`, loaded from it).
+    fn sort_key(&mut self, b: Block, what: Sorted, r: Value, span: Span) -> Value {
+        match what {
+            Sorted::Keys => r,
+            Sorted::Indices { keys } => {
+                let dt = self.ty(keys).array().expect("an array").dtype;
+                self.push(b, InstKind::Load(keys, r), Type::Scalar(dt), span)
+            }
+        }
+    }
+
+    /// Numba's quicksort of the 1-D array `r` (the keys, or the permutation of `keys` that
+    /// sorts them, as Numba's argsort), in place.
+    fn quick_sort_array(&mut self, b: Block, r: Value, what: Sorted, span: Span) -> Result<(), Diagnostic> {
+        let n = self.push(b, InstKind::Dim(r, 0), Type::I64, span);
+        let two = self.int(b, 2, span);
+        let big = self.emit_compare(b, span, CmpOp::Ge, n, two);
+        self.if_values(b, big, vec![], span, &mut |rw, _| {
+            let cap = rw.int(b, 2 * MAX_STACK, span);
+            let stack = rw.push(
+                b,
+                InstKind::NewArray { dtype: Scalar::Int64, shape: vec![cap], zeroed: false },
+                Type::Array(ArrayType { dtype: Scalar::Int64, ndim: 1, layout: Layout::C }),
+                span,
+            );
+            let (zero, one) = (rw.int(b, 0, span), rw.int(b, 1, span));
+            let last = rw.emit_binary(b, span, BinaryOp::Sub, n, one);
+            rw.push_void(b, InstKind::Store(stack, zero, zero), span);
+            rw.push_void(b, InstKind::Store(stack, one, last), span);
+            rw.while_loop(
+                b,
+                vec![one],
+                span,
+                &mut |rw, v| {
+                    let zero = rw.int(b, 0, span);
+                    Ok(rw.emit_compare(b, span, CmpOp::Gt, v[0], zero))
+                },
+                &mut |rw, v| {
+                    let one = rw.int(b, 1, span);
+                    let top = rw.emit_binary(b, span, BinaryOp::Sub, v[0], one);
+                    let at = rw.emit_binary(b, span, BinaryOp::Add, top, top);
+                    let at1 = rw.emit_binary(b, span, BinaryOp::Add, at, one);
+                    let low = rw.push(b, InstKind::Load(stack, at), Type::I64, span);
+                    let high = rw.push(b, InstKind::Load(stack, at1), Type::I64, span);
+                    let out = rw.while_loop(
+                        b,
+                        vec![low, high, top],
+                        span,
+                        &mut |rw, v| {
+                            let width = rw.emit_binary(b, span, BinaryOp::Sub, v[1], v[0]);
+                            let small = rw.int(b, SMALL_QUICKSORT, span);
+                            Ok(rw.emit_compare(b, span, CmpOp::Ge, width, small))
+                        },
+                        &mut |rw, v| {
+                            let (low, high, cnt) = (v[0], v[1], v[2]);
+                            let i = rw.quick_partition(b, r, what, low, high, span)?;
+                            let one = rw.int(b, 1, span);
+                            let (im1, ip1) = (
+                                rw.emit_binary(b, span, BinaryOp::Sub, i, one),
+                                rw.emit_binary(b, span, BinaryOp::Add, i, one),
+                            );
+                            // The larger part is pushed, the smaller one partitioned next.
+                            let right = rw.emit_binary(b, span, BinaryOp::Sub, high, i);
+                            let left = rw.emit_binary(b, span, BinaryOp::Sub, i, low);
+                            let right_larger = rw.emit_compare(b, span, CmpOp::Gt, right, left);
+                            let push_lo = rw.emit_select(b, span, right_larger, ip1, low);
+                            let push_hi = rw.emit_select(b, span, right_larger, high, im1);
+                            let (hi_gt, i_gt) = (
+                                rw.emit_compare(b, span, CmpOp::Gt, high, i),
+                                rw.emit_compare(b, span, CmpOp::Gt, i, low),
+                            );
+                            let push = rw.emit_select(b, span, right_larger, hi_gt, i_gt);
+                            // The slot above the top is free: written always, kept when pushed.
+                            let at = rw.emit_binary(b, span, BinaryOp::Add, cnt, cnt);
+                            let at1 = rw.emit_binary(b, span, BinaryOp::Add, at, one);
+                            rw.push_void(b, InstKind::Store(stack, at, push_lo), span);
+                            rw.push_void(b, InstKind::Store(stack, at1, push_hi), span);
+                            let inc = rw.push(b, InstKind::Cast(Scalar::Int64, push), Type::I64, span);
+                            let cnt = rw.emit_binary(b, span, BinaryOp::Add, cnt, inc);
+                            let low = rw.emit_select(b, span, right_larger, low, ip1);
+                            let high = rw.emit_select(b, span, right_larger, im1, high);
+                            Ok(vec![low, high, cnt])
+                        },
+                    )?;
+                    rw.quick_insertion(b, r, what, out[0], out[1], span)?;
+                    Ok(vec![out[2]])
+                },
+            )?;
+            Ok(vec![])
+        })?;
+        Ok(())
+    }
+
+    /// Numba's `insertion_sort(A, R, low, high)`: `r[low..=high]` by insertion, an element
+    /// moving left past strictly greater keys.
+    fn quick_insertion(
+        &mut self,
+        b: Block,
+        r: Value,
+        what: Sorted,
+        low: Value,
+        high: Value,
+        span: Span,
+    ) -> Result<(), Diagnostic> {
+        let rt = Type::Scalar(self.ty(r).array().expect("an array").dtype);
+        let one = self.int(b, 1, span);
+        let start = self.emit_binary(b, span, BinaryOp::Add, low, one);
+        let stop = self.emit_binary(b, span, BinaryOp::Add, high, one);
+        self.fold(b, (start, stop), vec![], span, &mut |rw, i, _| {
+            let k = rw.push(b, InstKind::Load(r, i), rt.clone(), span);
+            let v = rw.sort_key(b, what, k, span);
+            let end = rw.while_loop(
+                b,
+                vec![i],
+                span,
+                &mut |rw, w| {
+                    // j > low and v < key(r[j - 1]) (read at a safe position when j == low).
+                    let j = w[0];
+                    let more = rw.emit_compare(b, span, CmpOp::Gt, j, low);
+                    let one = rw.int(b, 1, span);
+                    let jm1 = rw.emit_binary(b, span, BinaryOp::Sub, j, one);
+                    let at = rw.emit_select(b, span, more, jm1, low);
+                    let y = rw.push(b, InstKind::Load(r, at), rt.clone(), span);
+                    let ky = rw.sort_key(b, what, y, span);
+                    let lt = rw.sort_lt(b, v, ky, span);
+                    Ok(rw.emit_binary(b, span, BinaryOp::BitAnd, more, lt))
+                },
+                &mut |rw, w| {
+                    let one = rw.int(b, 1, span);
+                    let jm1 = rw.emit_binary(b, span, BinaryOp::Sub, w[0], one);
+                    let y = rw.push(b, InstKind::Load(r, jm1), rt.clone(), span);
+                    rw.push_void(b, InstKind::Store(r, w[0], y), span);
+                    Ok(vec![jm1])
+                },
+            )?;
+            rw.push_void(b, InstKind::Store(r, end[0], k), span);
+            Ok(vec![])
+        })?;
+        Ok(())
+    }
+
+    /// `r[x], r[y] = r[y], r[x]` when `c` holds (both read, both written).
+    fn swap_if(&mut self, b: Block, r: Value, c: Value, (x, y): (Value, Value), span: Span) {
+        let rt = Type::Scalar(self.ty(r).array().expect("an array").dtype);
+        let vx = self.push(b, InstKind::Load(r, x), rt.clone(), span);
+        let vy = self.push(b, InstKind::Load(r, y), rt, span);
+        let nx = self.emit_select(b, span, c, vy, vx);
+        let ny = self.emit_select(b, span, c, vx, vy);
+        self.push_void(b, InstKind::Store(r, x, nx), span);
+        self.push_void(b, InstKind::Store(r, y, ny), span);
+    }
+
+    /// Numba's `partition(A, R, low, high)`: the median of three as pivot, parked at `high`
+    /// while the two scans swap, then put at its final place, which is returned.
+    fn quick_partition(
+        &mut self,
+        b: Block,
+        r: Value,
+        what: Sorted,
+        low: Value,
+        high: Value,
+        span: Span,
+    ) -> Result<Value, Diagnostic> {
+        let rt = Type::Scalar(self.ty(r).array().expect("an array").dtype);
+        let key_at = |rw: &mut Self, at: Value| {
+            let x = rw.push(b, InstKind::Load(r, at), rt.clone(), span);
+            rw.sort_key(b, what, x, span)
+        };
+        let sum = self.emit_binary(b, span, BinaryOp::Add, low, high);
+        let one = self.int(b, 1, span);
+        let mid = self.emit_binary(b, span, BinaryOp::Shr, sum, one);
+        for (x, y) in [(mid, low), (high, mid), (mid, low)] {
+            // if key(r[x]) < key(r[y]): swap them
+            let (kx, ky) = (key_at(self, x), key_at(self, y));
+            let c = self.sort_lt(b, kx, ky, span);
+            self.swap_if(b, r, c, (x, y), span);
+        }
+        let pivot = key_at(self, mid);
+        let t = self.push(b, InstKind::Const(Const::Bool(true)), Type::BOOL, span);
+        self.swap_if(b, r, t, (high, mid), span);
+        let j0 = self.emit_binary(b, span, BinaryOp::Sub, high, one);
+        let out = self.while_loop(b, vec![low, j0, t], span, &mut |_, v| Ok(v[2]), &mut |rw, v| {
+            let i = rw.while_loop(
+                b,
+                vec![v[0]],
+                span,
+                &mut |rw, w| {
+                    let inside = rw.emit_compare(b, span, CmpOp::Lt, w[0], high);
+                    let at = rw.emit_select(b, span, inside, w[0], low);
+                    let k = key_at(rw, at);
+                    let lt = rw.sort_lt(b, k, pivot, span);
+                    Ok(rw.emit_binary(b, span, BinaryOp::BitAnd, inside, lt))
+                },
+                &mut |rw, w| {
+                    let one = rw.int(b, 1, span);
+                    Ok(vec![rw.emit_binary(b, span, BinaryOp::Add, w[0], one)])
+                },
+            )?[0];
+            let j = rw.while_loop(
+                b,
+                vec![v[1]],
+                span,
+                &mut |rw, w| {
+                    let inside = rw.emit_compare(b, span, CmpOp::Ge, w[0], low);
+                    let at = rw.emit_select(b, span, inside, w[0], low);
+                    let k = key_at(rw, at);
+                    let lt = rw.sort_lt(b, pivot, k, span);
+                    Ok(rw.emit_binary(b, span, BinaryOp::BitAnd, inside, lt))
+                },
+                &mut |rw, w| {
+                    let one = rw.int(b, 1, span);
+                    Ok(vec![rw.emit_binary(b, span, BinaryOp::Sub, w[0], one)])
+                },
+            )?[0];
+            let crossed = rw.emit_compare(b, span, CmpOp::Ge, i, j);
+            let go = rw.push(b, InstKind::Unary(UnaryOp::Not, crossed), Type::BOOL, span);
+            let next = rw.if_values(b, go, vec![i, j], span, &mut |rw, w| {
+                let t = rw.push(b, InstKind::Const(Const::Bool(true)), Type::BOOL, span);
+                rw.swap_if(b, r, t, (w[0], w[1]), span);
+                let one = rw.int(b, 1, span);
+                Ok(vec![
+                    rw.emit_binary(b, span, BinaryOp::Add, w[0], one),
+                    rw.emit_binary(b, span, BinaryOp::Sub, w[1], one),
+                ])
+            })?;
+            Ok(vec![next[0], next[1], go])
+        })?;
+        let i = out[0];
+        self.swap_if(b, r, t, (i, high), span);
+        Ok(i)
     }
 
     /// Sorts the 1-D contiguous array `data` in place, stably, moving the elements of the
@@ -207,7 +489,7 @@ impl Rewriter<'_> {
         let at = self.ty(a).array().expect("an array");
         let c = self.copy_of(b, a, at.dtype, span)?;
         if at.ndim == 1 {
-            self.merge_sort_array(b, c, None, span)?;
+            self.quick_sort_array(b, c, Sorted::Keys, span)?;
             return Ok(c);
         }
         // Every line along the last axis, as a 1-D view of the C copy.
@@ -225,7 +507,7 @@ impl Rewriter<'_> {
                 t1.clone(),
                 span,
             );
-            rw.merge_sort_array(b, line, None, span)?;
+            rw.quick_sort_array(b, line, Sorted::Keys, span)?;
             Ok(vec![])
         })?;
         Ok(c)
@@ -234,7 +516,7 @@ impl Rewriter<'_> {
     /// `a`'s elements, flattened and sorted in a line of their own: (the line, its length).
     pub(super) fn sorted_flat(&mut self, b: Block, a: Value, span: Span) -> Result<(Value, Value), Diagnostic> {
         let (line, n) = self.flat_line(b, a, span)?;
-        self.merge_sort_array(b, line, None, span)?;
+        self.quick_sort_array(b, line, Sorted::Keys, span)?;
         Ok((line, n))
     }
 
@@ -244,8 +526,9 @@ impl Rewriter<'_> {
         self.copy_elements(b, a, c, span)
     }
 
-    /// `np.argsort(a)` of a 1-D array.
-    pub(super) fn argsort(&mut self, b: Block, a: Value, span: Span) -> Result<Value, Diagnostic> {
+    /// `np.argsort(a)` of a 1-D array: Numba's quicksort, or a stable sort when `stable`
+    /// (`kind='mergesort'`).
+    pub(super) fn argsort(&mut self, b: Block, a: Value, stable: bool, span: Span) -> Result<Value, Diagnostic> {
         let n = self.push(b, InstKind::Dim(a, 0), Type::I64, span);
         let perm = self.push(
             b,
@@ -261,7 +544,11 @@ impl Rewriter<'_> {
         // The keys sort in a copy of their own, the indices move along.
         let dt = self.ty(a).array().expect("an array").dtype;
         let keys = self.copy_of(b, a, dt, span)?;
-        self.merge_sort_array(b, keys, Some(perm), span)?;
+        if stable {
+            self.merge_sort_array(b, keys, Some(perm), span)?;
+        } else {
+            self.quick_sort_array(b, perm, Sorted::Indices { keys }, span)?;
+        }
         Ok(perm)
     }
 
