@@ -422,6 +422,37 @@ fn raised_exceptions_carry_class_message_and_location() {
     assert_eq!(i.to_string(), "NegativeError: ('negative input', -2.5) in `root` at exc.py:11:9");
 }
 
+/// Operands that do not broadcast: Numba's `ValueError` naming the operand, with both shapes
+/// (run-time values in the message), from compiled code and from the interpreter alike; the
+/// output's shape is the first operand's along each axis, so the second operand is the one
+/// named, as in Numba.
+#[test]
+fn broadcast_errors_name_both_shapes() {
+    let src = "import numpy as np\nfrom numba import njit\n\n\n\
+               @njit\ndef add(a, b):\n    return a + b * 2.0\n\n\n\
+               @njit\ndef add3(a, b):\n    return (a + b).sum()\n";
+    let m = Engine::new(Target::Host).unwrap().load("bc.py", src).unwrap();
+    let a = ndarray::Array2::<f64>::zeros((2, 3));
+    let b = ndarray::Array2::<f64>::zeros((4, 1));
+    let e = m.function("add").unwrap().call::<twinjit::Array>((a.view(), b.view())).unwrap_err();
+    let want = "unable to broadcast argument 1 of shape (4, 1) to output array of shape (2, 3)";
+    assert_eq!((e.python_exception(), e.exception_message()), (Some("ValueError"), Some(want)));
+    // A 1-D operand against a 2-D one, fused into a reduction.
+    let c = ndarray::Array1::<f64>::zeros(5);
+    let e = m.function("add3").unwrap().call::<f64>((a.view(), c.view())).unwrap_err();
+    let want3 = "unable to broadcast argument 1 of shape (5,) to output array of shape (2, 3)";
+    assert_eq!(e.exception_message(), Some(want3));
+    // The interpreter says the same.
+    let sm = twinjit::SourceModule::parse("bc.py", src).unwrap();
+    use twinjit::ir::interp::{ArrayData, ArrayRef, RtValue};
+    let arr = |shape: Vec<i64>| {
+        let n = shape.iter().product::<i64>() as usize;
+        RtValue::Array(ArrayRef::new(ArrayData::F64(vec![0.0; n]), shape).expect("a shape"))
+    };
+    let i = sm.interpret("add", &[arr(vec![2, 3]), arr(vec![4, 1])]).unwrap_err();
+    assert!(i.to_string().starts_with(&format!("ValueError: {want} in `add`")), "{i}");
+}
+
 /// Returned arrays as `ndarray` values (a borrowed view with the array's own strides, negative
 /// and transposed ones included, and an owned C-ordered copy), and returned lists as
 /// `Value::List`, whose arrays stay valid after the list is released.

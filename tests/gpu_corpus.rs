@@ -390,7 +390,7 @@ fn host_corpus_runs_on_the_gpu_like_the_interpreter() {
                 }
                 let cm = device.load_ptx(&ptx.ptx).map_err(|e| e.to_string())?;
                 let kernel = cm.kernel(&ptx.entry).map_err(|e| e.to_string())?;
-                let gerr = engine.zeros::<i64>(&[8]).map_err(|e| e.to_string())?;
+                let gerr = engine.zeros::<i64>(&[abi::GPU_RECORD_BYTES / 8]).map_err(|e| e.to_string())?;
                 let gret = engine.zeros::<i64>(&[64]).map_err(|e| e.to_string())?;
                 let mut native: Vec<Native> = rt.iter().map(Native::from_rt).collect();
                 let dev: Vec<Dev> = native
@@ -419,9 +419,10 @@ fn host_corpus_runs_on_the_gpu_like_the_interpreter() {
                     .map_err(|e| e.to_string())?;
                 device.synchronize().map_err(|e| e.to_string())?;
                 let err = gerr.to_vec().map_err(|e| e.to_string())?;
-                let status = err[5] as u32;
+                let status = err[abi::GPU_THREAD_IDS_OFFSET / 8] as u32;
                 let result = if status != 0 {
-                    let words: [i64; abi::GPU_RECORD_BYTES / 8] = err[..8].try_into().expect("8 words");
+                    let words: [i64; abi::GPU_RECORD_BYTES / 8] =
+                        err[..abi::GPU_RECORD_BYTES / 8].try_into().expect("the record's words");
                     let record = abi::GpuRecord::decode(&words).record;
                     let class = match ptx.sites.get(record.site as usize).and_then(|s| s.render(&record)) {
                         Some((class, _)) => class,

@@ -27,7 +27,7 @@ pub struct CompiledKernel {
     params: Vec<String>,
     args: Vec<Type>,
     kernel: twinjit_cuda::Kernel,
-    /// The error record (64 bytes) the entry receives; only read back when `can_raise`.
+    /// The error record (`GPU_RECORD_BYTES`) the entry receives; only read back when `can_raise`.
     gerr: Mutex<DeviceArray<i64>>,
     gerr_ptr: u64,
     pub(super) can_raise: bool,

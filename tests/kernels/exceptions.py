@@ -185,3 +185,15 @@ def classify(x):
     if x < 0:
         raise MyError
     raise Exception("zero")
+
+
+# An exception carrying several values computed at run time: the bounding box that failed.
+# check: check_box(0.0, 1.0, 0.0, 1.0, 0.5) -> 0.5
+# check: check_box(2.0, 1.0, 0.0, 3.0, 0.5) raises ValueError: ('empty box', 2.0, 1.0, 0.0, 3.0, 4, True)
+@njit
+def check_box(x0, x1, y0, y1, v):
+    w = x1 - x0
+    h = y1 - y0
+    if w <= 0 or h <= 0:
+        raise ValueError("empty box", x0, x1, y0, y1, 4, w < h)
+    return v * w * h

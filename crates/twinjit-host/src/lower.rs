@@ -123,7 +123,11 @@ impl FnLowering<'_, '_> {
                 _ => ins.bitcast(types::I64, MemFlagsData::new(), x),
             });
         }
-        while values.len() < MAX_RUNTIME_ARGS {
+        // Values past the error block's three go straight into the record.
+        for (k, &v) in values.iter().enumerate().skip(3) {
+            self.b.ins().store(flags(), v, self.err_ptr, err_off::EXCEPTION_VALUES[k]);
+        }
+        while values.len() < 3 {
             values.push(self.iconst(types::I64, 0));
         }
         let eb = self.err_block();

@@ -11,7 +11,7 @@
 //! - **User exceptions** (`raise`, `assert`; [`ErrorCode::Raised`]) are compile-time data: the
 //!   raise site carries the exception's class and arguments ([`RaiseSite::exception`]), so
 //!   compiled code writes only the site and the exception's runtime arguments, at most
-//!   [`MAX_RUNTIME_ARGS`], into the record's `index`, `len`, `axis` fields
+//!   [`MAX_RUNTIME_ARGS`], into the record's `index`, `len`, `axis` and `more` fields
 //!   ([`record_offset::EXCEPTION_VALUES`], encoded by [`PyScalar::to_bits`]).
 //! - **The GPU record** ([`GPU_RECORD_BYTES`]) is the same record followed by the ids of the
 //!   first thread that failed ([`GpuRecord`] decodes it).
@@ -83,6 +83,9 @@ pub struct ErrorRecord {
     pub axis: i64,
     /// Current call depth of recursive functions (maintained by compiled code).
     pub depth: i64,
+    /// A raised exception's runtime arguments after the first three (a message with values
+    /// such as two shapes).
+    pub more: [i64; 4],
 }
 
 /// Byte offsets of [`ErrorRecord`]'s fields.
@@ -99,14 +102,19 @@ pub mod record_offset {
     pub const AXIS: i32 = 24;
     /// `depth: i64`.
     pub const DEPTH: i32 = 32;
-    /// Where a raised exception's runtime arguments go, in order (`index`, `len`, `axis`).
-    pub const EXCEPTION_VALUES: [i32; super::MAX_RUNTIME_ARGS] = [INDEX, LEN, AXIS];
+    /// `more: [i64; 4]`.
+    pub const MORE: i32 = 40;
+    /// Where a raised exception's runtime arguments go, in order (`index`, `len`, `axis`,
+    /// then `more`).
+    pub const EXCEPTION_VALUES: [i32; super::MAX_RUNTIME_ARGS] =
+        [INDEX, LEN, AXIS, MORE, MORE + 8, MORE + 16, MORE + 24];
 }
 
 impl ErrorRecord {
     /// The runtime arguments of a raised exception, as stored (see [`ErrorCode::Raised`]).
     pub fn exception_values(&self) -> [i64; MAX_RUNTIME_ARGS] {
-        [self.index, self.len, self.axis]
+        let [a, b, c, d] = self.more;
+        [self.index, self.len, self.axis, a, b, c, d]
     }
 }
 
@@ -117,6 +125,7 @@ const _: () = {
     assert!(std::mem::offset_of!(ErrorRecord, len) == record_offset::LEN as usize);
     assert!(std::mem::offset_of!(ErrorRecord, axis) == record_offset::AXIS as usize);
     assert!(std::mem::offset_of!(ErrorRecord, depth) == record_offset::DEPTH as usize);
+    assert!(std::mem::offset_of!(ErrorRecord, more) == record_offset::MORE as usize);
     assert!(std::mem::size_of::<ErrorRecord>() == GPU_THREAD_IDS_OFFSET);
 };
 
@@ -124,9 +133,9 @@ const _: () = {
 /// `tid.x/y/z, ctaid.x/y/z: u32` of the first thread that failed. The call entry (host
 /// functions run on the GPU in tests) stores its status as a `u32` at [`GPU_THREAD_IDS_OFFSET`]
 /// instead of the ids.
-pub const GPU_RECORD_BYTES: usize = 64;
+pub const GPU_RECORD_BYTES: usize = 96;
 /// Byte offset of the thread ids (or the call entry's status) in the GPU record.
-pub const GPU_THREAD_IDS_OFFSET: usize = 40;
+pub const GPU_THREAD_IDS_OFFSET: usize = 72;
 
 /// A GPU error record as read back from the device.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -140,7 +149,7 @@ pub struct GpuRecord {
 }
 
 impl GpuRecord {
-    /// Decodes the record's eight little-endian words.
+    /// Decodes the record's twelve little-endian words.
     pub fn decode(words: &[i64; GPU_RECORD_BYTES / 8]) -> GpuRecord {
         let lo = |w: i64| (w & 0xffff_ffff) as u32;
         let hi = |w: i64| ((w as u64) >> 32) as u32;
@@ -152,9 +161,10 @@ impl GpuRecord {
                 len: words[2],
                 axis: words[3],
                 depth: words[4],
+                more: [words[5], words[6], words[7], words[8]],
             },
-            thread: [lo(words[5]), hi(words[5]), lo(words[6])],
-            block: [hi(words[6]), lo(words[7]), hi(words[7])],
+            thread: [lo(words[9]), hi(words[9]), lo(words[10])],
+            block: [hi(words[10]), lo(words[11]), hi(words[11])],
         }
     }
 }
@@ -333,10 +343,12 @@ mod tests {
 
     #[test]
     fn gpu_records_decode() {
-        let words = [(7i64 << 32) | 2, -1, 10, 1, 0, (5i64 << 32) | 4, (9i64 << 32) | 6, (12i64 << 32) | 11];
+        let words =
+            [(7i64 << 32) | 2, -1, 10, 1, 0, 20, 21, 22, 23, (5i64 << 32) | 4, (9i64 << 32) | 6, (12i64 << 32) | 11];
         let r = GpuRecord::decode(&words);
         assert_eq!(ErrorCode::from_raw(r.record.kind), Some(ErrorCode::Index));
         assert_eq!((r.record.site, r.record.index, r.record.len, r.record.axis), (7, -1, 10, 1));
+        assert_eq!(r.record.exception_values(), [-1, 10, 1, 20, 21, 22, 23]);
         assert_eq!((r.thread, r.block), ([4, 5, 6], [9, 11, 12]));
         assert_eq!(ErrorCode::from_raw(0), None);
     }

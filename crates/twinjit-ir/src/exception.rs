@@ -26,9 +26,9 @@ pub const BUILTIN_EXCEPTIONS: &[&str] = &[
     "ZeroDivisionError",
 ];
 
-/// Most runtime values one raise may carry: they travel in the error record's three 8-byte
-/// fields after `site` (`abi::ErrorRecord::index`, `len`, `axis`).
-pub const MAX_RUNTIME_ARGS: usize = 3;
+/// Most runtime values one raise may carry: they travel in the error record's 8-byte value
+/// fields (`abi::record_offset::EXCEPTION_VALUES`: `index`, `len`, `axis`, then `more`).
+pub const MAX_RUNTIME_ARGS: usize = 7;
 
 /// One argument of a raised exception.
 #[derive(Clone, Debug, PartialEq)]
@@ -43,6 +43,38 @@ pub enum ExceptionArg<R> {
     Bool(bool),
     /// A value known only at run time.
     Runtime(R),
+    /// A string made of pieces (`Str` text and the `str()` of the others, never `Format`),
+    /// as the messages with values the compiler writes (`cannot assign slice of shape (2,)
+    /// from input of shape (3,)`).
+    Format(Vec<ExceptionArg<R>>),
+}
+
+impl<R> ExceptionArg<R> {
+    /// The argument as the pieces it is made of (itself, unless it is a `Format`).
+    fn pieces(&self) -> &[ExceptionArg<R>] {
+        match self {
+            ExceptionArg::Format(p) => p,
+            other => std::slice::from_ref(other),
+        }
+    }
+
+    fn pieces_mut(&mut self) -> &mut [ExceptionArg<R>] {
+        match self {
+            ExceptionArg::Format(p) => p,
+            other => std::slice::from_mut(other),
+        }
+    }
+
+    fn map<S>(&self, f: &mut impl FnMut(&R) -> S) -> ExceptionArg<S> {
+        match self {
+            ExceptionArg::Str(s) => ExceptionArg::Str(s.clone()),
+            ExceptionArg::Int(i) => ExceptionArg::Int(*i),
+            ExceptionArg::Float(x) => ExceptionArg::Float(*x),
+            ExceptionArg::Bool(b) => ExceptionArg::Bool(*b),
+            ExceptionArg::Runtime(r) => ExceptionArg::Runtime(f(r)),
+            ExceptionArg::Format(p) => ExceptionArg::Format(p.iter().map(|a| a.map(f)).collect()),
+        }
+    }
 }
 
 /// A raised exception: its class name and arguments (`raise ValueError` has none).
@@ -91,9 +123,9 @@ impl PyScalar {
 }
 
 impl<R> Exception<R> {
-    /// The runtime arguments, in order.
+    /// The runtime arguments, in order (those inside a `Format` where it stands).
     pub fn runtime(&self) -> impl Iterator<Item = &R> {
-        self.args.iter().filter_map(|a| match a {
+        self.args.iter().flat_map(ExceptionArg::pieces).filter_map(|a| match a {
             ExceptionArg::Runtime(r) => Some(r),
             _ => None,
         })
@@ -101,7 +133,7 @@ impl<R> Exception<R> {
 
     /// The runtime arguments, mutable.
     pub fn runtime_mut(&mut self) -> impl Iterator<Item = &mut R> {
-        self.args.iter_mut().filter_map(|a| match a {
+        self.args.iter_mut().flat_map(ExceptionArg::pieces_mut).filter_map(|a| match a {
             ExceptionArg::Runtime(r) => Some(r),
             _ => None,
         })
@@ -109,27 +141,16 @@ impl<R> Exception<R> {
 
     /// The same exception with each runtime argument mapped by `f`.
     pub fn map<S>(&self, mut f: impl FnMut(&R) -> S) -> Exception<S> {
-        let args = self
-            .args
-            .iter()
-            .map(|a| match a {
-                ExceptionArg::Str(s) => ExceptionArg::Str(s.clone()),
-                ExceptionArg::Int(i) => ExceptionArg::Int(*i),
-                ExceptionArg::Float(x) => ExceptionArg::Float(*x),
-                ExceptionArg::Bool(b) => ExceptionArg::Bool(*b),
-                ExceptionArg::Runtime(r) => ExceptionArg::Runtime(f(r)),
-            })
-            .collect();
+        let args = self.args.iter().map(|a| a.map(&mut f)).collect();
         Exception { class: self.class.clone(), args }
     }
 
     /// `str(exc)` as Python gives it: empty without arguments, `str(arg)` for one, the repr of
     /// the argument tuple for several. `value` gives each runtime argument's value.
     pub fn message(&self, mut value: impl FnMut(&R) -> PyScalar) -> String {
-        let mut shown: Vec<(String, bool)> = self
-            .args
-            .iter()
-            .map(|a| match a {
+        /// `str(a)`, and whether `a` is a string.
+        fn shown<R>(a: &ExceptionArg<R>, value: &mut impl FnMut(&R) -> PyScalar) -> (String, bool) {
+            match a {
                 ExceptionArg::Str(s) => (s.clone(), true),
                 ExceptionArg::Int(i) => (i.to_string(), false),
                 ExceptionArg::Float(x) => (float_repr(*x), false),
@@ -140,8 +161,10 @@ impl<R> Exception<R> {
                     PyScalar::Float(x) => (float_repr(x), false),
                     PyScalar::Bool(b) => (if b { "True" } else { "False" }.to_string(), false),
                 },
-            })
-            .collect();
+                ExceptionArg::Format(p) => (p.iter().map(|a| shown(a, value).0).collect(), true),
+            }
+        }
+        let mut shown: Vec<(String, bool)> = self.args.iter().map(|a| shown(a, &mut value)).collect();
         match shown.len() {
             0 => String::new(),
             // `KeyError.__str__` shows its one argument's repr.
@@ -179,11 +202,31 @@ impl Exception<Scalar> {
         };
         str(&mut w, &self.class);
         w.extend_from_slice(&(self.args.len() as u32).to_le_bytes());
-        for a in &self.args {
+        encode_args(&mut w, &self.args);
+        w
+    }
+
+    /// Reads [`Exception::encode`]'s bytes back; `None` for anything else.
+    pub fn decode(bytes: &[u8]) -> Option<Exception<Scalar>> {
+        let mut r = Bytes(bytes);
+        let class = r.str()?;
+        let n = r.u32()?;
+        let args = decode_args(&mut r, n, true)?;
+        r.0.is_empty().then_some(Exception { class, args })
+    }
+}
+
+fn encode_args(w: &mut Vec<u8>, args: &[ExceptionArg<Scalar>]) {
+    let str = |w: &mut Vec<u8>, s: &str| {
+        w.extend_from_slice(&(s.len() as u32).to_le_bytes());
+        w.extend_from_slice(s.as_bytes());
+    };
+    for a in args {
+        {
             match a {
                 ExceptionArg::Str(s) => {
                     w.push(0);
-                    str(&mut w, s);
+                    str(w, s);
                 }
                 ExceptionArg::Int(i) => {
                     w.push(1);
@@ -196,31 +239,36 @@ impl Exception<Scalar> {
                 ExceptionArg::Bool(b) => w.extend_from_slice(&[3, *b as u8]),
                 ExceptionArg::Runtime(t) => {
                     w.push(4);
-                    str(&mut w, t.name());
+                    str(w, t.name());
+                }
+                ExceptionArg::Format(p) => {
+                    w.push(5);
+                    w.extend_from_slice(&(p.len() as u32).to_le_bytes());
+                    encode_args(w, p);
                 }
             }
         }
-        w
     }
+}
 
-    /// Reads [`Exception::encode`]'s bytes back; `None` for anything else.
-    pub fn decode(bytes: &[u8]) -> Option<Exception<Scalar>> {
-        let mut r = Bytes(bytes);
-        let class = r.str()?;
-        let n = r.u32()?;
-        let mut args = Vec::new();
-        for _ in 0..n {
-            args.push(match r.take(1)?[0] {
-                0 => ExceptionArg::Str(r.str()?),
-                1 => ExceptionArg::Int(r.u64()? as i64),
-                2 => ExceptionArg::Float(f64::from_bits(r.u64()?)),
-                3 => ExceptionArg::Bool(r.take(1)?[0] != 0),
-                4 => ExceptionArg::Runtime(Scalar::parse(&r.str()?)?),
-                _ => return None,
-            });
-        }
-        r.0.is_empty().then_some(Exception { class, args })
+/// `n` arguments of [`encode_args`]; a `Format` only at the top (`nested`).
+fn decode_args(r: &mut Bytes<'_>, n: usize, nested: bool) -> Option<Vec<ExceptionArg<Scalar>>> {
+    let mut args = Vec::new();
+    for _ in 0..n {
+        args.push(match r.take(1)?[0] {
+            0 => ExceptionArg::Str(r.str()?),
+            1 => ExceptionArg::Int(r.u64()? as i64),
+            2 => ExceptionArg::Float(f64::from_bits(r.u64()?)),
+            3 => ExceptionArg::Bool(r.take(1)?[0] != 0),
+            4 => ExceptionArg::Runtime(Scalar::parse(&r.str()?)?),
+            5 if nested => {
+                let k = r.u32()?;
+                ExceptionArg::Format(decode_args(r, k, false)?)
+            }
+            _ => return None,
+        });
     }
+    Some(args)
 }
 
 struct Bytes<'a>(&'a [u8]);

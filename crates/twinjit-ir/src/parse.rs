@@ -318,33 +318,37 @@ impl Line<'_> {
     /// `ValueError` or `ValueError(arg, ...)` with string, number, bool and value arguments.
     fn exception(&mut self) -> Result<Exception<Value>, IrParseError> {
         let class = self.ident()?;
-        let mut args = Vec::new();
-        if self.is_punct('(') {
-            self.pos += 1;
-            while !self.is_punct(')') {
-                if !args.is_empty() {
-                    self.punct(',')?;
-                }
-                args.push(match self.next() {
-                    Some(Tok::Str(s)) => ExceptionArg::Str(s),
-                    Some(Tok::Int(i)) => ExceptionArg::Int(i),
-                    Some(Tok::Float(x)) => ExceptionArg::Float(x),
-                    Some(Tok::Ident(s)) => match s.as_str() {
-                        "true" => ExceptionArg::Bool(true),
-                        "false" => ExceptionArg::Bool(false),
-                        "nan" => ExceptionArg::Float(f64::NAN),
-                        "inf" => ExceptionArg::Float(f64::INFINITY),
-                        _ => {
-                            self.pos -= 1;
-                            ExceptionArg::Runtime(self.value()?)
-                        }
-                    },
-                    other => return self.err(format!("expected an exception argument, found {other:?}")),
-                });
-            }
-            self.pos += 1;
-        }
+        let args = if self.is_punct('(') { self.exception_args(true)? } else { Vec::new() };
         Ok(Exception { class, args })
+    }
+    /// `(arg, ...)` of an exception; `format(piece, ...)` among them when `top`.
+    fn exception_args(&mut self, top: bool) -> Result<Vec<ExceptionArg<Value>>, IrParseError> {
+        self.punct('(')?;
+        let mut args = Vec::new();
+        while !self.is_punct(')') {
+            if !args.is_empty() {
+                self.punct(',')?;
+            }
+            args.push(match self.next() {
+                Some(Tok::Str(s)) => ExceptionArg::Str(s),
+                Some(Tok::Int(i)) => ExceptionArg::Int(i),
+                Some(Tok::Float(x)) => ExceptionArg::Float(x),
+                Some(Tok::Ident(s)) => match s.as_str() {
+                    "true" => ExceptionArg::Bool(true),
+                    "false" => ExceptionArg::Bool(false),
+                    "nan" => ExceptionArg::Float(f64::NAN),
+                    "inf" => ExceptionArg::Float(f64::INFINITY),
+                    "format" if top => ExceptionArg::Format(self.exception_args(false)?),
+                    _ => {
+                        self.pos -= 1;
+                        ExceptionArg::Runtime(self.value()?)
+                    }
+                },
+                other => return self.err(format!("expected an exception argument, found {other:?}")),
+            });
+        }
+        self.pos += 1;
+        Ok(args)
     }
     fn block_call(&mut self) -> Result<BlockCall, IrParseError> {
         let b = self.entity("block")?;
@@ -769,5 +773,26 @@ mod tests {
         assert_eq!(e.args[0], crate::ExceptionArg::Str("say \"hi\"\n\\ \u{1b}".into()));
         let bare = "function @g() -> none {\nblock0():\n    raise AssertionError\n}\n";
         assert_eq!(format!("{}", parse_function(bare).expect("parses")), bare);
+    }
+
+    /// A message with run-time values (`format(...)`) reads back, renders as Python joins
+    /// `str()`s, and its values count among the runtime arguments in order.
+    #[test]
+    fn format_arguments_round_trip_and_render() {
+        let text = "function @f(a, b) -> none {\nblock0(v0: int64, v1: int64):\n    \
+                    raise ValueError(format(\"cannot assign slice of shape (\", v0, \",) from input of shape (\", v1, \",)\"))\n}\n";
+        let f = parse_function(text).expect("parses");
+        assert_eq!(format!("{f}"), text);
+        let crate::Terminator::Raise(e) = &f.blocks[0].term else { panic!("not a raise") };
+        assert_eq!(e.runtime().count(), 2);
+        let mut k = 0;
+        let m = e.message(|_| {
+            k += 1;
+            crate::exception::PyScalar::Int(k + 1)
+        });
+        assert_eq!(m, "cannot assign slice of shape (2,) from input of shape (3,)");
+        let site = e.map(|_| crate::Scalar::Int64);
+        assert_eq!(crate::exception::Exception::decode(&site.encode()), Some(site));
+        assert!(parse_function(&text.replace("format(\"", "format(format(\"")).is_err(), "no nesting");
     }
 }

@@ -294,13 +294,18 @@ fn write_term(f: &mut fmt::Formatter<'_>, t: &Terminator) -> fmt::Result {
 
 /// `raise ValueError("bad", 1, 2.5, true, v3)`; `raise ValueError` without arguments.
 fn write_raise(f: &mut fmt::Formatter<'_>, e: &crate::exception::Exception<Value>) -> fmt::Result {
-    use crate::exception::ExceptionArg;
     write!(f, "raise {}", e.class)?;
     if e.args.is_empty() {
         return Ok(());
     }
+    write_exception_args(f, &e.args)
+}
+
+/// `(a, b, ...)`; a `Format` argument as `format(piece, ...)`.
+fn write_exception_args(f: &mut fmt::Formatter<'_>, args: &[crate::exception::ExceptionArg<Value>]) -> fmt::Result {
+    use crate::exception::ExceptionArg;
     f.write_char('(')?;
-    for (i, a) in e.args.iter().enumerate() {
+    for (i, a) in args.iter().enumerate() {
         if i > 0 {
             f.write_str(", ")?;
         }
@@ -310,6 +315,10 @@ fn write_raise(f: &mut fmt::Formatter<'_>, e: &crate::exception::Exception<Value
             ExceptionArg::Float(x) => f.write_str(&float_text(*x))?,
             ExceptionArg::Bool(b) => write!(f, "{b}")?,
             ExceptionArg::Runtime(v) => write!(f, "{v}")?,
+            ExceptionArg::Format(p) => {
+                f.write_str("format")?;
+                write_exception_args(f, p)?;
+            }
         }
     }
     f.write_char(')')

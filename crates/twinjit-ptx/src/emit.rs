@@ -20,7 +20,9 @@ use hashbrown::{HashMap, HashSet};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use twinjit_diag::Span;
-use twinjit_ir::abi::{flatten, record_offset, ErrorCode, Part as AbiPart, Unsupported, MAX_RUNTIME_ARGS};
+use twinjit_ir::abi::{
+    flatten, record_offset, ErrorCode, Part as AbiPart, Unsupported, GPU_THREAD_IDS_OFFSET, MAX_RUNTIME_ARGS,
+};
 use twinjit_ir::builtins::{
     AtomicOp, BarrierReduce, BitOp, Helper, Intrinsic, KernelOp, Register, ShuffleKind, VoteOp,
 };
@@ -305,7 +307,7 @@ impl<'p> ModuleEmitter<'p> {
         let mut s = String::new();
         let _ =
             writeln!(s, "define void {}(ptr addrspace(1) %gerr{}{}) {{", sym(entry_name), sep(&decl), decl.join(", "));
-        s.push_str("entry:\n  %err = alloca [5 x i64], align 8\n  %ret = alloca i64, align 8\n");
+        let _ = writeln!(s, "entry:\n  %err = alloca [{RECORD_WORDS} x i64], align 8\n  %ret = alloca i64, align 8");
         s.push_str("  %depth = getelementptr inbounds i8, ptr %err, i64 32\n  store i64 0, ptr %depth, align 8\n");
         s.push_str(&pre);
         let _ = writeln!(s, "  %st = call i32 {body}(ptr %err, ptr %ret{}{})", sep(&pass), pass.join(", "));
@@ -315,8 +317,10 @@ impl<'p> ModuleEmitter<'p> {
         s.push_str(
             "  %first = extractvalue { i32, i1 } %cas, 1\n  br i1 %first, label %record, label %done\nrecord:\n",
         );
-        // Fields 4..40 of the thread's record, then thread and block ids.
-        for (k, off) in [(0, 4), (1, 8), (2, 16), (3, 24)] {
+        // The site and the values of the thread's record (not its depth), then thread and
+        // block ids.
+        let offs = [record_offset::SITE].into_iter().chain(record_offset::EXCEPTION_VALUES);
+        for (k, off) in offs.enumerate() {
             let (t, al) = if off == 4 { ("i32", 4) } else { ("i64", 8) };
             let _ = writeln!(s, "  %src{k} = getelementptr inbounds i8, ptr %err, i64 {off}");
             let _ = writeln!(s, "  %val{k} = load {t}, ptr %src{k}, align {al}");
@@ -326,7 +330,11 @@ impl<'p> ModuleEmitter<'p> {
         for (k, reg) in ["tid.x", "tid.y", "tid.z", "ctaid.x", "ctaid.y", "ctaid.z"].iter().enumerate() {
             let call = self.sreg(reg);
             let _ = writeln!(s, "  %id{k} = {call}");
-            let _ = writeln!(s, "  %idp{k} = getelementptr inbounds i8, ptr addrspace(1) %gerr, i64 {}", 40 + 4 * k);
+            let _ = writeln!(
+                s,
+                "  %idp{k} = getelementptr inbounds i8, ptr addrspace(1) %gerr, i64 {}",
+                GPU_THREAD_IDS_OFFSET + 4 * k
+            );
             let _ = writeln!(s, "  store volatile i32 %id{k}, ptr addrspace(1) %idp{k}, align 4");
         }
         s.push_str("  br label %done\ndone:\n  ret void\n}\n");
@@ -349,7 +357,10 @@ impl<'p> ModuleEmitter<'p> {
             sep(&decl),
             decl.join(", ")
         );
-        let _ = writeln!(s, "entry:\n  %err = alloca [5 x i64], align 8\n  %ret = alloca [{slots} x i64], align 8");
+        let _ = writeln!(
+            s,
+            "entry:\n  %err = alloca [{RECORD_WORDS} x i64], align 8\n  %ret = alloca [{slots} x i64], align 8"
+        );
         s.push_str("  %depth = getelementptr inbounds i8, ptr %err, i64 32\n  store i64 0, ptr %depth, align 8\n");
         s.push_str(&pre);
         let _ = writeln!(s, "  %st = call i32 {body}(ptr %err, ptr %ret{}{})", sep(&pass), pass.join(", "));
@@ -359,17 +370,20 @@ impl<'p> ModuleEmitter<'p> {
             let _ = writeln!(s, "  %g{k}p = getelementptr inbounds i64, ptr addrspace(1) %gret, i64 {k}");
             let _ = writeln!(s, "  store i64 %r{k}, ptr addrspace(1) %g{k}p, align 8");
         }
-        for k in 0..5 {
+        for k in 0..RECORD_WORDS {
             let _ = writeln!(s, "  %e{k}p = getelementptr inbounds i64, ptr %err, i64 {k}");
             let _ = writeln!(s, "  %e{k} = load i64, ptr %e{k}p, align 8");
             let _ = writeln!(s, "  %ge{k}p = getelementptr inbounds i64, ptr addrspace(1) %gerr, i64 {k}");
             let _ = writeln!(s, "  store i64 %e{k}, ptr addrspace(1) %ge{k}p, align 8");
         }
-        s.push_str("  %stp = getelementptr inbounds i8, ptr addrspace(1) %gerr, i64 40\n");
+        let _ = writeln!(s, "  %stp = getelementptr inbounds i8, ptr addrspace(1) %gerr, i64 {GPU_THREAD_IDS_OFFSET}");
         s.push_str("  store i32 %st, ptr addrspace(1) %stp, align 4\n  ret void\n}\n");
         s
     }
 }
+
+/// The 8-byte words of an [`twinjit_ir::abi::ErrorRecord`].
+const RECORD_WORDS: usize = GPU_THREAD_IDS_OFFSET / 8;
 
 fn sep(v: &[String]) -> &'static str {
     if v.is_empty() {

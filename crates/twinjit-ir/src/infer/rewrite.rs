@@ -21,6 +21,13 @@ use crate::typing;
 use hashbrown::HashMap;
 use twinjit_diag::{Diagnostic, Span};
 
+/// Numba's message when an operand of an array expression does not broadcast to the result
+/// (`{}`: the operand's position), with both shapes (`{src}`, `{dst}`: `shape_message`).
+const BROADCAST_SHAPES: &str = "unable to broadcast argument {} of shape {src} to output array of shape {dst}";
+
+/// Numba's message when a slice assignment's source does not fit, with both shapes.
+const SLICE_SHAPES: &str = "cannot assign slice of shape {dst} from input of shape {src}";
+
 mod arrays;
 mod broadcast;
 mod complex;

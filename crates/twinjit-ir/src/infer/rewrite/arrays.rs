@@ -47,15 +47,67 @@ impl<'r> Rewriter<'r> {
     /// Raises `class(message)` (`class()` for an empty message) when `cond` holds; code after
     /// goes into a new block.
     pub(super) fn raise_if(&mut self, b: Block, cond: Value, class: &str, message: &str, span: Span) {
+        let args = if message.is_empty() { vec![] } else { vec![ExceptionArg::Str(message.into())] };
+        self.raise_if_args(b, cond, class, args, span);
+    }
+
+    /// Raises `class(*args)` when `cond` holds; code after goes into a new block.
+    pub(super) fn raise_if_args(
+        &mut self,
+        b: Block,
+        cond: Value,
+        class: &str,
+        args: Vec<ExceptionArg<Value>>,
+        span: Span,
+    ) {
         let at = self.cur[b.index()];
         let raise = self.g.add_block();
         let cont = self.g.add_block();
         let to = |block| BlockCall { block, args: vec![] };
         self.g.terminate(at, Terminator::Branch(cond, to(raise), to(cont)), span);
-        let args = if message.is_empty() { vec![] } else { vec![ExceptionArg::Str(message.into())] };
         let exc = Exception { class: class.into(), args };
         self.g.terminate(raise, Terminator::Raise(Box::new(exc)), span);
         self.cur[b.index()] = cont;
+    }
+
+    /// A message naming two shapes: `template` with `{src}` and `{dst}` replaced by the
+    /// Python reprs of the run-time shapes `src` and `dst` (`(2,)`, `(4, 3)`); constant text
+    /// when it names neither.
+    pub(super) fn shape_message(template: &str, src: &[Value], dst: &[Value]) -> Vec<ExceptionArg<Value>> {
+        let mut pieces: Vec<ExceptionArg<Value>> = Vec::new();
+        let mut text = String::new();
+        let mut rest = template;
+        while let Some(at) = rest.find('{') {
+            let (before, tail) = rest.split_at(at);
+            text.push_str(before);
+            let (dims, skip) = if tail.starts_with("{src}") {
+                (src, 5)
+            } else if tail.starts_with("{dst}") {
+                (dst, 5)
+            } else {
+                text.push('{');
+                rest = &tail[1..];
+                continue;
+            };
+            text.push('(');
+            for (k, &d) in dims.iter().enumerate() {
+                if k > 0 {
+                    text.push_str(", ");
+                }
+                pieces.push(ExceptionArg::Str(std::mem::take(&mut text)));
+                pieces.push(ExceptionArg::Runtime(d));
+            }
+            text.push_str(if dims.len() == 1 { ",)" } else { ")" });
+            rest = &tail[skip..];
+        }
+        text.push_str(rest);
+        if pieces.is_empty() {
+            return vec![ExceptionArg::Str(text)];
+        }
+        if !text.is_empty() {
+            pieces.push(ExceptionArg::Str(text));
+        }
+        vec![ExceptionArg::Format(pieces)]
     }
 
     /// `for i in range(n): body(i)` as IR; code after it goes into the loop's exit block.
@@ -1061,7 +1113,7 @@ impl<'r> Rewriter<'r> {
             // An array expression stores straight into the view, element by element in C
             // order, reading its operands as it goes (Numba's semantics for overlapping
             // operands: `b[1:] += b[:-1]` is a running sum).
-            return self.store_elementwise(b, view, v, "cannot assign slice from input of different shape", span);
+            return self.store_elementwise(b, view, v, SLICE_SHAPES, span);
         }
         let vt = self.ty(self.val(v));
         let vv = self.val(v);
@@ -1081,8 +1133,7 @@ impl<'r> Rewriter<'r> {
                 // does for overlapping assignment).
                 let src = if self.root(vv) == self.root(a) { self.copy_of(b, vv, st.dtype, span)? } else { vv };
                 let dims = self.dims(b, view, span);
-                let src =
-                    self.broadcast_view(b, src, &dims, "cannot assign slice from input of different shape", span)?;
+                let src = self.broadcast_view(b, src, &dims, SLICE_SHAPES, span)?;
                 self.copy_elements(b, view, src, span)
             }
             t => Err(err(span, format!("cannot assign {t} to a slice of {}", Type::Array(at)), "assigned here")

@@ -266,7 +266,7 @@ impl Rewriter<'_> {
             Type::Array(ArrayType { layout: Layout::C, ..at }),
             span,
         );
-        self.evaluate_into(b, out, r, &leaves, "unable to broadcast argument {} to output array", span)?;
+        self.evaluate_into(b, out, r, &leaves, BROADCAST_SHAPES, span)?;
         Ok(out)
     }
 
@@ -368,7 +368,7 @@ impl Rewriter<'_> {
                 Type::Array(ArrayType { dtype: Scalar::Bool, ndim: mt.ndim, layout: Layout::C }),
                 span,
             );
-            rw.evaluate_into(b, marr, mask, &leaves, "unable to broadcast argument {} to output array", span)?;
+            rw.evaluate_into(b, marr, mask, &leaves, BROADCAST_SHAPES, span)?;
             Ok(vec![rw.fancy_get(b, a, marr, span)?])
         };
         let (mut fast, mut general) = (fast, general);
@@ -434,8 +434,9 @@ impl Rewriter<'_> {
         out
     }
 
-    /// NumPy's broadcast of `shapes` into `ndim` dimensions: along each axis the length that is
-    /// not 1 (checked later by [`Self::broadcast_view`]).
+    /// NumPy's broadcast of `shapes` into `ndim` dimensions: along each axis the first length
+    /// that is not 1 (checked later by [`Self::broadcast_view`], so a mismatch is reported
+    /// against the first operand's length, as Numba names the argument that does not fit).
     pub(super) fn broadcast_shape(&mut self, b: Block, shapes: &[Vec<Value>], ndim: usize, span: Span) -> Vec<Value> {
         let one = self.int(b, 1, span);
         (0..ndim)
@@ -443,8 +444,8 @@ impl Rewriter<'_> {
                 let mut d = one;
                 for s in shapes {
                     if let Some(j) = (k + s.len()).checked_sub(ndim) {
-                        let not_one = self.emit_compare(b, span, CmpOp::Ne, s[j], one);
-                        d = self.emit_select(b, span, not_one, s[j], d);
+                        let unset = self.emit_compare(b, span, CmpOp::Eq, d, one);
+                        d = self.emit_select(b, span, unset, s[j], d);
                     }
                 }
                 d
@@ -453,7 +454,8 @@ impl Rewriter<'_> {
     }
 
     /// `src` (new value, an array) as a view of shape `dims` by broadcasting, raising
-    /// `ValueError(message)` when some axis neither matches nor is 1.
+    /// `ValueError(message)` when some axis neither matches nor is 1 (`{src}` and `{dst}` in
+    /// `message` name the two shapes: [`Self::shape_message`]).
     pub(super) fn broadcast_view(
         &mut self,
         b: Block,
@@ -485,7 +487,8 @@ impl Rewriter<'_> {
             strides.push(self.emit_select(b, span, rep, zero, st));
         }
         if let Some(bad) = bad {
-            self.raise_if(b, bad, "ValueError", message, span);
+            let args = Self::shape_message(message, &ds, dims);
+            self.raise_if_args(b, bad, "ValueError", args, span);
         }
         let at = self.ty(src).array().expect("an array");
         let t = Type::Array(ArrayType { dtype: at.dtype, ndim: dims.len() as u8, layout: Layout::A });

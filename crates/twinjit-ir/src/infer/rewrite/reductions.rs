@@ -198,7 +198,7 @@ impl<'r> Rewriter<'r> {
             Source::Array(a) => return self.fold_elements(b, *a, init, span, body),
             Source::Expr { root, leaves, dims, .. } => (*root, leaves.clone(), dims.clone()),
         };
-        let m = "unable to broadcast argument {} to output array";
+        let m = BROADCAST_SHAPES;
         // Fast path: operands of the expression's shape, all C-contiguous: one flat loop.
         let nd = dims.len();
         let mut same: Option<Value> = None;
