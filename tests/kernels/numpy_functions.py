@@ -385,3 +385,17 @@ def tie_checksum(n, m):
         s += i * p[i]
     q = np.sort(x)
     return s, q[0], q[n // 2], q[n - 1]
+
+
+# Sampling without replacement (a permutation's head, as Numba draws it) and with it, from an
+# array and from range(n); asking for more than the population is a ValueError.
+# check: draw_sample(7, np.array([10.0, 20.0, 30.0, 40.0, 50.0]), 3, False) -> ([10.0, 40.0, 30.0], [[9, 6], [2, 5]], [30.0, 10.0], 3)
+# check: draw_sample(7, np.array([10.0, 20.0, 30.0, 40.0, 50.0]), 3, True) -> ([50.0, 20.0, 40.0], [[9, 6], [2, 5]], [30.0, 10.0], 3)
+# check: draw_sample(3, np.array([10.0, 20.0]), 3, False) raises ValueError: Cannot take a larger sample than population when 'replace=False'
+@njit
+def draw_sample(seed, pop, k, replace):
+    np.random.seed(seed)
+    a = np.random.choice(pop, k, replace=replace)
+    b = np.random.choice(10, (2, 2), replace=False)
+    c = np.random.choice(pop, size=2, replace=True)
+    return a, b, c, np.random.choice(4, replace=False)

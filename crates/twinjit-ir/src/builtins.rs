@@ -866,7 +866,7 @@ impl RandomOp {
             RandomOp::Uniform => (&["low", "high", "size"], 0),
             RandomOp::Randint => (&["low", "high", "size"], 1),
             RandomOp::Shuffle | RandomOp::Permutation => (&["x"], 1),
-            RandomOp::Choice => (&["a", "size"], 1),
+            RandomOp::Choice => (&["a", "size", "replace"], 1),
         }
     }
 }
@@ -1556,7 +1556,7 @@ builtins! {
     /// `np.random.permutation(x)`
     NpRandomPermutation = "np.random.permutation" ["numpy.random.permutation"] (1, 1) Random(RandomOp::Permutation), Rw;
     /// `np.random.choice(a, size)`
-    NpRandomChoice = "np.random.choice" ["numpy.random.choice"] (2, 2) Random(RandomOp::Choice), Rw;
+    NpRandomChoice = "np.random.choice" ["numpy.random.choice"] (3, 3) Random(RandomOp::Choice), Rw;
     /// Seeds this thread's generator (made by the `np.random.seed` rewrite).
     RandomSeedH = "random_seed" [] (1, 1) Internal, H(Helper::RandomSeed);
     /// `numba.get_num_threads()`

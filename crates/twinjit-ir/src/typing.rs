@@ -2211,6 +2211,10 @@ fn random(b: Builtin, r: RandomOp, args: &[Type]) -> Result<Type, TypeError> {
                     ))
                 }
             };
+            match args.get(2) {
+                None | Some(Type::None | Type::Scalar(Scalar::Bool)) => {}
+                Some(t) => return Err(TypeError::new(format!("replace must be a bool, found {t}"), "replace=")),
+            }
             sized(1, s)?
         }
     })

@@ -264,6 +264,14 @@ impl Rewriter<'_> {
         self.push(b, InstKind::Binary(op, x, y), t, span)
     }
 
+    /// The bool constant `v` (a new value) is, if it is one.
+    fn const_bool(&self, v: Value) -> Option<bool> {
+        match self.g.def_inst(v).map(|d| &d.kind) {
+            Some(InstKind::Const(Const::Bool(x))) => Some(*x),
+            _ => None,
+        }
+    }
+
     /// `x op y` as a bool.
     fn emit_compare(&mut self, b: Block, span: Span, op: CmpOp, x: Value, y: Value) -> Value {
         self.push(b, InstKind::Compare(op, x, y), Type::BOOL, span)

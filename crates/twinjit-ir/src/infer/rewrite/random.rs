@@ -201,11 +201,53 @@ impl Rewriter<'_> {
                         }
                     })
                 };
+                let always = match arg(2) {
+                    None => true,
+                    Some(r) => self.is_none(r) || self.const_bool(r) == Some(true),
+                };
                 match self.size_dims(b, arg(1), span)? {
+                    // One sample: `replace` is ignored, as in Numba.
                     None => one(self)?,
-                    Some(d) => {
+                    Some(d) if always => {
                         let dt = st.array().expect("an array").dtype;
                         self.fill_draws(b, dt, d, span, &mut one)?
+                    }
+                    Some(d) => {
+                        let dt = st.array().expect("an array").dtype;
+                        let replace = arg(2).expect("a replace argument");
+                        let line = Type::Array(ArrayType { dtype: dt, ndim: 1, layout: Layout::C });
+                        self.if_else_make(
+                            b,
+                            replace,
+                            std::slice::from_ref(&st),
+                            span,
+                            &mut |rw, _| Ok(vec![rw.fill_draws(b, dt, d.clone(), span, &mut one)?]),
+                            &mut |rw, _| {
+                                // Numba's: the first `size` elements of a permutation.
+                                let n = match rw.ty(a) {
+                                    Type::Array(_) => rw.push(b, InstKind::Dim(a, 0), Type::I64, span),
+                                    _ => rw.coerce(b, a, &Type::I64, span)?,
+                                };
+                                let out = rw.new_array(b, dt, d.clone(), false, span);
+                                let k = rw.product(b, &d, span);
+                                let big = rw.emit_compare(b, span, CmpOp::Gt, k, n);
+                                rw.raise_if(
+                                    b,
+                                    big,
+                                    "ValueError",
+                                    "Cannot take a larger sample than population when 'replace=False'",
+                                    span,
+                                );
+                                let p = rw.random_op(b, RandomOp::Permutation, &[a], line.clone(), span)?;
+                                let zero = rw.int(b, 0, span);
+                                rw.fold(b, (zero, k), vec![], span, &mut |rw, i, _| {
+                                    let x = rw.push(b, InstKind::Load(p, i), Type::Scalar(dt), span);
+                                    rw.push_void(b, InstKind::Store(out, i, x), span);
+                                    Ok(vec![])
+                                })?;
+                                Ok(vec![out])
+                            },
+                        )?[0]
                     }
                 }
             }
