@@ -106,7 +106,7 @@ b9:
 
 define void @"block_sum"(ptr addrspace(1) %gerr, ptr addrspace(1) %p0, i64 %p1, i64 %p2, ptr addrspace(1) %p3, i64 %p4, i64 %p5) {
 entry:
-  %err = alloca [5 x i64], align 8
+  %err = alloca [9 x i64], align 8
   %ret = alloca i64, align 8
   %depth = getelementptr inbounds i8, ptr %err, i64 32
   store i64 0, ptr %depth, align 8
@@ -137,23 +137,39 @@ record:
   %val3 = load i64, ptr %src3, align 8
   %dst3 = getelementptr inbounds i8, ptr addrspace(1) %gerr, i64 24
   store volatile i64 %val3, ptr addrspace(1) %dst3, align 8
+  %src4 = getelementptr inbounds i8, ptr %err, i64 40
+  %val4 = load i64, ptr %src4, align 8
+  %dst4 = getelementptr inbounds i8, ptr addrspace(1) %gerr, i64 40
+  store volatile i64 %val4, ptr addrspace(1) %dst4, align 8
+  %src5 = getelementptr inbounds i8, ptr %err, i64 48
+  %val5 = load i64, ptr %src5, align 8
+  %dst5 = getelementptr inbounds i8, ptr addrspace(1) %gerr, i64 48
+  store volatile i64 %val5, ptr addrspace(1) %dst5, align 8
+  %src6 = getelementptr inbounds i8, ptr %err, i64 56
+  %val6 = load i64, ptr %src6, align 8
+  %dst6 = getelementptr inbounds i8, ptr addrspace(1) %gerr, i64 56
+  store volatile i64 %val6, ptr addrspace(1) %dst6, align 8
+  %src7 = getelementptr inbounds i8, ptr %err, i64 64
+  %val7 = load i64, ptr %src7, align 8
+  %dst7 = getelementptr inbounds i8, ptr addrspace(1) %gerr, i64 64
+  store volatile i64 %val7, ptr addrspace(1) %dst7, align 8
   %id0 = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
-  %idp0 = getelementptr inbounds i8, ptr addrspace(1) %gerr, i64 40
+  %idp0 = getelementptr inbounds i8, ptr addrspace(1) %gerr, i64 72
   store volatile i32 %id0, ptr addrspace(1) %idp0, align 4
   %id1 = call i32 @llvm.nvvm.read.ptx.sreg.tid.y()
-  %idp1 = getelementptr inbounds i8, ptr addrspace(1) %gerr, i64 44
+  %idp1 = getelementptr inbounds i8, ptr addrspace(1) %gerr, i64 76
   store volatile i32 %id1, ptr addrspace(1) %idp1, align 4
   %id2 = call i32 @llvm.nvvm.read.ptx.sreg.tid.z()
-  %idp2 = getelementptr inbounds i8, ptr addrspace(1) %gerr, i64 48
+  %idp2 = getelementptr inbounds i8, ptr addrspace(1) %gerr, i64 80
   store volatile i32 %id2, ptr addrspace(1) %idp2, align 4
   %id3 = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
-  %idp3 = getelementptr inbounds i8, ptr addrspace(1) %gerr, i64 52
+  %idp3 = getelementptr inbounds i8, ptr addrspace(1) %gerr, i64 84
   store volatile i32 %id3, ptr addrspace(1) %idp3, align 4
   %id4 = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.y()
-  %idp4 = getelementptr inbounds i8, ptr addrspace(1) %gerr, i64 56
+  %idp4 = getelementptr inbounds i8, ptr addrspace(1) %gerr, i64 88
   store volatile i32 %id4, ptr addrspace(1) %idp4, align 4
   %id5 = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.z()
-  %idp5 = getelementptr inbounds i8, ptr addrspace(1) %gerr, i64 60
+  %idp5 = getelementptr inbounds i8, ptr addrspace(1) %gerr, i64 92
   store volatile i32 %id5, ptr addrspace(1) %idp5, align 4
   br label %done
 done:
