@@ -8,9 +8,14 @@ use twinjit_ir::parse_signature;
 
 /// Whether the machine code of `func` for `sig` has packed (vector) float instructions.
 fn packed(func: &str, sig: &str) -> bool {
+    packed_in("simd_loops.py", func, sig)
+}
+
+/// [`packed`] for a function of another corpus file.
+fn packed_in(file: &str, func: &str, sig: &str) -> bool {
     let engine = Engine::new(Target::Host).expect("host engine");
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/kernels/simd_loops.py");
-    let module = engine.load_file(path).expect("loads");
+    let path = format!("{}/tests/kernels/{file}", env!("CARGO_MANIFEST_DIR"));
+    let module = engine.load_file(&path).expect("loads");
     let sig = parse_signature(sig).expect("signature");
     let (_, asm) = Specialization::listings(&module, func, &sig).expect("compiles");
     let text: String = asm.iter().map(|(_, t)| t.as_str()).collect();
@@ -45,4 +50,11 @@ fn elementwise_loops_run_in_vectors() {
 fn strided_loops_stay_scalar() {
     // `a[::2]`: the element offset grows by the stride, not by one.
     assert!(!packed("every_other", "(float64[::1],)"));
+}
+
+/// A loop indexing an array with a length of its own keeps a bounds check per element; the
+/// copy `loop_version` makes for when the lengths fit has none, so it runs in vectors.
+#[test]
+fn versioned_loops_run_in_vectors() {
+    assert!(packed_in("loop_versions.py", "scaled_into", "(float64[::1], float64[::1], float64)"));
 }

@@ -12,6 +12,7 @@ mod gvn;
 mod if_convert;
 pub mod inline;
 mod licm;
+mod loop_version;
 pub mod parallel;
 mod refcount;
 mod simplify_cfg;
@@ -22,6 +23,7 @@ pub use expand_indexing::ExpandIndexing;
 pub use gvn::Gvn;
 pub use if_convert::IfConvert;
 pub use licm::Licm;
+pub use loop_version::LoopVersion;
 pub use refcount::Refcount;
 pub use simplify_cfg::SimplifyCfg;
 
@@ -93,7 +95,8 @@ impl From<VerifyError> for PipelineError {
 /// The standard pipeline after inference: `inline` (small leaf functions into their callers),
 /// then per function `expand_indexing`, `gvn`, `bounds_check_elim`, `licm`,
 /// `dce`, `simplify_cfg`, then `parallel` (which outlines `prange` loops into chunk functions, added
-/// to the program), then `refcount`.
+/// to the program), then `loop_version` (after outlining, so chunk loops are versioned too) and
+/// `refcount`.
 /// `boundscheck_for(source_name)` decides per function (decorator or engine option).
 pub fn run_pipeline(program: &mut TypedProgram, boundscheck_for: impl Fn(&str) -> bool) -> Result<(), PipelineError> {
     inline::inline_leaves(program);
@@ -116,7 +119,7 @@ pub fn run_pipeline(program: &mut TypedProgram, boundscheck_for: impl Fn(&str) -
         if dump_requested("parallel") {
             eprintln!("; after parallel\n{}", tf.func);
         }
-        run_passes(&mut tf.func, Level::Lowered, &[&Refcount])?;
+        run_passes(&mut tf.func, Level::Lowered, &[&LoopVersion, &Refcount])?;
     }
     Ok(())
 }

@@ -1,0 +1,214 @@
+//! `loop_version`: a counted loop whose bounds checks the loop's range proves, once its
+//! bounds are known, runs a copy of itself without those checks. The checks that
+//! `bounds_check_elim` cannot drop are the ones on an array with a length of its own
+//! (`out[i] = f(x[i])` for `i in range(len(x))`): whether they pass depends on the two lengths,
+//! known only at run time. Before such a loop a new block tests, once, that every iteration's
+//! index is in bounds; when it is, the copy runs, else the original loop with its checks,
+//! which raises the same `IndexError` after the same iterations as before. So Python's
+//! semantics are kept exactly, and the copy, with no check left, can be vectorised by the host.
+//!
+//! A loop qualifies when it is one block `L(p...)` (the front end's rotated loop) ending
+//! `br lt(i + 1, n), L(..., i + 1, ...), exit(...)` with `i` one of its parameters and `n`
+//! defined outside it, has no unwind edge, holds no `prange` marker, and no value it defines
+//! is used outside it (its exit edge's arguments aside). A check qualifies when it is
+//! `checkindex i + k, len` (or `i`, `i - k`) with `k` and `len` defined outside the loop.
+//! Entered with `i = s`, the loop visits `s, s + 1, ..., n - 1` (once at least), so the test is
+//! `0 <= s < n <= len` and `-s <= k <= len - n` for each check, written so that no sum can
+//! overflow (a wrapped sum would make an unchecked access out of bounds).
+
+use super::Pass;
+use crate::builtins::Builtin;
+use crate::function::*;
+use crate::types::Type;
+use hashbrown::{HashMap, HashSet};
+
+/// Loop versioning on bounds checks.
+pub struct LoopVersion;
+
+/// A check the copy drops: its index's offset from the induction variable (`None`: 0, else the
+/// value and whether it is subtracted) and the length.
+struct Dropped {
+    inst: Inst,
+    offset: Option<(Value, bool)>,
+    len: Value,
+}
+
+/// A loop to version.
+struct Candidate {
+    block: Block,
+    /// The induction variable's parameter position.
+    iv_pos: usize,
+    bound: Value,
+    dropped: Vec<Dropped>,
+}
+
+impl Pass for LoopVersion {
+    fn name(&self) -> &'static str {
+        "loop_version"
+    }
+
+    fn run(&self, f: &mut Function) -> bool {
+        let candidates: Vec<Candidate> = (0..f.blocks.len()).filter_map(|b| candidate(f, Block(b as u32))).collect();
+        let changed = !candidates.is_empty();
+        for c in candidates {
+            version(f, &c);
+        }
+        changed
+    }
+}
+
+fn candidate(f: &Function, l: Block) -> Option<Candidate> {
+    let bd = &f.blocks[l.index()];
+    if l == Block(0) || bd.unwind.is_some() {
+        return None;
+    }
+    let Terminator::Branch(c, back, exit) = &bd.term else { return None };
+    if back.block != l || exit.block == l {
+        return None;
+    }
+    let local: HashSet<Value> =
+        bd.params.iter().copied().chain(bd.insts.iter().filter_map(|i| f.insts[i.index()].result)).collect();
+    let outside = |v: Value| !local.contains(&v);
+    // c = lt(next, n), next = add(i, 1) (either order), back edge passes next for i.
+    let InstKind::Compare(CmpOp::Lt, next, bound) = f.def_inst(*c)?.kind else { return None };
+    if !outside(bound) || f.ty(bound) != &Type::I64 {
+        return None;
+    }
+    let InstKind::Binary(BinaryOp::Add, x, y) = f.def_inst(next)?.kind else { return None };
+    let iv = if f.const_int(y) == Some(1) {
+        x
+    } else if f.const_int(x) == Some(1) {
+        y
+    } else {
+        return None;
+    };
+    let iv_pos = bd.params.iter().position(|&p| p == iv)?;
+    if back.args.get(iv_pos) != Some(&next) || f.ty(iv) != &Type::I64 {
+        return None;
+    }
+    let mut dropped = Vec::new();
+    for &i in &bd.insts {
+        let d = &f.insts[i.index()];
+        match &d.kind {
+            InstKind::Builtin(Builtin::PrangeLoop, _) => return None,
+            InstKind::CheckIndex(idx, len, _) if outside(*len) => {
+                let offset = if *idx == iv {
+                    Some(None)
+                } else {
+                    match f.def_inst(*idx).map(|d| &d.kind) {
+                        Some(InstKind::Binary(BinaryOp::Add, a, k)) if *a == iv && outside(*k) => {
+                            Some(Some((*k, false)))
+                        }
+                        Some(InstKind::Binary(BinaryOp::Add, k, a)) if *a == iv && outside(*k) => {
+                            Some(Some((*k, false)))
+                        }
+                        Some(InstKind::Binary(BinaryOp::Sub, a, k)) if *a == iv && outside(*k) => {
+                            Some(Some((*k, true)))
+                        }
+                        _ => None,
+                    }
+                };
+                if let Some(offset) = offset {
+                    dropped.push(Dropped { inst: i, offset, len: *len });
+                }
+            }
+            _ => {}
+        }
+    }
+    if dropped.is_empty() {
+        return None;
+    }
+    // No value of the loop is read outside it but through its own edges.
+    for (b, other) in f.blocks.iter().enumerate() {
+        if b == l.index() {
+            continue;
+        }
+        let reads_local = other
+            .insts
+            .iter()
+            .flat_map(|i| f.insts[i.index()].kind.operands())
+            .chain(other.end_operands())
+            .any(|v| local.contains(&v));
+        if reads_local {
+            return None;
+        }
+    }
+    Some(Candidate { block: l, iv_pos, bound, dropped })
+}
+
+/// Copies loop `c.block` without its dropped checks and routes its entry edges through a test
+/// that picks the copy when every dropped check would pass.
+fn version(f: &mut Function, c: &Candidate) {
+    let l = c.block;
+    let span = f.blocks[l.index()].term_span;
+    let param_types: Vec<Type> = f.blocks[l.index()].params.iter().map(|p| f.ty(*p).clone()).collect();
+
+    // The copy.
+    let copy = f.add_block();
+    let mut map: HashMap<Value, Value> = HashMap::new();
+    for (k, t) in param_types.iter().enumerate() {
+        let p = f.add_block_param(copy, t.clone());
+        map.insert(f.blocks[l.index()].params[k], p);
+    }
+    let drop: HashSet<Inst> = c.dropped.iter().map(|d| d.inst).collect();
+    for i in f.blocks[l.index()].insts.clone() {
+        if drop.contains(&i) {
+            continue;
+        }
+        let d = f.insts[i.index()].clone();
+        let mut kind = d.kind;
+        kind.map_operands(|v| *map.get(&v).unwrap_or(&v));
+        let ty = d.result.map(|r| f.ty(r).clone());
+        if let Some(r) = f.push(copy, kind, ty, d.span) {
+            map.insert(d.result.expect("a result"), r);
+        }
+    }
+    let mut term = f.blocks[l.index()].term.clone();
+    term.map_operands(|v| *map.get(&v).unwrap_or(&v));
+    if let Terminator::Branch(_, back, _) = &mut term {
+        back.block = copy;
+    }
+    f.terminate(copy, term, span);
+
+    // The test, on every edge that enters the loop from outside.
+    let test = f.add_block();
+    let params: Vec<Value> = param_types.iter().map(|t| f.add_block_param(test, t.clone())).collect();
+    let s = params[c.iv_pos];
+    let n = c.bound;
+    let emit = |f: &mut Function, kind: InstKind, ty: Type| f.push(test, kind, Some(ty), span).expect("a value");
+    let zero = emit(f, InstKind::Const(Const::Int(0)), Type::I64);
+    let mut ok = emit(f, InstKind::Compare(CmpOp::Le, zero, s), Type::BOOL);
+    let runs = emit(f, InstKind::Compare(CmpOp::Lt, s, n), Type::BOOL);
+    ok = emit(f, InstKind::Binary(BinaryOp::BitAnd, ok, runs), Type::BOOL);
+    let mut neg_s = None;
+    for d in &c.dropped {
+        let within = emit(f, InstKind::Compare(CmpOp::Le, n, d.len), Type::BOOL);
+        ok = emit(f, InstKind::Binary(BinaryOp::BitAnd, ok, within), Type::BOOL);
+        if let Some((k, sub)) = d.offset {
+            // k + i for i in [s, n): the offset k (negated for `i - k`) in [-s, len - n].
+            let k = if sub { emit(f, InstKind::Binary(BinaryOp::Sub, zero, k), Type::I64) } else { k };
+            // `-k` of i64::MIN wraps to itself, which then fails `-s <= k` (s >= 0).
+            let neg_s = *neg_s.get_or_insert_with(|| emit(f, InstKind::Binary(BinaryOp::Sub, zero, s), Type::I64));
+            let room = emit(f, InstKind::Binary(BinaryOp::Sub, d.len, n), Type::I64);
+            let lo = emit(f, InstKind::Compare(CmpOp::Le, neg_s, k), Type::BOOL);
+            let hi = emit(f, InstKind::Compare(CmpOp::Le, k, room), Type::BOOL);
+            let both = emit(f, InstKind::Binary(BinaryOp::BitAnd, lo, hi), Type::BOOL);
+            ok = emit(f, InstKind::Binary(BinaryOp::BitAnd, ok, both), Type::BOOL);
+        }
+    }
+    let fast = BlockCall { block: copy, args: params.clone() };
+    let slow = BlockCall { block: l, args: params };
+    f.terminate(test, Terminator::Branch(ok, fast, slow), span);
+
+    let (test_block, copy_block) = (test.index(), copy.index());
+    for (b, bd) in f.blocks.iter_mut().enumerate() {
+        if b == l.index() || b == test_block || b == copy_block {
+            continue;
+        }
+        for call in bd.succs_mut() {
+            if call.block == l {
+                call.block = test;
+            }
+        }
+    }
+}
