@@ -8,6 +8,10 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 use twinjit::{ArgValue, Engine, Function, Target};
 
+#[path = "common/numpy_alloc.rs"]
+mod numpy_alloc;
+use numpy_alloc::numpy_vec;
+
 const SRC: &str = include_str!("kernels/host_kernels.py");
 
 fn median(mut v: Vec<Duration>) -> Duration {
@@ -63,13 +67,13 @@ fn main() {
     let n = 10_000_000usize;
     let reps = 15;
 
-    let mut a = vec![0.0f64; n];
+    let mut a = numpy_vec(n, |_| 0.0f64);
     let f = m.function("fill_array").unwrap();
     let c = median2((0..5).map(|_| cold("fill_array", vec![ArgValue::array_mut(&mut a, &[n])])).collect());
     report("fill_array", c, time_calls(&f, reps, |f| f.call::<()>((&mut a[..],)).unwrap()));
 
     let side = 2000usize;
-    let spins: Vec<f64> = (0..side * side).map(|i| if (i * 7919 + 13) % 5 < 2 { 1.0 } else { -1.0 }).collect();
+    let spins: Vec<f64> = numpy_vec(side * side, |i| if (i * 7919 + 13) % 5 < 2 { 1.0 } else { -1.0 });
     let f = m.function("ising_energy").unwrap();
     let c = median2(
         (0..5)
@@ -102,7 +106,7 @@ fn main() {
         }),
     );
 
-    let mut img = vec![0i32; 1000 * 1000];
+    let mut img = numpy_vec(1000 * 1000, |_| 0i32);
     let f = m.function("mandelbrot").unwrap();
     let c = median2(
         (0..5)
@@ -147,8 +151,8 @@ fn main() {
         }),
     );
 
-    let x: Vec<f64> = (0..n).map(|i| ((i * 2654435761) % 1000) as f64 * 1e-3).collect();
-    let mut out = vec![0.0f64; n];
+    let x: Vec<f64> = numpy_vec(n, |i| ((i * 2654435761) % 1000) as f64 * 1e-3);
+    let mut out = numpy_vec(n, |_| 0.0f64);
     let f = m.function("prefix_sum").unwrap();
     let c = median2(
         (0..5)

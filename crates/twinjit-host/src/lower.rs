@@ -363,12 +363,19 @@ impl FnLowering<'_, '_> {
     /// Emits the vector loop of every vectorised loop that was entered (see `simd`):
     ///
     /// ```text
-    /// entry(i0): run the loop's offsets at i0; if n - i0 >= lanes and no two accesses
-    ///            overlap within a vector: vloop(i0), else header(i0)
-    /// vloop(i):  the work on lanes i .. i + lanes; i += lanes;
-    ///            if n - i >= lanes: vloop(i) else tail(i)
+    /// entry(i0): run the loop's offsets at i0; if i0 <= n - lanes and no two accesses
+    ///            overlap within a vector: ucheck(i0), else header(i0)
+    /// ucheck(i): if i <= n - UNROLL * lanes: uloop(i) else vcheck(i)
+    /// uloop(i):  the work on lanes i .. i + lanes, then the next UNROLL - 1 vectors, in order;
+    ///            i += UNROLL * lanes; if i <= n - UNROLL * lanes: uloop(i) else vcheck(i)
+    /// vcheck(i): if i <= n - lanes: vloop(i) else tail(i)
+    /// vloop(i):  the work on lanes i .. i + lanes; i += lanes; if i <= n - lanes: vloop(i)
+    ///            else tail(i)
     /// tail(i):   guarded loop: header(i); rotated: if i < n: header(i) else exit
     /// ```
+    ///
+    /// The unrolled loop runs the vectors one after another, each as the one-vector loop would,
+    /// so it needs no other overlap test; it only saves the counter's update and test.
     pub(crate) fn emit_vector_loops(&mut self) -> Result<(), HostError> {
         self.unwind = None;
         let loops = std::mem::take(&mut self.simd);
@@ -381,18 +388,26 @@ impl FnLowering<'_, '_> {
     }
 
     fn vector_loop(&mut self, lp: &crate::simd::VecLoop, entry: cl::Block) -> Result<(), HostError> {
+        /// Vectors per iteration of the unrolled loop.
+        const UNROLL: i64 = 4;
         let header = self.blocks[lp.header.index()];
-        let (vloop, tail) = (self.b.create_block(), self.b.create_block());
-        self.b.append_block_param(vloop, types::I64);
-        self.b.append_block_param(tail, types::I64);
+        let blocks: Vec<cl::Block> = (0..5).map(|_| self.b.create_block()).collect();
+        let [ucheck, uloop, vcheck, vloop, tail] = blocks[..] else { unreachable!("five blocks") };
+        for &b in &blocks {
+            self.b.append_block_param(b, types::I64);
+        }
         let esize = lp.elem.size() as i64;
+        let go = |this: &mut Self, c: cl::Value, yes: cl::Block, no: cl::Block, i: cl::Value| {
+            this.b.ins().brif(c, yes, &[BlockArg::from(i)], no, &[BlockArg::from(i)]);
+        };
 
         self.b.switch_to_block(entry);
         let i0 = self.b.block_params(entry)[0];
         self.vector_work(lp, i0, false)?;
         let n = self.one(lp.bound);
-        let left = self.b.ins().isub(n, i0);
-        let mut ok = self.b.ins().icmp_imm_s(IntCC::SignedGreaterThanOrEqual, left, lp.lanes);
+        let limit1 = self.b.ins().iadd_imm_s(n, -lp.lanes);
+        let limit_u = self.b.ins().iadd_imm_s(n, -UNROLL * lp.lanes);
+        let mut ok = self.b.ins().icmp(IntCC::SignedLessThanOrEqual, i0, limit1);
         for &((a, o), (c, p)) in &lp.pairs {
             let (x, y) = (self.element_addr(a, o), self.element_addr(c, p));
             let d = self.b.ins().isub(x, y);
@@ -403,16 +418,34 @@ impl FnLowering<'_, '_> {
             let fine = self.b.ins().bor(same, apart);
             ok = self.b.ins().band(ok, fine);
         }
-        self.b.ins().brif(ok, vloop, &[BlockArg::from(i0)], header, &[BlockArg::from(i0)]);
+        go(self, ok, ucheck, header, i0);
+
+        self.b.switch_to_block(ucheck);
+        let i = self.b.block_params(ucheck)[0];
+        let c = self.b.ins().icmp(IntCC::SignedLessThanOrEqual, i, limit_u);
+        go(self, c, uloop, vcheck, i);
+
+        self.b.switch_to_block(uloop);
+        let i = self.b.block_params(uloop)[0];
+        for k in 0..UNROLL {
+            let ik = if k == 0 { i } else { self.b.ins().iadd_imm_s(i, k * lp.lanes) };
+            self.vector_work(lp, ik, true)?;
+        }
+        let next = self.b.ins().iadd_imm_s(i, UNROLL * lp.lanes);
+        let c = self.b.ins().icmp(IntCC::SignedLessThanOrEqual, next, limit_u);
+        go(self, c, uloop, vcheck, next);
+
+        self.b.switch_to_block(vcheck);
+        let i = self.b.block_params(vcheck)[0];
+        let c = self.b.ins().icmp(IntCC::SignedLessThanOrEqual, i, limit1);
+        go(self, c, vloop, tail, i);
 
         self.b.switch_to_block(vloop);
         let i = self.b.block_params(vloop)[0];
         self.vector_work(lp, i, true)?;
         let next = self.b.ins().iadd_imm_s(i, lp.lanes);
-        let n = self.one(lp.bound);
-        let left = self.b.ins().isub(n, next);
-        let more = self.b.ins().icmp_imm_s(IntCC::SignedGreaterThanOrEqual, left, lp.lanes);
-        self.b.ins().brif(more, vloop, &[BlockArg::from(next)], tail, &[BlockArg::from(next)]);
+        let c = self.b.ins().icmp(IntCC::SignedLessThanOrEqual, next, limit1);
+        go(self, c, vloop, tail, next);
 
         self.b.switch_to_block(tail);
         let i = self.b.block_params(tail)[0];
@@ -421,7 +454,6 @@ impl FnLowering<'_, '_> {
                 self.b.ins().jump(header, &[BlockArg::from(i)]);
             }
             Some(e) => {
-                let n = self.one(lp.bound);
                 let some = self.b.ins().icmp(IntCC::SignedLessThan, i, n);
                 let args = self.edge_args(&e.args);
                 let exit = self.blocks[e.block.index()];
