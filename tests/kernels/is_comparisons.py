@@ -68,3 +68,21 @@ def bools(p, q):
 @njit
 def chained(a, b, c):
     return a is b is not c
+
+
+# Identity of arrays and lists, as Numba decides it: an array is the same object as another
+# view of its buffer with the same shape and strides (a full slice is), a list only as itself.
+# check: same_objects(np.array([1.0, 2.0, 3.0]), np.array([1.0, 2.0, 3.0])) -> (False, True, True, True, True, True)
+# check: same_buffer_lists(4) -> (True, False, False, True)
+@njit
+def same_objects(a, b):
+    c = a
+    return a is b, a is c, a is a[:], a[1:] is a[1:], a is not a[::-1], a is a
+
+
+@njit
+def same_buffer_lists(n):
+    a = list(range(n))
+    b = a
+    c = a[:]
+    return (a is b), (a is not b), (a is c), (a is not c)

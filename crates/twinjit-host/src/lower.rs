@@ -1238,6 +1238,11 @@ impl FnLowering<'_, '_> {
             let params = vec![types::I64; xs.len()];
             return Ok(self.call_helper(runtime::helper_symbol(Helper::Gemm, f32), &xs, &params, types::I64));
         }
+        if matches!(bi.info().lowering, Lowering::Intrinsic(Intrinsic::SameAddress)) {
+            // The first parts: an array's data pointer, a list's object.
+            let (x, y) = (self.vals[args[0].index()][0], self.vals[args[1].index()][0]);
+            return Ok(self.b.ins().icmp(IntCC::Equal, x, y));
+        }
         let xs: Vec<cl::Value> = args.iter().map(|a| self.one(*a)).collect();
         let arg_types: Vec<types::Type> = args.iter().map(|a| scalar_type(self.scalar(*a))).collect();
         let t = arg_types.first().copied().unwrap_or(types::F64);
@@ -1252,6 +1257,7 @@ impl FnLowering<'_, '_> {
                 Intrinsic::Rint => self.b.ins().nearest(xs[0]),
                 Intrinsic::Copysign => self.b.ins().fcopysign(xs[0], xs[1]),
                 Intrinsic::IsNan => self.b.ins().fcmp(FloatCC::Unordered, xs[0], xs[0]),
+                Intrinsic::SameAddress => unreachable!("lowered above"),
                 Intrinsic::IsInf | Intrinsic::IsFinite => {
                     let a = self.b.ins().fabs(xs[0]);
                     let inf =

@@ -743,6 +743,9 @@ pub enum Intrinsic {
     IsFinite,
     /// Round to the nearest integer, ties to even (as a float).
     Rint,
+    /// Whether two arrays start at the same address, or two lists are the same object
+    /// (their first parts: the data pointer, the list object): `is` between them.
+    SameAddress,
 }
 
 /// The shape of a C math function and the functions themselves (float64 and float32 forms).
@@ -1511,6 +1514,9 @@ builtins! {
     FlagsF = "flags.f_contiguous" [] (1, 1) ArrayFlag(true), Rw;
     /// The size of a shape (made by `np.ndindex` loops).
     ShapeSize = "shape_size" [] (1, 1) ShapeSize, Rw;
+    /// `a is b` of two arrays or two lists of one type: the same address (with equal shapes
+    /// and strides, checked by the rewrite, for arrays), as Numba compares them.
+    SameAddress = "same_address" [] (2, 2) Internal, In(I::SameAddress);
     /// The index tuple of a flat position (made by `np.ndindex` loops).
     Unravel = "unravel" [] (2, 2) Unravel, Rw;
     /// The iteration shape of an `np.nditer` loop over a tuple of operands.

@@ -665,14 +665,7 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             let t = binary(BinaryOp::Pow, scalar(0)?, scalar(1)?).map_err(|m| TypeError::new(m, "here"))?;
             Type::Scalar(t.result)
         }
-        Typing::Identity => {
-            // Numba's `generic_is`: mutable values (arrays) have no identity in nopython mode.
-            if ty(0) == ty(1) && ty(0).array().is_some() {
-                return Err(TypeError::new(format!("`is` between arrays ({}) is not supported", ty(0)), "here")
-                    .with_hint("compare arrays element by element, or their shapes"));
-            }
-            Type::BOOL
-        }
+        Typing::Identity => Type::BOOL,
         Typing::Sum if matches!(ty(0), Type::Array(a) if a.ndim == 1) => {
             // The scalar `+` of the start and the elements, settled (as for a list).
             let e = array_of(&ty(0), b.name())?.dtype;

@@ -1386,6 +1386,9 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
                 Intrinsic::Rint => one(t, self.intrinsic("rint", t, &[&xs[0].op])),
                 Intrinsic::Copysign => one(t, self.intrinsic("copysign", t, &[&xs[0].op, &xs[1].op])),
                 Intrinsic::IsNan => one("i1", self.def(format!("fcmp uno {t} {}, {}", xs[0].op, xs[0].op))),
+                Intrinsic::SameAddress => {
+                    one("i1", self.def(format!("icmp eq {} {}, {}", xs[0].ty, xs[0].op, xs[1].op)))
+                }
                 Intrinsic::IsInf | Intrinsic::IsFinite => {
                     let a = self.intrinsic("fabs", t, &[&xs[0].op]);
                     let inf = float_lit(f64::INFINITY);

@@ -1130,6 +1130,23 @@ impl Rewriter<'_> {
                         let flag = self.push(b, InstKind::TupleGet(o, 0), Type::BOOL, span);
                         self.push(b, InstKind::Unary(UnaryOp::Not, flag), rt, span)
                     }
+                    // Numba's `array_is` and `list_is`: the same buffer (viewed with the same
+                    // shape and strides), the same list object.
+                    (Type::Array(_), _) if ta == tb => {
+                        let (a, c) = (nargs[0], nargs[1]);
+                        let mut same =
+                            self.push(b, InstKind::Builtin(Builtin::SameAddress, vec![a, c]), rt.clone(), span);
+                        let (da, dc) = (self.dims(b, a, span), self.dims(b, c, span));
+                        let (sa, sc) = (self.strides(b, a, span), self.strides(b, c, span));
+                        for (x, y) in da.into_iter().zip(dc).chain(sa.into_iter().zip(sc)) {
+                            let eq = self.emit_compare(b, span, CmpOp::Eq, x, y);
+                            same = self.emit_binary(b, span, BinaryOp::BitAnd, same, eq);
+                        }
+                        same
+                    }
+                    (Type::List(_), _) if ta == tb => {
+                        self.push(b, InstKind::Builtin(Builtin::SameAddress, nargs.to_vec()), rt, span)
+                    }
                     (Type::Tuple(_), _) if ta == tb => {
                         return Err(err(span, "`is` between tuples is not supported", "here")
                             .with_hint("compare the tuples with `==`"))

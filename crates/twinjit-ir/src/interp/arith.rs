@@ -361,6 +361,11 @@ pub(super) fn builtin(b: Builtin, args: &[&RtValue], rty: &Type) -> Result<RtVal
     let _ = rty;
     let bad = || RuntimeErrorKind::Unsupported(format!("{} of {:?}", b.name(), args));
     match b.info().lowering {
+        Lowering::Intrinsic(Intrinsic::SameAddress) => Ok(RtValue::Bool(match args {
+            [RtValue::Array(x), RtValue::Array(y)] => std::rc::Rc::ptr_eq(&x.data, &y.data) && x.base == y.base,
+            [RtValue::List(x), RtValue::List(y)] => std::rc::Rc::ptr_eq(&x.items, &y.items),
+            _ => return Err(bad()),
+        })),
         Lowering::Intrinsic(i) => intrinsic(i, args).ok_or_else(bad),
         Lowering::Libm(m) => Ok(match (m.sig, args) {
             (LibmSig::Unary(f, _), [RtValue::F64(x)]) => RtValue::F64(f(*x)),
@@ -413,6 +418,7 @@ fn intrinsic(i: Intrinsic, args: &[&RtValue]) -> Option<RtValue> {
         Intrinsic::IsNan => pred!(is_nan),
         Intrinsic::IsInf => pred!(is_infinite),
         Intrinsic::IsFinite => pred!(is_finite),
+        Intrinsic::SameAddress => return None,
     })
 }
 
