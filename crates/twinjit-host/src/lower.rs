@@ -1178,13 +1178,48 @@ impl FnLowering<'_, '_> {
 
     /// Python `//` and `%` on int64 with the IR's raw semantics (zero divisor gives 0; the
     /// error, under the Python model, is an explicit `checknonzero` before).
+    /// Python's `//` or `%` of integers of type `t` (the IR's raw semantics: a zero divisor
+    /// gives 0). For int64 operands that both fit in 32 bits unsigned, with a non-zero divisor
+    /// (loop counters, sizes, most integers a program divides), the 32-bit unsigned division
+    /// runs: several times faster than the 64-bit one on x86-64 (LLVM's "bypass slow
+    /// division"), and with both operands non-negative the floor needs no adjustment.
     fn int_divmod(&mut self, op: BinaryOp, x: cl::Value, y: cl::Value, c: Value, t: types::Type) -> cl::Value {
+        if t != types::I64 || self.const_int(c).is_some() {
+            return self.int_divmod_general(op, x, y, c, t);
+        }
+        let (small, big, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        self.b.append_block_param(join, t);
+        let both = self.b.ins().bor(x, y);
+        let high = self.b.ins().ushr_imm_u(both, 32);
+        let fits = self.b.ins().icmp_imm_s(IntCC::Equal, high, 0);
+        let nonzero = self.b.ins().icmp_imm_s(IntCC::NotEqual, y, 0);
+        let fast = self.b.ins().band(fits, nonzero);
+        self.b.ins().brif(fast, small, &[], big, &[]);
+
+        self.b.switch_to_block(small);
+        self.b.seal_block(small);
+        let (x32, y32) = (self.b.ins().ireduce(types::I32, x), self.b.ins().ireduce(types::I32, y));
+        let r = if op == BinaryOp::FloorDiv { self.b.ins().udiv(x32, y32) } else { self.b.ins().urem(x32, y32) };
+        let r = self.b.ins().uextend(t, r);
+        self.b.ins().jump(join, &[r.into()]);
+
+        self.b.switch_to_block(big);
+        self.b.seal_block(big);
+        let r = self.int_divmod_general(op, x, y, c, t);
+        self.b.ins().jump(join, &[r.into()]);
+
+        self.b.switch_to_block(join);
+        self.b.seal_block(join);
+        self.b.block_params(join)[0]
+    }
+
+    fn int_divmod_general(&mut self, op: BinaryOp, x: cl::Value, y: cl::Value, c: Value, t: types::Type) -> cl::Value {
         if let Some(k) = self.const_int(c).filter(|&k| k > 0) {
             // Positive constant divisor: no zero or overflow guard needed.
-            let q = self.b.ins().sdiv_imm_s(x, k);
             let r = self.b.ins().srem_imm_s(x, k);
             let rneg = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, r, 0);
             return if op == BinaryOp::FloorDiv {
+                let q = self.b.ins().sdiv_imm_s(x, k);
                 let q1 = self.b.ins().iadd_imm_s(q, -1);
                 self.b.ins().select(rneg, q1, q)
             } else {
@@ -1198,23 +1233,31 @@ impl FnLowering<'_, '_> {
         let ym1 = self.b.ins().icmp_imm_s(IntCC::Equal, y, -1);
         let guard = self.b.ins().bor(y0, ym1);
         let safe = self.b.ins().select(guard, one, y);
-        let q = self.b.ins().sdiv(x, safe);
+        // The quotient only where it is wanted: a division may trap, so Cranelift keeps an
+        // unused one (a second `idiv` for every `%`).
+        let q = (op == BinaryOp::FloorDiv).then(|| {
+            let q = self.b.ins().sdiv(x, safe);
+            // y == -1: quotient -x (wrapping).
+            let negx = self.b.ins().ineg(x);
+            self.b.ins().select(ym1, negx, q)
+        });
         let r = self.b.ins().srem(x, safe);
-        // y == -1: quotient -x (wrapping), remainder 0.
-        let negx = self.b.ins().ineg(x);
-        let q = self.b.ins().select(ym1, negx, q);
+        // y == -1: remainder 0.
         let r = self.b.ins().select(ym1, zero, r);
         // Floor: adjust when the remainder is non-zero and its sign differs from the divisor's.
         let rnz = self.b.ins().icmp_imm_s(IntCC::NotEqual, r, 0);
         let sx = self.b.ins().bxor(r, y);
         let diff = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, sx, 0);
         let adj = self.b.ins().band(rnz, diff);
-        let res = if op == BinaryOp::FloorDiv {
-            let q1 = self.b.ins().iadd_imm_s(q, -1);
-            self.b.ins().select(adj, q1, q)
-        } else {
-            let r1 = self.b.ins().iadd(r, y);
-            self.b.ins().select(adj, r1, r)
+        let res = match q {
+            Some(q) => {
+                let q1 = self.b.ins().iadd_imm_s(q, -1);
+                self.b.ins().select(adj, q1, q)
+            }
+            None => {
+                let r1 = self.b.ins().iadd(r, y);
+                self.b.ins().select(adj, r1, r)
+            }
         };
         self.b.ins().select(y0, zero, res)
     }

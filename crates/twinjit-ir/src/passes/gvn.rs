@@ -6,6 +6,11 @@
 //! constant condition is the operand it picks, an element read from a tuple built here is the
 //! element (`n, m = a.shape` gives the dimensions themselves), and a comparison of two integer
 //! constants is folded (the rewrites' checks of constant dimensions and steps).
+//!
+//! Reads of memory (`listlen`, `listget`, `load`) are numbered too, along straight paths only:
+//! a read is the same as an identical one earlier in its block, or in the one predecessor the
+//! block has, and so on up, with no store, call or other write in between (`primes[j] *
+//! primes[j] <= k` reads the list's length and element once).
 
 use super::Pass;
 use crate::function::*;
@@ -97,6 +102,29 @@ fn folded_compare(f: &Function, k: &InstKind) -> Option<bool> {
     })
 }
 
+/// The most reads remembered at a point (see [`Gvn`]'s module doc).
+const MAX_READS: usize = 64;
+
+/// A read of memory that another identical read can stand for while nothing is written in
+/// between (`listlen l`, `listget l[i]`, `load a[o]`).
+fn is_read(k: &InstKind) -> bool {
+    matches!(k, InstKind::ListLen(_) | InstKind::ListGet(..) | InstKind::Load(..))
+}
+
+/// Whether an instruction may write memory a read sees (conservatively: every store, call and
+/// builtin but the pure math ones).
+fn may_write(k: &InstKind) -> bool {
+    match k {
+        InstKind::Builtin(b, _) => {
+            !matches!(b.info().lowering, crate::builtins::Lowering::Intrinsic(_) | crate::builtins::Lowering::Libm(_))
+        }
+        InstKind::CheckIndex(..) | InstKind::CheckNonZero(..) | InstKind::NewArray { .. } | InstKind::NewList(_) => {
+            false
+        }
+        k => k.has_side_effect(),
+    }
+}
+
 impl Pass for Gvn {
     fn name(&self) -> &'static str {
         "gvn"
@@ -112,7 +140,31 @@ impl Pass for Gvn {
             }
             v
         };
+        // Reads known at the end of each block: a block with one predecessor starts with its
+        // predecessor's (nothing runs between the two), any other block with none.
+        let mut preds: Vec<(u32, Option<Block>)> = vec![(0, None); f.blocks.len()];
+        for (p, bd) in f.blocks.iter().enumerate() {
+            for c in bd.succs() {
+                let e = &mut preds[c.block.index()];
+                *e = (e.0 + 1, Some(Block(p as u32)));
+            }
+        }
+        let mut reads_out: HashMap<Block, HashMap<String, Value>> = HashMap::new();
         for &b in &rpo {
+            let single = match preds[b.index()] {
+                (1, p) => p,
+                _ => None,
+            };
+            // Taken when the predecessor has no other successor, copied otherwise.
+            let mut reads: HashMap<String, Value> = single
+                .and_then(|p| {
+                    if f.blocks[p.index()].succs().len() == 1 {
+                        reads_out.remove(&p)
+                    } else {
+                        reads_out.get(&p).cloned()
+                    }
+                })
+                .unwrap_or_default();
             let insts = f.blocks[b.index()].insts.clone();
             let mut kept = Vec::with_capacity(insts.len());
             for inst in insts {
@@ -130,6 +182,20 @@ impl Pass for Gvn {
                     kind = InstKind::Const(Const::Bool(c));
                     f.insts[inst.index()].kind = kind.clone();
                 }
+                if let (true, Some(r)) = (is_read(&kind), result) {
+                    let key = format!("{kind:?}|{}", f.ty(r));
+                    if let Some(&v) = reads.get(&key) {
+                        replace.insert(r, v);
+                        continue;
+                    }
+                    // A bounded table keeps the pass linear on long straight chains.
+                    if reads.len() >= MAX_READS {
+                        reads.clear();
+                    }
+                    reads.insert(key, r);
+                } else if may_write(&kind) {
+                    reads.clear();
+                }
                 if let (true, Some(r)) = (is_pure(&kind), result) {
                     // Debug formatting distinguishes 0.0 from -0.0 and prints NaN payload-free,
                     // which is what identity of constants needs.
@@ -144,6 +210,10 @@ impl Pass for Gvn {
                 kept.push(inst);
             }
             f.blocks[b.index()].insts = kept;
+            // A block with an unwind edge may leave mid-way: its reads are not passed on.
+            if f.blocks[b.index()].unwind.is_none() {
+                reads_out.insert(b, reads);
+            }
         }
         if replace.is_empty() {
             return false;

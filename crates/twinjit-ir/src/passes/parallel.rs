@@ -888,6 +888,7 @@ fn reduction(f: &Function, p: Value, back: Value, in_loop: &HashSet<Block>) -> R
     let mut work = vec![p];
     let mut combine: Option<Combine> = None;
     let mut picks: HashSet<Inst> = HashSet::new();
+    let mut joins: Vec<Inst> = Vec::new();
     let mut params = vec![p];
     let mixed = |at: Span| {
         error(
@@ -914,6 +915,18 @@ fn reduction(f: &Function, p: Value, back: Value, in_loop: &HashSet<Block>) -> R
                     let d = &f.insts[i.index()];
                     if picks.contains(&i) {
                         continue;
+                    }
+                    // A conditional update written as a select (if-converted: `s = s + x if c
+                    // else s`): a join of two reduction values, checked once the set is known.
+                    if let InstKind::Select(c, _, _) = &d.kind {
+                        if !set.contains(c) {
+                            joins.push(i);
+                            let r = d.result.expect("a select has a result");
+                            if set.insert(r) {
+                                work.push(r);
+                            }
+                            continue;
+                        }
                     }
                     let (kind, result) = match &d.kind {
                         InstKind::Binary(op, a, b) => {
@@ -964,6 +977,14 @@ fn reduction(f: &Function, p: Value, back: Value, in_loop: &HashSet<Block>) -> R
     }
     if !set.contains(&back) {
         return Err(carried(at()));
+    }
+    // A select joins two reduction values, never a reduction value and another.
+    for i in joins {
+        if let InstKind::Select(_, x, y) = &f.insts[i.index()].kind {
+            if !(set.contains(x) && set.contains(y)) {
+                return Err(carried(f.insts[i.index()].span));
+            }
+        }
     }
     // Every parameter the reduction flows through receives only reduction values (no reset
     // to another value on some path), except the header's entry edge.
