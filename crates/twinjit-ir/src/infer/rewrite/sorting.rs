@@ -547,9 +547,48 @@ impl Rewriter<'_> {
         if stable {
             self.merge_sort_array(b, keys, Some(perm), span)?;
         } else {
+            let keys = if dt.is_float() { self.float_order_keys(b, keys, dt, span)? } else { keys };
             self.quick_sort_array(b, perm, Sorted::Indices { keys }, span)?;
         }
         Ok(perm)
+    }
+
+    /// The float keys `keys` (a contiguous copy, overwritten) as integers of the same width
+    /// whose signed order is the sort's (`sort_lt`): `-0.0` made `0.0` and every NaN one NaN
+    /// (they compare equal), then the IEEE bits with a negative number's magnitude bits
+    /// flipped. So the quicksort compares one integer per step and breaks the same ties.
+    fn float_order_keys(&mut self, b: Block, keys: Value, dt: Scalar, span: Span) -> Result<Value, Diagnostic> {
+        let it = if dt == Scalar::Float32 { Scalar::Int32 } else { Scalar::Int64 };
+        let bits = (dt.size() * 8) as i64;
+        let n = self.push(b, InstKind::Dim(keys, 0), Type::I64, span);
+        let (zero, one) = (self.int(b, 0, span), self.int(b, 1, span));
+        let ints = self.push(
+            b,
+            InstKind::View { base: keys, offset: zero, shape: vec![n], strides: vec![one] },
+            Type::Array(ArrayType { dtype: it, ndim: 1, layout: Layout::C }),
+            span,
+        );
+        let fzero = self.konst_of(b, dt, 0.0, span);
+        let nan = self.konst_of(b, dt, f64::NAN, span);
+        self.fold(b, (zero, n), vec![], span, &mut |rw, k, _| {
+            let x = rw.push(b, InstKind::Load(keys, k), Type::Scalar(dt), span);
+            let is_zero = rw.emit_compare(b, span, CmpOp::Eq, x, fzero);
+            let x = rw.emit_select(b, span, is_zero, fzero, x);
+            let is_nan = rw.emit_compare(b, span, CmpOp::Ne, x, x);
+            let x = rw.emit_select(b, span, is_nan, nan, x);
+            rw.push_void(b, InstKind::Store(keys, k, x), span);
+            let v = rw.push(b, InstKind::Load(ints, k), Type::Scalar(it), span);
+            let shift = rw.konst_of(b, it, (bits - 1) as f64, span);
+            let sign = rw.emit_binary(b, span, BinaryOp::Shr, v, shift);
+            // All bits but the sign: the type's maximum.
+            let max = if it == Scalar::Int32 { i32::MAX as i64 } else { i64::MAX };
+            let magnitude = rw.push(b, InstKind::Const(Const::Int(max)), Type::Scalar(it), span);
+            let mask = rw.emit_binary(b, span, BinaryOp::BitAnd, sign, magnitude);
+            let key = rw.emit_binary(b, span, BinaryOp::BitXor, v, mask);
+            rw.push_void(b, InstKind::Store(ints, k, key), span);
+            Ok(vec![])
+        })?;
+        Ok(ints)
     }
 
     /// `np.median(a)`: of the flattened array, the middle element or the mean of the two
