@@ -216,6 +216,47 @@ impl Rewriter<'_> {
         Ok(())
     }
 
+    /// One scan of Numba's partition from `start`: `forward`, `while i < high and key(r[i]) <
+    /// pivot: i += 1`; else `while j >= low and pivot < key(r[j]): j -= 1` (the key read at a
+    /// safe position once the bound fails). Returns where it stops.
+    #[allow(clippy::too_many_arguments)]
+    fn quick_scan(
+        &mut self,
+        b: Block,
+        r: Value,
+        what: Sorted,
+        start: Value,
+        pivot: Value,
+        (low, high): (Value, Value),
+        forward: bool,
+        span: Span,
+    ) -> Result<Value, Diagnostic> {
+        let rt = Type::Scalar(self.ty(r).array().expect("an array").dtype);
+        let out = self.while_loop(
+            b,
+            vec![start],
+            span,
+            &mut |rw, w| {
+                let inside = if forward {
+                    rw.emit_compare(b, span, CmpOp::Lt, w[0], high)
+                } else {
+                    rw.emit_compare(b, span, CmpOp::Ge, w[0], low)
+                };
+                let at = rw.emit_select(b, span, inside, w[0], low);
+                let x = rw.push(b, InstKind::Load(r, at), rt.clone(), span);
+                let k = rw.sort_key(b, what, x, span);
+                let lt = if forward { rw.sort_lt(b, k, pivot, span) } else { rw.sort_lt(b, pivot, k, span) };
+                Ok(rw.emit_binary(b, span, BinaryOp::BitAnd, inside, lt))
+            },
+            &mut |rw, w| {
+                let one = rw.int(b, 1, span);
+                let op = if forward { BinaryOp::Add } else { BinaryOp::Sub };
+                Ok(vec![rw.emit_binary(b, span, op, w[0], one)])
+            },
+        )?;
+        Ok(out[0])
+    }
+
     /// `r[x], r[y] = r[y], r[x]` when `c` holds (both read, both written).
     fn swap_if(&mut self, b: Block, r: Value, c: Value, (x, y): (Value, Value), span: Span) {
         let rt = Type::Scalar(self.ty(r).array().expect("an array").dtype);
@@ -257,38 +298,8 @@ impl Rewriter<'_> {
         self.swap_if(b, r, t, (high, mid), span);
         let j0 = self.emit_binary(b, span, BinaryOp::Sub, high, one);
         let out = self.while_loop(b, vec![low, j0, t], span, &mut |_, v| Ok(v[2]), &mut |rw, v| {
-            let i = rw.while_loop(
-                b,
-                vec![v[0]],
-                span,
-                &mut |rw, w| {
-                    let inside = rw.emit_compare(b, span, CmpOp::Lt, w[0], high);
-                    let at = rw.emit_select(b, span, inside, w[0], low);
-                    let k = key_at(rw, at);
-                    let lt = rw.sort_lt(b, k, pivot, span);
-                    Ok(rw.emit_binary(b, span, BinaryOp::BitAnd, inside, lt))
-                },
-                &mut |rw, w| {
-                    let one = rw.int(b, 1, span);
-                    Ok(vec![rw.emit_binary(b, span, BinaryOp::Add, w[0], one)])
-                },
-            )?[0];
-            let j = rw.while_loop(
-                b,
-                vec![v[1]],
-                span,
-                &mut |rw, w| {
-                    let inside = rw.emit_compare(b, span, CmpOp::Ge, w[0], low);
-                    let at = rw.emit_select(b, span, inside, w[0], low);
-                    let k = key_at(rw, at);
-                    let lt = rw.sort_lt(b, pivot, k, span);
-                    Ok(rw.emit_binary(b, span, BinaryOp::BitAnd, inside, lt))
-                },
-                &mut |rw, w| {
-                    let one = rw.int(b, 1, span);
-                    Ok(vec![rw.emit_binary(b, span, BinaryOp::Sub, w[0], one)])
-                },
-            )?[0];
+            let i = rw.quick_scan(b, r, what, v[0], pivot, (low, high), true, span)?;
+            let j = rw.quick_scan(b, r, what, v[1], pivot, (low, high), false, span)?;
             let crossed = rw.emit_compare(b, span, CmpOp::Ge, i, j);
             let go = rw.push(b, InstKind::Unary(UnaryOp::Not, crossed), Type::BOOL, span);
             let next = rw.if_values(b, go, vec![i, j], span, &mut |rw, w| {
