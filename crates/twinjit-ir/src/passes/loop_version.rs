@@ -48,7 +48,9 @@ impl Pass for LoopVersion {
     }
 
     fn run(&self, f: &mut Function) -> bool {
-        let candidates: Vec<Candidate> = (0..f.blocks.len()).filter_map(|b| candidate(f, Block(b as u32))).collect();
+        let escapes = read_elsewhere(f);
+        let candidates: Vec<Candidate> =
+            (0..f.blocks.len()).filter_map(|b| candidate(f, Block(b as u32), &escapes)).collect();
         let changed = !candidates.is_empty();
         for c in candidates {
             version(f, &c);
@@ -57,7 +59,29 @@ impl Pass for LoopVersion {
     }
 }
 
-fn candidate(f: &Function, l: Block) -> Option<Candidate> {
+/// The values some block other than their defining one reads (its instructions, terminator or
+/// unwind edge), computed once per function.
+fn read_elsewhere(f: &Function) -> HashSet<Value> {
+    let mut home: Vec<Option<Block>> = vec![None; f.values.len()];
+    for (b, bd) in f.blocks.iter().enumerate() {
+        for &p in &bd.params {
+            home[p.index()] = Some(Block(b as u32));
+        }
+        for &i in &bd.insts {
+            if let Some(r) = f.insts[i.index()].result {
+                home[r.index()] = Some(Block(b as u32));
+            }
+        }
+    }
+    let mut out = HashSet::new();
+    for (b, bd) in f.blocks.iter().enumerate() {
+        let reads = bd.insts.iter().flat_map(|i| f.insts[i.index()].kind.operands()).chain(bd.end_operands());
+        out.extend(reads.filter(|v| home[v.index()] != Some(Block(b as u32))));
+    }
+    out
+}
+
+fn candidate(f: &Function, l: Block, escapes: &HashSet<Value>) -> Option<Candidate> {
     let bd = &f.blocks[l.index()];
     if l == Block(0) || bd.unwind.is_some() {
         return None;
@@ -119,19 +143,8 @@ fn candidate(f: &Function, l: Block) -> Option<Candidate> {
         return None;
     }
     // No value of the loop is read outside it but through its own edges.
-    for (b, other) in f.blocks.iter().enumerate() {
-        if b == l.index() {
-            continue;
-        }
-        let reads_local = other
-            .insts
-            .iter()
-            .flat_map(|i| f.insts[i.index()].kind.operands())
-            .chain(other.end_operands())
-            .any(|v| local.contains(&v));
-        if reads_local {
-            return None;
-        }
+    if local.iter().any(|v| escapes.contains(v)) {
+        return None;
     }
     Some(Candidate { block: l, iv_pos, bound, dropped })
 }

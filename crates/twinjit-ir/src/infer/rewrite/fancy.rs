@@ -408,9 +408,7 @@ impl<'r> Rewriter<'r> {
             ArrayMethod::CountNonzero => self.count_nonzero(b, a, span)?,
             ArrayMethod::Sort => self.sorted_copy(b, a, span)?,
             ArrayMethod::Argsort => {
-                let stable = src.get(1).is_some_and(|&k| {
-                    matches!(self.src.def_inst(k), Some(InstData { kind: InstKind::Const(Const::Bool(true)), .. }))
-                });
+                let stable = args.get(1).is_some_and(|&k| self.const_bool(k) == Some(true));
                 self.argsort(b, a, stable, span)?
             }
             ArrayMethod::Median => self.median(b, a, span)?,

@@ -159,7 +159,7 @@ impl Rewriter<'_> {
                             Ok(vec![low, high, cnt])
                         },
                     )?;
-                    rw.quick_insertion(b, r, what, out[0], out[1], span)?;
+                    rw.insertion_sort(b, r, what, None, (out[0], out[1]), span)?;
                     Ok(vec![out[2]])
                 },
             )?;
@@ -169,22 +169,25 @@ impl Rewriter<'_> {
     }
 
     /// Numba's `insertion_sort(A, R, low, high)`: `r[low..=high]` by insertion, an element
-    /// moving left past strictly greater keys.
-    fn quick_insertion(
+    /// moving left past strictly greater keys (so it is stable), `payload`'s elements moving
+    /// along. The quicksort's small parts and the merge sort's runs both use it.
+    #[allow(clippy::too_many_arguments)]
+    fn insertion_sort(
         &mut self,
         b: Block,
         r: Value,
         what: Sorted,
-        low: Value,
-        high: Value,
+        payload: Option<Value>,
+        (low, high): (Value, Value),
         span: Span,
     ) -> Result<(), Diagnostic> {
-        let rt = Type::Scalar(self.ty(r).array().expect("an array").dtype);
+        let elem = |rw: &Self, a: Value| Type::Scalar(rw.ty(a).array().expect("an array").dtype);
         let one = self.int(b, 1, span);
         let start = self.emit_binary(b, span, BinaryOp::Add, low, one);
         let stop = self.emit_binary(b, span, BinaryOp::Add, high, one);
         self.fold(b, (start, stop), vec![], span, &mut |rw, i, _| {
-            let k = rw.push(b, InstKind::Load(r, i), rt.clone(), span);
+            let k = rw.push(b, InstKind::Load(r, i), elem(rw, r), span);
+            let pk = payload.map(|p| rw.push(b, InstKind::Load(p, i), elem(rw, p), span));
             let v = rw.sort_key(b, what, k, span);
             let end = rw.while_loop(
                 b,
@@ -197,7 +200,7 @@ impl Rewriter<'_> {
                     let one = rw.int(b, 1, span);
                     let jm1 = rw.emit_binary(b, span, BinaryOp::Sub, j, one);
                     let at = rw.emit_select(b, span, more, jm1, low);
-                    let y = rw.push(b, InstKind::Load(r, at), rt.clone(), span);
+                    let y = rw.push(b, InstKind::Load(r, at), elem(rw, r), span);
                     let ky = rw.sort_key(b, what, y, span);
                     let lt = rw.sort_lt(b, v, ky, span);
                     Ok(rw.emit_binary(b, span, BinaryOp::BitAnd, more, lt))
@@ -205,12 +208,17 @@ impl Rewriter<'_> {
                 &mut |rw, w| {
                     let one = rw.int(b, 1, span);
                     let jm1 = rw.emit_binary(b, span, BinaryOp::Sub, w[0], one);
-                    let y = rw.push(b, InstKind::Load(r, jm1), rt.clone(), span);
-                    rw.push_void(b, InstKind::Store(r, w[0], y), span);
+                    for a in std::iter::once(r).chain(payload) {
+                        let y = rw.push(b, InstKind::Load(a, jm1), elem(rw, a), span);
+                        rw.push_void(b, InstKind::Store(a, w[0], y), span);
+                    }
                     Ok(vec![jm1])
                 },
             )?;
             rw.push_void(b, InstKind::Store(r, end[0], k), span);
+            if let (Some(p), Some(pk)) = (payload, pk) {
+                rw.push_void(b, InstKind::Store(p, end[0], pk), span);
+            }
             Ok(vec![])
         })?;
         Ok(())
@@ -373,8 +381,8 @@ impl Rewriter<'_> {
         Ok(())
     }
 
-    /// Sorts each run `[k * RUN, (k + 1) * RUN)` of `data` by insertion (stable: an element
-    /// moves left only past strictly greater ones), moving `payload` along.
+    /// Sorts each run `[k * RUN, (k + 1) * RUN)` of `data` by insertion (stable), moving
+    /// `payload` along.
     fn insertion_runs(
         &mut self,
         b: Block,
@@ -383,7 +391,6 @@ impl Rewriter<'_> {
         n: Value,
         span: Span,
     ) -> Result<(), Diagnostic> {
-        let dt = self.ty(data).array().expect("an array").dtype;
         let zero = self.int(b, 0, span);
         let run = self.int(b, RUN, span);
         self.while_below(b, vec![zero], n, span, &mut |rw, u| {
@@ -392,48 +399,8 @@ impl Rewriter<'_> {
             let short = rw.emit_compare(b, span, CmpOp::Lt, h, n);
             let hi = rw.emit_select(b, span, short, h, n);
             let one = rw.int(b, 1, span);
-            let start = rw.emit_binary(b, span, BinaryOp::Add, lo, one);
-            rw.fold(b, (start, hi), vec![], span, &mut |rw, i, _| {
-                let x = rw.push(b, InstKind::Load(data, i), Type::Scalar(dt), span);
-                let px = payload.map(|p| {
-                    let pt = rw.ty(p).array().expect("an array").dtype;
-                    rw.push(b, InstKind::Load(p, i), Type::Scalar(pt), span)
-                });
-                let end = rw.while_loop(
-                    b,
-                    vec![i],
-                    span,
-                    &mut |rw, v| {
-                        // j > lo and x < data[j - 1] (read at a safe position when j == lo).
-                        let j = v[0];
-                        let more = rw.emit_compare(b, span, CmpOp::Gt, j, lo);
-                        let one = rw.int(b, 1, span);
-                        let jm1 = rw.emit_binary(b, span, BinaryOp::Sub, j, one);
-                        let at = rw.emit_select(b, span, more, jm1, lo);
-                        let y = rw.push(b, InstKind::Load(data, at), Type::Scalar(dt), span);
-                        let lt = rw.sort_lt(b, x, y, span);
-                        Ok(rw.emit_binary(b, span, BinaryOp::BitAnd, more, lt))
-                    },
-                    &mut |rw, v| {
-                        let j = v[0];
-                        let one = rw.int(b, 1, span);
-                        let jm1 = rw.emit_binary(b, span, BinaryOp::Sub, j, one);
-                        let y = rw.push(b, InstKind::Load(data, jm1), Type::Scalar(dt), span);
-                        rw.push_void(b, InstKind::Store(data, j, y), span);
-                        if let Some(p) = payload {
-                            let pt = rw.ty(p).array().expect("an array").dtype;
-                            let py = rw.push(b, InstKind::Load(p, jm1), Type::Scalar(pt), span);
-                            rw.push_void(b, InstKind::Store(p, j, py), span);
-                        }
-                        Ok(vec![jm1])
-                    },
-                )?;
-                rw.push_void(b, InstKind::Store(data, end[0], x), span);
-                if let (Some(p), Some(px)) = (payload, px) {
-                    rw.push_void(b, InstKind::Store(p, end[0], px), span);
-                }
-                Ok(vec![])
-            })?;
+            let last = rw.emit_binary(b, span, BinaryOp::Sub, hi, one);
+            rw.insertion_sort(b, data, Sorted::Keys, payload, (lo, last), span)?;
             Ok(vec![hi])
         })?;
         Ok(())
