@@ -1176,10 +1176,8 @@ impl FnLowering<'_, '_> {
         }
     }
 
-    /// Python `//` and `%` on int64 with the IR's raw semantics (zero divisor gives 0; the
-    /// error, under the Python model, is an explicit `checknonzero` before).
-    /// Python's `//` or `%` of integers of type `t` (the IR's raw semantics: a zero divisor
-    /// gives 0). For int64 operands that both fit in 32 bits unsigned, with a non-zero divisor
+    /// Python's `//` or `%` of integers of type `t` with the IR's raw semantics (a zero divisor
+    /// gives 0; the error, under the Python model, is an explicit `checknonzero` before). For int64 operands that both fit in 32 bits unsigned, with a non-zero divisor
     /// (loop counters, sizes, most integers a program divides), the 32-bit unsigned division
     /// runs: several times faster than the 64-bit one on x86-64 (LLVM's "bypass slow
     /// division"), and with both operands non-negative the floor needs no adjustment.
@@ -1213,6 +1211,7 @@ impl FnLowering<'_, '_> {
         self.b.block_params(join)[0]
     }
 
+    /// [`Self::int_divmod`] for any operands.
     fn int_divmod_general(&mut self, op: BinaryOp, x: cl::Value, y: cl::Value, c: Value, t: types::Type) -> cl::Value {
         if let Some(k) = self.const_int(c).filter(|&k| k > 0) {
             // Positive constant divisor: no zero or overflow guard needed.

@@ -196,11 +196,7 @@ impl Exception<Scalar> {
     /// its payload, little-endian, lengths as u32.
     pub fn encode(&self) -> Vec<u8> {
         let mut w = Vec::new();
-        let str = |w: &mut Vec<u8>, s: &str| {
-            w.extend_from_slice(&(s.len() as u32).to_le_bytes());
-            w.extend_from_slice(s.as_bytes());
-        };
-        str(&mut w, &self.class);
+        put_str(&mut w, &self.class);
         w.extend_from_slice(&(self.args.len() as u32).to_le_bytes());
         encode_args(&mut w, &self.args);
         w
@@ -216,43 +212,44 @@ impl Exception<Scalar> {
     }
 }
 
+/// A length-prefixed string.
+fn put_str(w: &mut Vec<u8>, s: &str) {
+    w.extend_from_slice(&(s.len() as u32).to_le_bytes());
+    w.extend_from_slice(s.as_bytes());
+}
+
+/// Per argument a tag and its payload (a `Format`: its piece count, then the pieces).
 fn encode_args(w: &mut Vec<u8>, args: &[ExceptionArg<Scalar>]) {
-    let str = |w: &mut Vec<u8>, s: &str| {
-        w.extend_from_slice(&(s.len() as u32).to_le_bytes());
-        w.extend_from_slice(s.as_bytes());
-    };
     for a in args {
-        {
-            match a {
-                ExceptionArg::Str(s) => {
-                    w.push(0);
-                    str(w, s);
-                }
-                ExceptionArg::Int(i) => {
-                    w.push(1);
-                    w.extend_from_slice(&i.to_le_bytes());
-                }
-                ExceptionArg::Float(x) => {
-                    w.push(2);
-                    w.extend_from_slice(&x.to_bits().to_le_bytes());
-                }
-                ExceptionArg::Bool(b) => w.extend_from_slice(&[3, *b as u8]),
-                ExceptionArg::Runtime(t) => {
-                    w.push(4);
-                    str(w, t.name());
-                }
-                ExceptionArg::Format(p) => {
-                    w.push(5);
-                    w.extend_from_slice(&(p.len() as u32).to_le_bytes());
-                    encode_args(w, p);
-                }
+        match a {
+            ExceptionArg::Str(s) => {
+                w.push(0);
+                put_str(w, s);
+            }
+            ExceptionArg::Int(i) => {
+                w.push(1);
+                w.extend_from_slice(&i.to_le_bytes());
+            }
+            ExceptionArg::Float(x) => {
+                w.push(2);
+                w.extend_from_slice(&x.to_bits().to_le_bytes());
+            }
+            ExceptionArg::Bool(b) => w.extend_from_slice(&[3, *b as u8]),
+            ExceptionArg::Runtime(t) => {
+                w.push(4);
+                put_str(w, t.name());
+            }
+            ExceptionArg::Format(p) => {
+                w.push(5);
+                w.extend_from_slice(&(p.len() as u32).to_le_bytes());
+                encode_args(w, p);
             }
         }
     }
 }
 
-/// `n` arguments of [`encode_args`]; a `Format` only at the top (`nested`).
-fn decode_args(r: &mut Bytes<'_>, n: usize, nested: bool) -> Option<Vec<ExceptionArg<Scalar>>> {
+/// `n` arguments of [`encode_args`]; a `Format` only among the top-level ones (`top`).
+fn decode_args(r: &mut Bytes<'_>, n: usize, top: bool) -> Option<Vec<ExceptionArg<Scalar>>> {
     let mut args = Vec::new();
     for _ in 0..n {
         args.push(match r.take(1)?[0] {
@@ -261,7 +258,7 @@ fn decode_args(r: &mut Bytes<'_>, n: usize, nested: bool) -> Option<Vec<Exceptio
             2 => ExceptionArg::Float(f64::from_bits(r.u64()?)),
             3 => ExceptionArg::Bool(r.take(1)?[0] != 0),
             4 => ExceptionArg::Runtime(Scalar::parse(&r.str()?)?),
-            5 if nested => {
+            5 if top => {
                 let k = r.u32()?;
                 ExceptionArg::Format(decode_args(r, k, false)?)
             }
