@@ -162,3 +162,40 @@ def unsigned_extremes(x, res):
     if i < x.size:
         cuda.atomic.max(res, 0, x[i])
         cuda.atomic.min(res, 1, x[i])
+
+
+# atomic.max/min on floats with NaN on both sides: a NaN element stays (max and min skip a
+# NaN on either side), while nanmax/nanmin treat NaN as missing and replace a NaN element.
+# Each thread owns one slot, so the order of the updates does not matter.
+# check: nan_extremes[1, 4](np.array([np.nan, 2.0, np.nan, 5.0]), np.array([1.0, np.nan, np.nan, 3.0]), np.zeros(4), np.zeros(4), np.zeros(4), np.zeros(4), np.zeros(16)) -> None ; arg2 == [math.nan, 2.0, math.nan, 5.0] ; arg3 == [math.nan, 2.0, math.nan, 3.0] ; arg4 == [1.0, 2.0, math.nan, 5.0] ; arg5 == [1.0, 2.0, math.nan, 3.0] ; arg6 == [math.nan, math.nan, math.nan, math.nan, 2.0, 2.0, 2.0, 2.0, math.nan, math.nan, math.nan, math.nan, 5.0, 5.0, 5.0, 5.0]
+@cuda.jit
+def nan_extremes(start, val, mx, mn, nmx, nmn, olds):
+    i = cuda.grid(1)
+    if i < start.size:
+        mx[i] = start[i]
+        mn[i] = start[i]
+        nmx[i] = start[i]
+        nmn[i] = start[i]
+        olds[4 * i] = cuda.atomic.max(mx, i, val[i])
+        olds[4 * i + 1] = cuda.atomic.min(mn, i, val[i])
+        olds[4 * i + 2] = cuda.atomic.nanmax(nmx, i, val[i])
+        olds[4 * i + 3] = cuda.atomic.nanmin(nmn, i, val[i])
+
+
+# nanmax/nanmin as a reduction that skips missing readings, float32 and int64, tuple index.
+# check: nan_range[2, 8](np.array([3.5, np.nan, -2.0, 7.25, np.nan, 0.5, 9.0, -6.5, np.nan, 1.0], dtype=np.float32), np.array([[np.nan, np.nan]], dtype=np.float32)) -> None ; arg1 == [[9.0, -6.5]]
+@cuda.jit
+def nan_range(x, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        cuda.atomic.nanmax(out, (0, 0), x[i])
+        cuda.atomic.nanmin(out, (0, 1), x[i])
+
+
+# check: int_nan_range[1, 8](np.array([4, -9, 17, 3, 0, 12]), np.array([0, 0])) -> None ; arg1 == [17, -9]
+@cuda.jit
+def int_nan_range(x, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        cuda.atomic.nanmax(out, 0, x[i])
+        cuda.atomic.nanmin(out, 1, x[i])

@@ -41,7 +41,8 @@ they are read, race-free kernels and order-independent atomics (float atomics ad
 representable values). numba-cuda on a real GPU is the final arbiter of every expected value.
 
 Warp shuffles and votes: the simulator lacks `cuda.shfl_down_sync`, `shfl_up_sync`,
-`shfl_xor_sync`, `shfl_sync`, `all_sync`, `any_sync`, `eq_sync`, `ballot_sync`, `syncwarp` and
+`shfl_xor_sync`, `shfl_sync`, `all_sync`, `any_sync`, `eq_sync`, `ballot_sync`, `match_any_sync`,
+`match_all_sync`, `syncwarp` and
 `lanemask_lt` (and `cuda.activemask`, shimmed as the lanes of the caller's warp that exist, which is what
 converged code sees), so this script installs a shim with PTX's semantics as numba-cuda emits them (`shfl.sync`
 with clamp 0x1f: the lane offset or index is taken modulo 32; `down` past lane 31 and a
@@ -175,6 +176,39 @@ def _ballot_sync(self, mask, predicate):
     return _vote(mask, predicate, _ballot)
 
 
+def _match_lanes(mask, value):
+    """The caller's lane and the lanes of its warp in `mask` with their values' bits (PTX's
+    match.sync compares bits: floats by their representation)."""
+    t = threading.current_thread()
+    manager = t._manager
+    with _SHFL_LOCK:
+        slots = manager.__dict__.setdefault("_twinjit_match_slots", {})
+    me = t.thread_id
+    slots[me] = np.asarray(value).tobytes()
+    t.syncthreads()
+    base = me - me % 32
+    lanes = {l: slots[base + l] for l in range(32) if (int(mask) >> l) & 1 and base + l in slots}
+    mine = slots[me]
+    t.syncthreads()
+    return mine, lanes
+
+
+def _as_int32(bits):
+    return bits - (1 << 32) if bits >= 1 << 31 else bits
+
+
+def _match_any_sync(self, mask, value):
+    mine, lanes = _match_lanes(mask, value)
+    return _as_int32(sum(1 << l for l, v in lanes.items() if v == mine))
+
+
+def _match_all_sync(self, mask, value):
+    mine, lanes = _match_lanes(mask, value)
+    if all(v == mine for v in lanes.values()):
+        return _as_int32(sum(1 << l for l in lanes)), True
+    return 0, False
+
+
 def _syncwarp(self, mask=0xFFFFFFFF):
     # Every thread of a corpus block reaches it, so a block barrier is a warp barrier here.
     threading.current_thread().syncthreads()
@@ -195,6 +229,8 @@ if not GPU:
         ("any_sync", _any_sync),
         ("eq_sync", _eq_sync),
         ("ballot_sync", _ballot_sync),
+        ("match_any_sync", _match_any_sync),
+        ("match_all_sync", _match_all_sync),
         ("syncwarp", _syncwarp),
         ("lanemask_lt", _lanemask_lt),
     ]:

@@ -119,7 +119,8 @@ pub enum Typing {
     /// `clz` keep the integer type, `ffs` gives uint32, `brev` takes and gives uint32/uint64.
     Bits(BitOp),
     /// `cuda.all_sync(mask, p)`, `any_sync`, `eq_sync`: an integer mask and an integer or bool
-    /// predicate, a bool; `ballot_sync` gives int32 (numba-cuda's types).
+    /// predicate, a bool; `ballot_sync` gives int32 (numba-cuda's types). `match_any_sync(mask,
+    /// v)` (an integer or float value) gives int32, `match_all_sync` a tuple (int32, bool).
     Vote(VoteOp),
     /// `cuda.atomic.*(array, index, value...)`: the array's dtype.
     Atomic,
@@ -913,6 +914,11 @@ pub enum AtomicOp {
     Max,
     /// `min(old, v)`.
     Min,
+    /// `max(old, v)` with NaN a missing value: a NaN `v` stores nothing, a NaN `old` is
+    /// replaced (integers: `max`).
+    NanMax,
+    /// `min(old, v)` with NaN a missing value (integers: `min`).
+    NanMin,
     /// `v`.
     Exch,
     /// `new if old == expected else old`.
@@ -953,6 +959,12 @@ pub enum VoteOp {
     Eq,
     /// The lanes whose predicate holds, as a bit mask.
     Ballot,
+    /// `match_any_sync(mask, v)`: the lanes of the mask whose value equals this lane's
+    /// (int32).
+    MatchAny,
+    /// `match_all_sync(mask, v)`: `(mask, True)` when every lane of the mask has the same
+    /// value, else `(0, False)`.
+    MatchAll,
 }
 
 /// Warp shuffle source lanes.
@@ -1815,6 +1827,12 @@ builtins! {
     EqSync = "cuda.eq_sync" ["cuda.eq_sync"] (2, 2) Vote(VoteOp::Eq), Kn(K::Vote(VoteOp::Eq));
     /// `cuda.ballot_sync(mask, p)`
     BallotSync = "cuda.ballot_sync" ["cuda.ballot_sync"] (2, 2) Vote(VoteOp::Ballot), Kn(K::Vote(VoteOp::Ballot));
+    /// `cuda.match_any_sync(mask, v)`
+    MatchAnySync = "cuda.match_any_sync" ["cuda.match_any_sync"] (2, 2) Vote(VoteOp::MatchAny),
+        Kn(K::Vote(VoteOp::MatchAny));
+    /// `cuda.match_all_sync(mask, v)`
+    MatchAllSync = "cuda.match_all_sync" ["cuda.match_all_sync"] (2, 2) Vote(VoteOp::MatchAll),
+        Kn(K::Vote(VoteOp::MatchAll));
     /// `cuda.atomic.add(a, i, v)`
     AtomicAdd = "cuda.atomic.add" ["cuda.atomic.add"] (3, 3) Atomic, Kn(K::Atomic(A::Add));
     /// `cuda.atomic.sub(a, i, v)`
@@ -1823,6 +1841,10 @@ builtins! {
     AtomicMax = "cuda.atomic.max" ["cuda.atomic.max"] (3, 3) Atomic, Kn(K::Atomic(A::Max));
     /// `cuda.atomic.min(a, i, v)`
     AtomicMin = "cuda.atomic.min" ["cuda.atomic.min"] (3, 3) Atomic, Kn(K::Atomic(A::Min));
+    /// `cuda.atomic.nanmax(a, i, v)`
+    AtomicNanMax = "cuda.atomic.nanmax" ["cuda.atomic.nanmax"] (3, 3) Atomic, Kn(K::Atomic(A::NanMax));
+    /// `cuda.atomic.nanmin(a, i, v)`
+    AtomicNanMin = "cuda.atomic.nanmin" ["cuda.atomic.nanmin"] (3, 3) Atomic, Kn(K::Atomic(A::NanMin));
     /// `cuda.atomic.and_(a, i, v)`
     AtomicAnd = "cuda.atomic.and_" ["cuda.atomic.and_"] (3, 3) Atomic, Kn(K::Atomic(A::And));
     /// `cuda.atomic.or_(a, i, v)`

@@ -827,6 +827,15 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
                 ));
             }
             let p = scalar(1)?;
+            if matches!(op, VoteOp::MatchAny | VoteOp::MatchAll) {
+                if p.is_complex() {
+                    return Err(TypeError::new(
+                        format!("{}() compares integers or floats, found {}", b.name(), ty(1)),
+                        "the value",
+                    ));
+                }
+                return Ok(if op == VoteOp::MatchAny { Type::I32 } else { Type::Tuple(vec![Type::I32, Type::BOOL]) });
+            }
             if !(p.is_int() || p == Scalar::Bool) {
                 return Err(TypeError::new(
                     format!("the predicate of {}() must be an integer or a bool, found {}", b.name(), ty(1)),

@@ -1568,6 +1568,30 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
                 };
                 one(it, r)
             }
+            KernelOp::Vote(v @ (VoteOp::MatchAny | VoteOp::MatchAll)) => {
+                let mask = self.cast_to_i32(&xs[0], self.scalar(args[0]));
+                // Equal values stay equal widened or reinterpreted: ints to i32 (i64 for the
+                // 64-bit ones), floats by their bits.
+                let s = self.scalar(args[1]);
+                let (it, x) = match s {
+                    Scalar::Float32 => ("i32", self.def(format!("bitcast float {} to i32", xs[1].op))),
+                    Scalar::Float64 => ("i64", self.def(format!("bitcast double {} to i64", xs[1].op))),
+                    Scalar::Int64 | Scalar::UInt64 => ("i64", xs[1].op.clone()),
+                    _ => ("i32", self.cast_to_i32(&xs[1], s)),
+                };
+                if v == VoteOp::MatchAny {
+                    let name = format!("llvm.nvvm.match.any.sync.{it}");
+                    self.m.declare(&name, &format!("declare i32 @{name}(i32, {it})"));
+                    one("i32", self.def(format!("call i32 @{name}(i32 {mask}, {it} {x})")))
+                } else {
+                    let name = format!("llvm.nvvm.match.all.sync.{it}p");
+                    self.m.declare(&name, &format!("declare {{ i32, i1 }} @{name}(i32, {it})"));
+                    let pair = self.def(format!("call {{ i32, i1 }} @{name}(i32 {mask}, {it} {x})"));
+                    let m = self.def(format!("extractvalue {{ i32, i1 }} {pair}, 0"));
+                    let p = self.def(format!("extractvalue {{ i32, i1 }} {pair}, 1"));
+                    Ok(vec![Part { ty: "i32", op: m }, Part { ty: "i1", op: p }])
+                }
+            }
             KernelOp::Vote(v) => {
                 let mask = self.cast_to_i32(&xs[0], self.scalar(args[0]));
                 let p = self.cast(&xs[1], self.scalar(args[1]), Scalar::Bool);
@@ -1576,6 +1600,7 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
                     VoteOp::Any => ("llvm.nvvm.vote.any.sync", "i1"),
                     VoteOp::Eq => ("llvm.nvvm.vote.uni.sync", "i1"),
                     VoteOp::Ballot => ("llvm.nvvm.vote.ballot.sync", "i32"),
+                    VoteOp::MatchAny | VoteOp::MatchAll => unreachable!("matched above"),
                 };
                 self.m.declare(name, &format!("declare {ret} @{name}(i32, i1)"));
                 one(ret, self.def(format!("call {ret} @{name}(i32 {mask}, i1 {p})")))
@@ -1644,6 +1669,9 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
             let r = if float { self.def(format!("bitcast {it} {old} to {t}")) } else { old };
             return Ok(vec![Part { ty: t, op: r }]);
         }
+        if float && matches!(aop, AtomicOp::Max | AtomicOp::Min | AtomicOp::NanMax | AtomicOp::NanMin) {
+            return Ok(vec![Part { ty: t, op: self.float_minmax_loop(aop, t, &p, &v) }]);
+        }
         if matches!(aop, AtomicOp::Inc | AtomicOp::Dec) && dt == Scalar::UInt32 {
             // PTX's own `atom.inc/dec.u32` (LLVM 19 would expand `uinc_wrap` into a CAS loop).
             let ins = if aop == AtomicOp::Inc { "inc" } else { "dec" };
@@ -1657,12 +1685,10 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
             (AtomicOp::Add, true) => "fadd",
             (AtomicOp::Sub, false) => "sub",
             (AtomicOp::Sub, true) => "fsub",
-            (AtomicOp::Max, false) if dt.is_unsigned() => "umax",
-            (AtomicOp::Max, false) => "max",
-            (AtomicOp::Max, true) => "fmax",
-            (AtomicOp::Min, false) if dt.is_unsigned() => "umin",
-            (AtomicOp::Min, false) => "min",
-            (AtomicOp::Min, true) => "fmin",
+            (AtomicOp::Max | AtomicOp::NanMax, _) if dt.is_unsigned() => "umax",
+            (AtomicOp::Max | AtomicOp::NanMax, _) => "max",
+            (AtomicOp::Min | AtomicOp::NanMin, _) if dt.is_unsigned() => "umin",
+            (AtomicOp::Min | AtomicOp::NanMin, _) => "min",
             (AtomicOp::Exch, _) => "xchg",
             (AtomicOp::And, _) => "and",
             (AtomicOp::Or, _) => "or",
@@ -1673,6 +1699,46 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
         };
         let r = self.def(format!("atomicrmw {op} ptr {p}, {t} {v} monotonic, align {}", dt.size()));
         Ok(vec![Part { ty: t, op: r }])
+    }
+
+    /// Float `atomic.max/min/nanmax/nanmin` as numba-cuda's compare-and-swap loop (LLVM's
+    /// `atomicrmw fmax` would replace a NaN element, which numba-cuda's `max` keeps): nothing is
+    /// stored when `v` is NaN, or (`max/min`) when the element is NaN; otherwise `v` is swapped
+    /// in while it beats the element (`nanmax/nanmin`: or the element is NaN). The result is
+    /// the element as first read, as numba-cuda returns it.
+    fn float_minmax_loop(&mut self, aop: AtomicOp, t: &str, p: &str, v: &str) -> String {
+        let it = if t == "float" { "i32" } else { "i64" };
+        let nan = matches!(aop, AtomicOp::NanMax | AtomicOp::NanMin);
+        let cmp = match aop {
+            AtomicOp::Max => "olt",
+            AtomicOp::Min => "ogt",
+            AtomicOp::NanMax => "ult",
+            _ => "ugt",
+        };
+        let align = if t == "float" { 4 } else { 8 };
+        let first = self.def(format!("load atomic {t}, ptr {p} monotonic, align {align}"));
+        let other = if nan { v.to_string() } else { first.clone() };
+        let skip = self.def(format!("fcmp uno {t} {v}, {other}"));
+        let entry = self.cur.label.clone();
+        let check = self.fresh_label("amm_check");
+        let attempt = self.fresh_label("amm_try");
+        let done = self.fresh_label("amm_done");
+        self.line(format!("br i1 {skip}, label %{done}, label %{check}"));
+        self.start_block(check.clone(), None);
+        let cur = self.t();
+        let seen = self.t();
+        self.line(format!("{cur} = phi {t} [ {first}, %{entry} ], [ {seen}, %{attempt} ]"));
+        let beat = self.def(format!("fcmp {cmp} {t} {cur}, {v}"));
+        self.line(format!("br i1 {beat}, label %{attempt}, label %{done}"));
+        self.start_block(attempt.clone(), None);
+        let o = self.def(format!("bitcast {t} {cur} to {it}"));
+        let n = self.def(format!("bitcast {t} {v} to {it}"));
+        let pair = self.def(format!("cmpxchg ptr {p}, {it} {o}, {it} {n} monotonic monotonic"));
+        let got = self.def(format!("extractvalue {{ {it}, i1 }} {pair}, 0"));
+        self.line(format!("{seen} = bitcast {it} {got} to {t}"));
+        self.line(format!("br label %{check}"));
+        self.start_block(done, None);
+        first
     }
 
     fn shuffle(

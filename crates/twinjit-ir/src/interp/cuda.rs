@@ -198,9 +198,21 @@ fn element_offset(arr: &ArrayRef, index: &RtValue) -> Result<i64, RuntimeErrorKi
     Ok(off)
 }
 
-/// Float `atomic.max/min` as numba-cuda's CAS loop: no store when either value is NaN.
-fn float_minmax(old: f64, val: f64, max: bool) -> bool {
-    !old.is_nan() && !val.is_nan() && if max { old < val } else { old > val }
+/// Whether float `atomic.max/min` (`nan`: `nanmax/nanmin`) stores `val` over `old`, as
+/// numba-cuda's CAS loops decide: `max/min` store nothing when either value is NaN;
+/// `nanmax/nanmin` store nothing when `val` is NaN and replace a NaN `old`.
+fn float_minmax(old: f64, val: f64, max: bool, nan: bool) -> bool {
+    if val.is_nan() {
+        return false;
+    }
+    if old.is_nan() {
+        return nan;
+    }
+    if max {
+        old < val
+    } else {
+        old > val
+    }
 }
 
 fn atomic(b: Builtin, op: AtomicOp, args: &[RtValue]) -> Result<RtValue, RuntimeErrorKind> {
@@ -217,11 +229,12 @@ fn atomic(b: Builtin, op: AtomicOp, args: &[RtValue]) -> Result<RtValue, Runtime
     let new = match op {
         AtomicOp::Add => arith::binary(BinaryOp::Add, &old, val)?,
         AtomicOp::Sub => arith::binary(BinaryOp::Sub, &old, val)?,
-        AtomicOp::Max | AtomicOp::Min => {
-            let max = op == AtomicOp::Max;
+        AtomicOp::Max | AtomicOp::Min | AtomicOp::NanMax | AtomicOp::NanMin => {
+            let max = matches!(op, AtomicOp::Max | AtomicOp::NanMax);
+            let nan = matches!(op, AtomicOp::NanMax | AtomicOp::NanMin);
             let store = match (&old, val) {
-                (RtValue::F64(o), RtValue::F64(v)) => float_minmax(*o, *v, max),
-                (RtValue::F32(o), RtValue::F32(v)) => float_minmax(*o as f64, *v as f64, max),
+                (RtValue::F64(o), RtValue::F64(v)) => float_minmax(*o, *v, max, nan),
+                (RtValue::F32(o), RtValue::F32(v)) => float_minmax(*o as f64, *v as f64, max, nan),
                 (o, v) => arith::compare(if max { CmpOp::Lt } else { CmpOp::Gt }, o, v),
             };
             if store {

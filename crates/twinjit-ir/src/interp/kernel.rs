@@ -340,6 +340,32 @@ impl<'l, 'p> BlockRun<'l, 'p> {
             let op = self.waiting(first).and_then(|w| w.builtin.kernel_op());
             let results: Vec<Option<RtValue>> = match op {
                 Some(KernelOp::SyncWarp) => lanes.iter().map(|l| l.as_ref().map(|_| RtValue::None)).collect(),
+                Some(KernelOp::Vote(v @ (VoteOp::MatchAny | VoteOp::MatchAll))) => {
+                    // Each lane compares its value (the second argument, by its bits) with the
+                    // values of its mask's lanes that are here.
+                    let key: Vec<Option<u64>> = (base..end)
+                        .map(|t| {
+                            lanes[t - base].as_ref()?;
+                            self.waiting(t).and_then(|w| w.args.get(1)).and_then(match_key)
+                        })
+                        .collect();
+                    (0..end - base)
+                        .map(|lane| {
+                            lanes[lane].as_ref()?;
+                            let mine = key[lane];
+                            let named = (0..end - base).filter(|&l| masks[lane] & (1 << l) != 0 && key[l].is_some());
+                            let same = named.clone().filter(|&l| key[l] == mine).fold(0u32, |m, l| m | 1 << l);
+                            let all = named.fold(0u32, |m, l| m | 1 << l);
+                            Some(if v == VoteOp::MatchAny {
+                                RtValue::I32(same as i32)
+                            } else if same == all {
+                                RtValue::Tuple(vec![RtValue::I32(all as i32), RtValue::Bool(true)])
+                            } else {
+                                RtValue::Tuple(vec![RtValue::I32(0), RtValue::Bool(false)])
+                            })
+                        })
+                        .collect()
+                }
                 Some(KernelOp::Vote(v)) => {
                     // The predicate is the second argument (the first is the mask); each lane
                     // votes with the lanes of its own mask that are here.
@@ -361,7 +387,7 @@ impl<'l, 'p> BlockRun<'l, 'p> {
                                 VoteOp::All => RtValue::Bool(preds.iter().all(|p| p.1)),
                                 VoteOp::Any => RtValue::Bool(preds.iter().any(|p| p.1)),
                                 VoteOp::Eq => RtValue::Bool(preds.iter().all(|p| p.1) || preds.iter().all(|p| !p.1)),
-                                VoteOp::Ballot => {
+                                VoteOp::Ballot | VoteOp::MatchAny | VoteOp::MatchAll => {
                                     RtValue::I32(preds.iter().filter(|p| p.1).fold(0u32, |m, p| m | 1 << p.0) as i32)
                                 }
                             })
@@ -431,6 +457,15 @@ impl<'l, 'p> BlockRun<'l, 'p> {
             self.resume(m, t, value.clone());
         }
         Ok(())
+    }
+}
+
+/// The bits `match_any_sync`/`match_all_sync` compare: an integer's value, a float's bits.
+fn match_key(v: &RtValue) -> Option<u64> {
+    match v {
+        RtValue::F32(x) => Some(x.to_bits() as u64),
+        RtValue::F64(x) => Some(x.to_bits()),
+        other => other.int_bits().map(|(_, i)| i as u64),
     }
 }
 
