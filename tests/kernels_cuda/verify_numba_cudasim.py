@@ -40,6 +40,10 @@ uses np.float32 constants, `fma` operands whose product is exact, arrays initial
 they are read, race-free kernels and order-independent atomics (float atomics add exactly
 representable values). numba-cuda on a real GPU is the final arbiter of every expected value.
 
+libdevice: the simulator has no `numba.cuda.libdevice`; the script installs one computed by
+NumPy at libdevice's fixed types (see `_libdevice_module`), so libdevice_math.py's checks use
+inputs with exact results and are also run with --gpu.
+
 Warp shuffles and votes: the simulator lacks `cuda.shfl_down_sync`, `shfl_up_sync`,
 `shfl_xor_sync`, `shfl_sync`, `all_sync`, `any_sync`, `eq_sync`, `ballot_sync`, `match_any_sync`,
 `match_all_sync`, `syncwarp` and
@@ -218,7 +222,48 @@ def _lanemask_lt(self):
     return (1 << (threading.current_thread().thread_id % 32)) - 1
 
 
+def _libdevice_module():
+    """numba.cuda.libdevice for the simulator (which has none): each function at libdevice's
+    fixed types (NAME float64, NAMEf float32, arguments converted first), computed by NumPy."""
+    import types
+
+    mod = types.ModuleType("numba.cuda.libdevice")
+    floats = {
+        "sqrt": np.sqrt, "rsqrt": lambda x: 1 / np.sqrt(x), "cbrt": np.cbrt,
+        "exp10": lambda x: np.power(x.dtype.type(10), x), "log2": np.log2, "exp": np.exp,
+        "floor": np.floor, "ceil": np.ceil, "rint": np.rint, "trunc": np.trunc,
+        "fmax": np.fmax, "fmin": np.fmin, "hypot": np.hypot, "copysign": np.copysign,
+        "pow": np.power, "fma": lambda a, b, c: a * b + c, "sin": np.sin, "cos": np.cos,
+    }
+    for name, fn in floats.items():
+        for suffix, t in (("", np.float64), ("f", np.float32)):
+            def g(*args, fn=fn, t=t):
+                return t(fn(*[t(a) for a in args]))
+            setattr(mod, name + suffix, g)
+            if suffix == "f":
+                setattr(mod, "fast_" + name + suffix, g)
+
+    def bits32(x):
+        return int(x) & 0xFFFFFFFF
+
+    def bits64(x):
+        return int(x) & 0xFFFFFFFFFFFFFFFF
+
+    mod.popc = lambda x: np.int32(bin(bits32(x)).count("1"))
+    mod.popcll = lambda x: np.int32(bin(bits64(x)).count("1"))
+    mod.clz = lambda x: np.int32(32 - bits32(x).bit_length())
+    mod.clzll = lambda x: np.int32(64 - bits64(x).bit_length())
+    mod.ffs = lambda x: np.int32((bits32(x) & -bits32(x)).bit_length())
+    mod.ffsll = lambda x: np.int32((bits64(x) & -bits64(x)).bit_length())
+    mod.abs = lambda x: np.int32(abs(np.int32(x)))
+    mod.llabs = lambda x: np.int64(abs(np.int64(x)))
+    return mod
+
+
 if not GPU:
+    _ld = _libdevice_module()
+    sys.modules["numba.cuda.libdevice"] = _ld
+    cuda.libdevice = _ld
     for _name, _fn in [
         ("shfl_down_sync", _shfl_down_sync),
         ("shfl_xor_sync", _shfl_xor_sync),

@@ -29,6 +29,7 @@ use twinjit_ir::{
 };
 
 mod cuda_random;
+mod libdevice;
 mod inner;
 mod loops;
 mod operator;
@@ -1587,6 +1588,11 @@ impl Lower<'_> {
                     return self.cuda_random_call(draw, args, span);
                 }
             }
+            if let Some(f) = path.strip_prefix("numba.cuda.libdevice.").filter(|f| libdevice::known(f)) {
+                if c.arguments.keywords.is_empty() {
+                    return self.libdevice_call(f, args, span);
+                }
+            }
             return self.opaque_use(&written, &path, span, true);
         }
         // cuda.*: module path calls.
@@ -2103,6 +2109,7 @@ impl Lower<'_> {
                 self.emit(InstKind::AllocArray { space, dtype, shape }, span)
             }
             ["random", draw] if cuda_random::DRAWS.contains(draw) => self.cuda_random_call(draw, args, span),
+            ["libdevice", f] => self.libdevice_call(f, args, span),
             // numba-cuda copies a module-level array into constant memory; twinjit freezes every
             // module-level array into the module already, so this is a read of that global (or
             // its own error: an array twinjit cannot compute).
@@ -2125,7 +2132,7 @@ impl Lower<'_> {
             }
             _ => self.fail(
                 Diagnostic::error(format!("unknown function `cuda.{}`", path.join(".")), span, "not supported").with_hint(
-                    "supported: cuda.grid, gridsize, syncthreads*, syncwarp, threadfence*, nanosleep, atomic.*, shared.array, local.array, const.array_like, random.*, shfl_*_sync, all/any/eq/ballot_sync, activemask, lanemask_lt, popc, clz, ffs, brev, cbrt, fma, selp",
+                    "supported: cuda.grid, gridsize, syncthreads*, syncwarp, threadfence*, nanosleep, atomic.*, shared.array, local.array, const.array_like, random.*, shfl_*_sync, all/any/eq/ballot_sync, match_any/match_all_sync, activemask, lanemask_lt, popc, clz, ffs, brev, cbrt, fma, selp, libdevice.*",
                 ),
             ),
         }
