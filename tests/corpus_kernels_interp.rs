@@ -220,6 +220,16 @@ def spin(a):
         k += 1
 
 
+@cuda.jit
+def block_skips_grid_sync(a):
+    i = cuda.grid(1)
+    if cuda.blockIdx.x == 1:
+        return
+    a[i] = 1
+    cuda.cg.this_grid().sync()
+    a[i] = 2
+
+
 @cuda.jit(device=True)
 def device_only(x):
     return x
@@ -292,6 +302,18 @@ fn early_return_before_a_barrier_is_divergence() {
     let a = i64_array(64);
     launch(&m, "early_return", std::slice::from_ref(&a), KernelLaunch::linear(2, 32)).expect("runs");
     assert!(a.to_string().starts_with("[2, 2, 2"), "{a}");
+}
+
+#[test]
+fn a_block_that_skips_the_grid_sync_is_divergence() {
+    let m = bad_module();
+    // Block 1 returns at once; blocks 0 and 2 wait at the grid's sync: a hang on a GPU.
+    let msg = divergent_launch(&m, "block_skips_grid_sync", 12, KernelLaunch::linear(3, 4));
+    assert!(msg.contains("block (1, 0, 0) returned while this block waits at the grid's sync()"), "{msg}");
+    // A single block that reaches it: fine, and the barrier resolves.
+    let a = i64_array(4);
+    launch(&m, "block_skips_grid_sync", std::slice::from_ref(&a), KernelLaunch::linear(1, 4)).expect("runs");
+    assert_eq!(a.to_string(), "[2, 2, 2, 2]");
 }
 
 #[test]

@@ -59,6 +59,7 @@ impl CompiledKernel {
             backend.device.ensure_stack_size(bytes).map_err(|e| cuda_error(e, Some(&name)))?;
         }
         let kernel = module.kernel(&ptx.entry).map_err(|e| cuda_error(e, Some(&name)))?;
+        kernel.set_cooperative(ptx.grid_sync());
         let gerr = DeviceArray::<i64>::zeros(&backend.device, &[GPU_RECORD_BYTES / 8])
             .map_err(|e| cuda_error(e, Some(&name)))?;
         let sites = ptx
@@ -103,6 +104,21 @@ impl CompiledKernel {
     /// The signature.
     pub fn signature(&self) -> Signature {
         Signature { args: self.args.clone(), ret: Some(Type::None) }
+    }
+
+    /// Whether the kernel syncs its grid (`cuda.cg.this_grid().sync()`), so that its launches
+    /// are cooperative and limited to [`CompiledKernel::max_cooperative_grid_blocks`].
+    pub fn grid_sync(&self) -> bool {
+        self.kernel.is_cooperative()
+    }
+
+    /// The largest grid of `block`-sized blocks (with `dynamic_shared_bytes` each) a
+    /// cooperative launch of this kernel accepts on its device (numba-cuda's
+    /// `max_cooperative_grid_blocks`).
+    pub fn max_cooperative_grid_blocks(&self, block: [u32; 3], dynamic_shared_bytes: u32) -> Result<u32, Error> {
+        self.kernel
+            .max_cooperative_grid_blocks(block, dynamic_shared_bytes)
+            .map_err(|e| cuda_error(e, Some(&self.name)))
     }
 
     /// Registers, static shared memory and local memory per thread, as the driver reports them.

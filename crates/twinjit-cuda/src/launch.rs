@@ -224,6 +224,42 @@ impl Kernel {
         };
         let [gx, gy, gz] = cfg.grid;
         let [bx, by, bz] = cfg.block;
+        if self.is_cooperative() {
+            let max = self.max_cooperative_grid_blocks(cfg.block, cfg.shared_mem_bytes)?;
+            let blocks = u64::from(gx) * u64::from(gy) * u64::from(gz);
+            if blocks > u64::from(max) {
+                return Err(CudaError::LaunchLimit {
+                    kernel: kernel.name.to_string(),
+                    limit: "blocks in a cooperative grid (the kernel syncs its grid: every block must be resident)"
+                        .to_string(),
+                    value: blocks,
+                    max: u64::from(max),
+                    device: props.name.clone(),
+                    attribute: "cuOccupancyMaxActiveBlocksPerMultiprocessor x CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT"
+                        .to_string(),
+                });
+            }
+            // SAFETY: as for the plain launch below; a cooperative launch takes the same
+            // arguments, and the grid fits the device's co-resident blocks (checked above).
+            unsafe {
+                cudarc::driver::sys::cuLaunchCooperativeKernel(
+                    kernel.raw,
+                    gx,
+                    gy,
+                    gz,
+                    bx,
+                    by,
+                    bz,
+                    cfg.shared_mem_bytes,
+                    stream.raw(),
+                    slots.as_mut_ptr(),
+                )
+                .result()
+            }
+            .map_err(|e| launch_error(&kernel.name, e))?;
+            device.note_launch(&kernel.name);
+            return Ok(());
+        }
         // SAFETY: the function is live (its module is held by `kernel`), the stream is live and
         // in the current context, the configuration passed check_launch, and every slot points
         // to 8 readable bytes that outlive the call. That the parameters match the kernel's

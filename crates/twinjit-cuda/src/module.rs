@@ -307,6 +307,7 @@ impl CudaModule {
                 attributes,
                 param_sizes: param_sizes(raw),
                 shared_opted_in: AtomicBool::new(false),
+                cooperative: AtomicBool::new(false),
             }),
         })
     }
@@ -368,6 +369,9 @@ pub(crate) struct KernelInner {
     /// Whether `CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES` was raised to the device's
     /// opt-in maximum (needed once a launch asks for more than the default 48 KiB).
     pub(crate) shared_opted_in: AtomicBool,
+    /// Whether launches are cooperative (`cuLaunchCooperativeKernel`): the kernel syncs its
+    /// grid, so every block must be resident at once.
+    pub(crate) cooperative: AtomicBool,
 }
 
 // SAFETY: a CUfunction is a driver handle usable from any thread once its context is current,
@@ -417,6 +421,39 @@ impl Kernel {
 
     pub fn module(&self) -> &CudaModule {
         &self.inner.module
+    }
+
+    /// Makes every later launch cooperative (`cuLaunchCooperativeKernel`), as a kernel that
+    /// syncs its grid needs; such a launch is refused when its grid is larger than
+    /// [`Kernel::max_cooperative_grid_blocks`].
+    pub fn set_cooperative(&self, cooperative: bool) {
+        self.inner.cooperative.store(cooperative, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether launches are cooperative.
+    pub fn is_cooperative(&self) -> bool {
+        self.inner.cooperative.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// The most blocks of `block` threads (with `dynamic_shared_bytes` of dynamic shared memory
+    /// each) the device can hold at once: the largest grid a cooperative launch accepts
+    /// (numba-cuda's `max_cooperative_grid_blocks`), from the driver's occupancy calculator.
+    pub fn max_cooperative_grid_blocks(&self, block: [u32; 3], dynamic_shared_bytes: u32) -> Result<u32> {
+        let device = self.module().device();
+        device.bind().map_err(|e| driver_error("cuCtxSetCurrent", e))?;
+        let threads = block.iter().fold(1u64, |t, &b| t.saturating_mul(u64::from(b)));
+        let threads = i32::try_from(threads).unwrap_or(i32::MAX);
+        // SAFETY: the function belongs to the live module held by this kernel; its context is
+        // current.
+        let per_sm = unsafe {
+            cudarc::driver::result::occupancy::max_active_block_per_multiprocessor(
+                self.inner.raw,
+                threads,
+                dynamic_shared_bytes as usize,
+            )
+        }
+        .map_err(|e| driver_error("cuOccupancyMaxActiveBlocksPerMultiprocessor", e))?;
+        Ok(u32::try_from(per_sm).unwrap_or(0).saturating_mul(device.properties().multiprocessors))
     }
 
     pub fn device(&self) -> &Device {

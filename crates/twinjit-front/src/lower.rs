@@ -29,8 +29,8 @@ use twinjit_ir::{
 };
 
 mod cuda_random;
-mod libdevice;
 mod inner;
+mod libdevice;
 mod loops;
 mod operator;
 mod races;
@@ -2060,6 +2060,7 @@ impl Lower<'_> {
                     )),
                 }
             }
+            ["cg", "this_grid"] if args.is_empty() => self.emit(InstKind::Builtin(Builtin::ThisGrid, Vec::new()), span),
             ["atomic", op] => {
                 let Some(b) = Builtin::from_path(&format!("cuda.atomic.{op}")) else {
                     return self.fail(

@@ -106,6 +106,8 @@ pub enum Typing {
     SpecialRegister,
     /// No result (`cuda.syncthreads()`, `cuda.threadfence()`).
     NoResult,
+    /// `g.sync()`: the receiver must be `cuda.cg.this_grid()`'s group (type `none`); no result.
+    GridSync,
     /// A piece of `print(...)` (a value, or up to 8 bytes of text): int64 0, written to
     /// standard output as Python's `str` of the value.
     Print,
@@ -993,6 +995,12 @@ pub enum KernelOp {
     Barrier,
     /// `cuda.syncthreads_count/and/or(p)`.
     BarrierReduce(BarrierReduce),
+    /// `g.sync()` on `cuda.cg.this_grid()`: every thread of the grid meets (a cooperative
+    /// launch).
+    GridSync,
+    /// `cuda.cg.this_grid()`: the grid group, a value of type `none` (`sync()` is its only
+    /// method).
+    ThisGrid,
     /// `cuda.threadfence()`.
     ThreadFence,
     /// `cuda.threadfence_block()`.
@@ -1025,7 +1033,7 @@ pub enum KernelOp {
 impl KernelOp {
     /// Whether every thread of the block must reach it (the interpreter suspends there).
     pub fn is_barrier(self) -> bool {
-        matches!(self, KernelOp::Barrier | KernelOp::BarrierReduce(_))
+        matches!(self, KernelOp::Barrier | KernelOp::BarrierReduce(_) | KernelOp::GridSync)
     }
 }
 
@@ -1794,6 +1802,10 @@ builtins! {
     /// `cuda.syncthreads_or(p)`
     SyncThreadsOr = "cuda.syncthreads_or" ["cuda.syncthreads_or"] (1, 1) BarrierPredicate,
         Kn(K::BarrierReduce(BarrierReduce::Or));
+    /// `cuda.cg.this_grid()`
+    ThisGrid = "cuda.cg.this_grid" ["cuda.cg.this_grid"] (0, 0) NoResult, Kn(K::ThisGrid);
+    /// `g.sync()` of a grid group
+    GridSync = "grid.sync" [".sync()"] (1, 1) GridSync, Kn(K::GridSync);
     /// `cuda.threadfence()`
     ThreadFence = "cuda.threadfence" ["cuda.threadfence"] (0, 0) NoResult, Kn(K::ThreadFence);
     /// `cuda.threadfence_block()`

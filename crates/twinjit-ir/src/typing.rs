@@ -767,6 +767,16 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
         Typing::GridIndex => return Err(TypeError::new("internal: cuda.grid typed without its constant", "here")),
         Typing::SpecialRegister => Type::I32,
         Typing::NoResult => Type::None,
+        Typing::GridSync => {
+            if ty(0) != Type::None {
+                return Err(TypeError::new(
+                    format!("`.sync()` is not a method of {}", ty(0)),
+                    format!("this is {}", ty(0)),
+                )
+                .with_hint("sync() is the method of the grid group: g = cuda.cg.this_grid(); g.sync()"));
+            }
+            Type::None
+        }
         Typing::Print => {
             for (k, t) in args.iter().enumerate() {
                 if !matches!(t, Type::Scalar(_) | Type::None) {

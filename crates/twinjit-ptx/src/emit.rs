@@ -1513,6 +1513,11 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
                 let p32 = self.def(format!("zext i1 {p} to i32"));
                 one("i32", self.def(format!("call i32 @{name}(i32 {p32})")))
             }
+            KernelOp::ThisGrid => Ok(Vec::new()),
+            KernelOp::GridSync => {
+                self.grid_sync();
+                Ok(Vec::new())
+            }
             KernelOp::ThreadFence => {
                 self.m.declare("llvm.nvvm.membar.gl", "declare void @llvm.nvvm.membar.gl()");
                 self.line("call void @llvm.nvvm.membar.gl()");
@@ -1699,6 +1704,60 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
         };
         let r = self.def(format!("atomicrmw {op} ptr {p}, {t} {v} monotonic, align {}", dt.size()));
         Ok(vec![Part { ty: t, op: r }])
+    }
+
+    /// `g.sync()`: a grid-wide barrier on a counter in global memory ([`crate::GRID_BARRIER`]),
+    /// the algorithm CUDA's cooperative groups use: the block meets at `bar.sync`; its thread 0
+    /// adds 1 (block 0 adds `0x80000000 - (blocks - 1)`) after a fence, so once every block has
+    /// arrived the counter's top bit has flipped and its low bits are back where they were
+    /// (the barrier is reusable, launch after launch); it spins on a volatile load until it sees
+    /// the flip, fences, and the block meets again. Every block must be resident at once: the
+    /// launch is cooperative (`twinjit_cuda`), and a grid larger than the device can hold is
+    /// refused before it starts.
+    fn grid_sync(&mut self) {
+        let g = crate::GRID_BARRIER;
+        self.m.declare(g, &format!("@{g} = internal addrspace(1) global i32 0, align 4"));
+        self.m.declare("llvm.nvvm.barrier0", "declare void @llvm.nvvm.barrier0()");
+        self.m.declare("llvm.nvvm.membar.gl", "declare void @llvm.nvvm.membar.gl()");
+        self.line("call void @llvm.nvvm.barrier0()");
+        let sreg = |me: &mut Self, r: &str| {
+            let call = me.m.sreg(r);
+            me.def(call)
+        };
+        let (tx, ty, tz) = (sreg(self, "tid.x"), sreg(self, "tid.y"), sreg(self, "tid.z"));
+        let t01 = self.def(format!("or i32 {tx}, {ty}"));
+        let t = self.def(format!("or i32 {t01}, {tz}"));
+        let leader = self.def(format!("icmp eq i32 {t}, 0"));
+        let arrive = self.fresh_label("gsync_arrive");
+        let spin = self.fresh_label("gsync_spin");
+        let out = self.fresh_label("gsync_out");
+        let done = self.fresh_label("gsync_done");
+        self.line(format!("br i1 {leader}, label %{arrive}, label %{done}"));
+        self.start_block(arrive, None);
+        let (nx, ny, nz) = (sreg(self, "nctaid.x"), sreg(self, "nctaid.y"), sreg(self, "nctaid.z"));
+        let nxy = self.def(format!("mul i32 {nx}, {ny}"));
+        let blocks = self.def(format!("mul i32 {nxy}, {nz}"));
+        let (bx, by, bz) = (sreg(self, "ctaid.x"), sreg(self, "ctaid.y"), sreg(self, "ctaid.z"));
+        let b01 = self.def(format!("or i32 {bx}, {by}"));
+        let b = self.def(format!("or i32 {b01}, {bz}"));
+        let first = self.def(format!("icmp eq i32 {b}, 0"));
+        let others = self.def(format!("sub i32 {blocks}, 1"));
+        let flip = self.def(format!("sub i32 -2147483648, {others}"));
+        let add = self.def(format!("select i1 {first}, i32 {flip}, i32 1"));
+        self.line("call void @llvm.nvvm.membar.gl()");
+        let old = self.def(format!("atomicrmw add ptr addrspace(1) @{g}, i32 {add} monotonic, align 4"));
+        self.line(format!("br label %{spin}"));
+        self.start_block(spin.clone(), None);
+        let now = self.def(format!("load volatile i32, ptr addrspace(1) @{g}, align 4"));
+        let x = self.def(format!("xor i32 {old}, {now}"));
+        let top = self.def(format!("and i32 {x}, -2147483648"));
+        let waiting = self.def(format!("icmp eq i32 {top}, 0"));
+        self.line(format!("br i1 {waiting}, label %{spin}, label %{out}"));
+        self.start_block(out, None);
+        self.line("call void @llvm.nvvm.membar.gl()");
+        self.line(format!("br label %{done}"));
+        self.start_block(done, None);
+        self.line("call void @llvm.nvvm.barrier0()");
     }
 
     /// Float `atomic.max/min/nanmax/nanmin` as numba-cuda's compare-and-swap loop (LLVM's

@@ -134,6 +134,19 @@ pub struct PtxModule {
     pub stack_bytes: Option<usize>,
 }
 
+/// The global counter of the grid barrier (`g.sync()` of `cuda.cg.this_grid()`): present in a
+/// module's PTX exactly when its kernel syncs the grid, which is how the launch knows to be
+/// cooperative ([`PtxModule::grid_sync`]).
+pub const GRID_BARRIER: &str = "__twinjit_grid_barrier";
+
+impl PtxModule {
+    /// Whether the kernel syncs its grid (`cuda.cg.this_grid().sync()`): it must be launched
+    /// cooperatively, with every block resident at once.
+    pub fn grid_sync(&self) -> bool {
+        self.ptx.contains(GRID_BARRIER)
+    }
+}
+
 /// The `.entry` symbol of a program: the kernel's source name (a PTX identifier).
 pub fn entry_name(program: &TypedProgram) -> String {
     let n: String = program

@@ -416,7 +416,8 @@ impl Rewriter<'_> {
                                 | Builtin::IsInstance
                                 | Builtin::TupleSlice
                                 | Builtin::SliceIndex
-                                | Builtin::PrintValue,
+                                | Builtin::PrintValue
+                                | Builtin::GridSync,
                             _
                         )
                 )
@@ -1390,6 +1391,7 @@ impl Rewriter<'_> {
             Typing::GridIndex
             | Typing::SpecialRegister
             | Typing::NoResult
+            | Typing::GridSync
             | Typing::ActiveMask
             | Typing::LaneMask
             | Typing::Bits(_)

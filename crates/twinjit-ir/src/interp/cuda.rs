@@ -98,9 +98,11 @@ impl Device for ThreadCx<'_> {
             ),
             KernelOp::ActiveMask => typed_int(self.warp_lanes as i64, rty),
             KernelOp::LaneMaskLt => typed_int((1i64 << (self.linear % 32)) - 1, rty),
-            KernelOp::ThreadFence | KernelOp::ThreadFenceBlock | KernelOp::ThreadFenceSystem | KernelOp::NanoSleep => {
-                RtValue::None
-            }
+            KernelOp::ThisGrid
+            | KernelOp::ThreadFence
+            | KernelOp::ThreadFenceBlock
+            | KernelOp::ThreadFenceSystem
+            | KernelOp::NanoSleep => RtValue::None,
             KernelOp::Bits(op) => {
                 let Some((s, bits)) = arg(args, 0)?.int_bits() else {
                     return Err(RuntimeErrorKind::Unsupported(format!("{} of a non-integer", b.name())));
@@ -118,6 +120,7 @@ impl Device for ThreadCx<'_> {
             // Exchange points: the block runner resumes the thread with the result.
             KernelOp::Barrier
             | KernelOp::BarrierReduce(_)
+            | KernelOp::GridSync
             | KernelOp::Shuffle(_)
             | KernelOp::Vote(_)
             | KernelOp::SyncWarp => return Ok(None),

@@ -131,14 +131,44 @@ pub fn run_kernel(
     }
     launch.validate().map_err(|m| launch_error(RuntimeErrorKind::InvalidLaunch(m)))?;
     let mut m = Machine::new(program, options);
+    // Blocks start in order and each runs until it returns; a block whose threads all wait at
+    // a grid sync is kept (with its shared memory) until every block of the grid has arrived.
+    let mut at_grid_sync: Vec<BlockRun<'_, '_>> = Vec::new();
+    let mut finished: Option<[u32; 3]> = None;
     for z in 0..launch.grid[2] {
         for y in 0..launch.grid[1] {
             for x in 0..launch.grid[0] {
-                BlockRun::new(launch, [x, y, z]).run(&mut m, args)?;
+                let mut block = BlockRun::new(launch, [x, y, z]);
+                match block.run(&mut m, args)? {
+                    Progress::Done => finished = finished.or(Some([x, y, z])),
+                    Progress::GridSync => at_grid_sync.push(block),
+                }
             }
         }
     }
+    while let Some(first) = at_grid_sync.first() {
+        if let Some(done) = finished {
+            return Err(first.grid_divergence(&m, done));
+        }
+        let mut still = Vec::new();
+        for mut block in at_grid_sync {
+            block.resume_all(&m);
+            match block.run(&mut m, args)? {
+                Progress::Done => finished = finished.or(Some(block.block_idx)),
+                Progress::GridSync => still.push(block),
+            }
+        }
+        at_grid_sync = still;
+    }
     Ok(())
+}
+
+/// Where a block's run stopped.
+enum Progress {
+    /// Every thread returned.
+    Done,
+    /// Every thread waits at `g.sync()` of the grid group.
+    GridSync,
 }
 
 enum State<'p> {
@@ -192,7 +222,8 @@ impl<'l, 'p> BlockRun<'l, 'p> {
         }
     }
 
-    fn run(mut self, m: &mut Machine<'p>, args: &[RtValue]) -> Result<(), RuntimeError> {
+    /// Runs the block's threads until they all return or all wait at a grid sync.
+    fn run(&mut self, m: &mut Machine<'p>, args: &[RtValue]) -> Result<Progress, RuntimeError> {
         loop {
             for t in 0..self.threads.len() {
                 let stack = match std::mem::replace(&mut self.threads[t], State::Done) {
@@ -206,12 +237,43 @@ impl<'l, 'p> BlockRun<'l, 'p> {
                 self.threads[t] = self.run_thread(m, t, stack)?;
             }
             if self.threads.iter().all(|s| matches!(s, State::Done)) {
-                return Ok(());
+                return Ok(Progress::Done);
             }
             if !self.resolve_shuffles(m)? {
+                if self.all_at_grid_sync() {
+                    return Ok(Progress::GridSync);
+                }
                 self.resolve_barrier(m)?;
             }
         }
+    }
+
+    /// Whether every thread waits at a grid sync (none returned: that is a divergence, which
+    /// `resolve_barrier` reports).
+    fn all_at_grid_sync(&self) -> bool {
+        self.threads
+            .iter()
+            .all(|s| matches!(s, State::Waiting(_, w) if w.builtin.kernel_op() == Some(KernelOp::GridSync)))
+    }
+
+    /// Resumes every thread after the grid sync it waits at.
+    fn resume_all(&mut self, m: &Machine<'p>) {
+        for t in 0..self.threads.len() {
+            self.resume(m, t, RtValue::None);
+        }
+    }
+
+    /// The error of a grid sync that block `done` never reached (it returned while this block
+    /// waits): a hang on a GPU.
+    fn grid_divergence(&self, m: &Machine<'p>, done: [u32; 3]) -> RuntimeError {
+        let w = self.waiting(0).expect("every thread waits at the grid sync");
+        let [x, y, z] = done;
+        self.divergence(
+            m,
+            0,
+            w,
+            format!("block ({x}, {y}, {z}) returned while this block waits at the grid's sync() (a GPU would hang)"),
+        )
     }
 
     fn run_thread(
