@@ -157,6 +157,28 @@ impl Engine {
         self.to_device_shaped(&crate::xoroshiro128p_states(n, seed, subsequence_start), &[n, 2])
     }
 
+    /// A new stream on this engine's device. `non_blocking: false` gives a stream ordered with
+    /// the default stream (which the synchronous copies use); `true` a stream that runs
+    /// concurrently with it (numba-cuda's `cuda.stream()`), for launches
+    /// ([`crate::cuda::Kernel::launch_on`]) and the asynchronous copies of pinned buffers.
+    #[cfg(feature = "cuda")]
+    pub fn stream(&self, non_blocking: bool) -> Result<crate::cuda::Stream, Error> {
+        let device = self.cuda_device()?;
+        let s = if non_blocking { device.new_non_blocking_stream() } else { device.new_stream() };
+        s.map_err(|e| crate::cuda::cuda_error(e, None))
+    }
+
+    /// `len` zeros in page-locked host memory (numba-cuda's `cuda.pinned_array`), the source
+    /// and destination of asynchronous copies
+    /// ([`crate::cuda::PinnedBuffer::copy_to_device_async`]).
+    #[cfg(feature = "cuda")]
+    pub fn pinned_zeros<T: crate::cuda::DeviceElement>(
+        &self,
+        len: usize,
+    ) -> Result<crate::cuda::PinnedBuffer<T>, Error> {
+        crate::cuda::PinnedBuffer::zeros(self.cuda_device()?, len).map_err(|e| crate::cuda::cuda_error(e, None))
+    }
+
     /// A zero-filled device array of `shape`.
     #[cfg(feature = "cuda")]
     pub fn zeros<T: crate::cuda::DeviceElement>(&self, shape: &[usize]) -> Result<crate::cuda::DeviceArray<T>, Error> {

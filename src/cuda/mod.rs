@@ -23,7 +23,7 @@ use std::sync::{Arc, Mutex};
 
 pub use twinjit_cuda::{
     device_count, driver_available, driver_version, CudaError, Device, DeviceArray, DeviceElement, DeviceProperties,
-    ElementType, Event, LaunchConfig, Stream,
+    ElementType, Event, LaunchConfig, PinnedBuffer, Stream,
 };
 pub use twinjit_ptx::{EntryKind, PtxModule, PtxOptions};
 

@@ -78,7 +78,14 @@ impl Device {
     /// A new stream. It is a blocking stream, so work on it is ordered with the default stream
     /// (and therefore with array copies).
     pub fn new_stream(&self) -> Result<Stream> {
-        Stream::create(self.clone())
+        Stream::create(self.clone(), false)
+    }
+
+    /// A new non-blocking stream (`CU_STREAM_NON_BLOCKING`): its work runs concurrently with
+    /// the default stream's, and is ordered only with the work queued on it (launches, the
+    /// asynchronous copies of [`crate::PinnedBuffer`]) and by events and synchronization.
+    pub fn new_non_blocking_stream(&self) -> Result<Stream> {
+        Stream::create(self.clone(), true)
     }
 
     /// (free, total) device memory in bytes.

@@ -28,6 +28,7 @@ mod element;
 mod error;
 mod launch;
 mod module;
+mod pinned;
 mod properties;
 mod stream;
 
@@ -38,5 +39,6 @@ pub use element::{DeviceElement, ElementType};
 pub use error::{CudaError, Result};
 pub use launch::{check_launch, LaunchConfig, INLINE_PARAMS};
 pub use module::{CudaModule, Kernel, KernelAttributes};
+pub use pinned::PinnedBuffer;
 pub use properties::DeviceProperties;
 pub use stream::{Event, Stream};

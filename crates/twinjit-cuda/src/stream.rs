@@ -1,8 +1,11 @@
 //! Streams (queues of device work) and timing events.
 //!
-//! Streams made here are *blocking* streams (`CU_STREAM_DEFAULT`), unlike cudarc's, so the
-//! legacy default stream, which array copies use, is ordered with them: a copy after a launch on
-//! any stream sees the launch's writes. Events are created with timing enabled.
+//! `Device::new_stream` makes *blocking* streams (`CU_STREAM_DEFAULT`), unlike cudarc's, so the
+//! legacy default stream, which the synchronous array copies use, is ordered with them: a copy
+//! after a launch on any stream sees the launch's writes. `Device::new_non_blocking_stream`
+//! makes streams that run concurrently with the default stream (`CU_STREAM_NON_BLOCKING`, what
+//! `cuda.stream()` gives in numba-cuda): order work on them with the asynchronous copies of
+//! `PinnedBuffer`, events and `synchronize`. Events are created with timing enabled.
 
 use std::fmt;
 use std::sync::{Arc, OnceLock};
@@ -56,10 +59,11 @@ impl Stream {
         Stream { inner: Arc::new(StreamInner { device, raw: result::stream::null(), owned: false }) }
     }
 
-    pub(crate) fn create(device: Device) -> Result<Stream> {
+    pub(crate) fn create(device: Device, non_blocking: bool) -> Result<Stream> {
         device.bind().map_err(|e| driver_error("cuCtxSetCurrent", e))?;
-        let raw = result::stream::create(result::stream::StreamKind::Default)
-            .map_err(|e| driver_error("cuStreamCreate", e))?;
+        let kind =
+            if non_blocking { result::stream::StreamKind::NonBlocking } else { result::stream::StreamKind::Default };
+        let raw = result::stream::create(kind).map_err(|e| driver_error("cuStreamCreate", e))?;
         Ok(Stream { inner: Arc::new(StreamInner { device, raw, owned: true }) })
     }
 
