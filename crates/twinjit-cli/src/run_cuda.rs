@@ -224,6 +224,34 @@ mod with_cuda {
         }
     }
 
+    impl Prepared {
+        /// One synchronous round trip of every array argument, as `to_device` and
+        /// `copy_to_host` move them (pageable host memory): (bytes, ms in, ms out).
+        fn copy_round(&mut self) -> Result<(u64, f64, f64), String> {
+            let e = |e: twinjit::cuda::CudaError| format!("error: timing copies: {e}");
+            let (mut bytes, mut t_in, mut t_out) = (0u64, 0.0f64, 0.0f64);
+            for (b, d) in self.bound.iter_mut().zip(self.dev.iter_mut()) {
+                if let (Bound::Array(arr), Some(d)) = (b, d) {
+                    each_pair!(
+                        &mut arr.data,
+                        d,
+                        |v, x| {
+                            bytes += (x.len() * x.itemsize()) as u64;
+                            let t = Instant::now();
+                            x.copy_from_host(v).map_err(e)?;
+                            t_in += t.elapsed().as_secs_f64() * 1e3;
+                            let t = Instant::now();
+                            x.copy_to_host(v).map_err(e)?;
+                            t_out += t.elapsed().as_secs_f64() * 1e3;
+                        },
+                        return Err("error: internal: host and device arrays disagree".into())
+                    )
+                }
+            }
+            Ok((bytes, t_in, t_out))
+        }
+    }
+
     use twinjit::cuda::IntoKernelArg;
 
     fn median(sorted: &[f64]) -> f64 {
@@ -259,9 +287,11 @@ mod with_cuda {
     }
 
     /// `twinjit bench --target cuda`: kernel time from CUDA events around each launch (median
-    /// after warm-up), and `launch_us`, the median host time of one asynchronous launch.
+    /// after warm-up), `launch_us`, the median host time of one asynchronous launch, and the
+    /// array arguments' copies: `copy_bytes` each way, `copy_in_ms`/`copy_out_ms` (the median
+    /// synchronous round trip from and to the pageable `.npy` data) and their GB/s.
     pub fn bench(a: &RunArgs, warmup: usize, reps: usize) -> Result<String, String> {
-        let p = prepare(a)?;
+        let mut p = prepare(a)?;
         let t0 = Instant::now();
         let k = p.kernel.specialize(p.args()).map_err(err_text)?;
         let compile = t0.elapsed();
@@ -287,13 +317,29 @@ mod with_cuda {
         p.engine.synchronize().map_err(err_text)?;
         kernel_ms.sort_by(f64::total_cmp);
         host_us.sort_by(f64::total_cmp);
+        drop(args);
+        // The arrays' round trips (after the kernel's, so the launches above saw the inputs):
+        // the median of up to 5, and the bandwidth of that median.
+        let (mut bytes, mut ins, mut outs) = (0u64, Vec::new(), Vec::new());
+        for _ in 0..reps.clamp(1, 5) {
+            let (b, i, o) = p.copy_round()?;
+            bytes = b;
+            ins.push(i);
+            outs.push(o);
+        }
+        ins.sort_by(f64::total_cmp);
+        outs.sort_by(f64::total_cmp);
+        let gbs = |ms: f64| if ms > 0.0 { bytes as f64 / (ms * 1e6) } else { 0.0 };
+        let (copy_in, copy_out) = (median(&ins), median(&outs));
         Ok(format!(
-            "{{\"compile_ms\": {}, \"median_ms\": {:.6}, \"min_ms\": {:.6}, \"max_ms\": {:.6}, \"reps\": {reps}, \"launch_us\": {:.3}}}\n",
+            "{{\"compile_ms\": {}, \"median_ms\": {:.6}, \"min_ms\": {:.6}, \"max_ms\": {:.6}, \"reps\": {reps}, \"launch_us\": {:.3}, \"copy_bytes\": {bytes}, \"copy_in_ms\": {copy_in:.6}, \"copy_out_ms\": {copy_out:.6}, \"copy_in_gbs\": {:.3}, \"copy_out_gbs\": {:.3}}}\n",
             ms(compile),
             median(&kernel_ms),
             kernel_ms[0],
             kernel_ms[reps - 1],
-            median(&host_us)
+            median(&host_us),
+            gbs(copy_in),
+            gbs(copy_out)
         ))
     }
 }
