@@ -599,3 +599,50 @@ fn xoroshiro_states_on_the_device_draw_numbas_numbers() {
     );
     assert_ne!(states.to_vec().unwrap(), twinjit::xoroshiro128p_states(4, 42, 0));
 }
+
+/// CUDA ufuncs called from Rust as numba-cuda calls them: `f(a, b)` (a new device array of the
+/// loop's type), a number broadcast, `f(a, b, out=o, stream=s)`, and the errors. The expected
+/// values are those of tests/kernels_cuda/cuda_ufuncs.py (checked under numba-cuda with
+/// `verify_numba_cudasim.py --gpu`).
+#[test]
+fn cuda_ufuncs_are_called_like_numba_cuda() {
+    use twinjit::cuda::IntoKernelArg;
+    libdevice_from_repo();
+    let Some(engine) = gpu_engine(EngineOptions::default()) else { return };
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/kernels_cuda/cuda_ufuncs.py")).unwrap();
+    let m = engine.load("cuda_ufuncs.py", &text).unwrap();
+    let axpb = m.kernel("axpb").unwrap();
+    assert!(axpb.is_ufunc());
+    let a = engine.to_device(&[0.5f64, 1.0, -2.0, 3.25, 8.0]).unwrap();
+    let b = engine.to_device(&[1.0f64, 1.0, 0.5, -6.5, 0.0]).unwrap();
+    let r = axpb.call_ufunc::<f64>(&[(&a).into_kernel_arg(), (&b).into_kernel_arg()]).unwrap();
+    assert_eq!(r.to_vec().unwrap(), vec![2.0, 3.0, -3.5, 0.0, 16.0]);
+    // A 2-D input keeps its shape; a number broadcasts.
+    let g = engine.to_device_shaped(&[1.5f32, 2.5, 3.5, 4.5, 5.5, 6.5], &[2, 3]).unwrap();
+    let r = axpb.call_ufunc::<f32>(&[(&g).into_kernel_arg(), KernelArg::Scalar(twinjit::ArgValue::F32(0.25))]).unwrap();
+    assert_eq!(r.shape(), &[2, 3]);
+    assert_eq!(r.to_vec().unwrap(), vec![3.25, 5.25, 7.25, 9.25, 11.25, 13.25]);
+    // Into `out`, on a non-blocking stream.
+    let stream = engine.stream(true).unwrap();
+    let x = engine.to_device(&[0i64, 1, 4, -9, 16, -25, 100]).unwrap();
+    let mut out = engine.zeros::<f64>(&[7]).unwrap();
+    let sq = m.kernel("safe_sqrt").unwrap();
+    sq.call_ufunc_into(&[(&x).into_kernel_arg()], &mut out, Some(&stream)).unwrap();
+    stream.synchronize().unwrap();
+    assert_eq!(out.to_vec().unwrap(), vec![0.0, 1.0, 2.0, -3.0, 4.0, -5.0, 10.0]);
+    // The wrong result type, a length that does not broadcast, a plain kernel: errors.
+    let e = sq.call_ufunc::<f32>(&[(&x).into_kernel_arg()]).unwrap_err();
+    assert!(e.to_string().contains("gives float64") && e.to_string().contains("float32"), "{e}");
+    let short = engine.to_device(&[1.0f64, 2.0]).unwrap();
+    let e = axpb.call_ufunc::<f64>(&[(&a).into_kernel_arg(), (&short).into_kernel_arg()]).unwrap_err();
+    assert!(e.to_string().contains("2 elements where `out` has 5"), "{e}");
+    let plain = engine
+        .load("plain.py", "from numba import cuda\n@cuda.jit\ndef one(out):\n    out[0] = 1.0\n")
+        .unwrap()
+        .kernel("one")
+        .unwrap();
+    assert!(!plain.is_ufunc());
+    let e = plain.call_ufunc::<f64>(&[]).unwrap_err();
+    assert!(e.to_string().contains("not a CUDA ufunc"), "{e}");
+}

@@ -67,7 +67,7 @@ impl KernelArg<'_> {
     }
 }
 
-fn scalar_of_element(t: ElementType) -> Scalar {
+pub(super) fn scalar_of_element(t: ElementType) -> Scalar {
     match t {
         ElementType::Bool => Scalar::Bool,
         ElementType::Int32 => Scalar::Int32,

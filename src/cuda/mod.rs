@@ -13,6 +13,7 @@ mod args;
 pub(crate) mod cache;
 mod compiled;
 mod kernel;
+mod ufunc;
 
 pub use args::{IntoKernelArg, IntoKernelArgs, KernelArg};
 pub use compiled::{CompiledKernel, KernelOrigin};

@@ -326,13 +326,22 @@ def within_gpu_tolerance(path, e, g):
     return False
 
 
+def launch(kernel, cfg, args):
+    """`kernel[cfg](*args)`; a CUDA ufunc (`@vectorize(target='cuda')`, whose twinjit kernel
+    takes `out` last) is called as numba-cuda calls it, `f(*inputs, out=out)`, with no grid."""
+    if hasattr(kernel, "_kernel_map") or type(kernel).__name__.endswith("UFuncDispatcher"):
+        kernel(*args[:-1], out=args[-1])
+    else:
+        kernel[cfg](*args)
+
+
 def run_check(mod, text):
     call_src, expected_src, arg_checks = parse_check(text)
     if expected_src != "None":
         return ["a kernel returns None; write `-> None`"]
     kernel, cfg, args = prepare_launch(mod, call_src)
     try:
-        kernel[cfg](*args)
+        launch(kernel, cfg, args)
     except Exception as exc:  # noqa: BLE001
         return ["raised %s: %s" % (type(exc).__name__, exc)]
     fails = check_args(args, arg_checks, within_gpu_tolerance)
@@ -346,7 +355,7 @@ def generate_line(mod, text):
     if all(src != "?" for _, src in arg_checks):
         return text
     kernel, cfg, args = prepare_launch(mod, call_src)
-    kernel[cfg](*args)
+    launch(kernel, cfg, args)
     return with_args("%s -> %s" % (call_src, expected_src), args, arg_checks)
 
 

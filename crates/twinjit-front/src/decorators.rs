@@ -128,8 +128,14 @@ pub(crate) fn read_decorators(
         };
         let mut o = DecoratorOptions::default();
         let is_ufunc = matches!(w, Which::Vectorize | Which::Guvectorize);
-        let mut ufunc =
-            UfuncSpec { loops: Vec::new(), layout: None, parallel: false, writable: Vec::new(), identity: None };
+        let mut ufunc = UfuncSpec {
+            loops: Vec::new(),
+            layout: None,
+            parallel: false,
+            cuda: false,
+            writable: Vec::new(),
+            identity: None,
+        };
         let mut layout_given = false;
         if let Expr::Call(call) = &dec.expression {
             let types = TypeReader { env, file, text };
@@ -255,12 +261,13 @@ pub(crate) fn read_decorators(
                     "target" if is_ufunc => match v {
                         Expr::StringLiteral(t) if t.value.to_str() == "cpu" => {}
                         Expr::StringLiteral(t) if t.value.to_str() == "parallel" => ufunc.parallel = true,
+                        Expr::StringLiteral(t) if t.value.to_str() == "cuda" && w == Which::Vectorize => ufunc.cuda = true,
                         Expr::StringLiteral(t) if t.value.to_str() == "cuda" => diags.push(
-                            Diagnostic::error("CUDA ufuncs (`target='cuda'`) are not supported", kspan, "here")
-                                .with_hint("write a @cuda.jit kernel that computes one element per thread, or use target='cpu' or 'parallel'"),
+                            Diagnostic::error("CUDA gufuncs (`@guvectorize(target='cuda')`) are not supported yet", kspan, "here")
+                                .with_hint("write a @cuda.jit kernel that computes one element per thread, or use @vectorize(target='cuda')"),
                         ),
                         _ => diags.push(Diagnostic::error(
-                            "`target` must be 'cpu' or 'parallel'",
+                            "`target` must be 'cpu', 'parallel' or 'cuda'",
                             kspan,
                             "unknown target",
                         )),
@@ -353,6 +360,11 @@ pub(crate) fn read_decorators(
         if is_ufunc {
             if !(layout_given && ufunc.layout.is_none()) {
                 check_ufunc(&ufunc, w == Which::Guvectorize, fd, span(file, dec.range), &mut diags);
+            }
+            if ufunc.cuda {
+                // The `def` is the device function each thread calls; `ufunc::split_cuda` makes
+                // the kernel.
+                a.kind = FunctionKind::Device;
             }
             o.ufunc = Some(ufunc);
         }

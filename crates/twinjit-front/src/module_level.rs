@@ -53,7 +53,7 @@ pub(crate) fn lower(
                 let g = match read_decorators(fd, &env, file, text) {
                     Ok(Decorated::Compiled(a, o)) => match &o.ufunc {
                         Some(u) => Global::Function {
-                            kind: Some(a.kind),
+                            kind: Some(if u.cuda { twinjit_ir::FunctionKind::Kernel } else { a.kind }),
                             params: crate::ufunc::params(params, u),
                             ufunc: Some(Box::new(u.clone())),
                         },
@@ -97,6 +97,9 @@ pub(crate) fn lower(
             // fails only when such a function is called: the rest of the module loads, and
             // asking for it (or `twinjit check`) gives its located errors.
             Ok(Decorated::Compiled(attrs, options)) => match lower_function(fd, attrs, options, &env, file, text) {
+                Ok(f) if f.options.ufunc.as_ref().is_some_and(|u| u.cuda) => {
+                    module.functions.extend(crate::ufunc::split_cuda(f))
+                }
                 Ok(f) if f.options.ufunc.is_some() => module.functions.extend(crate::ufunc::split(f)),
                 Ok(f) => module.functions.push(f),
                 Err(diagnostics) => {

@@ -7,7 +7,9 @@
 //! builtin (see "User ufuncs" in ARCHITECTURE.md).
 
 use crate::params::Params;
-use twinjit_ir::{Builtin, Const, Function, InstKind, ModuleFunction, Terminator, Type, UfuncSpec};
+use twinjit_ir::{
+    BlockCall, Builtin, CmpOp, Const, Function, FunctionKind, InstKind, ModuleFunction, Terminator, Type, UfuncSpec,
+};
 
 /// The name of a ufunc's inner function.
 pub(crate) fn inner_name(name: &str) -> String {
@@ -43,6 +45,10 @@ pub(crate) fn attribute(u: &UfuncSpec, params: &Params, attr: &str) -> Option<Co
 /// and None defaults for a `@guvectorize` function's outputs.
 pub(crate) fn params(mut p: Params, u: &UfuncSpec) -> Params {
     match &u.layout {
+        // The kernel of a CUDA ufunc takes its output array like any other argument.
+        None if u.cuda => {
+            p.names.push("out".into());
+        }
         None => {
             p.names.push("out".into());
             p.defaults.push(Ok(Const::None));
@@ -96,4 +102,76 @@ pub(crate) fn split(mut inner: ModuleFunction) -> [ModuleFunction; 2] {
         defaults,
     };
     [ufunc, inner]
+}
+
+/// A CUDA ufunc (`@vectorize(..., target='cuda')`) and its inner function: the `def` becomes
+/// the device function `NAME.inner`, and `NAME` a kernel over the inputs and `out`, one element
+/// per thread, as numba-cuda's ufunc kernel:
+///
+/// ```text
+/// i = cuda.grid(1)
+/// if i < out.size:
+///     out[i] = inner(a[0 if a.size == 1 else i], b[...], ...)
+/// ```
+///
+/// Inputs and `out` are 1-D views of contiguous arrays (the API flattens them), an input of
+/// one element broadcasts (a scalar argument arrives as one), so one specialisation per
+/// dtype combination serves every shape.
+pub(crate) fn split_cuda(mut inner: ModuleFunction) -> [ModuleFunction; 2] {
+    let name = inner.name.clone();
+    inner.name = inner_name(&name);
+    inner.body.name = inner.name.clone();
+    inner.options.ufunc = None;
+    let span = inner.body.span;
+    let mut k = Function::new(name.clone(), span);
+    k.param_names = inner.body.param_names.clone();
+    k.param_names.push("out".into());
+    k.param_spans = inner.body.param_spans.clone();
+    if !k.param_spans.is_empty() {
+        k.param_spans.push(inner.name_span);
+    }
+    let e = Function::ENTRY;
+    let ins: Vec<_> = (0..inner.body.param_names.len()).map(|_| k.add_block_param(e, Type::Unknown)).collect();
+    let out = k.add_block_param(e, Type::Unknown);
+    let push = |k: &mut Function, b, kind| k.push(b, kind, Some(Type::Unknown), span).expect("has a result");
+    let one = push(&mut k, e, InstKind::Const(Const::Int(1)));
+    let zero = push(&mut k, e, InstKind::Const(Const::Int(0)));
+    let i = push(&mut k, e, InstKind::Builtin(Builtin::Grid, vec![one]));
+    let n = push(&mut k, e, InstKind::Builtin(Builtin::Size, vec![out]));
+    let inside = push(&mut k, e, InstKind::Compare(CmpOp::Lt, i, n));
+    let body = k.add_block();
+    let exit = k.add_block();
+    k.terminate(
+        e,
+        Terminator::Branch(
+            inside,
+            BlockCall { block: body, args: Vec::new() },
+            BlockCall { block: exit, args: Vec::new() },
+        ),
+        span,
+    );
+    let mut args = Vec::new();
+    for a in ins {
+        let size = push(&mut k, body, InstKind::Builtin(Builtin::Size, vec![a]));
+        let scalar = push(&mut k, body, InstKind::Compare(CmpOp::Eq, size, one));
+        let idx = push(&mut k, body, InstKind::Select(scalar, zero, i));
+        args.push(push(&mut k, body, InstKind::GetItem(a, vec![idx])));
+    }
+    let r = push(&mut k, body, InstKind::Call(inner.name.clone(), args));
+    k.push(body, InstKind::SetItem(out, vec![i], r), None, span);
+    k.terminate(body, Terminator::Jump(BlockCall { block: exit, args: Vec::new() }), span);
+    k.terminate(exit, Terminator::Return(None), span);
+    let mut attrs = inner.attrs.clone();
+    attrs.kind = FunctionKind::Kernel;
+    let kernel = ModuleFunction {
+        name,
+        attrs,
+        options: inner.options.clone(),
+        body: k,
+        source: inner.source.clone(),
+        name_span: inner.name_span,
+        callees: vec![inner.name.clone()],
+        defaults: Vec::new(),
+    };
+    [kernel, inner]
 }

@@ -99,6 +99,9 @@ pub struct UfuncSpec {
     pub layout: Option<GufuncLayout>,
     /// `target='parallel'`: the loop over the elements runs on the thread pool.
     pub parallel: bool,
+    /// `target='cuda'`: the ufunc is a kernel of one element per thread over its inputs and
+    /// `out` (the inner function a device function); see `twinjit_front::ufunc::split_cuda`.
+    pub cuda: bool,
     /// `@guvectorize(..., writable_args=...)`: the inputs (by position) whose writes reach
     /// the caller's array even when the loop's dtype made a converted copy of it.
     pub writable: Vec<usize>,

@@ -1,0 +1,244 @@
+//! CUDA ufuncs from Rust: numba-cuda's `f(a, b)` and `f(a, b, out=o, stream=s)` for a
+//! `@vectorize([...], target='cuda')` function.
+//!
+//! The front end made the ufunc a kernel `NAME(inputs..., out)` of one element per thread that
+//! calls the device function `NAME.inner` (`twinjit_front::ufunc::split_cuda`); an input of one
+//! element broadcasts. Here the arguments become that kernel's: device arrays are passed as 1-D
+//! views of their (contiguous) elements, a scalar becomes a one-element device array of its
+//! type, and the launch covers `out` with blocks of 256 threads. The result type is what type
+//! inference gives the inner function for the inputs' element types, as numba-cuda's output
+//! dtype is the ufunc loop's.
+
+use super::{cuda_error, DeviceArray, DeviceElement, Kernel, KernelArg, LaunchConfig, Stream};
+use crate::error::Error;
+use crate::ArgValue;
+use std::marker::PhantomData;
+use twinjit_ir::{Scalar, Signature, Type};
+
+/// A scalar argument broadcast as a one-element device array.
+enum OneElement {
+    Bool(DeviceArray<bool>),
+    I8(DeviceArray<i8>),
+    I16(DeviceArray<i16>),
+    I32(DeviceArray<i32>),
+    I64(DeviceArray<i64>),
+    U8(DeviceArray<u8>),
+    U16(DeviceArray<u16>),
+    U32(DeviceArray<u32>),
+    U64(DeviceArray<u64>),
+    F32(DeviceArray<f32>),
+    F64(DeviceArray<f64>),
+}
+
+impl OneElement {
+    fn new(device: &super::Device, v: &ArgValue<'_>) -> Result<Option<OneElement>, Error> {
+        let e = |e| cuda_error(e, None);
+        macro_rules! one {
+            ($variant:ident, $x:expr) => {
+                OneElement::$variant(DeviceArray::from_slice(device, &[$x], &[1]).map_err(e)?)
+            };
+        }
+        Ok(Some(match *v {
+            ArgValue::Bool(x) => one!(Bool, x),
+            ArgValue::I8(x) => one!(I8, x),
+            ArgValue::I16(x) => one!(I16, x),
+            ArgValue::I32(x) => one!(I32, x),
+            ArgValue::I64(x) => one!(I64, x),
+            ArgValue::U8(x) => one!(U8, x),
+            ArgValue::U16(x) => one!(U16, x),
+            ArgValue::U32(x) => one!(U32, x),
+            ArgValue::U64(x) => one!(U64, x),
+            ArgValue::F32(x) => one!(F32, x),
+            ArgValue::F64(x) => one!(F64, x),
+            _ => return Ok(None),
+        }))
+    }
+
+    fn arg(&self) -> KernelArg<'_> {
+        let (ptr, dtype) = match self {
+            OneElement::Bool(a) => (a.device_ptr(), Scalar::Bool),
+            OneElement::I8(a) => (a.device_ptr(), Scalar::Int8),
+            OneElement::I16(a) => (a.device_ptr(), Scalar::Int16),
+            OneElement::I32(a) => (a.device_ptr(), Scalar::Int32),
+            OneElement::I64(a) => (a.device_ptr(), Scalar::Int64),
+            OneElement::U8(a) => (a.device_ptr(), Scalar::UInt8),
+            OneElement::U16(a) => (a.device_ptr(), Scalar::UInt16),
+            OneElement::U32(a) => (a.device_ptr(), Scalar::UInt32),
+            OneElement::U64(a) => (a.device_ptr(), Scalar::UInt64),
+            OneElement::F32(a) => (a.device_ptr(), Scalar::Float32),
+            OneElement::F64(a) => (a.device_ptr(), Scalar::Float64),
+        };
+        flat(ptr, dtype, 1)
+    }
+}
+
+/// A device array argument as the 1-D view of its `len` elements.
+fn flat<'a>(ptr: u64, dtype: Scalar, len: i64) -> KernelArg<'a> {
+    KernelArg::Device { ptr, dtype, ndim: 1, shape: [len, 1, 1], _life: PhantomData }
+}
+
+fn elements(shape: &[i64; 3], ndim: u8) -> i64 {
+    shape[..ndim as usize].iter().product()
+}
+
+impl Kernel {
+    /// Whether this kernel is a CUDA ufunc (`@vectorize(target='cuda')`).
+    pub fn is_ufunc(&self) -> bool {
+        let outline = self.module.source.outline();
+        self.params().last().map(String::as_str) == Some("out")
+            && outline.function(&format!("{}.inner", self.name())).is_some_and(|f| {
+                f.attrs.kind == twinjit_ir::FunctionKind::Device
+                    && outline.functions[self.index].callees == [f.name.clone()]
+            })
+    }
+
+    fn ufunc_check(&self, inputs: &[KernelArg<'_>]) -> Result<(), Error> {
+        if !self.is_ufunc() {
+            return Err(Error::Unsupported(format!(
+                "`{}` is not a CUDA ufunc: call_ufunc is for @vectorize(..., target='cuda') functions; launch kernels with launch()",
+                self.name()
+            )));
+        }
+        let nin = self.params().len() - 1;
+        if inputs.len() != nin {
+            return Err(Error::Argument {
+                function: self.name().to_string(),
+                param: None,
+                message: format!("takes {nin} inputs but {} were given", inputs.len()),
+            });
+        }
+        Ok(())
+    }
+
+    /// The ufunc's result type for these inputs: the inner function's return type for their
+    /// element types.
+    pub fn ufunc_result_type(&self, inputs: &[KernelArg<'_>]) -> Result<Scalar, Error> {
+        self.ufunc_check(inputs)?;
+        let mut args = Vec::new();
+        for (k, a) in inputs.iter().enumerate() {
+            let t = match a {
+                KernelArg::Device { dtype, .. } => Type::Scalar(*dtype),
+                KernelArg::Scalar(v) => v.ty().ok_or_else(|| self.bad_input(k, "a scalar of no dtype"))?,
+                KernelArg::Host { dtype } => {
+                    return Err(self.bad_input(k, &format!("a host slice of {dtype}: copy it to the device first")))
+                }
+            };
+            args.push(t);
+        }
+        let inner = format!("{}.inner", self.name());
+        let program =
+            self.module.source.parsed_module()?.specialize(&inner, &Signature { args, ret: None }, Some(false))?;
+        program.functions[0].func.ret.scalar().ok_or_else(|| {
+            Error::Unsupported(format!("`{}` returns {}, not a number", self.name(), program.functions[0].func.ret))
+        })
+    }
+
+    fn bad_input(&self, k: usize, what: &str) -> Error {
+        Error::Argument {
+            function: self.name().to_string(),
+            param: self.params().get(k).cloned(),
+            message: format!("a ufunc input must be a device array or a number, found {what}"),
+        }
+    }
+
+    /// numba-cuda's `f(*inputs, out=out, stream=stream)`: one thread per element of `out`
+    /// (asynchronous, as a launch: synchronise to see errors). Every array input has as many
+    /// elements as `out` (any shape: elements are taken in C order) or one; numbers broadcast.
+    pub fn call_ufunc_into<R: DeviceElement>(
+        &self,
+        inputs: &[KernelArg<'_>],
+        out: &mut DeviceArray<R>,
+        stream: Option<&Stream>,
+    ) -> Result<(), Error> {
+        let want = self.ufunc_result_type(inputs)?;
+        let got = super::args::scalar_of_element(R::TYPE);
+        if want != got {
+            return Err(Error::Argument {
+                function: self.name().to_string(),
+                param: Some("out".into()),
+                message: format!("the ufunc gives {} for these inputs, but `out` holds {}", want.name(), got.name()),
+            });
+        }
+        let n = out.len() as i64;
+        let device = out.device().clone();
+        let mut held = Vec::new();
+        for a in inputs {
+            if let KernelArg::Scalar(v) = a {
+                held.push(OneElement::new(&device, v)?);
+            }
+        }
+        let mut scalars = held.iter();
+        let mut args = Vec::with_capacity(inputs.len() + 1);
+        for (k, a) in inputs.iter().enumerate() {
+            args.push(match a {
+                KernelArg::Device { ptr, dtype, ndim, shape, .. } => {
+                    let len = elements(shape, *ndim);
+                    if len != n && len != 1 {
+                        return Err(self.bad_input(
+                            k,
+                            &format!("an array of {len} elements where `out` has {n} (and no broadcast but from one element)"),
+                        ));
+                    }
+                    flat(*ptr, *dtype, len)
+                }
+                KernelArg::Scalar(_) => match scalars.next() {
+                    Some(Some(one)) => one.arg(),
+                    _ => return Err(self.bad_input(k, "a value that is not a number")),
+                },
+                KernelArg::Host { dtype } => {
+                    return Err(self.bad_input(k, &format!("a host slice of {dtype}: copy it to the device first")))
+                }
+            });
+        }
+        args.push(flat(out.device_ptr(), got, n));
+        if n == 0 {
+            return Ok(());
+        }
+        let block = 256u32;
+        let grid = u32::try_from((n as u64).div_ceil(u64::from(block))).map_err(|_| Error::Argument {
+            function: self.name().to_string(),
+            param: Some("out".into()),
+            message: format!("{n} elements need more than 2^32 blocks"),
+        })?;
+        let cfg = LaunchConfig::linear(grid, block);
+        match stream {
+            Some(s) => self.launch_on(s, cfg, args.as_slice()),
+            None => self.launch(cfg, args.as_slice()),
+        }?;
+        // The one-element arrays of the scalars must outlive the kernel: wait for it.
+        if !held.is_empty() {
+            match stream {
+                Some(s) => s.synchronize().map_err(|e| cuda_error(e, Some(self.name())))?,
+                None => device.default_stream().synchronize().map_err(|e| cuda_error(e, Some(self.name())))?,
+            }
+        }
+        Ok(())
+    }
+
+    /// numba-cuda's `f(*inputs)`: a new device array of the ufunc's result type `R` (checked),
+    /// shaped as the first array input (shape `[1]` when every input is a number).
+    pub fn call_ufunc<R: DeviceElement>(&self, inputs: &[KernelArg<'_>]) -> Result<DeviceArray<R>, Error> {
+        self.ufunc_check(inputs)?;
+        let shape: Vec<usize> = inputs
+            .iter()
+            .find_map(|a| match a {
+                KernelArg::Device { ndim, shape, .. } => {
+                    Some(shape[..*ndim as usize].iter().map(|&d| d as usize).collect())
+                }
+                _ => None,
+            })
+            .unwrap_or_else(|| vec![1]);
+        let backend = match &self.module.backend {
+            crate::engine::Backend::Cuda(b) => b,
+            _ => {
+                return Err(Error::TargetUnavailable {
+                    target: self.module.target.clone(),
+                    reason: "CUDA ufuncs run only on a Target::Cuda engine".into(),
+                })
+            }
+        };
+        let mut out = DeviceArray::<R>::zeros(&backend.device, &shape).map_err(|e| cuda_error(e, Some(self.name())))?;
+        self.call_ufunc_into(inputs, &mut out, None)?;
+        Ok(out)
+    }
+}
