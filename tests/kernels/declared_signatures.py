@@ -40,3 +40,15 @@ def scaled_sum(a, k):
     for i in range(a.shape[0]):
         s += k * a[i]
     return s
+
+
+# A signature list kept in a module-level variable, as modules that share it between
+# functions write it.
+HALF_SIGS = ["float32(float32)", "float64(float64)"]
+
+
+# check: half_of(3) -> 1.5
+# check: half_of(np.float32(1.25)) -> 0.625
+@njit(HALF_SIGS)
+def half_of(x):
+    return x / 2

@@ -67,3 +67,25 @@ def uses_options(out):
     i = cuda.grid(1)
     if i < out.size:
         out[i] = plus_one(i)
+
+
+# The signature in a module-level variable (a string, and type objects), as numba-cuda's
+# examples write `sig = 'void(float32[:], float32[:])'` then `@cuda.jit(sig)`.
+copy_sig = "void(float32[:], float32[:])"
+fill_sig = void(int32[:], int32)
+
+
+# check: copy_scaled[1, 8](np.array([1.0, 2.0, 4.0], dtype=np.float32), np.zeros(3, dtype=np.float32)) -> None ; arg1 == [3.0, 6.0, 12.0]
+@cuda.jit(copy_sig)
+def copy_scaled(a, out):
+    i = cuda.grid(1)
+    if i < a.size:
+        out[i] = a[i] * 3
+
+
+# check: fill_value[2, 4](np.zeros(6, dtype=np.int32), 7) -> None ; arg0 == [7, 8, 9, 10, 11, 12]
+@cuda.jit(fill_sig)
+def fill_value(a, v):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] = v + i

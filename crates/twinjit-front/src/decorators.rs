@@ -519,6 +519,23 @@ fn bool_lit(e: &Expr) -> Option<bool> {
     }
 }
 
+/// The expression a module-level name was assigned (once: `sig = "void(float32[:])"`), for a
+/// name the module level could not freeze into a constant (a string, a call of types). Read
+/// from the module's text again, so its ranges are the module's.
+fn assigned_value(types: &TypeReader<'_>, name: &str) -> Option<Expr> {
+    let Some(Global::Unfrozen(u)) = types.env.get(name) else { return None };
+    let parsed = ruff_python_parser::parse_module(types.text).ok()?;
+    parsed.into_syntax().body.into_iter().find_map(|stmt| match stmt {
+        ast::Stmt::Assign(a)
+            if u32::from(a.range.start()) == u.assigned.start
+                && matches!(&a.targets[..], [Expr::Name(t)] if t.id.as_str() == name) =>
+        {
+            Some(*a.value)
+        }
+        _ => None,
+    })
+}
+
 /// The value of a name bound to a module-level bool constant.
 fn module_bool(e: &Expr, env: &Env) -> Option<bool> {
     match e {
@@ -576,6 +593,12 @@ fn read_signatures(
             Ok(s) => out.push(s),
             Err(d) => diags.push(d),
         },
+        // `sig = "void(float32[:])"` (or `void(float32[:])`, a tuple of types, a list) at module
+        // level, then `@cuda.jit(sig)`: the assigned expression, read as if written here.
+        Expr::Name(n) if assigned_value(types, n.id.as_str()).is_some() => {
+            let value = assigned_value(types, n.id.as_str()).expect("checked");
+            read_signatures(&value, types, file, out, diags)
+        }
         other => diags.push(
             Diagnostic::error("unsupported decorator argument", span(file, other.range()), "expected a signature")
                 .with_hint(
