@@ -637,6 +637,9 @@ fn cuda_ufuncs_are_called_like_numba_cuda() {
     let short = engine.to_device(&[1.0f64, 2.0]).unwrap();
     let e = axpb.call_ufunc::<f64>(&[(&a).into_kernel_arg(), (&short).into_kernel_arg()]).unwrap_err();
     assert!(e.to_string().contains("2 elements where `out` has 5"), "{e}");
+    let ints = engine.to_device(&[1i32, 2, 3]).unwrap();
+    let e = axpb.call_ufunc::<f64>(&[(&ints).into_kernel_arg(), (&ints).into_kernel_arg()]).unwrap_err();
+    assert!(e.to_string().contains("no loop of the signature list"), "{e}");
     let plain = engine
         .load("plain.py", "from numba import cuda\n@cuda.jit\ndef one(out):\n    out[0] = 1.0\n")
         .unwrap()

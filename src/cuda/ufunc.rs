@@ -5,9 +5,11 @@
 //! calls the device function `NAME.inner` (`twinjit_front::ufunc::split_cuda`); an input of one
 //! element broadcasts. Here the arguments become that kernel's: device arrays are passed as 1-D
 //! views of their (contiguous) elements, a scalar becomes a one-element device array of its
-//! type, and the launch covers `out` with blocks of 256 threads. The result type is what type
-//! inference gives the inner function for the inputs' element types, as numba-cuda's output
-//! dtype is the ufunc loop's.
+//! type, and the launch covers `out` with blocks of 256 threads. The result type is the return
+//! type of the signature list's loop of exactly the inputs' dtypes (numba-cuda would also take a
+//! loop the inputs cast to safely, converting them first; twinjit refuses that), or, for a lazy
+//! ufunc, what type inference gives the inner function for the
+//! inputs' dtypes; the kernel stores the inner function's value converted to it.
 
 use super::{cuda_error, DeviceArray, DeviceElement, Kernel, KernelArg, LaunchConfig, Stream};
 use crate::error::Error;
@@ -126,8 +128,37 @@ impl Kernel {
             args.push(t);
         }
         let inner = format!("{}.inner", self.name());
-        let program =
-            self.module.source.parsed_module()?.specialize(&inner, &Signature { args, ret: None }, Some(false))?;
+        let parsed = self.module.source.parsed_module()?;
+        // A signature list: the loop of the inputs' dtypes gives the output dtype.
+        let loops = parsed
+            .functions()
+            .iter()
+            .find(|f| f.name == inner)
+            .and_then(|f| f.options.ufunc.as_ref())
+            .map(|u| u.loops.clone())
+            .unwrap_or_default();
+        if !loops.is_empty() {
+            let dtypes: Vec<Option<Scalar>> = args.iter().map(Type::scalar).collect();
+            // Only a loop of exactly the inputs' dtypes: the kernel computes on the inputs as
+            // they are, so a loop that would convert them first (numba-cuda casts safely) is not
+            // taken.
+            let chosen = loops
+                .iter()
+                .find(|l| l.args.len() == dtypes.len() && l.args.iter().zip(&dtypes).all(|(t, d)| t.scalar() == *d));
+            return match chosen.and_then(|l| l.ret.as_ref()).and_then(Type::scalar) {
+                Some(s) => Ok(s),
+                None => Err(Error::Argument {
+                    function: self.name().to_string(),
+                    param: None,
+                    message: format!(
+                        "no loop of the signature list ({}) takes inputs of exactly {} (twinjit does not convert the inputs of a CUDA ufunc: pass arrays of a loop's dtypes)",
+                        loops.iter().map(|l| l.to_string()).collect::<Vec<_>>().join(", "),
+                        args.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(", ")
+                    ),
+                }),
+            };
+        }
+        let program = parsed.specialize(&inner, &Signature { args, ret: None }, Some(false))?;
         program.functions[0].func.ret.scalar().ok_or_else(|| {
             Error::Unsupported(format!("`{}` returns {}, not a number", self.name(), program.functions[0].func.ret))
         })

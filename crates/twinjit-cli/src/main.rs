@@ -8,6 +8,7 @@ mod commands;
 mod npy;
 mod run;
 mod run_cuda;
+mod verify;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -67,6 +68,17 @@ enum Command {
         /// Timed calls.
         #[arg(long, default_value_t = 20)]
         reps: usize,
+    },
+    /// Run a function compiled for its target and in the reference interpreter on the same
+    /// inputs and compare the result and every array argument: exit 0 when they agree, 1 when
+    /// they differ (the first differences are printed), 2 when there is no GPU to compare.
+    Verify {
+        #[command(flatten)]
+        common: Common,
+        /// Relative tolerance for floats, scaled by each array's largest magnitude (default: 0
+        /// on the host; on the GPU 1e-12 for float64, 1e-5 for float32).
+        #[arg(long)]
+        rtol: Option<f64>,
     },
     /// Print the Cranelift IR of a function (and its callees) for one signature.
     Clif {
@@ -199,6 +211,25 @@ fn main() -> ExitCode {
         Command::Ir { file, func, sig, untyped, spans } => commands::ir(&file, &func, sig.as_deref(), untyped, spans),
         Command::Run { common, out } => run::run(&common.into_run_args(), out),
         Command::Bench { common, warmup, reps } => run::bench(&common.into_run_args(), warmup, reps),
+        Command::Verify { common, rtol } => {
+            let a = common.into_run_args();
+            let verdict = if a.target == "cuda" || a.target.starts_with("cuda:") {
+                run_cuda::verify(&a, rtol)
+            } else {
+                verify::host(&a, rtol)
+            };
+            return match verdict {
+                Ok((text, code)) => {
+                    use std::io::Write;
+                    let _ = std::io::stdout().write_all(text.as_bytes());
+                    ExitCode::from(code)
+                }
+                Err(msg) => {
+                    eprintln!("{}", msg.trim_end());
+                    ExitCode::from(2)
+                }
+            };
+        }
         Command::Clif { file, func, sig } => commands::listing(&file, &func, sig.as_deref(), false),
         Command::Asm { file, func, sig } => commands::listing(&file, &func, sig.as_deref(), true),
         Command::Ptx(c) => commands::ptx(&c.file, &c.func, &c.sig, &c.arch, false),

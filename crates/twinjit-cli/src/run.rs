@@ -211,14 +211,14 @@ pub(crate) fn ms(d: std::time::Duration) -> String {
     format!("{:.3}", d.as_secs_f64() * 1e3)
 }
 
-struct Prepared {
-    function: twinjit::Function,
-    params: Vec<String>,
-    bound: Vec<Bound>,
+pub(crate) struct Prepared {
+    pub(crate) function: twinjit::Function,
+    pub(crate) params: Vec<String>,
+    pub(crate) bound: Vec<Bound>,
     load: std::time::Duration,
 }
 
-fn prepare(a: &RunArgs) -> Result<Prepared, String> {
+pub(crate) fn prepare(a: &RunArgs) -> Result<Prepared, String> {
     let target: Target = a.target.parse()?;
     if a.launch.is_some() && target == Target::Host {
         return Err("error: --launch is only meaningful for --target cuda".into());
@@ -307,7 +307,7 @@ fn bind_with_defaults(
     Ok(slots.into_iter().map(|s| s.expect("checked")).collect())
 }
 
-fn arg_values(bound: &mut [Bound]) -> Vec<ArgValue<'_>> {
+pub(crate) fn arg_values(bound: &mut [Bound]) -> Vec<ArgValue<'_>> {
     bound
         .iter_mut()
         .map(|b| match b {

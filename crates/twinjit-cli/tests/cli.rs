@@ -238,3 +238,51 @@ fn complex_arguments_and_results() {
     assert_eq!(code, 1);
     assert!(stderr.contains("`1+` is not a valid complex128"), "{stderr}");
 }
+
+/// `verify` runs the compiled function and the reference interpreter on the same inputs:
+/// exit 0 when they agree (arrays after the call included), 2 when nothing could be compared
+/// (a kernel without a GPU: never the CPU against itself).
+#[test]
+fn verify_compares_with_the_interpreter() {
+    let dir = std::env::temp_dir().join(format!("twinjit-verify-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (x, o) = (dir.join("x.npy"), dir.join("o.npy"));
+    write_npy(&x, &[4], &[3.0, 4.0, 12.0, -1.5]);
+    write_npy(&o, &[4], &[0.0; 4]);
+    let src = dir.join("v.py");
+    std::fs::write(
+        &src,
+        "import numpy as np\nfrom numba import njit, cuda\n\n@njit\ndef scaled(x, out):\n    s = 0.0\n    for i in range(x.size):\n        s += x[i] * x[i]\n        out[i] = x[i] * 0.5\n    return np.sqrt(s), x.size\n\n@cuda.jit\ndef double(a):\n    i = cuda.grid(1)\n    if i < a.size:\n        a[i] *= 2\n",
+    )
+    .unwrap();
+    let (code, stdout, stderr) = twinjit(&[
+        "verify",
+        src.to_str().unwrap(),
+        "scaled",
+        "--arg",
+        &format!("x={}", x.display()),
+        "--arg",
+        &format!("out={}", o.display()),
+    ]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.starts_with("agree:") && stdout.contains("same 10 values"), "{stdout}");
+    let (code, stdout, _) = twinjit(&[
+        "verify",
+        src.to_str().unwrap(),
+        "double",
+        "--target",
+        "cuda",
+        "--launch",
+        "1,32",
+        "--arg",
+        &format!("a={}", x.display()),
+    ]);
+    if code != 0 {
+        assert_eq!(code, 2, "{stdout}");
+        assert!(stdout.contains("NOT COMPARED: no usable GPU"), "{stdout}");
+    }
+    // Bad input: nothing compared, exit 2, the error on stderr.
+    let (code, _, stderr) = twinjit(&["verify", src.to_str().unwrap(), "nope"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("nope"), "{stderr}");
+}

@@ -121,7 +121,8 @@ pub(crate) fn split_cuda(mut inner: ModuleFunction) -> [ModuleFunction; 2] {
     let name = inner.name.clone();
     inner.name = inner_name(&name);
     inner.body.name = inner.name.clone();
-    inner.options.ufunc = None;
+    // The inner function keeps the spec: its signature list is the ufunc's loops, from which
+    // the facade takes the output dtype (`Kernel::ufunc_result_type`).
     let span = inner.body.span;
     let mut k = Function::new(name.clone(), span);
     k.param_names = inner.body.param_names.clone();
@@ -163,10 +164,12 @@ pub(crate) fn split_cuda(mut inner: ModuleFunction) -> [ModuleFunction; 2] {
     k.terminate(exit, Terminator::Return(None), span);
     let mut attrs = inner.attrs.clone();
     attrs.kind = FunctionKind::Kernel;
+    let mut options = inner.options.clone();
+    options.ufunc = None;
     let kernel = ModuleFunction {
         name,
         attrs,
-        options: inner.options.clone(),
+        options,
         body: k,
         source: inner.source.clone(),
         name_span: inner.name_span,
