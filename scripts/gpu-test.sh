@@ -168,12 +168,48 @@ cache() {
   TWINJIT_CACHE_DIR=$cdir "$BIN/twinjit" cache list 2>&1 | sed 's/^/    /'
 }
 
+# `twinjit verify` against the GPU (an agreeing kernel, exit 0; a deliberate race, exit 1), the
+# pinned-buffer pipeline's copy figures, and `twinjit bench`'s copy figures (pageable memory).
+copies() {
+  unpack
+  cat > /tmp/v.py <<'PY'
+from numba import cuda
+
+@cuda.jit
+def double(a):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] *= 2
+
+@cuda.jit
+def racy_count(c):
+    # Every thread increments one counter without an atomic: lost updates on a GPU.
+    c[0] += 1
+
+@cuda.jit
+def scale32(x, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i] = x[i] * 2
+PY
+  python3 -c "
+import numpy as np
+np.save('/tmp/x.npy', np.arange(100000, dtype=np.float64)); np.save('/tmp/c.npy', np.zeros(1, dtype=np.int64))
+np.save('/tmp/big.npy', np.ones(1 << 26, dtype=np.float32)); np.save('/tmp/bigo.npy', np.zeros(1 << 26, dtype=np.float32))"
+  echo "=== verify, agreeing"; "$BIN/twinjit" verify /tmp/v.py double --target cuda --launch 391,256 --arg a=/tmp/x.npy; echo "exit $?"
+  echo "=== verify, a race"; "$BIN/twinjit" verify /tmp/v.py racy_count --target cuda --launch 64,256 --arg c=/tmp/c.npy; echo "exit $?"
+  echo "=== pinned"; "$BIN/cuda_crate_gpu" pinned --nocapture 2>&1 | grep -E "pinned|test result"
+  echo "=== bench copies (2^26 float32 in and out)"
+  "$BIN/twinjit" bench /tmp/v.py scale32 --target cuda --launch 262144,256 --arg x=/tmp/big.npy --arg out=/tmp/bigo.npy --warmup 3 --reps 10
+}
+
 case "${1:-}" in
+  copies) copies ;;
   histogram) unpack; bash benches/gpu/histogram/run.sh "$BIN/twinjit" ;;
   cache) cache ;;
   pack) pack ;;
   run) run ;;
   bench) bench ;;
   checks) checks ;;
-  *) echo "usage: scripts/gpu-test.sh pack|run|bench|checks|cache|histogram" >&2; exit 2 ;;
+  *) echo "usage: scripts/gpu-test.sh pack|run|bench|checks|cache|histogram|copies" >&2; exit 2 ;;
 esac
