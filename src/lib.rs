@@ -43,6 +43,7 @@ mod outline;
 mod source;
 mod spec_table;
 mod target;
+pub mod verify;
 
 pub use disk_cache::CacheMode;
 pub use host::{

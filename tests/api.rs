@@ -729,3 +729,21 @@ def total(x, res):
     let _: twinjit::Array = total.call((ArgValue::array(&[1.0f64, 1.0, 2.0, 2.0], &[2, 2]), &mut res[..])).unwrap();
     assert_eq!(res, [2.0, 4.0]);
 }
+
+/// `Function::verify`: the compiled function and the reference interpreter on copies of the
+/// same arguments, the result, a raised exception and the arrays after the call compared; the
+/// caller's array receives the compiled call's writes.
+#[test]
+fn verify_compares_compiled_code_with_the_interpreter() {
+    let src = "import numpy as np\nfrom numba import njit\n\n@njit\ndef scale(x, out, k=2.0):\n    for i in range(x.size):\n        out[i] = x[i] * k\n    return out.sum(), x.size\n\n@njit\ndef checked(x):\n    if x[0] < 0:\n        raise ValueError('negative')\n    return x[0]\n";
+    let m = Engine::new(Target::Host).unwrap().load("verify.py", src).unwrap();
+    let x = [1.5f64, -2.0, 4.25];
+    let mut out = [0.0f64; 3];
+    let r = m.function("scale").unwrap().verify((&x[..], &mut out[..]), None).unwrap();
+    assert!(r.agrees(), "{r}");
+    // The result tuple (2 values) and both arrays (3 + 3).
+    assert_eq!(r.values, 8, "{r}");
+    assert_eq!(out, [3.0, -4.0, 8.5]);
+    let r = m.function("checked").unwrap().verify((&[-1i64][..],), None).unwrap();
+    assert!(r.agrees() && r.to_string().contains("same 2 values"), "{r}");
+}

@@ -649,3 +649,22 @@ fn cuda_ufuncs_are_called_like_numba_cuda() {
     let e = plain.call_ufunc::<f64>(&[]).unwrap_err();
     assert!(e.to_string().contains("not a CUDA ufunc"), "{e}");
 }
+
+/// `Kernel::verify` on the GPU: an agreeing kernel, and a deliberate race (every thread adds
+/// to one counter without an atomic) that the comparison reports with the element.
+#[test]
+fn kernel_verify_agrees_and_finds_a_race() {
+    libdevice_from_repo();
+    let Some(engine) = gpu_engine(EngineOptions::default()) else { return };
+    let src = "from numba import cuda\n\n@cuda.jit\ndef double(a):\n    i = cuda.grid(1)\n    if i < a.size:\n        a[i] *= 2\n\n@cuda.jit\ndef racy(c):\n    c[0] += 1\n";
+    let m = engine.load("verify.py", src).unwrap();
+    let a = engine.to_device(&(0..1000).map(f64::from).collect::<Vec<_>>()).unwrap();
+    let r = m.kernel("double").unwrap().verify(LaunchConfig::linear(4, 256), (&a,), None).unwrap();
+    assert!(r.agrees(), "{r}");
+    assert_eq!(r.values, 1000);
+    assert_eq!(a.to_vec().unwrap()[999], 1998.0, "the device array keeps the GPU's result");
+    let c = engine.zeros::<i64>(&[1]).unwrap();
+    let r = m.kernel("racy").unwrap().verify(LaunchConfig::linear(64, 256), (&c,), None).unwrap();
+    assert!(!r.agrees(), "lost updates on the GPU: {r}");
+    assert!(r.first[0].starts_with("c[0]: ") && r.first[0].contains("16384 (interpreter)"), "{r}");
+}

@@ -78,6 +78,83 @@ impl Kernel {
         Ok(())
     }
 
+    /// Runs the kernel on the GPU and in the reference interpreter's grid runner over the same
+    /// launch, on copies of the same arguments (the device arrays are read back before the
+    /// launch), and compares every array argument after it ([`crate::verify`]; floats within
+    /// `rtol`, by default 1e-12 for float64 and 1e-5 for float32). Synchronises the device; a
+    /// launch or a kernel error on either side is part of the comparison. The device arrays
+    /// keep the GPU's results.
+    pub fn verify<'a>(
+        &self,
+        cfg: LaunchConfig,
+        args: impl IntoKernelArgs<'a>,
+        rtol: Option<f64>,
+    ) -> Result<crate::verify::Report, Error> {
+        use crate::verify::{gpu_rtol, read_array, rt_items, Item, Items};
+        use twinjit_ir::interp::{run_kernel, ArrayRef, InterpOptions, KernelLaunch, RtValue};
+        let backend = self.backend()?;
+        let device = &backend.device;
+        let args = args.into_kernel_args();
+        let download = |a: &KernelArg<'_>| -> Result<Option<RtValue>, Error> {
+            let KernelArg::Device { ptr, dtype, ndim, shape, .. } = *a else { return Ok(None) };
+            let dims = &shape[..ndim as usize];
+            let n: i64 = dims.iter().product();
+            let mut bytes = vec![0u8; n as usize * dtype.size()];
+            // SAFETY: a device-array argument holds `n` elements of `dtype` (its shape, C order).
+            unsafe { device.copy_bytes_to_host(ptr, &mut bytes) }
+                .map_err(|e| super::cuda_error(e, Some(self.name())))?;
+            let strides: Vec<i64> = twinjit_ir::abi::c_strides(dims).collect();
+            // SAFETY: `bytes` holds every element of the C-ordered shape.
+            let data = unsafe { read_array(bytes.as_ptr(), dtype, dims, &strides) };
+            Ok(data.and_then(|d| ArrayRef::new(d, dims.to_vec())).map(RtValue::Array))
+        };
+        let mut inputs = Vec::with_capacity(args.len());
+        for a in args.iter() {
+            inputs.push(match a {
+                KernelArg::Scalar(v) => crate::verify::rt_of_arg(v)?,
+                KernelArg::Device { .. } => download(a)?.unwrap_or(RtValue::None),
+                KernelArg::Host { dtype } => {
+                    return Err(Error::Unsupported(format!(
+                        "verify takes device arrays: a host slice of {dtype} was given"
+                    )))
+                }
+            });
+        }
+        let gpu = self.launch(cfg, args.as_slice()).and_then(|_| backend.synchronize());
+        let sig = twinjit_ir::Signature { args: inputs.iter().map(RtValue::ty).collect(), ret: None };
+        let program =
+            self.module.source.parsed_module()?.specialize(self.name(), &sig, self.module.options.boundscheck)?;
+        let launch = KernelLaunch { grid: cfg.grid, block: cfg.block, dynamic_shared_bytes: cfg.shared_mem_bytes };
+        let oracle = run_kernel(&program, &inputs, &launch, InterpOptions::default());
+        let (mut got, mut want) = (Items::new(), Items::new());
+        let text = |s: String| Item::Text(s);
+        match (&gpu, &oracle) {
+            (Ok(()), Ok(())) => {}
+            (Err(g), Err(w)) => {
+                got.push(("launch".into(), text(format!("raised {}", g.python_exception().unwrap_or("an error")))));
+                want.push(("launch".into(), text(format!("raised {}", w.python_name()))));
+            }
+            (Err(g), Ok(())) => {
+                got.push(("launch".into(), text(format!("failed: {g}"))));
+                want.push(("launch".into(), text("ran".into())));
+            }
+            (Ok(()), Err(w)) => {
+                got.push(("launch".into(), text("ran".into())));
+                want.push(("launch".into(), text(format!("failed: {w}"))));
+            }
+        }
+        for (k, (a, w)) in args.iter().zip(&inputs).enumerate() {
+            if let Some(after) = download(a)? {
+                let name = self.params().get(k).cloned().unwrap_or_else(|| format!("arg{k}"));
+                rt_items(&name, &after, &mut got);
+                rt_items(&name, w, &mut want);
+            }
+        }
+        let rtol = rtol.unwrap_or_else(|| gpu_rtol(&want));
+        let subject = format!("`{}` on the GPU ({})", self.name(), device.properties().name);
+        Ok(crate::verify::compare(&subject, &got, &want, rtol))
+    }
+
     /// The compiled kernel for these arguments' types (compiled and loaded if needed).
     pub fn specialize<'a>(&self, args: impl IntoKernelArgs<'a>) -> Result<Arc<CompiledKernel>, Error> {
         self.specialization(&args.into_kernel_args())

@@ -99,6 +99,15 @@ impl Array {
         self.strides == c_strides(&self.shape) || self.is_empty()
     }
 
+    /// The elements in C order as the interpreter holds them (for `verify`).
+    pub(crate) fn as_array_data(&self) -> Option<twinjit_ir::interp::ArrayData> {
+        let shape: Vec<i64> = self.shape.iter().map(|&d| d as i64).collect();
+        let strides: Vec<i64> = self.strides.iter().map(|&s| s as i64).collect();
+        // SAFETY: the array owns (or holds a reference to) its buffer, and every element lies
+        // at its shape and strides.
+        unsafe { crate::verify::read_array(self.data, self.dtype, &shape, &strides) }
+    }
+
     /// The elements in C (row-major) order, if the dtype is `T`.
     pub fn to_vec<T: Element>(&self) -> Option<Vec<T>> {
         if T::SCALAR != self.dtype {

@@ -165,6 +165,55 @@ impl Function {
         }
     }
 
+    /// Runs the function compiled for the host and in the reference interpreter on copies of
+    /// the same arguments, and compares the result (or the exception raised) and every array
+    /// argument after the call ([`crate::verify`]): floats within `rtol` relative, by default
+    /// exactly, as the host and the interpreter agree to the bit. The caller's arrays receive
+    /// the compiled call's writes.
+    pub fn verify<'a>(&self, args: impl IntoArgs<'a>, rtol: Option<f64>) -> Result<crate::verify::Report, Error> {
+        use crate::verify::{arg_items, rt_items, rt_of_arg, value_items, Item, Items};
+        let args = args.into_args();
+        let all = match with_defaults(self.dispatcher()?, args.as_ref())? {
+            Some(all) => all,
+            None => args.as_ref().to_vec(),
+        };
+        let inputs = all.iter().map(rt_of_arg).collect::<Result<Vec<_>, _>>()?;
+        let spec = self.specialization(&all)?;
+        let got_result = spec.call::<Value>(&spec.convert(&all));
+        let want_result = self.module.source.parsed_module()?.interpret(self.name(), &inputs);
+        let (mut got, mut want) = (Items::new(), Items::new());
+        let raised = |e: &Error| Item::Text(format!("raised {}", e.python_exception().unwrap_or("an error")));
+        match (&got_result, &want_result) {
+            (Ok(g), Ok(w)) => {
+                value_items("return", g, &mut got);
+                rt_items("return", w, &mut want);
+            }
+            (Ok(g), Err(w)) => {
+                value_items("return", g, &mut got);
+                want.push(("return".into(), raised(w)));
+            }
+            (Err(g), Ok(w)) => {
+                got.push(("return".into(), raised(g)));
+                rt_items("return", w, &mut want);
+            }
+            (Err(g), Err(w)) => {
+                got.push(("return".into(), raised(g)));
+                want.push(("return".into(), raised(w)));
+            }
+        }
+        let params = self.params().to_vec();
+        for (k, (a, w)) in all.iter().zip(&inputs).enumerate() {
+            let name = params.get(k).cloned().unwrap_or_else(|| format!("arg{k}"));
+            let before = got.len();
+            arg_items(&name, a, &mut got)?;
+            if got.len() > before {
+                rt_items(&name, w, &mut want);
+            }
+        }
+        let subject = format!("`{}` compiled for the host", self.name());
+        Ok(crate::verify::compare(&subject, &got, &want, rtol.unwrap_or(0.0)))
+    }
+
     /// Compiles for a signature in Numba's spelling (`"(float64[:], int64)"`).
     pub fn compile(&self, signature: &str) -> Result<Arc<Specialization>, Error> {
         self.compile_signature(&parse_signature(self.name(), signature)?)

@@ -275,47 +275,13 @@ mod with_cuda {
     /// `twinjit verify --target cuda`: the kernel on the GPU, then the reference interpreter's
     /// grid runner over the same launch on the same inputs; every array argument compared.
     pub fn verify(a: &RunArgs, rtol: Option<f64>) -> Result<crate::verify::Verdict, String> {
-        use crate::verify::{npy_leaves, rt_inputs, rt_leaves, Leaf, Leaves};
-        use twinjit::ir::interp::{run_kernel, InterpOptions, KernelLaunch, RtValue};
         let target: Target = a.target.parse()?;
         if let Err(e) = a.engine(target) {
             return Ok((crate::verify::no_gpu(&e), 2));
         }
-        let mut p = prepare(a)?;
-        let inputs = rt_inputs(&p.bound);
-        let gpu = p.kernel.launch(p.cfg, p.args()).and_then(|_| p.engine.synchronize());
-        p.copy_back()?;
-        let source = std::fs::read_to_string(&a.file).map_err(|e| format!("error: {}: {e}", a.file))?;
-        let module = twinjit::SourceModule::parse(&a.file, &source).map_err(|e| e.to_string())?;
-        let sig = twinjit::ir::Signature { args: inputs.iter().map(RtValue::ty).collect(), ret: None };
-        let program = module.specialize(&a.func, &sig, a.boundscheck).map_err(|e| e.to_string())?;
-        let launch = KernelLaunch { grid: p.cfg.grid, block: p.cfg.block, dynamic_shared_bytes: a.shared_mem };
-        let oracle = run_kernel(&program, &inputs, &launch, InterpOptions::default());
-        let (mut got, mut want) = (Leaves::new(), Leaves::new());
-        match (&gpu, &oracle) {
-            (Ok(()), Ok(())) => {}
-            (Err(g), Err(w)) => {
-                got.push(("raised".into(), Leaf::Text(g.python_exception().unwrap_or("an error").to_string())));
-                want.push(("raised".into(), Leaf::Text(w.python_name().to_string())));
-            }
-            (Err(g), Ok(())) => {
-                got.push(("launch".into(), Leaf::Text(format!("failed: {g}"))));
-                want.push(("launch".into(), Leaf::Text("ran".into())));
-            }
-            (Ok(()), Err(w)) => {
-                got.push(("launch".into(), Leaf::Text("ran".into())));
-                want.push(("launch".into(), Leaf::Text(format!("failed: {w}"))));
-            }
-        }
-        for ((name, b), w) in p.params.iter().zip(&p.bound).zip(&inputs) {
-            if let Bound::Array(arr) = b {
-                npy_leaves(name, arr, &mut got);
-                rt_leaves(name, w, &mut want);
-            }
-        }
-        let rtol = rtol.or(Some(crate::verify::gpu_rtol(&want)));
-        let device = p.engine.device().map(|d| d.properties().name.clone()).unwrap_or_default();
-        Ok(crate::verify::verdict(&format!("`{}` on the GPU ({device})", a.func), &got, &want, rtol))
+        let p = prepare(a)?;
+        let r = p.kernel.verify(p.cfg, p.args(), rtol).map_err(err_text)?;
+        Ok(crate::verify::verdict(&r))
     }
 
     /// `twinjit run --target cuda`: compile (source → PTX → loaded module), one launch,

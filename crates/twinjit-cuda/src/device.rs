@@ -88,6 +88,20 @@ impl Device {
         Stream::create(self.clone(), true)
     }
 
+    /// Copies `dst.len()` bytes of device memory at `src` into `dst` (synchronous, after the
+    /// work queued before it on the default stream).
+    ///
+    /// # Safety
+    /// `src` must be live device memory of this device holding at least `dst.len()` bytes.
+    pub unsafe fn copy_bytes_to_host(&self, src: u64, dst: &mut [u8]) -> Result<()> {
+        self.bind().map_err(|e| self.wait_error("cuCtxSetCurrent", e))?;
+        if dst.is_empty() {
+            return Ok(());
+        }
+        // SAFETY: the caller guarantees `src` holds `dst.len()` bytes; any byte is a valid u8.
+        unsafe { cudarc::driver::result::memcpy_dtoh_sync(dst, src) }.map_err(|e| self.wait_error("cuMemcpyDtoH", e))
+    }
+
     /// (free, total) device memory in bytes.
     pub fn memory_info(&self) -> Result<(u64, u64)> {
         self.bind().map_err(|e| driver_error("cuCtxSetCurrent", e))?;
