@@ -266,3 +266,21 @@ def dyn_reverse(a, out):
     buf[t] = a[i]
     cuda.syncthreads()
     out[i] = buf[buf.size - 1 - t]
+
+
+REV_N = 32
+
+
+# Shared and local arrays typed like an argument (`dtype=ary.dtype`), as numba-cuda's tests
+# write them: one specialisation per argument dtype.
+# check: reverse_like[1, 32](np.arange(32, dtype=np.float32), np.zeros(32, dtype=np.float32)) -> None ; arg1 == [31.0, 30.0, 29.0, 28.0, 27.0, 26.0, 25.0, 24.0, 23.0, 22.0, 21.0, 20.0, 19.0, 18.0, 17.0, 16.0, 15.0, 14.0, 13.0, 12.0, 11.0, 10.0, 9.0, 8.0, 7.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0, 0.0]
+# check: reverse_like[1, 32](np.arange(0, 96, 3), np.zeros(32, dtype=np.int64)) -> None ; arg1 == [93, 90, 87, 84, 81, 78, 75, 72, 69, 66, 63, 60, 57, 54, 51, 48, 45, 42, 39, 36, 33, 30, 27, 24, 21, 18, 15, 12, 9, 6, 3, 0]
+@cuda.jit
+def reverse_like(ary, out):
+    sm = cuda.shared.array(REV_N, dtype=ary.dtype)
+    lm = cuda.local.array((2, 2), dtype=out.dtype)
+    i = cuda.threadIdx.x
+    sm[i] = ary[i]
+    lm[1, 1] = ary[i] - ary[i]
+    cuda.syncthreads()
+    out[i] = sm[REV_N - 1 - i] + lm[1, 1]

@@ -2092,11 +2092,20 @@ impl Lower<'_> {
                             .with_hint("use a literal or a module-level constant, e.g. (TPB, TPB)"),
                     );
                 };
-                let Some(dtype) = self.dtype(de) else {
-                    return self.fail(
-                        Diagnostic::error("unknown dtype", self.sp(de.range()), "expected a NumPy dtype such as np.float64 or np.uint8")
-                            .with_hint("write dtype=np.float32 (or numba.float32)"),
-                    );
+                // `dtype=a.dtype`: the dtype of an array argument, known once it is typed.
+                let like = match de {
+                    Expr::Attribute(at) if at.attr.id.as_str() == "dtype" && self.dtype(de).is_none() => Some(&at.value),
+                    _ => None,
+                };
+                let dtype = match (self.dtype(de), like) {
+                    (Some(d), _) => Some(d),
+                    (None, Some(_)) => None,
+                    (None, None) => {
+                        return self.fail(
+                            Diagnostic::error("unknown dtype", self.sp(de.range()), "expected a NumPy dtype such as np.float64 or np.uint8")
+                                .with_hint("write dtype=np.float32 (or numba.float32, or the dtype of an array: a.dtype)"),
+                        );
+                    }
                 };
                 // `cuda.shared.array(0, dtype)`: dynamic shared memory, sized at launch.
                 let dynamic = *space == "shared" && shape == [0];
@@ -2106,6 +2115,23 @@ impl Lower<'_> {
                             .with_hint("cuda.shared.array(0, dtype) is dynamic shared memory, sized at launch"),
                     );
                 }
+                if let (None, Some(arr)) = (dtype, like) {
+                    if dynamic {
+                        return self.fail(Diagnostic::error(
+                            "dynamic shared memory needs a literal dtype",
+                            self.sp(de.range()),
+                            "the dtype of an array",
+                        ));
+                    }
+                    let arr = self.expr(arr);
+                    let zero = self.emit(InstKind::Builtin(Builtin::Dtype, vec![arr]), self.sp(de.range()));
+                    let mut vals = vec![zero, self.konst(Const::Int(i64::from(*space != "shared")), span)];
+                    for d in shape {
+                        vals.push(self.konst(Const::Int(d), span));
+                    }
+                    return self.emit(InstKind::Builtin(Builtin::KernelArrayLike, vals), span);
+                }
+                let dtype = dtype.expect("a dtype or an array's");
                 let space = if *space == "shared" { AddressSpace::Shared } else { AddressSpace::Local };
                 self.emit(InstKind::AllocArray { space, dtype, shape }, span)
             }

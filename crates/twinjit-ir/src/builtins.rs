@@ -108,6 +108,10 @@ pub enum Typing {
     NoResult,
     /// `g.sync()`: the receiver must be `cuda.cg.this_grid()`'s group (type `none`); no result.
     GridSync,
+    /// `cuda.shared.array(shape, dtype=a.dtype)` / `cuda.local.array(...)`: a zero of the
+    /// dtype, the memory space (constant 0 shared, 1 local) and the constant dimensions; an
+    /// array of that dtype, rewritten to `alloc_array` once the dtype is known.
+    KernelArrayLike,
     /// A piece of `print(...)` (a value, or up to 8 bytes of text): int64 0, written to
     /// standard output as Python's `str` of the value.
     Print,
@@ -1802,6 +1806,8 @@ builtins! {
     /// `cuda.syncthreads_or(p)`
     SyncThreadsOr = "cuda.syncthreads_or" ["cuda.syncthreads_or"] (1, 1) BarrierPredicate,
         Kn(K::BarrierReduce(BarrierReduce::Or));
+    /// `cuda.shared.array(shape, dtype=a.dtype)` and the local form
+    KernelArrayLike = "cuda.array(dtype=a.dtype)" [] (3, 5) KernelArrayLike, Rw;
     /// `cuda.cg.this_grid()`
     ThisGrid = "cuda.cg.this_grid" ["cuda.cg.this_grid"] (0, 0) NoResult, Kn(K::ThisGrid);
     /// `g.sync()` of a grid group

@@ -767,6 +767,11 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
         Typing::GridIndex => return Err(TypeError::new("internal: cuda.grid typed without its constant", "here")),
         Typing::SpecialRegister => Type::I32,
         Typing::NoResult => Type::None,
+        Typing::KernelArrayLike => Type::Array(ArrayType {
+            dtype: scalar(0)?,
+            ndim: (args.len() - 2) as u8,
+            layout: crate::types::Layout::C,
+        }),
         Typing::GridSync => {
             if ty(0) != Type::None {
                 return Err(TypeError::new(

@@ -1266,6 +1266,17 @@ impl Rewriter<'_> {
                 acc
             }
             Typing::ArrayDtype => self.zero_of(b, &rt, span)?,
+            Typing::KernelArrayLike => {
+                let dtype = self.ty(nargs[0]).scalar().expect("typed as a dtype's zero");
+                let consts =
+                    args[1..].iter().map(|a| const_index(self.src, &[*a], span)).collect::<Result<Vec<i64>, _>>()?;
+                let space = if consts[0] == 0 {
+                    crate::function::AddressSpace::Shared
+                } else {
+                    crate::function::AddressSpace::Local
+                };
+                self.push(b, InstKind::AllocArray { space, dtype, shape: consts[1..].to_vec() }, rt, span)
+            }
             Typing::SameDtype => {
                 let same = nargs.len() == 2 && self.ty(nargs[0]) == self.ty(nargs[1]);
                 self.push(b, InstKind::Const(Const::Bool(same)), rt, span)
