@@ -110,6 +110,18 @@ impl<T: DeviceElement> PinnedBuffer<T> {
         *self.pending.lock().unwrap_or_else(|p| p.into_inner()) = Some(event);
     }
 
+    /// Checks a copy between the buffer and `array` on `stream`, waits for the buffer's last
+    /// copy and makes the stream's context current; whether there is anything to copy.
+    fn ready_to_copy(&self, array: &DeviceArray<T>, stream: &Stream, what: &str) -> Result<bool> {
+        self.check(array, stream, what)?;
+        self.wait()?;
+        if self.len == 0 {
+            return Ok(false);
+        }
+        stream.device().bind().map_err(|e| driver_error("cuCtxSetCurrent", e))?;
+        Ok(true)
+    }
+
     fn check(&self, array: &DeviceArray<T>, stream: &Stream, what: &str) -> Result<()> {
         if array.len() != self.len {
             return Err(CudaError::Shape {
@@ -138,12 +150,9 @@ impl<T: DeviceElement> PinnedBuffer<T> {
     /// after the work queued on `stream` before it. The buffer's elements become accessible
     /// again (through `as_mut_slice`) once it has been read.
     pub fn copy_to_device_async(&self, array: &mut DeviceArray<T>, stream: &Stream) -> Result<()> {
-        self.check(array, stream, "cuMemcpyHtoDAsync")?;
-        self.wait()?;
-        if self.len == 0 {
+        if !self.ready_to_copy(array, stream, "cuMemcpyHtoDAsync")? {
             return Ok(());
         }
-        stream.device().bind().map_err(|e| driver_error("cuCtxSetCurrent", e))?;
         // SAFETY: the device allocation holds `len` elements (checked), the source is `len`
         // pinned elements that stay allocated and unwritten until the event recorded next is
         // reached (every access and the drop wait for it), and the stream is live.
@@ -159,12 +168,9 @@ impl<T: DeviceElement> PinnedBuffer<T> {
     /// after the work queued on `stream` before it (a kernel's writes included). Reading the
     /// buffer waits for it.
     pub fn copy_from_device_async(&mut self, array: &DeviceArray<T>, stream: &Stream) -> Result<()> {
-        self.check(array, stream, "cuMemcpyDtoHAsync")?;
-        self.wait()?;
-        if self.len == 0 {
+        if !self.ready_to_copy(array, stream, "cuMemcpyDtoHAsync")? {
             return Ok(());
         }
-        stream.device().bind().map_err(|e| driver_error("cuCtxSetCurrent", e))?;
         // SAFETY: as above; the destination is `len` pinned elements that no Rust reference
         // reaches until the event recorded next is reached (`&mut self` now, a wait later).
         let dst = unsafe { std::slice::from_raw_parts_mut(self.ptr, self.len) };
