@@ -1,6 +1,9 @@
 //! Kernel launches in the reference interpreter: the CUDA execution model, made deterministic.
 //!
-//! Blocks run one after another (`x` fastest, then `y`, then `z`). The threads of a block are
+//! Blocks run one after another (`x` fastest, then `y`, then `z`), except at a grid sync
+//! (`cuda.cg.this_grid().sync()`): a block whose threads all wait there is parked, with its
+//! shared memory, until every block of the grid has arrived, and then all of them resume; a
+//! block that returns while others wait there is `BarrierDivergence`. The threads of a block are
 //! interleaved cooperatively: each is a resumable frame stack that runs, in linear order
 //! (`threadIdx.x` fastest), until it returns or reaches a synchronisation point:
 //!
