@@ -595,15 +595,15 @@ fn read_signatures(
         },
         // `sig = "void(float32[:])"` (or `void(float32[:])`, a tuple of types, a list) at module
         // level, then `@cuda.jit(sig)`: the assigned expression, read as if written here.
-        Expr::Name(n) if assigned_value(types, n.id.as_str()).is_some() => {
-            let value = assigned_value(types, n.id.as_str()).expect("checked");
-            read_signatures(&value, types, file, out, diags)
-        }
-        other => diags.push(
-            Diagnostic::error("unsupported decorator argument", span(file, other.range()), "expected a signature")
-                .with_hint(
-                    "write signatures as Numba does: @njit(\"float64(float64[:])\") or @njit(float64(float64[:]))",
-                ),
-        ),
+        Expr::Name(n) => match assigned_value(types, n.id.as_str()) {
+            Some(value) => read_signatures(&value, types, file, out, diags),
+            None => diags.push(not_a_signature(file, e)),
+        },
+        other => diags.push(not_a_signature(file, other)),
     }
+}
+
+fn not_a_signature(file: FileId, e: &Expr) -> Diagnostic {
+    Diagnostic::error("unsupported decorator argument", span(file, e.range()), "expected a signature")
+        .with_hint("write signatures as Numba does: @njit(\"float64(float64[:])\") or @njit(float64(float64[:]))")
 }
