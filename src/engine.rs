@@ -239,6 +239,8 @@ impl Engine {
                 dispatchers,
                 backend: self.backend.clone(),
                 target: self.target.clone(),
+                #[cfg(feature = "cuda")]
+                ufunc_results: Default::default(),
             }),
         };
         for (i, f) in module.inner.source.outline().functions.iter().enumerate() {
@@ -285,6 +287,10 @@ pub(crate) struct ModuleInner {
     /// Named in errors about using a module on the wrong target (only CUDA builds have one).
     #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
     pub(crate) target: Target,
+    /// CUDA ufuncs' result dtypes by (function, input types), so a call infers them once.
+    #[cfg(feature = "cuda")]
+    pub(crate) ufunc_results:
+        std::sync::Mutex<std::collections::HashMap<(usize, Vec<twinjit_ir::Type>), twinjit_ir::Scalar>>,
 }
 
 /// A module's dispatchers, one per function (in the outline's order), for the engine's target

@@ -321,24 +321,12 @@ pub(crate) unsafe fn read_array(data: *const u8, dtype: Scalar, shape: &[i64], s
 
 /// An interpreter copy of a scalar or array argument.
 pub(crate) fn rt_of_arg(a: &ArgValue<'_>) -> Result<RtValue, Error> {
-    Ok(match *a {
-        ArgValue::Bool(b) => RtValue::Bool(b),
-        ArgValue::I8(x) => RtValue::I8(x),
-        ArgValue::I16(x) => RtValue::I16(x),
-        ArgValue::I32(x) => RtValue::I32(x),
-        ArgValue::I64(x) => RtValue::I64(x),
-        ArgValue::U8(x) => RtValue::U8(x),
-        ArgValue::U16(x) => RtValue::U16(x),
-        ArgValue::U32(x) => RtValue::U32(x),
-        ArgValue::U64(x) => RtValue::U64(x),
-        ArgValue::F32(x) => RtValue::F32(x),
-        ArgValue::F64(x) => RtValue::F64(x),
-        ArgValue::C64(z) => RtValue::C64([z.re, z.im]),
-        ArgValue::C128(z) => RtValue::C128([z.re, z.im]),
+    Ok(match a {
         ArgValue::None => RtValue::None,
         ArgValue::Tuple(items) => RtValue::Tuple(items.iter().map(rt_of_arg).collect::<Result<_, _>>()?),
-        ArgValue::Array(ref arr) => rt_of_array(arr)?,
+        ArgValue::Array(arr) => rt_of_array(arr)?,
         ArgValue::Invalid(why) => return Err(Error::Unsupported(format!("an argument cannot be verified: {why}"))),
+        scalar => scalar.to_rt().ok_or_else(|| Error::Internal("a scalar without an interpreter value".into()))?,
     })
 }
 

@@ -17,61 +17,16 @@ use crate::ArgValue;
 use std::marker::PhantomData;
 use twinjit_ir::{Scalar, Signature, Type};
 
-/// A scalar argument broadcast as a one-element device array.
-enum OneElement {
-    Bool(DeviceArray<bool>),
-    I8(DeviceArray<i8>),
-    I16(DeviceArray<i16>),
-    I32(DeviceArray<i32>),
-    I64(DeviceArray<i64>),
-    U8(DeviceArray<u8>),
-    U16(DeviceArray<u16>),
-    U32(DeviceArray<u32>),
-    U64(DeviceArray<u64>),
-    F32(DeviceArray<f32>),
-    F64(DeviceArray<f64>),
-}
-
-impl OneElement {
-    fn new(device: &super::Device, v: &ArgValue<'_>) -> Result<Option<OneElement>, Error> {
-        let e = |e| cuda_error(e, None);
-        macro_rules! one {
-            ($variant:ident, $x:expr) => {
-                OneElement::$variant(DeviceArray::from_slice(device, &[$x], &[1]).map_err(e)?)
-            };
-        }
-        Ok(Some(match *v {
-            ArgValue::Bool(x) => one!(Bool, x),
-            ArgValue::I8(x) => one!(I8, x),
-            ArgValue::I16(x) => one!(I16, x),
-            ArgValue::I32(x) => one!(I32, x),
-            ArgValue::I64(x) => one!(I64, x),
-            ArgValue::U8(x) => one!(U8, x),
-            ArgValue::U16(x) => one!(U16, x),
-            ArgValue::U32(x) => one!(U32, x),
-            ArgValue::U64(x) => one!(U64, x),
-            ArgValue::F32(x) => one!(F32, x),
-            ArgValue::F64(x) => one!(F64, x),
-            _ => return Ok(None),
-        }))
-    }
-
-    fn arg(&self) -> KernelArg<'_> {
-        let (ptr, dtype) = match self {
-            OneElement::Bool(a) => (a.device_ptr(), Scalar::Bool),
-            OneElement::I8(a) => (a.device_ptr(), Scalar::Int8),
-            OneElement::I16(a) => (a.device_ptr(), Scalar::Int16),
-            OneElement::I32(a) => (a.device_ptr(), Scalar::Int32),
-            OneElement::I64(a) => (a.device_ptr(), Scalar::Int64),
-            OneElement::U8(a) => (a.device_ptr(), Scalar::UInt8),
-            OneElement::U16(a) => (a.device_ptr(), Scalar::UInt16),
-            OneElement::U32(a) => (a.device_ptr(), Scalar::UInt32),
-            OneElement::U64(a) => (a.device_ptr(), Scalar::UInt64),
-            OneElement::F32(a) => (a.device_ptr(), Scalar::Float32),
-            OneElement::F64(a) => (a.device_ptr(), Scalar::Float64),
-        };
-        flat(ptr, dtype, 1)
-    }
+/// A number broadcast as a one-element device array: its bytes (as the kernel-parameter slots
+/// hold them, little-endian in the low bytes; a complex number's two parts packed) and dtype.
+fn one_element(device: &super::Device, v: &ArgValue<'_>) -> Result<Option<(DeviceArray<u8>, Scalar)>, Error> {
+    let Some(s) = v.ty().and_then(|t| t.scalar()) else { return Ok(None) };
+    let mut slots = vec![0u64; v.slot_count()];
+    v.write_slots(&mut slots, 0);
+    let part = s.size() / slots.len();
+    let bytes: Vec<u8> = slots.iter().flat_map(|x| x.to_le_bytes()[..part].to_vec()).collect();
+    let a = DeviceArray::from_slice(device, &bytes, &[bytes.len()]).map_err(|e| cuda_error(e, None))?;
+    Ok(Some((a, s)))
 }
 
 /// A device array argument as the 1-D view of its `len` elements.
@@ -127,6 +82,18 @@ impl Kernel {
             };
             args.push(t);
         }
+        let key = (self.index, args);
+        if let Some(&s) = self.module.ufunc_results.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
+            return Ok(s);
+        }
+        let s = self.infer_ufunc_result(&key.1)?;
+        self.module.ufunc_results.lock().unwrap_or_else(|p| p.into_inner()).insert(key, s);
+        Ok(s)
+    }
+
+    /// [`Kernel::ufunc_result_type`] for input types `args`, without the memo.
+    fn infer_ufunc_result(&self, args: &[Type]) -> Result<Scalar, Error> {
+        let args = args.to_vec();
         let inner = format!("{}.inner", self.name());
         let parsed = self.module.source.parsed_module()?;
         // A signature list: the loop of the inputs' dtypes gives the output dtype.
@@ -195,7 +162,7 @@ impl Kernel {
         let mut held = Vec::new();
         for a in inputs {
             if let KernelArg::Scalar(v) = a {
-                held.push(OneElement::new(&device, v)?);
+                held.push(one_element(&device, v)?);
             }
         }
         let mut scalars = held.iter();
@@ -213,7 +180,7 @@ impl Kernel {
                     flat(*ptr, *dtype, len)
                 }
                 KernelArg::Scalar(_) => match scalars.next() {
-                    Some(Some(one)) => one.arg(),
+                    Some(Some((one, dtype))) => flat(one.device_ptr(), *dtype, 1),
                     _ => return Err(self.bad_input(k, "a value that is not a number")),
                 },
                 KernelArg::Host { dtype } => {
