@@ -387,6 +387,33 @@ impl FnLowering<'_, '_> {
         Ok(())
     }
 
+    /// `check(i): if i <= limit: body(i) else after(i)`, and `body(i)`: `vectors` vectors of the
+    /// loop's work from lane `i`, then the same test at `i + vectors * lanes`.
+    fn vector_run(
+        &mut self,
+        lp: &crate::simd::VecLoop,
+        [check, body, after]: [cl::Block; 3],
+        vectors: i64,
+        limit: cl::Value,
+    ) -> Result<(), HostError> {
+        let test = |this: &mut Self, i: cl::Value| {
+            let c = this.b.ins().icmp(IntCC::SignedLessThanOrEqual, i, limit);
+            this.b.ins().brif(c, body, &[BlockArg::from(i)], after, &[BlockArg::from(i)]);
+        };
+        self.b.switch_to_block(check);
+        let i = self.b.block_params(check)[0];
+        test(self, i);
+        self.b.switch_to_block(body);
+        let i = self.b.block_params(body)[0];
+        for k in 0..vectors {
+            let ik = if k == 0 { i } else { self.b.ins().iadd_imm_s(i, k * lp.lanes) };
+            self.vector_work(lp, ik, true)?;
+        }
+        let next = self.b.ins().iadd_imm_s(i, vectors * lp.lanes);
+        test(self, next);
+        Ok(())
+    }
+
     fn vector_loop(&mut self, lp: &crate::simd::VecLoop, entry: cl::Block) -> Result<(), HostError> {
         /// Vectors per iteration of the unrolled loop.
         const UNROLL: i64 = 4;
@@ -397,9 +424,6 @@ impl FnLowering<'_, '_> {
             self.b.append_block_param(b, types::I64);
         }
         let esize = lp.elem.size() as i64;
-        let go = |this: &mut Self, c: cl::Value, yes: cl::Block, no: cl::Block, i: cl::Value| {
-            this.b.ins().brif(c, yes, &[BlockArg::from(i)], no, &[BlockArg::from(i)]);
-        };
 
         self.b.switch_to_block(entry);
         let i0 = self.b.block_params(entry)[0];
@@ -418,34 +442,10 @@ impl FnLowering<'_, '_> {
             let fine = self.b.ins().bor(same, apart);
             ok = self.b.ins().band(ok, fine);
         }
-        go(self, ok, ucheck, header, i0);
+        self.b.ins().brif(ok, ucheck, &[BlockArg::from(i0)], header, &[BlockArg::from(i0)]);
 
-        self.b.switch_to_block(ucheck);
-        let i = self.b.block_params(ucheck)[0];
-        let c = self.b.ins().icmp(IntCC::SignedLessThanOrEqual, i, limit_u);
-        go(self, c, uloop, vcheck, i);
-
-        self.b.switch_to_block(uloop);
-        let i = self.b.block_params(uloop)[0];
-        for k in 0..UNROLL {
-            let ik = if k == 0 { i } else { self.b.ins().iadd_imm_s(i, k * lp.lanes) };
-            self.vector_work(lp, ik, true)?;
-        }
-        let next = self.b.ins().iadd_imm_s(i, UNROLL * lp.lanes);
-        let c = self.b.ins().icmp(IntCC::SignedLessThanOrEqual, next, limit_u);
-        go(self, c, uloop, vcheck, next);
-
-        self.b.switch_to_block(vcheck);
-        let i = self.b.block_params(vcheck)[0];
-        let c = self.b.ins().icmp(IntCC::SignedLessThanOrEqual, i, limit1);
-        go(self, c, vloop, tail, i);
-
-        self.b.switch_to_block(vloop);
-        let i = self.b.block_params(vloop)[0];
-        self.vector_work(lp, i, true)?;
-        let next = self.b.ins().iadd_imm_s(i, lp.lanes);
-        let c = self.b.ins().icmp(IntCC::SignedLessThanOrEqual, next, limit1);
-        go(self, c, vloop, tail, next);
+        self.vector_run(lp, [ucheck, uloop, vcheck], UNROLL, limit_u)?;
+        self.vector_run(lp, [vcheck, vloop, tail], 1, limit1)?;
 
         self.b.switch_to_block(tail);
         let i = self.b.block_params(tail)[0];
