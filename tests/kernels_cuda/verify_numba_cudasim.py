@@ -143,20 +143,25 @@ def _shfl_up_sync(self, mask, value, delta):
     return _exchange(value, lambda lane: lane - (int(delta) & 31))
 
 
-def _vote(mask, predicate, combine):
-    """The predicates of the caller's warp lanes in `mask`, combined (PTX's vote.sync)."""
+def _warp_values(mask, value):
+    """The caller's value and those of its warp's lanes in `mask` ({lane: value}), exchanged
+    through two block-wide barriers (every thread of the block must call it)."""
     t = threading.current_thread()
     manager = t._manager
     with _SHFL_LOCK:
-        slots = manager.__dict__.setdefault("_twinjit_vote_slots", {})
+        slots = manager.__dict__.setdefault("_twinjit_warp_slots", {})
     me = t.thread_id
-    slots[me] = bool(predicate)
+    slots[me] = value
     t.syncthreads()
     base = me - me % 32
     lanes = {l: slots[base + l] for l in range(32) if (int(mask) >> l) & 1 and base + l in slots}
-    result = combine(lanes)
     t.syncthreads()
-    return result
+    return value, lanes
+
+
+def _vote(mask, predicate, combine):
+    """The predicates of the caller's warp lanes in `mask`, combined (PTX's vote.sync)."""
+    return combine(_warp_values(mask, bool(predicate))[1])
 
 
 def _ballot(lanes):
@@ -181,20 +186,9 @@ def _ballot_sync(self, mask, predicate):
 
 
 def _match_lanes(mask, value):
-    """The caller's lane and the lanes of its warp in `mask` with their values' bits (PTX's
-    match.sync compares bits: floats by their representation)."""
-    t = threading.current_thread()
-    manager = t._manager
-    with _SHFL_LOCK:
-        slots = manager.__dict__.setdefault("_twinjit_match_slots", {})
-    me = t.thread_id
-    slots[me] = np.asarray(value).tobytes()
-    t.syncthreads()
-    base = me - me % 32
-    lanes = {l: slots[base + l] for l in range(32) if (int(mask) >> l) & 1 and base + l in slots}
-    mine = slots[me]
-    t.syncthreads()
-    return mine, lanes
+    """The caller's value and its mask's lanes' values, as bits (PTX's match.sync compares
+    bits: floats by their representation)."""
+    return _warp_values(mask, np.asarray(value).tobytes())
 
 
 def _as_int32(bits):
