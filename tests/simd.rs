@@ -11,14 +11,28 @@ fn packed(func: &str, sig: &str) -> bool {
     packed_in("simd_loops.py", func, sig)
 }
 
-/// [`packed`] for a function of another corpus file.
-fn packed_in(file: &str, func: &str, sig: &str) -> bool {
+/// The machine code of `func` of corpus file `file` for `sig`.
+fn listing(file: &str, func: &str, sig: &str) -> String {
     let engine = Engine::new(Target::Host).expect("host engine");
     let path = format!("{}/tests/kernels/{file}", env!("CARGO_MANIFEST_DIR"));
     let module = engine.load_file(&path).expect("loads");
     let sig = parse_signature(sig).expect("signature");
     let (_, asm) = Specialization::listings(&module, func, &sig).expect("compiles");
-    let text: String = asm.iter().map(|(_, t)| t.as_str()).collect();
+    asm.iter().map(|(_, t)| t.as_str()).collect()
+}
+
+/// Whether the machine code has packed integer arithmetic (`paddq`, `vpsubq`, `pmuludq`).
+fn packed_int(file: &str, func: &str, sig: &str) -> bool {
+    listing(file, func, sig).lines().any(|l| {
+        let op = l.split_whitespace().next().unwrap_or("");
+        let op = op.strip_prefix('v').unwrap_or(op);
+        ["padd", "psub", "pmul"].iter().any(|p| op.starts_with(p))
+    })
+}
+
+/// [`packed`] for a function of another corpus file.
+fn packed_in(file: &str, func: &str, sig: &str) -> bool {
+    let text = listing(file, func, sig);
     // `addpd`/`vaddpd`, `mulps`, `sqrtpd`, `movupd`, ...: an instruction on packed doubles or
     // singles (scalar ones end in `sd`/`ss`).
     text.lines().any(|l| {
@@ -57,4 +71,97 @@ fn strided_loops_stay_scalar() {
 #[test]
 fn versioned_loops_run_in_vectors() {
     assert!(packed_in("loop_versions.py", "scaled_into", "(float64[::1], float64[::1], float64)"));
+}
+
+/// Integer reductions run in vectors always (they wrap, so every order gives the same bits);
+/// float reductions only under `fastmath=True` (`tests/kernels/simd_reductions.py` checks the
+/// results against Numba's).
+#[test]
+fn reductions_run_in_vectors_where_the_order_may_change() {
+    for (func, sig) in [
+        ("int_sum", "(int64[::1],)"),
+        ("folds", "(int64[::1],)"),
+        ("int_dot", "(int64[::1], int64[::1], int64)"),
+        ("scaled_total", "(int64[::1], int64)"),
+        ("row_sums", "(int64[:, ::1],)"),
+    ] {
+        assert!(packed_int("simd_reductions.py", func, sig), "{func}{sig} has no packed integer instructions");
+    }
+    for (func, sig) in [
+        ("fm_sum", "(float64[::1],)"),
+        ("fm_dot32", "(float32[::1], float32[::1])"),
+        ("fm_prod_sub", "(float64[::1],)"),
+    ] {
+        assert!(packed_in("simd_reductions.py", func, sig), "{func}{sig} has no packed instructions");
+    }
+    // Without fastmath a float sum keeps Python's order: no vector loop.
+    assert!(!packed_in("simd_reductions.py", "ordered_sum", "(float64[::1],)"));
+}
+
+const REDUCTIONS: &str = r#"
+from numba import njit
+
+@njit
+def folds(a, start):
+    s = start
+    d = start
+    p = 1
+    x = 0
+    o = 0
+    n = -1
+    for i in range(a.shape[0]):
+        v = a[i]
+        s += v
+        d -= v * 3
+        p *= v
+        x ^= v
+        o |= v + 7
+        n &= ~v
+    return s, d, p, x, o, n
+
+@njit(fastmath=True)
+def fm_sum(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i] * 2.0
+    return s
+"#;
+
+fn reductions_module() -> &'static twinjit::Module {
+    static M: std::sync::OnceLock<twinjit::Module> = std::sync::OnceLock::new();
+    M.get_or_init(|| Engine::new(Target::Host).unwrap().load("reductions.py", REDUCTIONS).unwrap())
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 200, ..Default::default() })]
+
+    /// On every length (the vector loop, its unrolled form and the scalar tail all take part)
+    /// and on values that wrap, the vectorised integer folds give what a plain Rust fold gives.
+    #[test]
+    fn vector_integer_reductions_equal_a_sequential_fold(
+        a in proptest::collection::vec(proptest::prop_oneof![proptest::prelude::any::<i64>(), -9i64..9], 0..41),
+        start in proptest::prelude::any::<i64>(),
+    ) {
+        let f = reductions_module().function("folds").unwrap();
+        let got: (i64, i64, i64, i64, i64, i64) = f.call((&a[..], start)).unwrap();
+        let mut want = (start, start, 1i64, 0i64, 0i64, -1i64);
+        for &v in &a {
+            want.0 = want.0.wrapping_add(v);
+            want.1 = want.1.wrapping_sub(v.wrapping_mul(3));
+            want.2 = want.2.wrapping_mul(v);
+            want.3 ^= v;
+            want.4 |= v.wrapping_add(7);
+            want.5 &= !v;
+        }
+        proptest::prop_assert_eq!(got, want);
+    }
+
+    /// A fastmath float sum of small integers is exact in every order.
+    #[test]
+    fn fastmath_sums_of_exact_values(a in proptest::collection::vec(-1000i32..1000, 0..41)) {
+        let xs: Vec<f64> = a.iter().map(|&v| v as f64).collect();
+        let f = reductions_module().function("fm_sum").unwrap();
+        let got: f64 = f.call((&xs[..],)).unwrap();
+        proptest::prop_assert_eq!(got, xs.iter().map(|x| x * 2.0).sum::<f64>());
+    }
 }

@@ -442,7 +442,7 @@ fn compile_inner(
                 helpers: &mut helpers,
                 spills,
                 vector_entries: Vec::new(),
-                simd: simd::plan(f),
+                simd: simd::plan(f, tf.fastmath),
                 current: twinjit_ir::Function::ENTRY,
             };
             lw.vector_entries = vec![None; lw.simd.len()];

@@ -344,18 +344,25 @@ impl FnLowering<'_, '_> {
     fn edge_target(&mut self, to: twinjit_ir::Block) -> cl::Block {
         let here = self.current;
         // (A loop value held in variables would not see what the vector loop computes.)
-        let Some(k) = self
-            .simd
-            .iter()
-            .position(|l| l.header == to && l.pre == here && !l.classes.keys().any(|v| self.spills.is_spilled(*v)))
-        else {
+        let Some(k) = self.simd.iter().position(|l| {
+            let reduced = l.reductions.iter().flat_map(|r| [Some(r.param), self.f.insts[r.update.index()].result]);
+            l.header == to
+                && l.pre == here
+                && !l.classes.keys().copied().map(Some).chain(reduced).flatten().any(|v| self.spills.is_spilled(v))
+        }) else {
             return self.blocks[to.index()];
         };
         if let Some(b) = self.vector_entries[k] {
             return b;
         }
+        // The header's parameters: the induction variable, then the reductions' values.
         let b = self.b.create_block();
-        self.b.append_block_param(b, types::I64);
+        let header = self.blocks[to.index()];
+        let tys: Vec<types::Type> =
+            self.b.func.dfg.block_params(header).iter().map(|&p| self.b.func.dfg.value_type(p)).collect();
+        for t in tys {
+            self.b.append_block_param(b, t);
+        }
         self.vector_entries[k] = Some(b);
         b
     }
@@ -363,15 +370,18 @@ impl FnLowering<'_, '_> {
     /// Emits the vector loop of every vectorised loop that was entered (see `simd`):
     ///
     /// ```text
-    /// entry(i0): run the loop's offsets at i0; if i0 <= n - lanes and no two accesses
-    ///            overlap within a vector: ucheck(i0), else header(i0)
-    /// ucheck(i): if i <= n - UNROLL * lanes: uloop(i) else vcheck(i)
-    /// uloop(i):  the work on lanes i .. i + lanes, then the next UNROLL - 1 vectors, in order;
-    ///            i += UNROLL * lanes; if i <= n - UNROLL * lanes: uloop(i) else vcheck(i)
-    /// vcheck(i): if i <= n - lanes: vloop(i) else tail(i)
-    /// vloop(i):  the work on lanes i .. i + lanes; i += lanes; if i <= n - lanes: vloop(i)
-    ///            else tail(i)
-    /// tail(i):   guarded loop: header(i); rotated: if i < n: header(i) else exit
+    /// entry(i0, s0..): run the loop's offsets at i0; if i0 <= n - lanes and no two accesses
+    ///            overlap within a vector: ucheck(i0, identities), else header(i0, s0..)
+    /// ucheck(i, acc..): if i <= n - UNROLL * lanes: uloop(i, acc..) else ufold(i, acc..)
+    /// uloop(i, acc..):  the work on lanes i .. i + lanes, then the next UNROLL - 1 vectors,
+    ///            in order, vector k updating accumulator copy k; i += UNROLL * lanes;
+    ///            if i <= n - UNROLL * lanes: uloop(..) else ufold(..)
+    /// ufold(i, acc..): each reduction's UNROLL copies combined into one; vcheck(i, acc..)
+    /// vcheck(i, acc..): if i <= n - lanes: vloop(..) else tail(..)
+    /// vloop(i, acc..):  the work on lanes i .. i + lanes; i += lanes; if i <= n - lanes:
+    ///            vloop(..) else tail(..)
+    /// tail(i, acc..):   s = s0 op (the lanes of acc combined); guarded loop: header(i);
+    ///            rotated: if i < n: header(i, s..) else exit (the updates read as s)
     /// ```
     ///
     /// The unrolled loop runs the vectors one after another, each as the one-vector loop would,
@@ -387,47 +397,80 @@ impl FnLowering<'_, '_> {
         Ok(())
     }
 
-    /// `check(i): if i <= limit: body(i) else after(i)`, and `body(i)`: `vectors` vectors of the
-    /// loop's work from lane `i`, then the same test at `i + vectors * lanes`.
+    /// `check(i, acc..): if i <= limit: body(i, acc..) else after(i, acc..)`, and
+    /// `body(i, acc..)`: `vectors` vectors of the loop's work from lane `i` (vector `k` updating
+    /// accumulator copy `k % copies`), then the same test at `i + vectors * lanes`. The
+    /// accumulators are `copies` vectors per reduction, reduction by reduction.
     fn vector_run(
         &mut self,
         lp: &crate::simd::VecLoop,
         [check, body, after]: [cl::Block; 3],
         vectors: i64,
+        copies: usize,
         limit: cl::Value,
     ) -> Result<(), HostError> {
-        let test = |this: &mut Self, i: cl::Value| {
+        let test = |this: &mut Self, i: cl::Value, accs: &[cl::Value]| {
             let c = this.b.ins().icmp(IntCC::SignedLessThanOrEqual, i, limit);
-            this.b.ins().brif(c, body, &[BlockArg::from(i)], after, &[BlockArg::from(i)]);
+            let args: Vec<BlockArg> = std::iter::once(i).chain(accs.iter().copied()).map(BlockArg::from).collect();
+            this.b.ins().brif(c, body, &args, after, &args);
         };
         self.b.switch_to_block(check);
-        let i = self.b.block_params(check)[0];
-        test(self, i);
+        let ps = self.b.block_params(check).to_vec();
+        test(self, ps[0], &ps[1..]);
         self.b.switch_to_block(body);
-        let i = self.b.block_params(body)[0];
+        let ps = self.b.block_params(body).to_vec();
+        let (i, mut accs) = (ps[0], ps[1..].to_vec());
         for k in 0..vectors {
             let ik = if k == 0 { i } else { self.b.ins().iadd_imm_s(i, k * lp.lanes) };
-            self.vector_work(lp, ik, true)?;
+            let copy = k as usize % copies;
+            let mut mine: Vec<cl::Value> = (0..lp.reductions.len()).map(|r| accs[r * copies + copy]).collect();
+            self.vector_work(lp, ik, true, &mut mine)?;
+            for (r, v) in mine.into_iter().enumerate() {
+                accs[r * copies + copy] = v;
+            }
         }
         let next = self.b.ins().iadd_imm_s(i, vectors * lp.lanes);
-        test(self, next);
+        test(self, next, &accs);
         Ok(())
     }
 
+    /// `x op y` on a reduction's lanes (vectors) or on its scalars.
+    fn reduce_op(&mut self, lp: &crate::simd::VecLoop, op: BinaryOp, x: cl::Value, y: cl::Value) -> cl::Value {
+        let float = lp.elem.is_float();
+        match op {
+            BinaryOp::Add if float => self.b.ins().fadd(x, y),
+            BinaryOp::Sub if float => self.b.ins().fsub(x, y),
+            BinaryOp::Mul if float => self.b.ins().fmul(x, y),
+            BinaryOp::Add => self.b.ins().iadd(x, y),
+            BinaryOp::Sub => self.b.ins().isub(x, y),
+            BinaryOp::Mul => self.b.ins().imul(x, y),
+            BinaryOp::BitAnd => self.b.ins().band(x, y),
+            BinaryOp::BitOr => self.b.ins().bor(x, y),
+            _ => self.b.ins().bxor(x, y),
+        }
+    }
+
     fn vector_loop(&mut self, lp: &crate::simd::VecLoop, entry: cl::Block) -> Result<(), HostError> {
-        /// Vectors per iteration of the unrolled loop.
+        /// Vectors per iteration of the unrolled loop (and accumulator copies per reduction).
         const UNROLL: i64 = 4;
         let header = self.blocks[lp.header.index()];
-        let blocks: Vec<cl::Block> = (0..5).map(|_| self.b.create_block()).collect();
-        let [ucheck, uloop, vcheck, vloop, tail] = blocks[..] else { unreachable!("five blocks") };
-        for &b in &blocks {
+        let vty = scalar_type(lp.elem).by(lp.lanes as u32).expect("a 128-bit vector type");
+        let reds = lp.reductions.len();
+        let blocks: Vec<cl::Block> = (0..6).map(|_| self.b.create_block()).collect();
+        let [ucheck, uloop, ufold, vcheck, vloop, tail] = blocks[..] else { unreachable!("six blocks") };
+        for (k, &b) in blocks.iter().enumerate() {
             self.b.append_block_param(b, types::I64);
+            let copies = if k < 3 { UNROLL as usize } else { 1 };
+            for _ in 0..reds * copies {
+                self.b.append_block_param(b, vty);
+            }
         }
         let esize = lp.elem.size() as i64;
 
         self.b.switch_to_block(entry);
-        let i0 = self.b.block_params(entry)[0];
-        self.vector_work(lp, i0, false)?;
+        let entry_ps = self.b.block_params(entry).to_vec();
+        let i0 = entry_ps[0];
+        self.vector_work(lp, i0, false, &mut [])?;
         let n = self.one(lp.bound);
         let limit1 = self.b.ins().iadd_imm_s(n, -lp.lanes);
         let limit_u = self.b.ins().iadd_imm_s(n, -UNROLL * lp.lanes);
@@ -442,40 +485,102 @@ impl FnLowering<'_, '_> {
             let fine = self.b.ins().bor(same, apart);
             ok = self.b.ins().band(ok, fine);
         }
-        self.b.ins().brif(ok, ucheck, &[BlockArg::from(i0)], header, &[BlockArg::from(i0)]);
+        // Each accumulator starts at its operation's identity (-0.0 for float sums: -0.0 + x
+        // is x for every x).
+        let mut start = vec![BlockArg::from(i0)];
+        for r in &lp.reductions {
+            let s = match (r.op, lp.elem.is_float()) {
+                (BinaryOp::Mul, true) => self.fconst(lp.elem, 1.0),
+                (_, true) => self.fconst(lp.elem, -0.0),
+                (BinaryOp::Mul, false) => self.b.ins().iconst(types::I64, 1),
+                (BinaryOp::BitAnd, false) => self.b.ins().iconst(types::I64, -1),
+                _ => self.b.ins().iconst(types::I64, 0),
+            };
+            let v = self.b.ins().splat(vty, s);
+            start.extend(std::iter::repeat_n(BlockArg::from(v), UNROLL as usize));
+        }
+        let entry_args: Vec<BlockArg> = entry_ps.iter().copied().map(BlockArg::from).collect();
+        self.b.ins().brif(ok, ucheck, &start, header, &entry_args);
 
-        self.vector_run(lp, [ucheck, uloop, vcheck], UNROLL, limit_u)?;
-        self.vector_run(lp, [vcheck, vloop, tail], 1, limit1)?;
+        self.vector_run(lp, [ucheck, uloop, ufold], UNROLL, UNROLL as usize, limit_u)?;
+        self.b.switch_to_block(ufold);
+        let ps = self.b.block_params(ufold).to_vec();
+        let mut folded = vec![BlockArg::from(ps[0])];
+        for (k, r) in lp.reductions.iter().enumerate() {
+            let c = &ps[1 + k * UNROLL as usize..1 + (k + 1) * UNROLL as usize];
+            let op = r.combine();
+            let (x, y) = (self.reduce_op(lp, op, c[0], c[1]), self.reduce_op(lp, op, c[2], c[3]));
+            folded.push(BlockArg::from(self.reduce_op(lp, op, x, y)));
+        }
+        self.b.ins().jump(vcheck, &folded);
+        self.vector_run(lp, [vcheck, vloop, tail], 1, 1, limit1)?;
 
         self.b.switch_to_block(tail);
-        let i = self.b.block_params(tail)[0];
+        let ps = self.b.block_params(tail).to_vec();
+        let i = ps[0];
+        let mut scalars = Vec::with_capacity(reds);
+        for (k, r) in lp.reductions.iter().enumerate() {
+            let op = r.combine();
+            let mut s = entry_ps[r.param_index];
+            for lane in 0..lp.lanes {
+                let x = self.b.ins().extractlane(ps[1 + k], lane as u8);
+                s = self.reduce_op(lp, op, s, x);
+            }
+            if let Some(u) = self.f.insts[r.update.index()].result {
+                self.vals[u.index()] = smallvec::smallvec![s];
+            }
+            scalars.push(s);
+        }
+        let again: Vec<BlockArg> = std::iter::once(i).chain(scalars).map(BlockArg::from).collect();
         match &lp.exit {
             None => {
-                self.b.ins().jump(header, &[BlockArg::from(i)]);
+                self.b.ins().jump(header, &again);
             }
             Some(e) => {
                 let some = self.b.ins().icmp(IntCC::SignedLessThan, i, n);
                 let args = self.edge_args(&e.args);
                 let exit = self.blocks[e.block.index()];
-                self.b.ins().brif(some, header, &[BlockArg::from(i)], exit, &args);
+                self.b.ins().brif(some, header, &again, exit, &args);
             }
         }
         Ok(())
     }
 
+    fn fconst(&mut self, s: Scalar, x: f64) -> cl::Value {
+        if s == Scalar::Float32 {
+            self.b.ins().f32const(x as f32)
+        } else {
+            self.b.ins().f64const(x)
+        }
+    }
+
     /// The loop's work at induction value `iv`: its invariant values and offsets (scalars, by
-    /// the ordinary lowering), and with `vector` its loads, arithmetic and stores on all lanes.
+    /// the ordinary lowering), and with `vector` its loads, arithmetic and stores on all lanes
+    /// and its reductions' updates of `accs` (one accumulator vector per reduction).
     /// The loop's values are rebound to what this emits (the scalar loop is already lowered).
-    fn vector_work(&mut self, lp: &crate::simd::VecLoop, iv: cl::Value, vector: bool) -> Result<(), HostError> {
+    fn vector_work(
+        &mut self,
+        lp: &crate::simd::VecLoop,
+        iv: cl::Value,
+        vector: bool,
+        accs: &mut [cl::Value],
+    ) -> Result<(), HostError> {
         use crate::simd::Class;
         self.vals[lp.iv.index()] = smallvec::smallvec![iv];
         let vty = scalar_type(lp.elem).by(lp.lanes as u32).expect("a 128-bit vector type");
         let flags = MemFlagsData::new().with_notrap();
+        let float = lp.elem.is_float();
         for &(inst, class) in &lp.work {
             let d = &self.f.insts[inst.index()];
             let p = match class {
                 Class::Inv | Class::Off => self.inst(&d.kind, d.result, d.span)?,
-                Class::Vec if !vector => continue,
+                Class::Vec | Class::Red if !vector => continue,
+                Class::Red => {
+                    let k = lp.reductions.iter().position(|r| r.update == inst).expect("a reduction's update");
+                    let x = self.one(lp.reductions[k].x);
+                    accs[k] = self.reduce_op(lp, lp.reductions[k].op, accs[k], x);
+                    continue;
+                }
                 Class::Vec => {
                     let lanes = |this: &mut Self, v: Value| -> cl::Value {
                         let x = this.one(v);
@@ -498,16 +603,22 @@ impl FnLowering<'_, '_> {
                         }
                         InstKind::Binary(op, a, c) => {
                             let (x, y) = (lanes(self, *a), lanes(self, *c));
-                            match op {
-                                BinaryOp::Add => self.b.ins().fadd(x, y),
-                                BinaryOp::Sub => self.b.ins().fsub(x, y),
-                                BinaryOp::Mul => self.b.ins().fmul(x, y),
-                                _ => self.b.ins().fdiv(x, y),
+                            match (op, float) {
+                                (BinaryOp::Div, true) => self.b.ins().fdiv(x, y),
+                                _ => self.reduce_op(lp, *op, x, y),
                             }
                         }
                         InstKind::Unary(UnaryOp::Neg, a) => {
                             let x = lanes(self, *a);
-                            self.b.ins().fneg(x)
+                            if float {
+                                self.b.ins().fneg(x)
+                            } else {
+                                self.b.ins().ineg(x)
+                            }
+                        }
+                        InstKind::Unary(UnaryOp::Invert, a) => {
+                            let x = lanes(self, *a);
+                            self.b.ins().bnot(x)
                         }
                         InstKind::Unary(_, a) => lanes(self, *a),
                         InstKind::Builtin(b, args) => {

@@ -12,11 +12,23 @@
 //! a scalar); an integer offset `i + k` or `k + i` or
 //! `i - k` with `k` invariant (the same per lane up to the lane's index); a load or store of a
 //! float element at such an offset of an invariant array; `+ - * /`, unary minus, `sqrt`, `abs`
-//! on floats of the loop's one float type. Nothing else is allowed in the loop (no checks, calls,
-//! reductions or other loop-carried values), and no value of the loop is used after it.
+//! on floats of the loop's one element type; the same on int64 elements with `+ - *`, `& | ^`
+//! and unary minus (which wrap, as Numba's do). Nothing else is allowed in the loop (no checks,
+//! calls or other loop-carried values), and no value of the loop is used after it, except:
+//!
+//! **Reductions**: a header parameter `s` besides the induction variable whose back-edge value
+//! is `s op x`, `x` a vector value of the loop, and which nothing else in the loop reads; the
+//! rotated shape's exit edge may pass the updated value on, the guarded shape's exit reads `s`. `op` is `+ * & | ^` or `s - x` on
+//! int64 (exact in any order: the operations wrap, so they are associative), and `+ - *` on
+//! floats only in a `fastmath=True` function (reassociation is what fastmath allows, as LLVM's
+//! `reassoc` flag lets Numba's loops reassociate). The vector loop keeps one accumulator vector
+//! per reduction (four in the unrolled loop, so that the float additions do not wait on each
+//! other), starting at the operation's identity; after it the lanes are combined and then with
+//! the value `s` had on entry, and the scalar loop finishes the last iterations from there.
 //!
 //! Because every lane computes exactly the scalar operation on the same operands, the results
-//! are bit-identical to the scalar loop's (no reassociation, no contraction). A flat offset
+//! of elementwise work are bit-identical to the scalar loop's (no reassociation, no
+//! contraction); integer reductions are exact too. A flat offset
 //! that grows by one element per iteration addresses consecutive elements whatever the array's
 //! layout, so no contiguity check is needed. The one run-time condition is memory: two accesses
 //! with different (array, offset) pairs, one of them a store, could overlap within one vector
@@ -41,6 +53,31 @@ pub(crate) enum Class {
     Off,
     /// A vector of one value per lane (or a store).
     Vec,
+    /// A reduction's update (`s op x`): one accumulator vector per reduction.
+    Red,
+}
+
+/// A reduction of a vectorised loop (see the module's comment).
+pub(crate) struct Reduction {
+    /// The header parameter (its position among the header's parameters is `param_index`).
+    pub param: Value,
+    pub param_index: usize,
+    /// The update instruction `s op x` and the vector value `x`.
+    pub update: Inst,
+    pub x: Value,
+    /// The lane operation (`s - x` accumulates `-x`: its lanes are combined by adding).
+    pub op: BinaryOp,
+}
+
+impl Reduction {
+    /// How the lanes, the accumulator copies and the entry value are combined.
+    pub fn combine(&self) -> BinaryOp {
+        if self.op == BinaryOp::Sub {
+            BinaryOp::Add
+        } else {
+            self.op
+        }
+    }
 }
 
 /// A loop the host lowers with a vector loop in front of the scalar one.
@@ -54,7 +91,7 @@ pub(crate) struct VecLoop {
     /// The rotated shape's exit edge (taken when no scalar iteration is left); `None` for the
     /// guarded shape, whose header tests the bound itself.
     pub exit: Option<BlockCall>,
-    /// The float element type and the lanes in 128 bits.
+    /// The element type and the lanes in 128 bits.
     pub elem: Scalar,
     pub lanes: i64,
     /// The work, in order, with each instruction's class.
@@ -62,13 +99,15 @@ pub(crate) struct VecLoop {
     pub classes: HashMap<Value, Class>,
     /// (array, offset) pairs that must be equal or a vector apart for the vector loop to run.
     pub pairs: Vec<((Value, Value), (Value, Value))>,
+    /// The loop's reductions, in the order of the header's parameters.
+    pub reductions: Vec<Reduction>,
 }
 
 /// The most run-time overlap checks a loop may need.
 const MAX_PAIRS: usize = 8;
 
-/// The loops of `f` to vectorise.
-pub(crate) fn plan(f: &Function) -> Vec<VecLoop> {
+/// The loops of `f` to vectorise; `fastmath` allows float reductions.
+pub(crate) fn plan(f: &Function, fastmath: bool) -> Vec<VecLoop> {
     let mut preds: Vec<Vec<Block>> = vec![Vec::new(); f.blocks.len()];
     for (b, bd) in f.blocks.iter().enumerate() {
         for c in bd.succs() {
@@ -87,7 +126,7 @@ pub(crate) fn plan(f: &Function) -> Vec<VecLoop> {
             }
         }
     }
-    (0..f.blocks.len()).filter_map(|h| candidate(f, Block(h as u32), &preds, &users)).collect()
+    (0..f.blocks.len()).filter_map(|h| candidate(f, Block(h as u32), &preds, &users, fastmath)).collect()
 }
 
 /// `v` is `Add(iv, 1)` or `Add(1, iv)`, defined by an instruction of `insts`.
@@ -109,22 +148,60 @@ fn defined_in(f: &Function, v: Value, insts: &[Inst]) -> Option<Inst> {
     }
 }
 
-fn candidate(f: &Function, h: Block, preds: &[Vec<Block>], users: &[Vec<Block>]) -> Option<VecLoop> {
+/// The reduction a rotated loop's header parameter `p` (at `param_index`) is, given its
+/// back-edge value `r`: `r = p op x` defined in the loop, with nothing else in the loop reading
+/// `p` or `r` (`x`'s class is checked with the rest of the work).
+fn reduction(
+    f: &Function,
+    p: Value,
+    param_index: usize,
+    r: Value,
+    loop_insts: &[Inst],
+    fastmath: bool,
+) -> Option<Reduction> {
+    let update = defined_in(f, r, loop_insts)?;
+    let InstKind::Binary(op, a, b) = f.insts[update.index()].kind else { return None };
+    let s = f.ty(r).scalar()?;
+    let x = match (a == p, b == p) {
+        (true, false) => b,
+        (false, true) if op != BinaryOp::Sub => a,
+        _ => return None,
+    };
+    let ok = match s {
+        Scalar::Int64 | Scalar::UInt64 => matches!(
+            op,
+            BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor
+        ),
+        Scalar::Float64 | Scalar::Float32 => fastmath && matches!(op, BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul),
+        _ => false,
+    };
+    if !ok || f.ty(p).scalar() != Some(s) || f.ty(x).scalar() != Some(s) {
+        return None;
+    }
+    // `p` is read by the update only, `r` by no instruction of the loop.
+    let reads = |v: Value| {
+        loop_insts.iter().map(|i| f.insts[i.index()].kind.operands().iter().filter(|&&o| o == v).count()).sum::<usize>()
+    };
+    (reads(p) == 1 && reads(r) == 0).then_some(Reduction { param: p, param_index, update, x, op })
+}
+
+fn candidate(f: &Function, h: Block, preds: &[Vec<Block>], users: &[Vec<Block>], fastmath: bool) -> Option<VecLoop> {
     let hd = &f.blocks[h.index()];
-    let [iv] = hd.params[..] else { return None };
+    let (&iv, accs) = hd.params.split_first()?;
     if f.ty(iv) != &Type::Scalar(Scalar::Int64) || hd.unwind.is_some() {
         return None;
     }
     let Terminator::Branch(c, t, e) = &hd.term else { return None };
-    let (work_block, exit, back, test) = if t.block == h {
-        // Rotated: `br lt(i + 1, n), h(i + 1), exit`.
-        let [next] = t.args[..] else { return None };
-        if e.block == h || !is_step(f, next, iv, &hd.insts) {
+    let (work_block, exit, back, test, back_args) = if t.block == h {
+        // Rotated: `br lt(i + 1, n), h(i + 1, reductions...), exit`.
+        let (&next, _) = t.args.split_first()?;
+        if e.block == h || !is_step(f, next, iv, &hd.insts) || t.args.len() != hd.params.len() {
             return None;
         }
-        (h, Some(e.clone()), h, (next, *c))
+        (h, Some(e.clone()), h, (next, *c), &t.args)
     } else {
-        // Guarded: `h(i): br lt(i, n), body(), exit` and `body: ...; jump h(i + 1)`.
+        // Guarded: `h(i, reductions...): br lt(i, n), body(), exit` and
+        // `body: ...; jump h(i + 1, reductions...)`.
         let b = t.block;
         let bd = &f.blocks[b.index()];
         let ok = hd.insts.len() == 1
@@ -135,11 +212,11 @@ fn candidate(f: &Function, h: Block, preds: &[Vec<Block>], users: &[Vec<Block>])
             && bd.unwind.is_none()
             && preds[b.index()] == [h];
         let Terminator::Jump(j) = &bd.term else { return None };
-        let [next] = j.args[..] else { return None };
-        if !ok || j.block != h || !is_step(f, next, iv, &bd.insts) {
+        let (&next, _) = j.args.split_first()?;
+        if !ok || j.block != h || !is_step(f, next, iv, &bd.insts) || j.args.len() != hd.params.len() {
             return None;
         }
-        (b, None, b, (iv, *c))
+        (b, None, b, (iv, *c), &j.args)
     };
     // The header's predecessors: the back edge once and one entry.
     let entries: Vec<Block> = preds[h.index()].iter().copied().filter(|&p| p != back).collect();
@@ -155,8 +232,13 @@ fn candidate(f: &Function, h: Block, preds: &[Vec<Block>], users: &[Vec<Block>])
     if x != test.0 || defined_in(f, bound, &loop_insts).is_some() || bound == iv {
         return None;
     }
+    let mut reductions = Vec::new();
+    for (k, &p) in accs.iter().enumerate() {
+        reductions.push(reduction(f, p, k + 1, back_args[k + 1], &loop_insts, fastmath)?);
+    }
+    let updated = |v: Value| reductions.iter().any(|r| f.insts[r.update.index()].result == Some(v));
     if let Some(e) = &exit {
-        if e.args.iter().any(|a| defined_in(f, *a, &loop_insts).is_some() || *a == iv) {
+        if e.args.iter().any(|a| (defined_in(f, *a, &loop_insts).is_some() && !updated(*a)) || hd.params.contains(a)) {
             return None;
         }
     }
@@ -165,22 +247,31 @@ fn candidate(f: &Function, h: Block, preds: &[Vec<Block>], users: &[Vec<Block>])
     let mut elem: Option<Scalar> = None;
     let mut work = Vec::new();
     let mut accesses: Vec<((Value, Value), bool)> = Vec::new();
+    // (The reductions' parameters and updates are in no class: any other use refuses the loop.)
     let class_of = |classes: &HashMap<Value, Class>, v: Value| -> Option<Class> {
         match classes.get(&v) {
             Some(c) => Some(*c),
-            None if defined_in(f, v, &loop_insts).is_none() && v != iv => Some(Class::Inv),
+            None if defined_in(f, v, &loop_insts).is_none() && !hd.params.contains(&v) => Some(Class::Inv),
             None => None,
         }
     };
     for &i in &work_insts {
         let d = &f.insts[i.index()];
         let rs = d.result.and_then(|r| f.ty(r).scalar());
-        let mut float = |s: Scalar| -> bool {
-            if !matches!(s, Scalar::Float64 | Scalar::Float32) {
+        // The one element type of the loop's vectors.
+        let mut lane = |s: Scalar| -> bool {
+            if !matches!(s, Scalar::Float64 | Scalar::Float32 | Scalar::Int64 | Scalar::UInt64) {
                 return false;
             }
             *elem.get_or_insert(s) == s
         };
+        if let Some(r) = reductions.iter().find(|r| r.update == i) {
+            if class_of(&classes, r.x)? != Class::Vec || !lane(rs?) {
+                return None;
+            }
+            work.push((i, Class::Red));
+            continue;
+        }
         let cls = match &d.kind {
             InstKind::Const(_) => Class::Inv,
             InstKind::Binary(op, a, b) => {
@@ -197,6 +288,22 @@ fn candidate(f: &Function, h: Block, preds: &[Vec<Block>], users: &[Vec<Block>])
                             | BinaryOp::BitAnd
                             | BinaryOp::BitOr
                             | BinaryOp::BitXor,
+                            Class::Vec | Class::Inv,
+                            Class::Vec | Class::Inv,
+                        ) if (ca == Class::Vec || cb == Class::Vec)
+                            && f.ty(*a).scalar() == Some(s)
+                            && f.ty(*b).scalar() == Some(s)
+                            && lane(s) =>
+                        {
+                            Class::Vec
+                        }
+                        (
+                            BinaryOp::Add
+                            | BinaryOp::Sub
+                            | BinaryOp::Mul
+                            | BinaryOp::BitAnd
+                            | BinaryOp::BitOr
+                            | BinaryOp::BitXor,
                             Class::Inv,
                             Class::Inv,
                         ) => Class::Inv,
@@ -205,7 +312,7 @@ fn candidate(f: &Function, h: Block, preds: &[Vec<Block>], users: &[Vec<Block>])
                 } else {
                     let arith = matches!(op, BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div);
                     let same = f.ty(*a) == f.ty(*b) && f.ty(*a).scalar() == Some(s);
-                    if !arith || !same || !float(s) || ca == Class::Off || cb == Class::Off {
+                    if !arith || !same || !s.is_float() || !lane(s) || ca == Class::Off || cb == Class::Off {
                         return None;
                     }
                     if ca == Class::Vec || cb == Class::Vec {
@@ -221,9 +328,10 @@ fn candidate(f: &Function, h: Block, preds: &[Vec<Block>], users: &[Vec<Block>])
             {
                 Class::Inv
             }
-            InstKind::Unary(op @ (UnaryOp::Neg | UnaryOp::Pos), a) => {
+            InstKind::Unary(op @ (UnaryOp::Neg | UnaryOp::Pos | UnaryOp::Invert), a) => {
                 let ca = class_of(&classes, *a)?;
-                if !float(rs?) || ca == Class::Off || (*op == UnaryOp::Pos && f.ty(*a).scalar() != rs) {
+                let int_only = *op == UnaryOp::Invert && !rs?.is_int();
+                if int_only || !lane(rs?) || ca == Class::Off || f.ty(*a).scalar() != rs {
                     return None;
                 }
                 ca
@@ -232,14 +340,14 @@ fn candidate(f: &Function, h: Block, preds: &[Vec<Block>], users: &[Vec<Block>])
                 let [a] = args[..] else { return None };
                 let ok = matches!(b.info().lowering, Lowering::Intrinsic(Intrinsic::Sqrt | Intrinsic::Fabs));
                 let ca = class_of(&classes, a)?;
-                if !ok || !float(rs?) || f.ty(a).scalar() != rs || ca == Class::Off {
+                if !ok || !rs?.is_float() || !lane(rs?) || f.ty(a).scalar() != rs || ca == Class::Off {
                     return None;
                 }
                 ca
             }
             InstKind::Load(a, o) => {
                 let dt = f.ty(*a).array()?.dtype;
-                if class_of(&classes, *a)? != Class::Inv || class_of(&classes, *o)? != Class::Off || !float(dt) {
+                if class_of(&classes, *a)? != Class::Inv || class_of(&classes, *o)? != Class::Off || !lane(dt) {
                     return None;
                 }
                 accesses.push(((*a, *o), false));
@@ -251,7 +359,7 @@ fn candidate(f: &Function, h: Block, preds: &[Vec<Block>], users: &[Vec<Block>])
                 if class_of(&classes, *a)? != Class::Inv
                     || class_of(&classes, *o)? != Class::Off
                     || cv == Class::Off
-                    || !float(dt)
+                    || !lane(dt)
                     || f.ty(*v).scalar() != Some(dt)
                 {
                     return None;
@@ -267,12 +375,15 @@ fn candidate(f: &Function, h: Block, preds: &[Vec<Block>], users: &[Vec<Block>])
         work.push((i, cls));
     }
     let elem = elem?;
-    if !accesses.iter().any(|(_, store)| *store) {
+    if !accesses.iter().any(|(_, store)| *store) && reductions.is_empty() {
         return None;
     }
     // No value of the loop is used outside it (the back edge and the test are the loop's own).
+    // The guarded shape leaves through its header, so its parameters' last values are the
+    // loop's results (the vector loop's tail goes back to the header with them).
     let loop_blocks = [h, work_block];
-    let inside = loop_insts.iter().filter_map(|i| f.insts[i.index()].result).chain([iv]);
+    let params = if exit.is_some() { &hd.params[..] } else { &hd.params[..1] };
+    let inside = loop_insts.iter().filter_map(|i| f.insts[i.index()].result).chain(params.iter().copied());
     if inside.into_iter().any(|v| users[v.index()].iter().any(|b| !loop_blocks.contains(b))) {
         return None;
     }
@@ -287,5 +398,17 @@ fn candidate(f: &Function, h: Block, preds: &[Vec<Block>], users: &[Vec<Block>])
     if pairs.len() > MAX_PAIRS {
         return None;
     }
-    Some(VecLoop { header: h, pre, iv, bound, exit, elem, lanes: 16 / elem.size() as i64, work, classes, pairs })
+    Some(VecLoop {
+        header: h,
+        pre,
+        iv,
+        bound,
+        exit,
+        elem,
+        lanes: 16 / elem.size() as i64,
+        work,
+        classes,
+        pairs,
+        reductions,
+    })
 }

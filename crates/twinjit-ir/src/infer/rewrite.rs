@@ -169,7 +169,13 @@ pub(super) fn rewrite(cx: &Inferencer, i: usize) -> Result<TypedFunction, Vec<Di
         }
     }
     if rw.diags.is_empty() {
-        Ok(TypedFunction { func: rw.g, source_name: mf.name.clone(), args: inst.args.clone(), kind: mf.attrs.kind })
+        Ok(TypedFunction {
+            func: rw.g,
+            source_name: mf.name.clone(),
+            args: inst.args.clone(),
+            kind: mf.attrs.kind,
+            fastmath: mf.attrs.fastmath,
+        })
     } else {
         Err(rw.diags)
     }

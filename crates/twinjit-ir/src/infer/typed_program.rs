@@ -20,6 +20,9 @@ pub struct TypedFunction {
     pub args: Vec<Type>,
     /// Host function, kernel or device function.
     pub kind: FunctionKind,
+    /// `fastmath=True`: the host may reassociate this function's float reductions (vector
+    /// partial sums), as LLVM's `reassoc` flag lets Numba's.
+    pub fastmath: bool,
 }
 
 /// The result of inferring one entry point: the entry (index 0) and all its callees.

@@ -67,8 +67,13 @@ pub fn outline(program: &mut TypedProgram) -> Result<(), Vec<Diagnostic>> {
                 Ok(Some(chunk)) => {
                     let args = chunk.params().iter().map(|&p| chunk.ty(p).clone()).collect();
                     let parent = &program.functions[i];
-                    let tf =
-                        TypedFunction { func: chunk, source_name: parent.source_name.clone(), args, kind: parent.kind };
+                    let tf = TypedFunction {
+                        func: chunk,
+                        source_name: parent.source_name.clone(),
+                        args,
+                        kind: parent.kind,
+                        fastmath: parent.fastmath,
+                    };
                     program.functions.push(tf);
                 }
                 Err(d) => {
