@@ -165,3 +165,14 @@ proptest::proptest! {
         proptest::prop_assert_eq!(got, xs.iter().map(|x| x * 2.0).sum::<f64>());
     }
 }
+
+/// The loops left scalar (a float sum without fastmath keeps Python's order) run two iterations
+/// per trip (`unroll`): the checked loop and the check-free copy `loop_version` makes each get
+/// a two-iteration body in front of the one-iteration loop, so the listing multiplies at least
+/// four times where the rolled loops multiplied twice.
+#[test]
+fn scalar_loops_run_two_iterations_per_trip() {
+    let text = listing("unrolled_loops.py", "ordered_dot", "(float64[::1], float64[::1])");
+    let muls = text.lines().filter(|l| l.split_whitespace().next().is_some_and(|op| op.ends_with("mulsd"))).count();
+    assert!(muls >= 4, "{muls} scalar multiplications:\n{text}");
+}

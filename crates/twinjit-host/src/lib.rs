@@ -348,7 +348,10 @@ fn compile_inner(
     let mut ctx = module.make_context();
     let fconfig = module.target_config();
     for tf in &program.functions {
-        let f = &tf.func;
+        // The scalar loops the vectoriser leaves run two iterations per trip (`unroll`).
+        let vectorised: Vec<twinjit_ir::Block> = simd::plan(&tf.func, tf.fastmath).iter().map(|l| l.header).collect();
+        let unrolled = twinjit_ir::passes::unroll::unroll(&tf.func, &vectorised);
+        let f = unrolled.as_ref().unwrap_or(&tf.func);
         let (id, _) = ids[&f.name].clone();
         let pp: Vec<types::Type> = tf.args.iter().flat_map(parts).collect();
         ctx.func.signature = signature(&module, &pp);
@@ -444,6 +447,7 @@ fn compile_inner(
                 vector_entries: Vec::new(),
                 simd: simd::plan(f, tf.fastmath),
                 current: twinjit_ir::Function::ENTRY,
+                def_block: lower::def_blocks(f),
             };
             lw.vector_entries = vec![None; lw.simd.len()];
             let mut reached = vec![false; f.blocks.len()];

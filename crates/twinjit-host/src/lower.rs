@@ -58,6 +58,25 @@ pub(crate) struct FnLowering<'a, 'b> {
     pub vector_entries: Vec<Option<cl::Block>>,
     /// The IR block being lowered.
     pub current: twinjit_ir::Block,
+    /// The block defining each value (see [`def_blocks`]).
+    pub def_block: Vec<twinjit_ir::Block>,
+}
+
+/// The block defining each value of `f`: a parameter's block, an instruction's block.
+pub(crate) fn def_blocks(f: &Function) -> Vec<twinjit_ir::Block> {
+    let mut out = vec![Function::ENTRY; f.values.len()];
+    for (b, bd) in f.blocks.iter().enumerate() {
+        let b = twinjit_ir::Block(b as u32);
+        for &p in &bd.params {
+            out[p.index()] = b;
+        }
+        for &i in &bd.insts {
+            if let Some(r) = f.insts[i.index()].result {
+                out[r.index()] = b;
+            }
+        }
+    }
+    out
 }
 
 use twinjit_ir::abi::list_layout as ll;
@@ -453,6 +472,8 @@ impl FnLowering<'_, '_> {
     fn vector_loop(&mut self, lp: &crate::simd::VecLoop, entry: cl::Block) -> Result<(), HostError> {
         /// Vectors per iteration of the unrolled loop (and accumulator copies per reduction).
         const UNROLL: i64 = 4;
+        // (Addresses are split by where their parts are defined: the loop's work block.)
+        self.current = lp.work_block;
         let header = self.blocks[lp.header.index()];
         let vty = scalar_type(lp.elem).by(lp.lanes as u32).expect("a 128-bit vector type");
         let reds = lp.reductions.len();
@@ -1038,9 +1059,30 @@ impl FnLowering<'_, '_> {
     fn element_addr(&mut self, a: Value, off: Value) -> cl::Value {
         let dt = self.f.ty(a).array().expect("array").dtype;
         let data = self.vals[a.index()][0];
-        let o = self.one(off);
         let size = dt.size() as i64;
-        let bytes = if size == 1 { o } else { self.b.ins().imul_imm_s(o, size) };
+        let scaled = |this: &mut Self, v: Value| {
+            let o = this.one(v);
+            if size == 1 {
+                o
+            } else {
+                this.b.ins().imul_imm_s(o, size)
+            }
+        };
+        // `a[row + k]` with `row` from outside this block and `k` from inside (a row's offset
+        // and a column counter): `(data + row * size) + k * size`. Cranelift hoists the first
+        // sum out of the loop and folds the second into the load's address.
+        if let Some(InstKind::Binary(BinaryOp::Add, x, y)) = self.f.def_inst(off).map(|d| &d.kind) {
+            let (x, y) = (*x, *y);
+            let here = |v: Value| self.def_block[v.index()] == self.current;
+            if here(x) != here(y) {
+                let (outer, inner) = if here(x) { (y, x) } else { (x, y) };
+                let o = scaled(self, outer);
+                let row = self.b.ins().iadd(data, o);
+                let i = scaled(self, inner);
+                return self.b.ins().iadd(row, i);
+            }
+        }
+        let bytes = scaled(self, off);
         self.b.ins().iadd(data, bytes)
     }
 

@@ -83,6 +83,8 @@ impl Reduction {
 /// A loop the host lowers with a vector loop in front of the scalar one.
 pub(crate) struct VecLoop {
     pub header: Block,
+    /// The block with the loop's work (the header itself in the rotated shape).
+    pub work_block: Block,
     /// The one predecessor outside the loop; its edge to the header enters the vector loop.
     pub pre: Block,
     /// The induction variable (the header's parameter) and its bound.
@@ -400,6 +402,7 @@ fn candidate(f: &Function, h: Block, preds: &[Vec<Block>], users: &[Vec<Block>],
     }
     Some(VecLoop {
         header: h,
+        work_block,
         pre,
         iv,
         bound,

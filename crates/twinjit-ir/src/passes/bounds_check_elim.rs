@@ -71,9 +71,11 @@ impl Facts<'_> {
 
     /// `x < 2m`: `x` is `c + 1` with `c < m` (or `x < m` outright).
     fn below_twice(&self, x: Value, m: Value, rels: &[Rel]) -> bool {
-        if rels.contains(&Rel::Lt(x, m)) || self.below.get(&x) == Some(&m) {
-            return true;
-        }
+        rels.contains(&Rel::Lt(x, m)) || self.below.get(&x) == Some(&m) || self.at_most(x, m, rels)
+    }
+
+    /// `x` is `c + 1` with `c < m`: then `x <= m` (the neighbour `(k + 1) % m` of a counter).
+    fn at_most(&self, x: Value, m: Value, rels: &[Rel]) -> bool {
         match self.f.def_inst(x).map(|d| &d.kind) {
             Some(InstKind::Binary(BinaryOp::Add, c, k)) if self.const_int(*k) == Some(1) => {
                 rels.contains(&Rel::Lt(*c, m)) || self.below.get(c) == Some(&m)
@@ -327,7 +329,7 @@ impl Pass for BoundsCheckElim {
         let mut remove: HashSet<Inst> = HashSet::new();
         let mut replace: HashMap<Value, Value> = HashMap::new();
         let mut nonzero_checked: Vec<(Value, Block)> = Vec::new();
-        let mut mod_rewrites: Vec<(Inst, Value, Value)> = Vec::new();
+        let mut mod_rewrites: Vec<(Inst, Value, Value, bool)> = Vec::new();
         for &b in &rpo {
             let rels = facts.rels_at(b);
             for &inst in &f.blocks[b.index()].insts {
@@ -360,7 +362,7 @@ impl Pass for BoundsCheckElim {
                             replace.insert(d.result.expect("checked"), *x);
                             remove.insert(inst);
                         } else if facts.below_twice(*x, *m, &rels) {
-                            mod_rewrites.push((inst, *x, *m));
+                            mod_rewrites.push((inst, *x, *m, facts.at_most(*x, *m, &rels)));
                         }
                     }
                     InstKind::CheckNonZero(v) if nonzero_constant(f, *v) => {
@@ -384,10 +386,17 @@ impl Pass for BoundsCheckElim {
         if remove.is_empty() && mod_rewrites.is_empty() {
             return false;
         }
-        for (inst, x, m) in mod_rewrites {
+        for (inst, x, m, at_most) in mod_rewrites {
+            // `0 <= x < 2m`: `x - m` where `x >= m`; `0 <= x <= m`: `0` where `x == m` (one
+            // compare and a conditional move of zero).
             let span = f.insts[inst.index()].span;
-            let ge = f.make_inst(InstKind::Compare(CmpOp::Ge, x, m), Some(Type::BOOL), span);
-            let sub = f.make_inst(InstKind::Binary(BinaryOp::Sub, x, m), Some(Type::I64), span);
+            let (cmp, other) = if at_most {
+                (CmpOp::Eq, InstKind::Const(Const::Int(0)))
+            } else {
+                (CmpOp::Ge, InstKind::Binary(BinaryOp::Sub, x, m))
+            };
+            let ge = f.make_inst(InstKind::Compare(cmp, x, m), Some(Type::BOOL), span);
+            let sub = f.make_inst(other, Some(Type::I64), span);
             let (gev, subv) = (f.insts[ge.index()].result.expect("r"), f.insts[sub.index()].result.expect("r"));
             f.insts[inst.index()].kind = InstKind::Select(gev, subv, x);
             for blk in &mut f.blocks {

@@ -100,10 +100,20 @@ fn sweep(f: &mut Function) -> bool {
             let mut kept = Vec::with_capacity(insts.len());
             for i in insts {
                 let d = &f.insts[i.index()];
-                let invariant = d.kind.operands().iter().all(|v| !inside.contains(v));
+                // A constant of the loop does not make its user variant: the user moves with a
+                // copy of it (`select(x == m, 0, x)`, the wrap of a neighbour index).
+                let constant = |v: &Value| matches!(f.def_inst(*v).map(|d| &d.kind), Some(InstKind::Const(_)));
+                let invariant = d.kind.operands().iter().all(|v| !inside.contains(v) || constant(v));
                 if invariant && movable(f, &d.kind) && d.result.is_some() {
                     if let Some(r) = d.result {
                         inside.remove(&r);
+                    }
+                    let consts: Vec<Value> =
+                        d.kind.operands().into_iter().filter(|v| inside.contains(v) && constant(v)).collect();
+                    for c in consts {
+                        let cd = f.def_inst(c).expect("a constant").clone();
+                        let copy = f.push(pre, cd.kind, Some(f.ty(c).clone()), cd.span).expect("a value");
+                        f.insts[i.index()].kind.map_operands(|v| if v == c { copy } else { v });
                     }
                     f.blocks[pre.index()].insts.push(i);
                     moved = true;

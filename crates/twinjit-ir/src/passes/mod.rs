@@ -16,6 +16,7 @@ mod loop_version;
 pub mod parallel;
 mod refcount;
 mod simplify_cfg;
+pub mod unroll;
 
 pub use bounds_check_elim::BoundsCheckElim;
 pub use dce::Dce;

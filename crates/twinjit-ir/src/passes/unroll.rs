@@ -1,0 +1,163 @@
+//! `unroll`: runs two iterations of a small counted loop per trip (the host's scalar loops).
+//!
+//! Cranelift does not unroll. A one-block rotated loop (`for i in range(a, n)` as the front end
+//! writes it) pays per iteration for its counter's test, two taken branches (the back edge goes
+//! through a block that copies the counter), on top of its work; where the work is short (a
+//! float reduction, which must keep Python's order, or a stencil) that is a large share. This
+//! pass gives such a loop a copy that runs the body twice per trip, in front of it:
+//!
+//! ```text
+//! guard(p..): the same test as head's (the old entry edges come here; with it the old loop is
+//!             not dominated by the new one, so what Cranelift hoists out of either lands
+//!             here, outside both, rather than in head)
+//! head(p..):  if n - i > 2 (unsigned, so exact for every i < n): twice(p..) else loop(p..)
+//! twice(p..): the body at i; the body at i + 1 (its parameters are the first copy's back-edge
+//!             values); head(the second copy's back-edge values)
+//! loop(p..):  the loop as it was, for the one or two iterations left (a rotated loop is
+//!             entered with at least one iteration to run, and head leaves at least one)
+//! ```
+//!
+//! The test at the top matters to Cranelift as much as the unrolling: the loop-carried values
+//! reach the next trip through one jump, each used once, so the loads feeding a reduction may
+//! fold into its arithmetic (Cranelift folds a load only into the one use of a value used once,
+//! counting through the arithmetic; the rotated loop's branch uses the sum twice, back edge and
+//! exit).
+//!
+//! Every iteration runs its instructions in the original order, so results, errors (the same
+//! `IndexError` at the same index) and writes are exactly the original loop's. It applies to a
+//! one-block loop whose induction variable steps by one towards a bound from outside, with no
+//! `try`, no `prange`, at most [`MAX_INSTS`] instructions, and no value read outside the block
+//! (the exit edge passes what the code after it needs). The host runs it on the loops it does
+//! not vectorise (its vector loop is unrolled already); the PTX backend's LLVM unrolls by
+//! itself.
+
+use crate::builtins::Builtin;
+use crate::function::*;
+use crate::types::{Scalar, Type};
+use hashbrown::{HashMap, HashSet};
+
+/// The most instructions a loop may have to be unrolled.
+pub const MAX_INSTS: usize = 40;
+
+/// `f` with every qualifying loop (see the module's comment) unrolled twice, or `None` when no
+/// loop qualifies. `skip` lists loop headers to leave alone.
+pub fn unroll(f: &Function, skip: &[Block]) -> Option<Function> {
+    let loops: Vec<(Block, usize, Value)> = (1..f.blocks.len())
+        .map(|b| Block(b as u32))
+        .filter(|b| !skip.contains(b))
+        .filter_map(|b| candidate(f, b))
+        .collect();
+    if loops.is_empty() {
+        return None;
+    }
+    let mut g = f.clone();
+    for (l, iv_pos, bound) in loops {
+        twice(&mut g, l, iv_pos, bound);
+    }
+    if super::verify_each_pass() {
+        if let Err(e) = crate::verify::verify(&g, crate::verify::Level::Lowered) {
+            panic!("unroll broke {}: {e:?}\n{g}", g.name);
+        }
+    }
+    Some(g)
+}
+
+/// `(loop, position of the induction variable among its parameters, bound)`.
+fn candidate(f: &Function, l: Block) -> Option<(Block, usize, Value)> {
+    let bd = &f.blocks[l.index()];
+    if bd.unwind.is_some() || bd.insts.len() > MAX_INSTS {
+        return None;
+    }
+    let Terminator::Branch(c, back, exit) = &bd.term else { return None };
+    if back.block != l || exit.block == l {
+        return None;
+    }
+    let local: HashSet<Value> =
+        bd.params.iter().copied().chain(bd.insts.iter().filter_map(|i| f.insts[i.index()].result)).collect();
+    let InstKind::Compare(CmpOp::Lt, next, bound) = f.def_inst(*c)?.kind else { return None };
+    if local.contains(&bound) || f.ty(bound) != &Type::I64 {
+        return None;
+    }
+    let InstKind::Binary(BinaryOp::Add, x, y) = f.def_inst(next)?.kind else { return None };
+    let iv = match (f.const_int(x), f.const_int(y)) {
+        (_, Some(1)) => x,
+        (Some(1), _) => y,
+        _ => return None,
+    };
+    let iv_pos = bd.params.iter().position(|&p| p == iv)?;
+    if back.args.get(iv_pos) != Some(&next) || f.ty(iv) != &Type::I64 || !local.contains(&next) {
+        return None;
+    }
+    if bd.insts.iter().any(|i| matches!(f.insts[i.index()].kind, InstKind::Builtin(Builtin::PrangeLoop, _))) {
+        return None;
+    }
+    // No value of the loop is read by another block.
+    for (b, other) in f.blocks.iter().enumerate() {
+        if b == l.index() {
+            continue;
+        }
+        let mut reads = other.insts.iter().flat_map(|i| f.insts[i.index()].kind.operands()).chain(other.end_operands());
+        if reads.any(|v| local.contains(&v)) {
+            return None;
+        }
+    }
+    Some((l, iv_pos, bound))
+}
+
+/// Copies the instructions of `l` into `to`, its parameters read as `args`; returns the map
+/// from `l`'s values to the copies'.
+fn copy_body(f: &mut Function, l: Block, to: Block, args: &[Value]) -> HashMap<Value, Value> {
+    let mut map: HashMap<Value, Value> = f.blocks[l.index()].params.iter().copied().zip(args.iter().copied()).collect();
+    for i in f.blocks[l.index()].insts.clone() {
+        let d = f.insts[i.index()].clone();
+        let mut kind = d.kind;
+        kind.map_operands(|v| *map.get(&v).unwrap_or(&v));
+        let ty = d.result.map(|r| f.ty(r).clone());
+        if let Some(r) = f.push(to, kind, ty, d.span) {
+            map.insert(d.result.expect("a result"), r);
+        }
+    }
+    map
+}
+
+fn twice(f: &mut Function, l: Block, iv_pos: usize, bound: Value) {
+    let span = f.blocks[l.index()].term_span;
+    let types: Vec<Type> = f.blocks[l.index()].params.iter().map(|p| f.ty(*p).clone()).collect();
+    let Terminator::Branch(_, back, _) = f.blocks[l.index()].term.clone() else { unreachable!("a candidate") };
+    let (guard, head, body) = (f.add_block(), f.add_block(), f.add_block());
+
+    // guard(p..) and head(p..): if n - i > 2 (as unsigned: exact for any i < n): body(p..)
+    // else loop(p..)
+    for b in [guard, head] {
+        let ps: Vec<Value> = types.iter().map(|t| f.add_block_param(b, t.clone())).collect();
+        let emit = |f: &mut Function, kind: InstKind, ty: Type| f.push(b, kind, Some(ty), span).expect("a value");
+        let left = emit(f, InstKind::Binary(BinaryOp::Sub, bound, ps[iv_pos]), Type::I64);
+        let left = emit(f, InstKind::Cast(Scalar::UInt64, left), Type::Scalar(Scalar::UInt64));
+        let two = emit(f, InstKind::Const(Const::Int(2)), Type::Scalar(Scalar::UInt64));
+        let more = emit(f, InstKind::Compare(CmpOp::Lt, two, left), Type::BOOL);
+        let go = BlockCall { block: body, args: ps.clone() };
+        let rest = BlockCall { block: l, args: ps };
+        f.terminate(b, Terminator::Branch(more, go, rest), span);
+    }
+
+    // body(p..): the loop's instructions at i, then at i + 1 (their parameters the first
+    // copy's back-edge values); back to head.
+    let ps: Vec<Value> = types.iter().map(|t| f.add_block_param(body, t.clone())).collect();
+    let m1 = copy_body(f, l, body, &ps);
+    let args1: Vec<Value> = back.args.iter().map(|v| *m1.get(v).unwrap_or(v)).collect();
+    let m2 = copy_body(f, l, body, &args1);
+    let args2: Vec<Value> = back.args.iter().map(|v| *m2.get(v).unwrap_or(v)).collect();
+    f.terminate(body, Terminator::Jump(BlockCall { block: head, args: args2 }), span);
+
+    let new = [guard.index(), head.index(), body.index()];
+    for (b, bd) in f.blocks.iter_mut().enumerate() {
+        if b == l.index() || new.contains(&b) {
+            continue;
+        }
+        for call in bd.succs_mut() {
+            if call.block == l {
+                call.block = guard;
+            }
+        }
+    }
+}
