@@ -116,6 +116,27 @@ impl SourceModule {
         })
     }
 
+    /// Launches kernel `func` over `launch` in the reference interpreter's grid runner (the
+    /// CUDA execution model, deterministically: see `twinjit_ir::interp::run_kernel`), no GPU
+    /// needed. Arrays are shared: the kernel's writes are visible through `args`. With
+    /// `race_check`, two threads of a block that touch one element of a `cuda.shared.array`
+    /// between two barriers, one of them writing and not through an atomic, fail the launch
+    /// with a `RuntimeError` naming both threads, the element and both source lines (what
+    /// compute-sanitizer's racecheck reports on a GPU; numba-cuda's simulator does not).
+    pub fn interpret_kernel(
+        &self,
+        func: &str,
+        launch: twinjit_ir::interp::KernelLaunch,
+        args: &[RtValue],
+        race_check: bool,
+    ) -> Result<(), Error> {
+        let sig = twinjit_ir::Signature { args: args.iter().map(RtValue::ty).collect(), ret: None };
+        let program = self.specialize(func, &sig, None)?;
+        let options = InterpOptions { race_check, ..InterpOptions::default() };
+        twinjit_ir::interp::run_kernel(&program, args, &launch, options)
+            .map_err(|error| Error::from_interp(error, &self.sources))
+    }
+
     /// The function whose `def` holds `span` (a ufunc, not its inner function, which has the
     /// same source).
     fn function_at(&self, span: twinjit_diag::Span) -> Option<&str> {

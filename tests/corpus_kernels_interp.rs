@@ -20,7 +20,7 @@ use twinjit::SourceModule;
 const FUEL: u64 = 50_000_000;
 
 fn options() -> InterpOptions {
-    InterpOptions { fuel: Some(FUEL), ..InterpOptions::default() }
+    InterpOptions { fuel: Some(FUEL), race_check: true, ..InterpOptions::default() }
 }
 
 /// Whether the program calls a float math function (results may differ in the last bits

@@ -15,6 +15,9 @@ use crate::builtins::{AtomicOp, BitOp, Builtin, KernelOp, Register};
 use crate::function::{AddressSpace, BinaryOp, CmpOp, Inst};
 use crate::types::{Scalar, Type};
 use hashbrown::HashMap;
+use smallvec::SmallVec;
+use std::rc::Rc;
+use twinjit_diag::Span;
 
 /// Elements one `cuda.shared/local.array` may have in the interpreter (2^26, 256 MiB of
 /// float32): far above what a GPU allows (48 KiB of static shared memory per block), low enough
@@ -35,6 +38,44 @@ pub(super) struct ThreadCx<'a> {
     pub shared: &'a mut HashMap<(usize, Inst), ArrayRef>,
     /// Bytes of dynamic shared memory of the launch (`cuda.shared.array(0, dtype)`).
     pub dynamic_shared_bytes: u32,
+    /// With `race_check`: the block's record of shared-memory accesses since its last barrier,
+    /// and how many warp exchanges this thread's warp has completed (see [`RaceLog`]).
+    pub races: Option<&'a mut RaceLog>,
+    pub warp_epoch: u64,
+}
+
+/// One access to a shared element: the thread (linear index in the block), its warp's exchange
+/// count then, and where.
+#[derive(Clone, Copy, Debug)]
+struct Access {
+    thread: u32,
+    epoch: u64,
+    span: Span,
+}
+
+/// The race checker's record of one block's shared-memory accesses since its last barrier
+/// (`syncthreads` and its variants, a grid sync), per element: the last writer and every thread
+/// that read it. Two accesses are ordered when one thread made both, or when two lanes of one
+/// warp made them on either side of a warp exchange both took part in (`syncwarp`, a shuffle,
+/// a vote; lanes of a warp run in lockstep between them). Any other pair where one writes is a
+/// race, which is what compute-sanitizer's racecheck reports on a GPU. Atomics are not
+/// recorded (they do not race with each other).
+#[derive(Debug, Default)]
+pub(super) struct RaceLog {
+    elems: HashMap<(usize, usize), Element>,
+}
+
+#[derive(Debug, Default)]
+struct Element {
+    writer: Option<Access>,
+    readers: SmallVec<[Access; 2]>,
+}
+
+impl RaceLog {
+    /// Everything before a block barrier is ordered before everything after it.
+    pub(super) fn barrier(&mut self) {
+        self.elems.clear();
+    }
 }
 
 fn arg(args: &[RtValue], k: usize) -> Result<&RtValue, RuntimeErrorKind> {
@@ -60,6 +101,51 @@ pub(super) fn truthy(v: &RtValue) -> bool {
 }
 
 impl Device for ThreadCx<'_> {
+    fn access(&mut self, arr: &ArrayRef, off: i64, write: bool, span: Span) -> Result<(), RuntimeErrorKind> {
+        let Some(log) = self.races.as_deref_mut() else { return Ok(()) };
+        let storage = Rc::as_ptr(&arr.data) as usize;
+        if !self.shared.values().any(|s| Rc::as_ptr(&s.data) as usize == storage) {
+            return Ok(());
+        }
+        let Some(elem) = arr.base.checked_add(off).and_then(|i| usize::try_from(i).ok()) else { return Ok(()) };
+        let me = Access { thread: self.linear, epoch: self.warp_epoch, span };
+        let ordered = |a: &Access| a.thread == me.thread || (a.thread / 32 == me.thread / 32 && a.epoch != me.epoch);
+        let rec = log.elems.entry((storage, elem)).or_default();
+        let clash = match rec.writer.filter(|w| !ordered(w)) {
+            Some(w) => Some((w, true)),
+            None if write => rec.readers.iter().find(|r| !ordered(r)).map(|r| (*r, false)),
+            None => None,
+        };
+        if let Some((other, other_wrote)) = clash {
+            let who = |linear: u32| {
+                let [bx, by, _] = self.block_dim;
+                format!("thread ({}, {}, {})", linear % bx, (linear / bx) % by, linear / (bx * by))
+            };
+            let verb = |w: bool| if w { "writes" } else { "reads" };
+            let past = |w: bool| if w { "wrote" } else { "read" };
+            let [x, y, z] = self.block_idx;
+            return Err(RuntimeErrorKind::DataRace {
+                what: format!(
+                    "{} {} element {elem} of a cuda.shared.array that {} {} since the last syncthreads() \
+                     (block ({x}, {y}, {z}))",
+                    who(self.linear),
+                    verb(write),
+                    who(other.thread),
+                    past(other_wrote),
+                ),
+                other: other.span,
+            });
+        }
+        if write {
+            rec.writer = Some(me);
+        } else if let Some(r) = rec.readers.iter_mut().find(|r| r.thread == me.thread) {
+            *r = me;
+        } else {
+            rec.readers.push(me);
+        }
+        Ok(())
+    }
+
     fn builtin(&mut self, b: Builtin, args: &[RtValue], rty: &Type) -> Result<Option<RtValue>, RuntimeErrorKind> {
         let t = &self.thread_idx;
         let Some(op) = b.kernel_op() else {

@@ -31,7 +31,7 @@
 //! thread's frame stack. The first runtime error of any thread stops the launch and is
 //! returned with [`RuntimeError::thread`] set.
 
-use super::cuda::{int_value, truthy, ThreadCx};
+use super::cuda::{int_value, truthy, RaceLog, ThreadCx};
 use super::value::{ArrayRef, RtValue};
 use super::{Frame, InterpOptions, Machine, RuntimeError, RuntimeErrorKind, Stop, Wait};
 use crate::builtins::{BarrierReduce, Builtin, KernelOp, ShuffleKind, VoteOp};
@@ -141,7 +141,7 @@ pub fn run_kernel(
     for z in 0..launch.grid[2] {
         for y in 0..launch.grid[1] {
             for x in 0..launch.grid[0] {
-                let mut block = BlockRun::new(launch, [x, y, z]);
+                let mut block = BlockRun::new(launch, [x, y, z], options.race_check);
                 match block.run(&mut m, args)? {
                     Progress::Done => finished = finished.or(Some([x, y, z])),
                     Progress::GridSync => at_grid_sync.push(block),
@@ -192,6 +192,10 @@ struct BlockRun<'l, 'p> {
     block_idx: [u32; 3],
     threads: Vec<State<'p>>,
     shared: HashMap<(usize, Inst), ArrayRef>,
+    /// With `race_check`: the shared accesses since the last barrier, and per warp the warp
+    /// exchanges it has completed.
+    races: Option<RaceLog>,
+    warp_epochs: Vec<u64>,
 }
 
 fn is_barrier(b: Builtin) -> bool {
@@ -199,9 +203,16 @@ fn is_barrier(b: Builtin) -> bool {
 }
 
 impl<'l, 'p> BlockRun<'l, 'p> {
-    fn new(launch: &'l KernelLaunch, block_idx: [u32; 3]) -> Self {
-        let n = launch.block.iter().map(|&d| d as usize).product();
-        BlockRun { launch, block_idx, threads: (0..n).map(|_| State::Fresh).collect(), shared: HashMap::new() }
+    fn new(launch: &'l KernelLaunch, block_idx: [u32; 3], race_check: bool) -> Self {
+        let n: usize = launch.block.iter().map(|&d| d as usize).product();
+        BlockRun {
+            launch,
+            block_idx,
+            threads: (0..n).map(|_| State::Fresh).collect(),
+            shared: HashMap::new(),
+            races: race_check.then(RaceLog::default),
+            warp_epochs: vec![0; n.div_ceil(32)],
+        }
     }
 
     fn thread_idx(&self, linear: usize) -> [u32; 3] {
@@ -261,6 +272,9 @@ impl<'l, 'p> BlockRun<'l, 'p> {
 
     /// Resumes every thread after the grid sync it waits at.
     fn resume_all(&mut self, m: &Machine<'p>) {
+        if let Some(log) = &mut self.races {
+            log.barrier();
+        }
         for t in 0..self.threads.len() {
             self.resume(m, t, RtValue::None);
         }
@@ -294,6 +308,8 @@ impl<'l, 'p> BlockRun<'l, 'p> {
             warp_lanes: self.warp_lanes(t),
             shared: &mut self.shared,
             dynamic_shared_bytes: self.launch.dynamic_shared_bytes,
+            races: self.races.as_mut(),
+            warp_epoch: self.warp_epochs[t / 32],
         };
         match m.exec(&mut stack, &mut cx) {
             Ok(Stop::Returned(_)) => Ok(State::Done),
@@ -474,6 +490,7 @@ impl<'l, 'p> BlockRun<'l, 'p> {
                     any = true;
                 }
             }
+            self.warp_epochs[base / 32] += 1;
         }
         Ok(any)
     }
@@ -520,6 +537,9 @@ impl<'l, 'p> BlockRun<'l, 'p> {
         };
         for t in 0..n {
             self.resume(m, t, value.clone());
+        }
+        if let Some(log) = &mut self.races {
+            log.barrier();
         }
         Ok(())
     }

@@ -107,6 +107,16 @@ pub enum RuntimeErrorKind {
     BarrierDivergence(String),
     /// A kernel launch configuration CUDA would refuse (zero or too large dimensions).
     InvalidLaunch(String),
+    /// With [`InterpOptions::race_check`]: two threads of a block touched one element of a
+    /// shared array between two barriers, at least one of them writing, and not through an
+    /// atomic (`what` names both threads and the element; the error's span is the second
+    /// access, `other` the first).
+    DataRace {
+        /// The two accesses, in words.
+        what: String,
+        /// Where the first access is.
+        other: Span,
+    },
     /// A `raise` or a failed `assert` in the program.
     Raised {
         /// The Python class name (`ValueError`, `AssertionError`, a class of the module).
@@ -128,6 +138,7 @@ impl RuntimeErrorKind {
             RuntimeErrorKind::Unsupported(_) => "NotImplementedError",
             RuntimeErrorKind::BarrierDivergence(_) => "RuntimeError",
             RuntimeErrorKind::InvalidLaunch(_) => "ValueError",
+            RuntimeErrorKind::DataRace { .. } => "RuntimeError",
         }
     }
 }
@@ -151,11 +162,21 @@ impl RuntimeError {
         self.kind.python_name()
     }
 
+    /// `file:line:col` of a data race's first access.
+    fn kind_other_location(&self, sources: &SourceMap) -> Option<String> {
+        let RuntimeErrorKind::DataRace { other, .. } = &self.kind else { return None };
+        sources.location(*other).map(|(file, lc)| format!("{file}:{}:{}", lc.line, lc.col))
+    }
+
     /// The message with `file:line:col` resolved through `sources`.
     pub fn describe(&self, sources: &SourceMap) -> String {
-        match sources.location(self.span) {
+        let here = match sources.location(self.span) {
             Some((file, lc)) => format!("{self} at {file}:{}:{}", lc.line, lc.col),
             None => self.to_string(),
+        };
+        match (&self.kind, self.kind_other_location(sources)) {
+            (RuntimeErrorKind::DataRace { .. }, Some(other)) => format!("{here}; the other access is at {other}"),
+            _ => here,
         }
     }
 }
@@ -188,6 +209,9 @@ impl fmt::Display for RuntimeError {
             RuntimeErrorKind::InvalidLaunch(what) => {
                 write!(f, "ValueError: invalid kernel launch: {what} for `{}`", self.function)
             }
+            RuntimeErrorKind::DataRace { what, .. } => {
+                write!(f, "RuntimeError: shared-memory race: {what} in `{}`", self.function)
+            }
             RuntimeErrorKind::Raised { class, message } if message.is_empty() => {
                 write!(f, "{class} in `{}`", self.function)
             }
@@ -209,11 +233,13 @@ pub struct InterpOptions {
     pub max_depth: usize,
     /// Maximum instructions executed, or unlimited.
     pub fuel: Option<u64>,
+    /// In kernel launches, report shared-memory races ([`RuntimeErrorKind::DataRace`]).
+    pub race_check: bool,
 }
 
 impl Default for InterpOptions {
     fn default() -> Self {
-        InterpOptions { max_depth: 1000, fuel: None }
+        InterpOptions { max_depth: 1000, fuel: None, race_check: false }
     }
 }
 
@@ -315,6 +341,11 @@ trait Device {
         shape: &[i64],
         site: (usize, Inst),
     ) -> Result<RtValue, RuntimeErrorKind>;
+    /// An element load (`write` false) or store of `arr` at flat offset `off`, before it runs
+    /// (the race checker's hook; only called with [`InterpOptions::race_check`]).
+    fn access(&mut self, _arr: &ArrayRef, _off: i64, _write: bool, _span: Span) -> Result<(), RuntimeErrorKind> {
+        Ok(())
+    }
 }
 
 /// The device context of a host call: no CUDA.
@@ -491,6 +522,14 @@ impl<'p> Machine<'p> {
                         continue;
                     }
                     _ => {}
+                }
+                if self.options.race_check {
+                    if let InstKind::Load(a, o) | InstKind::Store(a, o, _) = &data.kind {
+                        if let (RtValue::Array(arr), RtValue::I64(off)) = (&top.vals[a.index()], &top.vals[o.index()]) {
+                            let write = matches!(data.kind, InstKind::Store(..));
+                            dev.access(arr, *off, write, data.span).map_err(|k| fail(k, data.span, top.fidx))?;
+                        }
+                    }
                 }
                 match self.eval(f, data, &top.vals) {
                     Ok(v) => {
