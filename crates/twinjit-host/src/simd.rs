@@ -131,6 +131,12 @@ pub(crate) fn plan(f: &Function, fastmath: bool) -> Vec<VecLoop> {
     (0..f.blocks.len()).filter_map(|h| candidate(f, Block(h as u32), &preds, &users, fastmath)).collect()
 }
 
+/// The integer operations a vector of int64 lanes computes exactly as the scalar loop (they
+/// wrap, in any order).
+fn int_lane_op(op: BinaryOp) -> bool {
+    matches!(op, BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor)
+}
+
 /// `v` is `Add(iv, 1)` or `Add(1, iv)`, defined by an instruction of `insts`.
 fn is_step(f: &Function, v: Value, iv: Value, insts: &[Inst]) -> bool {
     let ValueDef::Inst(i) = f.values[v.index()].def else { return false };
@@ -170,10 +176,7 @@ fn reduction(
         _ => return None,
     };
     let ok = match s {
-        Scalar::Int64 | Scalar::UInt64 => matches!(
-            op,
-            BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor
-        ),
+        Scalar::Int64 | Scalar::UInt64 => int_lane_op(op),
         Scalar::Float64 | Scalar::Float32 => fastmath && matches!(op, BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul),
         _ => false,
     };
@@ -283,32 +286,15 @@ fn candidate(f: &Function, h: Block, preds: &[Vec<Block>], users: &[Vec<Block>],
                     match (op, ca, cb) {
                         (BinaryOp::Add, Class::Off, Class::Inv) | (BinaryOp::Add, Class::Inv, Class::Off) => Class::Off,
                         (BinaryOp::Sub, Class::Off, Class::Inv) => Class::Off,
-                        (
-                            BinaryOp::Add
-                            | BinaryOp::Sub
-                            | BinaryOp::Mul
-                            | BinaryOp::BitAnd
-                            | BinaryOp::BitOr
-                            | BinaryOp::BitXor,
-                            Class::Vec | Class::Inv,
-                            Class::Vec | Class::Inv,
-                        ) if (ca == Class::Vec || cb == Class::Vec)
-                            && f.ty(*a).scalar() == Some(s)
-                            && f.ty(*b).scalar() == Some(s)
-                            && lane(s) =>
+                        (op, Class::Inv, Class::Inv) if int_lane_op(*op) => Class::Inv,
+                        (op, Class::Vec | Class::Inv, Class::Vec | Class::Inv)
+                            if int_lane_op(*op)
+                                && f.ty(*a).scalar() == Some(s)
+                                && f.ty(*b).scalar() == Some(s)
+                                && lane(s) =>
                         {
                             Class::Vec
                         }
-                        (
-                            BinaryOp::Add
-                            | BinaryOp::Sub
-                            | BinaryOp::Mul
-                            | BinaryOp::BitAnd
-                            | BinaryOp::BitOr
-                            | BinaryOp::BitXor,
-                            Class::Inv,
-                            Class::Inv,
-                        ) => Class::Inv,
                         _ => return None,
                     }
                 } else {

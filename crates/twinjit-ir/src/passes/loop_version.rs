@@ -61,7 +61,7 @@ impl Pass for LoopVersion {
 
 /// The values some block other than their defining one reads (its instructions, terminator or
 /// unwind edge), computed once per function.
-fn read_elsewhere(f: &Function) -> HashSet<Value> {
+pub(super) fn read_elsewhere(f: &Function) -> HashSet<Value> {
     let mut home: Vec<Option<Block>> = vec![None; f.values.len()];
     for (b, bd) in f.blocks.iter().enumerate() {
         for &p in &bd.params {
@@ -81,7 +81,20 @@ fn read_elsewhere(f: &Function) -> HashSet<Value> {
     out
 }
 
-fn candidate(f: &Function, l: Block, escapes: &HashSet<Value>) -> Option<Candidate> {
+/// A one-block rotated counted loop (`for i in range(a, n)` as the front end writes it): the
+/// block branches back to itself while `i + 1 < n`, `n` from outside, passing `i + 1` for `i`.
+/// Shared with `unroll`.
+pub(super) struct CountedLoop {
+    pub block: Block,
+    /// The induction variable, its parameter position, and the bound.
+    pub iv: Value,
+    pub iv_pos: usize,
+    pub bound: Value,
+    /// The block's parameters and results.
+    pub local: HashSet<Value>,
+}
+
+pub(super) fn counted_loop(f: &Function, l: Block) -> Option<CountedLoop> {
     let bd = &f.blocks[l.index()];
     if l == Block(0) || bd.unwind.is_some() {
         return None;
@@ -92,10 +105,9 @@ fn candidate(f: &Function, l: Block, escapes: &HashSet<Value>) -> Option<Candida
     }
     let local: HashSet<Value> =
         bd.params.iter().copied().chain(bd.insts.iter().filter_map(|i| f.insts[i.index()].result)).collect();
-    let outside = |v: Value| !local.contains(&v);
     // c = lt(next, n), next = add(i, 1) (either order), back edge passes next for i.
     let InstKind::Compare(CmpOp::Lt, next, bound) = f.def_inst(*c)?.kind else { return None };
-    if !outside(bound) || f.ty(bound) != &Type::I64 {
+    if local.contains(&bound) || f.ty(bound) != &Type::I64 || !local.contains(&next) {
         return None;
     }
     let InstKind::Binary(BinaryOp::Add, x, y) = f.def_inst(next)?.kind else { return None };
@@ -110,11 +122,43 @@ fn candidate(f: &Function, l: Block, escapes: &HashSet<Value>) -> Option<Candida
     if back.args.get(iv_pos) != Some(&next) || f.ty(iv) != &Type::I64 {
         return None;
     }
+    if bd.insts.iter().any(|i| matches!(f.insts[i.index()].kind, InstKind::Builtin(Builtin::PrangeLoop, _))) {
+        return None;
+    }
+    Some(CountedLoop { block: l, iv, iv_pos, bound, local })
+}
+
+/// Copies the instructions of `from` (all but `skip`) to the end of `to`, reading the values
+/// `map` names as it says, and adds each copy's result to `map`.
+pub(super) fn copy_insts(
+    f: &mut Function,
+    from: Block,
+    to: Block,
+    skip: &HashSet<Inst>,
+    map: &mut HashMap<Value, Value>,
+) {
+    for i in f.blocks[from.index()].insts.clone() {
+        if skip.contains(&i) {
+            continue;
+        }
+        let d = f.insts[i.index()].clone();
+        let mut kind = d.kind;
+        kind.map_operands(|v| *map.get(&v).unwrap_or(&v));
+        let ty = d.result.map(|r| f.ty(r).clone());
+        if let Some(r) = f.push(to, kind, ty, d.span) {
+            map.insert(d.result.expect("a result"), r);
+        }
+    }
+}
+
+fn candidate(f: &Function, l: Block, escapes: &HashSet<Value>) -> Option<Candidate> {
+    let CountedLoop { block: _, iv, iv_pos, bound, local } = counted_loop(f, l)?;
+    let bd = &f.blocks[l.index()];
+    let outside = |v: Value| !local.contains(&v);
     let mut dropped = Vec::new();
     for &i in &bd.insts {
         let d = &f.insts[i.index()];
         match &d.kind {
-            InstKind::Builtin(Builtin::PrangeLoop, _) => return None,
             InstKind::CheckIndex(idx, len, _) if outside(*len) => {
                 let offset = if *idx == iv {
                     Some(None)
@@ -164,18 +208,7 @@ fn version(f: &mut Function, c: &Candidate) {
         map.insert(f.blocks[l.index()].params[k], p);
     }
     let drop: HashSet<Inst> = c.dropped.iter().map(|d| d.inst).collect();
-    for i in f.blocks[l.index()].insts.clone() {
-        if drop.contains(&i) {
-            continue;
-        }
-        let d = f.insts[i.index()].clone();
-        let mut kind = d.kind;
-        kind.map_operands(|v| *map.get(&v).unwrap_or(&v));
-        let ty = d.result.map(|r| f.ty(r).clone());
-        if let Some(r) = f.push(copy, kind, ty, d.span) {
-            map.insert(d.result.expect("a result"), r);
-        }
-    }
+    copy_insts(f, l, copy, &drop, &mut map);
     let mut term = f.blocks[l.index()].term.clone();
     term.map_operands(|v| *map.get(&v).unwrap_or(&v));
     if let Terminator::Branch(_, back, _) = &mut term {

@@ -31,7 +31,7 @@
 //! not vectorise (its vector loop is unrolled already); the PTX backend's LLVM unrolls by
 //! itself.
 
-use crate::builtins::Builtin;
+use super::loop_version::{copy_insts, counted_loop, read_elsewhere};
 use crate::function::*;
 use crate::types::{Scalar, Type};
 use hashbrown::{HashMap, HashSet};
@@ -42,10 +42,11 @@ pub const MAX_INSTS: usize = 40;
 /// `f` with every qualifying loop (see the module's comment) unrolled twice, or `None` when no
 /// loop qualifies. `skip` lists loop headers to leave alone.
 pub fn unroll(f: &Function, skip: &[Block]) -> Option<Function> {
+    let escapes = read_elsewhere(f);
     let loops: Vec<(Block, usize, Value)> = (1..f.blocks.len())
         .map(|b| Block(b as u32))
         .filter(|b| !skip.contains(b))
-        .filter_map(|b| candidate(f, b))
+        .filter_map(|b| candidate(f, b, &escapes))
         .collect();
     if loops.is_empty() {
         return None;
@@ -63,60 +64,23 @@ pub fn unroll(f: &Function, skip: &[Block]) -> Option<Function> {
 }
 
 /// `(loop, position of the induction variable among its parameters, bound)`.
-fn candidate(f: &Function, l: Block) -> Option<(Block, usize, Value)> {
-    let bd = &f.blocks[l.index()];
-    if bd.unwind.is_some() || bd.insts.len() > MAX_INSTS {
+fn candidate(f: &Function, l: Block, escapes: &HashSet<Value>) -> Option<(Block, usize, Value)> {
+    if f.blocks[l.index()].insts.len() > MAX_INSTS {
         return None;
     }
-    let Terminator::Branch(c, back, exit) = &bd.term else { return None };
-    if back.block != l || exit.block == l {
-        return None;
-    }
-    let local: HashSet<Value> =
-        bd.params.iter().copied().chain(bd.insts.iter().filter_map(|i| f.insts[i.index()].result)).collect();
-    let InstKind::Compare(CmpOp::Lt, next, bound) = f.def_inst(*c)?.kind else { return None };
-    if local.contains(&bound) || f.ty(bound) != &Type::I64 {
-        return None;
-    }
-    let InstKind::Binary(BinaryOp::Add, x, y) = f.def_inst(next)?.kind else { return None };
-    let iv = match (f.const_int(x), f.const_int(y)) {
-        (_, Some(1)) => x,
-        (Some(1), _) => y,
-        _ => return None,
-    };
-    let iv_pos = bd.params.iter().position(|&p| p == iv)?;
-    if back.args.get(iv_pos) != Some(&next) || f.ty(iv) != &Type::I64 || !local.contains(&next) {
-        return None;
-    }
-    if bd.insts.iter().any(|i| matches!(f.insts[i.index()].kind, InstKind::Builtin(Builtin::PrangeLoop, _))) {
-        return None;
-    }
+    let lp = counted_loop(f, l)?;
     // No value of the loop is read by another block.
-    for (b, other) in f.blocks.iter().enumerate() {
-        if b == l.index() {
-            continue;
-        }
-        let mut reads = other.insts.iter().flat_map(|i| f.insts[i.index()].kind.operands()).chain(other.end_operands());
-        if reads.any(|v| local.contains(&v)) {
-            return None;
-        }
+    if lp.local.iter().any(|v| escapes.contains(v)) {
+        return None;
     }
-    Some((l, iv_pos, bound))
+    Some((lp.block, lp.iv_pos, lp.bound))
 }
 
 /// Copies the instructions of `l` into `to`, its parameters read as `args`; returns the map
 /// from `l`'s values to the copies'.
 fn copy_body(f: &mut Function, l: Block, to: Block, args: &[Value]) -> HashMap<Value, Value> {
     let mut map: HashMap<Value, Value> = f.blocks[l.index()].params.iter().copied().zip(args.iter().copied()).collect();
-    for i in f.blocks[l.index()].insts.clone() {
-        let d = f.insts[i.index()].clone();
-        let mut kind = d.kind;
-        kind.map_operands(|v| *map.get(&v).unwrap_or(&v));
-        let ty = d.result.map(|r| f.ty(r).clone());
-        if let Some(r) = f.push(to, kind, ty, d.span) {
-            map.insert(d.result.expect("a result"), r);
-        }
-    }
+    copy_insts(f, l, to, &HashSet::new(), &mut map);
     map
 }
 
