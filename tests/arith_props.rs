@@ -30,7 +30,7 @@ def float_ops(x, y):
 
 @njit
 def float_pow(x, n):
-    return x ** n, x ** 2, x ** 3
+    return x ** n, x ** 2, x ** 3, x * 2.0, 2.0 * x, x * 2
 
 @njit
 def mixed(x, a, f):

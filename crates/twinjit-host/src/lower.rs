@@ -1156,6 +1156,12 @@ impl FnLowering<'_, '_> {
         }
     }
 
+    /// `v` is the float constant 2.0 of its own type.
+    fn is_two(&self, v: Value) -> bool {
+        matches!(self.f.def_inst(v).map(|d| &d.kind), Some(InstKind::Const(Const::Float(x))) if *x == 2.0)
+            || matches!(self.f.def_inst(v).map(|d| &d.kind), Some(InstKind::Const(Const::Int(2))))
+    }
+
     fn binary(&mut self, op: BinaryOp, a: Value, c: Value, span: Span) -> Result<cl::Value, HostError> {
         let (x, y) = (self.one(a), self.one(c));
         let s = self.scalar(a);
@@ -1165,6 +1171,11 @@ impl FnLowering<'_, '_> {
             return Ok(match op {
                 BinaryOp::Add => self.b.ins().fadd(x, y),
                 BinaryOp::Sub => self.b.ins().fsub(x, y),
+                // `2.0 * x` is `x + x`, exactly (NaN, infinities and -0.0 too), as LLVM rewrites
+                // it: no constant to materialise (Cranelift rematerialises a float constant in
+                // every block that uses it, two instructions each).
+                BinaryOp::Mul if self.is_two(a) => self.b.ins().fadd(y, y),
+                BinaryOp::Mul if self.is_two(c) => self.b.ins().fadd(x, x),
                 BinaryOp::Mul => self.b.ins().fmul(x, y),
                 BinaryOp::Div => self.b.ins().fdiv(x, y),
                 BinaryOp::FloorDiv => self.call_helper(&format!("twinjit_floordiv_{suffix}"), &[x, y], &[t, t], t),
