@@ -1,7 +1,7 @@
-//! The interpreter's shared-memory race checker (issue 18's racecheck): racy versions of
-//! common shared-memory kernels fail with both threads, the element and both lines; the
-//! correct versions (a barrier between the write and the other thread's read, a warp's
-//! exchange between its lanes' accesses, atomics) run clean. The corpus's kernels all run with
+//! The interpreter's race checker (issue 18's racecheck): racy versions of common
+//! shared-memory and global-memory kernels fail with both threads, the element and both lines;
+//! the correct versions (a barrier between the write and the other thread's read, a warp's
+//! exchange between its lanes' accesses, atomics, a grid sync between blocks) run clean. The corpus's kernels all run with
 //! the checker on too (`corpus_kernels_interp.rs`).
 
 use twinjit::ir::interp::{ArrayRef, KernelLaunch, RtValue};
@@ -84,6 +84,30 @@ def histogram(x, out):
     cuda.syncthreads()
     if i < 4:
         out[i] = h[i]
+
+@cuda.jit
+def stencil(a, out):
+    i = cuda.grid(1)
+    if i < a.size - 1:
+        out[i] = a[i] + a[i + 1]
+
+@cuda.jit
+def stencil_in_place(a):
+    i = cuda.grid(1)
+    if i < a.size - 1:
+        a[i] = a[i] + a[i + 1]
+
+@cuda.jit
+def last_block_wins(out):
+    if cuda.threadIdx.x == 0:
+        out[0] = cuda.blockIdx.x
+
+@cuda.jit
+def shift_after_barrier(a, b):
+    i = cuda.grid(1)
+    a[i] = i * 2.0
+    cuda.syncthreads()
+    b[i] = a[(i + 1) % a.size]
 "#;
 
 fn module() -> SourceModule {
@@ -149,7 +173,7 @@ fn racy_kernels_are_reported_with_both_threads_and_lines() {
     let msg = race("reverse_racy", &[a], 64);
     // Threads run in order up to a barrier: thread 31 reads s[32] (`a[i] = s[63 - i]`) before
     // thread 32 writes it (`s[i] = a[i]`), with no barrier between.
-    assert!(msg.contains("shared-memory race"), "{msg}");
+    assert!(msg.contains("data race"), "{msg}");
     assert!(msg.contains("thread (32, 0, 0) writes element 32"), "{msg}");
     assert!(msg.contains("thread (31, 0, 0) read"), "{msg}");
     assert!(msg.contains("at race.py:16:5; the other access is at race.py:17:12"), "{msg}");
@@ -167,4 +191,46 @@ fn racy_kernels_are_reported_with_both_threads_and_lines() {
     // Without the checker the racy kernel runs (and gives the interpreter's order's answer).
     let a = f64s((0..64).map(f64::from).collect());
     module().interpret_kernel("reverse_racy", launch(64), &[a], false).expect("runs unchecked");
+}
+
+/// Global memory: the arguments' elements, for the whole launch. Blocks are unordered with each
+/// other (a grid sync orders them; the corpus's `grid_sync.py` kernels run clean), threads of a
+/// block are ordered by its barriers.
+#[test]
+fn global_memory_races_across_threads_and_blocks() {
+    let m = module();
+    let (a, out) = (f64s((0..64).map(f64::from).collect()), f64s(vec![0.0; 64]));
+    m.interpret_kernel("stencil", KernelLaunch::linear(2, 32), &[a, out.clone()], true).expect("no race");
+    assert_eq!(elements(&out)[..3], [1.0, 3.0, 5.0]);
+
+    // Thread 0 reads a[1], which thread 1 then writes, with no barrier between.
+    let a = f64s((0..64).map(f64::from).collect());
+    let msg = race_in("stencil_in_place", &[a], KernelLaunch::linear(2, 32));
+    assert!(
+        msg.contains("thread (1, 0, 0) of block (0, 0, 0) writes element 1 of argument `a`, which thread (0, 0, 0) of block (0, 0, 0) read"),
+        "{msg}"
+    );
+
+    let msg = race_in("last_block_wins", &[i32s(vec![0])], KernelLaunch::linear(3, 4));
+    assert!(
+        msg.contains(
+            "of block (1, 0, 0) writes element 0 of argument `out`, which thread (0, 0, 0) of block (0, 0, 0) wrote"
+        ),
+        "{msg}"
+    );
+
+    // A barrier orders the threads of one block, not two blocks.
+    let (a, b) = (f64s(vec![0.0; 32]), f64s(vec![0.0; 32]));
+    m.interpret_kernel("shift_after_barrier", KernelLaunch::linear(1, 32), &[a, b.clone()], true).expect("one block");
+    assert_eq!(elements(&b)[..2], [2.0, 4.0]);
+    let (a, b) = (f64s(vec![0.0; 64]), f64s(vec![0.0; 64]));
+    let msg = race_in("shift_after_barrier", &[a, b], KernelLaunch::linear(2, 32));
+    assert!(msg.contains("element 32 of argument `a`") && msg.contains("(global memory)"), "{msg}");
+}
+
+fn race_in(func: &str, args: &[RtValue], l: KernelLaunch) -> String {
+    match module().interpret_kernel(func, l, args, true) {
+        Err(Error::Runtime { message, .. }) => message,
+        other => panic!("{func}: expected a race, got {other:?}"),
+    }
 }

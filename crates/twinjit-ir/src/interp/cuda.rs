@@ -39,9 +39,65 @@ pub(super) struct ThreadCx<'a> {
     /// Bytes of dynamic shared memory of the launch (`cuda.shared.array(0, dtype)`).
     pub dynamic_shared_bytes: u32,
     /// With `race_check`: the block's record of shared-memory accesses since its last barrier,
-    /// and how many warp exchanges this thread's warp has completed (see [`RaceLog`]).
+    /// and how many warp exchanges this thread's warp has completed (see [`RaceLog`]); the
+    /// launch's record of its arguments' elements, with this block's linear index and its count
+    /// of barriers (see [`GlobalRaces`]).
     pub races: Option<&'a mut RaceLog>,
     pub warp_epoch: u64,
+    pub global: Option<&'a mut GlobalRaces>,
+    pub block_linear: u32,
+    pub block_epoch: u64,
+}
+
+/// The race checker's record of a launch's accesses to the elements of its array arguments
+/// (global memory), kept for the whole launch: per element the last writer and the readers since
+/// (at most [`GlobalRaces::READERS`] of them). Two accesses are ordered when a grid sync lies
+/// between them, or, in one block, when one thread made both, a block barrier lies between
+/// them, or two lanes of a warp made them on either side of a warp exchange. Blocks otherwise
+/// run concurrently on a GPU, so two blocks touching one element, one writing, race.
+#[derive(Debug, Default)]
+pub(super) struct GlobalRaces {
+    /// Each argument's storage and its parameter name.
+    args: Vec<(usize, String)>,
+    /// Grid syncs completed.
+    pub grid_epoch: u64,
+    elems: HashMap<(usize, usize), GlobalElement>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct GlobalAccess {
+    block: u32,
+    thread: u32,
+    block_epoch: u64,
+    warp_epoch: u64,
+    grid_epoch: u64,
+    span: Span,
+}
+
+#[derive(Debug, Default)]
+struct GlobalElement {
+    writer: Option<GlobalAccess>,
+    readers: SmallVec<[GlobalAccess; 2]>,
+}
+
+impl GlobalRaces {
+    /// Readers recorded per element between two writes (a race with a later one may be missed).
+    pub const READERS: usize = 8;
+
+    /// A record for a launch whose array arguments have these storages and parameter names.
+    pub fn new(args: Vec<(usize, String)>) -> GlobalRaces {
+        GlobalRaces { args, ..GlobalRaces::default() }
+    }
+}
+
+impl GlobalAccess {
+    fn ordered_before(&self, me: &GlobalAccess) -> bool {
+        self.grid_epoch != me.grid_epoch
+            || (self.block == me.block
+                && (self.thread == me.thread
+                    || self.block_epoch != me.block_epoch
+                    || (self.thread / 32 == me.thread / 32 && self.warp_epoch != me.warp_epoch)))
+    }
 }
 
 /// One access to a shared element: the thread (linear index in the block), its warp's exchange
@@ -59,7 +115,8 @@ struct Access {
 /// warp made them on either side of a warp exchange both took part in (`syncwarp`, a shuffle,
 /// a vote; lanes of a warp run in lockstep between them). Any other pair where one writes is a
 /// race, which is what compute-sanitizer's racecheck reports on a GPU. Atomics are not
-/// recorded (they do not race with each other).
+/// recorded (they do not race with each other). Shared arrays are per block, so this record is
+/// too.
 #[derive(Debug, Default)]
 pub(super) struct RaceLog {
     elems: HashMap<(usize, usize), Element>,
@@ -100,14 +157,70 @@ pub(super) fn truthy(v: &RtValue) -> bool {
     !arith::is_zero(v)
 }
 
+impl ThreadCx<'_> {
+    /// "thread (x, y, z)" of this block's shape, for linear index `linear`.
+    fn thread_name(&self, linear: u32) -> String {
+        let [bx, by, _] = self.block_dim;
+        format!("thread ({}, {}, {})", linear % bx, (linear / bx) % by, linear / (bx * by))
+    }
+
+    /// "block (x, y, z)" of this grid's shape, for linear index `linear`.
+    fn block_name(&self, linear: u32) -> String {
+        let [gx, gy, _] = self.grid;
+        format!("block ({}, {}, {})", linear % gx, (linear / gx) % gy, linear / (gx * gy))
+    }
+
+    /// The race checker's step for an element of an array argument (see [`GlobalRaces`]).
+    fn global_access(&mut self, storage: usize, elem: usize, write: bool, span: Span) -> Result<(), RuntimeErrorKind> {
+        let Some(log) = self.global.as_deref_mut() else { return Ok(()) };
+        let Some(name) = log.args.iter().find(|(s, _)| *s == storage).map(|(_, n)| n.clone()) else { return Ok(()) };
+        let me = GlobalAccess {
+            block: self.block_linear,
+            thread: self.linear,
+            block_epoch: self.block_epoch,
+            warp_epoch: self.warp_epoch,
+            grid_epoch: log.grid_epoch,
+            span,
+        };
+        let rec = log.elems.entry((storage, elem)).or_default();
+        let clash = match rec.writer.filter(|w| !w.ordered_before(&me)) {
+            Some(w) => Some((w, true)),
+            None if write => rec.readers.iter().find(|r| !r.ordered_before(&me)).map(|r| (*r, false)),
+            None => None,
+        };
+        if write {
+            rec.writer = Some(me);
+            rec.readers.clear();
+        } else if let Some(r) = rec.readers.iter_mut().find(|r| r.block == me.block && r.thread == me.thread) {
+            *r = me;
+        } else if rec.readers.len() < GlobalRaces::READERS {
+            rec.readers.push(me);
+        }
+        let Some((other, other_wrote)) = clash else { return Ok(()) };
+        let verb = if write { "writes" } else { "reads" };
+        let past = if other_wrote { "wrote" } else { "read" };
+        Err(RuntimeErrorKind::DataRace {
+            what: format!(
+                "{} of {} {verb} element {elem} of argument `{name}`, which {} of {} {past} with no barrier or \
+                 grid sync between (global memory)",
+                self.thread_name(self.linear),
+                self.block_name(self.block_linear),
+                self.thread_name(other.thread),
+                self.block_name(other.block),
+            ),
+            other: other.span,
+        })
+    }
+}
+
 impl Device for ThreadCx<'_> {
     fn access(&mut self, arr: &ArrayRef, off: i64, write: bool, span: Span) -> Result<(), RuntimeErrorKind> {
-        let Some(log) = self.races.as_deref_mut() else { return Ok(()) };
         let storage = Rc::as_ptr(&arr.data) as usize;
-        if !self.shared.values().any(|s| Rc::as_ptr(&s.data) as usize == storage) {
-            return Ok(());
-        }
         let Some(elem) = arr.base.checked_add(off).and_then(|i| usize::try_from(i).ok()) else { return Ok(()) };
+        if !self.shared.values().any(|s| Rc::as_ptr(&s.data) as usize == storage) {
+            return self.global_access(storage, elem, write, span);
+        }
+        let Some(log) = self.races.as_deref_mut() else { return Ok(()) };
         let me = Access { thread: self.linear, epoch: self.warp_epoch, span };
         let ordered = |a: &Access| a.thread == me.thread || (a.thread / 32 == me.thread / 32 && a.epoch != me.epoch);
         let rec = log.elems.entry((storage, elem)).or_default();
@@ -116,34 +229,26 @@ impl Device for ThreadCx<'_> {
             None if write => rec.readers.iter().find(|r| !ordered(r)).map(|r| (*r, false)),
             None => None,
         };
-        if let Some((other, other_wrote)) = clash {
-            let who = |linear: u32| {
-                let [bx, by, _] = self.block_dim;
-                format!("thread ({}, {}, {})", linear % bx, (linear / bx) % by, linear / (bx * by))
-            };
-            let verb = |w: bool| if w { "writes" } else { "reads" };
-            let past = |w: bool| if w { "wrote" } else { "read" };
-            let [x, y, z] = self.block_idx;
-            return Err(RuntimeErrorKind::DataRace {
-                what: format!(
-                    "{} {} element {elem} of a cuda.shared.array that {} {} since the last syncthreads() \
-                     (block ({x}, {y}, {z}))",
-                    who(self.linear),
-                    verb(write),
-                    who(other.thread),
-                    past(other_wrote),
-                ),
-                other: other.span,
-            });
-        }
         if write {
             rec.writer = Some(me);
+            rec.readers.clear();
         } else if let Some(r) = rec.readers.iter_mut().find(|r| r.thread == me.thread) {
             *r = me;
         } else {
             rec.readers.push(me);
         }
-        Ok(())
+        let Some((other, other_wrote)) = clash else { return Ok(()) };
+        let verb = if write { "writes" } else { "reads" };
+        let past = if other_wrote { "wrote" } else { "read" };
+        Err(RuntimeErrorKind::DataRace {
+            what: format!(
+                "{} {verb} element {elem} of a cuda.shared.array that {} {past} since the last syncthreads() ({})",
+                self.thread_name(self.linear),
+                self.thread_name(other.thread),
+                self.block_name(self.block_linear),
+            ),
+            other: other.span,
+        })
     }
 
     fn builtin(&mut self, b: Builtin, args: &[RtValue], rty: &Type) -> Result<Option<RtValue>, RuntimeErrorKind> {

@@ -27,11 +27,16 @@
 //! both uninitialised; zeros make a kernel that reads them deterministic, not correct).
 //! Dynamic shared memory is not supported (the front end rejects `cuda.shared.array(0, ...)`).
 //!
+//! With `InterpOptions::race_check` every element load and store of a shared array or of an
+//! array argument is checked against the accesses no barrier, warp exchange or grid sync orders
+//! it with (`cuda::RaceLog`, `cuda::GlobalRaces`): a pair from two threads, one writing, is
+//! [`RuntimeErrorKind::DataRace`].
+//!
 //! `InterpOptions::fuel` counts instructions across the whole launch; `max_depth` bounds each
 //! thread's frame stack. The first runtime error of any thread stops the launch and is
 //! returned with [`RuntimeError::thread`] set.
 
-use super::cuda::{int_value, truthy, RaceLog, ThreadCx};
+use super::cuda::{int_value, truthy, GlobalRaces, RaceLog, ThreadCx};
 use super::value::{ArrayRef, RtValue};
 use super::{Frame, InterpOptions, Machine, RuntimeError, RuntimeErrorKind, Stop, Wait};
 use crate::builtins::{BarrierReduce, Builtin, KernelOp, ShuffleKind, VoteOp};
@@ -134,6 +139,21 @@ pub fn run_kernel(
     }
     launch.validate().map_err(|m| launch_error(RuntimeErrorKind::InvalidLaunch(m)))?;
     let mut m = Machine::new(program, options);
+    // The race checker's record of the array arguments' elements (global memory).
+    let mut global = options.race_check.then(|| {
+        GlobalRaces::new(
+            entry
+                .func
+                .param_names
+                .iter()
+                .zip(args)
+                .filter_map(|(name, a)| match a {
+                    RtValue::Array(arr) => Some((std::rc::Rc::as_ptr(&arr.data) as usize, name.clone())),
+                    _ => None,
+                })
+                .collect(),
+        )
+    });
     // Blocks start in order and each runs until it returns; a block whose threads all wait at
     // a grid sync is kept (with its shared memory) until every block of the grid has arrived.
     let mut at_grid_sync: Vec<BlockRun<'_, '_>> = Vec::new();
@@ -142,7 +162,7 @@ pub fn run_kernel(
         for y in 0..launch.grid[1] {
             for x in 0..launch.grid[0] {
                 let mut block = BlockRun::new(launch, [x, y, z], options.race_check);
-                match block.run(&mut m, args)? {
+                match block.run(&mut m, args, &mut global)? {
                     Progress::Done => finished = finished.or(Some([x, y, z])),
                     Progress::GridSync => at_grid_sync.push(block),
                 }
@@ -154,9 +174,12 @@ pub fn run_kernel(
             return Err(first.grid_divergence(&m, done));
         }
         let mut still = Vec::new();
+        if let Some(g) = &mut global {
+            g.grid_epoch += 1;
+        }
         for mut block in at_grid_sync {
             block.resume_all(&m);
-            match block.run(&mut m, args)? {
+            match block.run(&mut m, args, &mut global)? {
                 Progress::Done => finished = finished.or(Some(block.block_idx)),
                 Progress::GridSync => still.push(block),
             }
@@ -196,6 +219,8 @@ struct BlockRun<'l, 'p> {
     /// exchanges it has completed.
     races: Option<RaceLog>,
     warp_epochs: Vec<u64>,
+    /// Block barriers resolved (the race checker's order within the block).
+    block_epoch: u64,
 }
 
 fn is_barrier(b: Builtin) -> bool {
@@ -212,6 +237,7 @@ impl<'l, 'p> BlockRun<'l, 'p> {
             shared: HashMap::new(),
             races: race_check.then(RaceLog::default),
             warp_epochs: vec![0; n.div_ceil(32)],
+            block_epoch: 0,
         }
     }
 
@@ -237,7 +263,12 @@ impl<'l, 'p> BlockRun<'l, 'p> {
     }
 
     /// Runs the block's threads until they all return or all wait at a grid sync.
-    fn run(&mut self, m: &mut Machine<'p>, args: &[RtValue]) -> Result<Progress, RuntimeError> {
+    fn run(
+        &mut self,
+        m: &mut Machine<'p>,
+        args: &[RtValue],
+        global: &mut Option<GlobalRaces>,
+    ) -> Result<Progress, RuntimeError> {
         loop {
             for t in 0..self.threads.len() {
                 let stack = match std::mem::replace(&mut self.threads[t], State::Done) {
@@ -248,7 +279,7 @@ impl<'l, 'p> BlockRun<'l, 'p> {
                         continue;
                     }
                 };
-                self.threads[t] = self.run_thread(m, t, stack)?;
+                self.threads[t] = self.run_thread(m, t, stack, global.as_mut())?;
             }
             if self.threads.iter().all(|s| matches!(s, State::Done)) {
                 return Ok(Progress::Done);
@@ -298,7 +329,10 @@ impl<'l, 'p> BlockRun<'l, 'p> {
         m: &mut Machine<'p>,
         t: usize,
         mut stack: Vec<Frame<'p>>,
+        global: Option<&mut GlobalRaces>,
     ) -> Result<State<'p>, RuntimeError> {
+        let [x, y, z] = self.block_idx;
+        let [gx, gy, _] = self.launch.grid;
         let mut cx = ThreadCx {
             grid: self.launch.grid,
             block_dim: self.launch.block,
@@ -310,6 +344,9 @@ impl<'l, 'p> BlockRun<'l, 'p> {
             dynamic_shared_bytes: self.launch.dynamic_shared_bytes,
             races: self.races.as_mut(),
             warp_epoch: self.warp_epochs[t / 32],
+            global,
+            block_linear: x + y * gx + z * gx * gy,
+            block_epoch: self.block_epoch,
         };
         match m.exec(&mut stack, &mut cx) {
             Ok(Stop::Returned(_)) => Ok(State::Done),
@@ -541,6 +578,7 @@ impl<'l, 'p> BlockRun<'l, 'p> {
         if let Some(log) = &mut self.races {
             log.barrier();
         }
+        self.block_epoch += 1;
         Ok(())
     }
 }

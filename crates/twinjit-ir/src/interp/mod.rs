@@ -107,9 +107,10 @@ pub enum RuntimeErrorKind {
     BarrierDivergence(String),
     /// A kernel launch configuration CUDA would refuse (zero or too large dimensions).
     InvalidLaunch(String),
-    /// With [`InterpOptions::race_check`]: two threads of a block touched one element of a
-    /// shared array between two barriers, at least one of them writing, and not through an
-    /// atomic (`what` names both threads and the element; the error's span is the second
+    /// With [`InterpOptions::race_check`]: two threads touched one element of a shared array
+    /// between two barriers of their block, or of an array argument with nothing ordering them
+    /// (two blocks without a grid sync between), at least one of them writing, and not through
+    /// an atomic (`what` names both threads and the element; the error's span is the second
     /// access, `other` the first).
     DataRace {
         /// The two accesses, in words.
@@ -210,7 +211,7 @@ impl fmt::Display for RuntimeError {
                 write!(f, "ValueError: invalid kernel launch: {what} for `{}`", self.function)
             }
             RuntimeErrorKind::DataRace { what, .. } => {
-                write!(f, "RuntimeError: shared-memory race: {what} in `{}`", self.function)
+                write!(f, "RuntimeError: data race: {what} in `{}`", self.function)
             }
             RuntimeErrorKind::Raised { class, message } if message.is_empty() => {
                 write!(f, "{class} in `{}`", self.function)
@@ -233,7 +234,8 @@ pub struct InterpOptions {
     pub max_depth: usize,
     /// Maximum instructions executed, or unlimited.
     pub fuel: Option<u64>,
-    /// In kernel launches, report shared-memory races ([`RuntimeErrorKind::DataRace`]).
+    /// In kernel launches, report data races on shared arrays and on the array arguments
+    /// ([`RuntimeErrorKind::DataRace`]).
     pub race_check: bool,
 }
 
