@@ -307,3 +307,17 @@ def normalize_rows(a):
     for i in prange(a.shape[0]):
         out[i] = a[i] / a[i].sum()
     return out
+
+
+# A reduction whose second array has a length of its own: each chunk's loop has a bounds
+# check, and a copy without it that runs when the chunk's range fits (the partial sum it leaves
+# is read after the loop). (With a shorter `b`, Numba's parallel loop reads past its end
+# despite `boundscheck=True`; twinjit raises IndexError, so that case is not a check here.)
+# check: checked_dot(np.array([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]), np.array([2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0])) -> 56.0
+# check: checked_dot(np.array([1.0, 2.0, 3.0]), np.array([0.5, 0.25, 4.0, 8.0, 16.0])) -> 13.0
+@njit(parallel=True, boundscheck=True)
+def checked_dot(a, b):
+    s = 0.0
+    for i in prange(a.shape[0]):
+        s += a[i] * b[i]
+    return s

@@ -40,6 +40,8 @@ struct Candidate {
     iv_pos: usize,
     bound: Value,
     dropped: Vec<Dropped>,
+    /// Values of the loop read after it (see `pass_escaping`).
+    escaping: Vec<Value>,
 }
 
 impl Pass for LoopVersion {
@@ -61,7 +63,7 @@ impl Pass for LoopVersion {
 
 /// The values some block other than their defining one reads (its instructions, terminator or
 /// unwind edge), computed once per function.
-pub(super) fn read_elsewhere(f: &Function) -> HashSet<Value> {
+fn read_elsewhere(f: &Function) -> HashSet<Value> {
     let mut home: Vec<Option<Block>> = vec![None; f.values.len()];
     for (b, bd) in f.blocks.iter().enumerate() {
         for &p in &bd.params {
@@ -186,17 +188,51 @@ fn candidate(f: &Function, l: Block, escapes: &HashSet<Value>) -> Option<Candida
     if dropped.is_empty() {
         return None;
     }
-    // No value of the loop is read outside it but through its own edges.
-    if local.iter().any(|v| escapes.contains(v)) {
-        return None;
+    // A value of the loop read outside it (a `prange` chunk's partial sum, read after its
+    // loop) is passed through the exit edge instead, which needs an exit block that only the
+    // loop enters: every block reading it is then reached through that block.
+    let mut escaping: Vec<Value> = local.iter().copied().filter(|v| escapes.contains(v)).collect();
+    escaping.sort_by_key(|v| v.index());
+    if !escaping.is_empty() {
+        let Terminator::Branch(_, _, exit) = &bd.term else { return None };
+        let entered_by = f.blocks.iter().flat_map(|b| b.succs()).filter(|c| c.block == exit.block).count();
+        if entered_by != 1 || bd.params.iter().any(|p| escaping.contains(p)) {
+            return None;
+        }
     }
-    Some(Candidate { block: l, iv_pos, bound, dropped })
+    Some(Candidate { block: l, iv_pos, bound, dropped, escaping })
+}
+
+/// Passes `c.escaping` (values of the loop read after it) through the loop's exit edge as new
+/// parameters of its exit block, which only the loop enters, and reads them there and in every
+/// block after it.
+fn pass_escaping(f: &mut Function, c: &Candidate) {
+    let l = c.block;
+    let Terminator::Branch(_, _, exit) = f.blocks[l.index()].term.clone() else { return };
+    let mut rename: HashMap<Value, Value> = HashMap::new();
+    for &v in &c.escaping {
+        let ty = f.ty(v).clone();
+        rename.insert(v, f.add_block_param(exit.block, ty));
+    }
+    for (b, bd) in f.blocks.iter_mut().enumerate() {
+        if b == l.index() {
+            continue;
+        }
+        for &i in &bd.insts {
+            f.insts[i.index()].kind.map_operands(|v| *rename.get(&v).unwrap_or(&v));
+        }
+        bd.term.map_operands(|v| *rename.get(&v).unwrap_or(&v));
+    }
+    if let Terminator::Branch(_, _, e) = &mut f.blocks[l.index()].term {
+        e.args.extend(c.escaping.iter().copied());
+    }
 }
 
 /// Copies loop `c.block` without its dropped checks and routes its entry edges through a test
 /// that picks the copy when every dropped check would pass.
 fn version(f: &mut Function, c: &Candidate) {
     let l = c.block;
+    pass_escaping(f, c);
     let span = f.blocks[l.index()].term_span;
     let param_types: Vec<Type> = f.blocks[l.index()].params.iter().map(|p| f.ty(*p).clone()).collect();
 

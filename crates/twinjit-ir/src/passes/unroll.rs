@@ -26,12 +26,11 @@
 //! Every iteration runs its instructions in the original order, so results, errors (the same
 //! `IndexError` at the same index) and writes are exactly the original loop's. It applies to a
 //! one-block loop whose induction variable steps by one towards a bound from outside, with no
-//! `try`, no `prange`, at most [`MAX_INSTS`] instructions, and no value read outside the block
-//! (the exit edge passes what the code after it needs). The host runs it on the loops it does
+//! `try`, no `prange` and at most [`MAX_INSTS`] instructions. The host runs it on the loops it does
 //! not vectorise (its vector loop is unrolled already); the PTX backend's LLVM unrolls by
 //! itself.
 
-use super::loop_version::{copy_insts, counted_loop, read_elsewhere};
+use super::loop_version::{copy_insts, counted_loop};
 use crate::function::*;
 use crate::types::{Scalar, Type};
 use hashbrown::{HashMap, HashSet};
@@ -42,11 +41,10 @@ pub const MAX_INSTS: usize = 40;
 /// `f` with every qualifying loop (see the module's comment) unrolled twice, or `None` when no
 /// loop qualifies. `skip` lists loop headers to leave alone.
 pub fn unroll(f: &Function, skip: &[Block]) -> Option<Function> {
-    let escapes = read_elsewhere(f);
     let loops: Vec<(Block, usize, Value)> = (1..f.blocks.len())
         .map(|b| Block(b as u32))
         .filter(|b| !skip.contains(b))
-        .filter_map(|b| candidate(f, b, &escapes))
+        .filter_map(|b| candidate(f, b))
         .collect();
     if loops.is_empty() {
         return None;
@@ -63,16 +61,14 @@ pub fn unroll(f: &Function, skip: &[Block]) -> Option<Function> {
     Some(g)
 }
 
-/// `(loop, position of the induction variable among its parameters, bound)`.
-fn candidate(f: &Function, l: Block, escapes: &HashSet<Value>) -> Option<(Block, usize, Value)> {
+/// `(loop, position of the induction variable among its parameters, bound)`. Values of the
+/// loop may be read after it (a `prange` chunk's partial sum): the loop still dominates every
+/// block it dominated, since the new copy returns into it.
+fn candidate(f: &Function, l: Block) -> Option<(Block, usize, Value)> {
     if f.blocks[l.index()].insts.len() > MAX_INSTS {
         return None;
     }
     let lp = counted_loop(f, l)?;
-    // No value of the loop is read by another block.
-    if lp.local.iter().any(|v| escapes.contains(v)) {
-        return None;
-    }
     Some((lp.block, lp.iv_pos, lp.bound))
 }
 
