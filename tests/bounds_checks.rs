@@ -34,6 +34,18 @@ fn proven_accesses_lose_their_checks() {
     check("(a, i):\n    if i >= 0 and i < len(a):\n        return a[i]\n    return 0.0\n", "(float64[:], int64)", 0);
 }
 
+/// A check the same index already passed on every path is dropped: `a[i]` read in a condition
+/// and again in its branch keeps one check (in the loop `loop_version` keeps for when `a` is
+/// shorter; its check-free copy has none).
+#[test]
+fn a_check_already_passed_is_not_repeated() {
+    check(
+        "(x, a):\n    p = 0\n    for i in range(x.shape[0]):\n        if a[i] > 0:\n            p += a[i]\n    return p\n",
+        "(float64[:], int64[:])",
+        1,
+    );
+}
+
 #[test]
 fn unproven_accesses_keep_their_checks() {
     // The loop bound is a separate argument: it may exceed the array.

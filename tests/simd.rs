@@ -84,6 +84,10 @@ fn reductions_run_in_vectors_where_the_order_may_change() {
         ("int_dot", "(int64[::1], int64[::1], int64)"),
         ("scaled_total", "(int64[::1], int64)"),
         ("row_sums", "(int64[:, ::1],)"),
+        // Conditional updates (`if a[i] > t: c += 1`): a compare of float64 lanes selects
+        // between the step and zero for an int64 count.
+        ("count_above", "(float64[::1], float64)"),
+        ("int_positive_sum", "(int64[::1],)"),
     ] {
         assert!(packed_int("simd_reductions.py", func, sig), "{func}{sig} has no packed integer instructions");
     }
@@ -91,6 +95,7 @@ fn reductions_run_in_vectors_where_the_order_may_change() {
         ("fm_sum", "(float64[::1],)"),
         ("fm_dot32", "(float32[::1], float32[::1])"),
         ("fm_prod_sub", "(float64[::1],)"),
+        ("fm_masked_sum", "(float64[::1], float64)"),
     ] {
         assert!(packed_in("simd_reductions.py", func, sig), "{func}{sig} has no packed instructions");
     }
@@ -125,6 +130,17 @@ def fm_sum(a):
     for i in range(a.shape[0]):
         s += a[i] * 2.0
     return s
+
+@njit
+def counts(x, t, a):
+    c = 0
+    p = 0
+    for i in range(x.shape[0]):
+        if x[i] > t:
+            c += 1
+        if a[i] > 0:
+            p += a[i]
+    return c, p
 "#;
 
 fn reductions_module() -> &'static twinjit::Module {
@@ -175,4 +191,26 @@ fn scalar_loops_run_two_iterations_per_trip() {
     let text = listing("unrolled_loops.py", "ordered_dot", "(float64[::1], float64[::1])");
     let muls = text.lines().filter(|l| l.split_whitespace().next().is_some_and(|op| op.ends_with("mulsd"))).count();
     assert!(muls >= 4, "{muls} scalar multiplications:\n{text}");
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 200, ..Default::default() })]
+
+    /// Conditional updates count and sum the lanes where the condition holds (a NaN compares
+    /// false), as a sequential loop does.
+    #[test]
+    fn vector_conditional_reductions_equal_a_sequential_loop(
+        xs in proptest::collection::vec(proptest::prop_oneof![-4.0f64..4.0, proptest::strategy::Just(f64::NAN)], 0..41),
+        t in -2.0f64..2.0,
+        seed in proptest::prelude::any::<i64>(),
+    ) {
+        let a: Vec<i64> = (0..xs.len() as i64).map(|k| seed.wrapping_mul(k + 1).rotate_left(k as u32)).collect();
+        let f = reductions_module().function("counts").unwrap();
+        let got: (i64, i64) = f.call((&xs[..], t, &a[..])).unwrap();
+        let want = (
+            xs.iter().filter(|&&x| x > t).count() as i64,
+            a.iter().filter(|&&v| v > 0).fold(0i64, |s, &v| s.wrapping_add(v)),
+        );
+        proptest::prop_assert_eq!(got, want);
+    }
 }

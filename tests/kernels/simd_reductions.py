@@ -145,3 +145,38 @@ def np_int_reductions(a):
 @njit(fastmath=True)
 def fm_np_sum(a):
     return np.sum(a) + a.sum()
+
+
+# Conditional reductions (what `if_convert` makes of an `if` around the update: a select of
+# the updated and the old value): a count of elements above a threshold, a sum of the positive
+# ones, on float64 lanes with an int64 count.
+# check: count_above(np.array([0.5, 2.0, -1.0, 3.5, 3.0, 7.25, 0.0, 9.0, 2.5]), 2.0) -> 5
+# check: count_above(np.array([1.0]), 0.0) -> 1
+# check: count_above(np.zeros(0), 0.0) -> 0
+@njit
+def count_above(a, t):
+    c = 0
+    for i in range(a.shape[0]):
+        if a[i] > t:
+            c += 1
+    return c
+
+
+# check: int_positive_sum(np.array([3, -4, 5, -6, 7, 0, 9, -11, 13, 2, -1], dtype=np.int64)) -> 39
+@njit
+def int_positive_sum(a):
+    s = 0
+    for i in range(a.shape[0]):
+        if a[i] > 0:
+            s += a[i]
+    return s
+
+
+# check: fm_masked_sum(np.array([1.5, -2.0, 2.5, np.nan, 4.0, -0.5, 8.0]), 0.0) -> 16.0
+@njit(fastmath=True)
+def fm_masked_sum(a, lo):
+    s = 0.0
+    for i in range(len(a)):
+        if a[i] > lo:
+            s += a[i]
+    return s

@@ -62,6 +62,11 @@ pub(crate) struct FnLowering<'a, 'b> {
     pub def_block: Vec<twinjit_ir::Block>,
 }
 
+/// The vector type of `lanes` elements of type `s` (128 bits).
+fn lane_type(s: Scalar, lanes: i64) -> types::Type {
+    scalar_type(s).by(lanes as u32).expect("a 128-bit vector type")
+}
+
 /// The block defining each value of `f`: a parameter's block, an instruction's block.
 pub(crate) fn def_blocks(f: &Function) -> Vec<twinjit_ir::Block> {
     let mut out = vec![Function::ENTRY; f.values.len()];
@@ -453,10 +458,11 @@ impl FnLowering<'_, '_> {
         Ok(())
     }
 
-    /// `x op y` on a reduction's lanes (vectors) or on its scalars.
-    fn reduce_op(&mut self, lp: &crate::simd::VecLoop, op: BinaryOp, x: cl::Value, y: cl::Value) -> cl::Value {
-        let float = lp.elem.is_float();
+    /// `x op y` on lanes (vectors) or scalars of element type `s`.
+    fn lane_op(&mut self, s: Scalar, op: BinaryOp, x: cl::Value, y: cl::Value) -> cl::Value {
+        let float = s.is_float();
         match op {
+            BinaryOp::Div if float => self.b.ins().fdiv(x, y),
             BinaryOp::Add if float => self.b.ins().fadd(x, y),
             BinaryOp::Sub if float => self.b.ins().fsub(x, y),
             BinaryOp::Mul if float => self.b.ins().fmul(x, y),
@@ -475,15 +481,16 @@ impl FnLowering<'_, '_> {
         // (Addresses are split by where their parts are defined: the loop's work block.)
         self.current = lp.work_block;
         let header = self.blocks[lp.header.index()];
-        let vty = scalar_type(lp.elem).by(lp.lanes as u32).expect("a 128-bit vector type");
         let reds = lp.reductions.len();
         let blocks: Vec<cl::Block> = (0..6).map(|_| self.b.create_block()).collect();
         let [ucheck, uloop, ufold, vcheck, vloop, tail] = blocks[..] else { unreachable!("six blocks") };
         for (k, &b) in blocks.iter().enumerate() {
             self.b.append_block_param(b, types::I64);
             let copies = if k < 3 { UNROLL as usize } else { 1 };
-            for _ in 0..reds * copies {
-                self.b.append_block_param(b, vty);
+            for r in &lp.reductions {
+                for _ in 0..copies {
+                    self.b.append_block_param(b, lane_type(r.scalar, lp.lanes));
+                }
             }
         }
         let esize = lp.elem.size() as i64;
@@ -510,14 +517,7 @@ impl FnLowering<'_, '_> {
         // is x for every x).
         let mut start = vec![BlockArg::from(i0)];
         for r in &lp.reductions {
-            let s = match (r.op, lp.elem.is_float()) {
-                (BinaryOp::Mul, true) => self.fconst(lp.elem, 1.0),
-                (_, true) => self.fconst(lp.elem, -0.0),
-                (BinaryOp::Mul, false) => self.b.ins().iconst(types::I64, 1),
-                (BinaryOp::BitAnd, false) => self.b.ins().iconst(types::I64, -1),
-                _ => self.b.ins().iconst(types::I64, 0),
-            };
-            let v = self.b.ins().splat(vty, s);
+            let v = self.identity(r);
             start.extend(std::iter::repeat_n(BlockArg::from(v), UNROLL as usize));
         }
         let entry_args: Vec<BlockArg> = entry_ps.iter().copied().map(BlockArg::from).collect();
@@ -530,8 +530,8 @@ impl FnLowering<'_, '_> {
         for (k, r) in lp.reductions.iter().enumerate() {
             let c = &ps[1 + k * UNROLL as usize..1 + (k + 1) * UNROLL as usize];
             let op = r.combine();
-            let (x, y) = (self.reduce_op(lp, op, c[0], c[1]), self.reduce_op(lp, op, c[2], c[3]));
-            folded.push(BlockArg::from(self.reduce_op(lp, op, x, y)));
+            let (x, y) = (self.lane_op(r.scalar, op, c[0], c[1]), self.lane_op(r.scalar, op, c[2], c[3]));
+            folded.push(BlockArg::from(self.lane_op(r.scalar, op, x, y)));
         }
         self.b.ins().jump(vcheck, &folded);
         self.vector_run(lp, [vcheck, vloop, tail], 1, 1, limit1)?;
@@ -545,7 +545,7 @@ impl FnLowering<'_, '_> {
             let mut s = entry_ps[r.param_index];
             for lane in 0..lp.lanes {
                 let x = self.b.ins().extractlane(ps[1 + k], lane as u8);
-                s = self.reduce_op(lp, op, s, x);
+                s = self.lane_op(r.scalar, op, s, x);
             }
             if let Some(u) = self.f.insts[r.update.index()].result {
                 self.vals[u.index()] = smallvec::smallvec![s];
@@ -565,6 +565,19 @@ impl FnLowering<'_, '_> {
             }
         }
         Ok(())
+    }
+
+    /// A vector of reduction `r`'s identity (-0.0 for float sums: -0.0 + x is x for every x).
+    fn identity(&mut self, r: &crate::simd::Reduction) -> cl::Value {
+        let x = match (r.op, r.scalar.is_float()) {
+            (BinaryOp::Mul, true) => self.fconst(r.scalar, 1.0),
+            (_, true) => self.fconst(r.scalar, -0.0),
+            (BinaryOp::Mul, false) => self.b.ins().iconst(types::I64, 1),
+            (BinaryOp::BitAnd, false) => self.b.ins().iconst(types::I64, -1),
+            _ => self.b.ins().iconst(types::I64, 0),
+        };
+        let lanes = 16 / r.scalar.size() as u32;
+        self.b.ins().splat(lane_type(r.scalar, lanes as i64), x)
     }
 
     fn fconst(&mut self, s: Scalar, x: f64) -> cl::Value {
@@ -588,9 +601,28 @@ impl FnLowering<'_, '_> {
     ) -> Result<(), HostError> {
         use crate::simd::Class;
         self.vals[lp.iv.index()] = smallvec::smallvec![iv];
-        let vty = scalar_type(lp.elem).by(lp.lanes as u32).expect("a 128-bit vector type");
         let flags = MemFlagsData::new().with_notrap();
-        let float = lp.elem.is_float();
+        let vty_of = |this: &Self, v: Value| lane_type(this.f.ty(v).scalar().expect("a number"), lp.lanes);
+        // A value's lanes: a vector value as it is, an invariant one splatted.
+        let lanes = |this: &mut Self, v: Value| -> cl::Value {
+            let x = this.one(v);
+            if lp.classes.get(&v) == Some(&Class::Vec) {
+                x
+            } else {
+                let t = vty_of(this, v);
+                this.b.ins().splat(t, x)
+            }
+        };
+        // `mask ? x : y` by lanes (the mask is integer lanes of `x`'s width).
+        let pick = |this: &mut Self, mask: cl::Value, x: cl::Value, y: cl::Value| -> cl::Value {
+            let t = this.b.func.dfg.value_type(x);
+            let m = if this.b.func.dfg.value_type(mask) == t {
+                mask
+            } else {
+                this.b.ins().bitcast(t, MemFlagsData::new().with_endianness(cl::Endianness::Little), mask)
+            };
+            this.b.ins().bitselect(m, x, y)
+        };
         for &(inst, class) in &lp.work {
             let d = &self.f.insts[inst.index()];
             let p = match class {
@@ -598,23 +630,23 @@ impl FnLowering<'_, '_> {
                 Class::Vec | Class::Red if !vector => continue,
                 Class::Red => {
                     let k = lp.reductions.iter().position(|r| r.update == inst).expect("a reduction's update");
-                    let x = self.one(lp.reductions[k].x);
-                    accs[k] = self.reduce_op(lp, lp.reductions[k].op, accs[k], x);
+                    let r = &lp.reductions[k];
+                    let mut x = lanes(self, r.x);
+                    if let Some((c, taken, _)) = r.cond {
+                        // The lanes where the update is not taken add the identity.
+                        let (mask, id) = (self.one(c), self.identity(r));
+                        x = if taken { pick(self, mask, x, id) } else { pick(self, mask, id, x) };
+                    }
+                    accs[k] = self.lane_op(r.scalar, r.op, accs[k], x);
                     continue;
                 }
                 Class::Vec => {
-                    let lanes = |this: &mut Self, v: Value| -> cl::Value {
-                        let x = this.one(v);
-                        if lp.classes.get(&v) == Some(&Class::Vec) {
-                            x
-                        } else {
-                            this.b.ins().splat(vty, x)
-                        }
-                    };
+                    let s = d.result.and_then(|r| self.f.ty(r).scalar());
                     let x = match &d.kind {
                         InstKind::Load(a, o) => {
+                            let dt = self.f.ty(*a).array().expect("an array").dtype;
                             let addr = self.element_addr(*a, *o);
-                            self.b.ins().load(vty, flags, addr, 0)
+                            self.b.ins().load(lane_type(dt, lp.lanes), flags, addr, 0)
                         }
                         InstKind::Store(a, o, v) => {
                             let x = lanes(self, *v);
@@ -624,14 +656,20 @@ impl FnLowering<'_, '_> {
                         }
                         InstKind::Binary(op, a, c) => {
                             let (x, y) = (lanes(self, *a), lanes(self, *c));
-                            match (op, float) {
-                                (BinaryOp::Div, true) => self.b.ins().fdiv(x, y),
-                                _ => self.reduce_op(lp, *op, x, y),
-                            }
+                            self.lane_op(s.expect("a number"), *op, x, y)
+                        }
+                        InstKind::Compare(op, a, c) => {
+                            let (x, y) = (lanes(self, *a), lanes(self, *c));
+                            let t = self.f.ty(*a).scalar().expect("a number");
+                            self.lane_compare(*op, t, x, y)
+                        }
+                        InstKind::Select(c, a, e) => {
+                            let (m, x, y) = (self.one(*c), lanes(self, *a), lanes(self, *e));
+                            pick(self, m, x, y)
                         }
                         InstKind::Unary(UnaryOp::Neg, a) => {
                             let x = lanes(self, *a);
-                            if float {
+                            if s.is_some_and(Scalar::is_float) {
                                 self.b.ins().fneg(x)
                             } else {
                                 self.b.ins().ineg(x)
@@ -659,6 +697,36 @@ impl FnLowering<'_, '_> {
             }
         }
         Ok(())
+    }
+
+    /// A comparison of lanes of element type `t`: a mask, all ones where it holds (the scalar
+    /// comparison's conditions, unsigned ones for unsigned elements).
+    fn lane_compare(&mut self, op: CmpOp, t: Scalar, x: cl::Value, y: cl::Value) -> cl::Value {
+        if t.is_float() {
+            let cc = match op {
+                CmpOp::Eq => FloatCC::Equal,
+                CmpOp::Ne => FloatCC::NotEqual,
+                CmpOp::Lt => FloatCC::LessThan,
+                CmpOp::Le => FloatCC::LessThanOrEqual,
+                CmpOp::Gt => FloatCC::GreaterThan,
+                CmpOp::Ge => FloatCC::GreaterThanOrEqual,
+            };
+            self.b.ins().fcmp(cc, x, y)
+        } else {
+            let cc = match (op, t.is_unsigned()) {
+                (CmpOp::Eq, _) => IntCC::Equal,
+                (CmpOp::Ne, _) => IntCC::NotEqual,
+                (CmpOp::Lt, false) => IntCC::SignedLessThan,
+                (CmpOp::Le, false) => IntCC::SignedLessThanOrEqual,
+                (CmpOp::Gt, false) => IntCC::SignedGreaterThan,
+                (CmpOp::Ge, false) => IntCC::SignedGreaterThanOrEqual,
+                (CmpOp::Lt, true) => IntCC::UnsignedLessThan,
+                (CmpOp::Le, true) => IntCC::UnsignedLessThanOrEqual,
+                (CmpOp::Gt, true) => IntCC::UnsignedGreaterThan,
+                (CmpOp::Ge, true) => IntCC::UnsignedGreaterThanOrEqual,
+            };
+            self.b.ins().icmp(cc, x, y)
+        }
     }
 
     fn call_helper(&mut self, name: &str, args: &[cl::Value], params: &[types::Type], ret: types::Type) -> cl::Value {

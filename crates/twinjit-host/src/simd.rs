@@ -62,11 +62,19 @@ pub(crate) struct Reduction {
     /// The header parameter (its position among the header's parameters is `param_index`).
     pub param: Value,
     pub param_index: usize,
-    /// The update instruction `s op x` and the vector value `x`.
+    /// The update instruction (`s op x`, or the select of a conditional update) and the value
+    /// `x` (a vector value or an invariant).
     pub update: Inst,
     pub x: Value,
     /// The lane operation (`s - x` accumulates `-x`: its lanes are combined by adding).
     pub op: BinaryOp,
+    /// A conditional update `select(c, s op x, s)` (what `if_convert` makes of `if c: s += x`):
+    /// the condition `c` (a vector mask), whether the update is taken where it is true, and the
+    /// `s op x` instruction (which has no vector code of its own: the lanes where the update
+    /// is not taken add the identity).
+    pub cond: Option<(Value, bool, Inst)>,
+    /// The accumulator's element type.
+    pub scalar: Scalar,
 }
 
 impl Reduction {
@@ -93,7 +101,8 @@ pub(crate) struct VecLoop {
     /// The rotated shape's exit edge (taken when no scalar iteration is left); `None` for the
     /// guarded shape, whose header tests the bound itself.
     pub exit: Option<BlockCall>,
-    /// The element type and the lanes in 128 bits.
+    /// The first element type met and the lanes in 128 bits (every vector value's type has
+    /// its size; each value's vector type is its own type by `lanes`).
     pub elem: Scalar,
     pub lanes: i64,
     /// The work, in order, with each instruction's class.
@@ -168,7 +177,13 @@ fn reduction(
     fastmath: bool,
 ) -> Option<Reduction> {
     let update = defined_in(f, r, loop_insts)?;
-    let InstKind::Binary(op, a, b) = f.insts[update.index()].kind else { return None };
+    // `r = select(c, p op x, p)` or `select(c, p, p op x)`: a conditional update.
+    let (cond, op_inst) = match f.insts[update.index()].kind {
+        InstKind::Select(c, t, e) if e == p && t != p => (Some((c, true)), defined_in(f, t, loop_insts)?),
+        InstKind::Select(c, t, e) if t == p && e != p => (Some((c, false)), defined_in(f, e, loop_insts)?),
+        _ => (None, update),
+    };
+    let InstKind::Binary(op, a, b) = f.insts[op_inst.index()].kind else { return None };
     let s = f.ty(r).scalar()?;
     let x = match (a == p, b == p) {
         (true, false) => b,
@@ -183,11 +198,24 @@ fn reduction(
     if !ok || f.ty(p).scalar() != Some(s) || f.ty(x).scalar() != Some(s) {
         return None;
     }
-    // `p` is read by the update only, `r` by no instruction of the loop.
+    // `p` is read by the update only (and by the select around it), the update's result by
+    // the select only, `r` by no instruction of the loop.
     let reads = |v: Value| {
         loop_insts.iter().map(|i| f.insts[i.index()].kind.operands().iter().filter(|&&o| o == v).count()).sum::<usize>()
     };
-    (reads(p) == 1 && reads(r) == 0).then_some(Reduction { param: p, param_index, update, x, op })
+    let single = match cond {
+        None => reads(p) == 1,
+        Some(_) => reads(p) == 2 && f.insts[op_inst.index()].result.is_some_and(|u| reads(u) == 1),
+    };
+    (single && reads(r) == 0).then_some(Reduction {
+        param: p,
+        param_index,
+        update,
+        x,
+        op,
+        cond: cond.map(|(c, taken)| (c, taken, op_inst)),
+        scalar: s,
+    })
 }
 
 fn candidate(f: &Function, h: Block, preds: &[Vec<Block>], users: &[Vec<Block>], fastmath: bool) -> Option<VecLoop> {
@@ -263,18 +291,25 @@ fn candidate(f: &Function, h: Block, preds: &[Vec<Block>], users: &[Vec<Block>],
     for &i in &work_insts {
         let d = &f.insts[i.index()];
         let rs = d.result.and_then(|r| f.ty(r).scalar());
-        // The one element type of the loop's vectors.
+        // The loop's vectors have one number of lanes: their element types have one size
+        // (float64 values and int64 counts, float32 values alone).
         let mut lane = |s: Scalar| -> bool {
             if !matches!(s, Scalar::Float64 | Scalar::Float32 | Scalar::Int64 | Scalar::UInt64) {
                 return false;
             }
-            *elem.get_or_insert(s) == s
+            elem.get_or_insert(s).size() == s.size()
         };
         if let Some(r) = reductions.iter().find(|r| r.update == i) {
-            if class_of(&classes, r.x)? != Class::Vec || !lane(rs?) {
+            let cx = class_of(&classes, r.x)?;
+            let mask_ok = r.cond.is_none_or(|(c, ..)| class_of(&classes, c) == Some(Class::Vec));
+            if cx == Class::Off || !mask_ok || !lane(rs?) {
                 return None;
             }
             work.push((i, Class::Red));
+            continue;
+        }
+        // A conditional update's `s op x`: done by the select's lanes.
+        if reductions.iter().any(|r| r.cond.is_some_and(|(_, _, u)| u == i)) {
             continue;
         }
         let cls = match &d.kind {
@@ -315,6 +350,25 @@ fn candidate(f: &Function, h: Block, preds: &[Vec<Block>], users: &[Vec<Block>],
                 if d.kind.operands().iter().all(|v| class_of(&classes, *v) == Some(Class::Inv)) =>
             {
                 Class::Inv
+            }
+            // A comparison of lanes gives a mask (all ones where true) of the operands' width;
+            // a select by a mask picks each lane.
+            InstKind::Compare(_, a, b) => {
+                let (ca, cb) = (class_of(&classes, *a)?, class_of(&classes, *b)?);
+                let t = f.ty(*a).scalar()?;
+                if ca == Class::Off || cb == Class::Off || f.ty(*b).scalar() != Some(t) || !lane(t) {
+                    return None;
+                }
+                Class::Vec
+            }
+            InstKind::Select(c, x, y) => {
+                let cs = [class_of(&classes, *c)?, class_of(&classes, *x)?, class_of(&classes, *y)?];
+                let t = rs?;
+                let typed = f.ty(*x).scalar() == Some(t) && f.ty(*y).scalar() == Some(t);
+                if cs[0] != Class::Vec || cs.contains(&Class::Off) || !typed || !lane(t) {
+                    return None;
+                }
+                Class::Vec
             }
             InstKind::Unary(op @ (UnaryOp::Neg | UnaryOp::Pos | UnaryOp::Invert), a) => {
                 let ca = class_of(&classes, *a)?;

@@ -329,6 +329,7 @@ impl Pass for BoundsCheckElim {
         let mut remove: HashSet<Inst> = HashSet::new();
         let mut replace: HashMap<Value, Value> = HashMap::new();
         let mut nonzero_checked: Vec<(Value, Block)> = Vec::new();
+        let mut index_checked: Vec<(Value, Value, u8, Block)> = Vec::new();
         let mut mod_rewrites: Vec<(Inst, Value, Value, bool)> = Vec::new();
         for &b in &rpo {
             let rels = facts.rels_at(b);
@@ -352,6 +353,18 @@ impl Pass for BoundsCheckElim {
                         if facts.in_range(*i, *len, &rels) || facts.wrapped_prev(*i, *len, &rels) =>
                     {
                         remove.insert(inst);
+                    }
+                    // The same check already passed on every path here (`a[i]` read in a
+                    // condition and again in its branch).
+                    InstKind::CheckIndex(i, len, axis) => {
+                        let same = index_checked
+                            .iter()
+                            .any(|&(j, l, x, db)| (j, l, x) == (*i, *len, *axis) && facts.dom.dominates(db, b));
+                        if same {
+                            remove.insert(inst);
+                        } else {
+                            index_checked.push((*i, *len, *axis, b));
+                        }
                     }
                     // `x % m` with m > 0 and 0 <= x < 2m (a counter plus one, wrapping around
                     // a dimension): no division needed.
