@@ -154,6 +154,28 @@ def flags_of(m):
     return m.flags.c_contiguous, m.flags.f_contiguous, t.flags.c_contiguous, t.flags.f_contiguous, r.flags.c_contiguous, r.flags.f_contiguous
 
 
+# Numba's contiguity rule, not NumPy's: axes of length 0 or 1 at either end do not count, one
+# between longer axes does (its stride must chain).
+# check: empty_flags(3) -> (True, False, False, False, False, False)
+# check: empty_flags(1) -> (True, True, False, False, True, True)
+@njit
+def empty_flags(n):
+    e = np.zeros((n, 0, 2))
+    v = np.zeros((n, 4))[:, ::2]
+    s = np.zeros((n, 4))[::2, 0:0]
+    return (e.flags.c_contiguous, e.flags.f_contiguous, v.flags.c_contiguous, v.flags.f_contiguous,
+            s.flags.c_contiguous, s.flags.f_contiguous)
+
+
+# check: view_flags(np.arange(24).reshape(2, 3, 4)) -> [(False, False), (False, False), (False, False), (False, False), (False, False), (True, False), (False, False)]
+@njit
+def view_flags(a):
+    out = []
+    for v in (a[:, :, ::2], a[:, 1:2, :], a[:1, :, :1], a[:, :1, :], a[:, 0:0, :], a[::2], a.T[:, :1, :]):
+        out.append((v.flags.c_contiguous, v.flags.f_contiguous))
+    return out
+
+
 # check: masked_views(np.array([[1.0, -2.0, 3.0], [-4.0, 5.0, -6.0]]), np.array([1.0, -1.0, 2.0, 3.0, -5.0])) -> ([1.0, -4.0], [1.0, 2.0], [2.0, 3.0])
 @njit
 def masked_views(m, a):

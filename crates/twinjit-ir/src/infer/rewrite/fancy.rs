@@ -68,45 +68,69 @@ impl<'r> Rewriter<'r> {
         Ok(out)
     }
 
-    /// Whether `a` is C-contiguous at run time (NumPy's rule: an axis of length 1 has any
-    /// stride); `None` when its type says so already.
+    /// Whether `a` is C-contiguous at run time, by Numba's rule (`numpy_support.is_contiguous`);
+    /// `None` when its type says so already.
     pub(super) fn c_contiguous(&mut self, b: Block, a: Value, span: Span) -> Option<Value> {
         let at = self.ty(a).array().expect("an array");
         if at.layout == Layout::C {
             return None;
         }
-        let dims = self.dims(b, a, span);
-        let strides = self.strides(b, a, span);
-        let one = self.int(b, 1, span);
-        let mut expected = one;
-        let mut ok: Option<Value> = None;
-        for k in (0..dims.len()).rev() {
-            let same = self.emit_compare(b, span, CmpOp::Eq, strides[k], expected);
-            let unit = self.emit_compare(b, span, CmpOp::Eq, dims[k], one);
-            let fine = self.emit_binary(b, span, BinaryOp::BitOr, same, unit);
-            ok = Some(match ok {
-                Some(p) => self.emit_binary(b, span, BinaryOp::BitAnd, p, fine),
-                None => fine,
-            });
-            expected = self.emit_binary(b, span, BinaryOp::Mul, expected, dims[k]);
-        }
-        ok
+        Some(self.contiguous_in(b, a, true, span))
     }
 
-    /// Whether `a` is Fortran-contiguous at run time (NumPy's rule; a 1-D contiguous array
-    /// is both).
+    /// Whether `a` is Fortran-contiguous at run time, by Numba's rule
+    /// (`numpy_support.is_fortran`; a 1-D contiguous array is both).
     pub(super) fn f_contiguous(&mut self, b: Block, a: Value, span: Span) -> Value {
-        let dims = self.dims(b, a, span);
-        let strides = self.strides(b, a, span);
+        self.contiguous_in(b, a, false, span)
+    }
+
+    /// Numba's contiguity test, in the order `c_order` (the last axis varying fastest) or the
+    /// other: the axes of length 0 or 1 at either end are skipped (all of them: contiguous);
+    /// the innermost axis left has a stride of one element, and every axis from there to the
+    /// outermost one left has the stride of the next inner one times its length (an axis of
+    /// length 0 or 1 between them included). Written without branches: for the innermost axis
+    /// `k` a longer axis lies inside of, and each axis a longer axis lies outside of.
+    fn contiguous_in(&mut self, b: Block, a: Value, c_order: bool, span: Span) -> Value {
+        let mut dims = self.dims(b, a, span);
+        let mut strides = self.strides(b, a, span);
+        if !c_order {
+            dims.reverse();
+            strides.reverse();
+        }
+        let n = dims.len();
         let one = self.int(b, 1, span);
-        let mut expected = one;
-        let mut ok = self.push(b, InstKind::Const(Const::Bool(true)), Type::BOOL, span);
-        for k in 0..dims.len() {
-            let same = self.emit_compare(b, span, CmpOp::Eq, strides[k], expected);
-            let unit = self.emit_compare(b, span, CmpOp::Eq, dims[k], one);
-            let fine = self.emit_binary(b, span, BinaryOp::BitOr, same, unit);
+        let t = self.push(b, InstKind::Const(Const::Bool(true)), Type::BOOL, span);
+        let f = self.push(b, InstKind::Const(Const::Bool(false)), Type::BOOL, span);
+        let big: Vec<Value> = dims.iter().map(|&d| self.emit_compare(b, span, CmpOp::Gt, d, one)).collect();
+        // after[k]: an axis longer than 1 inside of axis k; before[k]: one outside of it.
+        let mut after = vec![f; n];
+        for k in (0..n.saturating_sub(1)).rev() {
+            after[k] = self.emit_binary(b, span, BinaryOp::BitOr, after[k + 1], big[k + 1]);
+        }
+        let mut before = vec![f; n];
+        for k in 1..n {
+            before[k] = self.emit_binary(b, span, BinaryOp::BitOr, before[k - 1], big[k - 1]);
+        }
+        let mut ok = t;
+        for k in 0..n {
+            // The innermost long axis has unit stride.
+            let not_after = self.emit_binary(b, span, BinaryOp::BitXor, after[k], t);
+            let inner = self.emit_binary(b, span, BinaryOp::BitAnd, big[k], not_after);
+            let unit = self.emit_compare(b, span, CmpOp::Eq, strides[k], one);
+            let not_inner = self.emit_binary(b, span, BinaryOp::BitXor, inner, t);
+            let fine = self.emit_binary(b, span, BinaryOp::BitOr, not_inner, unit);
             ok = self.emit_binary(b, span, BinaryOp::BitAnd, ok, fine);
-            expected = self.emit_binary(b, span, BinaryOp::Mul, expected, dims[k]);
+            if k == 0 {
+                continue;
+            }
+            // Axes between the outermost and the innermost long ones chain their strides.
+            let within_inner = self.emit_binary(b, span, BinaryOp::BitOr, big[k], after[k]);
+            let between = self.emit_binary(b, span, BinaryOp::BitAnd, before[k], within_inner);
+            let span_k = self.emit_binary(b, span, BinaryOp::Mul, strides[k], dims[k]);
+            let chained = self.emit_compare(b, span, CmpOp::Eq, span_k, strides[k - 1]);
+            let not_between = self.emit_binary(b, span, BinaryOp::BitXor, between, t);
+            let fine = self.emit_binary(b, span, BinaryOp::BitOr, not_between, chained);
+            ok = self.emit_binary(b, span, BinaryOp::BitAnd, ok, fine);
         }
         ok
     }
