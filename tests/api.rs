@@ -747,3 +747,40 @@ fn verify_compares_compiled_code_with_the_interpreter() {
     let r = m.function("checked").unwrap().verify((&[-1i64][..],), None).unwrap();
     assert!(r.agrees() && r.to_string().contains("same 2 values"), "{r}");
 }
+
+/// `del l[a:b:c]` with a step other than 1, which Numba refuses (NotImplementedError) and
+/// twinjit runs with Python's result (the lists below are CPython's), on the host and in the
+/// interpreter; a zero step is Python's ValueError.
+#[test]
+fn list_slices_with_steps_are_deleted_as_python_deletes_them() {
+    let src = r#"
+from numba import njit
+
+@njit
+def stepped(n, form):
+    l = [k * 10 for k in range(n)]
+    if form == 0:
+        del l[1:7:2]
+    elif form == 1:
+        del l[::-3]
+    elif form == 2:
+        del l[8:2:-2]
+    else:
+        del l[::0]
+    return l
+"#;
+    let engine = Engine::new(Target::Host).unwrap();
+    let m = engine.load("s.py", src).unwrap();
+    let f = m.function("stepped").unwrap();
+    let want: [&[i64]; 3] = [&[0, 20, 40, 60, 70, 80, 90], &[10, 20, 40, 50, 70, 80], &[0, 10, 20, 30, 50, 70, 90]];
+    let oracle = twinjit::SourceModule::parse("s.py", src).unwrap();
+    for (form, w) in want.iter().enumerate() {
+        let got: Value = f.call((10i64, form as i64)).unwrap();
+        assert_eq!(got.to_string(), format!("{w:?}"), "form {form}");
+        let rt = [twinjit::ir::interp::RtValue::I64(10), twinjit::ir::interp::RtValue::I64(form as i64)];
+        let o = oracle.interpret("stepped", &rt).unwrap();
+        assert_eq!(o.to_string(), format!("{w:?}"), "form {form} in the interpreter");
+    }
+    let e = f.call::<Value>((10i64, 3i64)).unwrap_err();
+    assert_eq!(e.python_exception(), Some("ValueError"), "{e}");
+}

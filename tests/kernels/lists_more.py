@@ -232,3 +232,29 @@ def drain_queue(n):
     while pending:
         total += pending.pop()
     return started, idle, total, bool(pending)
+
+
+# `del l[a:b]` (Numba deletes slices of step 1 only; twinjit also takes other steps, with
+# Python's result: `tests/api.rs`), bounds past either end.
+# check: del_slices(10) -> [0, 2, 0, 10, 4, 0, 70, 80, 90, 8, 0, 10, 20, 30, 40, 50, 60, 70, 10, 0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 7, 30, 40, 50, 60, 70, 80, 90]
+# check: del_slices(0) -> [0, 0, 0, 0, 0, 0]
+@njit
+def del_slices(n):
+    out = []
+    for form in range(6):
+        l = [k * 10 for k in range(n)]
+        if form == 0:
+            del l[:]
+        elif form == 1:
+            del l[2:]
+        elif form == 2:
+            del l[1:7]
+        elif form == 3:
+            del l[-2:100]
+        elif form == 4:
+            del l[5:3]
+        else:
+            del l[-100:3]
+        out.append(len(l))
+        out.extend(l)
+    return out

@@ -488,10 +488,21 @@ impl Lower<'_> {
                             let i = self.expr(&s.slice);
                             self.emit(InstKind::Builtin(Builtin::ListDel, vec![l, i]), self.sp(t.range()));
                         }
+                        Expr::Subscript(s) => {
+                            let Expr::Slice(sl) = &*s.slice else { unreachable!("matched above") };
+                            let l = self.expr(&s.value);
+                            let sp = self.sp(t.range());
+                            let mut part = |e: &Option<Box<Expr>>| match e {
+                                Some(e) => self.expr(e),
+                                None => self.emit(InstKind::Const(Const::None), sp),
+                            };
+                            let (lo, hi, st) = (part(&sl.lower), part(&sl.upper), part(&sl.step));
+                            self.emit(InstKind::Builtin(Builtin::ListDelSlice, vec![l, lo, hi, st]), sp);
+                        }
                         _ => self.diags.push(unsupported(
                             self.sp(t.range()),
                             "this `del` is",
-                            "twinjit deletes list elements (`del l[i]`) only",
+                            "twinjit deletes list elements (`del l[i]`, `del l[a:b:c]`) only",
                         )),
                     }
                 }

@@ -291,6 +291,8 @@ pub enum ListOp {
     Sort,
     /// `del l[i]`
     Del,
+    /// `del l[a:b:c]` (the front end passes `None` for a missing part)
+    DelSlice,
 }
 
 /// An array constructor.
@@ -1756,6 +1758,8 @@ builtins! {
     ListSort = "list.sort" [".sort()"] (2, 2) List(ListOp::Sort), Rw;
     /// `del l[i]`
     ListDel = "list.del" [] (2, 2) List(ListOp::Del), Rw;
+    /// `del l[a:b:c]`
+    ListDelSlice = "list.delslice" [] (4, 4) List(ListOp::DelSlice), Rw;
     /// `x OP= y`: what `x` is rebound to, given `x` and `x OP y` (see [`Typing::InPlace`]).
     InPlace = "inplace" [] (2, 2) InPlace, Rw;
 

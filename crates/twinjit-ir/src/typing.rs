@@ -455,6 +455,7 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
                     | ListOp::Reverse
                     | ListOp::Clear
                     | ListOp::Del
+                    | ListOp::DelSlice
             )
             | Typing::ArrayLen
             | Typing::IterLen
@@ -1453,6 +1454,14 @@ fn list_op(b: Builtin, op: ListOp, args: &[Type]) -> Result<Type, TypeError> {
         ListOp::Reverse | ListOp::Clear => Type::None,
         ListOp::Del => {
             int(1)?;
+            Type::None
+        }
+        ListOp::DelSlice => {
+            for (k, t) in args.iter().enumerate().skip(1) {
+                if *t != Type::None {
+                    int(k)?;
+                }
+            }
             Type::None
         }
     })

@@ -390,6 +390,30 @@ impl<'r> Rewriter<'r> {
                 self.remove_at(b, l, k, span)?;
                 none(self)
             }
+            ListOp::DelSlice => {
+                // The slice's positions, from the last one down (so that each removal leaves
+                // the positions still to remove in place): Python's `slice.indices`, then
+                // `start + (count - 1 - k) * step` for a positive step, `start + k * step` for
+                // a negative one (already descending).
+                let l = args[0];
+                let part = |rw: &Self, v: Value| (rw.ty(v) != Type::None).then_some(v);
+                let (lo, hi, st) = (part(self, args[1]), part(self, args[2]), part(self, args[3]));
+                let n = self.llen(b, l, span);
+                let (start, count, step) = self.slice_bounds(b, n, lo, hi, st, span);
+                let zero = self.int(b, 0, span);
+                let one = self.int(b, 1, span);
+                let ascending = self.emit_compare(b, span, CmpOp::Gt, step, zero);
+                let last = self.emit_binary(b, span, BinaryOp::Sub, count, one);
+                self.fold(b, (zero, count), Vec::new(), span, &mut |rw, k, _| {
+                    let back = rw.emit_binary(b, span, BinaryOp::Sub, last, k);
+                    let nth = rw.emit_select(b, span, ascending, back, k);
+                    let off = rw.emit_binary(b, span, BinaryOp::Mul, nth, step);
+                    let at = rw.emit_binary(b, span, BinaryOp::Add, start, off);
+                    rw.remove_at(b, l, at, span)?;
+                    Ok(Vec::new())
+                })?;
+                none(self)
+            }
         })
     }
 
