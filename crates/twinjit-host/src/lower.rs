@@ -661,7 +661,7 @@ impl FnLowering<'_, '_> {
                         InstKind::Compare(op, a, c) => {
                             let (x, y) = (lanes(self, *a), lanes(self, *c));
                             let t = self.f.ty(*a).scalar().expect("a number");
-                            self.lane_compare(*op, t, x, y)
+                            self.compare(*op, t, x, y)
                         }
                         InstKind::Select(c, a, e) => {
                             let (m, x, y) = (self.one(*c), lanes(self, *a), lanes(self, *e));
@@ -699,21 +699,24 @@ impl FnLowering<'_, '_> {
         Ok(())
     }
 
-    /// A comparison of lanes of element type `t`: a mask, all ones where it holds (the scalar
-    /// comparison's conditions, unsigned ones for unsigned elements).
-    fn lane_compare(&mut self, op: CmpOp, t: Scalar, x: cl::Value, y: cl::Value) -> cl::Value {
-        if t.is_float() {
-            let cc = match op {
-                CmpOp::Eq => FloatCC::Equal,
-                CmpOp::Ne => FloatCC::NotEqual,
-                CmpOp::Lt => FloatCC::LessThan,
-                CmpOp::Le => FloatCC::LessThanOrEqual,
-                CmpOp::Gt => FloatCC::GreaterThan,
-                CmpOp::Ge => FloatCC::GreaterThanOrEqual,
+    /// `x op y` for operands of type `s`, scalars or lanes (then a mask, all ones where it
+    /// holds): unsigned conditions for unsigned integers and bools.
+    fn compare(&mut self, op: CmpOp, s: Scalar, x: cl::Value, y: cl::Value) -> cl::Value {
+        if s.is_float() {
+            // `a > b` is written `b < a` (the same for NaN): Cranelift turns
+            // `select(b < a, b, a)` into `minsd` and its dual into `maxsd` (no branch),
+            // and it matches only the less-than forms.
+            let (cc, x, y) = match op {
+                CmpOp::Eq => (FloatCC::Equal, x, y),
+                CmpOp::Ne => (FloatCC::NotEqual, x, y),
+                CmpOp::Lt => (FloatCC::LessThan, x, y),
+                CmpOp::Le => (FloatCC::LessThanOrEqual, x, y),
+                CmpOp::Gt => (FloatCC::LessThan, y, x),
+                CmpOp::Ge => (FloatCC::LessThanOrEqual, y, x),
             };
             self.b.ins().fcmp(cc, x, y)
         } else {
-            let cc = match (op, t.is_unsigned()) {
+            let cc = match (op, s == Scalar::Bool || s.is_unsigned()) {
                 (CmpOp::Eq, _) => IntCC::Equal,
                 (CmpOp::Ne, _) => IntCC::NotEqual,
                 (CmpOp::Lt, false) => IntCC::SignedLessThan,
@@ -777,34 +780,7 @@ impl FnLowering<'_, '_> {
             InstKind::Compare(op, a, c) => {
                 let (x, y) = (self.one(*a), self.one(*c));
                 let s = self.scalar(*a);
-                one(if s.is_float() {
-                    // `a > b` is written `b < a` (the same for NaN): Cranelift turns
-                    // `select(b < a, b, a)` into `minsd` and its dual into `maxsd` (no branch),
-                    // and it matches only the less-than forms.
-                    let (cc, x, y) = match op {
-                        CmpOp::Eq => (FloatCC::Equal, x, y),
-                        CmpOp::Ne => (FloatCC::NotEqual, x, y),
-                        CmpOp::Lt => (FloatCC::LessThan, x, y),
-                        CmpOp::Le => (FloatCC::LessThanOrEqual, x, y),
-                        CmpOp::Gt => (FloatCC::LessThan, y, x),
-                        CmpOp::Ge => (FloatCC::LessThanOrEqual, y, x),
-                    };
-                    self.b.ins().fcmp(cc, x, y)
-                } else {
-                    let cc = match (op, s == Scalar::Bool || s.is_unsigned()) {
-                        (CmpOp::Eq, _) => IntCC::Equal,
-                        (CmpOp::Ne, _) => IntCC::NotEqual,
-                        (CmpOp::Lt, false) => IntCC::SignedLessThan,
-                        (CmpOp::Le, false) => IntCC::SignedLessThanOrEqual,
-                        (CmpOp::Gt, false) => IntCC::SignedGreaterThan,
-                        (CmpOp::Ge, false) => IntCC::SignedGreaterThanOrEqual,
-                        (CmpOp::Lt, true) => IntCC::UnsignedLessThan,
-                        (CmpOp::Le, true) => IntCC::UnsignedLessThanOrEqual,
-                        (CmpOp::Gt, true) => IntCC::UnsignedGreaterThan,
-                        (CmpOp::Ge, true) => IntCC::UnsignedGreaterThanOrEqual,
-                    };
-                    self.b.ins().icmp(cc, x, y)
-                })
+                one(self.compare(*op, s, x, y))
             }
             InstKind::Cast(to, a) => {
                 let x = self.one(*a);
