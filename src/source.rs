@@ -119,8 +119,8 @@ impl SourceModule {
     /// Launches kernel `func` over `launch` in the reference interpreter's grid runner (the
     /// CUDA execution model, deterministically: see `twinjit_ir::interp::run_kernel`), no GPU
     /// needed. Arrays are shared: the kernel's writes are visible through `args`. With
-    /// `race_check`, two threads that touch one element, one of them writing and not through an
-    /// atomic, with nothing ordering them, fail the launch with a `RuntimeError` naming both
+    /// `race_check`, two threads that touch one element, one of them writing (an atomic races
+    /// only with a plain write), with nothing ordering them, fail the launch with a `RuntimeError` naming both
     /// threads, the element and both source lines (what compute-sanitizer's racecheck reports
     /// on a GPU; numba-cuda's simulator does not): of a `cuda.shared.array`, two threads of a
     /// block between two barriers; of an array argument, also two blocks without a grid sync

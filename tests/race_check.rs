@@ -86,6 +86,33 @@ def histogram(x, out):
         out[i] = h[i]
 
 @cuda.jit
+def count_and_peek(seen):
+    c = cuda.shared.array(1, int32)
+    i = cuda.threadIdx.x
+    if i == 0:
+        c[0] = 0
+    cuda.syncthreads()
+    cuda.atomic.add(c, 0, 1)
+    seen[i] = c[0]
+
+@cuda.jit
+def count_then_read(seen):
+    c = cuda.shared.array(1, int32)
+    i = cuda.threadIdx.x
+    if i == 0:
+        c[0] = 0
+    cuda.syncthreads()
+    cuda.atomic.add(c, 0, 1)
+    cuda.syncthreads()
+    seen[i] = c[0]
+
+@cuda.jit
+def reset_while_counting(total):
+    if cuda.grid(1) == 5:
+        total[0] = 0
+    cuda.atomic.add(total, 0, 1)
+
+@cuda.jit
 def stencil(a, out):
     i = cuda.grid(1)
     if i < a.size - 1:
@@ -233,4 +260,23 @@ fn race_in(func: &str, args: &[RtValue], l: KernelLaunch) -> String {
         Err(Error::Runtime { message, .. }) => message,
         other => panic!("{func}: expected a race, got {other:?}"),
     }
+}
+
+/// Atomics do not race with each other or with plain reads (a compare-and-swap loop starts from
+/// a plain read; the corpus's `cas_max` runs clean), but an atomic and a plain write do.
+#[test]
+fn atomics_race_with_plain_writes() {
+    let m = module();
+    let seen = i32s(vec![0; 8]);
+    m.interpret_kernel("count_then_read", KernelLaunch::linear(1, 8), std::slice::from_ref(&seen), true)
+        .expect("a barrier between the updates and the reads");
+    assert_eq!(elements(&seen), [8.0; 8]);
+    m.interpret_kernel("count_and_peek", KernelLaunch::linear(1, 8), &[i32s(vec![0; 8])], true)
+        .expect("reads beside atomics");
+
+    let msg = race_in("reset_while_counting", &[i32s(vec![0])], KernelLaunch::linear(2, 4));
+    assert!(
+        msg.contains("thread (1, 0, 0) of block (1, 0, 0) writes element 0 of argument `total`, which thread (0, 0, 0) of block (0, 0, 0) atomically updated"),
+        "{msg}"
+    );
 }

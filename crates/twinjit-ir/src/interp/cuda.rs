@@ -10,7 +10,7 @@
 //! the element unchanged when either value is NaN; `atomic.cas` works on integer arrays only.
 
 use super::value::{ArrayData, ArrayRef, RtValue};
-use super::{arith, Device, RuntimeErrorKind};
+use super::{arith, AccessKind, Device, RuntimeErrorKind};
 use crate::builtins::{AtomicOp, BitOp, Builtin, KernelOp, Register};
 use crate::function::{AddressSpace, BinaryOp, CmpOp, Inst};
 use crate::types::{Scalar, Type};
@@ -61,7 +61,7 @@ pub(super) struct GlobalRaces {
     args: Vec<(usize, String)>,
     /// Grid syncs completed.
     pub grid_epoch: u64,
-    elems: HashMap<(usize, usize), GlobalElement>,
+    elems: HashMap<(usize, usize), Record<GlobalAccess>>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -74,14 +74,9 @@ struct GlobalAccess {
     span: Span,
 }
 
-#[derive(Debug, Default)]
-struct GlobalElement {
-    writer: Option<GlobalAccess>,
-    readers: SmallVec<[GlobalAccess; 2]>,
-}
-
 impl GlobalRaces {
-    /// Readers recorded per element between two writes (a race with a later one may be missed).
+    /// Readers (and atomic updaters) recorded per element between two writes (a race with a
+    /// later one may be missed).
     pub const READERS: usize = 8;
 
     /// A record for a launch whose array arguments have these storages and parameter names.
@@ -114,18 +109,74 @@ struct Access {
 /// that read it. Two accesses are ordered when one thread made both, or when two lanes of one
 /// warp made them on either side of a warp exchange both took part in (`syncwarp`, a shuffle,
 /// a vote; lanes of a warp run in lockstep between them). Any other pair where one writes is a
-/// race, which is what compute-sanitizer's racecheck reports on a GPU. Atomics are not
-/// recorded (they do not race with each other). Shared arrays are per block, so this record is
-/// too.
+/// race, which is what compute-sanitizer's racecheck reports on a GPU. Atomics do not race with
+/// each other or with plain reads (a compare-and-swap loop reads first), but an atomic and a
+/// plain write of one element do. Shared arrays are per block, so this record is too.
 #[derive(Debug, Default)]
 pub(super) struct RaceLog {
-    elems: HashMap<(usize, usize), Element>,
+    elems: HashMap<(usize, usize), Record<Access>>,
 }
 
-#[derive(Debug, Default)]
-struct Element {
-    writer: Option<Access>,
-    readers: SmallVec<[Access; 2]>,
+/// One element's accesses since the last write that no barrier orders: the writer, the
+/// readers and the atomic updaters (one entry per thread, at most `cap` of each).
+#[derive(Debug)]
+struct Record<A> {
+    writer: Option<A>,
+    readers: SmallVec<[A; 2]>,
+    atomics: SmallVec<[A; 2]>,
+}
+
+impl<A> Default for Record<A> {
+    fn default() -> Self {
+        Record { writer: None, readers: SmallVec::new(), atomics: SmallVec::new() }
+    }
+}
+
+impl<A: Copy> Record<A> {
+    /// Records access `me` of `kind`; returns the first recorded access it races with (one that
+    /// `ordered` says no barrier or exchange orders before it, and which conflicts: a write with
+    /// anything, a read or an atomic with a write) and its kind. A plain read beside atomics is
+    /// not a race: a compare-and-swap loop starts from one (`old = a[0]` before `atomic.cas`) and
+    /// the atomic validates what it read.
+    fn step(
+        &mut self,
+        me: A,
+        kind: AccessKind,
+        ordered: impl Fn(&A) -> bool,
+        same_thread: impl Fn(&A) -> bool,
+        cap: usize,
+    ) -> Option<(A, AccessKind)> {
+        let find = |list: &[A], k: AccessKind| list.iter().find(|a| !ordered(a)).map(|a| (*a, k));
+        let clash = self
+            .writer
+            .filter(|w| !ordered(w))
+            .map(|w| (w, AccessKind::Write))
+            .or_else(|| if kind == AccessKind::Write { find(&self.readers, AccessKind::Read) } else { None })
+            .or_else(|| if kind == AccessKind::Write { find(&self.atomics, AccessKind::Atomic) } else { None });
+        let list = match kind {
+            AccessKind::Write => {
+                *self = Record { writer: Some(me), ..Record::default() };
+                return clash;
+            }
+            AccessKind::Read => &mut self.readers,
+            AccessKind::Atomic => &mut self.atomics,
+        };
+        if let Some(a) = list.iter_mut().find(|a| same_thread(a)) {
+            *a = me;
+        } else if list.len() < cap {
+            list.push(me);
+        }
+        clash
+    }
+}
+
+/// How an access reads as a verb, in the present and in the past.
+fn verbs(kind: AccessKind) -> (&'static str, &'static str) {
+    match kind {
+        AccessKind::Read => ("reads", "read"),
+        AccessKind::Write => ("writes", "wrote"),
+        AccessKind::Atomic => ("atomically updates", "atomically updated"),
+    }
 }
 
 impl RaceLog {
@@ -171,7 +222,13 @@ impl ThreadCx<'_> {
     }
 
     /// The race checker's step for an element of an array argument (see [`GlobalRaces`]).
-    fn global_access(&mut self, storage: usize, elem: usize, write: bool, span: Span) -> Result<(), RuntimeErrorKind> {
+    fn global_access(
+        &mut self,
+        storage: usize,
+        elem: usize,
+        kind: AccessKind,
+        span: Span,
+    ) -> Result<(), RuntimeErrorKind> {
         let Some(log) = self.global.as_deref_mut() else { return Ok(()) };
         let Some(name) = log.args.iter().find(|(s, _)| *s == storage).map(|(_, n)| n.clone()) else { return Ok(()) };
         let me = GlobalAccess {
@@ -183,22 +240,10 @@ impl ThreadCx<'_> {
             span,
         };
         let rec = log.elems.entry((storage, elem)).or_default();
-        let clash = match rec.writer.filter(|w| !w.ordered_before(&me)) {
-            Some(w) => Some((w, true)),
-            None if write => rec.readers.iter().find(|r| !r.ordered_before(&me)).map(|r| (*r, false)),
-            None => None,
-        };
-        if write {
-            rec.writer = Some(me);
-            rec.readers.clear();
-        } else if let Some(r) = rec.readers.iter_mut().find(|r| r.block == me.block && r.thread == me.thread) {
-            *r = me;
-        } else if rec.readers.len() < GlobalRaces::READERS {
-            rec.readers.push(me);
-        }
-        let Some((other, other_wrote)) = clash else { return Ok(()) };
-        let verb = if write { "writes" } else { "reads" };
-        let past = if other_wrote { "wrote" } else { "read" };
+        let same = |a: &GlobalAccess| a.block == me.block && a.thread == me.thread;
+        let clash = rec.step(me, kind, |a| a.ordered_before(&me), same, GlobalRaces::READERS);
+        let Some((other, other_kind)) = clash else { return Ok(()) };
+        let (verb, past) = (verbs(kind).0, verbs(other_kind).1);
         Err(RuntimeErrorKind::DataRace {
             what: format!(
                 "{} of {} {verb} element {elem} of argument `{name}`, which {} of {} {past} with no barrier or \
@@ -214,32 +259,19 @@ impl ThreadCx<'_> {
 }
 
 impl Device for ThreadCx<'_> {
-    fn access(&mut self, arr: &ArrayRef, off: i64, write: bool, span: Span) -> Result<(), RuntimeErrorKind> {
+    fn access(&mut self, arr: &ArrayRef, off: i64, kind: AccessKind, span: Span) -> Result<(), RuntimeErrorKind> {
         let storage = Rc::as_ptr(&arr.data) as usize;
         let Some(elem) = arr.base.checked_add(off).and_then(|i| usize::try_from(i).ok()) else { return Ok(()) };
         if !self.shared.values().any(|s| Rc::as_ptr(&s.data) as usize == storage) {
-            return self.global_access(storage, elem, write, span);
+            return self.global_access(storage, elem, kind, span);
         }
         let Some(log) = self.races.as_deref_mut() else { return Ok(()) };
         let me = Access { thread: self.linear, epoch: self.warp_epoch, span };
         let ordered = |a: &Access| a.thread == me.thread || (a.thread / 32 == me.thread / 32 && a.epoch != me.epoch);
         let rec = log.elems.entry((storage, elem)).or_default();
-        let clash = match rec.writer.filter(|w| !ordered(w)) {
-            Some(w) => Some((w, true)),
-            None if write => rec.readers.iter().find(|r| !ordered(r)).map(|r| (*r, false)),
-            None => None,
-        };
-        if write {
-            rec.writer = Some(me);
-            rec.readers.clear();
-        } else if let Some(r) = rec.readers.iter_mut().find(|r| r.thread == me.thread) {
-            *r = me;
-        } else {
-            rec.readers.push(me);
-        }
-        let Some((other, other_wrote)) = clash else { return Ok(()) };
-        let verb = if write { "writes" } else { "reads" };
-        let past = if other_wrote { "wrote" } else { "read" };
+        let clash = rec.step(me, kind, ordered, |a| a.thread == me.thread, usize::MAX);
+        let Some((other, other_kind)) = clash else { return Ok(()) };
+        let (verb, past) = (verbs(kind).0, verbs(other_kind).1);
         Err(RuntimeErrorKind::DataRace {
             what: format!(
                 "{} {verb} element {elem} of a cuda.shared.array that {} {past} since the last syncthreads() ({})",
@@ -249,6 +281,13 @@ impl Device for ThreadCx<'_> {
             ),
             other: other.span,
         })
+    }
+
+    fn atomic_access(&mut self, args: &[RtValue], span: Span) -> Result<(), RuntimeErrorKind> {
+        let (Some(RtValue::Array(arr)), Some(index)) = (args.first(), args.get(1)) else { return Ok(()) };
+        // An index the atomic itself refuses is reported by the atomic.
+        let Ok(off) = element_offset(arr, index) else { return Ok(()) };
+        self.access(arr, off, AccessKind::Atomic, span)
     }
 
     fn builtin(&mut self, b: Builtin, args: &[RtValue], rty: &Type) -> Result<Option<RtValue>, RuntimeErrorKind> {

@@ -343,11 +343,24 @@ trait Device {
         shape: &[i64],
         site: (usize, Inst),
     ) -> Result<RtValue, RuntimeErrorKind>;
-    /// An element load (`write` false) or store of `arr` at flat offset `off`, before it runs
-    /// (the race checker's hook; only called with [`InterpOptions::race_check`]).
-    fn access(&mut self, _arr: &ArrayRef, _off: i64, _write: bool, _span: Span) -> Result<(), RuntimeErrorKind> {
+    /// An element access of `arr` at flat offset `off`, before it runs (the race checker's
+    /// hook; only called with [`InterpOptions::race_check`]).
+    fn access(&mut self, _arr: &ArrayRef, _off: i64, _kind: AccessKind, _span: Span) -> Result<(), RuntimeErrorKind> {
         Ok(())
     }
+    /// A CUDA atomic's element (its array and index arguments), before it runs (the same hook).
+    fn atomic_access(&mut self, _args: &[RtValue], _span: Span) -> Result<(), RuntimeErrorKind> {
+        Ok(())
+    }
+}
+
+/// How an instruction touches an array element (the race checker's distinction).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum AccessKind {
+    Read,
+    Write,
+    /// A CUDA atomic (`cuda.atomic.add`, ...): atomics do not race with each other.
+    Atomic,
 }
 
 /// The device context of a host call: no CUDA.
@@ -492,6 +505,11 @@ impl<'p> Machine<'p> {
                     InstKind::Builtin(b, args) if b.is_cuda() => {
                         let argv: SmallVec<[RtValue; 4]> = args.iter().map(|a| top.vals[a.index()].clone()).collect();
                         let rty = data.result.map(|r| f.ty(r)).unwrap_or(&Type::None);
+                        if self.options.race_check
+                            && matches!(b.kernel_op(), Some(crate::builtins::KernelOp::Atomic(_)))
+                        {
+                            dev.atomic_access(&argv, data.span).map_err(|k| fail(k, data.span, top.fidx))?;
+                        }
                         match dev.builtin(*b, &argv, rty) {
                             Ok(Some(v)) => {
                                 if let Some(r) = data.result {
@@ -528,8 +546,12 @@ impl<'p> Machine<'p> {
                 if self.options.race_check {
                     if let InstKind::Load(a, o) | InstKind::Store(a, o, _) = &data.kind {
                         if let (RtValue::Array(arr), RtValue::I64(off)) = (&top.vals[a.index()], &top.vals[o.index()]) {
-                            let write = matches!(data.kind, InstKind::Store(..));
-                            dev.access(arr, *off, write, data.span).map_err(|k| fail(k, data.span, top.fidx))?;
+                            let kind = if matches!(data.kind, InstKind::Store(..)) {
+                                AccessKind::Write
+                            } else {
+                                AccessKind::Read
+                            };
+                            dev.access(arr, *off, kind, data.span).map_err(|k| fail(k, data.span, top.fidx))?;
                         }
                     }
                 }
