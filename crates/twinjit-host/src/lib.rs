@@ -348,8 +348,11 @@ fn compile_inner(
     let mut ctx = module.make_context();
     let fconfig = module.target_config();
     for tf in &program.functions {
-        // The scalar loops the vectoriser leaves run two iterations per trip (`unroll`).
-        let vectorised: Vec<twinjit_ir::Block> = simd::plan(&tf.func, tf.fastmath).iter().map(|l| l.header).collect();
+        // The scalar loops the vectoriser leaves run two iterations per trip (`unroll`). The
+        // plan holds for the unrolled copy too: it only appends blocks and values, and leaves
+        // the vectorised loops as they are.
+        let plan = simd::plan(&tf.func, tf.fastmath);
+        let vectorised: Vec<twinjit_ir::Block> = plan.iter().map(|l| l.header).collect();
         let unrolled = twinjit_ir::passes::unroll::unroll(&tf.func, &vectorised);
         let f = unrolled.as_ref().unwrap_or(&tf.func);
         let (id, _) = ids[&f.name].clone();
@@ -445,7 +448,7 @@ fn compile_inner(
                 helpers: &mut helpers,
                 spills,
                 vector_entries: Vec::new(),
-                simd: simd::plan(f, tf.fastmath),
+                simd: plan,
                 current: twinjit_ir::Function::ENTRY,
                 def_block: lower::def_blocks(f),
             };

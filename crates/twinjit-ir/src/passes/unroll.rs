@@ -17,11 +17,11 @@
 //!             entered with at least one iteration to run, and head leaves at least one)
 //! ```
 //!
-//! The test at the top matters to Cranelift as much as the unrolling: the loop-carried values
-//! reach the next trip through one jump, each used once, so the loads feeding a reduction may
-//! fold into its arithmetic (Cranelift folds a load only into the one use of a value used once,
-//! counting through the arithmetic; the rotated loop's branch uses the sum twice, back edge and
-//! exit).
+//! (The test is at the top so that the loop-carried values reach the next trip through one
+//! jump; Cranelift threads that jump into the head's branch, so the machine code ends up a
+//! rotated two-iteration loop. Cranelift still folds no load into the arithmetic of a reduction:
+//! it folds into the one use of a value used once, and the branch passes the sum to both
+//! targets.)
 //!
 //! Every iteration runs its instructions in the original order, so results, errors (the same
 //! `IndexError` at the same index) and writes are exactly the original loop's. It applies to a
@@ -41,10 +41,12 @@ pub const MAX_INSTS: usize = 40;
 /// `f` with every qualifying loop (see the module's comment) unrolled twice, or `None` when no
 /// loop qualifies. `skip` lists loop headers to leave alone.
 pub fn unroll(f: &Function, skip: &[Block]) -> Option<Function> {
+    // (Values of a loop may be read after it, a `prange` chunk's partial sum: the loop still
+    // dominates every block it dominated, since the new copy returns into it.)
     let loops: Vec<(Block, usize, Value)> = (1..f.blocks.len())
         .map(|b| Block(b as u32))
-        .filter(|b| !skip.contains(b))
-        .filter_map(|b| candidate(f, b))
+        .filter(|b| !skip.contains(b) && f.blocks[b.index()].insts.len() <= MAX_INSTS)
+        .filter_map(|b| counted_loop(f, b).map(|lp| (lp.block, lp.iv_pos, lp.bound)))
         .collect();
     if loops.is_empty() {
         return None;
@@ -59,17 +61,6 @@ pub fn unroll(f: &Function, skip: &[Block]) -> Option<Function> {
         }
     }
     Some(g)
-}
-
-/// `(loop, position of the induction variable among its parameters, bound)`. Values of the
-/// loop may be read after it (a `prange` chunk's partial sum): the loop still dominates every
-/// block it dominated, since the new copy returns into it.
-fn candidate(f: &Function, l: Block) -> Option<(Block, usize, Value)> {
-    if f.blocks[l.index()].insts.len() > MAX_INSTS {
-        return None;
-    }
-    let lp = counted_loop(f, l)?;
-    Some((lp.block, lp.iv_pos, lp.bound))
 }
 
 /// Copies the instructions of `l` into `to`, its parameters read as `args`; returns the map
