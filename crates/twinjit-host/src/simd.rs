@@ -9,22 +9,26 @@
 //!
 //! and every instruction of its work is one of: a constant, or an arithmetic operation,
 //! conversion, comparison or select of loop-invariant values (computed once per vector step, as
-//! a scalar); an integer offset `i + k` or `k + i` or
-//! `i - k` with `k` invariant (the same per lane up to the lane's index); a load or store of a
-//! float element at such an offset of an invariant array; `+ - * /`, unary minus, `sqrt`, `abs`
-//! on floats of the loop's one element type; the same on int64 elements with `+ - *`, `& | ^`
-//! and unary minus (which wrap, as Numba's do). Nothing else is allowed in the loop (no checks,
-//! calls or other loop-carried values), and no value of the loop is used after it, except:
+//! a scalar); an integer offset `i + k` or `k + i` or `i - k` with `k` invariant (the same per
+//! lane up to the lane's index); a load or store of an element at such an offset of an
+//! invariant array; on float lanes `+ - * /`, unary minus, `sqrt`, `abs`; on int64 lanes
+//! `+ - *`, `& | ^`, unary minus and `~` (which wrap, as Numba's do); a comparison of lanes (a
+//! mask) and a select by a mask. The vector values have one size, so one number of lanes
+//! (float64 values beside int64 counts, float32 alone). Nothing else is allowed in the loop (no
+//! checks, calls or other loop-carried values), and no value of the loop is used after it,
+//! except:
 //!
 //! **Reductions**: a header parameter `s` besides the induction variable whose back-edge value
-//! is `s op x`, `x` a vector value of the loop, and which nothing else in the loop reads; the
-//! rotated shape's exit edge may pass the updated value on, the guarded shape's exit reads `s`. `op` is `+ * & | ^` or `s - x` on
-//! int64 (exact in any order: the operations wrap, so they are associative), and `+ - *` on
-//! floats only in a `fastmath=True` function (reassociation is what fastmath allows, as LLVM's
-//! `reassoc` flag lets Numba's loops reassociate). The vector loop keeps one accumulator vector
-//! per reduction (four in the unrolled loop, so that the float additions do not wait on each
-//! other), starting at the operation's identity; after it the lanes are combined and then with
-//! the value `s` had on entry, and the scalar loop finishes the last iterations from there.
+//! is `s op x` (`x` a vector or invariant value), or `select(c, s op x, s)` (what `if_convert`
+//! makes of `if c: s += x`; the lanes where `c` is false add the identity), and which nothing
+//! else in the loop reads; the rotated shape's exit edge may pass the updated value on, the
+//! guarded shape's exit reads `s`. `op` is `+ * & | ^` or `s - x` on int64 (exact in any order:
+//! the operations wrap, so they are associative), and `+ - *` on floats only in a
+//! `fastmath=True` function (reassociation is what fastmath allows, as LLVM's `reassoc` flag
+//! lets Numba's loops reassociate). The vector loop keeps one accumulator vector per reduction
+//! (four in the unrolled loop, so that the float additions do not wait on each other),
+//! starting at the operation's identity; after it the lanes are combined and then with the
+//! value `s` had on entry, and the scalar loop finishes the last iterations from there.
 //!
 //! Because every lane computes exactly the scalar operation on the same operands, the results
 //! of elementwise work are bit-identical to the scalar loop's (no reassociation, no

@@ -109,9 +109,9 @@ pub enum RuntimeErrorKind {
     InvalidLaunch(String),
     /// With [`InterpOptions::race_check`]: two threads touched one element of a shared array
     /// between two barriers of their block, or of an array argument with nothing ordering them
-    /// (two blocks without a grid sync between), at least one of them writing, and not through
-    /// an atomic (`what` names both threads and the element; the error's span is the second
-    /// access, `other` the first).
+    /// (two blocks without a grid sync between), at least one of them writing (an atomic races
+    /// with a plain write only; `what` names both threads and the element; the error's span is
+    /// the second access, `other` the first).
     DataRace {
         /// The two accesses, in words.
         what: String,
@@ -164,7 +164,7 @@ impl RuntimeError {
     }
 
     /// `file:line:col` of a data race's first access.
-    fn kind_other_location(&self, sources: &SourceMap) -> Option<String> {
+    fn race_other_location(&self, sources: &SourceMap) -> Option<String> {
         let RuntimeErrorKind::DataRace { other, .. } = &self.kind else { return None };
         sources.location(*other).map(|(file, lc)| format!("{file}:{}:{}", lc.line, lc.col))
     }
@@ -175,9 +175,9 @@ impl RuntimeError {
             Some((file, lc)) => format!("{self} at {file}:{}:{}", lc.line, lc.col),
             None => self.to_string(),
         };
-        match (&self.kind, self.kind_other_location(sources)) {
-            (RuntimeErrorKind::DataRace { .. }, Some(other)) => format!("{here}; the other access is at {other}"),
-            _ => here,
+        match self.race_other_location(sources) {
+            Some(other) => format!("{here}; the other access is at {other}"),
+            None => here,
         }
     }
 }

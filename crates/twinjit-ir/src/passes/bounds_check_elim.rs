@@ -329,7 +329,9 @@ impl Pass for BoundsCheckElim {
         let mut remove: HashSet<Inst> = HashSet::new();
         let mut replace: HashMap<Value, Value> = HashMap::new();
         let mut nonzero_checked: Vec<(Value, Block)> = Vec::new();
-        let mut index_checked: Vec<(Value, Value, u8, Block)> = Vec::new();
+        // The blocks where each (index, length, axis) check stands (keyed, so the pass stays
+        // near-linear in functions with thousands of checks).
+        let mut index_checked: HashMap<(Value, Value, u8), Vec<Block>> = HashMap::new();
         let mut mod_rewrites: Vec<(Inst, Value, Value, bool)> = Vec::new();
         for &b in &rpo {
             let rels = facts.rels_at(b);
@@ -357,13 +359,11 @@ impl Pass for BoundsCheckElim {
                     // The same check already passed on every path here (`a[i]` read in a
                     // condition and again in its branch).
                     InstKind::CheckIndex(i, len, axis) => {
-                        let same = index_checked
-                            .iter()
-                            .any(|&(j, l, x, db)| (j, l, x) == (*i, *len, *axis) && facts.dom.dominates(db, b));
-                        if same {
+                        let at = index_checked.entry((*i, *len, *axis)).or_default();
+                        if at.iter().any(|&db| facts.dom.dominates(db, b)) {
                             remove.insert(inst);
                         } else {
-                            index_checked.push((*i, *len, *axis, b));
+                            at.push(b);
                         }
                     }
                     // `x % m` with m > 0 and 0 <= x < 2m (a counter plus one, wrapping around

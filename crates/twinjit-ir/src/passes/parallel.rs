@@ -390,13 +390,17 @@ fn outline_loop(f: &mut Function, marker: (Block, Inst), name: &str) -> Result<O
     // The latch's test: with a step of 1 (`prange(n)`, `prange(a, b)`) the loop's own counter
     // against the chunk's end, so the chunk loop has one induction variable (what `unroll` and
     // `loop_version` recognise); otherwise a second counter of the chunk's iterations.
-    let unit = f.const_int(step) == Some(1);
-    let counter_test = if unit {
-        let end = e(&mut g, InstKind::Binary(BinaryOp::Add, g_start, khi), Type::I64);
-        Err(end)
+    enum LatchTest {
+        /// `i + 1 < end`, the loop's own counter.
+        OwnCounter(Value),
+        /// `kk + 1 < khi`, a counter of the chunk's iterations (a header parameter).
+        ChunkCounter(Value),
+    }
+    let latch_test = if f.const_int(step) == Some(1) {
+        LatchTest::OwnCounter(e(&mut g, InstKind::Binary(BinaryOp::Add, g_start, khi), Type::I64))
     } else {
         entry_args.push(klo);
-        Ok(g.add_block_param(h, Type::I64))
+        LatchTest::ChunkCounter(g.add_block_param(h, Type::I64))
     };
     // Each array reduction works on this chunk's private copy: row `chunk` of its partials,
     // viewed with the array's shape and filled with the identity.
@@ -447,13 +451,13 @@ fn outline_loop(f: &mut Function, marker: (Block, Inst), name: &str) -> Result<O
     }
     g.terminate(done, Terminator::Return(None), span);
     let mut back = back_args.iter().map(|v| map.get(v).copied().unwrap_or(*v)).collect::<Vec<_>>();
-    let more = match counter_test {
-        Ok(kk) => {
+    let more = match latch_test {
+        LatchTest::ChunkCounter(kk) => {
             let k1 = g.push(latch, InstKind::Binary(BinaryOp::Add, kk, one), Some(Type::I64), span).expect("a result");
             back.push(k1);
             g.push(latch, InstKind::Compare(CmpOp::Lt, k1, khi), Some(Type::BOOL), span).expect("a result")
         }
-        Err(end) => {
+        LatchTest::OwnCounter(end) => {
             let next = back[ci];
             g.push(latch, InstKind::Compare(CmpOp::Lt, next, end), Some(Type::BOOL), span).expect("a result")
         }

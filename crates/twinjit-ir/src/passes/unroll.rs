@@ -55,6 +55,11 @@ pub fn unroll(f: &Function, skip: &[Block]) -> Option<Function> {
     for (l, iv_pos, bound) in loops {
         twice(&mut g, l, iv_pos, bound);
     }
+    // (Not a `Pass` over `&mut Function`: the host unrolls a copy of the function it lowers,
+    // but it dumps and verifies as the pipeline's passes do.)
+    if super::dump_requested("unroll") {
+        eprintln!("; after unroll (changed: true)\n{g}");
+    }
     if super::verify_each_pass() {
         if let Err(e) = crate::verify::verify(&g, crate::verify::Level::Lowered) {
             panic!("unroll broke {}: {e:?}\n{g}", g.name);
