@@ -357,6 +357,7 @@ fn scalar_code(s: twinjit_ir::Scalar) -> u64 {
         UInt64 => 10,
         Complex64 => 11,
         Complex128 => 12,
+        Float16 => 13,
     }
 }
 
@@ -376,6 +377,7 @@ fn scalar_of(c: u64) -> Option<twinjit_ir::Scalar> {
         10 => UInt64,
         11 => Complex64,
         12 => Complex128,
+        13 => Float16,
         _ => return None,
     })
 }

@@ -49,6 +49,9 @@ pub use disk_cache::CacheMode;
 pub use host::{
     ArgValue, Array, ArrayArg, Complex32, Complex64, Element, FromValue, Ignored, IntoArg, IntoArgs, Value,
 };
+/// The element type of `float16` arrays and scalars (IEEE binary16, from the `half` crate),
+/// for CUDA kernels: numba-cuda's `float16`.
+pub use twinjit_ir::half::f16;
 
 /// The memory manager of arrays compiled code allocates (ARCHITECTURE.md, "Memory model"):
 /// this thread's counts of buffers allocated, freed, and leaked by a reference-count bug (the

@@ -12,6 +12,7 @@
 
 use crate::error::Error;
 use crate::host::{ArgValue, Value};
+use twinjit_ir::half::f16;
 use twinjit_ir::interp::{ArrayData, ArrayRef, RtValue};
 use twinjit_ir::Scalar;
 
@@ -129,6 +130,7 @@ pub fn rt_items(path: &str, v: &RtValue, out: &mut Items) {
         RtValue::Bool(b) => Item::Bool(*b),
         RtValue::F32(x) => Item::Float((*x).into(), true),
         RtValue::F64(x) => Item::Float(*x, false),
+        RtValue::F16(x) => Item::Float((*x).into(), true),
         RtValue::C64([re, im]) => {
             out.push((format!("{path}.real"), Item::Float((*re).into(), true)));
             out.push((format!("{path}.imag"), Item::Float((*im).into(), true)));
@@ -192,6 +194,7 @@ pub fn value_items(path: &str, v: &Value, out: &mut Items) {
         Value::U64(x) => Item::Int((*x).into()),
         Value::F32(x) => Item::Float((*x).into(), true),
         Value::F64(x) => Item::Float(*x, false),
+        Value::F16(x) => Item::Float((*x).into(), true),
         Value::C64(z) => {
             out.push((format!("{path}.real"), Item::Float(z.re.into(), true)));
             out.push((format!("{path}.imag"), Item::Float(z.im.into(), true)));
@@ -314,6 +317,7 @@ pub(crate) unsafe fn read_array(data: *const u8, dtype: Scalar, shape: &[i64], s
         Scalar::UInt64 => ArrayData::U64(gather!(u64)),
         Scalar::Float32 => ArrayData::F32(gather!(f32)),
         Scalar::Float64 => ArrayData::F64(gather!(f64)),
+        Scalar::Float16 => ArrayData::F16(gather!(f16)),
         Scalar::Complex64 => ArrayData::C64(gather!([f32; 2])),
         Scalar::Complex128 => ArrayData::C128(gather!([f64; 2])),
     })

@@ -784,3 +784,34 @@ def stepped(n, form):
     let e = f.call::<Value>((10i64, 3i64)).unwrap_err();
     assert_eq!(e.python_exception(), Some("ValueError"), "{e}");
 }
+
+/// float16 is a CUDA type (as in Numba, whose CPU target cannot even load one): the host
+/// target refuses it with a located error naming float16, from an argument or from the body,
+/// and the arrays and scalars of the API carry `twinjit::f16` to kernels.
+#[test]
+fn float16_is_refused_on_the_host_with_its_location() {
+    let src = r#"
+import numpy as np
+from numba import njit
+
+@njit
+def halve(x):
+    return x / np.float16(2.0)
+
+@njit
+def total(a):
+    return a.sum()
+"#;
+    let m = Engine::new(Target::Host).unwrap().load("half_host.py", src).unwrap();
+    let e = m.function("halve").unwrap().call::<f64>((3.0f64,)).unwrap_err();
+    let text = e.to_string();
+    assert!(text.contains("float16 is not supported on the host target"), "{text}");
+    assert!(text.contains("half_host.py:7:16"), "{text}");
+    let halves = [twinjit::f16::from_f32(1.5), twinjit::f16::from_f32(2.0)];
+    let e = m.function("total").unwrap().call::<f64>((&halves[..],)).unwrap_err();
+    assert!(e.to_string().contains("float16 is not supported on the host target"), "{e}");
+    // The scalar crosses as its 16 bits and comes back from the interpreter unchanged.
+    let a = ArgValue::F16(twinjit::f16::from_f32(0.1));
+    let back = ArgValue::from_rt(&a.to_rt().unwrap());
+    assert!(matches!(back, Some(ArgValue::F16(x)) if x.to_bits() == 0x2E66), "{back:?}");
+}

@@ -64,11 +64,13 @@ fn floats(v: &RtValue) -> Option<(Vec<f64>, f64)> {
     match v {
         RtValue::F64(x) => Some((vec![*x], 1e-12)),
         RtValue::F32(x) => Some((vec![*x as f64], 1e-5)),
+        RtValue::F16(x) => Some((vec![x.to_f64()], 1e-3)),
         RtValue::C128([re, im]) => Some((vec![*re, *im], 1e-12)),
         RtValue::C64([re, im]) => Some((vec![*re as f64, *im as f64], 1e-5)),
         RtValue::Array(a) => match &*a.data.borrow() {
             ArrayData::F64(v) => Some((v.clone(), 1e-12)),
             ArrayData::F32(v) => Some((v.iter().map(|&x| x as f64).collect(), 1e-5)),
+            ArrayData::F16(v) => Some((v.iter().map(|x| x.to_f64()).collect(), 1e-3)),
             ArrayData::C128(v) => Some((v.iter().flatten().copied().collect(), 1e-12)),
             ArrayData::C64(v) => Some((v.iter().flatten().map(|&x| x as f64).collect(), 1e-5)),
             _ => None,
@@ -105,6 +107,7 @@ enum Dev {
     U64(DeviceArray<u64>),
     C64(DeviceArray<[f32; 2]>),
     C128(DeviceArray<[f64; 2]>),
+    F16(DeviceArray<twinjit::f16>),
     Scalar(twinjit::ArgValue<'static>),
     Tuple(Vec<twinjit::ArgValue<'static>>),
 }
@@ -126,6 +129,7 @@ macro_rules! each_pair {
             (Dev::U64($d), ArrayData::U64($h)) => $body,
             (Dev::C64($d), ArrayData::C64($h)) => $body,
             (Dev::C128($d), ArrayData::C128($h)) => $body,
+            (Dev::F16($d), ArrayData::F16($h)) => $body,
             _ => $else,
         }
     };
@@ -151,6 +155,7 @@ fn to_device(engine: &Engine, n: &Native) -> Result<Dev, Error> {
         ArrayData::U64(v) => Dev::U64(engine.to_device_shaped(v, s)?),
         ArrayData::C64(v) => Dev::C64(engine.to_device_shaped(v, s)?),
         ArrayData::C128(v) => Dev::C128(engine.to_device_shaped(v, s)?),
+        ArrayData::F16(v) => Dev::F16(engine.to_device_shaped(v, s)?),
     })
 }
 
@@ -171,6 +176,7 @@ impl Dev {
             Dev::U64(a) => a.into_kernel_arg(),
             Dev::C64(a) => a.into_kernel_arg(),
             Dev::C128(a) => a.into_kernel_arg(),
+            Dev::F16(a) => a.into_kernel_arg(),
             Dev::Scalar(s) => KernelArg::Scalar(*s),
             Dev::Tuple(items) => KernelArg::Scalar(twinjit::ArgValue::Tuple(items)),
         }
@@ -337,6 +343,7 @@ fn scalar_slots(a: &twinjit::ArgValue<'_>, out: &mut Vec<u64>) {
         A::U64(i) => out.push(i),
         A::C64(z) => out.extend([z.re.to_bits() as u64, z.im.to_bits() as u64]),
         A::C128(z) => out.extend([z.re.to_bits(), z.im.to_bits()]),
+        A::F16(x) => out.push(x.to_bits() as u64),
         A::Tuple(items) => items.iter().for_each(|x| scalar_slots(x, out)),
         A::None | A::Array(_) | A::Invalid(_) => {}
     }

@@ -82,6 +82,7 @@ pub(super) fn scalar_of_element(t: ElementType) -> Scalar {
         ElementType::UInt64 => Scalar::UInt64,
         ElementType::Complex64 => Scalar::Complex64,
         ElementType::Complex128 => Scalar::Complex128,
+        ElementType::Float16 => Scalar::Float16,
     }
 }
 
@@ -98,7 +99,7 @@ macro_rules! scalar_kernel_arg {
         }
     )*};
 }
-scalar_kernel_arg!(bool => Bool, i32 => I32, i64 => I64, f32 => F32, f64 => F64, i8 => I8, i16 => I16, u8 => U8, u16 => U16, u32 => U32, u64 => U64);
+scalar_kernel_arg!(bool => Bool, i32 => I32, i64 => I64, f32 => F32, f64 => F64, i8 => I8, i16 => I16, u8 => U8, u16 => U16, u32 => U32, u64 => U64, twinjit_ir::half::f16 => F16);
 
 fn device_arg<'a, T: DeviceElement>(a: &DeviceArray<T>) -> KernelArg<'a> {
     let mut shape = [0i64; 3];

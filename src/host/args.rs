@@ -8,6 +8,7 @@
 pub use super::array::Array;
 pub use num_complex::{Complex32, Complex64};
 use std::marker::PhantomData;
+use twinjit_ir::half::f16;
 use twinjit_ir::{ArrayType, Layout, Scalar, Type};
 
 /// Element types arrays may hold.
@@ -25,7 +26,7 @@ macro_rules! elements {
 elements!(
     bool => Bool, i32 => Int32, i64 => Int64, f32 => Float32, f64 => Float64,
     i8 => Int8, i16 => Int16, u8 => UInt8, u16 => UInt16, u32 => UInt32, u64 => UInt64,
-    Complex32 => Complex64, Complex64 => Complex128,
+    Complex32 => Complex64, Complex64 => Complex128, f16 => Float16,
     // (real, imaginary) pairs: NumPy's layout of a complex element, as the interpreter keeps it.
     [f32; 2] => Complex64, [f64; 2] => Complex128
 );
@@ -143,6 +144,8 @@ pub enum ArgValue<'a> {
     C64(Complex32),
     /// `complex128`
     C128(Complex64),
+    /// `float16` (CUDA kernels only; the host target refuses it, as Numba's CPU target does)
+    F16(f16),
     /// An array.
     Array(ArrayArg<'a>),
     /// `None` (a parameter whose default is `None`, or code that tests `x is None`).
@@ -170,6 +173,7 @@ impl ArgValue<'_> {
             ArgValue::U64(_) => Type::U64,
             ArgValue::C64(_) => Type::Scalar(Scalar::Complex64),
             ArgValue::C128(_) => Type::Scalar(Scalar::Complex128),
+            ArgValue::F16(_) => Type::Scalar(Scalar::Float16),
             ArgValue::Array(a) => a.ty(),
             ArgValue::None => Type::None,
             ArgValue::Tuple(items) => Type::Tuple(items.iter().map(ArgValue::ty).collect::<Option<_>>()?),
@@ -207,6 +211,7 @@ impl ArgValue<'_> {
             ArgValue::I64(i) => out[at] = *i as u64,
             ArgValue::F32(x) => out[at] = x.to_bits() as u64,
             ArgValue::F64(x) => out[at] = x.to_bits(),
+            ArgValue::F16(x) => out[at] = x.to_bits() as u64,
             ArgValue::I8(i) => out[at] = *i as u8 as u64,
             ArgValue::I16(i) => out[at] = *i as u16 as u64,
             ArgValue::U8(i) => out[at] = *i as u64,
@@ -404,6 +409,7 @@ impl ArgValue<'_> {
             ArgValue::U64(_) => Scalar::UInt64,
             ArgValue::C64(_) => Scalar::Complex64,
             ArgValue::C128(_) => Scalar::Complex128,
+            ArgValue::F16(_) => Scalar::Float16,
             ArgValue::Array(_) | ArgValue::None | ArgValue::Tuple(_) | ArgValue::Invalid(_) => return None,
         })
     }
@@ -425,6 +431,7 @@ impl ArgValue<'_> {
             ArgValue::U64(x) => R::U64(x),
             ArgValue::C64(z) => R::C64([z.re, z.im]),
             ArgValue::C128(z) => R::C128([z.re, z.im]),
+            ArgValue::F16(x) => R::F16(x),
             ArgValue::Array(_) | ArgValue::None | ArgValue::Tuple(_) | ArgValue::Invalid(_) => return None,
         })
     }
@@ -446,6 +453,7 @@ impl ArgValue<'_> {
             R::U64(x) => ArgValue::U64(x),
             R::C64([re, im]) => ArgValue::C64(Complex32::new(re, im)),
             R::C128([re, im]) => ArgValue::C128(Complex64::new(re, im)),
+            R::F16(x) => ArgValue::F16(x),
             R::None => ArgValue::None,
             _ => return None,
         })
@@ -500,6 +508,8 @@ pub enum Value {
     C64(Complex32),
     /// `complex128`
     C128(Complex64),
+    /// `float16`
+    F16(f16),
     /// A tuple.
     Tuple(Vec<Value>),
     /// An array (owned: see [`Array`]).
@@ -524,6 +534,7 @@ impl Value {
             Type::Scalar(Scalar::Int64) => Value::I64(take()? as i64),
             Type::Scalar(Scalar::Float32) => Value::F32(f32::from_bits(take()? as u32)),
             Type::Scalar(Scalar::Float64) => Value::F64(f64::from_bits(take()?)),
+            Type::Scalar(Scalar::Float16) => Value::F16(f16::from_bits(take()? as u16)),
             Type::Scalar(Scalar::Int8) => Value::I8(take()? as u8 as i8),
             Type::Scalar(Scalar::Int16) => Value::I16(take()? as u16 as i16),
             Type::Scalar(Scalar::UInt8) => Value::U8(take()? as u8),
@@ -631,6 +642,7 @@ impl std::fmt::Display for Value {
             Value::U64(i) => write!(f, "{i}"),
             Value::F32(x) => write!(f, "{x:?}"),
             Value::F64(x) => write!(f, "{x:?}"),
+            Value::F16(x) => write!(f, "{:?}", x.to_f64()),
             Value::C64(z) => f.write_str(&twinjit_ir::python_complex_repr(z.re as f64, z.im as f64)),
             Value::C128(z) => f.write_str(&twinjit_ir::python_complex_repr(z.re, z.im)),
             Value::Tuple(vs) => twinjit_ir::python_tuple(f, vs),
@@ -695,7 +707,8 @@ from_value!(
     u8 => U8, UInt8, |x: u64| x as u8,
     u16 => U16, UInt16, |x: u64| x as u16,
     u32 => U32, UInt32, |x: u64| x as u32,
-    u64 => U64, UInt64, |x: u64| x
+    u64 => U64, UInt64, |x: u64| x,
+    f16 => F16, Float16, |x: u64| f16::from_bits(x as u16)
 );
 
 macro_rules! from_complex {

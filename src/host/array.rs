@@ -9,6 +9,7 @@
 
 use super::args::{Complex32, Complex64, Element};
 use twinjit_host::memory::{self, MemInfo};
+use twinjit_ir::half::f16;
 use twinjit_ir::Scalar;
 
 /// An owned NumPy-style array: dtype, shape, strides in elements, and a buffer shared with the
@@ -178,6 +179,7 @@ impl Array {
             Scalar::Int64 => self.to_vec::<i64>().unwrap_or_default().into_iter().map(|x| x as f64).collect(),
             Scalar::Float32 => self.to_vec::<f32>().unwrap_or_default().into_iter().map(f64::from).collect(),
             Scalar::Float64 => self.to_vec::<f64>().unwrap_or_default(),
+            Scalar::Float16 => self.to_vec::<f16>().unwrap_or_default().into_iter().map(f64::from).collect(),
             Scalar::Int8 => self.to_vec::<i8>().unwrap_or_default().into_iter().map(f64::from).collect(),
             Scalar::Int16 => self.to_vec::<i16>().unwrap_or_default().into_iter().map(f64::from).collect(),
             Scalar::UInt8 => self.to_vec::<u8>().unwrap_or_default().into_iter().map(f64::from).collect(),
@@ -262,7 +264,9 @@ impl Array {
                 .iter()
                 .map(|&b| if b { "True" } else { "False" }.into())
                 .collect(),
-            Scalar::Float32 | Scalar::Float64 => self.to_f64_vec().iter().map(|x| format!("{x:?}")).collect(),
+            Scalar::Float16 | Scalar::Float32 | Scalar::Float64 => {
+                self.to_f64_vec().iter().map(|x| format!("{x:?}")).collect()
+            }
             Scalar::Int8 => texts::<i8>(self),
             Scalar::Int16 => texts::<i16>(self),
             Scalar::Int32 => texts::<i32>(self),

@@ -293,6 +293,7 @@ fn make_array(dtype: &str, shape: Vec<i64>, vals: &[Lit]) -> Option<RtValue> {
         "complex64" => ArrayData::C64(vals.iter().map(|v| c(v).map(|x| x as f32)).collect()),
         "float64" => ArrayData::F64(vals.iter().map(f).collect()),
         "float32" => ArrayData::F32(vals.iter().map(|v| f(v) as f32).collect()),
+        "float16" => ArrayData::F16(vals.iter().map(|v| twinjit::f16::from_f64(f(v))).collect()),
         "int64" => ArrayData::I64(vals.iter().map(i).collect()),
         "int32" => ArrayData::I32(vals.iter().map(|v| i(v) as i32).collect()),
         "int16" => ArrayData::I16(vals.iter().map(|v| i(v) as i16).collect()),
@@ -373,6 +374,11 @@ pub fn arg_value(e: &Expr) -> Option<RtValue> {
             "float32" => match num(a0?)? {
                 Lit::Int(i) => Some(RtValue::F32(i as f32)),
                 Lit::Float(x) => Some(RtValue::F32(x as f32)),
+                _ => None,
+            },
+            "float16" => match num(a0?)? {
+                Lit::Int(i) => Some(RtValue::F16(twinjit::f16::from_f64(i as f64))),
+                Lit::Float(x) => Some(RtValue::F16(twinjit::f16::from_f64(x))),
                 _ => None,
             },
             "float64" => match num(a0?)? {
@@ -616,6 +622,7 @@ pub fn value_to_rt(v: &twinjit::Value) -> RtValue {
         V::U64(i) => RtValue::U64(*i),
         V::C64(z) => RtValue::C64([z.re, z.im]),
         V::C128(z) => RtValue::C128([z.re, z.im]),
+        V::F16(x) => RtValue::F16(*x),
         V::Tuple(vs) => RtValue::Tuple(vs.iter().map(value_to_rt).collect()),
         V::List(vs) => {
             let items: Vec<RtValue> = vs.iter().map(value_to_rt).collect();
@@ -638,6 +645,7 @@ pub fn value_to_rt(v: &twinjit::Value) -> RtValue {
                 Scalar::UInt64 => ArrayData::U64(a.to_vec().unwrap()),
                 Scalar::Complex64 => ArrayData::C64(a.to_vec().unwrap()),
                 Scalar::Complex128 => ArrayData::C128(a.to_vec().unwrap()),
+                Scalar::Float16 => ArrayData::F16(a.to_vec().unwrap()),
             };
             RtValue::Array(ArrayRef::new(data, a.shape().iter().map(|&d| d as i64).collect()).unwrap())
         }

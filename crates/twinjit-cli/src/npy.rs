@@ -1,10 +1,10 @@
 //! Reading and writing NumPy `.npy` files (format versions 1-3; `bool`, the signed and
-//! unsigned integers of 8 to 64 bits, `float32`, `float64`, `complex64` and `complex128`,
+//! unsigned integers of 8 to 64 bits, `float16`, `float32`, `float64`, `complex64` and `complex128`,
 //! either byte order (big-endian
 //! files are converted); C or Fortran order). Only this crate does file-format I/O.
 
 use std::io::Write;
-use twinjit::{Complex32, Complex64};
+use twinjit::{f16, Complex32, Complex64};
 
 /// An array read from a `.npy` file, in C order.
 #[derive(Clone, Debug, PartialEq)]
@@ -22,6 +22,7 @@ pub enum NpyData {
     U64(Vec<u64>),
     C64(Vec<Complex32>),
     C128(Vec<Complex64>),
+    F16(Vec<f16>),
 }
 
 /// `$body` with `$v` bound to the vector of whichever variant `$data` is.
@@ -41,6 +42,7 @@ macro_rules! each_npy {
             NpyData::U64($v) => $body,
             NpyData::C64($v) => $body,
             NpyData::C128($v) => $body,
+            NpyData::F16($v) => $body,
         }
     };
 }
@@ -63,6 +65,7 @@ macro_rules! map_npy {
             NpyData::U64($v) => NpyData::U64($body),
             NpyData::C64($v) => NpyData::C64($body),
             NpyData::C128($v) => NpyData::C128($body),
+            NpyData::F16($v) => NpyData::F16($body),
         }
     };
 }
@@ -115,7 +118,7 @@ macro_rules! npy_elem {
         }
     )*};
 }
-npy_elem!(i8, i16, i32, i64, u8, u16, u32, u64, f32, f64);
+npy_elem!(i8, i16, i32, i64, u8, u16, u32, u64, f32, f64, f16);
 
 impl NpyElem for bool {
     const SIZE: usize = 1;
@@ -150,6 +153,7 @@ impl NpyData {
             NpyData::U64(_) => "<u8",
             NpyData::C64(_) => "<c8",
             NpyData::C128(_) => "<c16",
+            NpyData::F16(_) => "<f2",
         }
     }
 }
@@ -210,13 +214,13 @@ pub fn parse(bytes: &[u8]) -> Result<Npy, String> {
     };
     let size: usize = match code {
         "b1" | "?" | "i1" | "u1" => 1,
-        "i2" | "u2" => 2,
+        "i2" | "u2" | "f2" => 2,
         "i4" | "u4" | "f4" => 4,
         "i8" | "u8" | "f8" | "c8" => 8,
         "c16" => 16,
         other => {
             return Err(format!(
-                "unsupported dtype `{other}` (supported: bool, int8 to int64, uint8 to uint64, float32, float64, complex64, complex128)"
+                "unsupported dtype `{other}` (supported: bool, int8 to int64, uint8 to uint64, float16, float32, float64, complex64, complex128)"
             ))
         }
     };
@@ -229,6 +233,7 @@ pub fn parse(bytes: &[u8]) -> Result<Npy, String> {
     let data = match code {
         "f8" => NpyData::F64(elems(body, swap)),
         "f4" => NpyData::F32(elems(body, swap)),
+        "f2" => NpyData::F16(elems(body, swap)),
         "i8" => NpyData::I64(elems(body, swap)),
         "i4" => NpyData::I32(elems(body, swap)),
         "i2" => NpyData::I16(elems(body, swap)),

@@ -77,6 +77,7 @@ fn parse_scalar(name: &str, text: &str) -> Result<ArgValue<'static>, String> {
     Ok(match twinjit::ir::Scalar::parse(dtype) {
         Some(twinjit::ir::Scalar::Float64) => ArgValue::F64(parse_float(value).ok_or_else(bad)?),
         Some(twinjit::ir::Scalar::Float32) => ArgValue::F32(parse_float(value).ok_or_else(bad)? as f32),
+        Some(twinjit::ir::Scalar::Float16) => ArgValue::F16(twinjit::f16::from_f64(parse_float(value).ok_or_else(bad)?)),
         Some(twinjit::ir::Scalar::Int64) => ArgValue::I64(int(value).ok_or_else(bad)?),
         Some(twinjit::ir::Scalar::Int32) => ArgValue::I32(int(value).ok_or_else(bad)?),
         Some(twinjit::ir::Scalar::Int16) => ArgValue::I16(int(value).ok_or_else(bad)?),
@@ -100,7 +101,7 @@ fn parse_scalar(name: &str, text: &str) -> Result<ArgValue<'static>, String> {
         }),
         None => {
             return Err(format!(
-                "--arg {name}: unknown dtype `{dtype}` (float64 float32 int8..int64 uint8..uint64 bool complex64 complex128)"
+                "--arg {name}: unknown dtype `{dtype}` (float64 float32 float16 int8..int64 uint8..uint64 bool complex64 complex128)"
             ))
         }
     })
@@ -166,6 +167,7 @@ pub fn json_value(v: &Value) -> String {
         Value::U64(i) => i.to_string(),
         Value::F32(x) => json_float(*x as f64),
         Value::F64(x) => json_float(*x),
+        Value::F16(x) => json_float(x.to_f64()),
         Value::C64(z) => format!("{{\"real\": {}, \"imag\": {}}}", json_float(z.re as f64), json_float(z.im as f64)),
         Value::C128(z) => format!("{{\"real\": {}, \"imag\": {}}}", json_float(z.re), json_float(z.im)),
         Value::Tuple(vs) | Value::List(vs) => format!("[{}]", vs.iter().map(json_value).collect::<Vec<_>>().join(", ")),
@@ -197,6 +199,7 @@ fn write_returned(dir: &std::path::Path, v: &Value, name: &str) -> Result<(), St
                 Scalar::UInt64 => NpyData::U64(a.to_vec().unwrap_or_default()),
                 Scalar::Complex64 => NpyData::C64(a.to_vec().unwrap_or_default()),
                 Scalar::Complex128 => NpyData::C128(a.to_vec().unwrap_or_default()),
+                Scalar::Float16 => NpyData::F16(a.to_vec().unwrap_or_default()),
             };
             let path = dir.join(format!("{name}.npy"));
             npy::write(&path, &Npy { data, shape: a.shape().to_vec(), fortran: false })

@@ -103,6 +103,7 @@ mod with_cuda {
         U64(DeviceArray<u64>),
         C64(DeviceArray<twinjit::Complex32>),
         C128(DeviceArray<twinjit::Complex64>),
+        F16(DeviceArray<twinjit::f16>),
     }
 
     /// `$body` on the host vector and device array of one dtype (`$h`, `$d`), for a pair of
@@ -123,6 +124,7 @@ mod with_cuda {
                 (NpyData::U64($h), DevBuf::U64($d)) => $body,
                 (NpyData::C64($h), DevBuf::C64($d)) => $body,
                 (NpyData::C128($h), DevBuf::C128($d)) => $body,
+                (NpyData::F16($h), DevBuf::F16($d)) => $body,
                 _ => $else,
             }
         };
@@ -177,6 +179,7 @@ mod with_cuda {
                     NpyData::U64(v) => DevBuf::U64(engine.to_device_shaped(v, &arr.shape).map_err(dev_err)?),
                     NpyData::C64(v) => DevBuf::C64(engine.to_device_shaped(v, &arr.shape).map_err(dev_err)?),
                     NpyData::C128(v) => DevBuf::C128(engine.to_device_shaped(v, &arr.shape).map_err(dev_err)?),
+                    NpyData::F16(v) => DevBuf::F16(engine.to_device_shaped(v, &arr.shape).map_err(dev_err)?),
                 }),
             });
         }
@@ -210,6 +213,7 @@ mod with_cuda {
                     (_, Some(DevBuf::U64(x))) => x.into_kernel_arg(),
                     (_, Some(DevBuf::C64(x))) => x.into_kernel_arg(),
                     (_, Some(DevBuf::C128(x))) => x.into_kernel_arg(),
+                    (_, Some(DevBuf::F16(x))) => x.into_kernel_arg(),
                     (Bound::Scalar(s), None) => KernelArg::Scalar(*s),
                     (Bound::Tuple(items), None) => KernelArg::Scalar(ArgValue::Tuple(items)),
                     (Bound::Array(_), None) => KernelArg::Scalar(ArgValue::Invalid("array not on the device")),

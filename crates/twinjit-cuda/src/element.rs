@@ -24,6 +24,8 @@ pub enum ElementType {
     Complex64,
     /// Two `float64`s.
     Complex128,
+    /// IEEE binary16 (`half::f16`).
+    Float16,
 }
 
 impl ElementType {
@@ -43,6 +45,7 @@ impl ElementType {
             ElementType::UInt64 => "uint64",
             ElementType::Complex64 => "complex64",
             ElementType::Complex128 => "complex128",
+            ElementType::Float16 => "float16",
         }
     }
 
@@ -50,7 +53,7 @@ impl ElementType {
     pub fn size(self) -> usize {
         match self {
             ElementType::Bool | ElementType::Int8 | ElementType::UInt8 => 1,
-            ElementType::Int16 | ElementType::UInt16 => 2,
+            ElementType::Int16 | ElementType::UInt16 | ElementType::Float16 => 2,
             ElementType::Int32 | ElementType::UInt32 | ElementType::Float32 => 4,
             ElementType::Int64 | ElementType::UInt64 | ElementType::Float64 | ElementType::Complex64 => 8,
             ElementType::Complex128 => 16,
@@ -145,6 +148,30 @@ complex_element!(num_complex::Complex32, f32, Complex64);
 complex_element!(num_complex::Complex64, f64, Complex128);
 complex_element!([f32; 2], f32, Complex64);
 complex_element!([f64; 2], f64, Complex128);
+
+impl DeviceElement for half::f16 {
+    const TYPE: ElementType = ElementType::Float16;
+}
+
+// A float16 crosses the bus as its 16 bits.
+impl sealed::Transfer for half::f16 {
+    unsafe fn upload(dst: CUdeviceptr, src: &[Self]) -> Result<(), DriverError> {
+        // SAFETY: `f16` is `repr(transparent)` over `u16`; the caller guarantees `dst` holds
+        // `size_of_val(src)` bytes.
+        unsafe {
+            let bits = std::slice::from_raw_parts(src.as_ptr() as *const u16, src.len());
+            result::memcpy_htod_sync(dst, bits)
+        }
+    }
+
+    unsafe fn download(dst: &mut [Self], src: CUdeviceptr) -> Result<(), DriverError> {
+        // SAFETY: as above, and every 16-bit pattern is a valid `f16`.
+        unsafe {
+            let bits = std::slice::from_raw_parts_mut(dst.as_mut_ptr() as *mut u16, dst.len());
+            result::memcpy_dtoh_sync(bits, src)
+        }
+    }
+}
 
 impl DeviceElement for bool {
     const TYPE: ElementType = ElementType::Bool;

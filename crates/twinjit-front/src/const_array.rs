@@ -209,6 +209,8 @@ fn convert_real(x: Const, to: Scalar, wrap: bool) -> Result<Const, String> {
         })),
         (Const::Float(f), Scalar::Float32) => Ok(Const::Float(f64::from(f as f32))),
         (Const::Float(f), Scalar::Float64) => Ok(Const::Float(f)),
+        (Const::Float(f), Scalar::Float16) => Ok(Const::Float(twinjit_ir::half::f16::from_f64(f).to_f64())),
+        (Const::Int(i), Scalar::Float16) => Ok(Const::Float(twinjit_ir::half::f16::from_f64(i as f64).to_f64())),
         (Const::Int(i), s) if s.is_float() => {
             Ok(Const::Float(if s == Scalar::Float32 { f64::from(i as f32) } else { i as f64 }))
         }

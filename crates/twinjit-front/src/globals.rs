@@ -440,6 +440,7 @@ fn narrow(s: Scalar, v: Option<ConstValue>) -> Option<ConstValue> {
         // NumPy drops the imaginary part with a ComplexWarning: not frozen silently.
         _ if im != 0.0 => None,
         Scalar::Float32 => Some(ConstValue::Float(f64::from(x as f32))),
+        Scalar::Float16 => Some(ConstValue::Float(twinjit_ir::half::f16::from_f64(x).to_f64())),
         s if s.is_int() && s != Scalar::Int64 => {
             let t = x.trunc();
             let (lo, hi) = s.int_range();

@@ -29,6 +29,7 @@ use twinjit_ir::{
 };
 
 mod cuda_random;
+mod fp16;
 mod inner;
 mod libdevice;
 mod loops;
@@ -1604,6 +1605,11 @@ impl Lower<'_> {
                     return self.libdevice_call(f, args, span);
                 }
             }
+            if let Some(f) = path.strip_prefix("numba.cuda.fp16.").filter(|f| fp16::known(f)) {
+                if c.arguments.keywords.is_empty() {
+                    return self.fp16_call(f, args, span);
+                }
+            }
             return self.opaque_use(&written, &path, span, true);
         }
         // cuda.*: module path calls.
@@ -2148,6 +2154,7 @@ impl Lower<'_> {
             }
             ["random", draw] if cuda_random::DRAWS.contains(draw) => self.cuda_random_call(draw, args, span),
             ["libdevice", f] => self.libdevice_call(f, args, span),
+            ["fp16", f] => self.fp16_call(f, args, span),
             // numba-cuda copies a module-level array into constant memory; twinjit freezes every
             // module-level array into the module already, so this is a read of that global (or
             // its own error: an array twinjit cannot compute).

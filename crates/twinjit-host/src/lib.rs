@@ -39,7 +39,7 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, FuncId, Linkage, Module, ModuleError, ModuleReloc};
 use hashbrown::HashMap;
-use twinjit_ir::{InstKind, TypedProgram};
+use twinjit_ir::{InstKind, Scalar, Type, TypedProgram};
 
 /// Why host compilation failed.
 #[derive(Debug, thiserror::Error)]
@@ -297,11 +297,39 @@ fn define(
     Ok(())
 }
 
+/// float16 is a CUDA type: Numba's CPU target has none (it cannot load a float16 element),
+/// so the host target refuses it too, at the first value that has it.
+fn refuse_float16(program: &TypedProgram) -> Result<(), HostError> {
+    fn half(t: &Type) -> bool {
+        match t {
+            Type::Scalar(s) => *s == Scalar::Float16,
+            Type::Array(a) => a.dtype == Scalar::Float16,
+            Type::Tuple(ts) => ts.iter().any(half),
+            Type::List(e) | Type::Optional(e) => half(e),
+            _ => false,
+        }
+    }
+    for tf in &program.functions {
+        let f = &tf.func;
+        if let Some(k) = (0..f.values.len()).find(|&k| half(&f.values[k].ty)) {
+            return Err(HostError::Unsupported(twinjit_ir::abi::Unsupported {
+                what: "float16".into(),
+                span: f.value_span(twinjit_ir::Value(k as u32)),
+                hint: "float16 exists in CUDA kernels and device functions (@cuda.jit), as in Numba, whose CPU \
+                       target has no float16 either; use float32 on the host"
+                    .into(),
+            }));
+        }
+    }
+    Ok(())
+}
+
 fn compile_inner(
     program: &TypedProgram,
     options: &HostOptions,
     keep_artifact: bool,
 ) -> Result<CompiledProgram, HostError> {
+    refuse_float16(program)?;
     let mut module = new_module(isa()?);
     let mut captured = keep_artifact.then(Vec::new);
     let internal = |e: cranelift_module::ModuleError| HostError::Internal(e.to_string());

@@ -250,6 +250,7 @@ impl ConstArray {
             match comp {
                 Scalar::Float32 => data.extend_from_slice(&(x as f32).to_le_bytes()),
                 Scalar::Float64 => data.extend_from_slice(&x.to_le_bytes()),
+                Scalar::Float16 => data.extend_from_slice(&half::f16::from_f64(x).to_le_bytes()),
                 Scalar::Bool => data.push(u8::from(if matches!(c, Const::Float(_)) { x != 0.0 } else { i != 0 })),
                 s => data.extend_from_slice(&i.to_le_bytes()[..s.size()]),
             }
@@ -285,6 +286,7 @@ impl ConstArray {
                     Scalar::Bool => Const::Bool(b[0] != 0),
                     Scalar::Float32 => Const::Float(f64::from(f32::from_le_bytes([b[0], b[1], b[2], b[3]]))),
                     Scalar::Float64 => Const::Float(f64::from_le_bytes(w)),
+                    Scalar::Float16 => Const::Float(half::f16::from_le_bytes([b[0], b[1]]).to_f64()),
                     s if s.is_signed() => {
                         let sh = 64 - 8 * b.len() as u32;
                         Const::Int((i64::from_le_bytes(w) << sh) >> sh)

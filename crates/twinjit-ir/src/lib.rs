@@ -40,6 +40,8 @@ pub mod written_params;
 pub use builtins::{Builtin, BuiltinInfo, Lowering, Typing};
 pub use exception::{Exception, ExceptionArg, PyScalar};
 pub use function::*;
+/// The `half` crate, whose `f16` is the Rust type of a `float16` element.
+pub use half;
 pub use infer::{infer, InferOptions, TypedFunction, TypedProgram};
 pub use module::{
     DecoratorOptions, ErrorModel, FunctionAttrs, FunctionKind, GufuncLayout, Module, ModuleFunction, RefusedFunction,

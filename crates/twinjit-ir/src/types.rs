@@ -1,7 +1,7 @@
 //! Types and Numba-spelled signatures.
 //!
-//! Scalars are `bool`, the signed and unsigned integers of 8 to 64 bits, `float32`, `float64`,
-//! `complex64` and `complex128`; arrays are `array(dtype, ndim, layout)`;
+//! Scalars are `bool`, the signed and unsigned integers of 8 to 64 bits, `float16` (CUDA only,
+//! as in Numba), `float32`, `float64`, `complex64` and `complex128`; arrays are `array(dtype, ndim, layout)`;
 //! tuples are heterogeneous. `Unknown` is the bottom of the type lattice used while inferring
 //! and the type of every value in untyped IR.
 
@@ -38,6 +38,10 @@ pub enum Scalar {
     Complex64,
     /// `complex128`: a pair of `float64`.
     Complex128,
+    /// `float16` (IEEE binary16): numba-cuda's half type, in kernels and device functions only.
+    /// Numba's CPU target has no float16 (it cannot even load one), and neither does the host
+    /// target. Its arithmetic rounds every result to float16, as PTX's `.f16` instructions do.
+    Float16,
 }
 
 impl Scalar {
@@ -57,11 +61,12 @@ impl Scalar {
             Scalar::UInt64 => "uint64",
             Scalar::Complex64 => "complex64",
             Scalar::Complex128 => "complex128",
+            Scalar::Float16 => "float16",
         }
     }
 
     /// Every scalar type, in Numba's order of `bool`, signed, unsigned, float, complex.
-    pub const ALL: [Scalar; 13] = [
+    pub const ALL: [Scalar; 14] = [
         Scalar::Bool,
         Scalar::Int8,
         Scalar::Int16,
@@ -71,6 +76,7 @@ impl Scalar {
         Scalar::UInt16,
         Scalar::UInt32,
         Scalar::UInt64,
+        Scalar::Float16,
         Scalar::Float32,
         Scalar::Float64,
         Scalar::Complex64,
@@ -81,7 +87,7 @@ impl Scalar {
     pub fn size(self) -> usize {
         match self {
             Scalar::Bool | Scalar::Int8 | Scalar::UInt8 => 1,
-            Scalar::Int16 | Scalar::UInt16 => 2,
+            Scalar::Int16 | Scalar::UInt16 | Scalar::Float16 => 2,
             Scalar::Int32 | Scalar::UInt32 | Scalar::Float32 => 4,
             Scalar::Int64 | Scalar::UInt64 | Scalar::Float64 | Scalar::Complex64 => 8,
             Scalar::Complex128 => 16,
@@ -164,9 +170,9 @@ impl Scalar {
         }
     }
 
-    /// Whether this is `float32` or `float64`.
+    /// Whether this is `float16`, `float32` or `float64`.
     pub fn is_float(self) -> bool {
-        matches!(self, Scalar::Float32 | Scalar::Float64)
+        matches!(self, Scalar::Float16 | Scalar::Float32 | Scalar::Float64)
     }
 
     /// Whether this is `complex64` or `complex128`.
@@ -209,6 +215,7 @@ impl Scalar {
             "uint16" | "u2" | "ushort" => Scalar::UInt16,
             "uint32" | "u4" | "uintc" => Scalar::UInt32,
             "uint64" | "u8" | "uintp" | "uint" | "ulong" | "ulonglong" => Scalar::UInt64,
+            "float16" | "f2" | "half" => Scalar::Float16,
             "float32" | "f4" | "single" => Scalar::Float32,
             "float64" | "f8" | "double" | "float_" => Scalar::Float64,
             "complex64" | "c8" | "csingle" => Scalar::Complex64,
@@ -432,6 +439,7 @@ fn scalar_code(s: Scalar) -> &'static str {
         Scalar::UInt64 => "u8",
         Scalar::Complex64 => "c8",
         Scalar::Complex128 => "c16",
+        Scalar::Float16 => "f2",
     }
 }
 

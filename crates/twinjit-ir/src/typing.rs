@@ -104,6 +104,12 @@ pub fn unify_scalar(a: Scalar, b: Scalar) -> Scalar {
                 Float64
             }
         }
+        // NumPy's promotion: float16 holds int8 and uint8 exactly, float32 the 16-bit integers.
+        (Float16, t) | (t, Float16) => match t.bits() {
+            0..=8 => Float16,
+            9..=16 => Float32,
+            _ => Float64,
+        },
         _ if a.is_signed() == b.is_signed() => Scalar::int(a.bits().max(b.bits()), a.is_signed()),
         _ => {
             let (s, u) = if a.is_signed() { (a, b) } else { (b, a) };
@@ -141,14 +147,19 @@ fn promote_int(a: Scalar, b: Scalar) -> Scalar {
 }
 
 /// The float type of mixed arithmetic: `float32` when every operand converts to it safely
-/// by Numba's rules (`bool`, `int8`, `int16`, `uint8`), `float64` otherwise.
+/// by Numba's rules (`bool`, `int8`, `int16`, `uint8`, `float16`), `float64` otherwise;
+/// `float16` when an operand is and the other is `float16`, `bool` or `int8` (numba-cuda's
+/// half-precision operators, the only float16 loops; `uint8` reaches float16 only unsafely).
 fn float_of(a: Scalar, b: Scalar) -> Scalar {
-    let f32_safe =
-        |s: Scalar| matches!(s, Scalar::Float32 | Scalar::Bool | Scalar::Int8 | Scalar::Int16 | Scalar::UInt8);
-    if f32_safe(a) && f32_safe(b) && (a == Scalar::Float32 || b == Scalar::Float32) {
-        Scalar::Float32
+    use Scalar::*;
+    let f16_safe = |s: Scalar| matches!(s, Float16 | Bool | Int8);
+    let f32_safe = |s: Scalar| matches!(s, Float16 | Float32 | Bool | Int8 | Int16 | UInt8);
+    if f16_safe(a) && f16_safe(b) && (a == Float16 || b == Float16) {
+        Float16
+    } else if f32_safe(a) && f32_safe(b) && (matches!(a, Float16 | Float32) || matches!(b, Float16 | Float32)) {
+        Float32
     } else {
-        Scalar::Float64
+        Float64
     }
 }
 
@@ -166,6 +177,14 @@ pub fn binary(op: BinaryOp, a: Scalar, b: Scalar) -> Result<OpTypes, String> {
         };
     }
     let any_float = a.is_float() || b.is_float();
+    // numba-cuda has float16 loops for `+ - * /` only: `//`, `%` and `**` of a float16
+    // compute in float32 (its nearest loop).
+    if matches!(op, BinaryOp::FloorDiv | BinaryOp::Mod | BinaryOp::Pow)
+        && (a == Scalar::Float16 || b == Scalar::Float16)
+    {
+        let up = |s: Scalar| if s == Scalar::Float16 { Scalar::Float32 } else { s };
+        return binary(op, up(a), up(b));
+    }
     Ok(match op {
         BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::FloorDiv | BinaryOp::Mod => {
             if any_float {
@@ -352,9 +371,10 @@ pub fn compare(_op: CmpOp, a: Scalar, b: Scalar) -> Scalar {
     unify_scalar(a, b)
 }
 
-/// The result of a one-argument `math` function on `a` (int arguments become float64).
+/// The result of a one-argument `math` function on `a` (int arguments become float64; a
+/// float16 one computes in float32, numba-cuda's nearest loop, but for [`HALF_MATH`]).
 pub fn math_unary(a: Scalar) -> Scalar {
-    if a == Scalar::Float32 {
+    if matches!(a, Scalar::Float32 | Scalar::Float16) {
         Scalar::Float32
     } else {
         Scalar::Float64
@@ -363,12 +383,27 @@ pub fn math_unary(a: Scalar) -> Scalar {
 
 /// The result of a two-argument `math` function.
 pub fn math_binary(a: Scalar, b: Scalar) -> Scalar {
-    if a == Scalar::Float32 && b == Scalar::Float32 {
+    let small = |s: Scalar| matches!(s, Scalar::Float32 | Scalar::Float16);
+    if small(a) && small(b) {
         Scalar::Float32
     } else {
         Scalar::Float64
     }
 }
+
+/// The `math` functions numba-cuda has a float16 loop for (`Math_unary_with_fp16`): on a
+/// float16 they give a float16 (computed in float32 and rounded, as `cuda_fp16.h` does).
+pub const HALF_MATH: [Builtin; 9] = [
+    Builtin::Sin,
+    Builtin::Cos,
+    Builtin::Sqrt,
+    Builtin::Log,
+    Builtin::Log2,
+    Builtin::Log10,
+    Builtin::Exp,
+    Builtin::Exp2,
+    Builtin::Fabs,
+];
 
 /// The result type of a NumPy ufunc with `loops` on scalar arguments, as Numba selects the
 /// loop: the first loop every argument casts to safely.
@@ -600,6 +635,7 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
         Ok(acc)
     };
     Ok(match info.typing {
+        Typing::FloatMath if HALF_MATH.contains(&b) && scalar(0)? == Scalar::Float16 => Type::Scalar(Scalar::Float16),
         Typing::FloatMath | Typing::FloatScale(_) => Type::Scalar(float_of_args()?),
         Typing::FloatToInt => {
             scalar(0)?;
@@ -2360,6 +2396,34 @@ mod tests {
             Err(e) => e,
         };
         assert_eq!(got, expect, "{a:?} {} {b:?}", op.symbol());
+    }
+
+    /// float16 rows, as numba-cuda 0.30.4 types them (`cuda.compile_ptx(f, (float16, t),
+    /// device=True)` on `a + b`, `a / b` and `max(a, b)`, whose result type it returns; no GPU
+    /// needed). Its simulator follows NumPy instead (float16 + an int literal stays float16).
+    #[test]
+    fn numba_cuda_float16_rules() {
+        let order = [Bool, Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64, Float16, Float32, Float64];
+        let add = "float16 float16 float32 float64 float64 float32 float64 float64 float64 float16 float32 float64";
+        let max = "float16 float32 float64 float64 float16 float32 float64 float64 float16 float32 float64";
+        for (k, t) in order.iter().enumerate() {
+            let want = add.split(' ').nth(k).unwrap();
+            for op in [BinaryOp::Add, BinaryOp::Div] {
+                assert_eq!(binary(op, Float16, *t).unwrap().result.name(), want, "float16 {} {t:?}", op.symbol());
+            }
+        }
+        // max(float16, bool) is a typing error in numba-cuda; the other columns unify.
+        for (t, want) in order[1..].iter().zip(max.split(' ')) {
+            assert_eq!(unify_scalar(Float16, *t).name(), want, "max(float16, {t:?})");
+        }
+        for op in [BinaryOp::Pow, BinaryOp::FloorDiv, BinaryOp::Mod] {
+            assert_eq!(binary(op, Float16, Float16).unwrap().result, Float32, "{}", op.symbol());
+        }
+        assert_eq!(binary(BinaryOp::Pow, Float16, Int64).unwrap().result, Float32);
+        // math.atan has no float16 loop (float32), math.sqrt has one.
+        let f16 = [Type::Scalar(Float16)];
+        assert_eq!(builtin(Builtin::Atan, &f16).unwrap(), Type::F32);
+        assert_eq!(builtin(Builtin::Sqrt, &f16).unwrap(), Type::Scalar(Float16));
     }
 
     /// Rows of the table Numba 0.68 gives for `a + b` on NumPy scalars of these types (and

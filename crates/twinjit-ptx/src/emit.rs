@@ -50,6 +50,7 @@ fn reg_ty(s: Scalar) -> &'static str {
         Scalar::Int64 | Scalar::UInt64 => "i64",
         Scalar::Float32 => "float",
         Scalar::Float64 => "double",
+        Scalar::Float16 => "half",
         // A complex value is two parts (`twinjit_ir::abi::flatten`); this is one part's type.
         Scalar::Complex64 => "float",
         Scalar::Complex128 => "double",
@@ -95,6 +96,9 @@ pub(crate) fn part_types(t: &Type) -> Vec<&'static str> {
 fn const_op(c: Const, s: Scalar) -> String {
     match (c, s) {
         (Const::Float(x), Scalar::Float32) => float_lit(x as f32 as f64),
+        (Const::Float(x), Scalar::Float16) => half_lit(x),
+        (Const::Int(i), Scalar::Float16) => half_lit(i as f64),
+        (Const::Bool(b), Scalar::Float16) => half_lit(b as i64 as f64),
         (Const::Float(x), _) if s.is_float() => float_lit(x),
         (Const::Int(i), Scalar::Float32) => float_lit(i as f32 as f64),
         (Const::Int(i), Scalar::Float64) => float_lit(i as f64),
@@ -114,6 +118,11 @@ fn const_op(c: Const, s: Scalar) -> String {
 /// LLVM's exact hexadecimal float literal (a float constant is written as the double it equals).
 fn float_lit(x: f64) -> String {
     format!("0x{:016X}", x.to_bits())
+}
+
+/// LLVM's literal of a `half`: `0xH` and the 16 bits of `x` rounded to float16.
+fn half_lit(x: f64) -> String {
+    format!("0xH{:04X}", twinjit_ir::half::f16::from_f64(x).to_bits())
 }
 
 fn zero_op(ty: &str) -> &'static str {
@@ -1129,8 +1138,16 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
             let (src, sc) = if xt == "float" { ("f32", "f") } else { ("f64", "d") };
             me.def(format!("call {dt} asm \"cvt.rzi.{dst}.{src} $0, $1;\", \"={dc},{sc}\"({xt} {xo})"))
         };
+        if from == Float16 && !matches!(to, Bool | Float32 | Float64) {
+            // To an integer: through float32, which holds every float16 exactly.
+            let w = self.def(format!("fpext half {xo} to float"));
+            return self.cast(&Part { ty: "float", op: w }, Float32, to);
+        }
         match (from, to) {
             (f, Bool) if f.is_float() => self.def(format!("fcmp une {xt} {xo}, 0.0")),
+            // One rounding (cvt.rn.f16.f32 / .f64), as float16() of the value rounds.
+            (Float16, Float32 | Float64) => self.def(format!("fpext half {xo} to {tt}")),
+            (Float32 | Float64, Float16) => self.def(format!("fptrunc {xt} {xo} to half")),
             (_, Bool) => self.def(format!("icmp ne {xt} {xo}, 0")),
             (Bool, t) if t.is_int() => self.def(format!("zext i1 {xo} to {tt}")),
             (Bool, _) => self.def(format!("uitofp i1 {xo} to {tt}")),
@@ -1374,6 +1391,43 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
             .iter()
             .map(|a| self.vals[a.index()].first().cloned().unwrap_or(Part { ty: "i64", op: "0".into() }))
             .collect();
+        let math = match bi.info().lowering {
+            Lowering::Intrinsic(i) => i != Intrinsic::SameAddress,
+            Lowering::Libm(_) => true,
+            _ => false,
+        };
+        if math && xs.iter().any(|p| p.ty == "half") {
+            // float16 math in float32, rounded once (what `cuda_fp16.h` does, and the
+            // interpreter): exact for the rounding functions, correctly rounded for sqrt.
+            let wide: Vec<Part> = xs
+                .iter()
+                .map(|p| match p.ty {
+                    "half" => Part { ty: "float", op: self.def(format!("fpext half {} to float", p.op)) },
+                    _ => p.clone(),
+                })
+                .collect();
+            let half_out = rty.scalar() == Some(Scalar::Float16);
+            let wty = if half_out { Type::F32 } else { rty.clone() };
+            let mut r = self.builtin_parts(bi, args, wide, &wty, span)?;
+            if half_out {
+                if let Some(p) = r.first_mut() {
+                    *p = Part { ty: "half", op: self.def(format!("fptrunc float {} to half", p.op)) };
+                }
+            }
+            return Ok(r);
+        }
+        self.builtin_parts(bi, args, xs, rty, span)
+    }
+
+    /// [`Self::builtin`] on the first parts `xs` of `args`.
+    fn builtin_parts(
+        &mut self,
+        bi: Builtin,
+        args: &[Value],
+        xs: Vec<Part>,
+        rty: &Type,
+        span: Span,
+    ) -> Result<Parts, PtxError> {
         let one = |ty: &'static str, op: String| Ok(vec![Part { ty, op }]);
         let t = xs.first().map(|p| p.ty).unwrap_or("double");
         match bi.info().lowering {
@@ -1840,6 +1894,13 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
                 let b = self.def(format!("bitcast float {} to i32", v.op));
                 let r = shfl(self, &b);
                 self.def(format!("bitcast i32 {r} to float"))
+            }
+            Scalar::Float16 => {
+                let h = self.def(format!("bitcast half {} to i16", v.op));
+                let b = self.def(format!("zext i16 {h} to i32"));
+                let r = shfl(self, &b);
+                let t = self.def(format!("trunc i32 {r} to i16"));
+                self.def(format!("bitcast i16 {t} to half"))
             }
             Scalar::Bool => {
                 let b = self.def(format!("zext i1 {} to i32", v.op));

@@ -15,6 +15,7 @@ pub(super) fn is_zero(v: &RtValue) -> bool {
         RtValue::I64(i) => *i == 0,
         RtValue::F32(x) => *x == 0.0,
         RtValue::F64(x) => *x == 0.0,
+        RtValue::F16(x) => x.to_f32() == 0.0,
         RtValue::C64([re, im]) => *re == 0.0 && *im == 0.0,
         RtValue::C128([re, im]) => *re == 0.0 && *im == 0.0,
         v => v.int_bits().is_some_and(|(_, b)| b == 0),
@@ -166,6 +167,7 @@ pub(super) fn unary(op: UnaryOp, a: &RtValue) -> RtValue {
         (UnaryOp::Neg, RtValue::I32(i)) => RtValue::I32(i.wrapping_neg()),
         (UnaryOp::Neg, RtValue::F64(x)) => RtValue::F64(-x),
         (UnaryOp::Neg, RtValue::F32(x)) => RtValue::F32(-x),
+        (UnaryOp::Neg, RtValue::F16(x)) => RtValue::F16(-*x),
         (UnaryOp::Invert, RtValue::Bool(b)) => RtValue::Bool(!b),
         (UnaryOp::Invert, RtValue::I64(i)) => RtValue::I64(!i),
         (UnaryOp::Invert, RtValue::I32(i)) => RtValue::I32(!i),
@@ -204,6 +206,9 @@ pub(super) fn binary(op: BinaryOp, a: &RtValue, b: &RtValue) -> Result<RtValue, 
         },
         (RtValue::F64(x), RtValue::F64(y)) => RtValue::F64(float64(op, *x, *y)),
         (RtValue::F32(x), RtValue::F32(y)) => RtValue::F32(float32(op, *x, *y)),
+        // float16 arithmetic in float32, rounded once: exact for + - * / (float32 holds every
+        // product and quotient bit float16 rounding needs), as PTX's `.f16` instructions give.
+        (RtValue::F16(x), RtValue::F16(y)) => RtValue::F16(half::f16::from_f32(float32(op, x.to_f32(), y.to_f32()))),
         (RtValue::F64(x), RtValue::I64(y)) if op == Pow => RtValue::F64(powi_f64(*x, *y)?),
         (RtValue::F32(x), RtValue::I64(y)) if op == Pow => RtValue::F32(powi_f32(*x, *y)?),
         (RtValue::U64(x), RtValue::U64(y)) => {
@@ -285,6 +290,7 @@ pub(super) fn compare(op: CmpOp, a: &RtValue, b: &RtValue) -> bool {
         (RtValue::I64(x), RtValue::I64(y)) => cmp(op, x, y),
         (RtValue::F32(x), RtValue::F32(y)) => cmp(op, x, y),
         (RtValue::F64(x), RtValue::F64(y)) => cmp(op, x, y),
+        (RtValue::F16(x), RtValue::F16(y)) => cmp(op, x.to_f32(), y.to_f32()),
         (x, y) => match (x.int_bits(), y.int_bits()) {
             (Some((s, a)), Some((t, b))) => cmp(op, s.int_value(a), t.int_value(b)),
             _ => false,
@@ -319,8 +325,20 @@ pub fn cast(v: &RtValue, to: Scalar) -> RtValue {
     let float = match v {
         RtValue::F32(x) => Some(*x as f64),
         RtValue::F64(x) => Some(*x),
+        RtValue::F16(x) => Some(x.to_f64()),
         _ => None,
     };
+    if to == Scalar::Float16 {
+        // One rounding from the exact value: float64 holds every float16, float32 and integer
+        // float16 can represent without overflow.
+        return RtValue::F16(match (v, float, v.int_bits()) {
+            (RtValue::F32(x), _, _) => half::f16::from_f32(*x),
+            (_, Some(x), _) => half::f16::from_f64(x),
+            (_, None, Some((Scalar::UInt64, b))) => half::f16::from_f64(b as u64 as f64),
+            (_, None, Some((_, b))) => half::f16::from_f64(b as f64),
+            _ => half::f16::ZERO,
+        });
+    }
     if to.is_float() {
         let x = match (float, v.int_bits()) {
             (Some(x), _) => x,
@@ -358,8 +376,28 @@ pub fn cast(v: &RtValue, to: Scalar) -> RtValue {
 }
 
 pub(super) fn builtin(b: Builtin, args: &[&RtValue], rty: &Type) -> Result<RtValue, RuntimeErrorKind> {
-    let _ = rty;
     let bad = || RuntimeErrorKind::Unsupported(format!("{} of {:?}", b.name(), args));
+    if args.iter().any(|a| matches!(a, RtValue::F16(_))) {
+        // float16 math runs in float32 and rounds the result (`cuda_fp16.h`'s way).
+        let wide: Vec<RtValue> = args
+            .iter()
+            .map(|a| {
+                cast(
+                    a,
+                    if matches!(a, RtValue::F16(_)) {
+                        Scalar::Float32
+                    } else {
+                        a.ty().scalar().unwrap_or(Scalar::Int64)
+                    },
+                )
+            })
+            .collect();
+        let r = builtin(b, &wide.iter().collect::<Vec<_>>(), rty)?;
+        return Ok(match (r, rty.scalar()) {
+            (r @ RtValue::F32(_), Some(Scalar::Float16)) => cast(&r, Scalar::Float16),
+            (r, _) => r,
+        });
+    }
     match b.info().lowering {
         Lowering::Intrinsic(Intrinsic::SameAddress) => Ok(RtValue::Bool(match args {
             [RtValue::Array(x), RtValue::Array(y)] => std::rc::Rc::ptr_eq(&x.data, &y.data) && x.base == y.base,

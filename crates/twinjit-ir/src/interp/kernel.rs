@@ -588,6 +588,7 @@ fn match_key(v: &RtValue) -> Option<u64> {
     match v {
         RtValue::F32(x) => Some(x.to_bits() as u64),
         RtValue::F64(x) => Some(x.to_bits()),
+        RtValue::F16(x) => Some(x.to_bits() as u64),
         other => other.int_bits().map(|(_, i)| i as u64),
     }
 }

@@ -900,6 +900,7 @@ pub fn scalar_of(v: &RtValue) -> Option<Scalar> {
         RtValue::I64(_) => Scalar::Int64,
         RtValue::F32(_) => Scalar::Float32,
         RtValue::F64(_) => Scalar::Float64,
+        RtValue::F16(_) => Scalar::Float16,
         v => return v.int_bits().map(|(s, _)| s),
     })
 }

@@ -35,6 +35,8 @@ pub enum ArrayData {
     C64(Vec<[f32; 2]>),
     /// `complex128`
     C128(Vec<[f64; 2]>),
+    /// `float16`
+    F16(Vec<half::f16>),
 }
 
 /// `$body` with `$v` bound to the vector of whichever variant of
@@ -56,6 +58,7 @@ macro_rules! each_array_data {
             $crate::interp::ArrayData::U64($v) => $body,
             $crate::interp::ArrayData::C64($v) => $body,
             $crate::interp::ArrayData::C128($v) => $body,
+            $crate::interp::ArrayData::F16($v) => $body,
         }
     };
 }
@@ -131,6 +134,11 @@ macro_rules! by_dtype {
                 let $z = [0f64; 2];
                 $body
             }
+            Scalar::Float16 => {
+                let $var = ArrayData::F16;
+                let $z = half::f16::ZERO;
+                $body
+            }
         }
     };
 }
@@ -176,6 +184,7 @@ element!(u64, UInt64, U64);
 // A complex element: (real, imaginary).
 element!([f32; 2], Complex64, C64);
 element!([f64; 2], Complex128, C128);
+element!(half::f16, Float16, F16);
 
 impl ArrayData {
     /// Number of elements.
@@ -275,6 +284,7 @@ fn le_bytes(v: &RtValue) -> Vec<u8> {
         RtValue::U64(x) => x.to_le_bytes().to_vec(),
         RtValue::F32(x) => x.to_le_bytes().to_vec(),
         RtValue::F64(x) => x.to_le_bytes().to_vec(),
+        RtValue::F16(x) => x.to_le_bytes().to_vec(),
         RtValue::C64([a, b]) => [a.to_le_bytes(), b.to_le_bytes()].concat(),
         RtValue::C128([a, b]) => [a.to_le_bytes(), b.to_le_bytes()].concat(),
         _ => Vec::new(),
@@ -297,6 +307,7 @@ fn from_le_bytes(s: Scalar, b: &[u8]) -> Option<RtValue> {
         Scalar::Int32 => RtValue::I32(i32::from_le_bytes(w(4)?[..4].try_into().ok()?)),
         Scalar::UInt32 => RtValue::U32(u32::from_le_bytes(w(4)?[..4].try_into().ok()?)),
         Scalar::Float32 => RtValue::F32(f32::from_le_bytes(w(4)?[..4].try_into().ok()?)),
+        Scalar::Float16 => RtValue::F16(half::f16::from_le_bytes(w(2)?[..2].try_into().ok()?)),
         Scalar::Int64 => RtValue::I64(i64::from_le_bytes(w(8)?)),
         Scalar::UInt64 => RtValue::U64(u64::from_le_bytes(w(8)?)),
         Scalar::Float64 => RtValue::F64(f64::from_le_bytes(w(8)?)),
@@ -503,6 +514,8 @@ pub enum RtValue {
     C64([f32; 2]),
     /// `complex128`
     C128([f64; 2]),
+    /// `float16`.
+    F16(half::f16),
     /// An array view.
     Array(ArrayRef),
     /// A tuple.
@@ -521,11 +534,13 @@ impl RtValue {
             Const::Int(i) => match s {
                 Some(Scalar::Float64) => RtValue::F64(i as f64),
                 Some(Scalar::Float32) => RtValue::F32(i as f32),
+                Some(Scalar::Float16) => RtValue::F16(half::f16::from_f64(i as f64)),
                 Some(s) if s.is_int() => RtValue::int(s, i),
                 _ => RtValue::I64(i),
             },
             Const::Float(x) => match s {
                 Some(Scalar::Float32) => RtValue::F32(x as f32),
+                Some(Scalar::Float16) => RtValue::F16(half::f16::from_f64(x)),
                 _ => RtValue::F64(x),
             },
         }
@@ -536,6 +551,7 @@ impl RtValue {
         match ty {
             Type::Scalar(Scalar::Bool) => RtValue::Bool(false),
             Type::Scalar(Scalar::Float32) => RtValue::F32(0.0),
+            Type::Scalar(Scalar::Float16) => RtValue::F16(half::f16::ZERO),
             Type::Scalar(Scalar::Float64) => RtValue::F64(0.0),
             Type::Scalar(Scalar::Complex64) => RtValue::C64([0.0; 2]),
             Type::Scalar(Scalar::Complex128) => RtValue::C128([0.0; 2]),
@@ -630,6 +646,7 @@ impl RtValue {
             RtValue::I64(_) => Type::I64,
             RtValue::F32(_) => Type::F32,
             RtValue::F64(_) => Type::F64,
+            RtValue::F16(_) => Type::Scalar(Scalar::Float16),
             RtValue::C64(_) => Type::Scalar(Scalar::Complex64),
             RtValue::C128(_) => Type::Scalar(Scalar::Complex128),
             RtValue::I8(_) | RtValue::I16(_) | RtValue::U8(_) | RtValue::U16(_) | RtValue::U32(_) | RtValue::U64(_) => {
@@ -646,6 +663,7 @@ impl RtValue {
         match (self, other) {
             (RtValue::F64(a), RtValue::F64(b)) => a == b || (a.is_nan() && b.is_nan()),
             (RtValue::F32(a), RtValue::F32(b)) => a == b || (a.is_nan() && b.is_nan()),
+            (RtValue::F16(a), RtValue::F16(b)) => a == b || (a.is_nan() && b.is_nan()),
             (RtValue::C64([a, b]), RtValue::C64([c, d])) => {
                 RtValue::F32(*a).same(&RtValue::F32(*c)) && RtValue::F32(*b).same(&RtValue::F32(*d))
             }
@@ -684,6 +702,7 @@ impl RtValue {
             }
             RtValue::F32(x) => PyScalar::Float(*x as f64),
             RtValue::F64(x) => PyScalar::Float(*x),
+            RtValue::F16(x) => PyScalar::Float(x.to_f64()),
             // Typed IR raises with scalars only (the verifier checks it).
             RtValue::None
             | RtValue::C64(_)
@@ -710,6 +729,7 @@ impl fmt::Display for RtValue {
             RtValue::U64(i) => write!(f, "{i}"),
             RtValue::F32(x) => f.write_str(&crate::print::float_text(*x as f64)),
             RtValue::F64(x) => f.write_str(&crate::print::float_text(*x)),
+            RtValue::F16(x) => f.write_str(&crate::print::float_text(x.to_f64())),
             RtValue::C64([re, im]) => f.write_str(&crate::print::python_complex_repr(*re as f64, *im as f64)),
             RtValue::C128([re, im]) => f.write_str(&crate::print::python_complex_repr(*re, *im)),
             RtValue::Tuple(vs) => crate::print::python_tuple(f, vs),
