@@ -916,7 +916,12 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
                     matches!(at.dtype, Scalar::UInt32 | Scalar::UInt64),
                     "numba-cuda's inc and dec work on uint32 and uint64 arrays",
                 ),
-                _ => (at.dtype != Scalar::Bool, "atomics work on int32, int64, float32 and float64 arrays"),
+                // numba-cuda has no float16 atomics (its arithmetic atomics take float32,
+                // float64 and the 32- and 64-bit integers).
+                _ => (
+                    !matches!(at.dtype, Scalar::Bool | Scalar::Float16),
+                    "atomics work on int32, int64, float32 and float64 arrays",
+                ),
             };
             if !ok_dtype {
                 return Err(TypeError::new(
