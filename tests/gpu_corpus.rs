@@ -657,6 +657,55 @@ fn cuda_ufuncs_are_called_like_numba_cuda() {
     assert!(e.to_string().contains("not a CUDA ufunc"), "{e}");
 }
 
+/// CUDA gufuncs called from Rust as numba-cuda calls them: `f(a, b, out)` with loop
+/// dimensions of any shape (flattened), a broadcast input, a number for a scalar core, on a
+/// stream, and the errors. Expected values are those of tests/kernels_cuda/cuda_gufuncs.py
+/// (the same functions as CPU gufuncs under Numba 0.68.1).
+#[test]
+fn cuda_gufuncs_are_called_like_numba_cuda() {
+    use twinjit::cuda::IntoKernelArg;
+    libdevice_from_repo();
+    let Some(engine) = gpu_engine(EngineOptions::default()) else { return };
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/kernels_cuda/cuda_gufuncs.py")).unwrap();
+    let m = engine.load("cuda_gufuncs.py", &text).unwrap();
+    let dot = m.kernel("row_dot").unwrap();
+    assert!(dot.gufunc_layout().is_some() && !dot.is_ufunc());
+    // A (2, 2) loop of 2-vectors: the loop dimensions flatten into one.
+    let a = engine.to_device_shaped(&[1.0f64, 2.0, 3.0, 4.0, 0.5, -1.0, 2.0, 2.0], &[2, 2, 2]).unwrap();
+    let b = engine.to_device_shaped(&[2.0f64, 0.5], &[1, 2]).unwrap();
+    let out = engine.zeros::<f64>(&[2, 2]).unwrap();
+    dot.call_gufunc(&[(&a).into_kernel_arg(), (&b).into_kernel_arg(), (&out).into_kernel_arg()], None).unwrap();
+    engine.synchronize().unwrap();
+    assert_eq!(out.to_vec().unwrap(), vec![3.0, 8.0, 0.5, 5.0]);
+    // A number for the `()` input, on a non-blocking stream.
+    let stream = engine.stream(true).unwrap();
+    let shift = m.kernel("scale_shift").unwrap();
+    let x = engine.to_device_shaped(&[1.0f64, 2.0, 3.0, 0.5, -1.0, 4.0], &[2, 3]).unwrap();
+    let o = engine.zeros::<f64>(&[2, 3]).unwrap();
+    let three = KernelArg::Scalar(twinjit::ArgValue::F64(3.0));
+    shift.call_gufunc(&[(&x).into_kernel_arg(), three, (&o).into_kernel_arg()], Some(&stream)).unwrap();
+    stream.synchronize().unwrap();
+    assert_eq!(o.to_vec().unwrap(), vec![4.0, 7.0, 10.0, 2.5, -2.0, 13.0]);
+    // Two core dimensions.
+    let mv = m.kernel("matvec").unwrap();
+    let mats = [1.0f64, 2.0, 3.0, 0.0, 1.0, 0.0, 2.0, 2.0, 2.0, 1.0, -1.0, 0.5];
+    let mats = engine.to_device_shaped(&mats, &[2, 2, 3]).unwrap();
+    let vecs = engine.to_device_shaped(&[1.0f64, 0.5, 2.0, 3.0, 1.0, -2.0], &[2, 3]).unwrap();
+    let res = engine.zeros::<f64>(&[2, 2]).unwrap();
+    mv.call_gufunc(&[(&mats).into_kernel_arg(), (&vecs).into_kernel_arg(), (&res).into_kernel_arg()], None).unwrap();
+    engine.synchronize().unwrap();
+    assert_eq!(res.to_vec().unwrap(), vec![8.0, 0.5, 4.0, 1.0]);
+    // Mismatched core dimensions, a wrong count, a plain kernel: errors.
+    let c3 = engine.zeros::<f64>(&[2, 3]).unwrap();
+    let e = dot.call_gufunc(&[(&a).into_kernel_arg(), (&c3).into_kernel_arg(), (&out).into_kernel_arg()], None);
+    assert!(e.unwrap_err().to_string().contains("core dimension `n` is 3 here but 2"));
+    let e = dot.call_gufunc(&[(&a).into_kernel_arg()], None).unwrap_err();
+    assert!(e.to_string().contains("takes 2 inputs and 1 outputs"), "{e}");
+    let e = m.kernel("row_dot").unwrap().call_ufunc::<f64>(&[(&a).into_kernel_arg()]).unwrap_err();
+    assert!(e.to_string().contains("not a CUDA ufunc"), "{e}");
+}
+
 /// `Kernel::verify` on the GPU: an agreeing kernel, and a deliberate race (every thread adds
 /// to one counter without an atomic) that the comparison reports with the element.
 #[test]

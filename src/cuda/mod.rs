@@ -12,6 +12,7 @@
 mod args;
 pub(crate) mod cache;
 mod compiled;
+mod gufunc;
 mod kernel;
 mod ufunc;
 

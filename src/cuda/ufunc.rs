@@ -19,7 +19,10 @@ use twinjit_ir::{Scalar, Signature, Type};
 
 /// A number broadcast as a one-element device array: its bytes (as the kernel-parameter slots
 /// hold them, little-endian in the low bytes; a complex number's two parts packed) and dtype.
-fn one_element(device: &super::Device, v: &ArgValue<'_>) -> Result<Option<(DeviceArray<u8>, Scalar)>, Error> {
+pub(super) fn one_element(
+    device: &super::Device,
+    v: &ArgValue<'_>,
+) -> Result<Option<(DeviceArray<u8>, Scalar)>, Error> {
     let Some(s) = v.ty().and_then(|t| t.scalar()) else { return Ok(None) };
     let mut slots = vec![0u64; v.slot_count()];
     v.write_slots(&mut slots, 0);
@@ -47,6 +50,7 @@ impl Kernel {
                 f.attrs.kind == twinjit_ir::FunctionKind::Device
                     && outline.functions[self.index].callees == [f.name.clone()]
             })
+            && self.gufunc_layout().is_none()
     }
 
     fn ufunc_check(&self, inputs: &[KernelArg<'_>]) -> Result<(), Error> {

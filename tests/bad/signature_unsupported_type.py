@@ -1,7 +1,7 @@
-# expect-error: the Numba type `float16` is not supported yet (signature as type objects)
-from numba import njit, float16, float64
+# expect-error: the Numba type `unicode_type` is not supported yet (signature as type objects)
+from numba import njit, float64, types
 
 
-@njit(float64(float16))  # <-- here
-def widen(h):
-    return h * 2.0
+@njit(float64(types.unicode_type))  # <-- here
+def width(s):
+    return 2.0

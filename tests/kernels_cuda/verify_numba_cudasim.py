@@ -322,8 +322,11 @@ def within_gpu_tolerance(path, e, g):
 
 def launch(kernel, cfg, args):
     """`kernel[cfg](*args)`; a CUDA ufunc (`@vectorize(target='cuda')`, whose twinjit kernel
-    takes `out` last) is called as numba-cuda calls it, `f(*inputs, out=out)`, with no grid."""
-    if hasattr(kernel, "_kernel_map") or type(kernel).__name__.endswith("UFuncDispatcher"):
+    takes `out` last) is called as numba-cuda calls it, `f(*inputs, out=out)`, with no grid,
+    and a CUDA gufunc (`@guvectorize(target='cuda')`) as `f(*inputs, *outputs)`."""
+    if type(kernel).__name__ == "CUDAGeneralizedUFunc":
+        kernel(*args)
+    elif hasattr(kernel, "_kernel_map") or type(kernel).__name__.endswith("UFuncDispatcher"):
         kernel(*args[:-1], out=args[-1])
     else:
         kernel[cfg](*args)

@@ -261,11 +261,7 @@ pub(crate) fn read_decorators(
                     "target" if is_ufunc => match v {
                         Expr::StringLiteral(t) if t.value.to_str() == "cpu" => {}
                         Expr::StringLiteral(t) if t.value.to_str() == "parallel" => ufunc.parallel = true,
-                        Expr::StringLiteral(t) if t.value.to_str() == "cuda" && w == Which::Vectorize => ufunc.cuda = true,
-                        Expr::StringLiteral(t) if t.value.to_str() == "cuda" => diags.push(
-                            Diagnostic::error("CUDA gufuncs (`@guvectorize(target='cuda')`) are not supported yet", kspan, "here")
-                                .with_hint("write a @cuda.jit kernel that computes one element per thread, or use @vectorize(target='cuda')"),
-                        ),
+                        Expr::StringLiteral(t) if t.value.to_str() == "cuda" => ufunc.cuda = true,
                         _ => diags.push(Diagnostic::error(
                             "`target` must be 'cpu', 'parallel' or 'cuda'",
                             kspan,
@@ -284,14 +280,18 @@ pub(crate) fn read_decorators(
                             Expr::NumberLiteral(n) => match &n.value {
                                 ast::Number::Int(i) => ufunc.identity = i.as_i64().map(|k| twinjit_ir::Const::Int(-k)),
                                 ast::Number::Float(x) => ufunc.identity = Some(twinjit_ir::Const::Float(-*x)),
-                                _ => diags.push(Diagnostic::error("a complex identity is not supported", kspan, "here")),
+                                _ => {
+                                    diags.push(Diagnostic::error("a complex identity is not supported", kspan, "here"))
+                                }
                             },
                             _ => diags.push(Diagnostic::error("`identity` must be a number literal", kspan, "here")),
                         },
                         Expr::NoneLiteral(_) | Expr::StringLiteral(_) => {}
-                        _ => diags.push(
-                            Diagnostic::error("`identity` must be a number literal, None or 'reorderable'", kspan, "here"),
-                        ),
+                        _ => diags.push(Diagnostic::error(
+                            "`identity` must be a number literal, None or 'reorderable'",
+                            kspan,
+                            "here",
+                        )),
                     },
                     "writable_args" if w == Which::Guvectorize => {
                         let params: Vec<&str> = fd

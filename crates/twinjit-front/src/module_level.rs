@@ -411,7 +411,7 @@ def a(x): return x
 def b(x): return x
 @njit(float64(complex64))
 def c(x): return x
-@njit(types.float16(types.float64[:, :, :, :]))
+@njit(types.unicode_type(types.float64[:, :, :, :]))
 def d(x): return x
 @njit(types.Array(types.float64, 2, 'F')(complex128))
 def e(x): return x
@@ -423,7 +423,7 @@ def g(x): return x
             expect![[r#"
                 error: object mode is not supported @ `forceobj=True`
                 error: unknown decorator option `fast_math` @ `fast_math=True`
-                error: the Numba type `float16` is not supported yet @ `types.float16`
+                error: the Numba type `unicode_type` is not supported yet @ `types.unicode_type`
                 error: Fortran-order ('F') arrays are not supported yet @ `'F'`
                 error: `float64` is a type, not a signature @ `float64`
                 error: object mode is not supported @ `nopython=False`

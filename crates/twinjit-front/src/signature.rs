@@ -18,9 +18,6 @@ const UNSUPPORTED: &[&str] = &[
     "char",
     "ulong",
     "long_",
-    "float16",
-    "half",
-    "f2",
     "unicode_type",
     "string",
     "pyobject",
@@ -36,7 +33,7 @@ const UNSUPPORTED: &[&str] = &[
 ];
 
 const HAS: &str =
-    "twinjit has bool, int8 to int64, uint8 to uint64, float32, float64, complex64, complex128, arrays of them (1 to 3 dimensions, C or A layout) and tuples";
+    "twinjit has bool, int8 to int64, uint8 to uint64, float16 (CUDA), float32, float64, complex64, complex128, arrays of them (1 to 3 dimensions, C or A layout) and tuples";
 
 /// What a type expression names.
 enum Named {

@@ -8,7 +8,8 @@
 
 use crate::params::Params;
 use twinjit_ir::{
-    BlockCall, Builtin, CmpOp, Const, Function, FunctionKind, InstKind, ModuleFunction, Terminator, Type, UfuncSpec,
+    BlockCall, Builtin, CmpOp, Const, Function, FunctionKind, GufuncLayout, InstKind, ModuleFunction, Terminator, Type,
+    UfuncSpec,
 };
 
 /// The name of a ufunc's inner function.
@@ -53,6 +54,8 @@ pub(crate) fn params(mut p: Params, u: &UfuncSpec) -> Params {
             p.names.push("out".into());
             p.defaults.push(Ok(Const::None));
         }
+        // The kernel of a CUDA gufunc takes its outputs like its inputs.
+        Some(_) if u.cuda => {}
         Some(l) => {
             if p.defaults.len() < l.outputs.len() {
                 p.defaults = vec![Ok(Const::None); l.outputs.len().min(p.names.len())];
@@ -118,6 +121,9 @@ pub(crate) fn split(mut inner: ModuleFunction) -> [ModuleFunction; 2] {
 /// one element broadcasts (a scalar argument arrives as one), so one specialisation per
 /// dtype combination serves every shape.
 pub(crate) fn split_cuda(mut inner: ModuleFunction) -> [ModuleFunction; 2] {
+    if let Some(layout) = inner.options.ufunc.as_ref().and_then(|u| u.layout.clone()) {
+        return split_cuda_gufunc(inner, &layout);
+    }
     let name = inner.name.clone();
     inner.name = inner_name(&name);
     inner.body.name = inner.name.clone();
@@ -164,6 +170,99 @@ pub(crate) fn split_cuda(mut inner: ModuleFunction) -> [ModuleFunction; 2] {
     k.terminate(exit, Terminator::Return(None), span);
     let mut attrs = inner.attrs.clone();
     attrs.kind = FunctionKind::Kernel;
+    let mut options = inner.options.clone();
+    options.ufunc = None;
+    let kernel = ModuleFunction {
+        name,
+        attrs,
+        options,
+        body: k,
+        source: inner.source.clone(),
+        name_span: inner.name_span,
+        callees: vec![inner.name.clone()],
+        defaults: Vec::new(),
+    };
+    [kernel, inner]
+}
+
+/// A CUDA gufunc (`@guvectorize([...], "(n),()->(n)", target='cuda')`) and its inner
+/// function: the `def` becomes the device function `NAME.inner`, and `NAME` a kernel over the
+/// inputs and outputs, one loop index per thread, as numba-cuda's gufunc kernel. Each argument
+/// arrives with one leading loop axis (the API flattens the loop dimensions into it); one of
+/// length 1 broadcasts:
+///
+/// ```text
+/// i = cuda.grid(1)
+/// if i < len(out0):
+///     inner(a[0 if len(a) == 1 else i], ...)   # a view of the core dimensions
+/// ```
+///
+/// An argument with no core dimensions is the element itself where the signature declares a
+/// number, and a one-element view `a[k:k + 1]` where it declares an array (Numba's way of
+/// returning a scalar from a gufunc: `res[0] = ...`).
+fn split_cuda_gufunc(mut inner: ModuleFunction, layout: &GufuncLayout) -> [ModuleFunction; 2] {
+    let name = inner.name.clone();
+    inner.name = inner_name(&name);
+    inner.body.name = inner.name.clone();
+    let span = inner.body.span;
+    let declared: Vec<bool> = inner
+        .options
+        .ufunc
+        .as_ref()
+        .and_then(|u| u.loops.first())
+        .map(|l| l.args.iter().map(|t| matches!(t, Type::Scalar(_))).collect())
+        .unwrap_or_default();
+    let mut k = Function::new(name.clone(), span);
+    k.param_names = inner.body.param_names.clone();
+    k.param_spans = inner.body.param_spans.clone();
+    let e = Function::ENTRY;
+    let params: Vec<_> = (0..inner.body.param_names.len()).map(|_| k.add_block_param(e, Type::Unknown)).collect();
+    let push = |k: &mut Function, b, kind| k.push(b, kind, Some(Type::Unknown), span).expect("has a result");
+    let one = push(&mut k, e, InstKind::Const(Const::Int(1)));
+    let zero = push(&mut k, e, InstKind::Const(Const::Int(0)));
+    let i = push(&mut k, e, InstKind::Builtin(Builtin::Grid, vec![one]));
+    let first_out = params.get(layout.inputs.len()).or(params.last()).copied();
+    let body = k.add_block();
+    let exit = k.add_block();
+    match first_out {
+        Some(out) => {
+            let n = push(&mut k, e, InstKind::Builtin(Builtin::Len, vec![out]));
+            let inside = push(&mut k, e, InstKind::Compare(CmpOp::Lt, i, n));
+            k.terminate(
+                e,
+                Terminator::Branch(
+                    inside,
+                    BlockCall { block: body, args: Vec::new() },
+                    BlockCall { block: exit, args: Vec::new() },
+                ),
+                span,
+            );
+        }
+        None => k.terminate(e, Terminator::Jump(BlockCall { block: exit, args: Vec::new() }), span),
+    }
+    let cores: Vec<&Vec<String>> = layout.inputs.iter().chain(&layout.outputs).collect();
+    let mut args = Vec::new();
+    for (p, &a) in params.iter().enumerate() {
+        let len = push(&mut k, body, InstKind::Builtin(Builtin::Len, vec![a]));
+        let single = push(&mut k, body, InstKind::Compare(CmpOp::Eq, len, one));
+        let idx = push(&mut k, body, InstKind::Select(single, zero, i));
+        let scalar_core = cores.get(p).is_none_or(|c| c.is_empty());
+        let declared_number = declared.get(p).copied().unwrap_or(false);
+        args.push(if scalar_core && !declared_number {
+            let hi = push(&mut k, body, InstKind::Binary(twinjit_ir::BinaryOp::Add, idx, one));
+            let none = push(&mut k, body, InstKind::Const(Const::None));
+            let sl = push(&mut k, body, InstKind::Builtin(Builtin::SliceIndex, vec![idx, hi, none]));
+            push(&mut k, body, InstKind::GetItem(a, vec![sl]))
+        } else {
+            push(&mut k, body, InstKind::GetItem(a, vec![idx]))
+        });
+    }
+    k.push(body, InstKind::Call(inner.name.clone(), args), Some(Type::Unknown), span);
+    k.terminate(body, Terminator::Jump(BlockCall { block: exit, args: Vec::new() }), span);
+    k.terminate(exit, Terminator::Return(None), span);
+    let mut attrs = inner.attrs.clone();
+    attrs.kind = FunctionKind::Kernel;
+    attrs.signatures.clear();
     let mut options = inner.options.clone();
     options.ufunc = None;
     let kernel = ModuleFunction {
