@@ -1226,9 +1226,17 @@ def _is_cuda_jit(dec, jit_names=()):
     )
 
 
-def extract_kernels(path, dest):
+def extract_kernels(path, dest, context=True):
     """Each `@cuda.jit` function of a file (at any depth) into a file of its own, with the
-    device functions and module-level numeric constants it names. Returns the new files."""
+    device functions and module-level constants it names. Returns the new files.
+
+    With `context` (the default since 2026-12-03), the way numba-cuda's tests write kernels is
+    followed further: a kernel defined inside a test method takes the method's earlier
+    assignments it names (`sig = "void(float32[:])"`, `shape = 10`, `arr = np.arange(5)`; not
+    those that read `self`) and the functions defined there; a plain module-level `def` compiled
+    as `cuda.jit(ARGS)(f)` becomes `@cuda.jit(ARGS) def f`; imports from numba's submodules keep
+    their module (`from numba.cuda.random import xoroshiro128p_uniform_float32`); module-level
+    assignments of expressions over imported names are kept like the numeric constants."""
     src = open(path, encoding="utf-8", errors="replace").read()
     try:
         tree = ast.parse(src)
@@ -1237,53 +1245,149 @@ def extract_kernels(path, dest):
     lines = src.splitlines()
     jit_names = {al.asname or al.name for node in tree.body if isinstance(node, ast.ImportFrom)
                  and node.module == "numba.cuda" for al in node.names if al.name == "jit"}
+    parent = {}
+    for node in ast.walk(tree):
+        for ch in ast.iter_child_nodes(node):
+            parent[ch] = node
+
+    def text(node, decorator=None):
+        start = min([d.lineno for d in node.decorator_list] + [node.lineno])
+        body = textwrap.dedent("\n".join(lines[start - 1 : node.end_lineno]))
+        if decorator:
+            body = decorator + "\n" + textwrap.dedent("\n".join(lines[node.lineno - 1 : node.end_lineno]))
+        return body
+
+    # name -> (def node, decorator override)
     jitted = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef) and any(_is_cuda_jit(d, jit_names) for d in node.decorator_list):
-            jitted.setdefault(node.name, node)
+            jitted.setdefault(node.name, (node, None))
+    module_defs = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+    applied = {}  # `cuda.jit(ARGS)(f)` of a module-level plain def: f -> (def, decorator, call site)
+    if context:
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Call) and _is_cuda_jit(node.func, jit_names)
+                    and len(node.args) == 1 and isinstance(node.args[0], ast.Name)
+                    and node.args[0].id in module_defs and node.args[0].id not in jitted):
+                fn = module_defs[node.args[0].id]
+                if not fn.decorator_list:
+                    deco = "@" + ast.get_source_segment(src, node.func)
+                    applied.setdefault(fn.name, (fn, deco, node))
+    imported_mods = set()
+    imported = {}  # bound name -> import line
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            if node.module in ("math", "numpy"):
+                src_mod = node.module
+            elif node.module.split(".")[0] == "numba":
+                src_mod = node.module if context else "numba"
+            else:
+                src_mod = None
+            for al in node.names if src_mod else []:
+                bound = al.asname or al.name
+                imported[bound] = f"from {src_mod} import {al.name}" + (f" as {al.asname}" if al.asname else "")
+                imported_mods.add(bound)
+        elif isinstance(node, ast.Import):
+            for al in node.names:
+                if al.name in ("math", "numpy", "numba", "numba.cuda") or (context and al.name.startswith("numba.")):
+                    bound = al.asname or al.name.split(".")[0]
+                    imported[bound] = f"import {al.name}" + (f" as {al.asname}" if al.asname else "")
+                    imported_mods.add(bound)
+    base = {"np", "math", "cuda", "numpy", "numba"}
+
+    def names_in(n):
+        return {m.id for m in ast.walk(n) if isinstance(m, ast.Name)}
+
+    def simple_value(v, known):
+        # An expression over literals and known names (imports, earlier kept assignments).
+        return names_in(v) <= known and not any(
+            isinstance(m, (ast.Lambda, ast.ListComp, ast.GeneratorExp, ast.DictComp, ast.SetComp, ast.Await))
+            for m in ast.walk(v))
+
     consts = {}
+    known = set(imported_mods) | base
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             try:
                 ast.literal_eval(node.value)
-                consts[node.targets[0].id] = ast.get_source_segment(src, node)
+                ok = True
             except (ValueError, SyntaxError):
-                pass
-    # The file's imports of names from numba (numba, numba.cuda, numba.types, ...), math and
-    # numpy, each re-spelt `from numba import NAME` (or math/numpy) and kept only when used.
-    imported = {}  # bound name -> import line
-    for node in tree.body:
-        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            src_mod = node.module if node.module in ("math", "numpy") else (
-                "numba" if node.module.split(".")[0] == "numba" else None)
-            for al in node.names if src_mod else []:
-                bound = al.asname or al.name
-                imported[bound] = f"from {src_mod} import {al.name}" + (f" as {al.asname}" if al.asname else "")
-        elif isinstance(node, ast.Import):
-            for al in node.names:
-                if al.name in ("math", "numpy", "numba", "numba.cuda"):
-                    bound = al.asname or al.name.split(".")[0]
-                    imported[bound] = f"import {al.name}" + (f" as {al.asname}" if al.asname else "")
-    base_header = ["import math", "import numpy as np", "from numba import cuda"]
+                ok = context and simple_value(node.value, known)
+            if ok:
+                consts[node.targets[0].id] = ast.get_source_segment(src, node)
+                known.add(node.targets[0].id)
 
-    def text(node):
-        start = min([d.lineno for d in node.decorator_list] + [node.lineno])
-        return textwrap.dedent("\n".join(lines[start - 1 : node.end_lineno]))
+    def enclosing(node):
+        p = parent.get(node)
+        while p is not None and not isinstance(p, (ast.FunctionDef, ast.Module)):
+            p = parent.get(p)
+        return p if isinstance(p, ast.FunctionDef) else None
 
+    def local_context(node):
+        """The enclosing function's assignments and defs before `node`, by bound name."""
+        fn = enclosing(node) if context else None
+        out = {}
+        if fn is None:
+            return out
+        def flat(body):
+            # The statements in order, through `with` and `try` blocks (test code wraps examples
+            # in `with captured_stdout():`), not into branches or nested functions.
+            for st in body:
+                if isinstance(st, ast.With):
+                    yield from flat(st.body)
+                elif isinstance(st, ast.Try):
+                    yield from flat(st.body)
+                else:
+                    yield st
+
+        for st in flat(fn.body):
+            if st.lineno >= node.lineno:
+                break
+            one_line = "\n".join(lines[st.lineno - 1 : st.end_lineno]).strip()
+            if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
+                if "self" not in names_in(st.value):
+                    out[st.targets[0].id] = (one_line, st)
+            elif isinstance(st, ast.FunctionDef) and st.name not in jitted:
+                out[st.name] = (text(st), st)
+            elif isinstance(st, ast.ImportFrom) and st.level == 0 and (st.module or "").split(".")[0] in (
+                    "numba", "numpy", "math"):
+                for al in st.names:
+                    out[al.asname or al.name] = (
+                        f"from {st.module} import {al.name}" + (f" as {al.asname}" if al.asname else ""), st)
+        return out
+
+    entries = [(name, node, deco) for name, (node, deco) in jitted.items()]
+    entries += [(name, fn, deco) for name, (fn, deco, _) in applied.items()]
     out = []
-    for k, (name, node) in enumerate(jitted.items()):
-        used = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    for k, (name, node, deco) in enumerate(entries):
+        site = applied[name][2] if name in applied else node
+        ctx = local_context(site)
+        used = names_in(node) | (names_in(site) if site is not node else set())
         parts, order, todo = [], [], [name]
         while todo:  # transitive device-function callees
             n = todo.pop()
             if n in order:
                 continue
             order.append(n)
-            todo += [m.id for m in ast.walk(jitted[n]) if isinstance(m, ast.Name) and m.id in jitted and m.id != n]
-            used |= {m.id for m in ast.walk(jitted[n]) if isinstance(m, ast.Name)}
-        header = base_header + [imported[n] for n in sorted(used) if n in imported and imported[n] not in base_header]
-        parts += [consts[c] for c in sorted(used) if c in consts]
-        parts += [text(jitted[n]) for n in reversed(order)]
+            fnode = jitted[n][0] if n in jitted else node
+            todo += [m for m in names_in(fnode) if m in jitted and m != n]
+            used |= names_in(fnode)
+        # Context assignments the kernel names, and what they name in turn.
+        picked, todo = [], [u for u in used if u in ctx]
+        while todo:
+            n = todo.pop()
+            if n in picked:
+                continue
+            picked.append(n)
+            extra = names_in(ctx[n][1])
+            used |= extra
+            todo += [u for u in extra if u in ctx and u not in picked]
+        header = ["import math", "import numpy as np", "from numba import cuda"]
+        header += [imported[n] for n in sorted(used) if n in imported and imported[n] not in header]
+        parts += [consts[c] for c in sorted(used) if c in consts and c not in ctx]
+        parts += [ctx[n][0] for n in sorted(picked, key=lambda n: ctx[n][1].lineno)]
+        parts += [text(jitted[n][0]) for n in reversed(order) if n in jitted and n != name]
+        parts.append(text(node, deco))
         p = os.path.join(dest, f"{k:03d}_{name}.py")
         os.makedirs(dest, exist_ok=True)
         with open(p, "w") as f:
@@ -1395,6 +1499,8 @@ def main():
     ap.add_argument("--module-names", default="", help="comma-separated test modules to record instead (test_parfors)")
     ap.add_argument("--python", default=sys.executable, help="the Python with numba, for recording")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--plain-kernels", action="store_true",
+                    help="extract kernels as before 2026-12-03 (no enclosing-method context, no cuda.jit(ARGS)(f))")
     args = ap.parse_args()
     try:
         import numpy  # noqa: F401
@@ -1464,7 +1570,8 @@ def main():
     shutil.rmtree(kdir, ignore_errors=True)
     kfiles = []
     for p in cuda:
-        kfiles += extract_kernels(os.path.join(up_cuda, p), os.path.join(kdir, p[:-3].replace("/", "_")))
+        kfiles += extract_kernels(os.path.join(up_cuda, p), os.path.join(kdir, p[:-3].replace("/", "_")),
+                                  context=not args.plain_kernels)
     kchecked = check_files(args, kfiles)
 
     # ---- tally

@@ -284,3 +284,20 @@ def reverse_like(ary, out):
     lm[1, 1] = ary[i] - ary[i]
     cuda.syncthreads()
     out[i] = sm[REV_N - 1 - i] + lm[1, 1]
+
+
+# Shapes from locals assigned once to a constant, as numba-cuda folds them: a block reverses
+# its slice through shared memory and keeps a (2, N) table in local memory.
+# check: reverse_with_local_shape[2, 8](np.arange(16, dtype=np.float64), np.zeros(16)) -> None ; arg1 == [7.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0, 0.0, 15.0, 14.0, 13.0, 12.0, 11.0, 10.0, 9.0, 8.0]
+@cuda.jit
+def reverse_with_local_shape(a, out):
+    N = 8
+    buf = cuda.shared.array(N, dtype=np.float64)
+    scratch = cuda.local.array((2, N), dtype=np.float64)
+    t = cuda.threadIdx.x
+    i = cuda.grid(1)
+    buf[t] = a[i]
+    cuda.syncthreads()
+    scratch[0, t] = buf[N - 1 - t]
+    scratch[1, t] = 1.0
+    out[i] = scratch[0, t] * scratch[1, t]

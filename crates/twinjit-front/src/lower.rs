@@ -79,9 +79,15 @@ pub(crate) fn lower_function(
         prange_depth: 0,
         tries: Vec::new(),
         text,
+        local_shapes: HashMap::new(),
     };
     lw.params(&fd.parameters);
     collect_locals(&fd.body, &mut lw.locals);
+    for (name, value) in local_constant_targets(&fd.body) {
+        if let Some(shape) = lw.const_shape(value) {
+            lw.local_shapes.insert(name, shape);
+        }
+    }
     lw.ssa.seal(&mut lw.f, Function::ENTRY);
     lw.block(&fd.body);
     // Falling off the end returns None.
@@ -115,11 +121,9 @@ pub(crate) fn lower_function(
 }
 
 /// The names an assignment target binds.
-fn collect_targets(e: &Expr, out: &mut HashSet<String>) {
+fn collect_targets(e: &Expr, out: &mut dyn FnMut(&str)) {
     match e {
-        Expr::Name(n) => {
-            out.insert(n.id.to_string());
-        }
+        Expr::Name(n) => out(n.id.as_str()),
         Expr::Tuple(t) => t.elts.iter().for_each(|x| collect_targets(x, out)),
         Expr::List(l) => l.elts.iter().for_each(|x| collect_targets(x, out)),
         Expr::Starred(s) => collect_targets(&s.value, out),
@@ -128,41 +132,74 @@ fn collect_targets(e: &Expr, out: &mut HashSet<String>) {
 }
 
 fn collect_locals(body: &[Stmt], out: &mut HashSet<String>) {
+    assigned_names(body, &mut |n| {
+        out.insert(n.to_string());
+    });
+}
+
+/// Calls `out` with each name every assignment of `body` binds (once per binding statement).
+fn assigned_names(body: &[Stmt], out: &mut dyn FnMut(&str)) {
     let target = collect_targets;
     for s in body {
         match s {
             Stmt::Assign(a) => a.targets.iter().for_each(|t| target(t, out)),
             Stmt::AugAssign(a) => target(&a.target, out),
             Stmt::AnnAssign(a) => target(&a.target, out),
-            Stmt::FunctionDef(fd) => {
-                out.insert(fd.name.id.to_string());
-            }
+            Stmt::FunctionDef(fd) => out(fd.name.id.as_str()),
             Stmt::For(f) => {
                 target(&f.target, out);
-                collect_locals(&f.body, out);
-                collect_locals(&f.orelse, out);
+                assigned_names(&f.body, out);
+                assigned_names(&f.orelse, out);
             }
             Stmt::While(w) => {
-                collect_locals(&w.body, out);
-                collect_locals(&w.orelse, out);
+                assigned_names(&w.body, out);
+                assigned_names(&w.orelse, out);
             }
             Stmt::If(i) => {
-                collect_locals(&i.body, out);
+                assigned_names(&i.body, out);
                 for c in &i.elif_else_clauses {
-                    collect_locals(&c.body, out);
+                    assigned_names(&c.body, out);
                 }
             }
             Stmt::Try(t) => {
-                collect_locals(&t.body, out);
+                assigned_names(&t.body, out);
                 for ast::ExceptHandler::ExceptHandler(h) in &t.handlers {
-                    collect_locals(&h.body, out);
+                    if let Some(n) = &h.name {
+                        out(n.id.as_str());
+                    }
+                    assigned_names(&h.body, out);
                 }
-                collect_locals(&t.orelse, out);
-                collect_locals(&t.finalbody, out);
+                assigned_names(&t.orelse, out);
+                assigned_names(&t.finalbody, out);
+            }
+            Stmt::With(w) => {
+                for item in &w.items {
+                    if let Some(v) = &item.optional_vars {
+                        target(v, out);
+                    }
+                }
+                assigned_names(&w.body, out);
             }
             _ => {}
         }
     }
+}
+
+/// The local variables a function assigns exactly once, at the top level of its body, an
+/// integer or a tuple of integers (`N = 100`, `shape = (16, 16)`): numba-cuda folds such a
+/// constant into `cuda.shared.array(N, ...)`, so the shape of a shared or local array may name it.
+fn local_constant_targets(body: &[Stmt]) -> Vec<(String, &Expr)> {
+    let mut count: HashMap<String, usize> = HashMap::new();
+    assigned_names(body, &mut |n| *count.entry(n.to_string()).or_default() += 1);
+    body.iter()
+        .filter_map(|s| match s {
+            Stmt::Assign(a) if a.targets.len() == 1 => match &a.targets[0] {
+                Expr::Name(n) if count.get(n.id.as_str()) == Some(&1) => Some((n.id.to_string(), &*a.value)),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
 }
 
 struct Lower<'a> {
@@ -199,6 +236,8 @@ struct Lower<'a> {
     text: &'a str,
     /// The `try` statements being lowered, innermost last (`try_except.rs`).
     tries: Vec<try_except::TryCtx>,
+    /// Locals assigned once to a constant shape (`local_constant_targets`), for array shapes.
+    local_shapes: HashMap<String, Vec<i64>>,
 }
 
 fn unsupported(span: Span, what: &str, hint: &str) -> Diagnostic {
@@ -2106,7 +2145,7 @@ impl Lower<'_> {
                 let Some(shape) = self.const_shape(se) else {
                     return self.fail(
                         Diagnostic::error("the shape must be a constant", self.sp(se.range()), "not a compile-time constant")
-                            .with_hint("use a literal or a module-level constant, e.g. (TPB, TPB)"),
+                            .with_hint("use a literal, a module-level constant or a local assigned once to one, e.g. (TPB, TPB)"),
                     );
                 };
                 // `dtype=a.dtype`: the dtype of an array argument, known once it is typed.
@@ -2533,10 +2572,13 @@ impl Lower<'_> {
     }
 
     fn const_shape(&self, e: &Expr) -> Option<Vec<i64>> {
+        // A local of the function being lowered (not of an inner function inlined into it).
+        let local = |n: &str| self.frames.is_empty().then(|| self.local_shapes.get(n)).flatten();
         let one = |e: &Expr| -> Option<i64> {
             int_literal(e).or_else(|| match e {
-                Expr::Name(n) => match self.env.get(n.id.as_str()) {
-                    Some(Global::Const(c)) => c.as_i64(),
+                Expr::Name(n) => match (local(n.id.as_str()), self.env.get(n.id.as_str())) {
+                    (Some(v), _) if v.len() == 1 => Some(v[0]),
+                    (None, Some(Global::Const(c))) if !self.locals.contains(n.id.as_str()) => c.as_i64(),
                     _ => None,
                 },
                 _ => None,
@@ -2544,6 +2586,8 @@ impl Lower<'_> {
         };
         match e {
             Expr::Tuple(t) => t.elts.iter().map(one).collect(),
+            Expr::Name(n) if local(n.id.as_str()).is_some() => local(n.id.as_str()).cloned(),
+            Expr::Name(n) if self.locals.contains(n.id.as_str()) => None,
             Expr::Name(n) => match self.env.get(n.id.as_str()) {
                 Some(Global::Const(ConstValue::Tuple(vs))) => vs.iter().map(ConstValue::as_i64).collect(),
                 Some(Global::Const(c)) => c.as_i64().map(|i| vec![i]),

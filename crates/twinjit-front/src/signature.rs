@@ -70,11 +70,14 @@ impl TypeReader<'_> {
         }
     }
 
-    /// The last segment of a name from `numba`, `numba.types` or `numba.cuda`.
+    /// The last segment of a name from `numba`, `numba.types`, `numba.core.types`,
+    /// `numba.cuda` or `numba.cuda.types` (numba-cuda's own copy of the types).
     fn numba_name(&self, e: &Expr) -> Option<String> {
         let path = qualified(e, self.env)?;
         let rest = path.strip_prefix("numba.")?;
-        let rest = rest.strip_prefix("types.").or_else(|| rest.strip_prefix("cuda.")).unwrap_or(rest);
+        let rest = rest.strip_prefix("cuda.").unwrap_or(rest);
+        let rest = rest.strip_prefix("core.").unwrap_or(rest);
+        let rest = rest.strip_prefix("types.").unwrap_or(rest);
         (!rest.contains('.')).then(|| rest.to_string())
     }
 

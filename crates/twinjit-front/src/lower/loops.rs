@@ -254,8 +254,8 @@ impl Lower<'_> {
             self.diags.push(unsupported(span, "async comprehensions are", ""));
             return;
         }
-        let mut names = HashSet::new();
-        super::collect_targets(&g.target, &mut names);
+        let mut names: Vec<String> = Vec::new();
+        super::collect_targets(&g.target, &mut |n| names.push(n.to_string()));
         self.locals.extend(names);
         self.iter_loop(&g.iter, Some(&g.target), &[], span, &mut |lw, _| {
             let join = lw.new_block();
