@@ -8,6 +8,7 @@ mod commands;
 mod npy;
 mod run;
 mod run_cuda;
+mod run_interp;
 mod verify;
 
 use clap::{Parser, Subcommand};
@@ -160,10 +161,16 @@ struct Common {
     file: String,
     /// The function.
     func: String,
-    /// Where to run: host or cuda.
+    /// Where to run: host, cuda, or (for `run`) interp, the reference interpreter (kernels over
+    /// the launch's grid, no GPU).
     #[arg(long, default_value = "host")]
     target: String,
-    /// Kernel launch shape for --target cuda: GRID,BLOCK, e.g. "(64,64),(16,16)".
+    /// With `run --target interp`: fail a kernel launch on a data race between its threads
+    /// (shared memory between barriers, array arguments within the launch), naming both
+    /// threads, the element and both lines.
+    #[arg(long)]
+    race_check: bool,
+    /// Kernel launch shape for --target cuda or interp: GRID,BLOCK, e.g. "(64,64),(16,16)".
     #[arg(long)]
     launch: Option<String>,
     /// An argument: NAME=PATH.npy, NAME=DTYPE:VALUE (e.g. n=int64:100, k=uint8:7, flag=bool:true),
@@ -200,6 +207,7 @@ impl Common {
             shared_mem: self.shared_mem,
             cache: self.cache,
             compile_plain: self.compile_plain,
+            race_check: self.race_check,
         }
     }
 }
@@ -213,7 +221,9 @@ fn main() -> ExitCode {
         Command::Bench { common, warmup, reps } => run::bench(&common.into_run_args(), warmup, reps),
         Command::Verify { common, rtol } => {
             let a = common.into_run_args();
-            let verdict = if a.target == "cuda" || a.target.starts_with("cuda:") {
+            let verdict = if let Err(e) = run::check_interp_flags(&a, "verify") {
+                Err(e)
+            } else if a.target == "cuda" || a.target.starts_with("cuda:") {
                 run_cuda::verify(&a, rtol)
             } else {
                 verify::host(&a, rtol)

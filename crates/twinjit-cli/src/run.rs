@@ -19,6 +19,8 @@ pub struct RunArgs {
     pub cache: String,
     /// `--compile-plain`: undecorated functions compile as `njit(pyfunc)` would.
     pub compile_plain: bool,
+    /// `--race-check` (with `--target interp`).
+    pub race_check: bool,
 }
 
 impl RunArgs {
@@ -137,7 +139,7 @@ fn parse_float(s: &str) -> Option<f64> {
     }
 }
 
-fn json_float(x: f64) -> String {
+pub(crate) fn json_float(x: f64) -> String {
     if x.is_nan() {
         "\"NaN\"".into()
     } else if x.is_infinite() {
@@ -219,6 +221,19 @@ pub(crate) struct Prepared {
     pub(crate) params: Vec<String>,
     pub(crate) bound: Vec<Bound>,
     load: std::time::Duration,
+}
+
+/// `--target interp` runs only under `run`; `--race-check` only with it.
+pub(crate) fn check_interp_flags(a: &RunArgs, command: &str) -> Result<(), String> {
+    if a.target == "interp" && command != "run" {
+        return Err(format!(
+            "error: --target interp is for `twinjit run`, not `{command}` (the interpreter is the reference, not a target to time or verify)"
+        ));
+    }
+    if a.race_check && a.target != "interp" {
+        return Err("error: --race-check needs --target interp (the reference interpreter checks races)".into());
+    }
+    Ok(())
 }
 
 pub(crate) fn prepare(a: &RunArgs) -> Result<Prepared, String> {
@@ -337,6 +352,10 @@ pub(crate) fn err_text(e: Error) -> String {
 
 /// `twinjit run`.
 pub fn run(a: &RunArgs, out: Option<PathBuf>) -> Result<String, String> {
+    check_interp_flags(a, "run")?;
+    if a.target == "interp" {
+        return crate::run_interp::run(a, out);
+    }
     if is_cuda(&a.target) {
         return crate::run_cuda::run(a, out);
     }
@@ -365,6 +384,7 @@ pub fn bench(a: &RunArgs, warmup: usize, reps: usize) -> Result<String, String> 
     if reps == 0 {
         return Err("error: --reps must be at least 1".into());
     }
+    check_interp_flags(a, "bench")?;
     if is_cuda(&a.target) {
         return crate::run_cuda::bench(a, warmup, reps);
     }

@@ -286,3 +286,63 @@ fn verify_compares_with_the_interpreter() {
     assert_eq!(code, 2);
     assert!(stderr.contains("nope"), "{stderr}");
 }
+
+/// `run --target interp`: a kernel over its grid in the reference interpreter (no GPU, the
+/// corpus's expected values from numba's simulator), a host function, and `--race-check`
+/// finding the missing barrier of a shared-memory reduction that passes without it.
+#[test]
+fn run_in_the_interpreter_with_the_race_checker() {
+    let dir = std::env::temp_dir().join(format!("twinjit-cli-interp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (a, sums) = (dir.join("a.npy"), dir.join("sums.npy"));
+    write_npy(&a, &[150], &(0..150).map(f64::from).collect::<Vec<_>>());
+    write_npy(&sums, &[3], &[0.0; 3]);
+    let file = root().join("tests/kernels_cuda/shared_sync.py");
+    let out = dir.join("out");
+    let args = |f: &str| {
+        vec![
+            "run".to_string(),
+            f.to_string(),
+            "block_sum".into(),
+            "--target".into(),
+            "interp".into(),
+            "--launch".into(),
+            "3,64".into(),
+            "--arg".into(),
+            format!("a={}", a.display()),
+            "--arg".into(),
+            format!("out={}", sums.display()),
+        ]
+    };
+    let mut with_out = args(file.to_str().unwrap());
+    with_out.extend(["--race-check".into(), "--out".into(), out.to_str().unwrap().into()]);
+    let (code, stdout, stderr) = twinjit(&with_out.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.starts_with("{\"return\": null, \"run_ms\": "), "{stdout}");
+    // tests/kernels_cuda/shared_sync.py's check of block_sum (numba's simulator).
+    assert_eq!(read_npy_f64(&out.join("out.npy")), [2016.0, 6112.0, 3047.0]);
+    // The same reduction without its barrier: right by luck in a sequential run, a race.
+    let racy = dir.join("racy.py");
+    let src = std::fs::read_to_string(&file).unwrap();
+    let start = src.find("@cuda.jit\ndef block_sum").unwrap();
+    let end = start + src[start..].find("\n\n\n").unwrap();
+    let body = src[start..end].replacen("    cuda.syncthreads()\n", "", 1);
+    std::fs::write(&racy, format!("import numpy as np\nfrom numba import cuda\nTPB = 64\n\n{body}\n")).unwrap();
+    let (code, _, stderr) = twinjit(&args(racy.to_str().unwrap()).iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(code, 0, "{stderr}");
+    let mut checked = args(racy.to_str().unwrap());
+    checked.push("--race-check".into());
+    let (code, _, stderr) = twinjit(&checked.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(code, 1);
+    assert!(stderr.contains("data race") && stderr.contains("racy.py:"), "{stderr}");
+    // A host function; --race-check only with the interpreter.
+    let rec = root().join("tests/kernels/calls_recursion.py");
+    let (code, stdout, stderr) =
+        twinjit(&["run", rec.to_str().unwrap(), "fib", "--target", "interp", "--arg", "n=int64:20"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.starts_with("{\"return\": 6765, "), "{stdout}");
+    let (code, _, stderr) = twinjit(&["run", rec.to_str().unwrap(), "fib", "--arg", "n=int64:20", "--race-check"]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("--race-check needs --target interp"), "{stderr}");
+    std::fs::remove_dir_all(dir).ok();
+}
