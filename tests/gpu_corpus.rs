@@ -671,9 +671,10 @@ fn cuda_gufuncs_are_called_like_numba_cuda() {
     let m = engine.load("cuda_gufuncs.py", &text).unwrap();
     let dot = m.kernel("row_dot").unwrap();
     assert!(dot.gufunc_layout().is_some() && !dot.is_ufunc());
-    // A (2, 2) loop of 2-vectors: the loop dimensions flatten into one.
+    // A (2, 2) loop of 2-vectors: the loop dimensions flatten into one; `b` has no loop
+    // dimensions and broadcasts, as numba-cuda broadcasts it.
     let a = engine.to_device_shaped(&[1.0f64, 2.0, 3.0, 4.0, 0.5, -1.0, 2.0, 2.0], &[2, 2, 2]).unwrap();
-    let b = engine.to_device_shaped(&[2.0f64, 0.5], &[1, 2]).unwrap();
+    let b = engine.to_device_shaped(&[2.0f64, 0.5], &[2]).unwrap();
     let out = engine.zeros::<f64>(&[2, 2]).unwrap();
     dot.call_gufunc(&[(&a).into_kernel_arg(), (&b).into_kernel_arg(), (&out).into_kernel_arg()], None).unwrap();
     engine.synchronize().unwrap();

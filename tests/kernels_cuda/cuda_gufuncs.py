@@ -2,7 +2,9 @@
 as a device function and the gufunc as a kernel of one loop index per thread over the inputs
 and outputs, each with one leading loop axis (an axis of length 1 broadcasts), so the checks
 launch that kernel with explicit outputs; the Rust API (`Kernel::call_gufunc`) and numba-cuda
-call it as `f(a, b, out)` with the loop dimensions in any shape.
+call it as `f(a, b, out)` with the loop dimensions in any shape (an input with no loop
+dimensions broadcasts; tests/gpu_corpus.rs checks that through the API, since this kernel-level
+form of it, a loop axis of length 1, is not one numba-cuda's `f(...)` accepts).
 
 Expected values: numba-cuda's simulator has no CUDA gufuncs, so these are the results of the
 same functions as CPU gufuncs (`target='cpu'`) under Numba 0.68.1, and run under numba-cuda on
@@ -23,8 +25,6 @@ def row_dot(a, b, res):
 
 # gpu-only: numba-cuda's simulator has no CUDA gufuncs
 # check: row_dot[1, 32](np.array([[1.0, 2.0], [3.0, 4.0], [0.5, -1.0]]), np.array([[1.0, 1.0], [2.0, 0.5], [4.0, 2.0]]), np.zeros(3)) -> None ; arg2 == [3.0, 8.0, 0.0]
-# gpu-only: numba-cuda's simulator has no CUDA gufuncs
-# check: row_dot[1, 32](np.array([[1.0, 2.0], [3.0, 4.0], [0.5, -1.0]]), np.array([[2.0, 0.5]]), np.zeros(3)) -> None ; arg2 == [3.0, 8.0, 0.5]
 
 
 # A scalar input declared as a number arrives as the element; two loops by dtype.
