@@ -23,6 +23,9 @@ pub use kernel::Kernel;
 use crate::error::Error;
 use std::sync::{Arc, Mutex};
 
+/// DLPack: `DeviceArray::into_dlpack` / `DeviceArray::from_dlpack` exchange device arrays with
+/// other libraries (PyTorch, CuPy, JAX) without a copy.
+pub use twinjit_cuda::dlpack;
 pub use twinjit_cuda::{
     device_count, driver_available, driver_version, CudaError, Device, DeviceArray, DeviceElement, DeviceProperties,
     ElementType, Event, LaunchConfig, PinnedBuffer, Stream,

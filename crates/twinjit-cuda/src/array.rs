@@ -43,6 +43,23 @@ pub fn check_shape(shape: &[usize], len: usize) -> Result<usize> {
     Ok(count)
 }
 
+/// Who frees an array's memory.
+pub(crate) enum Owner {
+    /// This crate allocated it (`cuMemAlloc`) and frees it (`cuMemFree`).
+    Driver,
+    /// Another library lent it through DLPack: its deleter runs on drop.
+    DlPack(Managed),
+}
+
+/// A DLPack managed tensor the array owns (its deleter may run on any thread, as DLPack allows).
+pub(crate) struct Managed(pub(crate) *mut crate::dlpack::DLManagedTensor);
+
+// SAFETY: the pointer is only dereferenced once, in `Drop`, to call the producer's deleter,
+// which DLPack requires to be callable from any thread.
+unsafe impl Send for Managed {}
+// SAFETY: shared references never touch the pointer.
+unsafe impl Sync for Managed {}
+
 /// An array in device memory, freed on drop.
 pub struct DeviceArray<T: DeviceElement> {
     device: Device,
@@ -51,6 +68,7 @@ pub struct DeviceArray<T: DeviceElement> {
     shape: [usize; MAX_DIMS],
     strides: [usize; MAX_DIMS],
     ndim: usize,
+    owner: Owner,
     _element: PhantomData<T>,
 }
 
@@ -110,6 +128,28 @@ impl<T: DeviceElement> DeviceArray<T> {
             shape: dims,
             strides,
             ndim: shape.len(),
+            owner: Owner::Driver,
+            _element: PhantomData,
+        })
+    }
+
+    /// An array over memory that `owner` frees (`ptr` holds `shape`'s elements in C order).
+    pub(crate) fn adopt(device: &Device, ptr: CUdeviceptr, shape: &[usize], owner: Owner) -> Result<Self> {
+        let len = element_count(shape)?;
+        let mut dims = [1usize; MAX_DIMS];
+        dims[..shape.len()].copy_from_slice(shape);
+        let mut strides = [1usize; MAX_DIMS];
+        for axis in (0..shape.len().saturating_sub(1)).rev() {
+            strides[axis] = strides[axis + 1] * dims[axis + 1];
+        }
+        Ok(DeviceArray {
+            device: device.clone(),
+            ptr,
+            len,
+            shape: dims,
+            strides,
+            ndim: shape.len(),
+            owner,
             _element: PhantomData,
         })
     }
@@ -203,6 +243,16 @@ impl<T: DeviceElement> DeviceArray<T> {
 
 impl<T: DeviceElement> Drop for DeviceArray<T> {
     fn drop(&mut self) {
+        if let Owner::DlPack(Managed(m)) = self.owner {
+            // SAFETY: `from_dlpack`'s caller handed over a valid managed tensor, released only
+            // here, once.
+            unsafe {
+                if let Some(deleter) = (*m).deleter {
+                    deleter(m);
+                }
+            }
+            return;
+        }
         if self.device.bind().is_ok() {
             // SAFETY: `ptr` came from cuMemAlloc in this context and is freed only here, once.
             // Kernels still using it are excluded by `Kernel::launch`'s contract (pointers stay

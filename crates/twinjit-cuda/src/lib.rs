@@ -23,6 +23,7 @@
 
 mod array;
 mod device;
+pub mod dlpack;
 mod driver;
 mod element;
 mod error;

@@ -477,3 +477,65 @@ fn a_cubin_from_the_jit_linker_loads_without_the_jit_and_runs() {
     }
     assert!(matches!(device.ptx_to_cubin("this is not PTX"), Err(CudaError::ModuleLoad { .. })));
 }
+
+static DELETED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// A producer's deleter that counts its calls, then releases the tensor it wraps.
+unsafe extern "C" fn counting_deleter(m: *mut twinjit_cuda::dlpack::DLManagedTensor) {
+    DELETED.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    // SAFETY: the test made `m` with `Box::into_raw`, its context is the wrapped tensor.
+    unsafe {
+        let outer = Box::from_raw(m);
+        let inner = outer.manager_ctx as *mut twinjit_cuda::dlpack::DLManagedTensor;
+        if let Some(d) = (*inner).deleter {
+            d(inner)
+        }
+    }
+}
+
+/// DLPack both ways without a copy: an exported array's tensor describes it (CUDA device, C
+/// strides), a wrong element type is refused and leaves the tensor to the caller, the adopted
+/// array reads the same memory, and dropping it calls the producer's deleter exactly once.
+#[test]
+fn dlpack_exchange_without_a_copy() {
+    use twinjit_cuda::dlpack::{DLManagedTensor, DL_CUDA};
+    let Some(dev) = gpu() else { return };
+    let a = DeviceArray::from_slice(&dev, &[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0], &[2, 3]).unwrap();
+    let ptr = a.device_ptr();
+    let m = a.into_dlpack();
+    // SAFETY: `m` is the live tensor just made.
+    unsafe {
+        let t = &(*m).dl_tensor;
+        assert_eq!((t.device.device_type, t.ndim, t.data as u64), (DL_CUDA, 2, ptr));
+        assert_eq!(std::slice::from_raw_parts(t.shape, 2), [2, 3]);
+        assert_eq!(std::slice::from_raw_parts(t.strides, 2), [3, 1]);
+    }
+    // SAFETY: as above; on an error the tensor stays ours.
+    let e = unsafe { DeviceArray::<f64>::from_dlpack(&dev, m) }.unwrap_err();
+    assert!(e.to_string().contains("is not float64"), "{e}");
+    // Wrapped in a producer whose deleter counts, then adopted.
+    // SAFETY: as above.
+    let outer = unsafe {
+        let t = &(*m).dl_tensor;
+        Box::into_raw(Box::new(DLManagedTensor {
+            dl_tensor: twinjit_cuda::dlpack::DLTensor {
+                data: t.data,
+                device: t.device,
+                ndim: t.ndim,
+                dtype: t.dtype,
+                shape: t.shape,
+                strides: t.strides,
+                byte_offset: 0,
+            },
+            manager_ctx: m as *mut std::ffi::c_void,
+            deleter: Some(counting_deleter),
+        }))
+    };
+    // SAFETY: `outer` is valid and not used after this.
+    let b = unsafe { DeviceArray::<f32>::from_dlpack(&dev, outer) }.unwrap();
+    assert_eq!((b.device_ptr(), b.shape()), (ptr, &[2usize, 3][..]));
+    assert_eq!(b.to_vec().unwrap(), vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+    let before = DELETED.load(std::sync::atomic::Ordering::SeqCst);
+    drop(b);
+    assert_eq!(DELETED.load(std::sync::atomic::Ordering::SeqCst), before + 1);
+}
