@@ -245,19 +245,25 @@ mod tests {
         assert_eq!(dl_dtype(ElementType::Bool), DLDataType { code: 6, bits: 8, lanes: 1 });
     }
 
+    /// [`check_tensor`] of a test tensor, whose shape and strides are live slices of `ndim`.
+    fn check(t: &DLTensor, ordinal: usize) -> Result<(u64, Vec<usize>)> {
+        // SAFETY: `tensor` points `shape` and `strides` at slices of `ndim` values.
+        unsafe { check_tensor::<f32>(t, ordinal) }
+    }
+
     #[test]
     fn tensors_are_checked_before_they_are_taken() {
         let f32 = dl_dtype(ElementType::Float32);
         let mut shape = [2i64, 3];
         // C-contiguous strides, or none, give the pointer past the byte offset and the shape.
         let t = tensor(DL_CUDA, f32, &mut shape, Some(&mut [3, 1]));
-        assert_eq!(unsafe { check_tensor::<f32>(&t, 0) }.unwrap(), (0x1010, vec![2, 3]));
+        assert_eq!(check(&t, 0).unwrap(), (0x1010, vec![2, 3]));
         let t = tensor(DL_CUDA, f32, &mut shape, None);
-        assert!(unsafe { check_tensor::<f32>(&t, 0) }.is_ok());
+        assert!(check(&t, 0).is_ok());
         let mut one_row = [1i64, 3];
         let t = tensor(DL_CUDA, f32, &mut one_row, Some(&mut [99, 1]));
-        assert!(unsafe { check_tensor::<f32>(&t, 0) }.is_ok(), "an axis of extent 1 takes any stride");
-        let err = |t: &DLTensor, ordinal| unsafe { check_tensor::<f32>(t, ordinal) }.unwrap_err().to_string();
+        assert!(check(&t, 0).is_ok(), "an axis of extent 1 takes any stride");
+        let err = |t: &DLTensor, ordinal| check(t, ordinal).unwrap_err().to_string();
         assert!(err(&tensor(1, f32, &mut shape, None), 0).contains("not CUDA memory"));
         assert!(err(&tensor(DL_CUDA, f32, &mut shape, None), 1).contains("lives on CUDA device 0"));
         let f64 = dl_dtype(ElementType::Float64);
