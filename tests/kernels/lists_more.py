@@ -258,3 +258,40 @@ def del_slices(n):
         out.append(len(l))
         out.extend(l)
     return out
+
+
+# np.array of a list of rows: nested comprehensions, a list grown by append, rows that are 1-D
+# arrays; a ragged list and an empty one raise, as in Numba.
+# check: grid_of_products(3) -> [[0, 0, 0], [0, 1, 2], [0, 2, 4]]
+@njit
+def grid_of_products(n):
+    return np.array([[i * j for j in range(n)] for i in range(n)])
+
+
+# check: grown_rows(2) -> [[1.5, 2.0], [3.0, 4.0], [5.0, 6.0]]
+# check: grown_rows(3) raises ValueError
+@njit
+def grown_rows(k):
+    rows = [[1.5, 2.0], [3.0, 4.0]]
+    rows.append([5.0, 6.0, 7.0][:k])
+    return np.array(rows)
+
+
+# check: rows_of_arrays(3) -> [[0, 0, 0], [0, 1, 2], [0, 2, 4]]
+@njit
+def rows_of_arrays(n):
+    return np.array([np.array([x * y for x in range(n)]) for y in range(n)])
+
+
+# check: no_rows(0) raises IndexError
+@njit
+def no_rows(n):
+    rows = [[1.0]]
+    rows.pop()
+    return np.array(rows)
+
+
+# check: cube_of_products(2) -> [[[0, 0], [0, 0]], [[0, 0], [0, 1]]]
+@njit
+def cube_of_products(n):
+    return np.array([[[i * j * k for k in range(n)] for j in range(n)] for i in range(n)])

@@ -1345,10 +1345,21 @@ fn alloc(b: Builtin, a: Alloc, args: &[Type]) -> Result<Type, TypeError> {
         Alloc::Array => match ty(0) {
             Type::Array(at) => c_array(dtype_arg(&ty(1), at.dtype)?, at.ndim),
             Type::List(e) if e.scalar().is_some() => c_array(dtype_arg(&ty(1), e.scalar().expect("matched"))?, 1),
-            Type::List(e) => {
-                return Err(TypeError::new(format!("np.array() of a list of {e} is not supported"), "here")
-                    .with_hint("np.array() takes a list of numbers; fill an array from nested lists with a loop"))
-            }
+            // Rows: a list of lists of numbers (of such lists), or of 1-D arrays, is a 2-D (3-D)
+            // array, as Numba builds it.
+            Type::List(e) => match &*e {
+                Type::List(r) if r.scalar().is_some() => c_array(dtype_arg(&ty(1), r.scalar().expect("matched"))?, 2),
+                Type::List(r) if r.list_elem().and_then(Type::scalar).is_some() => {
+                    c_array(dtype_arg(&ty(1), r.list_elem().and_then(Type::scalar).expect("matched"))?, 3)
+                }
+                Type::Array(r) if r.ndim == 1 => c_array(dtype_arg(&ty(1), r.dtype)?, 2),
+                _ => {
+                    return Err(TypeError::new(format!("np.array() of a list of {e} is not supported"), "here")
+                        .with_hint(
+                            "np.array() takes a list of numbers, of (lists of) lists of numbers or of 1-D arrays; fill others with a loop",
+                        ))
+                }
+            },
             t => {
                 let Some((s, nd)) = nested_elements(&t) else {
                     return Err(TypeError::new(

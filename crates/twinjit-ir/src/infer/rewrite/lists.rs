@@ -528,6 +528,9 @@ impl<'r> Rewriter<'r> {
             Typing::Alloc(crate::builtins::Alloc::Copy) => {
                 self.build_list(b, rt, n, span, &mut |rw, k| Ok(rw.lget(b, l, k, span)))?
             }
+            Typing::Alloc(crate::builtins::Alloc::Array) if rt.array().is_some_and(|a| a.ndim > 1) => {
+                self.array_of_rows(b, l, n, rt, span)?
+            }
             Typing::Alloc(crate::builtins::Alloc::Array) => {
                 let at = rt.array().expect("typed as an array");
                 let a = self.push(
@@ -562,6 +565,82 @@ impl<'r> Rewriter<'r> {
             }
             t => return Err(err(span, format!("internal: {t:?} of a list"), "here")),
         })
+    }
+
+    /// `np.array(l)` of a list of `n` rows (lists of numbers, lists of such lists, or 1-D
+    /// arrays): a C array of `(n, len(l[0]), ...)` converted to the dtype of `rt`, as Numba
+    /// builds it: `IndexError` when a first row is empty (the first rows give the shape),
+    /// `ValueError` for a row of another length.
+    fn array_of_rows(&mut self, b: Block, l: Value, n: Value, rt: Type, span: Span) -> Result<Value, Diagnostic> {
+        let at = rt.array().expect("typed as an array");
+        let zero = self.int(b, 0, span);
+        // The extents, from the first row of each level.
+        let mut dims = vec![n];
+        let mut probe = l;
+        for _ in 1..at.ndim {
+            let len = self.row_len(b, probe, span);
+            let empty = self.emit_compare(b, span, CmpOp::Eq, len, zero);
+            self.raise_if(b, empty, "IndexError", "getitem out of range", span);
+            probe = self.row_get(b, probe, zero, span);
+            dims.push(self.row_len(b, probe, span));
+        }
+        let a = self.new_array(b, at.dtype, dims.clone(), false, span);
+        self.fill_rows(b, l, &dims, zero, a, at.dtype, span)?;
+        Ok(a)
+    }
+
+    /// The length of a row: a list's, or a 1-D array's.
+    fn row_len(&mut self, b: Block, row: Value, span: Span) -> Value {
+        match self.ty(row) {
+            Type::List(_) => self.llen(b, row, span),
+            _ => self.push(b, InstKind::Dim(row, 0), Type::I64, span),
+        }
+    }
+
+    /// Element `i` of a row: a list's, or a 1-D array's (through its stride).
+    fn row_get(&mut self, b: Block, row: Value, i: Value, span: Span) -> Value {
+        match self.ty(row) {
+            Type::List(_) => self.lget(b, row, i, span),
+            t => {
+                let dt = t.array().expect("a 1-D array row").dtype;
+                let s = self.push(b, InstKind::Stride(row, 0), Type::I64, span);
+                let off = self.emit_binary(b, span, BinaryOp::Mul, i, s);
+                self.push(b, InstKind::Load(row, off), Type::Scalar(dt), span)
+            }
+        }
+    }
+
+    /// Stores the elements of `row` (of `dims[0]` items, each of `dims[1..]`) into the C array
+    /// `a` from linear offset `base`, checking each sub-row's length.
+    #[allow(clippy::too_many_arguments)]
+    fn fill_rows(
+        &mut self,
+        b: Block,
+        row: Value,
+        dims: &[Value],
+        base: Value,
+        a: Value,
+        dtype: Scalar,
+        span: Span,
+    ) -> Result<(), Diagnostic> {
+        let zero = self.int(b, 0, span);
+        let w = self.row_len(b, row, span);
+        let ragged = self.emit_compare(b, span, CmpOp::Ne, w, dims[0]);
+        self.raise_if(b, ragged, "ValueError", "incompatible sequence shape", span);
+        let inner = self.product(b, &dims[1..], span);
+        self.fold(b, (zero, dims[0]), vec![], span, &mut |rw, i, _| {
+            let e = rw.row_get(b, row, i, span);
+            let off = rw.emit_binary(b, span, BinaryOp::Mul, i, inner);
+            let at = rw.emit_binary(b, span, BinaryOp::Add, base, off);
+            if dims.len() > 1 {
+                rw.fill_rows(b, e, &dims[1..], at, a, dtype, span)?;
+            } else {
+                let e = rw.coerce(b, e, &Type::Scalar(dtype), span)?;
+                rw.push_void(b, InstKind::Store(a, at, e), span);
+            }
+            Ok(vec![])
+        })?;
+        Ok(())
     }
 
     /// `a + b` of two lists (a new list) and `l * n` / `n * l` (a new list of `l` repeated;
