@@ -815,3 +815,16 @@ def total(a):
     let back = ArgValue::from_rt(&a.to_rt().unwrap());
     assert!(matches!(back, Some(ArgValue::F16(x)) if x.to_bits() == 0x2E66), "{back:?}");
 }
+
+/// `l[a:b] = l` reads the source before it writes, as CPython does (`[0, 0, 1, 2, 3, 4, 5, 3,
+/// 4, 5]` for n = 6, a = 1, b = 3); Numba 0.68 writes while it reads and gives
+/// `[0, 0, 0, 0, 0, 0, 0, 3, 4, 5]`, so this case is not in the Numba-checked corpus.
+#[test]
+fn a_list_slice_assigned_from_itself_follows_python() {
+    let src = "from numba import njit\n\n@njit\ndef twice(n, lo, hi):\n    l = list(range(n))\n    l[lo:hi] = l\n    return l\n";
+    let m = Engine::new(Target::Host).unwrap().load("twice.py", src).unwrap();
+    let r: Value = m.function("twice").unwrap().call((6i64, 1i64, 3i64)).unwrap();
+    let Value::List(items) = r else { panic!("a list: {r:?}") };
+    let got: Vec<i64> = items.iter().map(|v| if let Value::I64(x) = v { *x } else { -1 }).collect();
+    assert_eq!(got, [0, 0, 1, 2, 3, 4, 5, 3, 4, 5]);
+}

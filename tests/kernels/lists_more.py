@@ -295,3 +295,48 @@ def no_rows(n):
 @njit
 def cube_of_products(n):
     return np.array([[[i * j * k for k in range(n)] for j in range(n)] for i in range(n)])
+
+
+# Slice assignment: a step of 1 replaces the slice (the list grows or shrinks), another step
+# replaces item by item, and a count that differs raises, as in Python. (`l[a:b] = l` is left
+# out: Python reads the source first, Numba 0.68 does not, and their results differ.)
+# check: replace_slices(6, 1, 3) -> ([0, 100, 101, 102, 103, 3, 4, 5], [0, 7, 3, 4, 5], [])
+# check: replace_slices(4, 3, 0) -> ([0, 1, 2, 100, 101, 102, 103, 3], [0, 1, 2, 7, 3], [])
+@njit
+def replace_slices(n, lo, hi):
+    grown = list(range(n))
+    grown[lo:hi] = [100, 101, 102, 103]
+    shrunk = list(range(n))
+    shrunk[lo:hi] = [7]
+    cleared = list(range(n))
+    cleared[:] = [0][:0]
+    return grown, shrunk, cleared
+
+
+# check: replace_every_other(6) -> [0, 1, 20, -2, 40, -1]
+# check: replace_every_other(5) -> [0, 1, -2, 3, -1]
+@njit
+def replace_every_other(n):
+    l = list(range(n))
+    v = [x * 10 for x in l[::2]]
+    l[::2] = v[:3]
+    l[-1:-4:-2] = [-1, -2]
+    return l
+
+
+# check: extended_slice_mismatch(5) raises ValueError
+@njit
+def extended_slice_mismatch(n):
+    l = list(range(n))
+    l[::2] = [1, 2]
+    return l
+
+
+# check: rows_moved(4) -> (4, 2, 4)
+@njit
+def rows_moved(n):
+    rows = []
+    for i in range(n):
+        rows.append(np.arange(2) + i)
+    rows[1:3] = rows[2:4]
+    return len(rows), rows[1][0], rows[2][1]

@@ -544,6 +544,25 @@ impl<'m> Inferencer<'m> {
                         .with_hint("only arrays and tuples can be indexed"))
                 }
             },
+            // `l[a:b] = seq` / `l[a:b:c] = seq`: the items of another list.
+            InstKind::SetItem(a, idx, v)
+                if matches!(ty(a), Type::List(_)) && matches!(idx.iter().map(&ty).next(), Some(Type::Slice(_))) =>
+            {
+                let e = ty(a).list_elem().cloned().expect("matched");
+                match ty(v) {
+                    Type::Unknown => {}
+                    Type::List(ve) if *ve == Type::Unknown || typing::list_accepts(&e, &ve) => {}
+                    t => {
+                        return Err(err(
+                            span,
+                            format!("cannot assign {t} to a slice of a list of {e}"),
+                            "assigned here",
+                        )
+                        .with_hint("assign a list of the same element type: l[a:b] = [x, y]"))
+                    }
+                }
+                Type::None
+            }
             InstKind::SetItem(a, idx, v) if matches!(ty(a), Type::List(_)) => {
                 list_index(&idx.iter().map(&ty).collect::<Vec<_>>(), span)?;
                 let e = ty(a).list_elem().cloned().expect("matched");

@@ -716,6 +716,21 @@ impl Rewriter<'_> {
                     t => return Err(err(span, format!("{t} is not subscriptable"), "indexed here")),
                 }
             }
+            InstKind::SetItem(a, idx, v)
+                if matches!(self.ty(self.val(*a)), Type::List(_))
+                    && matches!(
+                        self.src.def_inst(idx[0]).map(|d| &d.kind),
+                        Some(InstKind::Builtin(Builtin::SliceIndex, _))
+                    ) =>
+            {
+                let Some(InstKind::Builtin(_, parts)) = self.src.def_inst(idx[0]).map(|d| d.kind.clone()) else {
+                    unreachable!("matched above")
+                };
+                let parts: Vec<Value> = parts.iter().map(|p| self.val(*p)).collect();
+                let (av, vv) = (self.val(*a), self.val(*v));
+                self.list_set_slice(b, av, &parts, vv, span)?;
+                None
+            }
             InstKind::SetItem(a, idx, v) if matches!(self.ty(self.val(*a)), Type::List(_)) => {
                 let (av, i, vv) = (self.val(*a), self.val(idx[0]), self.val(*v));
                 self.list_set(b, av, i, vv, span)?;

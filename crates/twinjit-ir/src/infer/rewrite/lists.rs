@@ -166,6 +166,79 @@ impl<'r> Rewriter<'r> {
         self.lset(b, l, k, v, span)
     }
 
+    /// `l[lo:hi:step] = src` (`parts` are the slice's three values, `None` where absent), as
+    /// Python does it: with a step of 1 the slice is replaced by `src`'s items (the list grows
+    /// or shrinks); with another step each selected position gets one item, and a count that
+    /// differs is `ValueError`. `src` is read into a copy first, so `l[1:3] = l` works.
+    pub(super) fn list_set_slice(
+        &mut self,
+        b: Block,
+        l: Value,
+        parts: &[Value],
+        src: Value,
+        span: Span,
+    ) -> Result<(), Diagnostic> {
+        let part = |rw: &Self, v: Value| (rw.ty(v) != Type::None).then_some(v);
+        let (lo, hi, st) = (part(self, parts[0]), part(self, parts[1]), part(self, parts[2]));
+        let lt = self.ty(l);
+        let m = self.llen(b, src, span);
+        let items = self.build_list(b, lt.clone(), m, span, &mut |rw, k| Ok(rw.lget(b, src, k, span)))?;
+        let n = self.llen(b, l, span);
+        let (start, count, step) = self.slice_bounds(b, n, lo, hi, st, span);
+        let zero = self.int(b, 0, span);
+        let one = self.int(b, 1, span);
+        let unit = self.emit_compare(b, span, CmpOp::Eq, step, one);
+        let differs = self.emit_compare(b, span, CmpOp::Ne, m, count);
+        let no = self.push(b, InstKind::Const(Const::Bool(false)), Type::BOOL, span);
+        let not_unit = self.emit_compare(b, span, CmpOp::Eq, unit, no);
+        let bad = self.emit_binary(b, span, BinaryOp::BitAnd, not_unit, differs);
+        self.raise_if_args(
+            b,
+            bad,
+            "ValueError",
+            vec![crate::ExceptionArg::Format(vec![
+                crate::ExceptionArg::Str("attempt to assign sequence of size ".into()),
+                crate::ExceptionArg::Runtime(m),
+                crate::ExceptionArg::Str(" to extended slice of size ".into()),
+                crate::ExceptionArg::Runtime(count),
+            ])],
+            span,
+        );
+        // Each loop below runs only on its path (its count is zero on the other).
+        let pick = |rw: &mut Self, on_unit: bool, v: Value| {
+            if on_unit {
+                rw.emit_select(b, span, unit, v, zero)
+            } else {
+                rw.emit_select(b, span, unit, zero, v)
+            }
+        };
+        // A step other than 1: item k goes to start + k * step.
+        let spread = pick(self, false, m);
+        self.fold(b, (zero, spread), vec![], span, &mut |rw, k, _| {
+            let off = rw.emit_binary(b, span, BinaryOp::Mul, k, step);
+            let at = rw.emit_binary(b, span, BinaryOp::Add, start, off);
+            let x = rw.lget(b, items, k, span);
+            rw.lset(b, l, at, x, span)?;
+            Ok(vec![])
+        })?;
+        // A step of 1: keep the tail, resize, then the items and the tail after `start`.
+        let after = self.emit_binary(b, span, BinaryOp::Add, start, count);
+        let tail_len = self.emit_binary(b, span, BinaryOp::Sub, n, after);
+        let tail_len = pick(self, true, tail_len);
+        let tail = self.build_list(b, lt, tail_len, span, &mut |rw, k| {
+            let i = rw.emit_binary(b, span, BinaryOp::Add, after, k);
+            Ok(rw.lget(b, l, i, span))
+        })?;
+        let placed = pick(self, true, m);
+        let grown = self.emit_binary(b, span, BinaryOp::Add, start, placed);
+        let new_n = self.emit_binary(b, span, BinaryOp::Add, grown, tail_len);
+        let new_n = self.emit_select(b, span, unit, new_n, n);
+        self.lresize(b, l, new_n, span);
+        self.copy_run(b, (l, start), (items, zero), placed, span)?;
+        self.copy_run(b, (l, grown), (tail, zero), tail_len, span)?;
+        Ok(())
+    }
+
     /// Removes element `k` (in range): the ones after it move down.
     fn remove_at(&mut self, b: Block, l: Value, k: Value, span: Span) -> Result<(), Diagnostic> {
         let n = self.llen(b, l, span);
