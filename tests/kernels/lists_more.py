@@ -340,3 +340,17 @@ def rows_moved(n):
         rows.append(np.arange(2) + i)
     rows[1:3] = rows[2:4]
     return len(rows), rows[1][0], rows[2][1]
+
+
+# `+` of lists of two number types is a list of their promotion; `+=` extends the list itself
+# (an alias sees it, and the items take the list's type).
+# check: concatenations(3) -> ([0.0, 1.0, 2.0, 0.5, 0.5], [0, 1, 2, 0, 0], [0.5, 0.5, 7.0, 8.0])
+@njit
+def concatenations(n):
+    ints = list(range(n))
+    floats = [0.5] * 2
+    joined = ints + floats
+    alias = ints
+    ints += floats
+    floats += [7, 8]
+    return joined, alias, floats

@@ -1000,6 +1000,8 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             elementwise_result(ufunc_scalar(u.loops(), &dtypes), args)
         }
         Typing::InPlace => match (ty(0), ty(1)) {
+            // `l += seq` extends `l` in place, keeping its type (its items are converted).
+            (l @ Type::List(_), Type::List(_)) => l,
             (Type::Array(t), Type::Array(_) | Type::Scalar(_)) => {
                 let (v, vn) = elementwise_operand(&ty(1)).expect("an array or a number");
                 if vn > t.ndim {

@@ -371,6 +371,16 @@ impl<'m> Inferencer<'m> {
             }
             // List concatenation and repetition (`a + b`, `l * n`, `n * l`).
             InstKind::Binary(BinaryOp::Add, a, b) if matches!((ty(a), ty(b)), (Type::List(_), Type::List(_))) => {
+                // Lists of numbers of two types concatenate into a list of their promotion
+                // (`[1] + [2.0]` is a list(float64) in Numba), converting the items.
+                let (x, y) = (ty(a), ty(b));
+                if let (Some(Some(p)), Some(Some(q))) =
+                    (x.list_elem().map(Type::scalar), y.list_elem().map(Type::scalar))
+                {
+                    if p != q && !p.is_complex() && !q.is_complex() {
+                        return Ok(Type::List(Box::new(Type::Scalar(typing::unify_scalar(p, q)))));
+                    }
+                }
                 typing::unify(&ty(a), &ty(b)).ok_or_else(|| {
                     err(span, format!("cannot concatenate {} and {}", ty(a), ty(b)), "lists of different types")
                 })?

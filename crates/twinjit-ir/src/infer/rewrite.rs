@@ -567,6 +567,12 @@ impl Rewriter<'_> {
                 let m = "non-broadcastable output operand: the result of this in-place operator does not fit its array";
                 self.store_elementwise(b, target, args[1], m, span)?;
                 self.vmap[data.result.expect("has a result").index()] = Some(target);
+            } else if matches!(self.ty(target), Type::List(_)) && matches!(self.ty(self.val(args[1])), Type::List(_)) {
+                // `l += seq`: Python extends `l` itself (every alias sees it), so the items the
+                // concatenation added are appended to `l`, converted to its element type.
+                let joined = self.val(args[1]);
+                self.list_extend_from(b, target, joined, span)?;
+                self.vmap[data.result.expect("has a result").index()] = Some(target);
             } else {
                 self.vmap[data.result.expect("has a result").index()] = Some(self.val(args[1]));
             }

@@ -239,6 +239,16 @@ impl<'r> Rewriter<'r> {
         Ok(())
     }
 
+    /// Appends to `l` the items of `joined` past `l`'s length (`joined` is `l + seq`): the
+    /// in-place `l += seq`.
+    pub(super) fn list_extend_from(&mut self, b: Block, l: Value, joined: Value, span: Span) -> Result<(), Diagnostic> {
+        let n = self.llen(b, l, span);
+        let total = self.llen(b, joined, span);
+        let added = self.emit_binary(b, span, BinaryOp::Sub, total, n);
+        self.lresize(b, l, total, span);
+        self.copy_run(b, (l, n), (joined, n), added, span)
+    }
+
     /// Removes element `k` (in range): the ones after it move down.
     fn remove_at(&mut self, b: Block, l: Value, k: Value, span: Span) -> Result<(), Diagnostic> {
         let n = self.llen(b, l, span);
