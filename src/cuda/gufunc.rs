@@ -11,7 +11,7 @@
 //! arguments, and every output must have the whole loop shape, as numba-cuda requires.
 
 use super::ufunc::one_element;
-use super::{cuda_error, Kernel, KernelArg, LaunchConfig, Stream};
+use super::{Kernel, KernelArg, Stream};
 use crate::error::Error;
 use std::collections::HashMap;
 use std::marker::PhantomData;
@@ -164,24 +164,6 @@ impl Kernel {
                 _life: PhantomData,
             });
         }
-        if n == 0 {
-            return Ok(());
-        }
-        let block = 256u32;
-        let grid = u32::try_from((n as u64).div_ceil(u64::from(block)))
-            .map_err(|_| self.gufunc_error(None, format!("a loop of {n} needs more than 2^32 blocks")))?;
-        let cfg = LaunchConfig::linear(grid, block);
-        match stream {
-            Some(s) => self.launch_on(s, cfg, kargs.as_slice()),
-            None => self.launch(cfg, kargs.as_slice()),
-        }?;
-        // The one-element arrays of the numbers must outlive the kernel: wait for it.
-        if !held.is_empty() {
-            match stream {
-                Some(s) => s.synchronize().map_err(|e| cuda_error(e, Some(self.name())))?,
-                None => device.default_stream().synchronize().map_err(|e| cuda_error(e, Some(self.name())))?,
-            }
-        }
-        Ok(())
+        self.launch_threads(n, &kargs, stream, !held.is_empty(), &device)
     }
 }

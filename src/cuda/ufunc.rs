@@ -193,22 +193,35 @@ impl Kernel {
             });
         }
         args.push(flat(out.device_ptr(), got, n));
+        self.launch_threads(n, &args, stream, !held.is_empty(), &device)
+    }
+
+    /// Launches one thread per element of `n` (blocks of 256) with `args`, on `stream` or the
+    /// default one; `wait` when arguments made for the call (one-element arrays of numbers)
+    /// must outlive the kernel.
+    pub(super) fn launch_threads(
+        &self,
+        n: i64,
+        args: &[KernelArg<'_>],
+        stream: Option<&Stream>,
+        wait: bool,
+        device: &super::Device,
+    ) -> Result<(), Error> {
         if n == 0 {
             return Ok(());
         }
         let block = 256u32;
         let grid = u32::try_from((n as u64).div_ceil(u64::from(block))).map_err(|_| Error::Argument {
             function: self.name().to_string(),
-            param: Some("out".into()),
-            message: format!("{n} elements need more than 2^32 blocks"),
+            param: None,
+            message: format!("{n} threads need more than 2^32 blocks"),
         })?;
         let cfg = LaunchConfig::linear(grid, block);
         match stream {
-            Some(s) => self.launch_on(s, cfg, args.as_slice()),
-            None => self.launch(cfg, args.as_slice()),
+            Some(s) => self.launch_on(s, cfg, args),
+            None => self.launch(cfg, args),
         }?;
-        // The one-element arrays of the scalars must outlive the kernel: wait for it.
-        if !held.is_empty() {
+        if wait {
             match stream {
                 Some(s) => s.synchronize().map_err(|e| cuda_error(e, Some(self.name())))?,
                 None => device.default_stream().synchronize().map_err(|e| cuda_error(e, Some(self.name())))?,

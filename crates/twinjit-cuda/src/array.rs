@@ -115,22 +115,7 @@ impl<T: DeviceElement> DeviceArray<T> {
         // uninitialised, which is fine for the plain-data elements written before any read.
         let ptr = unsafe { result::malloc_sync(bytes.max(T::TYPE.size())) }
             .map_err(|e| device.wait_error(&format!("cuMemAlloc({bytes} bytes)"), e))?;
-        let mut dims = [1usize; MAX_DIMS];
-        dims[..shape.len()].copy_from_slice(shape);
-        let mut strides = [1usize; MAX_DIMS];
-        for axis in (0..shape.len().saturating_sub(1)).rev() {
-            strides[axis] = strides[axis + 1] * dims[axis + 1];
-        }
-        Ok(DeviceArray {
-            device: device.clone(),
-            ptr,
-            len,
-            shape: dims,
-            strides,
-            ndim: shape.len(),
-            owner: Owner::Driver,
-            _element: PhantomData,
-        })
+        Self::adopt(device, ptr, shape, Owner::Driver)
     }
 
     /// An array over memory that `owner` frees (`ptr` holds `shape`'s elements in C order).

@@ -145,18 +145,7 @@ pub(crate) fn split_cuda(mut inner: ModuleFunction) -> [ModuleFunction; 2] {
     let zero = push(&mut k, e, InstKind::Const(Const::Int(0)));
     let i = push(&mut k, e, InstKind::Builtin(Builtin::Grid, vec![one]));
     let n = push(&mut k, e, InstKind::Builtin(Builtin::Size, vec![out]));
-    let inside = push(&mut k, e, InstKind::Compare(CmpOp::Lt, i, n));
-    let body = k.add_block();
-    let exit = k.add_block();
-    k.terminate(
-        e,
-        Terminator::Branch(
-            inside,
-            BlockCall { block: body, args: Vec::new() },
-            BlockCall { block: exit, args: Vec::new() },
-        ),
-        span,
-    );
+    let (body, exit) = guard(&mut k, i, Some(n), span);
     let mut args = Vec::new();
     for a in ins {
         let size = push(&mut k, body, InstKind::Builtin(Builtin::Size, vec![a]));
@@ -168,11 +157,41 @@ pub(crate) fn split_cuda(mut inner: ModuleFunction) -> [ModuleFunction; 2] {
     k.push(body, InstKind::SetItem(out, vec![i], r), None, span);
     k.terminate(body, Terminator::Jump(BlockCall { block: exit, args: Vec::new() }), span);
     k.terminate(exit, Terminator::Return(None), span);
+    [kernel_of(&inner, name, k), inner]
+}
+
+/// The blocks of `if i < n:` at the end of the entry (`n` absent: the body never runs):
+/// (body, exit).
+fn guard(
+    k: &mut Function,
+    i: twinjit_ir::Value,
+    n: Option<twinjit_ir::Value>,
+    span: twinjit_diag::Span,
+) -> (twinjit_ir::Block, twinjit_ir::Block) {
+    let e = Function::ENTRY;
+    let body = k.add_block();
+    let exit = k.add_block();
+    let to = |block| BlockCall { block, args: Vec::new() };
+    match n {
+        Some(n) => {
+            let inside =
+                k.push(e, InstKind::Compare(CmpOp::Lt, i, n), Some(Type::Unknown), span).expect("has a result");
+            k.terminate(e, Terminator::Branch(inside, to(body), to(exit)), span);
+        }
+        None => k.terminate(e, Terminator::Jump(to(exit)), span),
+    }
+    (body, exit)
+}
+
+/// The kernel `name` with body `k` that calls the CUDA ufunc's inner function `inner`.
+fn kernel_of(inner: &ModuleFunction, name: String, k: Function) -> ModuleFunction {
     let mut attrs = inner.attrs.clone();
     attrs.kind = FunctionKind::Kernel;
+    // The inner function's signatures are its loops; the kernel's arguments are other types.
+    attrs.signatures.clear();
     let mut options = inner.options.clone();
     options.ufunc = None;
-    let kernel = ModuleFunction {
+    ModuleFunction {
         name,
         attrs,
         options,
@@ -181,8 +200,7 @@ pub(crate) fn split_cuda(mut inner: ModuleFunction) -> [ModuleFunction; 2] {
         name_span: inner.name_span,
         callees: vec![inner.name.clone()],
         defaults: Vec::new(),
-    };
-    [kernel, inner]
+    }
 }
 
 /// A CUDA gufunc (`@guvectorize([...], "(n),()->(n)", target='cuda')`) and its inner
@@ -222,24 +240,8 @@ fn split_cuda_gufunc(mut inner: ModuleFunction, layout: &GufuncLayout) -> [Modul
     let zero = push(&mut k, e, InstKind::Const(Const::Int(0)));
     let i = push(&mut k, e, InstKind::Builtin(Builtin::Grid, vec![one]));
     let first_out = params.get(layout.inputs.len()).or(params.last()).copied();
-    let body = k.add_block();
-    let exit = k.add_block();
-    match first_out {
-        Some(out) => {
-            let n = push(&mut k, e, InstKind::Builtin(Builtin::Len, vec![out]));
-            let inside = push(&mut k, e, InstKind::Compare(CmpOp::Lt, i, n));
-            k.terminate(
-                e,
-                Terminator::Branch(
-                    inside,
-                    BlockCall { block: body, args: Vec::new() },
-                    BlockCall { block: exit, args: Vec::new() },
-                ),
-                span,
-            );
-        }
-        None => k.terminate(e, Terminator::Jump(BlockCall { block: exit, args: Vec::new() }), span),
-    }
+    let n = first_out.map(|out| push(&mut k, e, InstKind::Builtin(Builtin::Len, vec![out])));
+    let (body, exit) = guard(&mut k, i, n, span);
     let cores: Vec<&Vec<String>> = layout.inputs.iter().chain(&layout.outputs).collect();
     let mut args = Vec::new();
     for (p, &a) in params.iter().enumerate() {
@@ -260,20 +262,5 @@ fn split_cuda_gufunc(mut inner: ModuleFunction, layout: &GufuncLayout) -> [Modul
     k.push(body, InstKind::Call(inner.name.clone(), args), Some(Type::Unknown), span);
     k.terminate(body, Terminator::Jump(BlockCall { block: exit, args: Vec::new() }), span);
     k.terminate(exit, Terminator::Return(None), span);
-    let mut attrs = inner.attrs.clone();
-    attrs.kind = FunctionKind::Kernel;
-    attrs.signatures.clear();
-    let mut options = inner.options.clone();
-    options.ufunc = None;
-    let kernel = ModuleFunction {
-        name,
-        attrs,
-        options,
-        body: k,
-        source: inner.source.clone(),
-        name_span: inner.name_span,
-        callees: vec![inner.name.clone()],
-        defaults: Vec::new(),
-    };
-    [kernel, inner]
+    [kernel_of(&inner, name, k), inner]
 }

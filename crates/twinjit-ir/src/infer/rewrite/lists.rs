@@ -166,6 +166,15 @@ impl<'r> Rewriter<'r> {
         self.lset(b, l, k, v, span)
     }
 
+    /// The length of `l` and the (start, count, step) of its slice `parts` (`lo, hi, step`,
+    /// `None` where absent), by Python's `slice.indices`.
+    fn list_slice(&mut self, b: Block, l: Value, parts: &[Value], span: Span) -> (Value, (Value, Value, Value)) {
+        let part = |rw: &Self, v: Value| (rw.ty(v) != Type::None).then_some(v);
+        let (lo, hi, st) = (part(self, parts[0]), part(self, parts[1]), part(self, parts[2]));
+        let n = self.llen(b, l, span);
+        (n, self.slice_bounds(b, n, lo, hi, st, span))
+    }
+
     /// `l[lo:hi:step] = src` (`parts` are the slice's three values, `None` where absent), as
     /// Python does it: with a step of 1 the slice is replaced by `src`'s items (the list grows
     /// or shrinks); with another step each selected position gets one item, and a count that
@@ -178,13 +187,10 @@ impl<'r> Rewriter<'r> {
         src: Value,
         span: Span,
     ) -> Result<(), Diagnostic> {
-        let part = |rw: &Self, v: Value| (rw.ty(v) != Type::None).then_some(v);
-        let (lo, hi, st) = (part(self, parts[0]), part(self, parts[1]), part(self, parts[2]));
         let lt = self.ty(l);
         let m = self.llen(b, src, span);
         let items = self.build_list(b, lt.clone(), m, span, &mut |rw, k| Ok(rw.lget(b, src, k, span)))?;
-        let n = self.llen(b, l, span);
-        let (start, count, step) = self.slice_bounds(b, n, lo, hi, st, span);
+        let (n, (start, count, step)) = self.list_slice(b, l, parts, span);
         let zero = self.int(b, 0, span);
         let one = self.int(b, 1, span);
         let unit = self.emit_compare(b, span, CmpOp::Eq, step, one);
@@ -479,10 +485,7 @@ impl<'r> Rewriter<'r> {
                 // `start + (count - 1 - k) * step` for a positive step, `start + k * step` for
                 // a negative one (already descending).
                 let l = args[0];
-                let part = |rw: &Self, v: Value| (rw.ty(v) != Type::None).then_some(v);
-                let (lo, hi, st) = (part(self, args[1]), part(self, args[2]), part(self, args[3]));
-                let n = self.llen(b, l, span);
-                let (start, count, step) = self.slice_bounds(b, n, lo, hi, st, span);
+                let (_, (start, count, step)) = self.list_slice(b, l, &args[1..4], span);
                 let zero = self.int(b, 0, span);
                 let one = self.int(b, 1, span);
                 let ascending = self.emit_compare(b, span, CmpOp::Gt, step, zero);
