@@ -7,8 +7,9 @@
 //! Values are compared as path-labelled [`Item`]s (an array's shape first, then its elements in
 //! C order): integers, bools and shapes exactly, floats within a relative tolerance scaled by
 //! the largest magnitude of their array (`rtol`; 0 on the host, whose code and the interpreter
-//! agree to the bit; on the GPU 1e-12 for float64 and 1e-5 for float32, what libdevice's
-//! transcendentals and FMA contraction explain). NaN matches NaN, float32 never matches float64.
+//! agree to the bit; on the GPU 1e-12 for float64, 1e-5 for float32 and 1e-3 for float16, what
+//! libdevice's transcendentals and FMA contraction explain). NaN matches NaN, and floats of two
+//! widths never match.
 
 use crate::error::Error;
 use crate::host::{ArgValue, Value};
@@ -25,8 +26,8 @@ pub enum Item {
     Bool(bool),
     /// An integer of any width.
     Int(i128),
-    /// A float and whether it is a float32.
-    Float(f64, bool),
+    /// A float and its width in bits (16, 32 or 64).
+    Float(f64, u8),
     /// An array's shape (or a tuple's length).
     Shape(Vec<usize>),
     /// Anything else (an exception raised, a failed launch), by its text.
@@ -128,17 +129,17 @@ pub fn rt_items(path: &str, v: &RtValue, out: &mut Items) {
     let item = match v {
         RtValue::None => Item::None,
         RtValue::Bool(b) => Item::Bool(*b),
-        RtValue::F32(x) => Item::Float((*x).into(), true),
-        RtValue::F64(x) => Item::Float(*x, false),
-        RtValue::F16(x) => Item::Float((*x).into(), true),
+        RtValue::F32(x) => Item::Float((*x).into(), 32),
+        RtValue::F64(x) => Item::Float(*x, 64),
+        RtValue::F16(x) => Item::Float((*x).into(), 16),
         RtValue::C64([re, im]) => {
-            out.push((format!("{path}.real"), Item::Float((*re).into(), true)));
-            out.push((format!("{path}.imag"), Item::Float((*im).into(), true)));
+            out.push((format!("{path}.real"), Item::Float((*re).into(), 32)));
+            out.push((format!("{path}.imag"), Item::Float((*im).into(), 32)));
             return;
         }
         RtValue::C128([re, im]) => {
-            out.push((format!("{path}.real"), Item::Float(*re, false)));
-            out.push((format!("{path}.imag"), Item::Float(*im, false)));
+            out.push((format!("{path}.real"), Item::Float(*re, 64)));
+            out.push((format!("{path}.imag"), Item::Float(*im, 64)));
             return;
         }
         RtValue::Tuple(vs) => {
@@ -192,17 +193,17 @@ pub fn value_items(path: &str, v: &Value, out: &mut Items) {
         Value::U16(x) => Item::Int((*x).into()),
         Value::U32(x) => Item::Int((*x).into()),
         Value::U64(x) => Item::Int((*x).into()),
-        Value::F32(x) => Item::Float((*x).into(), true),
-        Value::F64(x) => Item::Float(*x, false),
-        Value::F16(x) => Item::Float((*x).into(), true),
+        Value::F32(x) => Item::Float((*x).into(), 32),
+        Value::F64(x) => Item::Float(*x, 64),
+        Value::F16(x) => Item::Float((*x).into(), 16),
         Value::C64(z) => {
-            out.push((format!("{path}.real"), Item::Float(z.re.into(), true)));
-            out.push((format!("{path}.imag"), Item::Float(z.im.into(), true)));
+            out.push((format!("{path}.real"), Item::Float(z.re.into(), 32)));
+            out.push((format!("{path}.imag"), Item::Float(z.im.into(), 32)));
             return;
         }
         Value::C128(z) => {
-            out.push((format!("{path}.real"), Item::Float(z.re, false)));
-            out.push((format!("{path}.imag"), Item::Float(z.im, false)));
+            out.push((format!("{path}.real"), Item::Float(z.re, 64)));
+            out.push((format!("{path}.imag"), Item::Float(z.im, 64)));
             return;
         }
         Value::Tuple(vs) | Value::List(vs) => {
@@ -251,8 +252,8 @@ pub fn compare(subject: &str, got: &Items, want: &Items, rtol: f64) -> Report {
                 .fold(1.0f64, f64::max);
         }
         let same = match (g, w) {
-            (Item::Float(a, a32), Item::Float(b, b32)) => {
-                a32 == b32 && ((a.is_nan() && b.is_nan()) || a == b || (a - b).abs() <= rtol * scale)
+            (Item::Float(a, abits), Item::Float(b, bbits)) => {
+                abits == bbits && ((a.is_nan() && b.is_nan()) || a == b || (a - b).abs() <= rtol * scale)
             }
             (a, b) => a == b,
         };
@@ -267,13 +268,15 @@ pub fn compare(subject: &str, got: &Items, want: &Items, rtol: f64) -> Report {
     Report { subject: subject.to_string(), rtol, values, differences, first }
 }
 
-/// The GPU's default tolerance for these items: 1e-5 where float32 values are compared, else
-/// 1e-12.
+/// The GPU's default tolerance for these items: 1e-3 where float16 values are compared (an
+/// ulp of float16 is 2**-10 relative), 1e-5 where float32 ones are, else 1e-12.
 pub fn gpu_rtol(items: &Items) -> f64 {
-    if items.iter().any(|(_, l)| matches!(l, Item::Float(_, true))) {
-        1e-5
-    } else {
-        1e-12
+    let narrowest =
+        items.iter().filter_map(|(_, l)| if let Item::Float(_, bits) = l { Some(*bits) } else { None }).min();
+    match narrowest {
+        Some(16) => 1e-3,
+        Some(32) => 1e-5,
+        _ => 1e-12,
     }
 }
 
@@ -358,7 +361,7 @@ mod tests {
 
     fn floats(path: &str, xs: &[f64]) -> Items {
         let mut out = vec![(path.to_string(), Item::Shape(vec![xs.len()]))];
-        out.extend(xs.iter().enumerate().map(|(i, &x)| (format!("{path}[{i}]"), Item::Float(x, false))));
+        out.extend(xs.iter().enumerate().map(|(i, &x)| (format!("{path}[{i}]"), Item::Float(x, 64))));
         out
     }
 
@@ -382,10 +385,13 @@ mod tests {
         let b = vec![("r".to_string(), Item::Shape(vec![4]))];
         assert_eq!(compare("f", &a, &b, 1.0).differences, 1);
         let i = vec![("r".to_string(), Item::Int(3))];
-        let f = vec![("r".to_string(), Item::Float(3.0, false))];
+        let f = vec![("r".to_string(), Item::Float(3.0, 64))];
         assert_eq!(compare("f", &i, &f, 1.0).differences, 1);
-        let f32 = vec![("r".to_string(), Item::Float(3.0, true))];
+        let f32 = vec![("r".to_string(), Item::Float(3.0, 32))];
         assert_eq!(compare("f", &f32, &f, 1.0).differences, 1, "float32 against float64 differs");
+        let f16 = vec![("r".to_string(), Item::Float(3.0, 16))];
+        assert_eq!(compare("f", &f16, &f32, 1.0).differences, 1, "float16 against float32 differs");
+        assert_eq!((gpu_rtol(&f16), gpu_rtol(&f32), gpu_rtol(&f)), (1e-3, 1e-5, 1e-12));
         assert_eq!(index_text(5, &[2, 3]), "1, 2");
     }
 

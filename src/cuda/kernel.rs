@@ -81,7 +81,7 @@ impl Kernel {
     /// Runs the kernel on the GPU and in the reference interpreter's grid runner over the same
     /// launch, on copies of the same arguments (the device arrays are read back before the
     /// launch), and compares every array argument after it ([`crate::verify`]; floats within
-    /// `rtol`, by default 1e-12 for float64 and 1e-5 for float32). Synchronises the device; a
+    /// `rtol`, by default 1e-12 for float64, 1e-5 for float32 and 1e-3 for float16). Synchronises the device; a
     /// launch or a kernel error on either side is part of the comparison. The device arrays
     /// keep the GPU's results.
     pub fn verify<'a>(

@@ -77,7 +77,7 @@ enum Command {
         #[command(flatten)]
         common: Common,
         /// Relative tolerance for floats, scaled by each array's largest magnitude (default: 0
-        /// on the host; on the GPU 1e-12 for float64, 1e-5 for float32).
+        /// on the host; on the GPU 1e-12 for float64, 1e-5 for float32, 1e-3 for float16).
         #[arg(long)]
         rtol: Option<f64>,
     },
