@@ -11,11 +11,11 @@
 
 use crate::disk_cache::{decode_types, encode_types, Reader, Writer};
 use std::ops::Range;
-use twinjit_ir::{Const, ErrorModel, FunctionAttrs, FunctionKind, Module, Signature};
+use twinjit_ir::{Const, ErrorModel, FunctionAttrs, FunctionKind, GufuncLayout, Module, Signature};
 
 /// The version of [`Outline::encode`]'s format, part of the outline's cache key: a change of
 /// format bumps it, so an outline written by another format is never read.
-pub(crate) const FORMAT: &str = "2";
+pub(crate) const FORMAT: &str = "3";
 
 /// The outline of one module (functions in source order).
 #[derive(Clone, Debug, PartialEq)]
@@ -35,6 +35,17 @@ pub(crate) struct OutlineFunction {
     pub(crate) source: Range<usize>,
     /// Module functions it calls directly.
     pub(crate) callees: Vec<String>,
+    /// The kernel the front end made of a CUDA ufunc or gufunc (`ufunc::split_cuda`).
+    pub(crate) cuda_ufunc: Option<CudaUfunc>,
+}
+
+/// What kind of CUDA ufunc a kernel is.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum CudaUfunc {
+    /// `@vectorize(target='cuda')`: inputs, then `out`.
+    Vectorize,
+    /// `@guvectorize(..., target='cuda')` of this layout: inputs, then outputs.
+    Gufunc(GufuncLayout),
 }
 
 impl Outline {
@@ -49,6 +60,16 @@ impl Outline {
                 let end = f.body.span.end as usize;
                 let start = end.saturating_sub(f.source.len());
                 let source = if text.get(start..end) == Some(f.source.as_str()) { start..end } else { 0..0 };
+                // The kernel of a CUDA ufunc calls its inner function, which keeps the spec.
+                let inner = format!("{}.inner", f.name);
+                let spec = module.function(&inner).and_then(|g| g.options.ufunc.as_ref()).filter(|u| u.cuda);
+                let cuda_ufunc =
+                    spec.filter(|_| f.attrs.kind == FunctionKind::Kernel && f.callees == [inner]).map(|u| {
+                        match &u.layout {
+                            None => CudaUfunc::Vectorize,
+                            Some(l) => CudaUfunc::Gufunc(l.clone()),
+                        }
+                    });
                 OutlineFunction {
                     name: f.name.clone(),
                     params: f.body.param_names.clone(),
@@ -56,6 +77,7 @@ impl Outline {
                     attrs: f.attrs.clone(),
                     source,
                     callees: f.callees.clone(),
+                    cuda_ufunc,
                 }
             })
             .collect();
@@ -134,6 +156,28 @@ impl Outline {
             for c in &f.callees {
                 w.str(c);
             }
+            let groups = |w: &mut Writer, gs: &[Vec<String>]| {
+                w.u64(gs.len() as u64);
+                for g in gs {
+                    w.u64(g.len() as u64);
+                    g.iter().for_each(|d| {
+                        w.str(d);
+                    });
+                }
+            };
+            match &f.cuda_ufunc {
+                None => {
+                    w.u64(0);
+                }
+                Some(CudaUfunc::Vectorize) => {
+                    w.u64(1);
+                }
+                Some(CudaUfunc::Gufunc(l)) => {
+                    w.u64(2);
+                    groups(&mut w, &l.inputs);
+                    groups(&mut w, &l.outputs);
+                }
+            }
         }
         w.0
     }
@@ -194,8 +238,19 @@ impl Outline {
             let (start, end) = (usize::try_from(r.u64()?).ok()?, usize::try_from(r.u64()?).ok()?);
             text.get(start..end)?;
             let callees = (0..count(&mut r)?).map(|_| r.str().map(str::to_string)).collect::<Option<Vec<_>>>()?;
+            let groups = |r: &mut Reader<'_>| -> Option<Vec<Vec<String>>> {
+                (0..count(r)?)
+                    .map(|_| (0..count(r)?).map(|_| r.str().map(str::to_string)).collect::<Option<Vec<_>>>())
+                    .collect()
+            };
+            let cuda_ufunc = match r.u64()? {
+                0 => None,
+                1 => Some(CudaUfunc::Vectorize),
+                2 => Some(CudaUfunc::Gufunc(GufuncLayout { inputs: groups(&mut r)?, outputs: groups(&mut r)? })),
+                _ => return None,
+            };
             let attrs = FunctionAttrs { kind, signatures, cache, boundscheck, fastmath, error_model, decorator };
-            functions.push(OutlineFunction { name, params, defaults, attrs, source: start..end, callees });
+            functions.push(OutlineFunction { name, params, defaults, attrs, source: start..end, callees, cuda_ufunc });
         }
         r.0.is_empty().then_some(Outline { functions })
     }
@@ -243,5 +298,28 @@ mod tests {
         let mut longer = bytes.clone();
         longer.push(0);
         assert_eq!(Outline::decode(&longer, SRC), None);
+    }
+
+    /// A CUDA ufunc's and gufunc's kernels say so (with the layout), through the encoding too,
+    /// so the facade tells them apart without the front end.
+    #[test]
+    fn cuda_ufunc_kernels_are_marked() {
+        let src = "from numba import vectorize, guvectorize
+
+@vectorize(['float64(float64)'], target='cuda')
+def twice(x):
+    return 2 * x
+
+@guvectorize(['void(float64[:], float64[:])'], '(n)->()', target='cuda')
+def total(a, out):
+    out[0] = a.sum()
+";
+        let m = crate::SourceModule::parse("u.py", src).unwrap();
+        let o = Outline::of(m.module(), src);
+        assert_eq!(o.function("twice").unwrap().cuda_ufunc, Some(CudaUfunc::Vectorize));
+        let layout = GufuncLayout { inputs: vec![vec!["n".to_string()]], outputs: vec![vec![]] };
+        assert_eq!(o.function("total").unwrap().cuda_ufunc, Some(CudaUfunc::Gufunc(layout)));
+        assert_eq!(o.function("total.inner").unwrap().cuda_ufunc, None);
+        assert_eq!(Outline::decode(&o.encode(), src), Some(o));
     }
 }

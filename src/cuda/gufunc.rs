@@ -20,16 +20,14 @@ use twinjit_ir::GufuncLayout;
 impl Kernel {
     /// The layout of this kernel if it is a CUDA gufunc (`@guvectorize(target='cuda')`).
     pub fn gufunc_layout(&self) -> Option<GufuncLayout> {
-        let inner = format!("{}.inner", self.name());
-        let outline = self.module.source.outline();
-        let f = outline.function(&inner)?;
-        if f.attrs.kind != twinjit_ir::FunctionKind::Device || outline.functions[self.index].callees != [inner.clone()]
-        {
-            return None;
+        self.layout().cloned()
+    }
+
+    fn layout(&self) -> Option<&GufuncLayout> {
+        match &self.module.source.outline().functions[self.index].cuda_ufunc {
+            Some(crate::outline::CudaUfunc::Gufunc(layout)) => Some(layout),
+            _ => None,
         }
-        let parsed = self.module.source.parsed_module().ok()?;
-        let spec = parsed.functions().iter().find(|f| f.name == inner)?.options.ufunc.clone()?;
-        spec.layout.filter(|_| spec.cuda)
     }
 
     fn gufunc_error(&self, param: Option<usize>, message: String) -> Error {
@@ -46,7 +44,7 @@ impl Kernel {
     /// layout's core dimensions last. The loop dimensions before them must be the outputs' loop
     /// shape, or have one element (broadcast).
     pub fn call_gufunc(&self, args: &[KernelArg<'_>], stream: Option<&Stream>) -> Result<(), Error> {
-        let Some(layout) = self.gufunc_layout() else {
+        let Some(layout) = self.layout() else {
             return Err(Error::Unsupported(format!(
                 "`{}` is not a CUDA gufunc: call_gufunc is for @guvectorize(..., target='cuda') functions",
                 self.name()

@@ -44,13 +44,7 @@ fn elements(shape: &[i64; 3], ndim: u8) -> i64 {
 impl Kernel {
     /// Whether this kernel is a CUDA ufunc (`@vectorize(target='cuda')`).
     pub fn is_ufunc(&self) -> bool {
-        let outline = self.module.source.outline();
-        self.params().last().map(String::as_str) == Some("out")
-            && outline.function(&format!("{}.inner", self.name())).is_some_and(|f| {
-                f.attrs.kind == twinjit_ir::FunctionKind::Device
-                    && outline.functions[self.index].callees == [f.name.clone()]
-            })
-            && self.gufunc_layout().is_none()
+        self.module.source.outline().functions[self.index].cuda_ufunc == Some(crate::outline::CudaUfunc::Vectorize)
     }
 
     fn ufunc_check(&self, inputs: &[KernelArg<'_>]) -> Result<(), Error> {

@@ -117,3 +117,19 @@ def shared_half_sum(x, y, out):
         for k in range(4):
             s += buf[k]
         out[cuda.blockIdx.x] = s
+
+
+# The float32-computed intrinsics (through libdevice's float32 functions), on inputs whose
+# results are exact but for 10**0.5 and 2**0.5, and ties for hrint (2.5 and 4.5 round to even).
+# The simulator's hfloor computes a ceiling, so hfloor has no check from it.
+# check: exact_intrinsics[1, 3](np.array([2.0, 4.0, 0.5], dtype=np.float16), np.zeros((3, 6), dtype=np.float16)) -> None ; arg1 == [[100.0, 0.5, 0.5, 2.0, 4.0, 1.0], [10000.0, 0.25, 0.25, 4.0, 16.0, 2.0], [3.162109375, 2.0, 2.0, 1.0, 1.4140625, -1.0]]
+@cuda.jit
+def exact_intrinsics(x, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i, 0] = cuda.fp16.hexp10(x[i])
+        out[i, 1] = cuda.fp16.hrsqrt(x[i] * x[i])
+        out[i, 2] = cuda.fp16.hrcp(x[i])
+        out[i, 3] = cuda.fp16.hrint(x[i] + np.float16(0.5))
+        out[i, 4] = cuda.fp16.hexp2(x[i])
+        out[i, 5] = cuda.fp16.hlog2(x[i])

@@ -8,15 +8,17 @@
 //!   same number);
 //! - `hsin hcos hlog hlog2 hlog10 hexp hexp2 hsqrt`: the `math` function on a float16, computed
 //!   in float32 and rounded (`typing::HALF_MATH`);
-//! - `hexp10 hrsqrt hrcp hceil hfloor htrunc hrint hmax hmin`: the float32 function, rounded
-//!   (exact for the rounding functions and `hmax`/`hmin`, which return the non-NaN operand as
-//!   `__hmax` does);
-//! - `hfma`: `fma` in float64 (the float16 product is exact there), rounded to float16. PTX's
-//!   `fma.rn.f16` rounds once; the two differ only when the float64 sum is itself a tie of
-//!   float16, which needs about 30 bits of cancellation between the product and the addend.
+//! - `hexp10 hrsqrt hceil hfloor htrunc hrint hmax hmin`: libdevice's float32 function
+//!   (`exp10f`, `rsqrtf`, `ceilf`, ..., `fmaxf`), rounded: exact for the rounding functions
+//!   and `hmax`/`hmin`, which return the non-NaN operand as `__hmax` does; `hrcp` is `1 / x`
+//!   in float32, rounded;
+//! - `hfma`: libdevice's `fma` in float64 (the float16 product is exact there), rounded to
+//!   float16. PTX's `fma.rn.f16` rounds once; the two differ only when the float64 sum is itself
+//!   a tie of float16, which needs about 30 bits of cancellation between the product and the
+//!   addend.
 
 use super::Lower;
-use crate::env::{math_function, numpy_function};
+use crate::env::math_function;
 use ruff_python_ast::Expr;
 use twinjit_diag::{Diagnostic, Span};
 use twinjit_ir::{BinaryOp, Builtin, CmpOp, Const, InstKind, Scalar, UnaryOp, Value};
@@ -34,16 +36,10 @@ enum Half {
     Compare(CmpOp),
     /// `math.NAME` on a float16 (a float16 result).
     Math(&'static str),
-    /// `np.NAME` of the float32 value, rounded.
-    Wide(&'static str),
-    /// `1 / sqrt(x)` in float32, rounded.
-    Rsqrt,
+    /// `libdevice.NAME` (which converts the arguments to its type), rounded.
+    Libdevice(&'static str),
     /// `1 / x` in float32, rounded.
     Rcp,
-    /// `10 ** x` in float32, rounded.
-    Exp10,
-    /// `fma` in float64, rounded.
-    Fma,
 }
 
 /// numba-cuda's `cuda.fp16` intrinsics and their arity.
@@ -54,7 +50,7 @@ const INTRINSICS: &[(&str, usize, Half)] = &[
     ("hdiv", 2, Half::Binary(BinaryOp::Div)),
     ("hneg", 1, Half::Neg),
     ("habs", 1, Half::Abs),
-    ("hfma", 3, Half::Fma),
+    ("hfma", 3, Half::Libdevice("fma")),
     ("heq", 2, Half::Compare(CmpOp::Eq)),
     ("hne", 2, Half::Compare(CmpOp::Ne)),
     ("hlt", 2, Half::Compare(CmpOp::Lt)),
@@ -69,15 +65,15 @@ const INTRINSICS: &[(&str, usize, Half)] = &[
     ("hexp", 1, Half::Math("exp")),
     ("hexp2", 1, Half::Math("exp2")),
     ("hsqrt", 1, Half::Math("sqrt")),
-    ("hexp10", 1, Half::Exp10),
-    ("hrsqrt", 1, Half::Rsqrt),
+    ("hexp10", 1, Half::Libdevice("exp10f")),
+    ("hrsqrt", 1, Half::Libdevice("rsqrtf")),
     ("hrcp", 1, Half::Rcp),
-    ("hceil", 1, Half::Wide("ceil")),
-    ("hfloor", 1, Half::Wide("floor")),
-    ("htrunc", 1, Half::Wide("trunc")),
-    ("hrint", 1, Half::Wide("rint")),
-    ("hmax", 2, Half::Wide("fmax")),
-    ("hmin", 2, Half::Wide("fmin")),
+    ("hceil", 1, Half::Libdevice("ceilf")),
+    ("hfloor", 1, Half::Libdevice("floorf")),
+    ("htrunc", 1, Half::Libdevice("truncf")),
+    ("hrint", 1, Half::Libdevice("rintf")),
+    ("hmax", 2, Half::Libdevice("fmaxf")),
+    ("hmin", 2, Half::Libdevice("fminf")),
 ];
 
 fn find(name: &str) -> Option<(usize, Half)> {
@@ -113,9 +109,6 @@ impl Lower<'_> {
                 self.emit(InstKind::Cast(Scalar::Float16, v), span)
             })
             .collect();
-        let widen = |this: &mut Self, s: Scalar, xs: &[Value]| -> Vec<Value> {
-            xs.iter().map(|&x| this.emit(InstKind::Cast(s, x), span)).collect()
-        };
         let r = match h {
             Half::Binary(op) => self.emit(InstKind::Binary(op, xs[0], xs[1]), span),
             Half::Neg => self.emit(InstKind::Unary(UnaryOp::Neg, xs[0]), span),
@@ -125,32 +118,12 @@ impl Lower<'_> {
                 Some(b) => self.emit(InstKind::Builtin(b, xs), span),
                 None => return self.fail(Diagnostic::error(format!("internal: no math.{m}"), span, "here")),
             },
-            Half::Wide(m) => {
-                let ws = widen(self, Scalar::Float32, &xs);
-                match numpy_function(m) {
-                    Some(b) => self.emit(InstKind::Builtin(b, ws), span),
-                    None => return self.fail(Diagnostic::error(format!("internal: no np.{m}"), span, "here")),
-                }
-            }
-            Half::Rsqrt | Half::Rcp => {
-                let ws = widen(self, Scalar::Float32, &xs);
+            Half::Libdevice(f) => self.libdevice_values(f, xs, span),
+            Half::Rcp => {
+                let x = self.emit(InstKind::Cast(Scalar::Float32, xs[0]), span);
                 let k = self.konst(Const::Float(1.0), span);
                 let one = self.emit(InstKind::Cast(Scalar::Float32, k), span);
-                let d = match h {
-                    Half::Rsqrt => self.emit(InstKind::Builtin(Builtin::Sqrt, ws), span),
-                    _ => ws[0],
-                };
-                self.emit(InstKind::Binary(BinaryOp::Div, one, d), span)
-            }
-            Half::Exp10 => {
-                let ws = widen(self, Scalar::Float32, &xs);
-                let k = self.konst(Const::Float(10.0), span);
-                let ten = self.emit(InstKind::Cast(Scalar::Float32, k), span);
-                self.emit(InstKind::Binary(BinaryOp::Pow, ten, ws[0]), span)
-            }
-            Half::Fma => {
-                let ws = widen(self, Scalar::Float64, &xs);
-                self.emit(InstKind::Builtin(Builtin::Fma, ws), span)
+                self.emit(InstKind::Binary(BinaryOp::Div, one, x), span)
             }
         };
         self.emit(InstKind::Cast(Scalar::Float16, r), span)

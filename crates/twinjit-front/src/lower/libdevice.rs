@@ -118,11 +118,17 @@ fn float_function(name: &str) -> Option<((usize, Float), Scalar)> {
 impl Lower<'_> {
     /// `libdevice.name(args)`.
     pub(super) fn libdevice_call(&mut self, name: &str, args: &[Expr], span: Span) -> Value {
+        let vals: Vec<Value> = args.iter().map(|a| self.expr(a)).collect();
+        self.libdevice_values(name, vals, span)
+    }
+
+    /// `libdevice.name` of the values `vals`, each converted to the function's argument type
+    /// first (also what `cuda.fp16`'s float32 forms compute: `fp16.rs`).
+    pub(super) fn libdevice_values(&mut self, name: &str, vals: Vec<Value>, span: Span) -> Value {
         if let Some(&(_, s, b)) = INTS.iter().find(|(n, ..)| *n == name) {
-            let [a] = args else {
+            let [v] = vals[..] else {
                 return self.fail(Diagnostic::error(format!("libdevice.{name}() takes 1 argument"), span, "here"));
             };
-            let v = self.expr(a);
             let x = self.emit(InstKind::Cast(s, v), span);
             let r = self.emit(InstKind::Builtin(b, vec![x]), span);
             return self.emit(InstKind::Cast(Scalar::Int32, r), span);
@@ -135,17 +141,11 @@ impl Lower<'_> {
                 ),
             );
         };
-        if args.len() != arity {
+        if vals.len() != arity {
             let s = if arity == 1 { "" } else { "s" };
             return self.fail(Diagnostic::error(format!("libdevice.{name}() takes {arity} argument{s}"), span, "here"));
         }
-        let xs: Vec<Value> = args
-            .iter()
-            .map(|a| {
-                let v = self.expr(a);
-                self.emit(InstKind::Cast(s, v), span)
-            })
-            .collect();
+        let xs: Vec<Value> = vals.into_iter().map(|v| self.emit(InstKind::Cast(s, v), span)).collect();
         let r = match f {
             Float::Math(m) => match math_function(m) {
                 Some(b) => self.emit(InstKind::Builtin(b, xs), span),

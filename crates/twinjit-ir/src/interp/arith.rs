@@ -381,15 +381,9 @@ pub(super) fn builtin(b: Builtin, args: &[&RtValue], rty: &Type) -> Result<RtVal
         // float16 math runs in float32 and rounds the result (`cuda_fp16.h`'s way).
         let wide: Vec<RtValue> = args
             .iter()
-            .map(|a| {
-                cast(
-                    a,
-                    if matches!(a, RtValue::F16(_)) {
-                        Scalar::Float32
-                    } else {
-                        a.ty().scalar().unwrap_or(Scalar::Int64)
-                    },
-                )
+            .map(|&a| match a {
+                RtValue::F16(x) => RtValue::F32(x.to_f32()),
+                other => other.clone(),
             })
             .collect();
         let r = builtin(b, &wide.iter().collect::<Vec<_>>(), rty)?;
