@@ -40,6 +40,7 @@ mod error;
 mod host;
 mod options;
 mod outline;
+pub mod sim;
 mod source;
 mod spec_table;
 mod target;

@@ -10,9 +10,9 @@
 
 mod common;
 
-use common::{arg_value, corpus_in, flatten, read_checks, Expect, Lit};
+use common::kernel_corpus::{run_corpus, Run};
 use twinjit::ir::interp::{run_kernel, InterpOptions, KernelLaunch, RtValue, RuntimeError, RuntimeErrorKind};
-use twinjit::ir::{Builtin, InstKind, Signature, TypedProgram};
+use twinjit::ir::Signature;
 use twinjit::SourceModule;
 
 /// Instructions per launch: far more than any corpus kernel needs, few enough that a kernel
@@ -23,141 +23,12 @@ fn options() -> InterpOptions {
     InterpOptions { fuel: Some(FUEL), race_check: true, ..InterpOptions::default() }
 }
 
-/// Whether the program calls a float math function (results may differ in the last bits
-/// between libm, libdevice and the simulator's float64 `math`).
-fn uses_math(p: &TypedProgram) -> bool {
-    p.functions.iter().flat_map(|f| &f.func.insts).any(|i| match &i.kind {
-        InstKind::Builtin(b, _) => b.name().starts_with("math.") || *b == Builtin::Fma,
-        _ => false,
-    })
-}
-
-fn close(got: f64, want: f64, rel: f64) -> bool {
-    got == want || (got.is_nan() && want.is_nan()) || (got - want).abs() <= rel * got.abs().max(want.abs())
-}
-
-/// Whether array element `got` is `want` (ints and bools exact and of the array's kind).
-fn element_matches(got: &RtValue, want: &Lit, math: bool) -> bool {
-    match (got, want) {
-        (RtValue::I64(g), Lit::Int(w)) => g == w,
-        (RtValue::I32(g), Lit::Int(w)) => *g as i64 == *w,
-        (g, Lit::Int(w)) if g.int_bits().is_some_and(|(s, _)| s.is_int()) => {
-            g.int_bits().is_some_and(|(s, b)| s.int_value(b) == *w as i128)
-        }
-        (RtValue::U64(g), Lit::UInt(w)) => g == w,
-        (RtValue::Bool(g), Lit::Bool(w)) => g == w,
-        (RtValue::F64(g), Lit::Float(w)) => close(*g, *w, if math { 1e-12 } else { 0.0 }),
-        // A float32 is compared as the float64 the simulator's `tolist()` printed.
-        (RtValue::F32(g), Lit::Float(w)) => close(*g as f64, *w, if math { 1e-6 } else { 0.0 }),
-        // A float16 likewise; math on float16 rounds to 11 bits, so half an ulp is 2**-11.
-        (RtValue::F16(g), Lit::Float(w)) => close(g.to_f64(), *w, if math { 5e-4 } else { 0.0 }),
-        (RtValue::C128([re, im]), Lit::Complex(a, b)) => {
-            let rel = if math { 1e-12 } else { 0.0 };
-            close(*re, *a, rel) && close(*im, *b, rel)
-        }
-        (RtValue::C64([re, im]), Lit::Complex(a, b)) => {
-            let rel = if math { 1e-6 } else { 0.0 };
-            close(*re as f64, *a, rel) && close(*im as f64, *b, rel)
-        }
-        _ => false,
-    }
-}
-
-/// `None` when the array equals `want`, else what differs.
-fn compare_array(got: &RtValue, want: &Lit, math: bool) -> Option<String> {
-    let RtValue::Array(a) = got else { return Some(format!("{got} is not an array")) };
-    let mut shape = Vec::new();
-    let mut vals = Vec::new();
-    flatten(want, &mut shape, 0, &mut vals);
-    if shape != a.shape {
-        return Some(format!("shape {:?}, expected {shape:?}", a.shape));
-    }
-    let got = a.to_vec();
-    let bad: Vec<String> = got
-        .iter()
-        .zip(&vals)
-        .enumerate()
-        .filter(|(_, (g, w))| !element_matches(g, w, math))
-        .map(|(k, (g, w))| format!("[{k}] {g} != {w:?}"))
-        .collect();
-    if bad.is_empty() {
-        None
-    } else {
-        let more = if bad.len() > 8 { format!(" (and {} more)", bad.len() - 8) } else { String::new() };
-        Some(format!("{}{more}", bad[..bad.len().min(8)].join(", ")))
-    }
-}
-
-fn launch_of(grid: [u32; 3], block: [u32; 3], dynamic_shared_bytes: u32) -> KernelLaunch {
-    KernelLaunch { grid, block, dynamic_shared_bytes }
-}
-
 #[test]
 fn cuda_corpus_matches_the_simulator_in_the_interpreter() {
-    let mut failures = Vec::new();
-    let mut ran = 0;
-    let mut files = 0;
-    for (name, text) in corpus_in("kernels_cuda") {
-        files += 1;
-        let module = match SourceModule::parse(&name, &text) {
-            Ok(m) => m,
-            Err(e) => {
-                failures.push(format!("{name}: front end failed:\n{e}"));
-                continue;
-            }
-        };
-        let checks = match read_checks(&name, &text) {
-            Ok(c) => c,
-            Err(e) => {
-                failures.push(e);
-                continue;
-            }
-        };
-        for c in checks {
-            ran += 1;
-            let at = format!("{}:{} {}", c.file, c.line, c.call_text);
-            let Some((grid, block)) = c.launch else {
-                failures.push(format!("{at}: not a kernel launch"));
-                continue;
-            };
-            let Some(args) = c.args.iter().map(arg_value).collect::<Option<Vec<RtValue>>>() else {
-                failures.push(format!("{at}: unreadable argument"));
-                continue;
-            };
-            let sig = Signature { args: args.iter().map(RtValue::ty).collect(), ret: None };
-            let program = match module.specialize(&c.func, &sig, Some(true)) {
-                Ok(p) => p,
-                Err(e) => {
-                    failures.push(format!("{at}: compile failed:\n{e}"));
-                    continue;
-                }
-            };
-            let math = uses_math(&program);
-            let result = run_kernel(&program, &args, &launch_of(grid, block, c.shared_bytes), options());
-            match (&c.expect, result) {
-                (Expect::Raises(exc), Err(e)) if e.python_name() == exc.as_str() => {}
-                (Expect::Raises(exc), other) => failures.push(format!("{at}: expected {exc}, got {other:?}")),
-                (Expect::Value { ret, arrays }, Ok(())) => {
-                    if !matches!(ret, Lit::None) {
-                        failures.push(format!("{at}: a kernel returns None, the check expects {ret:?}"));
-                    }
-                    for (k, want) in arrays {
-                        let Some(got) = args.get(*k) else {
-                            failures.push(format!("{at}: no arg{k}"));
-                            continue;
-                        };
-                        if let Some(diff) = compare_array(got, want, math) {
-                            failures.push(format!("{at}: arg{k}: {diff}"));
-                        }
-                    }
-                }
-                (Expect::Value { .. }, Err(e)) => {
-                    failures.push(format!("{at}: failed: {}", e.describe(module.sources())))
-                }
-            }
-        }
-    }
+    let out = run_corpus(|_, program, args, launch| Run::Ran(run_kernel(program, args, launch, options())));
+    let (ran, files, failures) = (out.ran, out.files, out.failures);
     println!("CUDA kernel corpus in the interpreter: {ran} checks in {files} files, {} failed", failures.len());
+    assert!(out.skipped.is_empty(), "the interpreter skips nothing: {:?}", out.skipped);
     assert!(failures.is_empty(), "{} of {ran} checks failed:\n{}", failures.len(), failures.join("\n"));
     assert!(ran >= 40, "only {ran} checks found");
 }

@@ -17,6 +17,8 @@
 
 #![allow(dead_code)]
 
+pub mod kernel_corpus;
+
 use ruff_python_ast::{self as ast, Expr};
 use twinjit::ir::interp::{ArrayData, ArrayRef, RtValue};
 

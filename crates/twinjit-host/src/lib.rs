@@ -25,6 +25,8 @@ mod lower;
 pub mod memory;
 pub mod parallel;
 mod runtime;
+pub mod sim;
+mod sim_lower;
 mod simd;
 mod spill;
 
@@ -205,13 +207,13 @@ fn signature(module: &JITModule, param_parts: &[types::Type]) -> cl::Signature {
 /// codegen bug); such a panic is caught here and returned as [`HostError::Internal`], so a
 /// twinjit bug never takes the embedding process down.
 pub fn compile(program: &TypedProgram, options: &HostOptions) -> Result<CompiledProgram, HostError> {
-    catch_panic(|| compile_inner(program, options, false))
+    catch_panic(|| compile_inner(program, options, false, None))
 }
 
 /// [`compile`], also keeping the serialized program for [`CompiledProgram::to_bytes`]: a copy
 /// of the machine code and relocations, so plain `compile` does not pay for it.
 pub fn compile_with_artifact(program: &TypedProgram, options: &HostOptions) -> Result<CompiledProgram, HostError> {
-    catch_panic(|| compile_inner(program, options, true))
+    catch_panic(|| compile_inner(program, options, true, None))
 }
 
 /// Runs `f`, turning a panic inside Cranelift or cranelift-jit into [`HostError::Internal`].
@@ -299,7 +301,7 @@ fn define(
 
 /// float16 is a CUDA type: Numba's CPU target has none (it cannot load a float16 element),
 /// so the host target refuses it too, at the first value that has it.
-fn refuse_float16(program: &TypedProgram) -> Result<(), HostError> {
+fn refuse_float16(program: &TypedProgram, cuda_sim: bool) -> Result<(), HostError> {
     fn half(t: &Type) -> bool {
         match t {
             Type::Scalar(s) => *s == Scalar::Float16,
@@ -315,21 +317,28 @@ fn refuse_float16(program: &TypedProgram) -> Result<(), HostError> {
             return Err(HostError::Unsupported(twinjit_ir::abi::Unsupported {
                 what: "float16".into(),
                 span: f.value_span(twinjit_ir::Value(k as u32)),
-                hint: "float16 exists in CUDA kernels and device functions (@cuda.jit), as in Numba, whose CPU \
-                       target has no float16 either; use float32 on the host"
-                    .into(),
+                hint: if cuda_sim {
+                    "the cuda-sim target has no float16 arithmetic yet; run float16 kernels on the cuda target or \
+                     in the interpreter (`--target interp`)"
+                        .into()
+                } else {
+                    "float16 exists in CUDA kernels and device functions (@cuda.jit), as in Numba, whose CPU \
+                     target has no float16 either; use float32 on the host"
+                        .into()
+                },
             }));
         }
     }
     Ok(())
 }
 
-fn compile_inner(
+pub(crate) fn compile_inner(
     program: &TypedProgram,
     options: &HostOptions,
     keep_artifact: bool,
+    sim: Option<&sim::SimLayout>,
 ) -> Result<CompiledProgram, HostError> {
-    refuse_float16(program)?;
+    refuse_float16(program, sim.is_some())?;
     let mut module = new_module(isa()?);
     let mut captured = keep_artifact.then(Vec::new);
     let internal = |e: cranelift_module::ModuleError| HostError::Internal(e.to_string());
@@ -381,7 +390,11 @@ fn compile_inner(
         // the vectorised loops as they are.
         let plan = simd::plan(&tf.func, tf.fastmath);
         let vectorised: Vec<twinjit_ir::Block> = plan.iter().map(|l| l.header).collect();
-        let unrolled = twinjit_ir::passes::unroll::unroll(&tf.func, &vectorised);
+        // A kernel's allocation sites keep their instruction indices (the shared-memory layout
+        // names them): such a function is not unrolled.
+        let has_alloc = || tf.func.insts.iter().any(|i| matches!(i.kind, InstKind::AllocArray { .. }));
+        let unrolled =
+            if sim.is_some() && has_alloc() { None } else { twinjit_ir::passes::unroll::unroll(&tf.func, &vectorised) };
         let f = unrolled.as_ref().unwrap_or(&tf.func);
         let (id, _) = ids[&f.name].clone();
         let pp: Vec<types::Type> = tf.args.iter().flat_map(parts).collect();
@@ -479,6 +492,8 @@ fn compile_inner(
                 simd: plan,
                 current: twinjit_ir::Function::ENTRY,
                 def_block: lower::def_blocks(f),
+                sim,
+                cur_inst: 0,
             };
             lw.vector_entries = vec![None; lw.simd.len()];
             let mut reached = vec![false; f.blocks.len()];

@@ -20,7 +20,7 @@ use twinjit_ir::{
     BinaryOp, Builtin, CmpOp, Const, Exception, Function, InstKind, Lowering, Scalar, Terminator, Type, UnaryOp, Value,
 };
 
-type Parts = SmallVec<[cl::Value; 4]>;
+pub(crate) type Parts = SmallVec<[cl::Value; 4]>;
 
 /// Declares (once) an imported runtime helper `name(params) -> rets` in the function.
 pub(crate) type HelperImporter<'b, 'c> =
@@ -60,6 +60,10 @@ pub(crate) struct FnLowering<'a, 'b> {
     pub current: twinjit_ir::Block,
     /// The block defining each value (see [`def_blocks`]).
     pub def_block: Vec<twinjit_ir::Block>,
+    /// Compiling a kernel for `cuda-sim`: the program's shared-memory layout (`sim`).
+    pub sim: Option<&'a crate::sim::SimLayout>,
+    /// The index of the instruction being lowered.
+    pub cur_inst: u32,
 }
 
 /// The vector type of `lanes` elements of type `s` (128 bits).
@@ -96,12 +100,12 @@ fn flags() -> MemFlagsData {
 }
 
 impl FnLowering<'_, '_> {
-    fn one(&mut self, v: Value) -> cl::Value {
+    pub(crate) fn one(&mut self, v: Value) -> cl::Value {
         self.get(v)[0]
     }
 
     /// The parts of `v` here (a spilled float part read from its variable).
-    fn get(&mut self, v: Value) -> Parts {
+    pub(crate) fn get(&mut self, v: Value) -> Parts {
         self.spills.read(&mut self.b, v, &self.vals[v.index()])
     }
 
@@ -112,15 +116,15 @@ impl FnLowering<'_, '_> {
 
     /// `call fr(args)`, keeping the float values live after the current IR instruction
     /// (`spill`).
-    fn call(&mut self, fr: cl::FuncRef, args: &[cl::Value]) -> cl::Inst {
+    pub(crate) fn call(&mut self, fr: cl::FuncRef, args: &[cl::Value]) -> cl::Inst {
         self.spills.call(&mut self.b, fr, args)
     }
 
-    fn iconst(&mut self, ty: types::Type, x: i64) -> cl::Value {
+    pub(crate) fn iconst(&mut self, ty: types::Type, x: i64) -> cl::Value {
         self.b.ins().iconst(ty, x)
     }
 
-    fn site(&mut self, span: Span) -> i64 {
+    pub(crate) fn site(&mut self, span: Span) -> i64 {
         self.sites.push(RaiseSite::check(self.source_name, span));
         (self.sites.len() - 1) as i64
     }
@@ -216,7 +220,15 @@ impl FnLowering<'_, '_> {
     }
 
     /// Raises (kind, site, index, len, axis) when `cond` is true; continues in a new block.
-    fn raise_if(&mut self, cond: cl::Value, kind: ErrorCode, span: Span, index: cl::Value, len: cl::Value, axis: i64) {
+    pub(crate) fn raise_if(
+        &mut self,
+        cond: cl::Value,
+        kind: ErrorCode,
+        span: Span,
+        index: cl::Value,
+        len: cl::Value,
+        axis: i64,
+    ) {
         let site = self.site(span);
         let eb = self.err_block();
         let cont = self.b.create_block();
@@ -276,11 +288,11 @@ impl FnLowering<'_, '_> {
         }
     }
 
-    fn scalar(&self, v: Value) -> Scalar {
+    pub(crate) fn scalar(&self, v: Value) -> Scalar {
         self.f.ty(v).scalar().expect("typed scalar")
     }
 
-    fn const_int(&self, v: Value) -> Option<i64> {
+    pub(crate) fn const_int(&self, v: Value) -> Option<i64> {
         self.f.const_int(v)
     }
 
@@ -315,6 +327,7 @@ impl FnLowering<'_, '_> {
         for (i, &inst) in bd.insts.iter().enumerate() {
             let data = &self.f.insts[inst.index()];
             self.spills.enter_inst(ir_block, i);
+            self.cur_inst = inst.index() as u32;
             let p = self.inst(&data.kind, data.result, data.span)?;
             if let Some(r) = data.result {
                 self.set(r, p);
@@ -732,7 +745,13 @@ impl FnLowering<'_, '_> {
         }
     }
 
-    fn call_helper(&mut self, name: &str, args: &[cl::Value], params: &[types::Type], ret: types::Type) -> cl::Value {
+    pub(crate) fn call_helper(
+        &mut self,
+        name: &str,
+        args: &[cl::Value],
+        params: &[types::Type],
+        ret: types::Type,
+    ) -> cl::Value {
         let fr = (self.helpers)(&mut self.b, name, params, &[ret]);
         let call = self.call(fr, args);
         self.b.inst_results(call)[0]
@@ -852,7 +871,10 @@ impl FnLowering<'_, '_> {
                 self.b.seal_block(cont);
                 Parts::new()
             }
-            InstKind::Builtin(bi, args) => one(self.builtin(*bi, args, &rty, span)?),
+            InstKind::Builtin(bi, args) => match (bi.info().lowering, self.sim) {
+                (Lowering::Kernel(k), Some(_)) => self.kernel_op(k, *bi, args, &rty, span)?,
+                _ => one(self.builtin(*bi, args, &rty, span)?),
+            },
             InstKind::Dim(a, k) => one(self.vals[a.index()][1 + *k as usize]),
             InstKind::Stride(a, k) => {
                 let nd = self.f.ty(*a).array().expect("array").ndim as usize;
@@ -1021,6 +1043,9 @@ impl FnLowering<'_, '_> {
                 // No owner: borrowed, like an argument, so never counted or freed.
                 std::iter::once(data).chain(dims).chain(std::iter::once(self.iconst(types::I64, 0))).collect()
             }
+            InstKind::AllocArray { space, dtype, shape } if self.sim.is_some() => {
+                self.alloc_array(*space, *dtype, shape, span)?
+            }
             InstKind::AllocArray { .. } => {
                 return Err(HostError::Unsupported(Unsupported {
                     what: "cuda.shared.array / cuda.local.array".into(),
@@ -1092,7 +1117,7 @@ impl FnLowering<'_, '_> {
         self.b.seal_block(cont);
     }
 
-    fn fzero(&mut self, t: types::Type) -> cl::Value {
+    pub(crate) fn fzero(&mut self, t: types::Type) -> cl::Value {
         if t == types::F32 {
             self.b.ins().f32const(0.0)
         } else {
@@ -1133,7 +1158,7 @@ impl FnLowering<'_, '_> {
     /// The IR's `cast` (see `twinjit_ir::interp::cast`, its definition): integers extend by
     /// their own signedness or wrap; floats truncate toward zero, saturating at int32 for
     /// int32, at int64 (uint64 for a non-negative float to uint64) otherwise, then wrap.
-    fn cast(&mut self, x: cl::Value, from: Scalar, to: Scalar) -> cl::Value {
+    pub(crate) fn cast(&mut self, x: cl::Value, from: Scalar, to: Scalar) -> cl::Value {
         use Scalar::*;
         if from == to {
             return x;
@@ -1190,7 +1215,7 @@ impl FnLowering<'_, '_> {
     }
 
     /// An integer or bool as an i64, extended by its signedness.
-    fn int_to_i64(&mut self, x: cl::Value, s: Scalar) -> cl::Value {
+    pub(crate) fn int_to_i64(&mut self, x: cl::Value, s: Scalar) -> cl::Value {
         if scalar_type(s) == types::I64 {
             x
         } else if s.is_signed() {

@@ -47,6 +47,11 @@ fn pool() -> Option<&'static rayon::ThreadPool> {
     .as_ref()
 }
 
+/// The pool `cuda-sim` runs a launch's blocks on (the same threads).
+pub(crate) fn sim_pool() -> Option<&'static rayon::ThreadPool> {
+    pool()
+}
+
 /// The number of threads in the pool (`numba.config.NUMBA_NUM_THREADS`): `TWINJIT_NUM_THREADS`,
 /// else one per available CPU.
 pub fn max_threads() -> usize {

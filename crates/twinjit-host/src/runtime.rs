@@ -185,6 +185,13 @@ pub(crate) const LIST_RESIZE: &str = "twinjit_list_resize";
 /// Runs the chunks of a `parallel_for` (`parallel::twinjit_parallel_for`).
 pub(crate) const PARALLEL_FOR: &str = "twinjit_parallel_for";
 
+/// A barrier of a `cuda-sim` kernel (`sim::sync`).
+pub(crate) const SIM_SYNC: &str = "twinjit_sim_sync";
+/// A warp operation of a `cuda-sim` kernel (`sim::warp`).
+pub(crate) const SIM_WARP: &str = "twinjit_sim_warp";
+/// An atomic of a `cuda-sim` kernel (`sim::atomic`).
+pub(crate) const SIM_ATOMIC: &str = "twinjit_sim_atomic";
+
 /// (symbol name, address) of every symbol compiled code may import: the runtime helpers and
 /// the builtins table's libm functions (the interpreter's very functions). Built once.
 pub(crate) fn symbols() -> &'static [(Box<str>, usize)] {
@@ -229,6 +236,9 @@ pub(crate) fn symbols() -> &'static [(Box<str>, usize)] {
         v.push((Box::from(LIST_NEW), crate::memory::twinjit_list_new as *const u8 as usize));
         v.push((Box::from(LIST_RESIZE), crate::memory::twinjit_list_resize as *const u8 as usize));
         v.push((Box::from(PARALLEL_FOR), crate::parallel::twinjit_parallel_for as *const u8 as usize));
+        v.push((Box::from(SIM_SYNC), crate::sim::sync as *const u8 as usize));
+        v.push((Box::from(SIM_WARP), crate::sim::warp as *const u8 as usize));
+        v.push((Box::from(SIM_ATOMIC), crate::sim::atomic as *const u8 as usize));
         v.extend(twinjit_ir::builtins::libm_symbols().into_iter().map(|(n, p)| (n.into_boxed_str(), p as usize)));
         v
     })

@@ -216,6 +216,12 @@ impl ArrayData {
         by_dtype!(dtype, |var, zero| Some(var(z(n, zero)?)))
     }
 
+    /// The storage's first byte, for code that reads and writes it in place (a compiled
+    /// kernel of `cuda-sim`); valid until the vector is next resized.
+    pub fn as_mut_ptr(&mut self) -> *mut u8 {
+        each_data!(self, v => v.as_mut_ptr().cast::<u8>())
+    }
+
     /// `n` zeros of `dtype`.
     pub fn zeros(dtype: Scalar, n: usize) -> ArrayData {
         by_dtype!(dtype, |var, zero| var(vec![zero; n]))
