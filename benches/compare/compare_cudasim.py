@@ -1,15 +1,18 @@
-"""Kernels without a GPU: numba-cuda's simulator (NUMBA_ENABLE_CUDASIM=1) against twinjit's
-reference interpreter (`twinjit run --target interp`), side by side in one run.
+"""Kernels without a GPU: numba-cuda's simulator (NUMBA_ENABLE_CUDASIM=1), twinjit's reference
+interpreter (`twinjit run --target interp`) and twinjit's compiled CPU target for kernels
+(`twinjit bench --target cuda-sim`), side by side in one run.
 
 Usage (from the repository root, after `cargo build --release -p twinjit-cli`):
     .venv/bin/python benches/compare/compare_cudasim.py [--rounds 3]
 
 Kernels of tests/kernels_cuda (elementwise.py add_f64, shared_sync.py block_sum and
-transpose_tiled) at a few thousand threads. The simulator runs in a subprocess (its switch is
-read at import) and is timed around the launch after a warm-up launch; twinjit's figure is the
-`run_ms` its CLI reports (the interpreter's launch, after parsing and typing). Each figure is
-the best of --rounds. This measures the interpreter, the oracle; issue 18's compiled CPU target
-for kernels does not exist yet.
+transpose_tiled) at a few thousand threads, where
+all three run, then at realistic sizes (a million threads and more), where the simulator would
+take minutes and only twinjit's two runners are timed. The simulator runs in a subprocess (its
+switch is read at import) and is timed around the launch after a warm-up launch; the
+interpreter's figure is the `run_ms` its CLI reports (the launch, after parsing and typing);
+cuda-sim's is the best launch of `twinjit bench` (compiled once, launched after a warm-up).
+Each figure is the best of --rounds.
 """
 import argparse
 import json
@@ -24,14 +27,21 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 TWINJIT = os.path.join(ROOT, "target", "release", "twinjit")
 CUDA = os.path.join(ROOT, "tests", "kernels_cuda")
 
-# (file, kernel, grid, block, arrays by parameter name)
+# (file, kernel, grid, block, arrays by parameter name, whether the simulator runs it)
 CASES = [
     ("elementwise.py", "add_f64", 16, 256,
-     {"a": np.arange(4096.0), "b": np.full(4096, 0.25), "out": np.zeros(4096)}),
+     {"a": np.arange(4096.0), "b": np.full(4096, 0.25), "out": np.zeros(4096)}, True),
     ("shared_sync.py", "block_sum", 16, 64,
-     {"a": np.arange(1024.0), "out": np.zeros(16)}),
+     {"a": np.arange(1024.0), "out": np.zeros(16)}, True),
     ("shared_sync.py", "transpose_tiled", (2, 4), (32, 8),
-     {"a": np.arange(64 * 128, dtype=np.int32).reshape(128, 64), "out": np.zeros((64, 128), dtype=np.int32)}),
+     {"a": np.arange(64 * 128, dtype=np.int32).reshape(128, 64), "out": np.zeros((64, 128), dtype=np.int32)}, True),
+    ("elementwise.py", "add_f64", 4096, 256,
+     {"a": np.arange(2.0 ** 20), "b": np.full(2 ** 20, 0.25), "out": np.zeros(2 ** 20)}, False),
+    ("shared_sync.py", "block_sum", 4096, 64,
+     {"a": np.arange(2.0 ** 18), "out": np.zeros(4096)}, False),
+    ("shared_sync.py", "transpose_tiled", (32, 64), (32, 8),
+     {"a": np.arange(1024 * 2048, dtype=np.int32).reshape(2048, 1024),
+      "out": np.zeros((1024, 2048), dtype=np.int32)}, False),
 ]
 
 SIM = r"""
@@ -59,27 +69,37 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=3)
     args = ap.parse_args()
-    print("| kernel | threads | numba-cuda simulator ms | twinjit interpreter ms | simulator / interpreter |")
-    print("|---|---:|---:|---:|---:|")
-    for file, kernel, grid, block, arrays in CASES:
+    print("| kernel | threads | numba-cuda simulator ms | twinjit interpreter ms | twinjit cuda-sim ms "
+          "| simulator / cuda-sim | interpreter / cuda-sim |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for file, kernel, grid, block, arrays, simulate in CASES:
         path = os.path.join(CUDA, file)
         with tempfile.TemporaryDirectory() as d:
             for n, a in arrays.items():
                 np.save(os.path.join(d, n + ".npy"), a)
-            sim, interp = [], []
+            sim, interp, compiled = [], [], []
+            launch = ["--launch", "%s,%s" % (launch_text(grid), launch_text(block))]
+            argv = []
+            for n in arrays:
+                argv += ["--arg", "%s=%s" % (n, os.path.join(d, n + ".npy"))]
             for _ in range(args.rounds):
-                out = subprocess.run([sys.executable, "-c", SIM, path, kernel, repr(grid), repr(block), d,
-                                      ",".join(arrays)], capture_output=True, text=True, check=True)
-                sim.append(float(out.stdout.strip().splitlines()[-1]))
-                cmd = [TWINJIT, "run", path, kernel, "--target", "interp", "--launch",
-                       "%s,%s" % (launch_text(grid), launch_text(block))]
-                for n in arrays:
-                    cmd += ["--arg", "%s=%s" % (n, os.path.join(d, n + ".npy"))]
+                if simulate:
+                    out = subprocess.run([sys.executable, "-c", SIM, path, kernel, repr(grid), repr(block), d,
+                                          ",".join(arrays)], capture_output=True, text=True, check=True)
+                    sim.append(float(out.stdout.strip().splitlines()[-1]))
+                cmd = [TWINJIT, "run", path, kernel, "--target", "interp"] + launch + argv
                 out = subprocess.run(cmd, capture_output=True, text=True, check=True)
                 interp.append(json.loads(out.stdout)["run_ms"])
+                cmd = [TWINJIT, "bench", path, kernel, "--target", "cuda-sim", "--warmup", "1", "--reps", "5"]
+                out = subprocess.run(cmd + launch + argv, capture_output=True, text=True, check=True)
+                compiled.append(json.loads(out.stdout)["min_ms"])
         threads = np.prod(grid) * np.prod(block)
-        s, t = min(sim), min(interp)
-        print(f"| {kernel} | {threads} | {s:.1f} | {t:.1f} | {s / t:.1f}x |")
+        t, c = min(interp), min(compiled)
+        if sim:
+            s = min(sim)
+            print(f"| {kernel} | {threads} | {s:.1f} | {t:.1f} | {c:.3f} | {s / c:.0f}x | {t / c:.0f}x |")
+        else:
+            print(f"| {kernel} | {threads} | (not run) | {t:.1f} | {c:.3f} | | {t / c:.0f}x |")
 
 
 if __name__ == "__main__":

@@ -161,8 +161,9 @@ struct Common {
     file: String,
     /// The function.
     func: String,
-    /// Where to run: host, cuda, or (for `run`) interp, the reference interpreter (kernels over
-    /// the launch's grid, no GPU).
+    /// Where to run: host, cuda, cuda-sim (for `run` and `bench`: @cuda.jit kernels compiled
+    /// for this CPU, bounds checked, no GPU), or (for `run`) interp, the reference interpreter
+    /// (kernels over the launch's grid, no GPU).
     #[arg(long, default_value = "host")]
     target: String,
     /// With `run --target interp`: fail a kernel launch on a data race between its threads
@@ -170,7 +171,8 @@ struct Common {
     /// threads, the element and both lines.
     #[arg(long)]
     race_check: bool,
-    /// Kernel launch shape for --target cuda or interp: GRID,BLOCK, e.g. "(64,64),(16,16)".
+    /// Kernel launch shape for --target cuda, cuda-sim or interp: GRID,BLOCK, e.g.
+    /// "(64,64),(16,16)".
     #[arg(long)]
     launch: Option<String>,
     /// An argument: NAME=PATH.npy, NAME=DTYPE:VALUE (e.g. n=int64:100, k=uint8:7, flag=bool:true),

@@ -225,10 +225,16 @@ pub(crate) struct Prepared {
 
 /// `--target interp` runs only under `run`; `--race-check` only with it.
 pub(crate) fn check_interp_flags(a: &RunArgs, command: &str) -> Result<(), String> {
+    if a.target == "cuda-sim" && !matches!(command, "run" | "bench") {
+        return Err(format!("error: --target cuda-sim is for `twinjit run` and `twinjit bench`, not `{command}`"));
+    }
     if a.target == "interp" && command != "run" {
         return Err(format!(
             "error: --target interp is for `twinjit run`, not `{command}` (the interpreter is the reference, not a target to time or verify)"
         ));
+    }
+    if a.race_check && a.target == "cuda-sim" {
+        return Err("error: --race-check runs in the reference interpreter: use --target interp".into());
     }
     if a.race_check && a.target != "interp" {
         return Err("error: --race-check needs --target interp (the reference interpreter checks races)".into());
@@ -356,6 +362,9 @@ pub fn run(a: &RunArgs, out: Option<PathBuf>) -> Result<String, String> {
     if a.target == "interp" {
         return crate::run_interp::run(a, out);
     }
+    if a.target == "cuda-sim" {
+        return crate::run_interp::run_sim(a, out);
+    }
     if is_cuda(&a.target) {
         return crate::run_cuda::run(a, out);
     }
@@ -385,6 +394,9 @@ pub fn bench(a: &RunArgs, warmup: usize, reps: usize) -> Result<String, String> 
         return Err("error: --reps must be at least 1".into());
     }
     check_interp_flags(a, "bench")?;
+    if a.target == "cuda-sim" {
+        return crate::run_interp::bench_sim(a, warmup, reps);
+    }
     if is_cuda(&a.target) {
         return crate::run_cuda::bench(a, warmup, reps);
     }

@@ -1,11 +1,15 @@
+//! Kernels without a GPU from the command line.
+//!
 //! `twinjit run --target interp`: a function or a kernel in the reference interpreter (the
 //! oracle every backend is tested against), no compiler and no GPU. A kernel runs over the
 //! `--launch` grid in the interpreter's grid runner, deterministically; with `--race-check` two
 //! threads that touch one element with nothing ordering them, one of them writing, fail the
 //! launch with both threads, the element and both lines (shared memory between barriers, array
-//! arguments within the launch): what compute-sanitizer's racecheck reports on a GPU. This is
-//! not the compiled CPU target for kernels the roadmap asks for; it is the interpreter, slow
-//! and exact.
+//! arguments within the launch): what compute-sanitizer's racecheck reports on a GPU.
+//!
+//! `twinjit run|bench --target cuda-sim`: a kernel compiled for this CPU (`twinjit::sim`) and
+//! launched over the grid with the same model, bounds checks on; the fast way to run realistic
+//! sizes in CI.
 
 use crate::npy::{Npy, NpyData};
 use crate::run::{bind, err_text, json_float, ms, write_outputs, Bound, RunArgs};
@@ -13,6 +17,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 use twinjit::ir::interp::{ArrayData, ArrayRef, KernelLaunch, RtValue};
 use twinjit::ir::FunctionKind;
+use twinjit::sim::SimKernel;
 use twinjit::{Complex32, Complex64, SourceModule};
 
 fn to_data(d: &NpyData) -> ArrayData {
@@ -97,8 +102,18 @@ fn json(v: &RtValue) -> String {
     }
 }
 
-/// `twinjit run --target interp`.
-pub fn run(a: &RunArgs, out: Option<PathBuf>) -> Result<String, String> {
+/// The module, the function's parameters and its arguments as the interpreter's values (arrays
+/// in C order, shared with the run), and whether it is a kernel.
+struct Loaded {
+    module: SourceModule,
+    params: Vec<String>,
+    bound: Vec<Bound>,
+    args: Vec<RtValue>,
+    kernel: bool,
+    load: std::time::Duration,
+}
+
+fn load(a: &RunArgs) -> Result<Loaded, String> {
     let text = std::fs::read_to_string(&a.file).map_err(|e| format!("error: reading {}: {e}", a.file))?;
     let t = Instant::now();
     let module = SourceModule::parse(&a.file, &text).map_err(err_text)?;
@@ -112,7 +127,7 @@ pub fn run(a: &RunArgs, out: Option<PathBuf>) -> Result<String, String> {
     };
     let kernel = f.attrs.kind == FunctionKind::Kernel;
     let params = f.body.param_names.clone();
-    let mut bound: Vec<Bound> = bind(a, &params)?
+    let bound: Vec<Bound> = bind(a, &params)?
         .into_iter()
         .map(|b| match b {
             Bound::Array(arr) => Bound::Array(arr.into_c_order()),
@@ -120,11 +135,30 @@ pub fn run(a: &RunArgs, out: Option<PathBuf>) -> Result<String, String> {
         })
         .collect();
     let args = bound.iter().map(rt_value).collect::<Result<Vec<_>, _>>()?;
+    Ok(Loaded { module, params, bound, args, kernel, load })
+}
+
+/// The arrays the run wrote, copied back into the bound arguments (for `--out`).
+fn copy_back(bound: &mut [Bound], args: &[RtValue]) {
+    for (b, v) in bound.iter_mut().zip(args) {
+        if let (Bound::Array(npy), RtValue::Array(arr)) = (b, v) {
+            *npy = Npy { data: from_data(&arr.data.borrow()), shape: npy.shape.clone(), fortran: false };
+        }
+    }
+}
+
+fn launch_of(a: &RunArgs) -> Result<KernelLaunch, String> {
+    let launch = a.launch.as_deref().ok_or("error: a kernel needs --launch GRID,BLOCK")?;
+    let (grid, block) = crate::run_cuda::parse_launch(launch)?;
+    Ok(KernelLaunch { grid, block, dynamic_shared_bytes: a.shared_mem })
+}
+
+/// `twinjit run --target interp`.
+pub fn run(a: &RunArgs, out: Option<PathBuf>) -> Result<String, String> {
+    let Loaded { module, params, mut bound, args, kernel, load } = self::load(a)?;
     let t = Instant::now();
     let result = if kernel {
-        let launch = a.launch.as_deref().ok_or("error: a kernel needs --launch GRID,BLOCK")?;
-        let (grid, block) = crate::run_cuda::parse_launch(launch)?;
-        let launch = KernelLaunch { grid, block, dynamic_shared_bytes: a.shared_mem };
+        let launch = launch_of(a)?;
         module.interpret_kernel(&a.func, launch, &args, a.race_check).map(|()| RtValue::None)
     } else {
         if a.launch.is_some() {
@@ -138,13 +172,73 @@ pub fn run(a: &RunArgs, out: Option<PathBuf>) -> Result<String, String> {
     let run = t.elapsed();
     let r = result.map_err(err_text)?;
     // The run wrote into the interpreter's arrays: copy them back for --out.
-    for (b, v) in bound.iter_mut().zip(&args) {
-        if let (Bound::Array(npy), RtValue::Array(arr)) = (b, v) {
-            *npy = Npy { data: from_data(&arr.data.borrow()), shape: npy.shape.clone(), fortran: false };
-        }
-    }
+    copy_back(&mut bound, &args);
     if let Some(dir) = out {
         write_outputs(&dir, &params, &bound)?;
     }
     Ok(format!("{{\"return\": {}, \"run_ms\": {}, \"load_ms\": {}}}\n", json(&r), ms(run), ms(load)))
+}
+
+/// The kernel of `--target cuda-sim`, compiled, with its arguments.
+fn sim_kernel(a: &RunArgs) -> Result<(Loaded, SimKernel, std::time::Duration), String> {
+    let l = load(a)?;
+    if !l.kernel {
+        return Err(format!(
+            "error: `{}` is not a @cuda.jit kernel: --target cuda-sim launches kernels (use --target host for @njit functions)",
+            a.func
+        ));
+    }
+    if a.race_check {
+        return Err("error: --race-check runs in the reference interpreter: use --target interp".into());
+    }
+    let t = Instant::now();
+    let sig = twinjit::ir::Signature { args: l.args.iter().map(RtValue::ty).collect(), ret: None };
+    // A testing target: bounds are checked unless --boundscheck false says otherwise.
+    let program = l.module.specialize(&a.func, &sig, Some(a.boundscheck.unwrap_or(true))).map_err(err_text)?;
+    let kernel = SimKernel::compile(&program, l.module.sources()).map_err(err_text)?;
+    Ok((l, kernel, t.elapsed()))
+}
+
+/// `twinjit run --target cuda-sim`.
+pub fn run_sim(a: &RunArgs, out: Option<PathBuf>) -> Result<String, String> {
+    let (mut l, kernel, compile) = sim_kernel(a)?;
+    let launch = launch_of(a)?;
+    let t = Instant::now();
+    kernel.launch(&l.args, &launch).map_err(|e| format!("error: {}", e.describe(l.module.sources())))?;
+    let run = t.elapsed();
+    copy_back(&mut l.bound, &l.args);
+    if let Some(dir) = out {
+        write_outputs(&dir, &l.params, &l.bound)?;
+    }
+    Ok(format!(
+        "{{\"return\": null, \"compile_ms\": {}, \"run_ms\": {}, \"load_ms\": {}}}\n",
+        ms(compile),
+        ms(run),
+        ms(l.load)
+    ))
+}
+
+/// `twinjit bench --target cuda-sim`: launches timed one by one (the arguments keep what the
+/// previous launch wrote, as on a GPU).
+pub fn bench_sim(a: &RunArgs, warmup: usize, reps: usize) -> Result<String, String> {
+    let (l, kernel, compile) = sim_kernel(a)?;
+    let launch = launch_of(a)?;
+    let go = || kernel.launch(&l.args, &launch).map_err(|e| format!("error: {}", e.describe(l.module.sources())));
+    for _ in 0..warmup {
+        go()?;
+    }
+    let mut times = Vec::with_capacity(reps);
+    for _ in 0..reps {
+        let t = Instant::now();
+        go()?;
+        times.push(t.elapsed());
+    }
+    times.sort();
+    Ok(format!(
+        "{{\"compile_ms\": {}, \"min_ms\": {}, \"median_ms\": {}, \"reps\": {reps}, \"load_ms\": {}}}\n",
+        ms(compile),
+        ms(times[0]),
+        ms(times[times.len() / 2]),
+        ms(l.load)
+    ))
 }

@@ -346,3 +346,56 @@ fn run_in_the_interpreter_with_the_race_checker() {
     assert!(stderr.contains("--race-check needs --target interp"), "{stderr}");
     std::fs::remove_dir_all(dir).ok();
 }
+
+#[test]
+fn run_and_bench_a_kernel_on_cuda_sim() {
+    let dir = std::env::temp_dir().join(format!("twinjit-cli-cuda-sim-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (a, sums) = (dir.join("a.npy"), dir.join("sums.npy"));
+    write_npy(&a, &[150], &(0..150).map(f64::from).collect::<Vec<_>>());
+    write_npy(&sums, &[3], &[0.0; 3]);
+    let file = root().join("tests/kernels_cuda/shared_sync.py");
+    let out = dir.join("out");
+    let base = |cmd: &str, launch: &str| {
+        vec![
+            cmd.to_string(),
+            file.to_str().unwrap().to_string(),
+            "block_sum".into(),
+            "--target".into(),
+            "cuda-sim".into(),
+            "--launch".into(),
+            launch.into(),
+            "--arg".into(),
+            format!("a={}", a.display()),
+            "--arg".into(),
+            format!("out={}", sums.display()),
+        ]
+    };
+    let mut run = base("run", "3,64");
+    run.extend(["--out".into(), out.to_str().unwrap().into()]);
+    let (code, stdout, stderr) = twinjit(&run.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.starts_with("{\"return\": null, \"compile_ms\": "), "{stdout}");
+    // tests/kernels_cuda/shared_sync.py's check of block_sum (numba's simulator).
+    assert_eq!(read_npy_f64(&out.join("out.npy")), [2016.0, 6112.0, 3047.0]);
+    let bench = base("bench", "3,64");
+    let (code, stdout, stderr) = twinjit(&bench.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("\"min_ms\": ") && stdout.contains("\"median_ms\": "), "{stdout}");
+    // Four blocks write `out[3]`: an IndexError naming the thread (bounds checked by default).
+    let (code, _, stderr) = twinjit(&base("run", "4,64").iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(code, 1);
+    assert!(stderr.contains("IndexError") && stderr.contains("of block (3, 0, 0)"), "{stderr}");
+    // The race checker is the interpreter's; host functions are not kernels.
+    let mut racy = base("run", "3,64");
+    racy.push("--race-check".into());
+    let (code, _, stderr) = twinjit(&racy.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(code, 1);
+    assert!(stderr.contains("use --target interp"), "{stderr}");
+    let rec = root().join("tests/kernels/calls_recursion.py");
+    let (code, _, stderr) =
+        twinjit(&["run", rec.to_str().unwrap(), "fib", "--target", "cuda-sim", "--arg", "n=int64:20"]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("not a @cuda.jit kernel"), "{stderr}");
+    std::fs::remove_dir_all(dir).ok();
+}

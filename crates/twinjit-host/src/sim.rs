@@ -454,11 +454,16 @@ pub(crate) struct SimLayout {
     pub syncs: bool,
     /// Whether it syncs the grid.
     pub grid_sync: bool,
+    /// Whether a function of it is on a call cycle (deep stacks).
+    pub recursive: bool,
 }
 
 impl SimLayout {
     fn of(program: &TypedProgram) -> SimLayout {
-        let mut l = SimLayout::default();
+        let mut l = SimLayout {
+            recursive: !twinjit_ir::call_graph::recursive_functions(program).is_empty(),
+            ..SimLayout::default()
+        };
         for tf in &program.functions {
             for (k, inst) in tf.func.insts.iter().enumerate() {
                 match &inst.kind {
@@ -769,8 +774,17 @@ impl SimProgram {
         vec![0u128; bytes.div_ceil(16).max(1)]
     }
 
+    /// Bytes of a GPU thread's stack: room for compiled frames and the program's local arrays;
+    /// recursion (at most `MAX_RECURSION` calls deep) gets more.
+    fn stack_size(&self) -> usize {
+        let base = if self.layout.recursive { 8 << 20 } else { 256 << 10 };
+        base + self.layout.local_bytes.next_multiple_of(4096)
+    }
+
     fn run_block(&self, launch: &SimLaunch, block_idx: [u32; 3], args: *const u64) -> Result<(), SimError> {
-        if self.layout.syncs {
+        // Threads that synchronise are coroutines; so are threads that need more stack than a
+        // pool thread has (large local arrays, recursion).
+        if self.layout.syncs || self.stack_size() > 512 << 10 {
             let mut block = self.new_block(launch, block_idx, args)?;
             return block.run().map(|_| ());
         }
@@ -806,7 +820,7 @@ impl SimProgram {
             cos: (0..n).map(|_| None).collect(),
             states: (0..n).map(|_| State::Fresh).collect(),
             _shared: shared,
-            stack_size: (256 << 10) + self.layout.local_bytes.next_multiple_of(4096),
+            stack_size: self.stack_size(),
         })
     }
 }
