@@ -12,7 +12,9 @@ take minutes and only twinjit's two runners are timed. The simulator runs in a s
 switch is read at import) and is timed around the launch after a warm-up launch; the
 interpreter's figure is the `run_ms` its CLI reports (the launch, after parsing and typing);
 cuda-sim's is the best launch of `twinjit bench` (compiled once, launched after a warm-up).
-Each figure is the best of --rounds.
+Then the kernels of the GPU benchmark (`../shared/gpu_bench`, `--gpu-bench DIR`) at its
+`--small` sizes, inputs written by its own `bench_numba.py --write-inputs`. Each figure is the
+best of --rounds.
 """
 import argparse
 import json
@@ -45,16 +47,17 @@ CASES = [
 ]
 
 SIM = r"""
-import os, sys, time, importlib.util
+import json, os, sys, time, importlib.util
 import numpy as np
 os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
-path, name, grid, block, d = sys.argv[1], sys.argv[2], eval(sys.argv[3]), eval(sys.argv[4]), sys.argv[5]
-spec = importlib.util.spec_from_file_location("m", path)
-m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)
+if not hasattr(np, "row_stack"):
+    np.row_stack = np.vstack
+path, name, grid, block, spec = sys.argv[1], sys.argv[2], eval(sys.argv[3]), eval(sys.argv[4]), sys.argv[5]
+spec_ = importlib.util.spec_from_file_location("m", path)
+m = importlib.util.module_from_spec(spec_); spec_.loader.exec_module(m)
 k = getattr(m, name)
-names = sys.argv[6].split(",")
-args = [np.load(os.path.join(d, n + ".npy")) for n in names]
-k[grid, block](*[a.copy() for a in args])
+args = [np.load(a["npy"]) if "npy" in a else getattr(np, a["dtype"])(a["scalar"]) for a in json.loads(spec)]
+k[grid, block](*[a.copy() if isinstance(a, np.ndarray) else a for a in args])
 t = time.perf_counter()
 k[grid, block](*args)
 print((time.perf_counter() - t) * 1e3)
@@ -65,41 +68,75 @@ def launch_text(x):
     return "(%s)" % ",".join(map(str, x)) if isinstance(x, tuple) else str(x)
 
 
+def twinjit_args(spec):
+    out = []
+    for a in spec:
+        if "npy" in a:
+            out += ["--arg", "%s=%s" % (a["name"], a["npy"])]
+        else:
+            out += ["--arg", "%s=%s:%r" % (a["name"], a["dtype"], a["scalar"])]
+    return out
+
+
+def time_case(path, kernel, grid, block, spec, simulate, rounds):
+    """(simulator ms or None, interpreter ms, cuda-sim ms), each the best of `rounds`."""
+    sim, interp, compiled = [], [], []
+    launch = ["--launch", "%s,%s" % (launch_text(grid), launch_text(block))]
+    argv = twinjit_args(spec)
+    for _ in range(rounds):
+        if simulate:
+            out = subprocess.run([sys.executable, "-c", SIM, path, kernel, repr(grid), repr(block), json.dumps(spec)],
+                                 capture_output=True, text=True, check=True)
+            sim.append(float(out.stdout.strip().splitlines()[-1]))
+        cmd = [TWINJIT, "run", path, kernel, "--target", "interp"] + launch + argv
+        out = subprocess.run(cmd, capture_output=True, text=True, check=True)
+        interp.append(json.loads(out.stdout)["run_ms"])
+        cmd = [TWINJIT, "bench", path, kernel, "--target", "cuda-sim", "--warmup", "1", "--reps", "5"]
+        out = subprocess.run(cmd + launch + argv, capture_output=True, text=True, check=True)
+        compiled.append(json.loads(out.stdout)["min_ms"])
+    return (min(sim) if sim else None), min(interp), min(compiled)
+
+
+def row(label, threads, times):
+    s, t, c = times
+    if s is not None:
+        print(f"| {label} | {threads} | {s:.1f} | {t:.1f} | {c:.3f} | {s / c:.0f}x | {t / c:.0f}x |")
+    else:
+        print(f"| {label} | {threads} | (not run) | {t:.1f} | {c:.3f} | | {t / c:.0f}x |")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--gpu-bench", default=os.path.join(os.path.dirname(ROOT), "shared", "gpu_bench"),
+                    help="the GPU benchmark's directory: its kernels at its --small sizes are timed too")
     args = ap.parse_args()
     print("| kernel | threads | numba-cuda simulator ms | twinjit interpreter ms | twinjit cuda-sim ms "
           "| simulator / cuda-sim | interpreter / cuda-sim |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for file, kernel, grid, block, arrays, simulate in CASES:
-        path = os.path.join(CUDA, file)
         with tempfile.TemporaryDirectory() as d:
+            spec = []
             for n, a in arrays.items():
                 np.save(os.path.join(d, n + ".npy"), a)
-            sim, interp, compiled = [], [], []
-            launch = ["--launch", "%s,%s" % (launch_text(grid), launch_text(block))]
-            argv = []
-            for n in arrays:
-                argv += ["--arg", "%s=%s" % (n, os.path.join(d, n + ".npy"))]
-            for _ in range(args.rounds):
-                if simulate:
-                    out = subprocess.run([sys.executable, "-c", SIM, path, kernel, repr(grid), repr(block), d,
-                                          ",".join(arrays)], capture_output=True, text=True, check=True)
-                    sim.append(float(out.stdout.strip().splitlines()[-1]))
-                cmd = [TWINJIT, "run", path, kernel, "--target", "interp"] + launch + argv
-                out = subprocess.run(cmd, capture_output=True, text=True, check=True)
-                interp.append(json.loads(out.stdout)["run_ms"])
-                cmd = [TWINJIT, "bench", path, kernel, "--target", "cuda-sim", "--warmup", "1", "--reps", "5"]
-                out = subprocess.run(cmd + launch + argv, capture_output=True, text=True, check=True)
-                compiled.append(json.loads(out.stdout)["min_ms"])
-        threads = np.prod(grid) * np.prod(block)
-        t, c = min(interp), min(compiled)
-        if sim:
-            s = min(sim)
-            print(f"| {kernel} | {threads} | {s:.1f} | {t:.1f} | {c:.3f} | {s / c:.0f}x | {t / c:.0f}x |")
-        else:
-            print(f"| {kernel} | {threads} | (not run) | {t:.1f} | {c:.3f} | | {t / c:.0f}x |")
+                spec.append({"name": n, "npy": os.path.join(d, n + ".npy")})
+            times = time_case(os.path.join(CUDA, file), kernel, grid, block, spec, simulate, args.rounds)
+        row(f"{file}: {kernel}", np.prod(grid) * np.prod(block), times)
+    bench = os.path.join(args.gpu_bench, "bench_numba.py")
+    if not os.path.exists(bench):
+        print(f"\n(no GPU benchmark at {args.gpu_bench}: its kernels were not timed)")
+        return
+    with tempfile.TemporaryDirectory() as d:
+        env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1")
+        subprocess.run([sys.executable, bench, "--write-inputs", d, "--small"], env=env, check=True,
+                       capture_output=True, text=True)
+        cases = json.load(open(os.path.join(d, "cases.json")))
+        path = os.path.join(args.gpu_bench, cases["kernels_file"])
+        for c in cases["cases"]:
+            spec = [dict(a, npy=os.path.join(d, a["npy"])) if "npy" in a else a for a in c["args"]]
+            grid, block = (tuple(x) if isinstance(x, list) else x for x in c["launch"])
+            times = time_case(path, c["func"], grid, block, spec, True, args.rounds)
+            row(f"gpu_bench (small): {c['case']}", np.prod(grid) * np.prod(block), times)
 
 
 if __name__ == "__main__":
