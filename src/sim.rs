@@ -23,9 +23,17 @@ pub struct SimKernel {
 }
 
 impl SimKernel {
-    /// Compiles `program` (a specialised kernel, as `SourceModule::specialize` makes it);
-    /// `sources` locates errors.
-    pub fn compile(program: &TypedProgram, sources: &twinjit_diag::SourceMap) -> Result<SimKernel, Error> {
+    /// Compiles kernel `func` of `module` for `sig`, with bounds checks on whatever the
+    /// decorator says: the kernel runs in this process's memory, which nothing else protects.
+    pub fn compile(module: &SourceModule, func: &str, sig: &twinjit_ir::Signature) -> Result<SimKernel, Error> {
+        let program = module.specialize(func, sig, Some(true))?;
+        Self::compile_program(&program, module.sources())
+    }
+
+    pub(crate) fn compile_program(
+        program: &TypedProgram,
+        sources: &twinjit_diag::SourceMap,
+    ) -> Result<SimKernel, Error> {
         let entry = program.entry();
         if entry.kind != FunctionKind::Kernel {
             return Err(Error::Unsupported(format!(
@@ -49,8 +57,20 @@ impl SimKernel {
     }
 
     /// Launches the kernel over `launch` on `args` (the interpreter's values: arrays are shared,
-    /// so the kernel's writes are visible through them, as with `interp::run_kernel`).
+    /// so the kernel's writes are visible through them, as with `interp::run_kernel`). Blocks
+    /// run concurrently on the host's thread pool, as on a GPU: a kernel whose blocks race
+    /// (a plain `c[0] += 1` from every block) may give a different result each time.
     pub fn launch(&self, args: &[RtValue], launch: &KernelLaunch) -> Result<(), RuntimeError> {
+        self.launch_with(args, launch, false)
+    }
+
+    /// [`SimKernel::launch`] with the blocks run one after another in linear order on this
+    /// thread: deterministic even for racing blocks, the order the interpreter runs them in.
+    pub fn launch_in_order(&self, args: &[RtValue], launch: &KernelLaunch) -> Result<(), RuntimeError> {
+        self.launch_with(args, launch, true)
+    }
+
+    fn launch_with(&self, args: &[RtValue], launch: &KernelLaunch, in_order: bool) -> Result<(), RuntimeError> {
         let launch_error =
             |kind: RuntimeErrorKind| RuntimeError { kind, function: self.name.clone(), span: self.span, thread: None };
         if args.len() != self.params {
@@ -80,7 +100,7 @@ impl SimKernel {
         // SAFETY: the slots were made from `args` for this signature (the count is checked);
         // every array's storage outlives the launch (`args` is borrowed for it), compiled code
         // checks its bounds, and nothing else runs on the storage meanwhile.
-        unsafe { self.program.launch(&l, &slots) }.map_err(|e| self.runtime_error(e))
+        unsafe { self.program.launch(&l, &slots, in_order) }.map_err(|e| self.runtime_error(e))
     }
 
     fn runtime_error(&self, e: twinjit_host::sim::SimError) -> RuntimeError {
@@ -151,13 +171,12 @@ fn push_slots(v: &RtValue, out: &mut Vec<u64>) -> bool {
 impl SourceModule {
     /// Compiles `func` for `cuda-sim` for the types of `args` and launches it over `launch` (the
     /// counterpart of [`SourceModule::interpret_kernel`]: arrays are shared, so the kernel's
-    /// writes are visible through `args`). Bounds are checked whatever the decorator says:
-    /// `cuda-sim` is a testing target, and an access a GPU would make out of bounds is an
-    /// `IndexError` naming the thread.
+    /// writes are visible through `args`). Bounds are checked whatever the decorator says: the
+    /// kernel runs in this process's memory, which nothing else protects, and an access a GPU
+    /// would make out of bounds is an `IndexError` naming the thread.
     pub fn simulate_kernel(&self, func: &str, launch: KernelLaunch, args: &[RtValue]) -> Result<(), Error> {
         let sig = twinjit_ir::Signature { args: args.iter().map(RtValue::ty).collect(), ret: None };
-        let program = self.specialize(func, &sig, Some(true))?;
-        let kernel = SimKernel::compile(&program, self.sources())?;
+        let kernel = SimKernel::compile(self, func, &sig)?;
         kernel.launch(args, &launch).map_err(|error| Error::from_interp(error, self.sources()))
     }
 }

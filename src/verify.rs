@@ -1,7 +1,8 @@
-//! Verification against the reference interpreter: [`crate::Function::verify`] runs a function
-//! compiled for the host and in the interpreter on copies of the same arguments,
-//! [`crate::Kernel::verify`] a kernel on the GPU and in the interpreter's grid runner over the
-//! same launch, and both compare the result and every array argument after the call.
+//! Verification against a reference: [`crate::Function::verify`] runs a function compiled for
+//! the host and in the reference interpreter on copies of the same arguments,
+//! [`crate::Kernel::verify`] a kernel on the GPU and on cuda-sim (compiled for this CPU, its
+//! blocks in order; the interpreter for float16 kernels) over the same launch, and both compare
+//! the result and every array argument after the call ([`Reference`] names the other side).
 //! `twinjit verify` is the command-line form.
 //!
 //! Values are compared as path-labelled [`Item`]s (an array's shape first, then its elements in
@@ -50,11 +51,40 @@ impl std::fmt::Display for Item {
 /// Path-labelled items of one side.
 pub type Items = Vec<(String, Item)>;
 
+/// The side a compiled run is compared with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reference {
+    /// The reference interpreter (host functions; kernels `cuda-sim` cannot compile).
+    Interpreter,
+    /// `cuda-sim`, the kernel compiled for this CPU (itself tested against the interpreter).
+    CudaSim,
+}
+
+impl Reference {
+    /// The side in a sentence.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Reference::Interpreter => "the reference interpreter",
+            Reference::CudaSim => "cuda-sim (the kernel compiled for this CPU)",
+        }
+    }
+
+    /// The side's label after a value.
+    pub fn label(self) -> &'static str {
+        match self {
+            Reference::Interpreter => "interpreter",
+            Reference::CudaSim => "cuda-sim",
+        }
+    }
+}
+
 /// The outcome of a comparison.
 #[derive(Clone, Debug)]
 pub struct Report {
     /// What ran (`` `f` compiled for the host ``, `` `k` on the GPU (NVIDIA H200) ``).
     pub subject: String,
+    /// What it was compared with.
+    pub reference: Reference,
     /// The relative tolerance floats were compared with.
     pub rtol: f64,
     /// Values compared (shapes not counted).
@@ -82,14 +112,19 @@ impl std::fmt::Display for Report {
         if self.agrees() {
             return writeln!(
                 f,
-                "agree: {} and the reference interpreter give the same {} values{tol}",
-                self.subject, self.values
+                "agree: {} and {} give the same {} values{tol}",
+                self.subject,
+                self.reference.describe(),
+                self.values
             );
         }
         writeln!(
             f,
-            "DIFFER: {} of {} values differ between {} and the reference interpreter{tol}:",
-            self.differences, self.values, self.subject
+            "DIFFER: {} of {} values differ between {} and {}{tol}:",
+            self.differences,
+            self.values,
+            self.subject,
+            self.reference.describe()
         )?;
         for l in &self.first {
             writeln!(f, "  {l}")?;
@@ -230,8 +265,8 @@ pub fn value_items(path: &str, v: &Value, out: &mut Items) {
     out.push((path.to_string(), item));
 }
 
-/// Compares `got` (compiled) with `want` (the interpreter's).
-pub fn compare(subject: &str, got: &Items, want: &Items, rtol: f64) -> Report {
+/// Compares `got` (compiled) with `want` (the reference's).
+pub fn compare(subject: &str, reference: Reference, got: &Items, want: &Items, rtol: f64) -> Report {
     let mut differences = 0;
     let mut first = Vec::new();
     if got.len() != want.len() {
@@ -260,12 +295,12 @@ pub fn compare(subject: &str, got: &Items, want: &Items, rtol: f64) -> Report {
         if !same {
             differences += 1;
             if first.len() < 10 {
-                first.push(format!("{gp}: {g} (compiled) != {w} (interpreter)"));
+                first.push(format!("{gp}: {g} (compiled) != {w} ({})", reference.label()));
             }
         }
     }
     let values = want.iter().filter(|(_, l)| !matches!(l, Item::Shape(_))).count();
-    Report { subject: subject.to_string(), rtol, values, differences, first }
+    Report { subject: subject.to_string(), reference, rtol, values, differences, first }
 }
 
 /// The GPU's default tolerance for these items: 1e-3 where float16 values are compared (an
@@ -368,29 +403,29 @@ mod tests {
     #[test]
     fn differences_are_counted_and_described_with_their_index() {
         let want = floats("out", &[1.0, 2.0, f64::NAN, 4.0]);
-        assert!(compare("f", &want, &want, 0.0).agrees(), "NaN matches NaN");
+        assert!(compare("f", Reference::Interpreter, &want, &want, 0.0).agrees(), "NaN matches NaN");
         let got = floats("out", &[1.0, 2.5, f64::NAN, 4.0 + 1e-15]);
-        let r = compare("f", &got, &want, 0.0);
+        let r = compare("f", Reference::Interpreter, &got, &want, 0.0);
         assert_eq!((r.differences, r.values), (2, 4));
         assert_eq!(r.first[0], "out[1]: 2.5 (compiled) != 2.0 (interpreter)");
         assert!(r.to_string().starts_with("DIFFER: 2 of 4 values"), "{r}");
         // A tolerance relative to the array's largest magnitude (4.0) admits the last one.
-        assert_eq!(compare("f", &got, &want, 1e-15).differences, 1);
-        assert!(compare("f", &want, &want, 0.0).to_string().starts_with("agree:"));
+        assert_eq!(compare("f", Reference::Interpreter, &got, &want, 1e-15).differences, 1);
+        assert!(compare("f", Reference::Interpreter, &want, &want, 0.0).to_string().starts_with("agree:"));
     }
 
     #[test]
     fn shapes_ints_and_kinds_must_be_equal() {
         let a = vec![("r".to_string(), Item::Shape(vec![2, 2]))];
         let b = vec![("r".to_string(), Item::Shape(vec![4]))];
-        assert_eq!(compare("f", &a, &b, 1.0).differences, 1);
+        assert_eq!(compare("f", Reference::Interpreter, &a, &b, 1.0).differences, 1);
         let i = vec![("r".to_string(), Item::Int(3))];
         let f = vec![("r".to_string(), Item::Float(3.0, 64))];
-        assert_eq!(compare("f", &i, &f, 1.0).differences, 1);
+        assert_eq!(compare("f", Reference::Interpreter, &i, &f, 1.0).differences, 1);
         let f32 = vec![("r".to_string(), Item::Float(3.0, 32))];
-        assert_eq!(compare("f", &f32, &f, 1.0).differences, 1, "float32 against float64 differs");
+        assert_eq!(compare("f", Reference::Interpreter, &f32, &f, 1.0).differences, 1, "float32 against float64 differs");
         let f16 = vec![("r".to_string(), Item::Float(3.0, 16))];
-        assert_eq!(compare("f", &f16, &f32, 1.0).differences, 1, "float16 against float32 differs");
+        assert_eq!(compare("f", Reference::Interpreter, &f16, &f32, 1.0).differences, 1, "float16 against float32 differs");
         assert_eq!((gpu_rtol(&f16), gpu_rtol(&f32), gpu_rtol(&f)), (1e-3, 1e-5, 1e-12));
         assert_eq!(index_text(5, &[2, 3]), "1, 2");
     }

@@ -12,15 +12,19 @@ mod common;
 
 use common::kernel_corpus::{run_corpus, Run};
 use twinjit::ir::interp::{ArrayData, ArrayRef, KernelLaunch, RtValue};
+use twinjit::ir::Signature;
 use twinjit::sim::SimKernel;
 use twinjit::SourceModule;
 
 #[test]
 fn cuda_corpus_matches_the_simulator_on_cuda_sim() {
-    let out = run_corpus(|module, program, args, launch| match SimKernel::compile(program, module.sources()) {
-        Ok(k) => Run::Ran(k.launch(args, launch)),
-        Err(e) if e.to_string().contains("float16") => Run::Skipped("float16".into()),
-        Err(e) => Run::Failed(format!("cuda-sim compile failed:\n{e}")),
+    let out = run_corpus(|module, program, args, launch| {
+        let sig = Signature { args: args.iter().map(RtValue::ty).collect(), ret: None };
+        match SimKernel::compile(module, &program.entry().source_name, &sig) {
+            Ok(k) => Run::Ran(k.launch(args, launch)),
+            Err(e) if e.to_string().contains("float16") => Run::Skipped("float16".into()),
+            Err(e) => Run::Failed(format!("cuda-sim compile failed:\n{e}")),
+        }
     });
     let (ran, failures) = (out.ran, &out.failures);
     println!(

@@ -723,5 +723,5 @@ fn kernel_verify_agrees_and_finds_a_race() {
     let c = engine.zeros::<i64>(&[1]).unwrap();
     let r = m.kernel("racy").unwrap().verify(LaunchConfig::linear(64, 256), (&c,), None).unwrap();
     assert!(!r.agrees(), "lost updates on the GPU: {r}");
-    assert!(r.first[0].starts_with("c[0]: ") && r.first[0].contains("16384 (interpreter)"), "{r}");
+    assert!(r.first[0].starts_with("c[0]: ") && r.first[0].contains("16384 (cuda-sim)"), "{r}");
 }

@@ -78,8 +78,9 @@ impl Kernel {
         Ok(())
     }
 
-    /// Runs the kernel on the GPU and in the reference interpreter's grid runner over the same
-    /// launch, on copies of the same arguments (the device arrays are read back before the
+    /// Runs the kernel on the GPU and on `cuda-sim` (compiled for this CPU, bounds checked;
+    /// the reference interpreter's grid runner for float16 kernels, which cuda-sim refuses)
+    /// over the same launch, on copies of the same arguments (the device arrays are read back before the
     /// launch), and compares every array argument after it ([`crate::verify`]; floats within
     /// `rtol`, by default 1e-12 for float64, 1e-5 for float32 and 1e-3 for float16). Synchronises the device; a
     /// launch or a kernel error on either side is part of the comparison. The device arrays
@@ -122,10 +123,18 @@ impl Kernel {
         }
         let gpu = self.launch(cfg, args.as_slice()).and_then(|_| backend.synchronize());
         let sig = twinjit_ir::Signature { args: inputs.iter().map(RtValue::ty).collect(), ret: None };
-        let program =
-            self.module.source.parsed_module()?.specialize(self.name(), &sig, self.module.options.boundscheck)?;
+        // The CPU side checks bounds: an access the GPU made out of bounds shows as an error.
+        let parsed = self.module.source.parsed_module()?;
+        let program = parsed.specialize(self.name(), &sig, Some(true))?;
         let launch = KernelLaunch { grid: cfg.grid, block: cfg.block, dynamic_shared_bytes: cfg.shared_mem_bytes };
-        let oracle = run_kernel(&program, &inputs, &launch, InterpOptions::default());
+        // cuda-sim, except for what it cannot compile (float16): the interpreter.
+        let (oracle, reference) = if twinjit_host::first_float16(&program).is_some() {
+            (run_kernel(&program, &inputs, &launch, InterpOptions::default()), crate::verify::Reference::Interpreter)
+        } else {
+            let k = crate::sim::SimKernel::compile_program(&program, parsed.sources())?;
+            // Blocks in order: the reference is deterministic even where the GPU's blocks race.
+            (k.launch_in_order(&inputs, &launch), crate::verify::Reference::CudaSim)
+        };
         let (mut got, mut want) = (Items::new(), Items::new());
         let text = |s: String| Item::Text(s);
         match (&gpu, &oracle) {
@@ -152,7 +161,7 @@ impl Kernel {
         }
         let rtol = rtol.unwrap_or_else(|| gpu_rtol(&want));
         let subject = format!("`{}` on the GPU ({})", self.name(), device.properties().name);
-        Ok(crate::verify::compare(&subject, &got, &want, rtol))
+        Ok(crate::verify::compare(&subject, reference, &got, &want, rtol))
     }
 
     /// The compiled kernel for these arguments' types (compiled and loaded if needed).

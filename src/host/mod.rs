@@ -211,7 +211,7 @@ impl Function {
             }
         }
         let subject = format!("`{}` compiled for the host", self.name());
-        Ok(crate::verify::compare(&subject, &got, &want, rtol.unwrap_or(0.0)))
+        Ok(crate::verify::compare(&subject, crate::verify::Reference::Interpreter, &got, &want, rtol.unwrap_or(0.0)))
     }
 
     /// Compiles for a signature in Numba's spelling (`"(float64[:], int64)"`).

@@ -1,11 +1,11 @@
-//! `twinjit verify FILE FUNC --arg ...`: the function compiled for its target against the
-//! reference interpreter on the same inputs, through `Function::verify` (host) and
-//! `Kernel::verify` (`--target cuda --launch GRID,BLOCK`, the GPU against the interpreter's
-//! grid runner; see `twinjit::verify` for what is compared and how). Exit 0 when they agree, 1
-//! when they do not (the first differences are printed with their index and both values), 2
-//! when nothing was compared: no usable GPU (never the CPU against itself), or an error before
-//! the comparison. The CPU side of a kernel is the interpreter until the compiled CPU target
-//! for kernels exists.
+//! `twinjit verify FILE FUNC --arg ...`: the function compiled for its target against a
+//! reference on the same inputs, through `Function::verify` (host, against the reference
+//! interpreter) and `Kernel::verify` (`--target cuda --launch GRID,BLOCK`, the GPU against
+//! cuda-sim, the kernel compiled for this CPU with its blocks in order, or the interpreter for
+//! float16 kernels; see `twinjit::verify` for what is compared and how). Exit 0 when they
+//! agree, 1 when they do not (the first differences are printed with their index and both
+//! values), 2 when nothing was compared: no usable GPU (never the CPU against itself), or an
+//! error before the comparison.
 
 use crate::run::RunArgs;
 
@@ -26,7 +26,7 @@ pub(crate) fn host(a: &RunArgs, rtol: Option<f64>) -> Result<Verdict, String> {
 /// The report of a `verify --target cuda` that found no GPU (exit 2).
 pub(crate) fn no_gpu(why: &str) -> String {
     format!(
-        "NOT COMPARED: no usable GPU ({}).\nverify compares the GPU's results with the reference interpreter's; it never compares the CPU with itself.\n",
+        "NOT COMPARED: no usable GPU ({}).\nverify compares the GPU's results with cuda-sim's (the kernel compiled for this CPU); it never compares the CPU with itself.\n",
         why.trim_start_matches("error: ").trim_end()
     )
 }

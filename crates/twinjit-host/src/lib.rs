@@ -299,9 +299,9 @@ fn define(
     Ok(())
 }
 
-/// float16 is a CUDA type: Numba's CPU target has none (it cannot load a float16 element),
-/// so the host target refuses it too, at the first value that has it.
-fn refuse_float16(program: &TypedProgram, cuda_sim: bool) -> Result<(), HostError> {
+/// Where `program` first has a float16 value (a scalar, an array's elements, inside a tuple or
+/// list), if anywhere: the host target and `cuda-sim` have no float16 arithmetic.
+pub fn first_float16(program: &TypedProgram) -> Option<twinjit_diag::Span> {
     fn half(t: &Type) -> bool {
         match t {
             Type::Scalar(s) => *s == Scalar::Float16,
@@ -311,25 +311,24 @@ fn refuse_float16(program: &TypedProgram, cuda_sim: bool) -> Result<(), HostErro
             _ => false,
         }
     }
-    for tf in &program.functions {
+    program.functions.iter().find_map(|tf| {
         let f = &tf.func;
-        if let Some(k) = (0..f.values.len()).find(|&k| half(&f.values[k].ty)) {
-            return Err(HostError::Unsupported(twinjit_ir::abi::Unsupported {
-                what: "float16".into(),
-                span: f.value_span(twinjit_ir::Value(k as u32)),
-                hint: if cuda_sim {
-                    "the cuda-sim target has no float16 arithmetic yet; run float16 kernels on the cuda target or \
-                     in the interpreter (`--target interp`)"
-                        .into()
-                } else {
-                    "float16 exists in CUDA kernels and device functions (@cuda.jit), as in Numba, whose CPU \
-                     target has no float16 either; use float32 on the host"
-                        .into()
-                },
-            }));
-        }
-    }
-    Ok(())
+        (0..f.values.len()).find(|&k| half(&f.values[k].ty)).map(|k| f.value_span(twinjit_ir::Value(k as u32)))
+    })
+}
+
+/// float16 is a CUDA type: Numba's CPU target has none (it cannot load a float16 element),
+/// so the host target refuses it too, at the first value that has it.
+fn refuse_float16(program: &TypedProgram, cuda_sim: bool) -> Result<(), HostError> {
+    let Some(span) = first_float16(program) else { return Ok(()) };
+    let hint = if cuda_sim {
+        "the cuda-sim target has no float16 arithmetic yet; run float16 kernels on the cuda target or in the \
+         interpreter (`--target interp`)"
+    } else {
+        "float16 exists in CUDA kernels and device functions (@cuda.jit), as in Numba, whose CPU target has no \
+         float16 either; use float32 on the host"
+    };
+    Err(HostError::Unsupported(twinjit_ir::abi::Unsupported { what: "float16".into(), span, hint: hint.into() }))
 }
 
 pub(crate) fn compile_inner(

@@ -644,7 +644,10 @@ impl SimProgram {
     /// `args` must hold `arg_slots` slots laid out for the kernel's signature, and every array
     /// must be valid for the bounds-checked accesses its kernel makes (with bounds checks off,
     /// for the kernel's own accesses) for the whole launch, written by nothing else meanwhile.
-    pub unsafe fn launch(&self, launch: &SimLaunch, args: &[u64]) -> Result<(), SimError> {
+    /// `in_order` runs the blocks one after another in linear order on the calling thread
+    /// (deterministic even for a kernel whose blocks race, as the interpreter runs them);
+    /// otherwise they run on the host's pool, concurrently, as on a GPU.
+    pub unsafe fn launch(&self, launch: &SimLaunch, args: &[u64], in_order: bool) -> Result<(), SimError> {
         let [gx, gy, gz] = launch.grid;
         let blocks = gx as usize * gy as usize * gz as usize;
         let index = |b: usize| -> [u32; 3] {
@@ -671,7 +674,7 @@ impl SimProgram {
         };
         let workers = crate::parallel::max_threads().clamp(1, 16);
         match crate::parallel::sim_pool() {
-            Some(pool) if blocks > 1 && workers > 1 => {
+            Some(pool) if blocks > 1 && workers > 1 && !in_order => {
                 let next = AtomicUsize::new(0);
                 pool.scope(|s| {
                     for _ in 0..workers.min(blocks) {
