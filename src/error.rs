@@ -147,6 +147,11 @@ pub(crate) fn raised(record: &ErrorRecord, site: Option<&RaiseSite>) -> (Runtime
             RuntimeErrorKind::Index { index, len, axis: axis as u8 },
             format!("IndexError: index {index} is out of bounds for axis {axis} with size {len}"),
         ),
+        // `cuda-sim` reports races itself (`SimError::Race`); a record never carries one out.
+        Some(ErrorCode::DataRace) => (
+            RuntimeErrorKind::Unsupported("a data race without its details".into()),
+            "RuntimeError: data race".to_string(),
+        ),
         Some(ErrorCode::Recursion) => {
             (RuntimeErrorKind::RecursionLimit, format!("RecursionError: maximum recursion depth ({len}) exceeded"))
         }

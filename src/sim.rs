@@ -19,7 +19,7 @@ pub struct SimKernel {
     program: twinjit_host::sim::SimProgram,
     name: String,
     span: twinjit_diag::Span,
-    params: usize,
+    params: Vec<String>,
 }
 
 impl SimKernel {
@@ -27,12 +27,28 @@ impl SimKernel {
     /// decorator says: the kernel runs in this process's memory, which nothing else protects.
     pub fn compile(module: &SourceModule, func: &str, sig: &twinjit_ir::Signature) -> Result<SimKernel, Error> {
         let program = module.specialize(func, sig, Some(true))?;
-        Self::compile_program(&program, module.sources())
+        Self::compile_program(&program, module.sources(), false)
+    }
+
+    /// [`SimKernel::compile`] with the race checker: every launch fails with a `DataRace` error
+    /// when two threads touch one element with nothing ordering them, one of them writing (a
+    /// shared array between barriers, an array argument within the launch; atomics do not race
+    /// with each other), naming both threads, both lines and the element, as
+    /// compute-sanitizer's racecheck does on a GPU. Its blocks run one after another on the
+    /// calling thread.
+    pub fn compile_race_checked(
+        module: &SourceModule,
+        func: &str,
+        sig: &twinjit_ir::Signature,
+    ) -> Result<SimKernel, Error> {
+        let program = module.specialize(func, sig, Some(true))?;
+        Self::compile_program(&program, module.sources(), true)
     }
 
     pub(crate) fn compile_program(
         program: &TypedProgram,
         sources: &twinjit_diag::SourceMap,
+        race_check: bool,
     ) -> Result<SimKernel, Error> {
         let entry = program.entry();
         if entry.kind != FunctionKind::Kernel {
@@ -42,17 +58,17 @@ impl SimKernel {
                 entry.kind.describe()
             )));
         }
-        let compiled =
-            twinjit_host::sim::compile(program, &twinjit_host::HostOptions::default()).map_err(|e| match e {
-                twinjit_host::HostError::Unsupported(u) => crate::error::unsupported(u, "cuda-sim", sources),
-                twinjit_host::HostError::Isa(m) => Error::Unsupported(format!("the host CPU cannot run cuda-sim: {m}")),
-                twinjit_host::HostError::Internal(m) => Error::Internal(m),
-            })?;
+        let options = twinjit_host::HostOptions::default();
+        let compiled = twinjit_host::sim::compile(program, &options, race_check).map_err(|e| match e {
+            twinjit_host::HostError::Unsupported(u) => crate::error::unsupported(u, "cuda-sim", sources),
+            twinjit_host::HostError::Isa(m) => Error::Unsupported(format!("the host CPU cannot run cuda-sim: {m}")),
+            twinjit_host::HostError::Internal(m) => Error::Internal(m),
+        })?;
         Ok(SimKernel {
             program: compiled,
             name: entry.source_name.clone(),
             span: entry.func.span,
-            params: entry.func.params().len(),
+            params: entry.func.param_names.clone(),
         })
     }
 
@@ -73,10 +89,10 @@ impl SimKernel {
     fn launch_with(&self, args: &[RtValue], launch: &KernelLaunch, in_order: bool) -> Result<(), RuntimeError> {
         let launch_error =
             |kind: RuntimeErrorKind| RuntimeError { kind, function: self.name.clone(), span: self.span, thread: None };
-        if args.len() != self.params {
+        if args.len() != self.params.len() {
             return Err(launch_error(RuntimeErrorKind::InvalidLaunch(format!(
                 "the kernel takes {} arguments but {} were given",
-                self.params,
+                self.params.len(),
                 args.len()
             ))));
         }
@@ -97,10 +113,27 @@ impl SimKernel {
             block: launch.block,
             dynamic_shared_bytes: launch.dynamic_shared_bytes,
         };
+        // The array arguments' storage, for the race checker's messages.
+        let arrays = self
+            .params
+            .iter()
+            .zip(args)
+            .filter_map(|(name, a)| match a {
+                RtValue::Array(arr) => {
+                    let data = arr.data.borrow();
+                    let bytes = data.len() * data.dtype().size();
+                    // SAFETY: a pointer, not a borrow (see `push_slots`).
+                    let start = unsafe { (*arr.data.as_ptr()).as_mut_ptr() } as usize;
+                    Some(twinjit_host::sim::ArgRange { start, end: start + bytes, name: name.clone() })
+                }
+                _ => None,
+            })
+            .collect();
+        let run = twinjit_host::sim::RunOptions { in_order, arrays };
         // SAFETY: the slots were made from `args` for this signature (the count is checked);
         // every array's storage outlives the launch (`args` is borrowed for it), compiled code
         // checks its bounds, and nothing else runs on the storage meanwhile.
-        unsafe { self.program.launch(&l, &slots, in_order) }.map_err(|e| self.runtime_error(e))
+        unsafe { self.program.launch(&l, &slots, &run) }.map_err(|e| self.runtime_error(e))
     }
 
     fn runtime_error(&self, e: twinjit_host::sim::SimError) -> RuntimeError {
@@ -123,6 +156,15 @@ impl SimKernel {
                 let s = at(site);
                 RuntimeError {
                     kind: RuntimeErrorKind::BarrierDivergence(message),
+                    function: s.map_or_else(|| self.name.clone(), |s| s.function.clone()),
+                    span: s.map_or(self.span, |s| s.span),
+                    thread: who(thread),
+                }
+            }
+            SimError::Race { site, thread, what, other_site } => {
+                let s = at(site);
+                RuntimeError {
+                    kind: RuntimeErrorKind::DataRace { what, other: at(other_site).map_or(self.span, |o| o.span) },
                     function: s.map_or_else(|| self.name.clone(), |s| s.function.clone()),
                     span: s.map_or(self.span, |s| s.span),
                     thread: who(thread),
@@ -174,9 +216,20 @@ impl SourceModule {
     /// writes are visible through `args`). Bounds are checked whatever the decorator says: the
     /// kernel runs in this process's memory, which nothing else protects, and an access a GPU
     /// would make out of bounds is an `IndexError` naming the thread.
-    pub fn simulate_kernel(&self, func: &str, launch: KernelLaunch, args: &[RtValue]) -> Result<(), Error> {
+    /// With `race_check`, the launch fails on a data race ([`SimKernel::compile_race_checked`]).
+    pub fn simulate_kernel(
+        &self,
+        func: &str,
+        launch: KernelLaunch,
+        args: &[RtValue],
+        race_check: bool,
+    ) -> Result<(), Error> {
         let sig = twinjit_ir::Signature { args: args.iter().map(RtValue::ty).collect(), ret: None };
-        let kernel = SimKernel::compile(self, func, &sig)?;
+        let kernel = if race_check {
+            SimKernel::compile_race_checked(self, func, &sig)?
+        } else {
+            SimKernel::compile(self, func, &sig)?
+        };
         kernel.launch(args, &launch).map_err(|error| Error::from_interp(error, self.sources()))
     }
 }

@@ -423,9 +423,17 @@ mod tests {
         let f = vec![("r".to_string(), Item::Float(3.0, 64))];
         assert_eq!(compare("f", Reference::Interpreter, &i, &f, 1.0).differences, 1);
         let f32 = vec![("r".to_string(), Item::Float(3.0, 32))];
-        assert_eq!(compare("f", Reference::Interpreter, &f32, &f, 1.0).differences, 1, "float32 against float64 differs");
+        assert_eq!(
+            compare("f", Reference::Interpreter, &f32, &f, 1.0).differences,
+            1,
+            "float32 against float64 differs"
+        );
         let f16 = vec![("r".to_string(), Item::Float(3.0, 16))];
-        assert_eq!(compare("f", Reference::Interpreter, &f16, &f32, 1.0).differences, 1, "float16 against float32 differs");
+        assert_eq!(
+            compare("f", Reference::Interpreter, &f16, &f32, 1.0).differences,
+            1,
+            "float16 against float32 differs"
+        );
         assert_eq!((gpu_rtol(&f16), gpu_rtol(&f32), gpu_rtol(&f)), (1e-3, 1e-5, 1e-12));
         assert_eq!(index_text(5, &[2, 3]), "1, 2");
     }

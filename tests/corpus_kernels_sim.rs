@@ -38,6 +38,21 @@ fn cuda_corpus_matches_the_simulator_on_cuda_sim() {
     assert!(ran >= 40, "only {ran} checks found");
 }
 
+#[test]
+fn the_corpus_has_no_races_on_cuda_sim() {
+    let out = run_corpus(|module, program, args, launch| {
+        let sig = Signature { args: args.iter().map(RtValue::ty).collect(), ret: None };
+        match SimKernel::compile_race_checked(module, &program.entry().source_name, &sig) {
+            Ok(k) => Run::Ran(k.launch(args, launch)),
+            Err(e) if e.to_string().contains("float16") => Run::Skipped("float16".into()),
+            Err(e) => Run::Failed(format!("cuda-sim compile failed:\n{e}")),
+        }
+    });
+    let (ran, failures) = (out.ran, &out.failures);
+    assert!(failures.is_empty(), "{} of {ran} checks failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(ran >= 40, "only {ran} checks found");
+}
+
 const KERNELS: &str = r#"
 import numpy as np
 from numba import cuda
@@ -100,6 +115,34 @@ def block_sum(out, x):
         s //= 2
     if t == 0:
         out[cuda.blockIdx.x] = buf[0]
+
+
+@cuda.jit
+def block_sum_unsynced(out, x):
+    buf = cuda.shared.array(256, dtype=np.float64)
+    t = cuda.threadIdx.x
+    i = cuda.grid(1)
+    buf[t] = x[i] if i < x.size else 0.0
+    s = cuda.blockDim.x // 2
+    while s > 0:
+        if t < s:
+            buf[t] += buf[t + s]
+        cuda.syncthreads()
+        s //= 2
+    if t == 0:
+        out[cuda.blockIdx.x] = buf[0]
+
+
+@cuda.jit
+def every_block_counts(c):
+    if cuda.threadIdx.x == 0:
+        c[0] += 1
+
+
+@cuda.jit
+def every_block_counts_atomically(c):
+    if cuda.threadIdx.x == 0:
+        cuda.atomic.add(c, 0, 1)
 "#;
 
 fn module() -> SourceModule {
@@ -119,7 +162,7 @@ fn storage(v: &RtValue) -> ArrayData {
 }
 
 fn error_of(func: &str, args: &[RtValue], launch: KernelLaunch) -> twinjit::Error {
-    module().simulate_kernel(func, launch, args).expect_err("the launch fails")
+    module().simulate_kernel(func, launch, args, false).expect_err("the launch fails")
 }
 
 #[test]
@@ -167,7 +210,7 @@ fn atomics_are_atomic_across_blocks_on_several_host_threads() {
     let hist = array(ArrayData::I32(vec![0; 16]));
     let args = [counter.clone(), hist.clone(), array(ArrayData::I64(data.clone()))];
     let blocks = n.div_ceil(128) as u32;
-    module().simulate_kernel("count_into", KernelLaunch::linear(blocks, 128), &args).expect("runs");
+    module().simulate_kernel("count_into", KernelLaunch::linear(blocks, 128), &args, false).expect("runs");
     assert_eq!(storage(&counter), ArrayData::I64(vec![n as i64]));
     let mut want = [0i32; 16];
     for d in &data {
@@ -183,7 +226,44 @@ fn a_shared_memory_tree_reduction_sums_every_block() {
     let blocks = n.div_ceil(256);
     let out = array(ArrayData::F64(vec![0.0; blocks]));
     let args = [out.clone(), array(ArrayData::F64(x))];
-    module().simulate_kernel("block_sum", KernelLaunch::linear(blocks as u32, 256), &args).expect("runs");
+    module().simulate_kernel("block_sum", KernelLaunch::linear(blocks as u32, 256), &args, false).expect("runs");
     let want: Vec<f64> = (0..blocks).map(|b| (b * 256..((b + 1) * 256).min(n)).map(|k| k as f64).sum()).collect();
     assert_eq!(storage(&out), ArrayData::F64(want));
+}
+
+fn race_of(func: &str, args: &[RtValue], launch: KernelLaunch) -> String {
+    let e = module().simulate_kernel(func, launch, args, true).expect_err("a race");
+    assert_eq!(e.python_exception(), Some("RuntimeError"));
+    e.to_string()
+}
+
+#[test]
+fn the_race_checker_finds_a_missing_barrier_in_shared_memory() {
+    let args = || [array(ArrayData::F64(vec![0.0; 2])), array(ArrayData::F64((0..512).map(f64::from).collect()))];
+    let text = race_of("block_sum_unsynced", &args(), KernelLaunch::linear(2, 256));
+    // Thread 0 reads buf[128] before thread 128 writes it, with no barrier between: both
+    // threads, both lines.
+    assert!(text.contains("data race"), "{text}");
+    let both = "thread (128, 0, 0) writes element 128 of a cuda.shared.array that thread (0, 0, 0) read";
+    assert!(text.contains(both), "{text}");
+    assert!(text.contains("sim_kernels.py:70:") && text.contains("sim_kernels.py:74:"), "{text}");
+    // The version with the barrier is silent, and right.
+    let a = args();
+    module().simulate_kernel("block_sum", KernelLaunch::linear(2, 256), &a, true).expect("no race");
+    assert_eq!(storage(&a[0]), ArrayData::F64(vec![32640.0, 98176.0]));
+}
+
+#[test]
+fn the_race_checker_finds_blocks_that_race_in_global_memory() {
+    let c = || [array(ArrayData::I64(vec![0]))];
+    let text = race_of("every_block_counts", &c(), KernelLaunch::linear(4, 32));
+    assert!(
+        text.contains("thread (0, 0, 0) of block (1, 0, 0) reads element 0 of argument `c`, which thread (0, 0, 0) of block (0, 0, 0) wrote"),
+        "{text}"
+    );
+    // One block: no race. Atomics: no race, and every block counted.
+    module().simulate_kernel("every_block_counts", KernelLaunch::linear(1, 32), &c(), true).expect("one block");
+    let a = c();
+    module().simulate_kernel("every_block_counts_atomically", KernelLaunch::linear(4, 32), &a, true).expect("atomics");
+    assert_eq!(storage(&a[0]), ArrayData::I64(vec![4]));
 }

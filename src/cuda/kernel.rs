@@ -131,7 +131,7 @@ impl Kernel {
         let (oracle, reference) = if twinjit_host::first_float16(&program).is_some() {
             (run_kernel(&program, &inputs, &launch, InterpOptions::default()), crate::verify::Reference::Interpreter)
         } else {
-            let k = crate::sim::SimKernel::compile_program(&program, parsed.sources())?;
+            let k = crate::sim::SimKernel::compile_program(&program, parsed.sources(), false)?;
             // Blocks in order: the reference is deterministic even where the GPU's blocks race.
             (k.launch_in_order(&inputs, &launch), crate::verify::Reference::CudaSim)
         };

@@ -166,7 +166,7 @@ struct Common {
     /// (kernels over the launch's grid, no GPU).
     #[arg(long, default_value = "host")]
     target: String,
-    /// With `run --target interp`: fail a kernel launch on a data race between its threads
+    /// With `--target cuda-sim` or `interp`: fail a kernel launch on a data race between its threads
     /// (shared memory between barriers, array arguments within the launch), naming both
     /// threads, the element and both lines.
     #[arg(long)]

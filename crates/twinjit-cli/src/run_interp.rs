@@ -8,8 +8,8 @@
 //! arguments within the launch): what compute-sanitizer's racecheck reports on a GPU.
 //!
 //! `twinjit run|bench --target cuda-sim`: a kernel compiled for this CPU (`twinjit::sim`) and
-//! launched over the grid with the same model, bounds checks on; the fast way to run realistic
-//! sizes in CI.
+//! launched over the grid with the same model, bounds checks on (and `--race-check` as in the
+//! interpreter); the fast way to run realistic sizes in CI.
 
 use crate::npy::{Npy, NpyData};
 use crate::run::{bind, err_text, json_float, ms, write_outputs, Bound, RunArgs};
@@ -188,9 +188,6 @@ fn sim_kernel(a: &RunArgs) -> Result<(Loaded, SimKernel, std::time::Duration), S
             a.func
         ));
     }
-    if a.race_check {
-        return Err("error: --race-check runs in the reference interpreter: use --target interp".into());
-    }
     let t = Instant::now();
     let sig = twinjit::ir::Signature { args: l.args.iter().map(RtValue::ty).collect(), ret: None };
     // Bounds are always checked: the kernel runs in this process's memory, which nothing else
@@ -198,7 +195,12 @@ fn sim_kernel(a: &RunArgs) -> Result<(Loaded, SimKernel, std::time::Duration), S
     if a.boundscheck == Some(false) {
         return Err("error: --target cuda-sim always checks bounds (the kernel runs in this process's memory)".into());
     }
-    let kernel = SimKernel::compile(&l.module, &a.func, &sig).map_err(err_text)?;
+    let kernel = if a.race_check {
+        SimKernel::compile_race_checked(&l.module, &a.func, &sig)
+    } else {
+        SimKernel::compile(&l.module, &a.func, &sig)
+    }
+    .map_err(err_text)?;
     Ok((l, kernel, t.elapsed()))
 }
 

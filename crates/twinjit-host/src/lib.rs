@@ -387,7 +387,8 @@ pub(crate) fn compile_inner(
         // The scalar loops the vectoriser leaves run two iterations per trip (`unroll`). The
         // plan holds for the unrolled copy too: it only appends blocks and values, and leaves
         // the vectorised loops as they are.
-        let plan = simd::plan(&tf.func, tf.fastmath);
+        // The race checker sees every access: no vector loops then.
+        let plan = if sim.is_some_and(|l| l.race_check) { Vec::new() } else { simd::plan(&tf.func, tf.fastmath) };
         let vectorised: Vec<twinjit_ir::Block> = plan.iter().map(|l| l.header).collect();
         // A kernel's allocation sites keep their instruction indices (the shared-memory layout
         // names them): such a function is not unrolled.

@@ -901,6 +901,7 @@ impl FnLowering<'_, '_> {
             }
             InstKind::Load(a, o) => {
                 let addr = self.element_addr(*a, *o);
+                self.race_check(*a, addr, twinjit_ir::interp::race::AccessKind::Read, span);
                 let dt = self.f.ty(*a).array().expect("array").dtype;
                 if dt.is_complex() {
                     // (real, imaginary), each a float of half the element.
@@ -914,6 +915,7 @@ impl FnLowering<'_, '_> {
             }
             InstKind::Store(a, o, v) => {
                 let addr = self.element_addr(*a, *o);
+                self.race_check(*a, addr, twinjit_ir::interp::race::AccessKind::Write, span);
                 let dt = self.f.ty(*a).array().expect("array").dtype;
                 let half = dt.size() as i32 / 2;
                 let xs = self.get(*v);

@@ -191,6 +191,8 @@ pub(crate) const SIM_SYNC: &str = "twinjit_sim_sync";
 pub(crate) const SIM_WARP: &str = "twinjit_sim_warp";
 /// An atomic of a `cuda-sim` kernel (`sim::atomic`).
 pub(crate) const SIM_ATOMIC: &str = "twinjit_sim_atomic";
+/// An element access the race checker of `cuda-sim` records (`sim::race_access`).
+pub(crate) const SIM_RACE: &str = "twinjit_sim_race";
 
 /// (symbol name, address) of every symbol compiled code may import: the runtime helpers and
 /// the builtins table's libm functions (the interpreter's very functions). Built once.
@@ -239,6 +241,7 @@ pub(crate) fn symbols() -> &'static [(Box<str>, usize)] {
         v.push((Box::from(SIM_SYNC), crate::sim::sync as *const u8 as usize));
         v.push((Box::from(SIM_WARP), crate::sim::warp as *const u8 as usize));
         v.push((Box::from(SIM_ATOMIC), crate::sim::atomic as *const u8 as usize));
+        v.push((Box::from(SIM_RACE), crate::sim::race_access as *const u8 as usize));
         v.extend(twinjit_ir::builtins::libm_symbols().into_iter().map(|(n, p)| (n.into_boxed_str(), p as usize)));
         v
     })

@@ -40,7 +40,7 @@
 //! runs its blocks on the calling thread, parking each block at the grid sync until all have
 //! arrived, as the interpreter does.
 
-use crate::abi::{EntryFn, ErrorRecord};
+use crate::abi::{EntryFn, ErrorCode, ErrorRecord};
 use crate::{CompiledProgram, HostError, HostOptions};
 use corosensei::stack::{DefaultStack, Stack};
 use corosensei::{Coroutine, CoroutineResult, Yielder};
@@ -49,6 +49,7 @@ use std::cell::RefCell;
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use twinjit_ir::builtins::{AtomicOp, BarrierReduce, KernelOp, ShuffleKind, VoteOp};
+use twinjit_ir::interp::race::{verbs, AccessKind, Record};
 use twinjit_ir::{AddressSpace, InstKind, Scalar, TypedProgram};
 
 /// One GPU thread as compiled code sees it (through its error-record pointer) and as the
@@ -81,6 +82,10 @@ pub struct SimThread {
     yielder: *const Yielder<(), ()>,
     wait: Wait,
     resume_value: i64,
+    /// The block's race checker (null when off).
+    race: *mut RaceBlock,
+    /// The race this thread found: what, and the raise site of the other access.
+    race_found: Option<Box<(String, u32)>>,
 }
 
 /// Byte offsets of [`SimThread`]'s fields that compiled code reads.
@@ -456,12 +461,15 @@ pub(crate) struct SimLayout {
     pub grid_sync: bool,
     /// Whether a function of it is on a call cycle (deep stacks).
     pub recursive: bool,
+    /// Whether element accesses are reported to the race checker.
+    pub race_check: bool,
 }
 
 impl SimLayout {
-    fn of(program: &TypedProgram) -> SimLayout {
+    fn of(program: &TypedProgram, race_check: bool) -> SimLayout {
         let mut l = SimLayout {
             recursive: !twinjit_ir::call_graph::recursive_functions(program).is_empty(),
+            race_check,
             ..SimLayout::default()
         };
         for tf in &program.functions {
@@ -510,9 +518,11 @@ impl std::fmt::Debug for SimProgram {
     }
 }
 
-/// Compiles `program` (verified, lowered typed IR whose entry is a kernel) for `cuda-sim`.
-pub fn compile(program: &TypedProgram, options: &HostOptions) -> Result<SimProgram, HostError> {
-    let layout = SimLayout::of(program);
+/// Compiles `program` (verified, lowered typed IR whose entry is a kernel) for `cuda-sim`;
+/// with `race_check`, every element access of an array is reported to the race checker first
+/// (and no loop is vectorised, so every access is one).
+pub fn compile(program: &TypedProgram, options: &HostOptions, race_check: bool) -> Result<SimProgram, HostError> {
+    let layout = SimLayout::of(program, race_check);
     let compiled = crate::catch_panic(|| crate::compile_inner(program, options, false, Some(&layout)))?;
     Ok(SimProgram { program: compiled, layout })
 }
@@ -566,8 +576,187 @@ pub enum SimError {
         /// What diverged.
         message: String,
     },
+    /// Two threads touched one element with nothing ordering them, one of them writing (the
+    /// race checker; see `twinjit_ir::interp::race`).
+    Race {
+        /// Index into [`SimProgram::sites`] of the second access.
+        site: u32,
+        /// The thread of the second access.
+        thread: SimThreadId,
+        /// Both accesses, in words.
+        what: String,
+        /// Index into [`SimProgram::sites`] of the first access.
+        other_site: u32,
+    },
     /// Resources the launch needs and this machine could not give (a coroutine stack).
     Resources(String),
+}
+
+/// An array argument's memory, for the race checker's messages (`element K of argument NAME`).
+#[derive(Clone, Debug)]
+pub struct ArgRange {
+    /// First byte.
+    pub start: usize,
+    /// One past the last byte.
+    pub end: usize,
+    /// The parameter's name.
+    pub name: String,
+}
+
+/// How a launch runs.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// Blocks one after another in linear order on the calling thread (deterministic even for
+    /// blocks that race; always so when the program checks races).
+    pub in_order: bool,
+    /// The array arguments' memory (global memory the race checker watches).
+    pub arrays: Vec<ArgRange>,
+}
+
+/// One element access the race checker recorded in shared memory.
+#[derive(Clone, Copy, Debug)]
+struct SharedAccess {
+    thread: u32,
+    epoch: u64,
+    site: u32,
+}
+
+/// One access to an array argument's element.
+#[derive(Clone, Copy, Debug)]
+struct GlobalAccess {
+    block: u32,
+    thread: u32,
+    block_epoch: u64,
+    warp_epoch: u64,
+    grid_epoch: u64,
+    site: u32,
+}
+
+impl GlobalAccess {
+    /// The interpreter's rule (`interp::cuda::GlobalAccess`): ordered by a grid sync, or within
+    /// a block by the same thread, a block barrier, or a warp exchange of the warp.
+    fn ordered_before(&self, me: &GlobalAccess) -> bool {
+        self.grid_epoch != me.grid_epoch
+            || (self.block == me.block
+                && (self.thread == me.thread
+                    || self.block_epoch != me.block_epoch
+                    || (self.thread / 32 == me.thread / 32 && self.warp_epoch != me.warp_epoch)))
+    }
+}
+
+/// The launch's record of array-argument accesses (global memory).
+#[derive(Debug, Default)]
+struct GlobalRaces {
+    arrays: Vec<ArgRange>,
+    grid_epoch: u64,
+    elems: HashMap<usize, Record<GlobalAccess>>,
+}
+
+/// One block's race checker.
+struct RaceBlock {
+    shared: (usize, usize),
+    log: HashMap<usize, Record<SharedAccess>>,
+    warp_epochs: Vec<u64>,
+    block_epoch: u64,
+    block_linear: u32,
+    block_dim: [u32; 3],
+    grid: [u32; 3],
+    global: *mut GlobalRaces,
+}
+
+impl RaceBlock {
+    fn thread_name(&self, linear: u32) -> String {
+        let [bx, by, _] = self.block_dim;
+        format!("thread ({}, {}, {})", linear % bx, (linear / bx) % by, linear / (bx * by))
+    }
+
+    fn block_name(&self, linear: u32) -> String {
+        let [gx, gy, _] = self.grid;
+        format!("block ({}, {}, {})", linear % gx, (linear / gx) % gy, linear / (gx * gy))
+    }
+}
+
+/// `cuda-sim`'s race checker: records the access of `size`-byte element `addr` (of the array
+/// whose data starts at `base`) by the calling thread; 1 when it races with an earlier one (the
+/// details then in the thread's record), else 0. Shared memory is checked between barriers,
+/// array arguments within the launch, with the interpreter's rules and messages; other memory
+/// (local arrays, module constants) is private or read-only and not checked.
+///
+/// # Safety
+/// `t` is the running thread's [`SimThread`].
+pub(crate) unsafe extern "C" fn race_access(
+    t: *mut SimThread,
+    addr: i64,
+    base: i64,
+    size: i64,
+    kind: i64,
+    site: i64,
+) -> i64 {
+    // SAFETY: compiled code passes its own error-record pointer, which is the thread's.
+    let t = unsafe { &mut *t };
+    // SAFETY: the block owns its checker and outlives its threads' runs.
+    let Some(rb) = (unsafe { t.race.as_mut() }) else { return 0 };
+    let kind = match kind {
+        0 => AccessKind::Read,
+        1 => AccessKind::Write,
+        _ => AccessKind::Atomic,
+    };
+    let (addr, site) = (addr as usize, site as u32);
+    let size = (size as usize).max(1);
+    let [bx, by, _] = t.ntid;
+    let linear = t.tid[0] + t.tid[1] * bx + t.tid[2] * bx * by;
+    let warp_epoch = rb.warp_epochs.get(linear as usize / 32).copied().unwrap_or(0);
+    let found = if rb.shared.0 <= addr && addr < rb.shared.1 {
+        let elem = addr.wrapping_sub(base as usize) / size;
+        let me = SharedAccess { thread: linear, epoch: warp_epoch, site };
+        let ordered =
+            |a: &SharedAccess| a.thread == me.thread || (a.thread / 32 == me.thread / 32 && a.epoch != me.epoch);
+        let rec = rb.log.entry(addr).or_default();
+        rec.step(me, kind, ordered, |a| a.thread == me.thread, usize::MAX).map(|(other, other_kind)| {
+            let (verb, past) = (verbs(kind).0, verbs(other_kind).1);
+            let what = format!(
+                "{} {verb} element {elem} of a cuda.shared.array that {} {past} since the last syncthreads() ({})",
+                rb.thread_name(linear),
+                rb.thread_name(other.thread),
+                rb.block_name(rb.block_linear),
+            );
+            (what, other.site)
+        })
+    } else {
+        // SAFETY: the launch owns the global record for its whole run, on this thread.
+        let Some(g) = (unsafe { rb.global.as_mut() }) else { return 0 };
+        let Some(arg) = g.arrays.iter().find(|r| r.start <= addr && addr < r.end) else { return 0 };
+        let (elem, name) = ((addr - arg.start) / size, arg.name.clone());
+        let me = GlobalAccess {
+            block: rb.block_linear,
+            thread: linear,
+            block_epoch: rb.block_epoch,
+            warp_epoch,
+            grid_epoch: g.grid_epoch,
+            site,
+        };
+        let rec = g.elems.entry(addr).or_default();
+        let same = |a: &GlobalAccess| a.block == me.block && a.thread == me.thread;
+        rec.step(me, kind, |a| a.ordered_before(&me), same, 8).map(|(other, other_kind)| {
+            let (verb, past) = (verbs(kind).0, verbs(other_kind).1);
+            let what = format!(
+                "{} of {} {verb} element {elem} of argument `{name}`, which {} of {} {past} with no barrier or \
+                 grid sync between (global memory)",
+                rb.thread_name(linear),
+                rb.block_name(rb.block_linear),
+                rb.thread_name(other.thread),
+                rb.block_name(other.block),
+            );
+            (what, other.site)
+        })
+    };
+    match found {
+        Some((what, other)) => {
+            t.race_found = Some(Box::new((what, other)));
+            1
+        }
+        None => 0,
+    }
 }
 
 thread_local! {
@@ -594,6 +783,8 @@ struct Block<'a> {
     states: Vec<State>,
     // Kept alive while the block runs: the threads' `shared` points into it.
     _shared: Vec<u128>,
+    /// The race checker (the threads' `race` points at it).
+    race: Option<Box<RaceBlock>>,
     stack_size: usize,
 }
 
@@ -607,6 +798,17 @@ impl Drop for Block<'_> {
         for co in self.cos.iter_mut().filter_map(Option::take) {
             recycle(co);
         }
+    }
+}
+
+/// The error of a thread whose run returned a non-zero status.
+fn thread_error(t: &mut SimThread, thread: SimThreadId) -> SimError {
+    match (ErrorCode::from_raw(t.err.kind), t.race_found.take()) {
+        (Some(ErrorCode::DataRace), Some(found)) => {
+            let (what, other_site) = *found;
+            SimError::Race { site: t.err.site, thread, what, other_site }
+        }
+        _ => SimError::Raised { record: t.err, thread },
     }
 }
 
@@ -644,10 +846,13 @@ impl SimProgram {
     /// `args` must hold `arg_slots` slots laid out for the kernel's signature, and every array
     /// must be valid for the bounds-checked accesses its kernel makes (with bounds checks off,
     /// for the kernel's own accesses) for the whole launch, written by nothing else meanwhile.
-    /// `in_order` runs the blocks one after another in linear order on the calling thread
-    /// (deterministic even for a kernel whose blocks race, as the interpreter runs them);
-    /// otherwise they run on the host's pool, concurrently, as on a GPU.
-    pub unsafe fn launch(&self, launch: &SimLaunch, args: &[u64], in_order: bool) -> Result<(), SimError> {
+    /// Blocks run on the host's pool, concurrently, as on a GPU, unless `run.in_order` or the
+    /// program checks races (then one after another in linear order on the calling thread,
+    /// deterministic even for a kernel whose blocks race, as the interpreter runs them).
+    pub unsafe fn launch(&self, launch: &SimLaunch, args: &[u64], run: &RunOptions) -> Result<(), SimError> {
+        let in_order = run.in_order || self.layout.race_check;
+        let mut global = GlobalRaces { arrays: run.arrays.clone(), ..GlobalRaces::default() };
+        let global: usize = if self.layout.race_check { &mut global as *mut GlobalRaces as usize } else { 0 };
         let [gx, gy, gz] = launch.grid;
         let blocks = gx as usize * gy as usize * gz as usize;
         let index = |b: usize| -> [u32; 3] {
@@ -656,7 +861,7 @@ impl SimProgram {
         };
         let argp = args.as_ptr() as usize;
         if self.layout.grid_sync {
-            return self.launch_cooperative(launch, argp, blocks, index);
+            return self.launch_cooperative(launch, argp, blocks, index, global as *mut GlobalRaces);
         }
         let first_failed = AtomicUsize::new(usize::MAX);
         let failure: Mutex<Option<(usize, SimError)>> = Mutex::new(None);
@@ -664,7 +869,7 @@ impl SimProgram {
             if b > first_failed.load(Ordering::Relaxed) {
                 return;
             }
-            if let Err(e) = self.run_block(launch, index(b), argp as *const u64) {
+            if let Err(e) = self.run_block(launch, index(b), argp as *const u64, global as *mut GlobalRaces) {
                 first_failed.fetch_min(b, Ordering::Relaxed);
                 let mut f = failure.lock().unwrap_or_else(|p| p.into_inner());
                 if f.as_ref().is_none_or(|(k, _)| b < *k) {
@@ -704,11 +909,12 @@ impl SimProgram {
         argp: usize,
         blocks: usize,
         index: impl Fn(usize) -> [u32; 3],
+        global: *mut GlobalRaces,
     ) -> Result<(), SimError> {
         let mut parked: Vec<Block<'_>> = Vec::new();
         let mut finished: Option<[u32; 3]> = None;
         for b in 0..blocks {
-            let mut block = self.new_block(launch, index(b), argp as *const u64)?;
+            let mut block = self.new_block(launch, index(b), argp as *const u64, global)?;
             match block.run()? {
                 Progress::Done => finished = finished.or(Some(block.block_idx)),
                 Progress::GridSync => parked.push(block),
@@ -726,7 +932,14 @@ impl SimProgram {
                 ));
             }
             let mut still = Vec::new();
+            // SAFETY: the launch's record, used only on this thread.
+            if let Some(g) = unsafe { global.as_mut() } {
+                g.grid_epoch += 1;
+            }
             for mut block in parked {
+                if let Some(r) = block.race.as_mut() {
+                    r.log.clear();
+                }
                 for t in 0..block.states.len() {
                     block.resume_with(t, 0);
                 }
@@ -740,7 +953,13 @@ impl SimProgram {
         Ok(())
     }
 
-    fn block_threads(&self, launch: &SimLaunch, block_idx: [u32; 3], shared: *mut u8) -> Vec<SimThread> {
+    fn block_threads(
+        &self,
+        launch: &SimLaunch,
+        block_idx: [u32; 3],
+        shared: *mut u8,
+        race: *mut RaceBlock,
+    ) -> Vec<SimThread> {
         let [bx, by, bz] = launch.block;
         let n = (bx * by * bz) as usize;
         let dyn_stride = (launch.dynamic_shared_bytes as usize).next_multiple_of(16);
@@ -766,6 +985,8 @@ impl SimProgram {
                     yielder: std::ptr::null(),
                     wait: Wait::default(),
                     resume_value: 0,
+                    race,
+                    race_found: None,
                 }
             })
             .collect()
@@ -784,16 +1005,49 @@ impl SimProgram {
         base + self.layout.local_bytes.next_multiple_of(4096)
     }
 
-    fn run_block(&self, launch: &SimLaunch, block_idx: [u32; 3], args: *const u64) -> Result<(), SimError> {
+    /// The race checker of a block (with `race_check`).
+    fn race_block(
+        &self,
+        launch: &SimLaunch,
+        block_idx: [u32; 3],
+        shared: &[u128],
+        global: *mut GlobalRaces,
+    ) -> Option<Box<RaceBlock>> {
+        let [gx, gy, _] = launch.grid;
+        let n = launch.block.iter().map(|&d| d as usize).product::<usize>();
+        let start = shared.as_ptr() as usize;
+        self.layout.race_check.then(|| {
+            Box::new(RaceBlock {
+                shared: (start, start + shared.len() * 16),
+                log: HashMap::new(),
+                warp_epochs: vec![0; n.div_ceil(32)],
+                block_epoch: 0,
+                block_linear: block_idx[0] + block_idx[1] * gx + block_idx[2] * gx * gy,
+                block_dim: launch.block,
+                grid: launch.grid,
+                global,
+            })
+        })
+    }
+
+    fn run_block(
+        &self,
+        launch: &SimLaunch,
+        block_idx: [u32; 3],
+        args: *const u64,
+        global: *mut GlobalRaces,
+    ) -> Result<(), SimError> {
         // Threads that synchronise are coroutines; so are threads that need more stack than a
         // pool thread has (large local arrays, recursion).
         if self.layout.syncs || self.stack_size() > 512 << 10 {
-            let mut block = self.new_block(launch, block_idx, args)?;
+            let mut block = self.new_block(launch, block_idx, args, global)?;
             return block.run().map(|_| ());
         }
         // No synchronisation: each thread is one call, in linear order.
         let mut shared = self.shared_buffer(launch);
-        let mut threads = self.block_threads(launch, block_idx, shared.as_mut_ptr() as *mut u8);
+        let mut race = self.race_block(launch, block_idx, &shared, global);
+        let rp = race.as_deref_mut().map_or(std::ptr::null_mut(), |r| r as *mut RaceBlock);
+        let mut threads = self.block_threads(launch, block_idx, shared.as_mut_ptr() as *mut u8, rp);
         let entry = self.program.entry;
         let mut ret = [0u64; 8];
         let ret_ptr = if self.program.ret_slots <= ret.len() { ret.as_mut_ptr() } else { std::ptr::null_mut() };
@@ -801,22 +1055,27 @@ impl SimProgram {
             // SAFETY: `launch`'s contract for `args`; `t` starts with its error record.
             let status = unsafe { entry(t as *mut SimThread as *mut ErrorRecord, ret_ptr, args) };
             if status != 0 {
-                return Err(SimError::Raised {
-                    record: t.err,
-                    thread: SimThreadId { block: block_idx, thread: t.tid },
-                });
+                return Err(thread_error(t, SimThreadId { block: block_idx, thread: t.tid }));
             }
         }
         Ok(())
     }
 
-    fn new_block(&self, launch: &SimLaunch, block_idx: [u32; 3], args: *const u64) -> Result<Block<'_>, SimError> {
+    fn new_block(
+        &self,
+        launch: &SimLaunch,
+        block_idx: [u32; 3],
+        args: *const u64,
+        global: *mut GlobalRaces,
+    ) -> Result<Block<'_>, SimError> {
         let mut shared = self.shared_buffer(launch);
-        let threads = self.block_threads(launch, block_idx, shared.as_mut_ptr() as *mut u8);
+        let mut race = self.race_block(launch, block_idx, &shared, global);
+        let rp = race.as_deref_mut().map_or(std::ptr::null_mut(), |r| r as *mut RaceBlock);
+        let threads = self.block_threads(launch, block_idx, shared.as_mut_ptr() as *mut u8, rp);
         let n = threads.len();
         Ok(Block {
             prog: self,
-
+            race,
             block_idx,
             args,
             threads,
@@ -890,7 +1149,8 @@ impl Block<'_> {
                             recycle(co);
                         }
                         if status != 0 {
-                            return Err(SimError::Raised { record: self.threads[t].err, thread: self.who(t) });
+                            let who = self.who(t);
+                            return Err(thread_error(&mut self.threads[t], who));
                         }
                     }
                 }
@@ -1009,6 +1269,12 @@ impl Block<'_> {
                 self.resume_with(base + lane, results[lane]);
                 any = true;
             }
+            // The lanes' accesses before the exchange are ordered before those after it.
+            if let Some(r) = self.race.as_mut() {
+                if let Some(e) = r.warp_epochs.get_mut(base / 32) {
+                    *e += 1;
+                }
+            }
         }
         Ok(any)
     }
@@ -1051,6 +1317,11 @@ impl Block<'_> {
         };
         for t in 0..n {
             self.resume_with(t, value);
+        }
+        // Everything before a barrier is ordered before everything after it.
+        if let Some(r) = self.race.as_mut() {
+            r.log.clear();
+            r.block_epoch += 1;
         }
         Ok(())
     }

@@ -14,6 +14,7 @@ use cranelift_codegen::ir::{self as cl, types, InstBuilder, MemFlagsData};
 use twinjit_diag::Span;
 use twinjit_ir::abi::Unsupported;
 use twinjit_ir::builtins::{BitOp, KernelOp, Register, VoteOp};
+use twinjit_ir::interp::race::AccessKind;
 use twinjit_ir::{AddressSpace, Builtin, Scalar, Type, Value};
 
 fn flags() -> MemFlagsData {
@@ -192,6 +193,7 @@ impl FnLowering<'_, '_> {
                     ));
                 };
                 let addr = self.atomic_address(args[0], args[1], at.ndim as usize, at.dtype, span);
+                self.race_check(args[0], addr, AccessKind::Atomic, span);
                 let code = self.iconst(types::I64, dcode << 8 | sim::atomic_code(aop));
                 let v = self.atomic_operand(args[2], at.dtype);
                 let v2 = match args.get(3) {
@@ -216,6 +218,35 @@ impl FnLowering<'_, '_> {
             }
             _ => return Err(HostError::Internal(format!("{} reached the cuda-sim lowering", bi.name()))),
         })
+    }
+
+    /// With `cuda-sim`'s race checker: the access of element `addr` of array `a` reported to
+    /// `sim::race_access` before it happens; a race raises (`ErrorCode::DataRace`, the details in
+    /// the thread's record).
+    pub(crate) fn race_check(&mut self, a: Value, addr: cl::Value, kind: AccessKind, span: Span) {
+        if !self.sim.is_some_and(|l| l.race_check) {
+            return;
+        }
+        let Some(at) = self.f.ty(a).array() else { return };
+        let base = self.vals[a.index()][0];
+        let site = self.site(span);
+        let code = match kind {
+            AccessKind::Read => 0,
+            AccessKind::Write => 1,
+            AccessKind::Atomic => 2,
+        };
+        let args = [
+            self.err_ptr,
+            addr,
+            base,
+            self.iconst(types::I64, at.dtype.size() as i64),
+            self.iconst(types::I64, code),
+            self.iconst(types::I64, site),
+        ];
+        let r = self.call_helper(runtime::SIM_RACE, &args, &[types::I64; 6], types::I64);
+        let raced = self.b.ins().icmp_imm_s(IntCC::NotEqual, r, 0);
+        let zero = self.iconst(types::I64, 0);
+        self.raise_if(raced, ErrorCode::DataRace, span, zero, zero, 0);
     }
 
     /// An atomic's value operand converted to the element's type, as bits.

@@ -37,6 +37,9 @@ pub enum ErrorCode {
     /// A `raise` or failed `assert`: the site's [`RaiseSite::exception`], its runtime
     /// arguments in `index`, `len`, `axis`.
     Raised = 4,
+    /// `cuda-sim`'s race checker found a data race at the site (the two accesses are in the
+    /// thread's record of `twinjit_host::sim`, not in this one).
+    DataRace = 5,
 }
 
 impl ErrorCode {
@@ -51,6 +54,7 @@ impl ErrorCode {
             2 => ErrorCode::Index,
             3 => ErrorCode::Recursion,
             4 => ErrorCode::Raised,
+            5 => ErrorCode::DataRace,
             _ => return None,
         })
     }

@@ -9,13 +9,13 @@
 //! array is an `IndexError` here, undefined behaviour on a GPU); float `atomic.max/min` leave
 //! the element unchanged when either value is NaN; `atomic.cas` works on integer arrays only.
 
+use super::race::{verbs, AccessKind, Record};
 use super::value::{ArrayData, ArrayRef, RtValue};
-use super::{arith, AccessKind, Device, RuntimeErrorKind};
+use super::{arith, Device, RuntimeErrorKind};
 use crate::builtins::{AtomicOp, BitOp, Builtin, KernelOp, Register};
 use crate::function::{AddressSpace, BinaryOp, CmpOp, Inst};
 use crate::types::{Scalar, Type};
 use hashbrown::HashMap;
-use smallvec::SmallVec;
 use std::rc::Rc;
 use twinjit_diag::Span;
 
@@ -115,68 +115,6 @@ struct Access {
 #[derive(Debug, Default)]
 pub(super) struct RaceLog {
     elems: HashMap<(usize, usize), Record<Access>>,
-}
-
-/// One element's accesses since the last write that no barrier orders: the writer, the
-/// readers and the atomic updaters (one entry per thread, at most `cap` of each).
-#[derive(Debug)]
-struct Record<A> {
-    writer: Option<A>,
-    readers: SmallVec<[A; 2]>,
-    atomics: SmallVec<[A; 2]>,
-}
-
-impl<A> Default for Record<A> {
-    fn default() -> Self {
-        Record { writer: None, readers: SmallVec::new(), atomics: SmallVec::new() }
-    }
-}
-
-impl<A: Copy> Record<A> {
-    /// Records access `me` of `kind`; returns the first recorded access it races with (one that
-    /// `ordered` says no barrier or exchange orders before it, and which conflicts: a write with
-    /// anything, a read or an atomic with a write) and its kind. A plain read beside atomics is
-    /// not a race: a compare-and-swap loop starts from one (`old = a[0]` before `atomic.cas`) and
-    /// the atomic validates what it read.
-    fn step(
-        &mut self,
-        me: A,
-        kind: AccessKind,
-        ordered: impl Fn(&A) -> bool,
-        same_thread: impl Fn(&A) -> bool,
-        cap: usize,
-    ) -> Option<(A, AccessKind)> {
-        let find = |list: &[A], k: AccessKind| list.iter().find(|a| !ordered(a)).map(|a| (*a, k));
-        let clash = self
-            .writer
-            .filter(|w| !ordered(w))
-            .map(|w| (w, AccessKind::Write))
-            .or_else(|| if kind == AccessKind::Write { find(&self.readers, AccessKind::Read) } else { None })
-            .or_else(|| if kind == AccessKind::Write { find(&self.atomics, AccessKind::Atomic) } else { None });
-        let list = match kind {
-            AccessKind::Write => {
-                *self = Record { writer: Some(me), ..Record::default() };
-                return clash;
-            }
-            AccessKind::Read => &mut self.readers,
-            AccessKind::Atomic => &mut self.atomics,
-        };
-        if let Some(a) = list.iter_mut().find(|a| same_thread(a)) {
-            *a = me;
-        } else if list.len() < cap {
-            list.push(me);
-        }
-        clash
-    }
-}
-
-/// How an access reads as a verb, in the present and in the past.
-fn verbs(kind: AccessKind) -> (&'static str, &'static str) {
-    match kind {
-        AccessKind::Read => ("reads", "read"),
-        AccessKind::Write => ("writes", "wrote"),
-        AccessKind::Atomic => ("atomically updates", "atomically updated"),
-    }
 }
 
 impl RaceLog {

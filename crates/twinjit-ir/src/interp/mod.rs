@@ -18,6 +18,7 @@
 mod arith;
 mod cuda;
 mod kernel;
+pub mod race;
 mod value;
 
 /// What `print(...)` writes, piece by piece, to standard output (the interpreter's and the
@@ -63,6 +64,7 @@ pub mod print_out {
 
 pub use arith::{cast, divmod_f32, divmod_f64, int_floordiv, int_gcd, int_mod, int_pow, powi_f32, powi_f64, uint_pow};
 pub use kernel::{run_kernel, KernelLaunch, KernelThread};
+use race::AccessKind;
 pub use value::{ArrayData, ArrayRef, ListRef, Owner, RtValue};
 
 use crate::abi::ALLOCATION_FAILED;
@@ -352,15 +354,6 @@ trait Device {
     fn atomic_access(&mut self, _args: &[RtValue], _span: Span) -> Result<(), RuntimeErrorKind> {
         Ok(())
     }
-}
-
-/// How an instruction touches an array element (the race checker's distinction).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum AccessKind {
-    Read,
-    Write,
-    /// A CUDA atomic (`cuda.atomic.add`, ...): atomics do not race with each other.
-    Atomic,
 }
 
 /// The device context of a host call: no CUDA.
