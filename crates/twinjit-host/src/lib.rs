@@ -300,8 +300,8 @@ fn define(
 }
 
 /// Where `program` first has a float16 value (a scalar, an array's elements, inside a tuple or
-/// list), if anywhere: the host target and `cuda-sim` have no float16 arithmetic.
-pub fn first_float16(program: &TypedProgram) -> Option<twinjit_diag::Span> {
+/// list), if anywhere: the host target has no float16 (`cuda-sim` computes it in float32).
+fn first_float16(program: &TypedProgram) -> Option<twinjit_diag::Span> {
     fn half(t: &Type) -> bool {
         match t {
             Type::Scalar(s) => *s == Scalar::Float16,
@@ -319,15 +319,10 @@ pub fn first_float16(program: &TypedProgram) -> Option<twinjit_diag::Span> {
 
 /// float16 is a CUDA type: Numba's CPU target has none (it cannot load a float16 element),
 /// so the host target refuses it too, at the first value that has it.
-fn refuse_float16(program: &TypedProgram, cuda_sim: bool) -> Result<(), HostError> {
+fn refuse_float16(program: &TypedProgram) -> Result<(), HostError> {
     let Some(span) = first_float16(program) else { return Ok(()) };
-    let hint = if cuda_sim {
-        "the cuda-sim target has no float16 arithmetic yet; run float16 kernels on the cuda target or in the \
-         interpreter (`--target interp`)"
-    } else {
-        "float16 exists in CUDA kernels and device functions (@cuda.jit), as in Numba, whose CPU target has no \
-         float16 either; use float32 on the host"
-    };
+    let hint = "float16 exists in CUDA kernels and device functions (@cuda.jit), as in Numba, whose CPU target \
+                has no float16 either; use float32 on the host";
     Err(HostError::Unsupported(twinjit_ir::abi::Unsupported { what: "float16".into(), span, hint: hint.into() }))
 }
 
@@ -337,7 +332,9 @@ pub(crate) fn compile_inner(
     keep_artifact: bool,
     sim: Option<&sim::SimLayout>,
 ) -> Result<CompiledProgram, HostError> {
-    refuse_float16(program, sim.is_some())?;
+    if sim.is_none() {
+        refuse_float16(program)?;
+    }
     let mut module = new_module(isa()?);
     let mut captured = keep_artifact.then(Vec::new);
     let internal = |e: cranelift_module::ModuleError| HostError::Internal(e.to_string());

@@ -714,7 +714,7 @@ impl FnLowering<'_, '_> {
 
     /// `x op y` for operands of type `s`, scalars or lanes (then a mask, all ones where it
     /// holds): unsigned conditions for unsigned integers and bools.
-    fn compare(&mut self, op: CmpOp, s: Scalar, x: cl::Value, y: cl::Value) -> cl::Value {
+    pub(crate) fn compare(&mut self, op: CmpOp, s: Scalar, x: cl::Value, y: cl::Value) -> cl::Value {
         if s.is_float() {
             // `a > b` is written `b < a` (the same for NaN): Cranelift turns
             // `select(b < a, b, a)` into `minsd` and its dual into `maxsd` (no branch),
@@ -760,6 +760,11 @@ impl FnLowering<'_, '_> {
     fn inst(&mut self, kind: &InstKind, result: Option<Value>, span: Span) -> Result<Parts, HostError> {
         let rty = result.map(|r| self.f.ty(r).clone()).unwrap_or(Type::None);
         let one = |v: cl::Value| -> Parts { smallvec::smallvec![v] };
+        if self.sim.is_some() {
+            if let Some(parts) = self.half_inst(kind, &rty, span) {
+                return parts;
+            }
+        }
         Ok(match kind {
             InstKind::Const(c) => {
                 let Some(s) = rty.scalar() else { return Ok(Parts::new()) };
@@ -1520,11 +1525,21 @@ impl FnLowering<'_, '_> {
             let (x, y) = (self.vals[args[0].index()][0], self.vals[args[1].index()][0]);
             return Ok(self.b.ins().icmp(IntCC::Equal, x, y));
         }
-        let xs: Vec<cl::Value> = args.iter().map(|a| self.one(*a)).collect();
-        let arg_types: Vec<types::Type> = args.iter().map(|a| scalar_type(self.scalar(*a))).collect();
+        let mut xs: Vec<cl::Value> = args.iter().map(|a| self.one(*a)).collect();
+        let mut arg_types: Vec<types::Type> = args.iter().map(|a| scalar_type(self.scalar(*a))).collect();
+        // float16 math (cuda-sim) runs in float32 and rounds the result, as the interpreter's.
+        let half = args.iter().any(|a| self.f.ty(*a).scalar() == Some(Scalar::Float16));
+        if half {
+            for (k, a) in args.iter().enumerate() {
+                if self.scalar(*a) == Scalar::Float16 {
+                    xs[k] = self.half_to_f32(xs[k]);
+                    arg_types[k] = types::F32;
+                }
+            }
+        }
         let t = arg_types.first().copied().unwrap_or(types::F64);
         let f32 = t == types::F32;
-        Ok(match bi.info().lowering {
+        let r = match bi.info().lowering {
             Lowering::Intrinsic(i) => match i {
                 Intrinsic::Sqrt => self.b.ins().sqrt(xs[0]),
                 Intrinsic::Fabs => self.b.ins().fabs(xs[0]),
@@ -1566,6 +1581,11 @@ impl FnLowering<'_, '_> {
             Lowering::Kernel(_) => {
                 return Err(unsupported("CUDA intrinsics exist only in kernels compiled for the cuda target"))
             }
+        };
+        Ok(if half && rty.scalar() == Some(Scalar::Float16) && self.b.func.dfg.value_type(r) == types::F32 {
+            self.f32_to_half(r)
+        } else {
+            r
         })
     }
 }

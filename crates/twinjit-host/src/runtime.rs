@@ -193,6 +193,22 @@ pub(crate) const SIM_WARP: &str = "twinjit_sim_warp";
 pub(crate) const SIM_ATOMIC: &str = "twinjit_sim_atomic";
 /// An element access the race checker of `cuda-sim` records (`sim::race_access`).
 pub(crate) const SIM_RACE: &str = "twinjit_sim_race";
+/// float16 bits to float32 (exact; `cuda-sim`).
+pub(crate) const F16_TO_F32: &str = "twinjit_f16_to_f32";
+/// float32 to float16 bits, rounded once to nearest even.
+pub(crate) const F32_TO_F16: &str = "twinjit_f32_to_f16";
+/// float64 to float16 bits, rounded once to nearest even.
+pub(crate) const F64_TO_F16: &str = "twinjit_f64_to_f16";
+
+extern "C" fn f16_to_f32(bits: u16) -> f32 {
+    twinjit_ir::half::f16::from_bits(bits).to_f32()
+}
+extern "C" fn f32_to_f16(x: f32) -> u16 {
+    twinjit_ir::half::f16::from_f32(x).to_bits()
+}
+extern "C" fn f64_to_f16(x: f64) -> u16 {
+    twinjit_ir::half::f16::from_f64(x).to_bits()
+}
 
 /// (symbol name, address) of every symbol compiled code may import: the runtime helpers and
 /// the builtins table's libm functions (the interpreter's very functions). Built once.
@@ -242,6 +258,9 @@ pub(crate) fn symbols() -> &'static [(Box<str>, usize)] {
         v.push((Box::from(SIM_WARP), crate::sim::warp as *const u8 as usize));
         v.push((Box::from(SIM_ATOMIC), crate::sim::atomic as *const u8 as usize));
         v.push((Box::from(SIM_RACE), crate::sim::race_access as *const u8 as usize));
+        v.push((Box::from(F16_TO_F32), f16_to_f32 as *const u8 as usize));
+        v.push((Box::from(F32_TO_F16), f32_to_f16 as *const u8 as usize));
+        v.push((Box::from(F64_TO_F16), f64_to_f16 as *const u8 as usize));
         v.extend(twinjit_ir::builtins::libm_symbols().into_iter().map(|(n, p)| (n.into_boxed_str(), p as usize)));
         v
     })

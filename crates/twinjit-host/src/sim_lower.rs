@@ -323,11 +323,11 @@ impl FnLowering<'_, '_> {
                     KernelOp::Vote(_) => (self.pred_arg(args[1]), self.iconst(types::I64, 0)),
                     _ => {
                         let s = self.scalar(args[1]);
-                        if s.is_complex() || s == Scalar::Float16 {
+                        if s.is_complex() {
                             return Err(Self::unsupported_here(
                                 format!("a shuffle of {}", s.name()),
                                 span,
-                                "shuffle integers, float32 or float64",
+                                "shuffle integers or floats",
                             ));
                         }
                         (self.bits_of(args[1]), self.int_arg(args[2]))
@@ -356,6 +356,104 @@ impl FnLowering<'_, '_> {
                     _ => smallvec::smallvec![self.i64_as(r, rty)?],
                 })
             }
+        }
+    }
+
+    /// float16 bits (an `i16`) as the float32 they hold (exact).
+    pub(crate) fn half_to_f32(&mut self, x: cl::Value) -> cl::Value {
+        self.call_helper(runtime::F16_TO_F32, &[x], &[types::I16], types::F32)
+    }
+
+    /// A float32 rounded once to float16 bits.
+    pub(crate) fn f32_to_half(&mut self, x: cl::Value) -> cl::Value {
+        self.call_helper(runtime::F32_TO_F16, &[x], &[types::F32], types::I16)
+    }
+
+    /// An instruction on float16 values, for `cuda-sim` (`None` for any other): float16 values
+    /// are their 16 bits, and arithmetic runs in float32 with one rounding of the result, as the
+    /// interpreter computes them (exact for `+ - * /`, which is what PTX's `.f16` instructions
+    /// give); a conversion to float16 rounds once from the source's own value.
+    pub(crate) fn half_inst(
+        &mut self,
+        kind: &twinjit_ir::InstKind,
+        rty: &Type,
+        span: Span,
+    ) -> Option<Result<Parts, HostError>> {
+        use twinjit_ir::half::f16;
+        use twinjit_ir::{BinaryOp, Const, InstKind as K, UnaryOp};
+        let half = |me: &Self, v: &Value| me.f.ty(*v).scalar() == Some(Scalar::Float16);
+        let to_half = rty.scalar() == Some(Scalar::Float16);
+        let one = |v: cl::Value| -> Option<Result<Parts, HostError>> { Some(Ok(smallvec::smallvec![v])) };
+        match kind {
+            K::Const(c) if to_half => {
+                let x = match c {
+                    Const::Float(x) => *x,
+                    Const::Int(i) => *i as f64,
+                    Const::Bool(b) => *b as i64 as f64,
+                    Const::None => return None,
+                };
+                one(self.iconst(types::I16, f16::from_f64(x).to_bits() as i16 as i64))
+            }
+            K::Unary(op, a) if half(self, a) => {
+                let x = self.one(*a);
+                match op {
+                    UnaryOp::Pos => one(x),
+                    // The sign bit: exact, NaN included.
+                    UnaryOp::Neg => one(self.b.ins().bxor_imm_s(x, i16::MIN as i64)),
+                    UnaryOp::Not => {
+                        let w = self.half_to_f32(x);
+                        let z = self.fzero(types::F32);
+                        one(self.b.ins().fcmp(cranelift_codegen::ir::condcodes::FloatCC::Equal, w, z))
+                    }
+                    UnaryOp::Invert => Some(Err(HostError::Internal("~ of a float16".into()))),
+                }
+            }
+            K::Binary(op, a, c) if half(self, a) && half(self, c) => {
+                let (x, y) = (self.one(*a), self.one(*c));
+                let (x, y) = (self.half_to_f32(x), self.half_to_f32(y));
+                let r = match op {
+                    BinaryOp::Add => self.b.ins().fadd(x, y),
+                    BinaryOp::Sub => self.b.ins().fsub(x, y),
+                    BinaryOp::Mul => self.b.ins().fmul(x, y),
+                    BinaryOp::Div => self.b.ins().fdiv(x, y),
+                    other => return Some(Err(HostError::Internal(format!("{} on float16", other.name())))),
+                };
+                one(self.f32_to_half(r))
+            }
+            K::Compare(op, a, c) if half(self, a) => {
+                let (x, y) = (self.one(*a), self.one(*c));
+                let (x, y) = (self.half_to_f32(x), self.half_to_f32(y));
+                one(self.compare(*op, Scalar::Float32, x, y))
+            }
+            K::Cast(to, a) if half(self, a) || *to == Scalar::Float16 => {
+                let from = self.scalar(*a);
+                let x = self.one(*a);
+                let r = match (from, *to) {
+                    (Scalar::Float16, Scalar::Float16) => x,
+                    (Scalar::Float16, to) => {
+                        let w = self.half_to_f32(x);
+                        self.cast(w, Scalar::Float32, to)
+                    }
+                    (Scalar::Float32, _) => self.f32_to_half(x),
+                    (from, _) => {
+                        // One rounding from the exact value: float64 holds every integer float16
+                        // can represent without overflow, and every float32.
+                        let w = self.cast(x, from, Scalar::Float64);
+                        self.call_helper(runtime::F64_TO_F16, &[w], &[types::F64], types::I16)
+                    }
+                };
+                one(r)
+            }
+            K::CheckNonZero(a) if half(self, a) => {
+                // Zero of either sign.
+                let x = self.one(*a);
+                let mag = self.b.ins().band_imm_s(x, 0x7fff);
+                let is_zero = self.b.ins().icmp_imm_s(IntCC::Equal, mag, 0);
+                let z = self.iconst(types::I64, 0);
+                self.raise_if(is_zero, ErrorCode::ZeroDivision, span, z, z, 0);
+                Some(Ok(Parts::new()))
+            }
+            _ => None,
         }
     }
 
