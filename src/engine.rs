@@ -74,8 +74,10 @@ impl Engine {
                 }
                 Backend::Ptx(arch.clone())
             }
+            #[cfg(feature = "cuda")]
+            Target::CudaSim => Backend::Cuda(Arc::new(crate::cuda::CudaBackend::simulated())),
             #[cfg(not(feature = "cuda"))]
-            Target::Cuda { .. } | Target::Ptx { .. } => {
+            Target::Cuda { .. } | Target::Ptx { .. } | Target::CudaSim => {
                 return Err(Error::TargetUnavailable {
                     reason: "this build of twinjit has no CUDA support (rebuild with `--features cuda`)".into(),
                     target,

@@ -136,6 +136,41 @@ impl SimKernel {
         unsafe { self.program.launch(&l, &slots, &run) }.map_err(|e| self.runtime_error(e))
     }
 
+    /// Whether the kernel syncs its grid.
+    pub fn grid_sync(&self) -> bool {
+        self.program.grid_sync()
+    }
+
+    /// Bytes of the kernel's static shared arrays.
+    pub fn static_shared_bytes(&self) -> usize {
+        self.program.static_shared_bytes()
+    }
+
+    /// Launches on arguments already flattened into the host calling convention's slots
+    /// (`Target::CudaSim`'s device arrays).
+    ///
+    /// # Safety
+    /// As `twinjit_host::sim::SimProgram::launch`.
+    #[cfg(feature = "cuda")]
+    pub(crate) unsafe fn launch_slots(&self, slots: &[u64], launch: &KernelLaunch) -> Result<(), RuntimeError> {
+        let l = twinjit_host::sim::SimLaunch {
+            grid: launch.grid,
+            block: launch.block,
+            dynamic_shared_bytes: launch.dynamic_shared_bytes,
+        };
+        if slots.len() != self.program.arg_slots() {
+            return Err(RuntimeError {
+                kind: RuntimeErrorKind::InvalidLaunch("the arguments do not match the kernel's signature".into()),
+                function: self.name.clone(),
+                span: self.span,
+                thread: None,
+            });
+        }
+        let run = twinjit_host::sim::RunOptions::default();
+        // SAFETY: the caller's contract.
+        unsafe { self.program.launch(&l, slots, &run) }.map_err(|e| self.runtime_error(e))
+    }
+
     fn runtime_error(&self, e: twinjit_host::sim::SimError) -> RuntimeError {
         use twinjit_host::sim::SimError;
         let sites = self.program.sites();

@@ -18,6 +18,12 @@ pub enum Target {
         /// The `sm_XX` architecture.
         arch: String,
     },
+    /// `cuda-sim`: `@cuda.jit` kernels compiled for this CPU and launched over their grid with
+    /// CUDA's execution model, behind the same API as [`Target::Cuda`] (device arrays in host
+    /// memory, streams, events, an NVIDIA H200's launch limits), for testing GPU code without
+    /// a GPU (feature `cuda`, for that API; `twinjit::sim` needs no feature). Only ever used
+    /// when named.
+    CudaSim,
 }
 
 impl fmt::Display for Target {
@@ -26,24 +32,26 @@ impl fmt::Display for Target {
             Target::Host => f.write_str("host"),
             Target::Cuda { device } => write!(f, "cuda:{device}"),
             Target::Ptx { arch } => write!(f, "ptx:{arch}"),
+            Target::CudaSim => f.write_str("cuda-sim"),
         }
     }
 }
 
 impl std::str::FromStr for Target {
     type Err = String;
-    /// `host`, `cuda`, `cuda:N`, `ptx:sm_90`.
+    /// `host`, `cuda`, `cuda:N`, `ptx:sm_90`, `cuda-sim`.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s {
             "host" | "cpu" => Ok(Target::Host),
             "cuda" => Ok(Target::Cuda { device: 0 }),
+            "cuda-sim" => Ok(Target::CudaSim),
             _ => {
                 if let Some(d) = s.strip_prefix("cuda:") {
                     d.parse().map(|device| Target::Cuda { device }).map_err(|_| format!("bad device number in `{s}`"))
                 } else if let Some(a) = s.strip_prefix("ptx:") {
                     Ok(Target::Ptx { arch: a.to_string() })
                 } else {
-                    Err(format!("unknown target `{s}` (expected host, cuda, cuda:N or ptx:sm_XX)"))
+                    Err(format!("unknown target `{s}` (expected host, cuda, cuda:N, ptx:sm_XX or cuda-sim)"))
                 }
             }
         }

@@ -194,6 +194,21 @@ impl Dev {
 fn kernel_corpus_matches_the_interpreter_on_the_gpu() {
     libdevice_from_repo();
     let Some(engine) = gpu_engine(EngineOptions::default()) else { return };
+    corpus_through_the_engine(&engine, "the GPU");
+}
+
+/// The same program on `Target::CudaSim`: the engine API written for a GPU (device arrays,
+/// launches, synchronize, copies back) runs unchanged against kernels compiled for this CPU.
+/// Needs no GPU.
+#[test]
+fn kernel_corpus_matches_the_interpreter_on_cuda_sim_through_the_gpu_api() {
+    let engine = Engine::new(Target::CudaSim).expect("cuda-sim needs no GPU");
+    corpus_through_the_engine(&engine, "cuda-sim");
+}
+
+/// Every launch of the CUDA corpus through `engine`'s API, against the interpreter and the
+/// expected values.
+fn corpus_through_the_engine(engine: &Engine, label: &str) {
     let mut failures = Vec::new();
     let mut ran = 0;
     for (name, text) in corpus_in("kernels_cuda") {
@@ -219,11 +234,8 @@ fn kernel_corpus_matches_the_interpreter_on_the_gpu() {
             let mut native: Vec<Native> =
                 c.args.iter().map(|e| Native::from_rt(&arg_value(e).expect("argument"))).collect();
             let gpu = (|| -> Result<(), String> {
-                let dev: Vec<Dev> = native
-                    .iter()
-                    .map(|n| to_device(&engine, n))
-                    .collect::<Result<_, _>>()
-                    .map_err(|e| e.to_string())?;
+                let dev: Vec<Dev> =
+                    native.iter().map(|n| to_device(engine, n)).collect::<Result<_, _>>().map_err(|e| e.to_string())?;
                 let args: Vec<KernelArg> = dev.iter().map(Dev::arg).collect();
                 let k = module.kernel(&c.func).map_err(|e| e.to_string())?;
                 k.launch(LaunchConfig::new(grid, block).with_shared_mem_bytes(c.shared_bytes), args)
@@ -238,24 +250,24 @@ fn kernel_corpus_matches_the_interpreter_on_the_gpu() {
                 (Ok(()), Ok(())) => {
                     for (k, (n, o)) in native.iter().zip(&rt).enumerate() {
                         if !agree(&n.to_rt(), o) {
-                            failures.push(format!("{at}: arg{k} on the GPU {} but in the interpreter {o}", n.to_rt()));
+                            failures.push(format!("{at}: arg{k} on {label} {} but in the interpreter {o}", n.to_rt()));
                         }
                     }
                     if let Expect::Value { arrays, .. } = &c.expect {
                         for (k, want) in arrays {
                             if !native.get(*k).is_some_and(|a| matches_close(&a.to_rt(), want)) {
-                                failures.push(format!("{at}: arg{k} on the GPU is not the expected {want:?}"));
+                                failures.push(format!("{at}: arg{k} on {label} is not the expected {want:?}"));
                             }
                         }
                     }
                 }
-                (Err(e), Ok(())) => failures.push(format!("{at}: GPU failed: {e}")),
-                (Ok(()), Err(e)) => failures.push(format!("{at}: interpreter failed but the GPU ran: {e}")),
+                (Err(e), Ok(())) => failures.push(format!("{at}: {label} failed: {e}")),
+                (Ok(()), Err(e)) => failures.push(format!("{at}: interpreter failed but {label} ran: {e}")),
                 (Err(_), Err(_)) => {}
             }
         }
     }
-    println!("kernel corpus on the GPU: {} of {ran} checks match", ran - failures.len());
+    println!("kernel corpus on {label}: {} of {ran} checks match", ran - failures.len());
     assert!(ran >= 20, "only {ran} kernel checks ran");
     assert!(failures.is_empty(), "{} of {ran} checks failed:\n{}", failures.len(), failures.join("\n"));
 }

@@ -26,16 +26,41 @@ pub struct CompiledKernel {
     pub(crate) name: String,
     params: Vec<String>,
     args: Vec<Type>,
-    kernel: twinjit_cuda::Kernel,
-    /// The error record (`GPU_RECORD_BYTES`) the entry receives; only read back when `can_raise`.
-    gerr: Mutex<DeviceArray<i64>>,
-    gerr_ptr: u64,
+    code: Code,
     pub(super) can_raise: bool,
     /// Raise sites with their `file:line:col`.
     sites: Vec<(twinjit_ir::abi::RaiseSite, Option<String>)>,
     ptx: String,
     compile_time: std::time::Duration,
     origin: KernelOrigin,
+}
+
+/// The parts of [`Code::Sim`].
+type SimCode<'a> = (
+    &'a crate::sim::SimKernel,
+    &'a twinjit_cuda::KernelAttributes,
+    &'a Mutex<Option<Error>>,
+    &'a std::sync::Arc<twinjit_diag::SourceMap>,
+);
+
+/// The machine code of a [`CompiledKernel`].
+enum Code {
+    /// Loaded on a GPU.
+    Gpu {
+        kernel: twinjit_cuda::Kernel,
+        /// The error record (`GPU_RECORD_BYTES`) the entry receives; only read back when
+        /// `can_raise`.
+        gerr: Mutex<DeviceArray<i64>>,
+        gerr_ptr: u64,
+    },
+    /// Compiled for this CPU (`Target::CudaSim`): launches run to completion; the first error
+    /// one raised waits for the next synchronize, as a GPU's does.
+    Sim {
+        kernel: Box<crate::sim::SimKernel>,
+        attributes: twinjit_cuda::KernelAttributes,
+        error: Mutex<Option<Error>>,
+        sources: std::sync::Arc<twinjit_diag::SourceMap>,
+    },
 }
 
 impl std::fmt::Debug for CompiledKernel {
@@ -74,9 +99,7 @@ impl CompiledKernel {
             name,
             params,
             args,
-            kernel,
-            gerr_ptr: gerr.device_ptr(),
-            gerr: Mutex::new(gerr),
+            code: Code::Gpu { kernel, gerr_ptr: gerr.device_ptr(), gerr: Mutex::new(gerr) },
             can_raise: !ptx.sites.is_empty(),
             sites,
             ptx: ptx.ptx,
@@ -85,7 +108,35 @@ impl CompiledKernel {
         })
     }
 
-    /// The PTX it was loaded from.
+    /// A kernel of `Target::CudaSim`: `program` compiled for this CPU.
+    pub(crate) fn build_sim(
+        sources: &std::sync::Arc<twinjit_diag::SourceMap>,
+        name: String,
+        args: Vec<Type>,
+        program: &twinjit_ir::TypedProgram,
+        params: Vec<String>,
+        started: std::time::Instant,
+    ) -> Result<CompiledKernel, Error> {
+        let kernel = crate::sim::SimKernel::compile_program(program, sources, false)?;
+        let attributes = twinjit_cuda::KernelAttributes {
+            max_threads_per_block: 1024,
+            static_shared_bytes: kernel.static_shared_bytes() as u32,
+            ..Default::default()
+        };
+        Ok(CompiledKernel {
+            name,
+            params,
+            args,
+            code: Code::Sim { kernel: Box::new(kernel), attributes, error: Mutex::new(None), sources: sources.clone() },
+            can_raise: true,
+            sites: Vec::new(),
+            ptx: String::new(),
+            compile_time: started.elapsed(),
+            origin: KernelOrigin::Compiled,
+        })
+    }
+
+    /// The PTX it was loaded from (empty on `Target::CudaSim`, which compiles for the CPU).
     pub fn ptx(&self) -> &str {
         &self.ptx
     }
@@ -109,21 +160,37 @@ impl CompiledKernel {
     /// Whether the kernel syncs its grid (`cuda.cg.this_grid().sync()`), so that its launches
     /// are cooperative and limited to [`CompiledKernel::max_cooperative_grid_blocks`].
     pub fn grid_sync(&self) -> bool {
-        self.kernel.is_cooperative()
+        match &self.code {
+            Code::Gpu { kernel, .. } => kernel.is_cooperative(),
+            Code::Sim { kernel, .. } => kernel.grid_sync(),
+        }
     }
 
     /// The largest grid of `block`-sized blocks (with `dynamic_shared_bytes` each) a
     /// cooperative launch of this kernel accepts on its device (numba-cuda's
     /// `max_cooperative_grid_blocks`).
+    /// On `Target::CudaSim`: what the modelled H200 holds at 2048 threads per multiprocessor
+    /// (at most 32 blocks each), shared memory aside.
     pub fn max_cooperative_grid_blocks(&self, block: [u32; 3], dynamic_shared_bytes: u32) -> Result<u32, Error> {
-        self.kernel
-            .max_cooperative_grid_blocks(block, dynamic_shared_bytes)
-            .map_err(|e| cuda_error(e, Some(&self.name)))
+        match &self.code {
+            Code::Gpu { kernel, .. } => kernel
+                .max_cooperative_grid_blocks(block, dynamic_shared_bytes)
+                .map_err(|e| cuda_error(e, Some(&self.name))),
+            Code::Sim { .. } => {
+                let threads = block.iter().map(|&d| d.max(1)).product::<u32>().max(1);
+                let props = twinjit_cuda::DeviceProperties::cuda_sim_model();
+                Ok(props.multiprocessors * (2048 / threads).clamp(1, 32))
+            }
+        }
     }
 
-    /// Registers, static shared memory and local memory per thread, as the driver reports them.
+    /// Registers, static shared memory and local memory per thread, as the driver reports them
+    /// (on `Target::CudaSim`: the thread limit and the static shared memory, the rest 0).
     pub fn attributes(&self) -> &twinjit_cuda::KernelAttributes {
-        self.kernel.attributes()
+        match &self.code {
+            Code::Gpu { kernel, .. } => kernel.attributes(),
+            Code::Sim { attributes, .. } => attributes,
+        }
     }
 
     /// Enqueues a launch on `stream` (asynchronous). Arguments must have exactly this
@@ -150,8 +217,14 @@ impl CompiledKernel {
     /// Launches with arguments already known to have this kernel's types (the dispatcher
     /// found it by exactly these types).
     pub(crate) fn enqueue(&self, stream: &Stream, cfg: &LaunchConfig, args: &[KernelArg<'_>]) -> Result<(), Error> {
+        let (kernel, gerr_ptr) = match &self.code {
+            Code::Gpu { kernel, gerr_ptr, .. } => (kernel, *gerr_ptr),
+            Code::Sim { kernel, attributes, error, sources } => {
+                return self.enqueue_sim(stream, cfg, args, (kernel, attributes, error, sources));
+            }
+        };
         let mut slots: SmallVec<[u64; 24]> = SmallVec::new();
-        slots.push(self.gerr_ptr);
+        slots.push(gerr_ptr);
         for a in args {
             a.write_slots(&mut slots);
         }
@@ -161,13 +234,65 @@ impl CompiledKernel {
         // `DeviceArray` borrows and the error record is owned by `self`. Out-of-bounds accesses
         // with bounds checking off are the kernel's own behaviour, as in CUDA C and numba-cuda;
         // faults are reported at synchronize.
-        unsafe { self.kernel.launch(cfg, stream, &slots) }.map_err(|e| cuda_error(e, Some(&self.name)))
+        unsafe { kernel.launch(cfg, stream, &slots) }.map_err(|e| cuda_error(e, Some(&self.name)))
+    }
+
+    /// A launch on `Target::CudaSim`: checked against the modelled device's limits, then run to
+    /// completion on this CPU; a raised error is kept for the next synchronize.
+    fn enqueue_sim(
+        &self,
+        stream: &Stream,
+        cfg: &LaunchConfig,
+        args: &[KernelArg<'_>],
+        (kernel, attributes, error, sources): SimCode<'_>,
+    ) -> Result<(), Error> {
+        let props = stream.device().properties();
+        twinjit_cuda::check_launch(
+            props,
+            &self.name,
+            cfg,
+            attributes.max_threads_per_block,
+            attributes.static_shared_bytes,
+        )
+        .map_err(|e| cuda_error(e, Some(&self.name)))?;
+        // The host calling convention: an array's slots end with its owner (none: borrowed).
+        let mut slots: SmallVec<[u64; 24]> = SmallVec::new();
+        for a in args {
+            a.write_slots(&mut slots);
+            if let KernelArg::Device { .. } = a {
+                slots.push(0);
+            }
+        }
+        let launch = twinjit_ir::interp::KernelLaunch {
+            grid: cfg.grid,
+            block: cfg.block,
+            dynamic_shared_bytes: cfg.shared_mem_bytes,
+        };
+        // SAFETY: the slots follow the kernel's signature (the arguments have its types); every
+        // device pointer is a live `DeviceArray` borrow of cuda-sim's device, so host memory of
+        // the array's extent, which the kernel's bounds-checked code stays inside.
+        if let Err(e) = unsafe { kernel.launch_slots(&slots, &launch) } {
+            let mut first = error.lock().unwrap_or_else(|p| p.into_inner());
+            if first.is_none() {
+                *first = Some(Error::from_interp(e, sources));
+            }
+        }
+        Ok(())
     }
 
     /// After a synchronize: the first error a thread raised, if any (and clears the record).
     pub(crate) fn check_errors(&self) -> Result<(), Error> {
+        let gerr = match &self.code {
+            Code::Gpu { gerr, .. } => gerr,
+            Code::Sim { error, .. } => {
+                return match error.lock().unwrap_or_else(|p| p.into_inner()).take() {
+                    Some(e) => Err(e),
+                    None => Ok(()),
+                };
+            }
+        };
         let mut rec = [0i64; GPU_RECORD_BYTES / 8];
-        let mut g = self.gerr.lock().unwrap_or_else(|e| e.into_inner());
+        let mut g = gerr.lock().unwrap_or_else(|e| e.into_inner());
         g.copy_to_host(&mut rec).map_err(|e| cuda_error(e, Some(&self.name)))?;
         let kind = rec[0] as u32;
         if kind == 0 {

@@ -94,6 +94,14 @@ impl Kernel {
         use twinjit_ir::interp::{ArrayRef, KernelLaunch, RtValue};
         let backend = self.backend()?;
         let device = &backend.device;
+        if device.is_simulated() {
+            return Err(Error::TargetUnavailable {
+                target: self.module.target.clone(),
+                reason: "verify compares a GPU's results with cuda-sim's; this engine is cuda-sim itself, and \
+                         verify never compares the CPU with itself"
+                    .into(),
+            });
+        }
         let args = args.into_kernel_args();
         let download = |a: &KernelArg<'_>| -> Result<Option<RtValue>, Error> {
             let KernelArg::Device { ptr, dtype, ndim, shape, .. } = *a else { return Ok(None) };
@@ -182,6 +190,18 @@ impl Kernel {
         let backend = self.backend()?;
         let m = &self.module;
         let started = std::time::Instant::now();
+        if backend.device.is_simulated() {
+            // cuda-sim: compiled for this CPU, bounds always checked (its memory is the host's).
+            let program = m.source.parsed_module()?.specialize(self.name(), sig, Some(true))?;
+            return CompiledKernel::build_sim(
+                m.source.sources(),
+                self.name().to_string(),
+                sig.args.clone(),
+                &program,
+                self.params().to_vec(),
+                started,
+            );
+        }
         let attrs = &m.source.outline().functions[self.index].attrs;
         let options = m.options.ptx_options(&backend.arch, super::EntryKind::Kernel, Some(attrs));
         let loaded = super::cache::loaded_for(m, backend, self.name(), sig, &options)?;

@@ -65,6 +65,11 @@ pub(crate) fn arch_for(props: &DeviceProperties) -> String {
 }
 
 impl CudaBackend {
+    /// `Target::CudaSim`'s backend: cuda-sim's device (host memory, an H200's limits).
+    pub(crate) fn simulated() -> CudaBackend {
+        CudaBackend { device: Device::simulated(), arch: "sm_90".into(), pending: Mutex::new(Vec::new()) }
+    }
+
     pub(crate) fn open(ordinal: usize) -> Result<CudaBackend, String> {
         let device = Device::open(ordinal).map_err(|e| e.to_string())?;
         let arch = arch_for(device.properties());

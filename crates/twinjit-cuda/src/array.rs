@@ -49,6 +49,8 @@ pub(crate) enum Owner {
     Driver,
     /// Another library lent it through DLPack: its deleter runs on drop.
     DlPack(Managed),
+    /// cuda-sim's device memory: host memory (16-byte aligned), freed with the array.
+    Host(#[allow(dead_code)] Vec<u128>),
 }
 
 /// A DLPack managed tensor the array owns (its deleter may run on any thread, as DLPack allows).
@@ -88,6 +90,11 @@ impl<T: DeviceElement> DeviceArray<T> {
     pub fn from_slice(device: &Device, data: &[T], shape: &[usize]) -> Result<Self> {
         check_shape(shape, data.len())?;
         let array = Self::alloc(device, shape, data.len())?;
+        if device.is_simulated() {
+            // SAFETY: the host allocation holds `data.len()` elements of T.
+            unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), array.ptr as *mut T, data.len()) };
+            return Ok(array);
+        }
         if !data.is_empty() {
             // SAFETY: the allocation holds `data.len()` elements of T, and the context is current
             // (alloc bound it; nothing since changed the thread's context).
@@ -100,6 +107,10 @@ impl<T: DeviceElement> DeviceArray<T> {
     pub fn zeros(device: &Device, shape: &[usize]) -> Result<Self> {
         let len = element_count(shape)?;
         let array = Self::alloc(device, shape, len)?;
+        if device.is_simulated() {
+            // Host memory starts zeroed (`alloc`).
+            return Ok(array);
+        }
         // SAFETY: the allocation holds at least `byte_len` bytes (see `alloc`).
         unsafe { result::memset_d8_sync(array.ptr, 0, array.allocated_bytes()) }
             .map_err(|e| device.wait_error("cuMemsetD8", e))?;
@@ -110,6 +121,16 @@ impl<T: DeviceElement> DeviceArray<T> {
         let bytes = len.checked_mul(T::TYPE.size()).ok_or_else(|| CudaError::Shape {
             message: format!("shape {shape:?} of {} needs more bytes than fit in memory", T::TYPE.name()),
         })?;
+        if device.is_simulated() {
+            let words = bytes.max(T::TYPE.size()).div_ceil(16);
+            let mut host: Vec<u128> = Vec::new();
+            host.try_reserve_exact(words).map_err(|_| CudaError::Shape {
+                message: format!("cuda-sim could not allocate {bytes} bytes of host memory for shape {shape:?}"),
+            })?;
+            host.resize(words, 0);
+            let ptr = host.as_mut_ptr() as CUdeviceptr;
+            return Self::adopt(device, ptr, shape, Owner::Host(host));
+        }
         device.bind().map_err(|e| driver_error("cuCtxSetCurrent", e))?;
         // SAFETY: allocating has no preconditions beyond a current context; the memory is
         // uninitialised, which is fine for the plain-data elements written before any read.
@@ -164,6 +185,11 @@ impl<T: DeviceElement> DeviceArray<T> {
         if out.is_empty() {
             return Ok(());
         }
+        if self.device.is_simulated() {
+            // SAFETY: the host allocation is live (owned by self) and holds `len` elements.
+            unsafe { std::ptr::copy_nonoverlapping(self.ptr as *const T, out.as_mut_ptr(), out.len()) };
+            return Ok(());
+        }
         // SAFETY: the allocation is live (owned by self) and holds `len` == `out.len()` elements.
         unsafe { T::download(out, self.ptr) }.map_err(|e| self.device.wait_error("cuMemcpyDtoH", e))
     }
@@ -180,6 +206,11 @@ impl<T: DeviceElement> DeviceArray<T> {
         self.check_host_len(data.len(), "copy from host")?;
         self.device.bind().map_err(|e| self.device.wait_error("cuCtxSetCurrent", e))?;
         if data.is_empty() {
+            return Ok(());
+        }
+        if self.device.is_simulated() {
+            // SAFETY: the host allocation is live (owned by self) and holds `len` elements.
+            unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), self.ptr as *mut T, data.len()) };
             return Ok(());
         }
         // SAFETY: the allocation is live (owned by self) and holds `len` == `data.len()` elements.
@@ -236,6 +267,10 @@ impl<T: DeviceElement> Drop for DeviceArray<T> {
                     deleter(m);
                 }
             }
+            return;
+        }
+        if matches!(self.owner, Owner::Host(_)) {
+            // The host memory goes with `owner`.
             return;
         }
         if self.device.bind().is_ok() {

@@ -21,7 +21,8 @@ pub struct Device {
 }
 
 struct DeviceInner {
-    context: Arc<CudaContext>,
+    /// `None` for the simulated device of `cuda-sim` (host memory, no driver).
+    context: Option<Arc<CudaContext>>,
     properties: DeviceProperties,
     /// The last kernel launched through any handle of this device, named in [`CudaError::Fault`].
     last_kernel: Mutex<Option<Arc<str>>>,
@@ -49,7 +50,29 @@ impl Device {
         ready()?;
         let context = CudaContext::new(ordinal).map_err(|e| driver_error("cuDevicePrimaryCtxRetain", e))?;
         let properties = query(ordinal, context.cu_device())?;
-        Ok(Device { inner: Arc::new(DeviceInner { context, properties, last_kernel: Mutex::new(None) }) })
+        Ok(Device {
+            inner: Arc::new(DeviceInner { context: Some(context), properties, last_kernel: Mutex::new(None) }),
+        })
+    }
+
+    /// The device of `cuda-sim`: no driver and no GPU; its "device memory" is host memory, its
+    /// copies are `memcpy`, its streams and events order nothing (launches run to completion
+    /// before they return) and time with the host's clock, and its limits are
+    /// [`DeviceProperties::cuda_sim_model`]'s. Every API of this crate works on it, so a program
+    /// written for a GPU runs unchanged; kernels are launched by the facade (`twinjit::sim`).
+    pub fn simulated() -> Device {
+        Device {
+            inner: Arc::new(DeviceInner {
+                context: None,
+                properties: DeviceProperties::cuda_sim_model(),
+                last_kernel: Mutex::new(None),
+            }),
+        }
+    }
+
+    /// Whether this is `cuda-sim`'s device ([`Device::simulated`]).
+    pub fn is_simulated(&self) -> bool {
+        self.inner.context.is_none()
     }
 
     /// The device's ordinal.
@@ -65,6 +88,9 @@ impl Device {
     /// Waits for all work on the device. A kernel that failed while running gives
     /// [`CudaError::Fault`].
     pub fn synchronize(&self) -> Result<()> {
+        if self.is_simulated() {
+            return Ok(());
+        }
         self.bind().map_err(|e| self.wait_error("cuCtxSetCurrent", e))?;
         cudarc::driver::result::ctx::synchronize().map_err(|e| self.wait_error("cuCtxSynchronize", e))
     }
@@ -98,12 +124,21 @@ impl Device {
         if dst.is_empty() {
             return Ok(());
         }
+        if self.is_simulated() {
+            // SAFETY: the caller guarantees `src` holds `dst.len()` bytes (host memory here).
+            unsafe { std::ptr::copy_nonoverlapping(src as *const u8, dst.as_mut_ptr(), dst.len()) };
+            return Ok(());
+        }
         // SAFETY: the caller guarantees `src` holds `dst.len()` bytes; any byte is a valid u8.
         unsafe { cudarc::driver::result::memcpy_dtoh_sync(dst, src) }.map_err(|e| self.wait_error("cuMemcpyDtoH", e))
     }
 
     /// (free, total) device memory in bytes.
     pub fn memory_info(&self) -> Result<(u64, u64)> {
+        if self.is_simulated() {
+            let total = self.inner.properties.total_memory;
+            return Ok((total, total));
+        }
         self.bind().map_err(|e| driver_error("cuCtxSetCurrent", e))?;
         let (free, total) = cudarc::driver::result::mem_get_info().map_err(|e| driver_error("cuMemGetInfo", e))?;
         Ok((free as u64, total as u64))
@@ -114,6 +149,9 @@ impl Device {
     /// reserves this much local memory for every thread that can be resident at once.
     pub fn ensure_stack_size(&self, bytes: usize) -> Result<()> {
         use cudarc::driver::sys::CUlimit;
+        if self.is_simulated() {
+            return Ok(());
+        }
         self.bind().map_err(|e| driver_error("cuCtxSetCurrent", e))?;
         let now = cudarc::driver::result::ctx::get_limit(CUlimit::CU_LIMIT_STACK_SIZE)
             .map_err(|e| driver_error("cuCtxGetLimit", e))?;
@@ -126,17 +164,24 @@ impl Device {
 
     /// Makes this device's context current on the calling thread.
     pub(crate) fn bind(&self) -> std::result::Result<(), DriverError> {
-        self.inner.context.bind_to_thread()
+        match &self.inner.context {
+            Some(c) => c.bind_to_thread(),
+            None => Ok(()),
+        }
     }
 
     pub(crate) fn raw_context(&self) -> sys::CUcontext {
-        self.inner.context.cu_ctx()
+        match &self.inner.context {
+            Some(c) => c.cu_ctx(),
+            None => std::ptr::null_mut(),
+        }
     }
 
     /// Whether two handles use the same CUDA context (two opens of one ordinal share the
     /// primary context).
     pub(crate) fn same_context(&self, other: &Device) -> bool {
-        Arc::ptr_eq(&self.inner, &other.inner) || self.raw_context() == other.raw_context()
+        Arc::ptr_eq(&self.inner, &other.inner)
+            || (!self.is_simulated() && !other.is_simulated() && self.raw_context() == other.raw_context())
     }
 
     /// Records the kernel just launched, for [`CudaError::Fault`] messages.

@@ -20,6 +20,8 @@ use crate::device::Device;
 use crate::element::{DeviceElement, ElementType};
 use crate::error::{CudaError, Result};
 
+/// `kDLCPU`: host memory (cuda-sim's device arrays live there).
+pub const DL_CPU: i32 = 1;
 /// `kDLCUDA`: memory of a CUDA device.
 pub const DL_CUDA: i32 = 2;
 /// `kDLCUDAManaged`: CUDA managed (unified) memory, which kernels of the device also read.
@@ -106,10 +108,38 @@ pub fn dl_dtype(t: ElementType) -> DLDataType {
 /// # Safety
 /// `t.shape` (and `t.strides` unless null) must point to `t.ndim` values.
 pub unsafe fn check_tensor<T: DeviceElement>(t: &DLTensor, ordinal: usize) -> Result<(u64, Vec<usize>)> {
-    let bad = |message: String| Err(CudaError::Shape { message: format!("DLPack tensor: {message}") });
     if t.device.device_type != DL_CUDA && t.device.device_type != DL_CUDA_MANAGED {
-        return bad(format!("device type {} is not CUDA memory (kDLCUDA = 2)", t.device.device_type));
+        return Err(CudaError::Shape {
+            message: format!("DLPack tensor: device type {} is not CUDA memory (kDLCUDA = 2)", t.device.device_type),
+        });
     }
+    // SAFETY: the caller's contract.
+    unsafe { check_layout::<T>(t, ordinal) }
+}
+
+/// [`check_tensor`] for cuda-sim's device, whose arrays are host memory: a `kDLCPU` tensor.
+///
+/// # Safety
+/// As [`check_tensor`].
+unsafe fn check_host_tensor<T: DeviceElement>(t: &DLTensor) -> Result<(u64, Vec<usize>)> {
+    if t.device.device_type != DL_CPU {
+        return Err(CudaError::Shape {
+            message: format!(
+                "DLPack tensor: device type {} is not host memory (kDLCPU = 1), which cuda-sim's arrays are",
+                t.device.device_type
+            ),
+        });
+    }
+    // SAFETY: the caller's contract.
+    unsafe { check_layout::<T>(t, t.device.device_id.max(0) as usize) }
+}
+
+/// The checks of a tensor's device ordinal, element type, shape and strides.
+///
+/// # Safety
+/// As [`check_tensor`].
+unsafe fn check_layout<T: DeviceElement>(t: &DLTensor, ordinal: usize) -> Result<(u64, Vec<usize>)> {
+    let bad = |message: String| Err(CudaError::Shape { message: format!("DLPack tensor: {message}") });
     if t.device.device_id as i64 != ordinal as i64 {
         return bad(format!("it lives on CUDA device {}, this array's device is {ordinal}", t.device.device_id));
     }
@@ -184,7 +214,11 @@ impl<T: DeviceElement> DeviceArray<T> {
             shape[k] = self.shape()[k] as i64;
             strides[k] = self.strides()[k] as i64;
         }
-        let device = DLDevice { device_type: DL_CUDA, device_id: self.device().ordinal() as i32 };
+        let device = if self.device().is_simulated() {
+            DLDevice { device_type: DL_CPU, device_id: 0 }
+        } else {
+            DLDevice { device_type: DL_CUDA, device_id: self.device().ordinal() as i32 }
+        };
         let data = self.device_ptr() as *mut c_void;
         let ctx = Box::into_raw(Box::new(Exported { _array: self, shape, strides }));
         // SAFETY: `ctx` is a live box; its arrays stay where they are until the deleter.
@@ -216,7 +250,13 @@ impl<T: DeviceElement> DeviceArray<T> {
             return Err(CudaError::Shape { message: "DLPack tensor: null pointer".into() });
         }
         // SAFETY: the caller guarantees a valid managed tensor.
-        let (ptr, shape) = unsafe { check_tensor::<T>(&(*tensor).dl_tensor, device.ordinal())? };
+        let (ptr, shape) = if device.is_simulated() {
+            // SAFETY: as below.
+            unsafe { check_host_tensor::<T>(&(*tensor).dl_tensor)? }
+        } else {
+            // SAFETY: the caller guarantees a valid managed tensor.
+            unsafe { check_tensor::<T>(&(*tensor).dl_tensor, device.ordinal())? }
+        };
         DeviceArray::adopt(device, ptr, &shape, Owner::DlPack(crate::array::Managed(tensor)))
     }
 }

@@ -72,10 +72,21 @@ fn log_text(buffer: &[u8], reported: usize) -> String {
     String::from_utf8_lossy(&filled[..end]).trim_end().to_string()
 }
 
+/// What loading machine code on cuda-sim's device gives: it has no driver (kernels reach it
+/// compiled for the CPU, through the facade).
+fn simulated_no_ptx() -> CudaError {
+    CudaError::NoDriver {
+        reason: "cuda-sim's device runs kernels compiled for this CPU (twinjit::sim), not PTX or cubins".into(),
+    }
+}
+
 impl Device {
     /// Loads PTX text into this device's context (the driver JIT-compiles it for the device).
     /// Rejected PTX gives [`CudaError::ModuleLoad`] with the JIT's error log.
     pub fn load_ptx(&self, ptx: &str) -> Result<CudaModule> {
+        if self.is_simulated() {
+            return Err(simulated_no_ptx());
+        }
         let image = ptx_image(ptx)?;
         self.bind().map_err(|e| driver_error("cuCtxSetCurrent", e))?;
 
@@ -125,6 +136,9 @@ impl Device {
     /// without compiling again: what a cache stores so that a later process skips the JIT.
     /// Rejected PTX gives [`CudaError::ModuleLoad`] with the JIT's error log.
     pub fn ptx_to_cubin(&self, ptx: &str) -> Result<Vec<u8>> {
+        if self.is_simulated() {
+            return Err(simulated_no_ptx());
+        }
         let image = ptx_image(ptx)?;
         self.bind().map_err(|e| driver_error("cuCtxSetCurrent", e))?;
         let mut error_log = vec![0u8; LOG_BYTES];
@@ -184,6 +198,9 @@ impl Device {
     /// so `cubin` must be an image a CUDA toolchain or driver produced (such as the bytes of
     /// [`Device::ptx_to_cubin`], or a cache entry whose checksum covers them).
     pub unsafe fn load_cubin(&self, cubin: &[u8]) -> Result<CudaModule> {
+        if self.is_simulated() {
+            return Err(simulated_no_ptx());
+        }
         check_elf(cubin).map_err(|why| CudaError::ModuleLoad {
             code: "CUDA_ERROR_INVALID_IMAGE".into(),
             log: format!("not a well-formed cubin: {why}"),
@@ -337,7 +354,7 @@ fn param_sizes(function: sys::CUfunction) -> Option<Vec<usize>> {
 }
 
 /// What the driver reports about a compiled kernel (`cuFuncGetAttribute`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct KernelAttributes {
     /// The most threads per block this kernel can be launched with (its registers or launch
     /// bounds may make it lower than the device's limit).

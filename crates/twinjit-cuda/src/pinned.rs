@@ -31,6 +31,8 @@ pub struct PinnedBuffer<T: DeviceElement> {
     len: usize,
     /// The event after the last asynchronous copy that touches this buffer, until waited for.
     pending: Mutex<Option<Event>>,
+    /// cuda-sim's buffer: plain host memory (`ptr` points into it), freed with it.
+    host: Option<Vec<u128>>,
 }
 
 // SAFETY: the buffer owns its allocation (plain data elements); the only shared state is the
@@ -55,6 +57,11 @@ impl<T: DeviceElement> PinnedBuffer<T> {
         let bytes = len.checked_mul(T::TYPE.size()).ok_or_else(|| CudaError::Shape {
             message: format!("{len} elements of {} need more bytes than fit in memory", T::TYPE.name()),
         })?;
+        if device.is_simulated() {
+            let mut host = vec![0u128; bytes.max(T::TYPE.size()).div_ceil(16)];
+            let ptr = host.as_mut_ptr().cast::<T>();
+            return Ok(PinnedBuffer { device: device.clone(), ptr, len, pending: Mutex::new(None), host: Some(host) });
+        }
         device.bind().map_err(|e| driver_error("cuCtxSetCurrent", e))?;
         let alloc = bytes.max(T::TYPE.size());
         // SAFETY: a context is current; flags 0 is a plain page-locked allocation.
@@ -63,7 +70,7 @@ impl<T: DeviceElement> PinnedBuffer<T> {
         // SAFETY: the allocation holds `alloc` writable bytes; all-zero bytes are a valid value of
         // every element type (numbers and bools).
         unsafe { std::ptr::write_bytes(raw.cast::<u8>(), 0, alloc) };
-        Ok(PinnedBuffer { device: device.clone(), ptr: raw.cast(), len, pending: Mutex::new(None) })
+        Ok(PinnedBuffer { device: device.clone(), ptr: raw.cast(), len, pending: Mutex::new(None), host: None })
     }
 
     /// A pinned copy of `data`.
@@ -153,6 +160,12 @@ impl<T: DeviceElement> PinnedBuffer<T> {
         if !self.ready_to_copy(array, stream, "cuMemcpyHtoDAsync")? {
             return Ok(());
         }
+        if self.host.is_some() {
+            // SAFETY: cuda-sim: both are `len` elements of host memory (checked), distinct
+            // allocations.
+            unsafe { std::ptr::copy_nonoverlapping(self.ptr, array.device_ptr() as *mut T, self.len) };
+            return Ok(());
+        }
         // SAFETY: the device allocation holds `len` elements (checked), the source is `len`
         // pinned elements that stay allocated and unwritten until the event recorded next is
         // reached (every access and the drop wait for it), and the stream is live.
@@ -171,6 +184,11 @@ impl<T: DeviceElement> PinnedBuffer<T> {
         if !self.ready_to_copy(array, stream, "cuMemcpyDtoHAsync")? {
             return Ok(());
         }
+        if self.host.is_some() {
+            // SAFETY: as in `copy_to_device_async`.
+            unsafe { std::ptr::copy_nonoverlapping(array.device_ptr() as *const T, self.ptr, self.len) };
+            return Ok(());
+        }
         // SAFETY: as above; the destination is `len` pinned elements that no Rust reference
         // reaches until the event recorded next is reached (`&mut self` now, a wait later).
         let dst = unsafe { std::slice::from_raw_parts_mut(self.ptr, self.len) };
@@ -186,7 +204,7 @@ impl<T: DeviceElement> Drop for PinnedBuffer<T> {
     fn drop(&mut self) {
         // A copy still reading or writing the buffer finishes before it is freed.
         let _ = self.wait();
-        if self.device.bind().is_ok() {
+        if self.host.is_none() && self.device.bind().is_ok() {
             // SAFETY: `ptr` came from cuMemHostAlloc and is freed only here, once, with no copy
             // in flight.
             let _ = unsafe { result::free_host(self.ptr.cast()) };

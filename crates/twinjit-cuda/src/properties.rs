@@ -37,6 +37,30 @@ pub struct DeviceProperties {
 }
 
 impl DeviceProperties {
+    /// The device `cuda-sim` stands in for: an NVIDIA H200's limits (compute capability 9.0,
+    /// 132 multiprocessors, 1024 threads per block, 48 KiB of shared memory per block, 227 KiB
+    /// with opt-in), so a launch the H200 would refuse is refused on the CPU too.
+    pub fn cuda_sim_model() -> DeviceProperties {
+        DeviceProperties {
+            ordinal: 0,
+            name: "cuda-sim (an NVIDIA H200's limits, on this CPU)".to_string(),
+            compute_capability: (9, 0),
+            total_memory: 150_000_000_000,
+            multiprocessors: 132,
+            max_threads_per_block: 1024,
+            max_block_dim: [1024, 1024, 64],
+            max_grid_dim: [2147483647, 65535, 65535],
+            max_shared_memory_per_block: 48 * 1024,
+            max_shared_memory_per_block_optin: 227 * 1024,
+            warp_size: 32,
+            clock_rate_khz: 0,
+            memory_clock_rate_khz: 0,
+            memory_bus_width: 0,
+            l2_cache_bytes: 50 * 1024 * 1024,
+            pci_bus_id: "cuda-sim".to_string(),
+        }
+    }
+
     /// The PTX target name of this device, e.g. "sm_90".
     pub fn arch(&self) -> String {
         format!("sm_{}{}", self.compute_capability.0, self.compute_capability.1)

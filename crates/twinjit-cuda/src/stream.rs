@@ -37,7 +37,7 @@ unsafe impl Sync for StreamInner {}
 
 impl Drop for StreamInner {
     fn drop(&mut self) {
-        if self.owned && self.device.bind().is_ok() {
+        if self.owned && !self.device.is_simulated() && self.device.bind().is_ok() {
             // SAFETY: the stream was created by cuStreamCreate in this context and is destroyed
             // only here, once; pending work still completes (the driver defers the release).
             let _ = unsafe { result::stream::destroy(self.raw) };
@@ -60,6 +60,10 @@ impl Stream {
     }
 
     pub(crate) fn create(device: Device, non_blocking: bool) -> Result<Stream> {
+        if device.is_simulated() {
+            // cuda-sim: work runs to completion when queued; a stream orders nothing more.
+            return Ok(Stream { inner: Arc::new(StreamInner { device, raw: result::stream::null(), owned: true }) });
+        }
         device.bind().map_err(|e| driver_error("cuCtxSetCurrent", e))?;
         let kind =
             if non_blocking { result::stream::StreamKind::NonBlocking } else { result::stream::StreamKind::Default };
@@ -85,6 +89,9 @@ impl Stream {
     /// [`CudaError::Fault`].
     pub fn synchronize(&self) -> Result<()> {
         let device = &self.inner.device;
+        if device.is_simulated() {
+            return Ok(());
+        }
         device.bind().map_err(|e| device.wait_error("cuCtxSetCurrent", e))?;
         // SAFETY: the stream handle is live (owned by `self`, or the null stream).
         unsafe { result::stream::synchronize(self.inner.raw) }.map_err(|e| device.wait_error("cuStreamSynchronize", e))
@@ -93,10 +100,15 @@ impl Stream {
     /// Records an event (timing enabled) after the work queued so far.
     pub fn record_event(&self) -> Result<Event> {
         let device = &self.inner.device;
+        if device.is_simulated() {
+            // cuda-sim: the work queued so far is done; the event is this moment.
+            let at = Some(std::time::Instant::now());
+            return Ok(Event { device: device.clone(), raw: std::ptr::null_mut(), at });
+        }
         device.bind().map_err(|e| driver_error("cuCtxSetCurrent", e))?;
         let raw = result::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT)
             .map_err(|e| driver_error("cuEventCreate", e))?;
-        let event = Event { device: device.clone(), raw };
+        let event = Event { device: device.clone(), raw, at: None };
         // SAFETY: both handles are live and belong to the current context.
         unsafe { result::event::record(event.raw, self.inner.raw) }.map_err(|e| driver_error("cuEventRecord", e))?;
         Ok(event)
@@ -107,6 +119,8 @@ impl Stream {
 pub struct Event {
     device: Device,
     raw: sys::CUevent,
+    /// cuda-sim's events: when it was recorded (the host's clock).
+    at: Option<std::time::Instant>,
 }
 
 // SAFETY: a CUevent is a driver handle usable from any thread once its context is current,
@@ -117,7 +131,7 @@ unsafe impl Sync for Event {}
 
 impl Drop for Event {
     fn drop(&mut self) {
-        if self.device.bind().is_ok() {
+        if self.at.is_none() && self.device.bind().is_ok() {
             // SAFETY: the event was created by cuEventCreate and is destroyed only here, once.
             let _ = unsafe { result::event::destroy(self.raw) };
         }
@@ -133,6 +147,9 @@ impl fmt::Debug for Event {
 impl Event {
     /// Waits until the device has reached this event.
     pub fn synchronize(&self) -> Result<()> {
+        if self.at.is_some() {
+            return Ok(());
+        }
         self.device.bind().map_err(|e| self.device.wait_error("cuCtxSetCurrent", e))?;
         // SAFETY: the event handle is live (owned by `self`).
         unsafe { result::event::synchronize(self.raw) }.map_err(|e| self.device.wait_error("cuEventSynchronize", e))
@@ -146,6 +163,10 @@ impl Event {
                 code: "CUDA_ERROR_INVALID_CONTEXT".to_string(),
                 message: "the two events belong to different devices".to_string(),
             });
+        }
+        if let (Some(a), Some(b)) = (self.at, later.at) {
+            let ms = b.saturating_duration_since(a).as_secs_f64() * 1e3;
+            return Ok(if b >= a { ms as f32 } else { -(a.duration_since(b).as_secs_f64() * 1e3) as f32 });
         }
         self.synchronize()?;
         later.synchronize()?;

@@ -839,6 +839,11 @@ impl SimProgram {
         self.layout.grid_sync
     }
 
+    /// Bytes of the program's static shared arrays (a block's, laid out).
+    pub fn static_shared_bytes(&self) -> usize {
+        self.layout.static_bytes
+    }
+
     /// Runs the kernel over `launch` on `args`, flattened into 8-byte slots as for a host call
     /// (see [`crate::abi`]).
     ///

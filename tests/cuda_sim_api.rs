@@ -1,0 +1,120 @@
+//! `Target::CudaSim` behind the API written for `Target::Cuda`: device arrays, launches,
+//! streams, events, pinned buffers, launch limits and errors at synchronize, as a Rust
+//! program for a GPU uses them, with no GPU (the whole corpus through this API is
+//! `gpu_corpus.rs`'s `kernel_corpus_matches_the_interpreter_on_cuda_sim_through_the_gpu_api`).
+
+#![cfg(feature = "cuda")]
+
+use twinjit::cuda::{dlpack, DeviceArray, LaunchConfig, PinnedBuffer};
+use twinjit::{Engine, Error, Target};
+
+const SRC: &str = r#"
+import numpy as np
+from numba import cuda
+
+
+@cuda.jit
+def axpy(a, x, y):
+    i = cuda.grid(1)
+    if i < y.size:
+        y[i] = a * x[i] + y[i]
+
+
+@cuda.jit
+def block_max(x, out):
+    buf = cuda.shared.array(128, dtype=np.float32)
+    t = cuda.threadIdx.x
+    i = cuda.grid(1)
+    buf[t] = x[i] if i < x.size else -1e30
+    cuda.syncthreads()
+    s = 64
+    while s > 0:
+        if t < s:
+            buf[t] = max(buf[t], buf[t + s])
+        cuda.syncthreads()
+        s //= 2
+    if t == 0:
+        out[cuda.blockIdx.x] = buf[0]
+
+
+@cuda.jit(boundscheck=False)
+def past_the_end(y):
+    i = cuda.grid(1)
+    y[i + 1] = 1.0
+"#;
+
+fn engine() -> Engine {
+    Engine::new(Target::CudaSim).expect("cuda-sim needs no GPU")
+}
+
+#[test]
+fn a_gpu_program_runs_unchanged_on_cuda_sim() {
+    let engine = engine();
+    let device = engine.device().expect("a device");
+    assert!(device.is_simulated());
+    assert_eq!(device.properties().max_threads_per_block, 1024);
+    let m = engine.load("sim_api.py", SRC).unwrap();
+    let n = 1000;
+    let x: Vec<f64> = (0..n).map(f64::from).collect();
+    let dx = engine.to_device(&x).unwrap();
+    let mut dy = engine.zeros::<f64>(&[n as usize]).unwrap();
+    dy.copy_from_host(&vec![1.0; n as usize]).unwrap();
+    let axpy = m.kernel("axpy").unwrap();
+    axpy.launch(LaunchConfig::linear(4, 256), (2.0f64, &dx, &dy)).unwrap();
+    engine.synchronize().unwrap();
+    let y = dy.to_vec().unwrap();
+    assert_eq!(y[999], 1999.0);
+    assert!(y.iter().enumerate().all(|(i, v)| *v == 2.0 * i as f64 + 1.0));
+
+    // A non-blocking stream, events around the launch, pinned buffers with async copies.
+    let stream = device.new_non_blocking_stream().unwrap();
+    let xs: Vec<f32> = (0..512).map(|k| ((k * 37) % 509) as f32).collect();
+    let pinned = PinnedBuffer::from_slice(device, &xs).unwrap();
+    let mut dxs: DeviceArray<f32> = engine.zeros(&[512]).unwrap();
+    pinned.copy_to_device_async(&mut dxs, &stream).unwrap();
+    let out: DeviceArray<f32> = engine.zeros(&[4]).unwrap();
+    let start = stream.record_event().unwrap();
+    m.kernel("block_max").unwrap().launch_on(&stream, LaunchConfig::linear(4, 128), (&dxs, &out)).unwrap();
+    let end = stream.record_event().unwrap();
+    let mut back = PinnedBuffer::<f32>::zeros(device, 4).unwrap();
+    back.copy_from_device_async(&out, &stream).unwrap();
+    stream.synchronize().unwrap();
+    assert!(start.elapsed_ms(&end).unwrap() >= 0.0);
+    let want: Vec<f32> = xs.chunks(128).map(|c| c.iter().cloned().fold(f32::MIN, f32::max)).collect();
+    assert_eq!(back.as_slice().unwrap(), &want[..]);
+}
+
+#[test]
+fn limits_and_errors_come_where_a_gpu_gives_them() {
+    let engine = engine();
+    let m = engine.load("sim_api.py", SRC).unwrap();
+    let dy = engine.zeros::<f64>(&[64]).unwrap();
+    // A block the H200 cannot run: refused at launch, naming the limit.
+    let e = m.kernel("past_the_end").unwrap().launch(LaunchConfig::linear(1, 2048), (&dy,)).unwrap_err();
+    assert!(matches!(e, Error::Cuda { .. }), "{e}");
+    assert!(e.to_string().contains("2048"), "{e}");
+    // An access out of bounds: the launch returns, synchronize reports it with the thread
+    // (bounds are always checked on cuda-sim, whatever the decorator says: its memory is the
+    // host's).
+    m.kernel("past_the_end").unwrap().launch(LaunchConfig::linear(2, 32), (&dy,)).unwrap();
+    let e = engine.synchronize().unwrap_err();
+    assert_eq!(e.python_exception(), Some("IndexError"), "{e}");
+    assert!(e.to_string().contains("thread (31, 0, 0) of block (1, 0, 0)"), "{e}");
+    engine.synchronize().expect("the error was reported once");
+    // verify never compares the CPU with itself.
+    let e = m.kernel("axpy").unwrap().verify(LaunchConfig::linear(1, 64), (1.0f64, &dy, &dy), None).unwrap_err();
+    assert!(e.to_string().contains("never compares the CPU with itself"), "{e}");
+}
+
+#[test]
+fn dlpack_exchanges_host_memory() {
+    let engine = engine();
+    let a = engine.to_device(&[1.5f32, 2.5, 3.5]).unwrap();
+    let t = a.into_dlpack();
+    // SAFETY: `t` is the managed tensor just exported; it is consumed once, below.
+    let device_type = unsafe { (*t).dl_tensor.device.device_type };
+    assert_eq!(device_type, dlpack::DL_CPU);
+    // SAFETY: as above: a valid managed tensor, handed over.
+    let back = unsafe { DeviceArray::<f32>::from_dlpack(engine.device().unwrap(), t) }.unwrap();
+    assert_eq!(back.to_vec().unwrap(), vec![1.5, 2.5, 3.5]);
+}
