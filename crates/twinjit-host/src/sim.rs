@@ -215,9 +215,7 @@ fn is_barrier(op: i64) -> bool {
 /// `t` is the running thread's [`SimThread`], on a coroutine the scheduler started.
 pub(crate) unsafe extern "C" fn sync(t: *mut SimThread, op: i64, pred: i64, site: i64) -> i64 {
     // SAFETY: compiled code passes its own error-record pointer, which is the thread's.
-    let t = unsafe { &mut *t };
-    t.wait = Wait { op, site, mask: 0, value: pred, b: 0 };
-    suspend(t)
+    unsafe { suspend(t, Wait { op, site, mask: 0, value: pred, b: 0 }) }
 }
 
 /// A warp operation: suspends the thread until its warp's lanes meet there; the lane's result
@@ -227,21 +225,31 @@ pub(crate) unsafe extern "C" fn sync(t: *mut SimThread, op: i64, pred: i64, site
 /// As [`sync`].
 pub(crate) unsafe extern "C" fn warp(t: *mut SimThread, op: i64, mask: i64, value: i64, b: i64, site: i64) -> i64 {
     // SAFETY: as in `sync`.
-    let t = unsafe { &mut *t };
-    t.wait = Wait { op, site, mask, value, b };
-    suspend(t)
+    unsafe { suspend(t, Wait { op, site, mask, value, b }) }
 }
 
-fn suspend(t: &mut SimThread) -> i64 {
-    if t.yielder.is_null() {
-        // Not on a coroutine (not reached: a program with a synchronisation point always runs
-        // its threads as coroutines).
-        return 0;
+/// Records what thread `t` waits at and suspends it; the value the scheduler resumes it with.
+/// Only raw pointers: while the thread is suspended the scheduler writes its record, so no
+/// reference to it may live across the switch (a `&mut` would let the compiler read
+/// `resume_value` before it).
+///
+/// # Safety
+/// `t` is the running thread's record, on a coroutine the scheduler started.
+unsafe fn suspend(t: *mut SimThread, wait: Wait) -> i64 {
+    // SAFETY: the caller's contract; each access is a short-lived place expression.
+    unsafe {
+        std::ptr::write_volatile(&raw mut (*t).wait, wait);
+        let y = std::ptr::read_volatile(&raw const (*t).yielder);
+        if y.is_null() {
+            // Not on a coroutine (not reached: a program with a synchronisation point always
+            // runs its threads as coroutines).
+            return 0;
+        }
+        // The yielder belongs to the coroutine running this code, which is suspended only
+        // here and resumed by the scheduler that owns `t`.
+        (*y).suspend(());
+        std::ptr::read_volatile(&raw const (*t).resume_value)
     }
-    // SAFETY: the yielder belongs to the coroutine running this code, which is suspended
-    // only here and resumed by the scheduler that owns `t`.
-    unsafe { (*t.yielder).suspend(()) };
-    t.resume_value
 }
 
 /// `cuda.atomic.*` on the element at `ptr`: `code` is `dtype << 8 | op` (the indices of
@@ -773,18 +781,65 @@ enum State {
     Done,
 }
 
+/// A block's thread records, behind a raw pointer: suspended coroutines hold pointers to them
+/// and write them when resumed, so the scheduler reaches them only through short-lived
+/// references made from this pointer, never through a `&mut` that spans a resume (which the
+/// compiler may assume nothing else writes).
+struct ThreadTable {
+    ptr: *mut SimThread,
+    len: usize,
+}
+
+impl ThreadTable {
+    fn new(threads: Vec<SimThread>) -> ThreadTable {
+        let boxed = threads.into_boxed_slice();
+        let len = boxed.len();
+        ThreadTable { ptr: Box::into_raw(boxed) as *mut SimThread, len }
+    }
+
+    /// Thread `t`'s record (no coroutine runs while the reference lives).
+    fn get(&self, t: usize) -> &SimThread {
+        assert!(t < self.len);
+        // SAFETY: in bounds; the scheduler is the only code running while it holds this.
+        unsafe { &*self.ptr.add(t) }
+    }
+
+    #[allow(clippy::mut_from_ref)]
+    fn get_mut(&self, t: usize) -> &mut SimThread {
+        assert!(t < self.len);
+        // SAFETY: as `get`; the scheduler makes one such reference at a time.
+        unsafe { &mut *self.ptr.add(t) }
+    }
+
+    fn raw(&self, t: usize) -> *mut SimThread {
+        assert!(t < self.len);
+        // SAFETY: in bounds of the allocation.
+        unsafe { self.ptr.add(t) }
+    }
+}
+
+impl Drop for ThreadTable {
+    fn drop(&mut self) {
+        // SAFETY: made by `Box::into_raw` of a boxed slice of `len`, freed only here (after the
+        // block's coroutines, which `Block`'s drop abandons first).
+        unsafe { drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(self.ptr, self.len))) };
+    }
+}
+
 /// One block while it runs (coroutine mode).
 struct Block<'a> {
     prog: &'a SimProgram,
     block_idx: [u32; 3],
     args: *const u64,
-    threads: Vec<SimThread>,
+    threads: ThreadTable,
     cos: Vec<Option<ThreadCo>>,
     states: Vec<State>,
     // Kept alive while the block runs: the threads' `shared` points into it.
     _shared: Vec<u128>,
-    /// The race checker (the threads' `race` points at it).
-    race: Option<Box<RaceBlock>>,
+    /// The race checker (the threads' `race` points at it; null when off), from
+    /// `Box::into_raw`: the threads write it while they run, so the scheduler reaches it only
+    /// through this pointer, as the thread records.
+    race: *mut RaceBlock,
     stack_size: usize,
 }
 
@@ -797,6 +852,10 @@ impl Drop for Block<'_> {
     fn drop(&mut self) {
         for co in self.cos.iter_mut().filter_map(Option::take) {
             recycle(co);
+        }
+        if !self.race.is_null() {
+            // SAFETY: from `Box::into_raw` in `new_block`, freed only here, after the coroutines.
+            unsafe { drop(Box::from_raw(self.race)) };
         }
     }
 }
@@ -927,7 +986,7 @@ impl SimProgram {
         }
         while let Some(first) = parked.first() {
             if let Some([x, y, z]) = finished {
-                let w = first.threads[0].wait;
+                let w = first.threads.get(0).wait;
                 return Err(first.divergence(
                     0,
                     &w,
@@ -942,7 +1001,8 @@ impl SimProgram {
                 g.grid_epoch += 1;
             }
             for mut block in parked {
-                if let Some(r) = block.race.as_mut() {
+                // SAFETY: the block's checker; no thread of it runs now.
+                if let Some(r) = unsafe { block.race.as_mut() } {
                     r.log.clear();
                 }
                 for t in 0..block.states.len() {
@@ -1074,16 +1134,15 @@ impl SimProgram {
         global: *mut GlobalRaces,
     ) -> Result<Block<'_>, SimError> {
         let mut shared = self.shared_buffer(launch);
-        let mut race = self.race_block(launch, block_idx, &shared, global);
-        let rp = race.as_deref_mut().map_or(std::ptr::null_mut(), |r| r as *mut RaceBlock);
-        let threads = self.block_threads(launch, block_idx, shared.as_mut_ptr() as *mut u8, rp);
+        let race = self.race_block(launch, block_idx, &shared, global).map_or(std::ptr::null_mut(), Box::into_raw);
+        let threads = self.block_threads(launch, block_idx, shared.as_mut_ptr() as *mut u8, race);
         let n = threads.len();
         Ok(Block {
             prog: self,
             race,
             block_idx,
             args,
-            threads,
+            threads: ThreadTable::new(threads),
             cos: (0..n).map(|_| None).collect(),
             states: (0..n).map(|_| State::Fresh).collect(),
             _shared: shared,
@@ -1094,7 +1153,7 @@ impl SimProgram {
 
 impl Block<'_> {
     fn who(&self, t: usize) -> SimThreadId {
-        SimThreadId { block: self.block_idx, thread: self.threads[t].tid }
+        SimThreadId { block: self.block_idx, thread: self.threads.get(t).tid }
     }
 
     fn divergence(&self, t: usize, w: &Wait, message: String) -> SimError {
@@ -1102,12 +1161,12 @@ impl Block<'_> {
     }
 
     fn waiting(&self, t: usize) -> Option<Wait> {
-        matches!(self.states[t], State::Waiting).then(|| self.threads[t].wait)
+        matches!(self.states[t], State::Waiting).then(|| self.threads.get(t).wait)
     }
 
     fn resume_with(&mut self, t: usize, value: i64) {
         if matches!(self.states[t], State::Waiting) {
-            self.threads[t].resume_value = value;
+            self.threads.get_mut(t).resume_value = value;
             self.states[t] = State::Ready;
         }
     }
@@ -1118,7 +1177,7 @@ impl Block<'_> {
             _ => DefaultStack::new(self.stack_size)
                 .map_err(|e| SimError::Resources(format!("a stack for a GPU thread: {e}")))?,
         };
-        let tp = &mut self.threads[t] as *mut SimThread as usize;
+        let tp = self.threads.raw(t) as usize;
         let args = self.args as usize;
         let entry: EntryFn = self.prog.program.entry;
         let ret_slots = self.prog.program.ret_slots;
@@ -1155,7 +1214,7 @@ impl Block<'_> {
                         }
                         if status != 0 {
                             let who = self.who(t);
-                            return Err(thread_error(&mut self.threads[t], who));
+                            return Err(thread_error(self.threads.get_mut(t), who));
                         }
                     }
                 }
@@ -1182,8 +1241,8 @@ impl Block<'_> {
             let Some(first) = (base..end).find(|&t| self.waiting(t).is_some_and(|w| !is_barrier(w.op))) else {
                 continue;
             };
-            let site = self.threads[first].wait.site;
-            let fop = self.threads[first].wait.op;
+            let site = self.threads.get(first).wait.site;
+            let fop = self.threads.get(first).wait.op;
             let at_site = |me: &Self, t: usize| me.waiting(t).is_some_and(|w| w.site == site && w.op == fop);
             let mut here = [false; 32];
             let mut masks = [0u32; 32];
@@ -1228,7 +1287,7 @@ impl Block<'_> {
                 masks[lane] = mask;
             }
             let width = end - base;
-            let value = |me: &Self, l: usize| me.threads[base + l].wait.value;
+            let value = |me: &Self, l: usize| me.threads.get(base + l).wait.value;
             let mut results = [0i64; 32];
             for lane in (0..width).filter(|&l| here[l]) {
                 let named = (0..width).filter(|&l| masks[lane] & (1 << l) != 0 && here[l]);
@@ -1256,7 +1315,7 @@ impl Block<'_> {
                         }
                     }
                     _ => {
-                        let b = self.threads[base + lane].wait.b & 31;
+                        let b = self.threads.get(base + lane).wait.b & 31;
                         let src = match fop {
                             op::SHFL_DOWN => lane as i64 + b,
                             op::SHFL_XOR => lane as i64 ^ b,
@@ -1275,7 +1334,8 @@ impl Block<'_> {
                 any = true;
             }
             // The lanes' accesses before the exchange are ordered before those after it.
-            if let Some(r) = self.race.as_mut() {
+            // SAFETY: the block's checker; no thread of it runs now.
+            if let Some(r) = unsafe { self.race.as_mut() } {
                 if let Some(e) = r.warp_epochs.get_mut(base / 32) {
                     *e += 1;
                 }
@@ -1324,7 +1384,8 @@ impl Block<'_> {
             self.resume_with(t, value);
         }
         // Everything before a barrier is ordered before everything after it.
-        if let Some(r) = self.race.as_mut() {
+        // SAFETY: the block's checker; no thread of it runs now.
+        if let Some(r) = unsafe { self.race.as_mut() } {
             r.log.clear();
             r.block_epoch += 1;
         }
