@@ -14,7 +14,8 @@ interpreter's figure is the `run_ms` its CLI reports (the launch, after parsing 
 cuda-sim's is the best launch of `twinjit bench` (compiled once, launched after a warm-up).
 Then the kernels of the GPU benchmark (`../shared/gpu_bench`, `--gpu-bench DIR`) at its
 `--small` sizes, inputs written by its own `bench_numba.py --write-inputs`. Each figure is the
-best of --rounds.
+best of --rounds. Before timing, one launch of each on cuda-sim and in the interpreter must write
+the same arrays (`--out`), or the script stops.
 """
 import argparse
 import json
@@ -78,11 +79,27 @@ def twinjit_args(spec):
     return out
 
 
+def outputs_agree(path, kernel, launch, argv):
+    """Whether one cuda-sim launch writes the arrays the interpreter's does (floats to 1e-12)."""
+    got = {}
+    with tempfile.TemporaryDirectory() as d:
+        for target in ("interp", "cuda-sim"):
+            out = os.path.join(d, target)
+            subprocess.run([TWINJIT, "run", path, kernel, "--target", target, "--out", out] + launch + argv,
+                           capture_output=True, text=True, check=True)
+            got[target] = {f: np.load(os.path.join(out, f)) for f in sorted(os.listdir(out)) if f.endswith(".npy")}
+    a, b = got["interp"], got["cuda-sim"]
+    return a.keys() == b.keys() and all(np.allclose(a[k], b[k], rtol=1e-12, atol=0) for k in a)
+
+
 def time_case(path, kernel, grid, block, spec, simulate, rounds):
-    """(simulator ms or None, interpreter ms, cuda-sim ms), each the best of `rounds`."""
+    """(simulator ms or None, interpreter ms, cuda-sim ms), each the best of `rounds`; raises if
+    cuda-sim's outputs differ from the interpreter's."""
     sim, interp, compiled = [], [], []
     launch = ["--launch", "%s,%s" % (launch_text(grid), launch_text(block))]
     argv = twinjit_args(spec)
+    if not outputs_agree(path, kernel, launch, argv):
+        raise SystemExit(f"{kernel}: cuda-sim's outputs differ from the interpreter's")
     for _ in range(rounds):
         if simulate:
             out = subprocess.run([sys.executable, "-c", SIM, path, kernel, repr(grid), repr(block), json.dumps(spec)],
