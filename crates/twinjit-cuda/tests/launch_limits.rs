@@ -3,24 +3,15 @@
 use expect_test::{expect, Expect};
 use twinjit_cuda::{check_launch, CudaError, DeviceProperties, LaunchConfig};
 
+/// An H200 as the driver names it: cuda-sim's model of one, under its real name.
 fn h200() -> DeviceProperties {
     DeviceProperties {
-        ordinal: 0,
         name: "NVIDIA H200".to_string(),
-        compute_capability: (9, 0),
-        total_memory: 150_000_000_000,
-        multiprocessors: 132,
-        max_threads_per_block: 1024,
-        max_block_dim: [1024, 1024, 64],
-        max_grid_dim: [2147483647, 65535, 65535],
-        max_shared_memory_per_block: 48 * 1024,
-        max_shared_memory_per_block_optin: 227 * 1024,
-        warp_size: 32,
         clock_rate_khz: 1_980_000,
         memory_clock_rate_khz: 3_201_000,
         memory_bus_width: 6144,
-        l2_cache_bytes: 50 * 1024 * 1024,
         pci_bus_id: "0000:18:00.0".to_string(),
+        ..DeviceProperties::cuda_sim_model()
     }
 }
 

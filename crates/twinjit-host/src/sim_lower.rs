@@ -42,6 +42,11 @@ impl FnLowering<'_, '_> {
     fn bits_of(&mut self, v: Value) -> cl::Value {
         let s = self.scalar(v);
         let x = self.one(v);
+        self.bits_of_value(x, s)
+    }
+
+    /// [`Self::bits_of`] of a lowered value of scalar type `s`.
+    fn bits_of_value(&mut self, x: cl::Value, s: Scalar) -> cl::Value {
         match s {
             Scalar::Float32 => {
                 let i = self.b.ins().bitcast(types::I32, MemFlagsData::new(), x);
@@ -254,14 +259,7 @@ impl FnLowering<'_, '_> {
         let s = self.scalar(v);
         let x = self.one(v);
         let c = self.cast(x, s, dt);
-        match dt {
-            Scalar::Float32 => {
-                let i = self.b.ins().bitcast(types::I32, MemFlagsData::new(), c);
-                self.b.ins().uextend(types::I64, i)
-            }
-            Scalar::Float64 => self.b.ins().bitcast(types::I64, MemFlagsData::new(), c),
-            _ => self.int_to_i64(c, dt),
-        }
+        self.bits_of_value(c, dt)
     }
 
     /// The address of `a[idx]` for an atomic: negative indices wrap as numba-cuda's do, and an
