@@ -336,6 +336,13 @@ impl Module {
     /// body does not compile: Numba too fails only when one is called), each as the located
     /// compile error that asking for it returns.
     pub fn refused(&self) -> Vec<(String, Error)> {
+        self.refusals(false)
+    }
+
+    /// [`Module::refused`]; with `all`, also the functions used only through copies specialised
+    /// for their calls' compile-time arguments (not errors of the module, but asking for one
+    /// gives why it does not compile on its own).
+    fn refusals(&self, all: bool) -> Vec<(String, Error)> {
         // A module loaded from a cached outline has none: modules with refusals keep no outline.
         if !self.inner.source.is_parsed() {
             return Vec::new();
@@ -345,12 +352,13 @@ impl Module {
             .module()
             .refused
             .iter()
+            .filter(|r| all || r.specialised_as.is_empty())
             .map(|r| (r.name.clone(), crate::source::compile_error(r.diagnostics.clone(), parsed.sources())))
             .collect()
     }
 
     fn refusal(&self, name: &str) -> Option<Error> {
-        self.refused().into_iter().find(|(n, _)| n == name).map(|(_, e)| e)
+        self.refusals(true).into_iter().find(|(n, _)| n == name).map(|(_, e)| e)
     }
 
     pub(crate) fn inner(&self) -> &ModuleInner {

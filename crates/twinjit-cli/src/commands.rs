@@ -43,7 +43,12 @@ pub fn check(file: &str, sigs: &[String], compile_plain: bool) -> Result<String,
     let mut out = String::new();
     let mut errors = String::new();
     for r in &m.module().refused {
-        let _ = writeln!(errors, "{}", twinjit::diag::render_all(&r.diagnostics, m.sources()));
+        if r.specialised_as.is_empty() {
+            let _ = writeln!(errors, "{}", twinjit::diag::render_all(&r.diagnostics, m.sources()));
+        } else {
+            // Used only with compile-time arguments, compiled as its copies (listed below).
+            let _ = writeln!(out, "{} (compiled only as {})", r.name, r.specialised_as.join(", "));
+        }
     }
     for f in m.functions() {
         let _ = writeln!(out, "{} ({})", f.name, f.attrs.kind.describe());

@@ -31,6 +31,7 @@ mod lower;
 mod module_level;
 mod params;
 mod signature;
+mod specialise;
 mod ssa;
 mod ufunc;
 

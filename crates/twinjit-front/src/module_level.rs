@@ -11,7 +11,7 @@ use crate::imports;
 use crate::lower::lower_function;
 use crate::params::Params;
 use crate::span;
-use ruff_python_ast::Stmt;
+use ruff_python_ast::{self as ast, Stmt};
 use twinjit_diag::{Diagnostic, FileId};
 use twinjit_ir::{Module, RefusedFunction};
 
@@ -74,49 +74,68 @@ pub(crate) fn lower(
             }
         }
     }
+    // Calls with dtypes, builtins or shapes as arguments call copies specialised for them.
+    let defs: Vec<&ast::StmtFunctionDef> =
+        body.iter().filter_map(|s| if let Stmt::FunctionDef(fd) = s { Some(fd) } else { None }).collect();
+    let specialised = crate::specialise::specialise(&defs, &mut env, file, text);
     // Pass 2: function bodies.
     let mut module = Module::default();
     // The errors of refused bodies, reported with the module's when the module fails too.
     let mut body_errors = Vec::new();
-    for stmt in body {
-        let Stmt::FunctionDef(fd) = stmt else { continue };
-        match read_decorators(fd, &env, file, text) {
+    for item in &specialised.items {
+        let fd = &*item.fd;
+        let refuse = |diagnostics: Vec<Diagnostic>| RefusedFunction {
+            name: fd.name.id.to_string(),
+            name_span: span(file, fd.name.range),
+            diagnostics,
+            specialised_as: specialised.literal_only.get(fd.name.id.as_str()).cloned().unwrap_or_default(),
+        };
+        // `decorated`: a body error of a decorated function is reported with the module's.
+        let (lowered, decorated) = match read_decorators(fd, &env, file, text) {
             Ok(Decorated::Plain) if options.plain_as_njit => {
                 // As `njit(pyfunc)`: compiled when it can be, refused on its own when not.
-                match lower_function(fd, plain_njit_attrs(), Default::default(), &env, file, text) {
-                    Ok(f) => module.functions.push(f),
-                    Err(diagnostics) => module.refused.push(RefusedFunction {
-                        name: fd.name.id.to_string(),
-                        name_span: span(file, fd.name.range),
-                        diagnostics,
-                    }),
-                }
+                (lower_function(fd, plain_njit_attrs(), Default::default(), &env, file, text), false)
             }
-            Ok(Decorated::Plain) => {} // a plain Python function: not compiled.
+            Ok(Decorated::Plain) => continue, // a plain Python function: not compiled.
             // A function whose body twinjit cannot compile is refused on its own, as Numba
             // fails only when such a function is called: the rest of the module loads, and
             // asking for it (or `twinjit check`) gives its located errors.
-            Ok(Decorated::Compiled(attrs, options)) => match lower_function(fd, attrs, options, &env, file, text) {
-                Ok(f) if f.options.ufunc.as_ref().is_some_and(|u| u.cuda) => {
+            Ok(Decorated::Compiled(attrs, options)) => (lower_function(fd, attrs, options, &env, file, text), true),
+            Ok(Decorated::Refused(diagnostics)) => {
+                module.refused.push(refuse(diagnostics));
+                continue;
+            }
+            Err(mut d) => {
+                diags.append(&mut d);
+                continue;
+            }
+        };
+        match lowered {
+            Ok(mut f) => {
+                if let Some((generic, bindings)) = &item.of {
+                    // The cache key's source: the `def`, and what the copy is of.
+                    f.source.push_str(&format!("\n# {generic} specialised for {bindings}\n"));
+                }
+                if f.options.ufunc.as_ref().is_some_and(|u| u.cuda) {
                     module.functions.extend(crate::ufunc::split_cuda(f))
+                } else if f.options.ufunc.is_some() {
+                    module.functions.extend(crate::ufunc::split(f))
+                } else {
+                    module.functions.push(f)
                 }
-                Ok(f) if f.options.ufunc.is_some() => module.functions.extend(crate::ufunc::split(f)),
-                Ok(f) => module.functions.push(f),
-                Err(diagnostics) => {
-                    body_errors.extend(diagnostics.iter().cloned());
-                    module.refused.push(RefusedFunction {
-                        name: fd.name.id.to_string(),
-                        name_span: span(file, fd.name.range),
-                        diagnostics,
-                    })
+            }
+            Err(mut diagnostics) => {
+                if let Some((generic, bindings)) = &item.of {
+                    let note = format!("in `{generic}` specialised for {bindings} (as `{}`)", fd.name.id);
+                    diagnostics = diagnostics.into_iter().map(|d| d.with_note(note.clone())).collect();
                 }
-            },
-            Ok(Decorated::Refused(diagnostics)) => module.refused.push(RefusedFunction {
-                name: fd.name.id.to_string(),
-                name_span: span(file, fd.name.range),
-                diagnostics,
-            }),
-            Err(mut d) => diags.append(&mut d),
+                let r = refuse(diagnostics);
+                // A function used only through its copies is not an error of the module.
+                if decorated && r.specialised_as.is_empty() {
+                    body_errors.extend(r.diagnostics.iter().cloned());
+                }
+                module.refused.push(r);
+            }
         }
     }
     if diags.is_empty() {
@@ -220,9 +239,15 @@ mod tests {
                 }
                 for r in &m.refused {
                     out += &format!("refused {}:\n", r.name);
+                    if !r.specialised_as.is_empty() {
+                        out += &format!("compiled only as {}\n", r.specialised_as.join(", "));
+                    }
                     for d in &r.diagnostics {
                         let at = d.primary.as_ref().map_or("", |l| &src[l.span.start as usize..l.span.end as usize]);
                         out += &format!("error: {} @ `{at}`\n", d.message);
+                        for n in &d.notes {
+                            out += &format!("note: {n}\n");
+                        }
                     }
                 }
                 out
@@ -396,6 +421,7 @@ def trap(x): return x
                 n: Host [(float64[:, ::1], Tuple(float64, float64, float64), bool)] cache=false fastmath=false DecoratorOptions { nopython: false, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: false, target_backend: None, locals: [], ufunc: None }
                 refused trap:
                 error: `trap`: `target_backend='cuda'` does not compile for a GPU @ `target_backend='cuda'`
+                note: Numba accepted `@jit(target_backend='cuda')` but never compiled it for a GPU: it silently ran on the CPU
             "#]],
         );
     }
@@ -427,6 +453,97 @@ def g(x): return x
                 error: Fortran-order ('F') arrays are not supported yet @ `'F'`
                 error: `float64` is a type, not a signature @ `float64`
                 error: object mode is not supported @ `nopython=False`
+            "#]],
+        );
+    }
+
+    #[test]
+    fn compile_time_arguments_specialise_the_callee_per_value() {
+        check(
+            r#"
+from numba import cuda, uint32, int64
+import math
+
+@cuda.jit(device=True)
+def binned(out, n, dt, op, k):
+    sm = cuda.shared.array(n, dt)
+    op(sm, 0, k)
+    cuda.syncthreads()
+    out[0] = sm[0]
+
+@cuda.jit(device=True)
+def apply(fn, x):
+    return fn(x)
+
+@cuda.jit
+def kernel(out, x):
+    binned(out, 32, uint32, cuda.atomic.add, 3)
+    binned(out, 16, int64, cuda.atomic.max, 4)
+    binned(out, 32, uint32, cuda.atomic.add, x[0])
+    x[0] = apply(math.sqrt, x[0]) + apply(math.sqrt, 2.0)
+"#,
+            expect![[r#"
+                apply: Device [] cache=false fastmath=false DecoratorOptions { nopython: false, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: false, target_backend: None, locals: [], ufunc: None }
+                kernel: Kernel [] cache=false fastmath=false DecoratorOptions { nopython: false, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: false, target_backend: None, locals: [], ufunc: None }
+                binned__lit1: Device [] cache=false fastmath=false DecoratorOptions { nopython: false, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: false, target_backend: None, locals: [], ufunc: None }
+                binned__lit2: Device [] cache=false fastmath=false DecoratorOptions { nopython: false, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: false, target_backend: None, locals: [], ufunc: None }
+                apply__lit1: Device [] cache=false fastmath=false DecoratorOptions { nopython: false, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: false, target_backend: None, locals: [], ufunc: None }
+                refused binned:
+                compiled only as binned__lit1, binned__lit2
+                error: the shape must be a constant @ `n`
+            "#]],
+        );
+    }
+
+    #[test]
+    fn untaken_literal_branches_are_pruned_a_failing_copy_names_its_bindings_and_plain_numbers_stay_arguments() {
+        check(
+            r#"
+from numba import njit
+import numpy as np
+
+@njit
+def pick(a, kind):
+    if kind == "sum":
+        return a.sum()
+    return a.undefined_method()
+
+@njit
+def sums(a):
+    return pick(a, "sum")
+
+@njit
+def bad(a):
+    return pick(a, "other")
+"#,
+            expect![[r#"
+                sums: Host [] cache=false fastmath=false DecoratorOptions { nopython: false, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: false, target_backend: None, locals: [], ufunc: None }
+                bad: Host [] cache=false fastmath=false DecoratorOptions { nopython: false, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: false, target_backend: None, locals: [], ufunc: None }
+                pick__lit1: Host [] cache=false fastmath=false DecoratorOptions { nopython: false, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: false, target_backend: None, locals: [], ufunc: None }
+                refused pick:
+                compiled only as pick__lit1, pick__lit2
+                error: strings are not supported @ `"sum"`
+                error: method call `.undefined_method()` is not supported @ `a.undefined_method()`
+                refused pick__lit2:
+                error: method call `.undefined_method()` is not supported @ `a.undefined_method()`
+                note: in `pick` specialised for kind="other" (as `pick__lit2`)
+            "#]],
+        );
+        check(
+            r#"
+from numba import njit
+
+@njit
+def scaled(x, k):
+    return x * k
+
+@njit
+def f(x):
+    return scaled(x, 3) + scaled(x, 0.5)
+"#,
+            expect![[r#"
+                scaled: Host [] cache=false fastmath=false DecoratorOptions { nopython: false, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: false, target_backend: None, locals: [], ufunc: None }
+                f: Host [] cache=false fastmath=false DecoratorOptions { nopython: false, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: false, target_backend: None, locals: [], ufunc: None }
             "#]],
         );
     }

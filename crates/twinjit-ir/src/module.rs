@@ -190,6 +190,10 @@ pub struct RefusedFunction {
     pub name_span: Span,
     /// Why, located (at least one).
     pub diagnostics: Vec<Diagnostic>,
+    /// When every use of the function passes compile-time arguments (a dtype, a builtin, a
+    /// shape), the copies compiled for them instead (`g__lit1`, ...): the function itself is
+    /// then not an error of the module, as Numba never compiles it either.
+    pub specialised_as: Vec<String>,
 }
 
 /// The compiled view of one source file.
