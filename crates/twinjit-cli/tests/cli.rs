@@ -195,6 +195,47 @@ fn a_refused_function_fails_check_but_its_neighbours_run() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A device function whose shared array's shape and dtype are parameters is compiled per call
+/// (Numba's literal dispatch): `check` lists it with its copies and exits 0, and a kernel that
+/// calls it runs on cuda-sim.
+#[test]
+fn a_function_used_with_literal_arguments_is_listed_with_its_copies() {
+    let file = root().join("tests/kernels_cuda/literal_args.py");
+    let f = file.to_str().unwrap();
+    let (code, out, err) = twinjit(&["check", f]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("binned_update (compiled only as binned_update__lit1, binned_update__lit2"), "{out}");
+    assert!(out.contains("scale_twice (kernel)") && out.contains("scaled (device function)"), "{out}");
+    let dir = std::env::temp_dir().join(format!("twinjit-cli-literal-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (x, o) = (dir.join("x.npy"), dir.join("out.npy"));
+    write_npy(&x, &[4], &[0.25, 2.0, 9.0, 10.5]);
+    write_npy(&o, &[4], &[0.0; 4]);
+    let (code, out, err) = twinjit(&[
+        "run",
+        f,
+        "roots_and_floors",
+        "--target",
+        "cuda-sim",
+        "--launch",
+        "1,8",
+        "--arg",
+        &format!("x={}", x.display()),
+        "--arg",
+        &format!("roots={}", o.display()),
+        "--arg",
+        &format!("floors={}", o.display()),
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let floors = std::fs::read(dir.join("floors.npy")).unwrap();
+    let tail: Vec<f64> =
+        floors[floors.len() - 32..].chunks(8).map(|b| f64::from_le_bytes(b.try_into().unwrap())).collect();
+    assert_eq!(tail, [0.0, 2.0, 9.0, 10.0]);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// `print()` in compiled code writes what Numba writes (tests/print/prints.expected, from
 /// real Numba by tests/print/verify_print.py), before the JSON line of `run`.
 #[test]
