@@ -41,6 +41,11 @@ def block_max(x, out):
 def past_the_end(y):
     i = cuda.grid(1)
     y[i + 1] = 1.0
+
+
+@cuda.jit
+def host_draws(y):
+    y[cuda.grid(1)] = np.random.random()
 "#;
 
 fn engine() -> Engine {
@@ -101,6 +106,10 @@ fn limits_and_errors_come_where_a_gpu_gives_them() {
     assert_eq!(e.python_exception(), Some("IndexError"), "{e}");
     assert!(e.to_string().contains("thread (31, 0, 0) of block (1, 0, 0)"), "{e}");
     engine.synchronize().expect("the error was reported once");
+    // What the GPU target refuses, cuda-sim refuses too (a kernel it runs compiles for the GPU).
+    let e = m.kernel("host_draws").unwrap().launch(LaunchConfig::linear(1, 32), (&dy,)).unwrap_err();
+    assert!(e.to_string().contains("drawing from `random` or `np.random` in a kernel is not supported"), "{e}");
+    assert!(e.to_string().contains("numba.cuda.random"), "{e}");
     // verify never compares the CPU with itself.
     let e = m.kernel("axpy").unwrap().verify(LaunchConfig::linear(1, 64), (1.0f64, &dy, &dy), None).unwrap_err();
     assert!(e.to_string().contains("never compares the CPU with itself"), "{e}");

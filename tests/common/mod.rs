@@ -512,7 +512,7 @@ pub fn host_only(e: &str) -> bool {
         "allocating arrays (np.empty, np.zeros, ...) is not supported",
         "returning an array from the GPU is not supported",
         "building or using a list is not supported",
-        "np.random is not available in kernels",
+        "np.random and the random module are not available in kernels",
     ]
     .iter()
     .any(|m| e.contains(m))

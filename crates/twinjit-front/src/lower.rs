@@ -1634,6 +1634,10 @@ impl Lower<'_> {
             if let Some(v) = self.operator_call(&path, c, span) {
                 return v;
             }
+            // Python's `random` module (`import random`, `from random import random`).
+            if let Some(b) = path.strip_prefix("random.").and(Builtin::from_path(&path)) {
+                return self.alloc_call(b, None, c, span);
+            }
             if let Some(draw) = path.strip_prefix("numba.cuda.random.").filter(|d| cuda_random::DRAWS.contains(d)) {
                 if c.arguments.keywords.is_empty() {
                     return self.cuda_random_call(draw, args, span);

@@ -878,6 +878,21 @@ impl FnLowering<'_, '_> {
             }
             InstKind::Builtin(bi, args) => match (bi.info().lowering, self.sim) {
                 (Lowering::Kernel(k), Some(_)) => self.kernel_op(k, *bi, args, &rty, span)?,
+                // cuda-sim refuses what the GPU target refuses, so a kernel it runs compiles there.
+                (
+                    Lowering::Helper(
+                        Helper::RandomSeed
+                        | Helper::RandomDouble
+                        | Helper::RandomGauss
+                        | Helper::RandomBelow
+                        | Helper::PyRandomInt
+                        | Helper::PyRandomFloat,
+                    ),
+                    Some(_),
+                ) => {
+                    let what = "drawing from `random` or `np.random` in a kernel".to_string();
+                    return Err(Self::unsupported_here(what, span, crate::sim_lower::NO_HOST_RANDOM));
+                }
                 _ => one(self.builtin(*bi, args, &rty, span)?),
             },
             InstKind::Dim(a, k) => one(self.vals[a.index()][1 + *k as usize]),
@@ -1562,7 +1577,7 @@ impl FnLowering<'_, '_> {
             Lowering::Libm(m) => self.call_helper(&m.host_symbol(f32), &xs, &arg_types, t),
             Lowering::Helper(h) => {
                 let ret = match h {
-                    Helper::Gcd | Helper::RandomSeed | Helper::RandomBelow => types::I64,
+                    Helper::Gcd | Helper::RandomSeed | Helper::RandomBelow | Helper::PyRandomInt => types::I64,
                     Helper::GetNumThreads | Helper::SetNumThreads | Helper::ThreadId => types::I64,
                     Helper::PrintBytes
                     | Helper::PrintInt
@@ -1572,7 +1587,7 @@ impl FnLowering<'_, '_> {
                     | Helper::PrintComplex => types::I64,
                     Helper::FrexpMantissa => t,
                     Helper::FrexpExponent => types::I32,
-                    Helper::RandomDouble | Helper::RandomGauss => types::F64,
+                    Helper::RandomDouble | Helper::RandomGauss | Helper::PyRandomFloat => types::F64,
                     Helper::Gemm => unreachable!("lowered above"),
                 };
                 self.call_helper(runtime::helper_symbol(h, f32), &xs, &arg_types, ret)

@@ -103,6 +103,12 @@ extern "C" fn random_gauss() -> f64 {
 extern "C" fn random_below(n: i64) -> i64 {
     twinjit_ir::random::below(n)
 }
+extern "C" fn py_random_int(kind: i64, a: i64, b: i64, c: i64) -> i64 {
+    twinjit_ir::random::py_int(kind, a, b, c)
+}
+extern "C" fn py_random_float(kind: i64, a: f64, b: f64, c: f64) -> f64 {
+    twinjit_ir::random::py_float(kind, a, b, c)
+}
 
 /// `c = a @ b` through `twinjit_ir::gemm` on the shapes and element strides compiled code holds.
 ///
@@ -159,6 +165,8 @@ pub(crate) fn helper_symbol(h: Helper, f32: bool) -> &'static str {
         (Helper::RandomDouble, _) => "twinjit_random_double",
         (Helper::RandomGauss, _) => "twinjit_random_gauss",
         (Helper::RandomBelow, _) => "twinjit_random_below",
+        (Helper::PyRandomInt, _) => "twinjit_py_random_int",
+        (Helper::PyRandomFloat, _) => "twinjit_py_random_float",
         (Helper::PrintBytes, _) => "twinjit_print_bytes",
         (Helper::PrintInt, _) => "twinjit_print_int",
         (Helper::PrintUInt, _) => "twinjit_print_uint",
@@ -242,6 +250,8 @@ pub(crate) fn symbols() -> &'static [(Box<str>, usize)] {
             random_double,
             random_gauss,
             random_below,
+            py_random_int,
+            py_random_float,
             gemm_f64,
             gemm_f32,
             get_num_threads,

@@ -21,6 +21,10 @@ fn flags() -> MemFlagsData {
     MemFlagsData::trusted()
 }
 
+/// Why a kernel cannot draw from the host's generators (the PTX backend says the same).
+pub(crate) const NO_HOST_RANDOM: &str =
+    "np.random and the random module are not available in kernels (numba-cuda neither); use numba.cuda.random";
+
 impl FnLowering<'_, '_> {
     /// A u32 field of the thread's record, as an i64.
     fn thread_u32(&mut self, off: i32) -> cl::Value {
@@ -95,7 +99,7 @@ impl FnLowering<'_, '_> {
         self.b.ins().uextend(types::I64, b)
     }
 
-    fn unsupported_here(what: String, span: Span, hint: &str) -> HostError {
+    pub(crate) fn unsupported_here(what: String, span: Span, hint: &str) -> HostError {
         HostError::Unsupported(Unsupported { what, span, hint: hint.into() })
     }
 

@@ -816,6 +816,12 @@ pub enum Helper {
     RandomGauss,
     /// A uniform int64 in [0, n).
     RandomBelow,
+    /// An integer operation of Python's `random` module on its own generator:
+    /// `(kind, a, b, c) -> int64`, see `random::py_int`.
+    PyRandomInt,
+    /// A float draw of Python's `random` module: `(kind, a, b, c) -> float64`, see
+    /// `random::py_float`.
+    PyRandomFloat,
     /// `numba.get_num_threads()`: the threads this thread's parallel loops use (int64).
     GetNumThreads,
     /// `numba.set_num_threads(n)`: sets them when `1 <= n <=` the pool's size; returns 0.
@@ -865,6 +871,39 @@ pub enum RandomOp {
     Permutation,
     /// `np.random.choice(a, size=None)`: uniform draws from `a` (or `np.arange(a)`).
     Choice,
+    /// Python's `random` module, on its own generator (Numba keeps the two apart):
+    /// `random.seed(a)`
+    PySeed,
+    /// `random.random()`
+    PyRandom,
+    /// `random.gauss(mu, sigma)` / `random.normalvariate(mu, sigma)`
+    PyGauss,
+    /// `random.getrandbits(k)` (a uint64, `1 <= k <= 64`)
+    PyGetrandbits,
+    /// `random.randrange(start, stop=None, step=1)`
+    PyRandrange,
+    /// `random.randint(a, b)`: `randrange(a, b + 1)`
+    PyRandint,
+    /// `random.uniform(a, b)`
+    PyUniform,
+    /// `random.triangular(low=0.0, high=1.0, mode=None)`
+    PyTriangular,
+    /// `random.gammavariate(alpha, beta)`
+    PyGamma,
+    /// `random.betavariate(alpha, beta)`
+    PyBeta,
+    /// `random.expovariate(lambd=1.0)`
+    PyExpo,
+    /// `random.lognormvariate(mu, sigma)`
+    PyLognorm,
+    /// `random.paretovariate(alpha)`
+    PyPareto,
+    /// `random.weibullvariate(alpha, beta)`
+    PyWeibull,
+    /// `random.vonmisesvariate(mu, kappa)`
+    PyVonmises,
+    /// `random.shuffle(x)` of a 1-D array, drawing `randrange(i + 1)` from the `random` generator
+    PyShuffle,
 }
 
 impl RandomOp {
@@ -879,6 +918,19 @@ impl RandomOp {
             RandomOp::Randint => (&["low", "high", "size"], 1),
             RandomOp::Shuffle | RandomOp::Permutation => (&["x"], 1),
             RandomOp::Choice => (&["a", "size", "replace"], 1),
+            RandomOp::PySeed => (&["a"], 1),
+            RandomOp::PyRandom => (&[], 0),
+            RandomOp::PyGauss => (&["mu", "sigma"], 0),
+            RandomOp::PyGetrandbits => (&["k"], 1),
+            RandomOp::PyRandrange => (&["start", "stop", "step"], 1),
+            RandomOp::PyRandint | RandomOp::PyUniform => (&["a", "b"], 2),
+            RandomOp::PyTriangular => (&["low", "high", "mode"], 0),
+            RandomOp::PyGamma | RandomOp::PyBeta | RandomOp::PyWeibull => (&["alpha", "beta"], 2),
+            RandomOp::PyExpo => (&["lambd"], 0),
+            RandomOp::PyLognorm => (&["mu", "sigma"], 2),
+            RandomOp::PyPareto => (&["alpha"], 1),
+            RandomOp::PyVonmises => (&["mu", "kappa"], 2),
+            RandomOp::PyShuffle => (&["x"], 1),
         }
     }
 }
@@ -1589,6 +1641,42 @@ builtins! {
     NpRandomPermutation = "np.random.permutation" ["numpy.random.permutation"] (1, 1) Random(RandomOp::Permutation), Rw;
     /// `np.random.choice(a, size)`
     NpRandomChoice = "np.random.choice" ["numpy.random.choice"] (3, 3) Random(RandomOp::Choice), Rw;
+    /// `random.seed(a)`
+    PyRandomSeed = "random.seed" ["random.seed"] (1, 1) Random(RandomOp::PySeed), Rw;
+    /// `random.random()`
+    PyRandomRandom = "random.random" ["random.random"] (0, 0) Random(RandomOp::PyRandom), Rw;
+    /// `random.gauss(mu, sigma)`
+    PyRandomGauss = "random.gauss" ["random.gauss", "random.normalvariate"] (2, 2) Random(RandomOp::PyGauss), Rw;
+    /// `random.getrandbits(k)`
+    PyRandomGetrandbits = "random.getrandbits" ["random.getrandbits"] (1, 1) Random(RandomOp::PyGetrandbits), Rw;
+    /// `random.randrange(start, stop, step)`
+    PyRandomRandrange = "random.randrange" ["random.randrange"] (3, 3) Random(RandomOp::PyRandrange), Rw;
+    /// `random.randint(a, b)`
+    PyRandomRandint = "random.randint" ["random.randint"] (2, 2) Random(RandomOp::PyRandint), Rw;
+    /// `random.uniform(a, b)`
+    PyRandomUniform = "random.uniform" ["random.uniform"] (2, 2) Random(RandomOp::PyUniform), Rw;
+    /// `random.triangular(low, high, mode)`
+    PyRandomTriangular = "random.triangular" ["random.triangular"] (3, 3) Random(RandomOp::PyTriangular), Rw;
+    /// `random.gammavariate(alpha, beta)`
+    PyRandomGamma = "random.gammavariate" ["random.gammavariate"] (2, 2) Random(RandomOp::PyGamma), Rw;
+    /// `random.betavariate(alpha, beta)`
+    PyRandomBeta = "random.betavariate" ["random.betavariate"] (2, 2) Random(RandomOp::PyBeta), Rw;
+    /// `random.expovariate(lambd)`
+    PyRandomExpo = "random.expovariate" ["random.expovariate"] (1, 1) Random(RandomOp::PyExpo), Rw;
+    /// `random.lognormvariate(mu, sigma)`
+    PyRandomLognorm = "random.lognormvariate" ["random.lognormvariate"] (2, 2) Random(RandomOp::PyLognorm), Rw;
+    /// `random.paretovariate(alpha)`
+    PyRandomPareto = "random.paretovariate" ["random.paretovariate"] (1, 1) Random(RandomOp::PyPareto), Rw;
+    /// `random.weibullvariate(alpha, beta)`
+    PyRandomWeibull = "random.weibullvariate" ["random.weibullvariate"] (2, 2) Random(RandomOp::PyWeibull), Rw;
+    /// `random.vonmisesvariate(mu, kappa)`
+    PyRandomVonmises = "random.vonmisesvariate" ["random.vonmisesvariate"] (2, 2) Random(RandomOp::PyVonmises), Rw;
+    /// `random.shuffle(x)`
+    PyRandomShuffle = "random.shuffle" ["random.shuffle"] (1, 1) Random(RandomOp::PyShuffle), Rw;
+    /// An integer operation of the `random` module's generator (made by its rewrite).
+    PyRandomIntH = "py_random_int" [] (4, 4) Internal, H(Helper::PyRandomInt);
+    /// A float draw of the `random` module's generator (made by its rewrite).
+    PyRandomFloatH = "py_random_float" [] (4, 4) Internal, H(Helper::PyRandomFloat);
     /// Seeds this thread's generator (made by the `np.random.seed` rewrite).
     RandomSeedH = "random_seed" [] (1, 1) Internal, H(Helper::RandomSeed);
     /// `numba.get_num_threads()`
@@ -1947,6 +2035,8 @@ impl Builtin {
                     | Helper::RandomDouble
                     | Helper::RandomGauss
                     | Helper::RandomBelow
+                    | Helper::PyRandomInt
+                    | Helper::PyRandomFloat
                     | Helper::Gemm
                     | Helper::PrintBytes
                     | Helper::PrintInt

@@ -6,6 +6,7 @@
 //! NumPy state). The interpreter and the host runtime both draw from here, so a seeded
 //! function gives the same numbers on either, and the same as under Numba.
 
+use crate::libm::{acos, cos, exp, log, pow};
 use std::cell::RefCell;
 
 const N: usize = 624;
@@ -91,6 +92,30 @@ impl Mt19937 {
         }
     }
 
+    /// Python's `getrandbits(nbits)` (1 to 64) as Numba draws it for the `random` module: the
+    /// high bits of each 32-bit draw, the low word first (NumPy's order is the reverse).
+    fn py_bits(&mut self, nbits: u32) -> u64 {
+        let high = |g: &mut Self, n: u32| (g.next_u32() >> (32 - n)) as u64;
+        if nbits <= 32 {
+            high(self, nbits)
+        } else {
+            let lo = self.next_u32() as u64;
+            (high(self, nbits - 32) << 32) | lo
+        }
+    }
+
+    /// A uniform integer in `[0, n)` for `n >= 1`, as the `random` module draws it: as many
+    /// bits as `n` has (not `n - 1`), again until below `n`.
+    fn py_below(&mut self, n: i64) -> i64 {
+        let nbits = 64 - (n as u64).leading_zeros();
+        loop {
+            let r = self.py_bits(nbits) as i64;
+            if r < n {
+                return r;
+            }
+        }
+    }
+
     /// A uniform integer in `[0, n)` for `n >= 1`.
     pub fn below(&mut self, n: i64) -> i64 {
         if n <= 1 {
@@ -108,6 +133,184 @@ impl Mt19937 {
 
 thread_local! {
     static STATE: RefCell<Mt19937> = RefCell::new(Mt19937::new(entropy_seed()));
+}
+
+thread_local! {
+    /// The `random` module's generator: Numba keeps it apart from NumPy's, so
+    /// `random.seed(1)` does not change what `np.random.random()` draws.
+    static PY_STATE: RefCell<Mt19937> = RefCell::new(Mt19937::new(entropy_seed()));
+}
+
+/// What [`py_int`] computes.
+pub mod py_int_kind {
+    /// `random.seed(x)`; returns 0.
+    pub const SEED: i64 = 0;
+    /// A uniform integer in `[0, a)`, `a >= 1` (`randrange`'s draw).
+    pub const BELOW: i64 = 1;
+    /// `getrandbits(a)`, `1 <= a <= 64`, as the int64 of its bits.
+    pub const BITS: i64 = 2;
+    /// `randrange(a, b, c)`'s count of values (no draw): `b - a`, then for a negative step
+    /// `(n + c + 1) // c` and for a step above one `(n + c - 1) // c`, as Numba computes it.
+    pub const COUNT: i64 = 3;
+}
+
+/// What [`py_float`] computes.
+pub mod py_float_kind {
+    /// `random.random()`.
+    pub const RANDOM: i64 = 0;
+    /// A standard normal draw (`gauss` and `normalvariate` scale it).
+    pub const GAUSS: i64 = 1;
+    /// `gammavariate(a, b)` for `a, b > 0` (the caller checks).
+    pub const GAMMA: i64 = 2;
+    /// `betavariate(a, b)`.
+    pub const BETA: i64 = 3;
+    /// `-log(1 - random())`: `expovariate(l)` divides it by `l`.
+    pub const EXPO: i64 = 4;
+    /// `triangular(a, b)` (the mode in the middle).
+    pub const TRIANGULAR: i64 = 5;
+    /// `triangular(a, b, c)` (`c` the mode).
+    pub const TRIANGULAR_MODE: i64 = 6;
+    /// `paretovariate(a)`.
+    pub const PARETO: i64 = 7;
+    /// `weibullvariate(a, b)`.
+    pub const WEIBULL: i64 = 8;
+    /// `vonmisesvariate(a, b)`.
+    pub const VONMISES: i64 = 9;
+}
+
+/// An integer operation of the `random` module on this thread's `random` generator (see
+/// [`py_int_kind`]).
+pub fn py_int(kind: i64, a: i64, b: i64, c: i64) -> i64 {
+    match kind {
+        py_int_kind::SEED => {
+            PY_STATE.with(|s| *s.borrow_mut() = Mt19937::new(a as u32));
+            0
+        }
+        py_int_kind::BELOW => PY_STATE.with(|s| s.borrow_mut().py_below(a.max(1))),
+        py_int_kind::BITS => PY_STATE.with(|s| s.borrow_mut().py_bits(a.clamp(1, 64) as u32) as i64),
+        _ => {
+            let n = b.wrapping_sub(a);
+            if c < 0 {
+                n.wrapping_add(c).wrapping_add(1).wrapping_div(c)
+            } else if c > 1 {
+                n.wrapping_add(c).wrapping_sub(1).wrapping_div(c)
+            } else {
+                n
+            }
+        }
+    }
+}
+
+/// A float draw of the `random` module from this thread's `random` generator (see
+/// [`py_float_kind`]): the distributions are CPython's algorithms, drawing exactly as Numba's
+/// compiled versions of them do.
+pub fn py_float(kind: i64, a: f64, b: f64, c: f64) -> f64 {
+    PY_STATE.with(|s| {
+        let g = &mut *s.borrow_mut();
+        match kind {
+            py_float_kind::RANDOM => g.next_double(),
+            py_float_kind::GAUSS => g.gauss(),
+            py_float_kind::GAMMA => gamma(g, a, b),
+            py_float_kind::BETA => {
+                let y = gamma(g, a, 1.0);
+                if y == 0.0 {
+                    0.0
+                } else {
+                    y / (y + gamma(g, b, 1.0))
+                }
+            }
+            py_float_kind::EXPO => -log(1.0 - g.next_double()),
+            py_float_kind::TRIANGULAR => triangular_from(g.next_double(), 0.5, a, b),
+            py_float_kind::TRIANGULAR_MODE => {
+                if b == a {
+                    return a;
+                }
+                triangular_from(g.next_double(), (c - a) / (b - a), a, b)
+            }
+            py_float_kind::PARETO => 1.0 / pow(1.0 - g.next_double(), 1.0 / a),
+            py_float_kind::WEIBULL => a * pow(-log(1.0 - g.next_double()), 1.0 / b),
+            _ => vonmises(g, a, b),
+        }
+    })
+}
+
+/// `triangular`'s result for the draw `u` and the mode's position `cut` in `[low, high]`.
+fn triangular_from(u: f64, cut: f64, low: f64, high: f64) -> f64 {
+    if u > cut {
+        high + (low - high) * ((1.0 - u) * (1.0 - cut)).sqrt()
+    } else {
+        low + (high - low) * (u * cut).sqrt()
+    }
+}
+
+/// CPython's `gammavariate` (Cheng's algorithm above 1, Kennedy and Gentle's GS below).
+fn gamma(g: &mut Mt19937, alpha: f64, beta: f64) -> f64 {
+    if alpha > 1.0 {
+        let sg_magic = 1.0 + log(4.5);
+        let ainv = (2.0 * alpha - 1.0).sqrt();
+        let bbb = alpha - log(4.0);
+        let ccc = alpha + ainv;
+        loop {
+            let u1 = g.next_double();
+            if !(1e-7 < u1 && u1 < 0.9999999) {
+                continue;
+            }
+            let u2 = 1.0 - g.next_double();
+            let v = log(u1 / (1.0 - u1)) / ainv;
+            let x = alpha * exp(v);
+            let z = u1 * u1 * u2;
+            let r = bbb + ccc * v - x;
+            if r + sg_magic - 4.5 * z >= 0.0 || r >= log(z) {
+                return x * beta;
+            }
+        }
+    } else if alpha == 1.0 {
+        -log(1.0 - g.next_double()) * beta
+    } else {
+        let e = std::f64::consts::E;
+        loop {
+            let u = g.next_double();
+            let bb = (e + alpha) / e;
+            let p = bb * u;
+            let x = if p <= 1.0 { pow(p, 1.0 / alpha) } else { -log((bb - p) / alpha) };
+            let u1 = g.next_double();
+            let accept = if p > 1.0 { u1 <= pow(x, alpha - 1.0) } else { u1 <= exp(-x) };
+            if accept {
+                return x * beta;
+            }
+        }
+    }
+}
+
+/// CPython's `vonmisesvariate` (Fisher's algorithm).
+fn vonmises(g: &mut Mt19937, mu: f64, kappa: f64) -> f64 {
+    let two_pi = 2.0 * std::f64::consts::PI;
+    if kappa <= 1e-6 {
+        return two_pi * g.next_double();
+    }
+    let s = 0.5 / kappa;
+    let r = s + (1.0 + s * s).sqrt();
+    let z = loop {
+        let u1 = g.next_double();
+        let z = cos(std::f64::consts::PI * u1);
+        let d = z / (r + z);
+        let u2 = g.next_double();
+        if u2 < 1.0 - d * d || u2 <= (1.0 - d) * exp(d) {
+            break z;
+        }
+    };
+    let q = 1.0 / r;
+    let f = (q + z) / (1.0 + q * z);
+    let theta = if g.next_double() > 0.5 { mu + acos(f) } else { mu - acos(f) };
+    // Python's float `%`: the result takes the divisor's sign.
+    let m = theta % two_pi;
+    if m == 0.0 {
+        0.0
+    } else if m < 0.0 {
+        m + two_pi
+    } else {
+        m
+    }
 }
 
 /// A seed for a thread that never calls `np.random.seed` (Numba seeds from the OS too).

@@ -2297,6 +2297,44 @@ fn random(b: Builtin, r: RandomOp, args: &[Type]) -> Result<Type, TypeError> {
             }
             sized(1, s)?
         }
+        RandomOp::PySeed | RandomOp::PyGetrandbits | RandomOp::PyRandint | RandomOp::PyRandrange => {
+            for k in 0..args.len() {
+                if !matches!(args[k], Type::None) && !number(k)?.is_int() {
+                    return Err(TypeError::new(format!("{}() takes integers", b.name()), "not an integer"));
+                }
+            }
+            match r {
+                RandomOp::PySeed => Type::None,
+                RandomOp::PyGetrandbits => Type::Scalar(Scalar::UInt64),
+                _ => Type::I64,
+            }
+        }
+        RandomOp::PyShuffle => {
+            let at = array_of(&args[0], b.name())?;
+            if at.ndim != 1 {
+                return Err(TypeError::new(
+                    "random.shuffle() of a multi-dimensional array is not supported yet",
+                    "here",
+                ));
+            }
+            Type::None
+        }
+        RandomOp::PyRandom
+        | RandomOp::PyGauss
+        | RandomOp::PyUniform
+        | RandomOp::PyTriangular
+        | RandomOp::PyGamma
+        | RandomOp::PyBeta
+        | RandomOp::PyExpo
+        | RandomOp::PyLognorm
+        | RandomOp::PyPareto
+        | RandomOp::PyWeibull
+        | RandomOp::PyVonmises => {
+            for k in 0..args.len() {
+                optional_number(k)?;
+            }
+            Type::F64
+        }
     })
 }
 

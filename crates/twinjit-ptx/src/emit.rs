@@ -1478,11 +1478,16 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
                             "numba-cuda cannot print complex numbers either; print z.real and z.imag",
                         ))
                     }
-                    Helper::RandomSeed | Helper::RandomDouble | Helper::RandomGauss | Helper::RandomBelow => {
+                    Helper::RandomSeed
+                    | Helper::RandomDouble
+                    | Helper::RandomGauss
+                    | Helper::RandomBelow
+                    | Helper::PyRandomInt
+                    | Helper::PyRandomFloat => {
                         return Err(self.unsupported(
-                            bi.name(),
+                            "drawing from `random` or `np.random` in a kernel",
                             span,
-                            "np.random is not available in kernels (numba-cuda neither); use numba.cuda.random",
+                            "np.random and the random module are not available in kernels (numba-cuda neither); use numba.cuda.random",
                         ))
                     }
                     Helper::PrintBytes

@@ -531,6 +531,12 @@ fn helper(h: Helper, args: &[&RtValue]) -> Option<RtValue> {
         }
         (Helper::RandomGauss, []) => RtValue::F64(crate::random::gauss()),
         (Helper::RandomBelow, [RtValue::I64(n)]) => RtValue::I64(crate::random::below(*n)),
+        (Helper::PyRandomInt, [RtValue::I64(k), RtValue::I64(a), RtValue::I64(b), RtValue::I64(c)]) => {
+            RtValue::I64(crate::random::py_int(*k, *a, *b, *c))
+        }
+        (Helper::PyRandomFloat, [RtValue::I64(k), RtValue::F64(a), RtValue::F64(b), RtValue::F64(c)]) => {
+            RtValue::F64(crate::random::py_float(*k, *a, *b, *c))
+        }
         (Helper::Gemm, [RtValue::Array(a), RtValue::Array(b), RtValue::Array(c)]) => {
             gemm(a, b, c)?;
             RtValue::I64(0)

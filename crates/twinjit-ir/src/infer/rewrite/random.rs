@@ -6,7 +6,7 @@
 
 use super::*;
 use crate::builtins::RandomOp;
-use crate::types::{ArrayType, Layout};
+use crate::types::{ArrayType, Layout, Scalar};
 
 impl Rewriter<'_> {
     fn draw(&mut self, b: Block, h: Builtin, args: Vec<Value>, t: Type, span: Span) -> Value {
@@ -47,8 +47,33 @@ impl Rewriter<'_> {
         Ok(out)
     }
 
-    /// Shuffles the 1-D array `x` in place (Numba's loop).
-    fn shuffle(&mut self, b: Block, x: Value, span: Span) -> Result<(), Diagnostic> {
+    /// An integer operation of the `random` module's generator (`random::py_int`).
+    fn py_int(&mut self, b: Block, kind: i64, a: Value, bv: Option<Value>, c: Option<Value>, span: Span) -> Value {
+        let k = self.int(b, kind, span);
+        let zero = self.int(b, 0, span);
+        let args = vec![k, a, bv.unwrap_or(zero), c.unwrap_or(zero)];
+        self.draw(b, Builtin::PyRandomIntH, args, Type::I64, span)
+    }
+
+    /// A float draw of the `random` module's generator (`random::py_float`) on float64
+    /// parameters (absent ones are 0).
+    fn py_float(&mut self, b: Block, kind: i64, params: &[Value], span: Span) -> Value {
+        let mut args = vec![self.int(b, kind, span)];
+        args.extend_from_slice(params);
+        while args.len() < 4 {
+            args.push(self.push(b, InstKind::Const(Const::Float(0.0)), Type::F64, span));
+        }
+        self.draw(b, Builtin::PyRandomFloatH, args, Type::F64, span)
+    }
+
+    /// `random.randrange(0, n)` for `n >= 1` known: the `random` module's draw.
+    fn py_below(&mut self, b: Block, n: Value, span: Span) -> Value {
+        self.py_int(b, crate::random::py_int_kind::BELOW, n, None, None, span)
+    }
+
+    /// Shuffles the 1-D array `x` in place (Numba's loop), drawing from the `random` module's
+    /// generator when `py`, else from NumPy's.
+    fn shuffle(&mut self, b: Block, x: Value, py: bool, span: Span) -> Result<(), Diagnostic> {
         let dt = self.ty(x).array().expect("an array").dtype;
         let n = self.push(b, InstKind::Dim(x, 0), Type::I64, span);
         let s = self.push(b, InstKind::Stride(x, 0), Type::I64, span);
@@ -64,7 +89,7 @@ impl Rewriter<'_> {
                 let i = v[0];
                 let one = rw.int(b, 1, span);
                 let i1 = rw.emit_binary(b, span, BinaryOp::Add, i, one);
-                let j = rw.randint_one(b, zero, i1, span);
+                let j = if py { rw.py_below(b, i1, span) } else { rw.randint_one(b, zero, i1, span) };
                 let (oi, oj) =
                     (rw.emit_binary(b, span, BinaryOp::Mul, i, s), rw.emit_binary(b, span, BinaryOp::Mul, j, s));
                 let xi = rw.push(b, InstKind::Load(x, oi), Type::Scalar(dt), span);
@@ -162,7 +187,7 @@ impl Rewriter<'_> {
                 }
             }
             RandomOp::Shuffle => {
-                self.shuffle(b, args[0], span)?;
+                self.shuffle(b, args[0], false, span)?;
                 self.push(b, InstKind::Const(Const::None), Type::None, span)
             }
             RandomOp::Permutation => {
@@ -179,7 +204,7 @@ impl Rewriter<'_> {
                         out
                     }
                 };
-                self.shuffle(b, x, span)?;
+                self.shuffle(b, x, false, span)?;
                 x
             }
             RandomOp::Choice => {
@@ -251,6 +276,137 @@ impl Rewriter<'_> {
                     }
                 }
             }
+            _ => return self.py_random_op(b, r, args, span),
+        })
+    }
+
+    /// A function of Python's `random` module (arguments bound to `RandomOp::params`, absent
+    /// ones `None`), drawing from its own generator as Numba does.
+    fn py_random_op(&mut self, b: Block, r: RandomOp, args: &[Value], span: Span) -> Result<Value, Diagnostic> {
+        use crate::random::{py_float_kind as fk, py_int_kind as ik};
+        let given = |rw: &Self, k: usize| args.get(k).copied().filter(|v| !rw.is_none(*v));
+        let f64_ = |rw: &mut Self, k: usize, default: f64| -> Result<Value, Diagnostic> {
+            match given(rw, k) {
+                Some(v) => rw.coerce(b, v, &Type::F64, span),
+                None => Ok(rw.push(b, InstKind::Const(Const::Float(default)), Type::F64, span)),
+            }
+        };
+        let none = |rw: &mut Self| rw.push(b, InstKind::Const(Const::None), Type::None, span);
+        let positive = |rw: &mut Self, xs: &[Value]| {
+            let zero = rw.push(b, InstKind::Const(Const::Float(0.0)), Type::F64, span);
+            let mut bad = rw.emit_compare(b, span, CmpOp::Le, xs[0], zero);
+            for &x in &xs[1..] {
+                let le = rw.emit_compare(b, span, CmpOp::Le, x, zero);
+                bad = rw.push(b, InstKind::Binary(BinaryOp::BitOr, bad, le), Type::BOOL, span);
+            }
+            rw.raise_if(b, bad, "ValueError", "gammavariate: alpha and beta must be > 0.0", span);
+        };
+        let nonzero = |rw: &mut Self, x: Value| {
+            let zero = rw.push(b, InstKind::Const(Const::Float(0.0)), Type::F64, span);
+            let is0 = rw.emit_compare(b, span, CmpOp::Eq, x, zero);
+            rw.raise_if(b, is0, "ZeroDivisionError", "float division by zero", span);
+        };
+        Ok(match r {
+            RandomOp::PySeed => {
+                let s = self.coerce(b, args[0], &Type::I64, span)?;
+                self.py_int(b, ik::SEED, s, None, None, span);
+                none(self)
+            }
+            RandomOp::PyRandom => self.py_float(b, fk::RANDOM, &[], span),
+            RandomOp::PyGauss | RandomOp::PyLognorm => {
+                let mu = f64_(self, 0, 0.0)?;
+                let sigma = f64_(self, 1, 1.0)?;
+                let g = self.py_float(b, fk::GAUSS, &[], span);
+                let sg = self.emit_binary(b, span, BinaryOp::Mul, sigma, g);
+                let x = self.emit_binary(b, span, BinaryOp::Add, mu, sg);
+                if r == RandomOp::PyLognorm {
+                    self.push(b, InstKind::Builtin(Builtin::Exp, vec![x]), Type::F64, span)
+                } else {
+                    x
+                }
+            }
+            RandomOp::PyGetrandbits => {
+                let k = self.coerce(b, args[0], &Type::I64, span)?;
+                let (zero, top) = (self.int(b, 0, span), self.int(b, 64, span));
+                let low = self.emit_compare(b, span, CmpOp::Le, k, zero);
+                let high = self.emit_compare(b, span, CmpOp::Gt, k, top);
+                let bad = self.push(b, InstKind::Binary(BinaryOp::BitOr, low, high), Type::BOOL, span);
+                self.raise_if(b, bad, "OverflowError", "getrandbits() limited to 64 bits", span);
+                let bits = self.py_int(b, ik::BITS, k, None, None, span);
+                self.push(b, InstKind::Cast(Scalar::UInt64, bits), Type::Scalar(Scalar::UInt64), span)
+            }
+            RandomOp::PyRandrange | RandomOp::PyRandint => {
+                let int = |rw: &mut Self, v: Value| rw.coerce(b, v, &Type::I64, span);
+                let (start, stop, step) = match (r, given(self, 1)) {
+                    (RandomOp::PyRandint, _) => {
+                        let one = self.int(b, 1, span);
+                        let hi = int(self, args[1])?;
+                        (int(self, args[0])?, self.emit_binary(b, span, BinaryOp::Add, hi, one), one)
+                    }
+                    (_, None) => (self.int(b, 0, span), int(self, args[0])?, self.int(b, 1, span)),
+                    (_, Some(stop)) => {
+                        let step = match given(self, 2) {
+                            Some(s) => int(self, s)?,
+                            None => self.int(b, 1, span),
+                        };
+                        (int(self, args[0])?, int(self, stop)?, step)
+                    }
+                };
+                let n = self.py_int(b, ik::COUNT, start, Some(stop), Some(step), span);
+                let zero = self.int(b, 0, span);
+                let empty = self.emit_compare(b, span, CmpOp::Le, n, zero);
+                self.raise_if(b, empty, "ValueError", "empty range for randrange()", span);
+                let k = self.py_below(b, n, span);
+                let ks = self.emit_binary(b, span, BinaryOp::Mul, k, step);
+                self.emit_binary(b, span, BinaryOp::Add, start, ks)
+            }
+            RandomOp::PyUniform => {
+                let (lo, hi) = (f64_(self, 0, 0.0)?, f64_(self, 1, 1.0)?);
+                let u = self.py_float(b, fk::RANDOM, &[], span);
+                let w = self.emit_binary(b, span, BinaryOp::Sub, hi, lo);
+                let wu = self.emit_binary(b, span, BinaryOp::Mul, w, u);
+                self.emit_binary(b, span, BinaryOp::Add, lo, wu)
+            }
+            RandomOp::PyTriangular => {
+                let (lo, hi) = (f64_(self, 0, 0.0)?, f64_(self, 1, 1.0)?);
+                match given(self, 2) {
+                    None => self.py_float(b, fk::TRIANGULAR, &[lo, hi], span),
+                    Some(m) => {
+                        let m = self.coerce(b, m, &Type::F64, span)?;
+                        self.py_float(b, fk::TRIANGULAR_MODE, &[lo, hi, m], span)
+                    }
+                }
+            }
+            RandomOp::PyGamma | RandomOp::PyBeta => {
+                let (a, bb) = (f64_(self, 0, 0.0)?, f64_(self, 1, 0.0)?);
+                positive(self, &[a, bb]);
+                let kind = if r == RandomOp::PyGamma { fk::GAMMA } else { fk::BETA };
+                self.py_float(b, kind, &[a, bb], span)
+            }
+            RandomOp::PyExpo => {
+                let l = f64_(self, 0, 1.0)?;
+                let e = self.py_float(b, fk::EXPO, &[], span);
+                self.emit_binary(b, span, BinaryOp::Div, e, l)
+            }
+            RandomOp::PyPareto => {
+                let a = f64_(self, 0, 0.0)?;
+                nonzero(self, a);
+                self.py_float(b, fk::PARETO, &[a], span)
+            }
+            RandomOp::PyWeibull => {
+                let (a, bb) = (f64_(self, 0, 0.0)?, f64_(self, 1, 0.0)?);
+                nonzero(self, bb);
+                self.py_float(b, fk::WEIBULL, &[a, bb], span)
+            }
+            RandomOp::PyVonmises => {
+                let (mu, kappa) = (f64_(self, 0, 0.0)?, f64_(self, 1, 0.0)?);
+                self.py_float(b, fk::VONMISES, &[mu, kappa], span)
+            }
+            RandomOp::PyShuffle => {
+                self.shuffle(b, args[0], true, span)?;
+                none(self)
+            }
+            _ => unreachable!("NumPy's draws are rewritten by random_op"),
         })
     }
 }
