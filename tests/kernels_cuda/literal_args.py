@@ -8,7 +8,7 @@ import math
 from math import floor
 
 import numpy as np
-from numba import cuda, float32, int32, int64, uint32
+from numba import cuda, float32, int32, int64, uint32, uint64
 
 TILE = 16
 
@@ -156,3 +156,27 @@ def scale_twice(x, out):
     i = cuda.grid(1)
     if i < x.size:
         out[i] = scaled(x[i], 3) + scaled(x[i], 0.5)
+
+
+@cuda.jit(device=True)
+def bin_count(out, keys, shape, wrap):
+    tx = cuda.threadIdx.x
+    ty = cuda.threadIdx.y
+    sm = cuda.shared.array(shape, int32)
+    sm[tx, ty] = 0
+    cuda.syncthreads()
+    b = (keys[tx], uint64(ty))
+    if wrap:
+        # Typed only when taken: uint64 % int64 is a float64, no index.
+        b = (b[0] % shape[0], b[1] % shape[1])
+    cuda.atomic.add(sm, b, 1)
+    cuda.syncthreads()
+    out[tx, ty] = sm[tx, ty]
+
+
+# A bool argument decides a branch: the copy for False never types the other side (Numba
+# retries the call with literal types and prunes it).
+# check: bins_unwrapped[1, (4, 8)](np.zeros((4, 8), dtype=np.int32), np.array([0, 1, 1, 3])) -> None ; arg0 == [[1, 1, 1, 1, 1, 1, 1, 1], [2, 2, 2, 2, 2, 2, 2, 2], [0, 0, 0, 0, 0, 0, 0, 0], [1, 1, 1, 1, 1, 1, 1, 1]]
+@cuda.jit
+def bins_unwrapped(out, keys):
+    bin_count(out, keys, (4, 8), False)

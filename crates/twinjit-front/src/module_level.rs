@@ -547,4 +547,37 @@ def f(x):
             "#]],
         );
     }
+
+    #[test]
+    fn a_bool_literal_tested_in_a_branch_specialises_and_prunes_the_other_side() {
+        // With `neg_idx` runtime, `bin` would be (int64, uint64) on one path and
+        // (int64, float64) on the other; False prunes the `if`, as Numba's literal retry does.
+        check(
+            r#"
+from numba import cuda, uint32, uint64
+
+@cuda.jit(device=True)
+def bump(ary, shape, neg_idx):
+    tx = cuda.threadIdx.x
+    sm = cuda.shared.array(shape, uint32)
+    bin = (tx, uint64(tx))
+    if neg_idx:
+        bin = (bin[0] % shape[0], bin[1] % shape[1])
+    v = 1 if not neg_idx else 2
+    cuda.atomic.add(sm, bin, v)
+    ary[0] = sm[0, 0]
+
+@cuda.jit
+def k(ary):
+    bump(ary, (4, 8), False)
+"#,
+            expect![[r#"
+                k: Kernel [] cache=false fastmath=false DecoratorOptions { nopython: false, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: false, target_backend: None, locals: [], ufunc: None }
+                bump__lit1: Device [] cache=false fastmath=false DecoratorOptions { nopython: false, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: false, target_backend: None, locals: [], ufunc: None }
+                refused bump:
+                compiled only as bump__lit1
+                error: the shape must be a constant @ `shape`
+            "#]],
+        );
+    }
 }

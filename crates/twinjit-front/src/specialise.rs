@@ -29,7 +29,10 @@
 //! - always: a dtype (`uint32`, `np.float32`, `numba.types.int8`), a builtin function
 //!   (`cuda.atomic.add`, `math.sqrt`, `from math import sqrt`, `abs`), a string literal;
 //! - when the callee uses the parameter in the shape of a `cuda.shared.array` /
-//!   `cuda.local.array`: a number literal, a tuple of them, a frozen module constant.
+//!   `cuda.local.array`: a number literal, a tuple of them, a frozen module constant;
+//! - when the callee tests the parameter in an `if` or a conditional expression (`if neg_idx:`):
+//!   `True` or `False`, so that the copy prunes the other branch (which may not type-check for
+//!   this call, as Numba's retry with literal types finds).
 //!
 //! A parameter the callee assigns is never replaced, nor one whose argument reads a name the
 //! callee binds. A callee with explicit signatures, `*args`, `**kwargs` or keyword-only
@@ -79,6 +82,9 @@ struct Callee {
     stores: HashSet<String>,
     /// Parameters read in the shape of a shared or local array.
     shape_params: HashSet<String>,
+    /// Parameters that are, alone or negated, the test of an `if` or a conditional expression
+    /// (`if neg_idx:`): a `True`/`False` argument there decides a branch, which the copy prunes.
+    branch_params: HashSet<String>,
 }
 
 /// One call to specialise: the callee, the parameters replaced (index, argument) and the
@@ -214,6 +220,8 @@ fn callee(fd: &ast::StmtFunctionDef, env: &Env, file: FileId, text: &str) -> Opt
     fd.body.iter().for_each(|s| stores.visit_stmt(s));
     let mut shapes = ShapeNames::default();
     fd.body.iter().for_each(|s| shapes.visit_stmt(s));
+    let mut branches = BranchNames::default();
+    fd.body.iter().for_each(|s| branches.visit_stmt(s));
     Some(Callee {
         fd: fd.clone(),
         params: p
@@ -224,6 +232,7 @@ fn callee(fd: &ast::StmtFunctionDef, env: &Env, file: FileId, text: &str) -> Opt
             .collect(),
         stores: stores.0,
         shape_params: shapes.0,
+        branch_params: branches.0,
     })
 }
 
@@ -391,7 +400,10 @@ fn plan(c: &ast::ExprCall, callees: &HashMap<String, Callee>, bound: &HashSet<St
         }
         let ok = match literal(e, scope, env) {
             Literal::Always => true,
-            Literal::Number => callee.shape_params.contains(param.as_str()),
+            Literal::Number => {
+                callee.shape_params.contains(param.as_str())
+                    || (matches!(e, Expr::BooleanLiteral(_)) && callee.branch_params.contains(param.as_str()))
+            }
             Literal::No => false,
         };
         if !ok || reads_any(e, &callee.stores) || reads_params(e, callee) {
@@ -542,6 +554,26 @@ impl Transformer for Substitute<'_> {
             return;
         }
         transformer::walk_expr(self, expr);
+        match expr {
+            Expr::UnaryOp(u) if u.op == ast::UnaryOp::Not => {
+                if let Expr::BooleanLiteral(l) = &*u.operand {
+                    let value = !l.value;
+                    *expr = Expr::BooleanLiteral(ast::ExprBooleanLiteral {
+                        range: expr.range(),
+                        value,
+                        node_index: Default::default(),
+                    });
+                }
+                return;
+            }
+            Expr::If(i) => {
+                if let Expr::BooleanLiteral(l) = &*i.test {
+                    *expr = if l.value { (*i.body).clone() } else { (*i.orelse).clone() };
+                }
+                return;
+            }
+            _ => {}
+        }
         if let Some(b) = fold_string_compare(expr) {
             *expr = Expr::BooleanLiteral(ast::ExprBooleanLiteral {
                 range: expr.range(),
@@ -710,6 +742,40 @@ impl<'a> Visitor<'a> for ReadNames {
             if n.ctx == ExprContext::Load {
                 self.0.insert(n.id.to_string());
             }
+        }
+        visitor::walk_expr(self, expr);
+    }
+}
+
+/// The names that are the test of an `if`, `elif` or conditional expression, alone or under
+/// `not`.
+#[derive(Default)]
+struct BranchNames(HashSet<String>);
+
+impl BranchNames {
+    fn test(&mut self, e: &Expr) {
+        match e {
+            Expr::Name(n) => {
+                self.0.insert(n.id.to_string());
+            }
+            Expr::UnaryOp(u) if u.op == ast::UnaryOp::Not => self.test(&u.operand),
+            _ => {}
+        }
+    }
+}
+
+impl<'a> Visitor<'a> for BranchNames {
+    fn visit_stmt(&mut self, stmt: &'a Stmt) {
+        if let Stmt::If(i) = stmt {
+            self.test(&i.test);
+            i.elif_else_clauses.iter().filter_map(|c| c.test.as_ref()).for_each(|t| self.test(t));
+        }
+        visitor::walk_stmt(self, stmt);
+    }
+
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        if let Expr::If(i) = expr {
+            self.test(&i.test);
         }
         visitor::walk_expr(self, expr);
     }
