@@ -49,6 +49,7 @@ def ranges(seed):
 
 
 # check: wide_bits(11) -> (1260038947521046425, 730228085840, 427191270737)
+# check: wide_bits(1) -> (18394812951614845989, 1025295986572, 279173365503)
 @njit
 def wide_bits(seed):
     random.seed(seed)
