@@ -2260,11 +2260,11 @@ fn random(b: Builtin, r: RandomOp, args: &[Type]) -> Result<Type, TypeError> {
             }
             sized(2, Scalar::Int64)?
         }
-        RandomOp::Shuffle => {
+        RandomOp::Shuffle | RandomOp::PyShuffle => {
             let at = array_of(&args[0], b.name())?;
             if at.ndim != 1 {
                 return Err(TypeError::new(
-                    "np.random.shuffle() of a multi-dimensional array is not supported yet",
+                    format!("{}() of a multi-dimensional array is not supported yet", b.name()),
                     "here",
                 ));
             }
@@ -2308,16 +2308,6 @@ fn random(b: Builtin, r: RandomOp, args: &[Type]) -> Result<Type, TypeError> {
                 RandomOp::PyGetrandbits => Type::Scalar(Scalar::UInt64),
                 _ => Type::I64,
             }
-        }
-        RandomOp::PyShuffle => {
-            let at = array_of(&args[0], b.name())?;
-            if at.ndim != 1 {
-                return Err(TypeError::new(
-                    "random.shuffle() of a multi-dimensional array is not supported yet",
-                    "here",
-                ));
-            }
-            Type::None
         }
         RandomOp::PyRandom
         | RandomOp::PyGauss
