@@ -237,9 +237,17 @@ pub(crate) fn read_decorators(
                         Expr::BooleanLiteral(b) => {
                             o.inline = Some(if b.value { "always" } else { "never" }.to_string())
                         }
+                        // A cost model (`inline=CostModel(3)`, `inline=my_policy`): Numba asks it
+                        // at each call site whether to inline there. Inlining changes no result
+                        // and twinjit's own inliner decides, so the model is accepted and unused.
+                        Expr::Call(_) | Expr::Name(_) | Expr::Attribute(_) | Expr::Lambda(_) => {}
                         _ => diags.push(
-                            Diagnostic::error("`inline` must be 'never', 'always', True or False", kspan, "here")
-                                .with_hint("twinjit does not take a cost-model function for `inline`"),
+                            Diagnostic::error(
+                                "`inline` must be 'never', 'always', True, False or a cost model",
+                                kspan,
+                                "here",
+                            )
+                            .with_hint("Numba takes 'never', 'always' or a function deciding per call site"),
                         ),
                     },
                     "locals" => read_locals(v, &types, file, &mut o, &mut diags),

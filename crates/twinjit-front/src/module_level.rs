@@ -445,6 +445,8 @@ def e(x): return x
 def f(x): return x
 @jit(target_backend='cuda', nopython=False)
 def g(x): return x
+@njit(inline=3)
+def h(x): return x
 "#,
             expect![[r#"
                 error: object mode is not supported @ `forceobj=True`
@@ -453,6 +455,29 @@ def g(x): return x
                 error: Fortran-order ('F') arrays are not supported yet @ `'F'`
                 error: `float64` is a type, not a signature @ `float64`
                 error: object mode is not supported @ `nopython=False`
+                error: `inline` must be 'never', 'always', True, False or a cost model @ `inline=3`
+            "#]],
+        );
+    }
+
+    #[test]
+    fn an_inline_cost_model_is_accepted_and_unused() {
+        check(
+            r#"
+from numba import njit
+
+class CostModel:
+    def __init__(self, n):
+        self.n = n
+    def __call__(self, expr, caller, callee):
+        return True
+
+@njit(inline=CostModel(3))
+def fact(n):
+    return 1 if n <= 0 else n * fact(n - 1)
+"#,
+            expect![[r#"
+                fact: Host [] cache=false fastmath=false DecoratorOptions { nopython: false, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: false, target_backend: None, locals: [], ufunc: None }
             "#]],
         );
     }
