@@ -1638,6 +1638,11 @@ impl Lower<'_> {
             if let Some(b) = path.strip_prefix("random.").and(Builtin::from_path(&path)) {
                 return self.alloc_call(b, None, c, span);
             }
+            if let Some(rest) = path.strip_prefix("numba.typed.List") {
+                if let Some(v) = self.typed_list_call(rest, c, span) {
+                    return v;
+                }
+            }
             if let Some(draw) = path.strip_prefix("numba.cuda.random.").filter(|d| cuda_random::DRAWS.contains(d)) {
                 if c.arguments.keywords.is_empty() {
                     return self.cuda_random_call(draw, args, span);
@@ -2027,6 +2032,12 @@ impl Lower<'_> {
 
     fn module_call(&mut self, g: Global, path: &[&str], c: &ast::ExprCall, span: Span) -> Value {
         let args = &c.arguments.args;
+        if let (Global::NumbaModule, ["typed", "List", rest @ ..]) = (&g, path) {
+            let rest = rest.iter().map(|p| format!(".{p}")).collect::<String>();
+            if let Some(v) = self.typed_list_call(&rest, c, span) {
+                return v;
+            }
+        }
         if let Global::NumpyModule = &g {
             if let Some(b) = numpy_function(&path.join(".")) {
                 if matches!(
@@ -2463,6 +2474,39 @@ impl Lower<'_> {
         self.emit(InstKind::Cast(s, z), span)
     }
 
+    /// `numba.typed.List` in compiled code (`rest` is what follows `List` in the path): the
+    /// same list as `[]`, which Numba's typed list behaves as inside a compiled function.
+    /// `List()` is `[]` (typed by what is put in), `List(iterable)` is `list(iterable)`,
+    /// `List.empty_list(T)` (`allocated=` is a capacity hint) an empty list of `T`.
+    fn typed_list_call(&mut self, rest: &str, c: &ast::ExprCall, span: Span) -> Option<Value> {
+        let a = &c.arguments;
+        match rest {
+            "" if a.keywords.is_empty() && a.args.len() <= 1 => Some(self.list_call("list", c, span)),
+            ".empty_list" => {
+                let item = a.args.first().or_else(|| {
+                    a.keywords
+                        .iter()
+                        .find(|k| k.arg.as_ref().is_some_and(|n| n.id.as_str() == "item_type"))
+                        .map(|k| &k.value)
+                });
+                let Some(s) = item.and_then(|e| self.dtype_value(e)) else {
+                    return Some(
+                        self.fail(
+                            Diagnostic::error("List.empty_list() takes the item type", span, "here")
+                                .with_hint("write List.empty_list(types.float64) with a number type"),
+                        ),
+                    );
+                };
+                // A one-item list of that type, emptied: the list's type is fixed by the item.
+                let zero = self.zero_of_dtype(s, span);
+                let l = self.emit(InstKind::Builtin(Builtin::ListLiteral, vec![zero]), span);
+                self.emit(InstKind::Builtin(Builtin::ListClear, vec![l]), span);
+                Some(l)
+            }
+            _ => None,
+        }
+    }
+
     /// A dtype written as `np.float32`, a Numba type, `float`/`int`/`bool`, or a string.
     fn dtype_value(&self, e: &Expr) -> Option<Scalar> {
         match e {
@@ -2609,7 +2653,10 @@ impl Lower<'_> {
             },
             Expr::Attribute(a) => match &*a.value {
                 Expr::Name(m)
-                    if matches!(self.env.get(m.id.as_str()), Some(Global::NumpyModule | Global::NumbaModule)) =>
+                    if matches!(
+                        self.env.get(m.id.as_str()),
+                        Some(Global::NumpyModule | Global::NumbaModule | Global::TypesModule)
+                    ) =>
                 {
                     dtype_name(a.attr.id.as_str())
                 }
