@@ -80,10 +80,14 @@ pub(crate) fn lower_function(
         tries: Vec::new(),
         text,
         local_shapes: HashMap::new(),
+        local_tuples: HashMap::new(),
     };
     lw.params(&fd.parameters);
     collect_locals(&fd.body, &mut lw.locals);
     for (name, value) in local_constant_targets(&fd.body) {
+        if let Expr::Tuple(t) = value {
+            lw.local_tuples.insert(name.clone(), t.elts.len());
+        }
         if let Some(shape) = lw.const_shape(value) {
             lw.local_shapes.insert(name, shape);
         }
@@ -238,6 +242,8 @@ struct Lower<'a> {
     tries: Vec<try_except::TryCtx>,
     /// Locals assigned once to a constant shape (`local_constant_targets`), for array shapes.
     local_shapes: HashMap<String, Vec<i64>>,
+    /// Locals assigned once to a tuple literal, with its length (`literal_unroll(t)`).
+    local_tuples: HashMap<String, usize>,
 }
 
 fn unsupported(span: Span, what: &str, hint: &str) -> Diagnostic {

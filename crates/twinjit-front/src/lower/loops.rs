@@ -151,6 +151,9 @@ impl Lower<'_> {
         if let Expr::Tuple(t) = &*fr.iter {
             return self.unrolled_for(fr, &t.elts);
         }
+        if let Some(arg) = self.literal_unroll_arg(&fr.iter) {
+            return self.literal_unroll_for(fr, arg);
+        }
         if let Expr::Name(n) = &*fr.iter {
             if !self.locals.contains(n.id.as_str()) {
                 if let Some(Global::Const(c @ ConstValue::Tuple(_))) = self.env.get(n.id.as_str()) {
@@ -646,6 +649,47 @@ impl Lower<'_> {
     fn unrolled_for(&mut self, fr: &ast::StmtFor, elts: &[Expr]) {
         let vals: Vec<Value> = elts.iter().map(|e| self.expr(e)).collect();
         self.unrolled(fr, vals);
+    }
+
+    /// The argument of `numba.literal_unroll(x)` when `iter` is that call.
+    fn literal_unroll_arg<'e>(&self, iter: &'e Expr) -> Option<&'e Expr> {
+        let Expr::Call(c) = iter else { return None };
+        let (_, path) = self.opaque_path(&c.func)?;
+        if !(path == "numba.literal_unroll" || path.starts_with("numba.") && path.ends_with(".literal_unroll")) {
+            return None;
+        }
+        match (&c.arguments.args[..], c.arguments.keywords.is_empty()) {
+            ([x], true) => Some(x),
+            _ => None,
+        }
+    }
+
+    /// `for v in literal_unroll(t)`: Numba's loop over a tuple of mixed types, one copy of the
+    /// body per element, when the length is known here: a tuple literal, a module-level tuple
+    /// constant, or a local assigned once to a tuple literal (read as `t[0]`, `t[1]`, ... of the
+    /// value it holds at the loop). Otherwise (a tuple parameter) it is `for v in t`, which
+    /// takes a tuple of one type and says so, located, for one of mixed types.
+    fn literal_unroll_for(&mut self, fr: &ast::StmtFor, arg: &Expr) {
+        match arg {
+            Expr::Tuple(t) => return self.unrolled_for(fr, &t.elts),
+            Expr::Name(n) if !self.locals.contains(n.id.as_str()) => {
+                if let Some(Global::Const(c @ ConstValue::Tuple(_))) = self.env.get(n.id.as_str()) {
+                    let c = c.clone();
+                    return self.unrolled_const_for(fr, &c);
+                }
+            }
+            Expr::Name(n) if self.frames.is_empty() && self.local_tuples.contains_key(n.id.as_str()) => {
+                let len = self.local_tuples[n.id.as_str()];
+                let span = self.sp(arg.range());
+                let t = self.expr(arg);
+                let vals = (0..len as u32).map(|k| self.emit(InstKind::TupleGet(t, k), span)).collect();
+                return self.unrolled(fr, vals);
+            }
+            _ => {}
+        }
+        let mut plain = fr.clone();
+        *plain.iter = arg.clone();
+        self.for_stmt(&plain)
     }
 
     /// `for t in T` over a module-level constant tuple `T`.
