@@ -74,8 +74,8 @@ pub(crate) struct Specialised<'a> {
 }
 
 /// What a callee offers to specialisation.
-struct Callee {
-    fd: ast::StmtFunctionDef,
+struct Callee<'a> {
+    fd: &'a ast::StmtFunctionDef,
     /// Positional parameters in order, with their defaults.
     params: Vec<(String, Option<Expr>)>,
     /// Names the body binds (nested parameters included, the function's own excluded).
@@ -105,7 +105,7 @@ pub(crate) fn specialise<'a>(
     text: &str,
 ) -> Specialised<'a> {
     let mut items: Vec<Item<'a>> = defs.iter().map(|fd| Item { fd: Cow::Borrowed(*fd), of: None }).collect();
-    let mut callees: HashMap<String, Callee> =
+    let mut callees: HashMap<String, Callee<'a>> =
         defs.iter().filter_map(|fd| callee(fd, env, file, text).map(|c| (fd.name.id.to_string(), c))).collect();
     pass_on_shapes(&mut callees);
     let mut made: HashMap<(String, String), String> = HashMap::new();
@@ -160,6 +160,9 @@ pub(crate) fn specialise<'a>(
             i += 1;
         }
     }
+    if copies_of.is_empty() {
+        return Specialised { items, literal_only: copies_of };
+    }
     // A function specialised and otherwise unused exists only as its copies: no read of its
     // name is left in a compiled function other than such functions (to a fixed point: a
     // generic that passes its parameters on to another is itself used only through copies).
@@ -203,7 +206,7 @@ fn fresh_name(g: &str, env: &Env) -> String {
 }
 
 /// `fd` as a callee, when a call of it may be specialised.
-fn callee(fd: &ast::StmtFunctionDef, env: &Env, file: FileId, text: &str) -> Option<Callee> {
+fn callee<'a>(fd: &'a ast::StmtFunctionDef, env: &Env, file: FileId, text: &str) -> Option<Callee<'a>> {
     let Some(Global::Function { kind: Some(kind), ufunc: None, params }) = env.get(fd.name.id.as_str()) else {
         return None;
     };
@@ -223,7 +226,7 @@ fn callee(fd: &ast::StmtFunctionDef, env: &Env, file: FileId, text: &str) -> Opt
     let mut branches = BranchNames::default();
     fd.body.iter().for_each(|s| branches.visit_stmt(s));
     Some(Callee {
-        fd: fd.clone(),
+        fd,
         params: p
             .posonlyargs
             .iter()
@@ -238,13 +241,23 @@ fn callee(fd: &ast::StmtFunctionDef, env: &Env, file: FileId, text: &str) -> Opt
 
 /// Adds to each callee's shape parameters those it passes on, as they are, to a shape
 /// parameter of another callee (`def staged(x, n): block(x, n)`), to a fixed point.
-fn pass_on_shapes(callees: &mut HashMap<String, Callee>) {
-    loop {
-        let mut found: Vec<(String, String)> = Vec::new();
-        for (name, c) in callees.iter() {
+fn pass_on_shapes<'a>(callees: &mut HashMap<String, Callee<'a>>) {
+    // Each callee's calls of other callees by name (the same at every round).
+    let calls: Vec<(String, Vec<&'a ast::ExprCall>)> = callees
+        .iter()
+        .map(|(name, c)| {
             let mut calls = Calls::default();
             c.fd.body.iter().for_each(|s| calls.visit_stmt(s));
-            for call in calls.0 {
+            calls.0.retain(|call| matches!(&*call.func, Expr::Name(g) if callees.contains_key(g.id.as_str())));
+            (name.clone(), calls.0)
+        })
+        .filter(|(_, calls)| !calls.is_empty())
+        .collect();
+    loop {
+        let mut found: Vec<(String, String)> = Vec::new();
+        for (name, calls) in &calls {
+            let c = &callees[name.as_str()];
+            for call in calls {
                 let Expr::Name(g) = &*call.func else { continue };
                 let Some(target) = callees.get(g.id.as_str()).filter(|_| !c.stores.contains(g.id.as_str())) else {
                     continue;
@@ -347,7 +360,7 @@ fn literal(e: &Expr, bound: &HashSet<String>, env: &Env) -> Literal {
 type Filled<'e> = (&'e Expr, Option<usize>, Option<usize>);
 
 /// The calls of `fd` to specialise, by the range of the call.
-fn plans(fd: &ast::StmtFunctionDef, callees: &HashMap<String, Callee>, env: &Env) -> Vec<(TextRange, Plan)> {
+fn plans(fd: &ast::StmtFunctionDef, callees: &HashMap<String, Callee<'_>>, env: &Env) -> Vec<(TextRange, Plan)> {
     let mut bound = Stores::default();
     fd.body.iter().for_each(|s| bound.visit_stmt(s));
     let p = &fd.parameters;
@@ -362,7 +375,7 @@ fn plans(fd: &ast::StmtFunctionDef, callees: &HashMap<String, Callee>, env: &Env
     calls.0.into_iter().filter_map(|c| plan(c, callees, &bound.0, env).map(|p| (c.range, p))).collect()
 }
 
-fn plan(c: &ast::ExprCall, callees: &HashMap<String, Callee>, bound: &HashSet<String>, env: &Env) -> Option<Plan> {
+fn plan(c: &ast::ExprCall, callees: &HashMap<String, Callee<'_>>, bound: &HashSet<String>, env: &Env) -> Option<Plan> {
     let Expr::Name(n) = &*c.func else { return None };
     if bound.contains(n.id.as_str()) {
         return None;
@@ -424,14 +437,14 @@ fn reads_any(e: &Expr, names: &HashSet<String>) -> bool {
 }
 
 /// Whether `e` reads a parameter name of `callee` (it would mean the parameter there).
-fn reads_params(e: &Expr, callee: &Callee) -> bool {
+fn reads_params(e: &Expr, callee: &Callee<'_>) -> bool {
     let mut r = ReadNames::default();
     r.visit_expr(e);
     r.0.iter().any(|n| callee.params.iter().any(|(p, _)| p == n))
 }
 
 /// `callee` named `name`, with the parameters of `bind` removed and their reads replaced.
-fn make_copy(callee: &Callee, name: &str, bind: &[(usize, Expr)]) -> ast::StmtFunctionDef {
+fn make_copy(callee: &Callee<'_>, name: &str, bind: &[(usize, Expr)]) -> ast::StmtFunctionDef {
     let mut fd = callee.fd.clone();
     fd.name.id = ast::name::Name::new(name);
     let removed: HashMap<String, Expr> = bind.iter().map(|(k, e)| (callee.params[*k].0.clone(), e.clone())).collect();
