@@ -879,19 +879,9 @@ impl FnLowering<'_, '_> {
             InstKind::Builtin(bi, args) => match (bi.info().lowering, self.sim) {
                 (Lowering::Kernel(k), Some(_)) => self.kernel_op(k, *bi, args, &rty, span)?,
                 // cuda-sim refuses what the GPU target refuses, so a kernel it runs compiles there.
-                (
-                    Lowering::Helper(
-                        Helper::RandomSeed
-                        | Helper::RandomDouble
-                        | Helper::RandomGauss
-                        | Helper::RandomBelow
-                        | Helper::PyRandomInt
-                        | Helper::PyRandomFloat,
-                    ),
-                    Some(_),
-                ) => {
-                    let what = "drawing from `random` or `np.random` in a kernel".to_string();
-                    return Err(Self::unsupported_here(what, span, crate::sim_lower::NO_HOST_RANDOM));
+                (Lowering::Helper(h), Some(_)) if h.draws_host_random() => {
+                    let (what, hint) = twinjit_ir::builtins::HOST_RANDOM_IN_KERNEL;
+                    return Err(Self::unsupported_here(what.to_string(), span, hint));
                 }
                 _ => one(self.builtin(*bi, args, &rty, span)?),
             },

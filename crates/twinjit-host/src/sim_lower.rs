@@ -21,10 +21,6 @@ fn flags() -> MemFlagsData {
     MemFlagsData::trusted()
 }
 
-/// Why a kernel cannot draw from the host's generators (the PTX backend says the same).
-pub(crate) const NO_HOST_RANDOM: &str =
-    "np.random and the random module are not available in kernels (numba-cuda neither); use numba.cuda.random";
-
 impl FnLowering<'_, '_> {
     /// A u32 field of the thread's record, as an i64.
     fn thread_u32(&mut self, off: i32) -> cl::Value {

@@ -847,6 +847,29 @@ pub enum Helper {
     PrintComplex,
 }
 
+impl Helper {
+    /// Whether it draws from (or seeds) a host generator, `np.random`'s or the `random`
+    /// module's: kernels cannot (numba-cuda neither), and every kernel backend says so with
+    /// [`HOST_RANDOM_IN_KERNEL`].
+    pub fn draws_host_random(self) -> bool {
+        matches!(
+            self,
+            Helper::RandomSeed
+                | Helper::RandomDouble
+                | Helper::RandomGauss
+                | Helper::RandomBelow
+                | Helper::PyRandomInt
+                | Helper::PyRandomFloat
+        )
+    }
+}
+
+/// What a kernel backend refuses, and its hint, for a [`Helper::draws_host_random`] helper.
+pub const HOST_RANDOM_IN_KERNEL: (&str, &str) = (
+    "drawing from `random` or `np.random` in a kernel",
+    "np.random and the random module are not available in kernels (numba-cuda neither); use numba.cuda.random",
+);
+
 /// An `np.random` function inside compiled code, drawing from Numba's generator (see
 /// [`crate::random`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -2028,15 +2051,9 @@ impl Builtin {
         matches!(
             self.info().lowering,
             Lowering::Helper(
-                Helper::RandomSeed
-                    | Helper::SetNumThreads
+                Helper::SetNumThreads
                     | Helper::GetNumThreads
                     | Helper::ThreadId
-                    | Helper::RandomDouble
-                    | Helper::RandomGauss
-                    | Helper::RandomBelow
-                    | Helper::PyRandomInt
-                    | Helper::PyRandomFloat
                     | Helper::Gemm
                     | Helper::PrintBytes
                     | Helper::PrintInt
@@ -2045,7 +2062,8 @@ impl Builtin {
                     | Helper::PrintBool
                     | Helper::PrintComplex
             )
-        ) || matches!(self.info().typing, Typing::Random(_))
+        ) || matches!(self.info().lowering, Lowering::Helper(h) if h.draws_host_random())
+            || matches!(self.info().typing, Typing::Random(_))
     }
 
     /// The CUDA operation, for kernel builtins.

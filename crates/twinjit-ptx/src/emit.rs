@@ -1478,17 +1478,15 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
                             "numba-cuda cannot print complex numbers either; print z.real and z.imag",
                         ))
                     }
+                    // `Helper::draws_host_random`, spelled out for the exhaustive match.
                     Helper::RandomSeed
                     | Helper::RandomDouble
                     | Helper::RandomGauss
                     | Helper::RandomBelow
                     | Helper::PyRandomInt
                     | Helper::PyRandomFloat => {
-                        return Err(self.unsupported(
-                            "drawing from `random` or `np.random` in a kernel",
-                            span,
-                            "np.random and the random module are not available in kernels (numba-cuda neither); use numba.cuda.random",
-                        ))
+                        let (what, hint) = twinjit_ir::builtins::HOST_RANDOM_IN_KERNEL;
+                        return Err(self.unsupported(what, span, hint));
                     }
                     Helper::PrintBytes
                     | Helper::PrintInt
