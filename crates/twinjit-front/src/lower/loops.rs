@@ -655,7 +655,8 @@ impl Lower<'_> {
     fn literal_unroll_arg<'e>(&self, iter: &'e Expr) -> Option<&'e Expr> {
         let Expr::Call(c) = iter else { return None };
         let (_, path) = self.opaque_path(&c.func)?;
-        if !(path == "numba.literal_unroll" || path.starts_with("numba.") && path.ends_with(".literal_unroll")) {
+        // `numba.literal_unroll` and numba-cuda's re-export (`numba.cuda.misc.special...`).
+        if !(path.starts_with("numba.") && path.ends_with(".literal_unroll")) {
             return None;
         }
         match (&c.arguments.args[..], c.arguments.keywords.is_empty()) {
