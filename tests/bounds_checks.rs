@@ -32,6 +32,15 @@ fn proven_accesses_lose_their_checks() {
         0,
     );
     check("(a, i):\n    if i >= 0 and i < len(a):\n        return a[i]\n    return 0.0\n", "(float64[:], int64)", 0);
+    // The chained comparison, and a computed index tested by one (a histogram's bin).
+    check("(a, i):\n    if 0 <= i < len(a):\n        return a[i]\n    return 0.0\n", "(float64[:], int64)", 0);
+    check(
+        "(x, c):\n    for v in x:\n        b = int(v * 10.0)\n        if 0 <= b < len(c):\n            c[b] += 1\n",
+        "(float64[:], int64[:])",
+        0,
+    );
+    // `not (i < 0 or i >= n)`: both fail where the `or` fails.
+    check("(a, i):\n    if i < 0 or i >= len(a):\n        return 0.0\n    return a[i]\n", "(float64[:], int64)", 0);
 }
 
 /// A check the same index already passed on every path is dropped: `a[i]` read in a condition
@@ -66,6 +75,8 @@ fn unproven_accesses_keep_their_checks() {
     );
     // Only one side of the range is known.
     check("(a, i):\n    if i < len(a):\n        return a[i]\n    return 0.0\n", "(float64[:], int64)", 1);
+    // An `or` that holds proves neither side.
+    check("(a, i):\n    if i >= 0 or i < len(a):\n        return a[i]\n    return 0.0\n", "(float64[:], int64)", 1);
 }
 
 #[test]
@@ -176,4 +187,34 @@ fn small_branches_that_only_compute_numbers_become_selects() {
     // An arm that may raise (integer division under the Python error model) keeps its branch.
     let raises = "(a, k):\n    s = 0\n    for i in range(a.shape[0]):\n        if a[i] > 0:\n            s += a[i] // k\n    return s\n";
     assert!(branches(raises, "(int64[::1], int64)") > loop_only);
+}
+
+/// `out[i] = f(out[i - 1], x[i])`: the check-free copy of the loop carries the value it stored
+/// to the next iteration as a block parameter instead of loading it back (`forward_store`);
+/// the original loop, with its checks, still loads it.
+#[test]
+fn a_recurrence_through_the_output_is_carried_in_a_register() {
+    let carried = |body: &str, sig: &str| {
+        let src = format!("from numba import njit\n\n@njit(boundscheck=True)\ndef f{body}");
+        let m = SourceModule::parse("t.py", &src).unwrap();
+        let p = m.specialize("f", &parse_signature(sig).unwrap(), None).unwrap();
+        let f = &p.entry().func;
+        f.blocks
+            .iter()
+            .filter(|b| {
+                b.params.iter().any(|&v| f.ty(v).to_string() == "float64")
+                    && b.insts.iter().any(|i| matches!(f.insts[i.index()].kind, InstKind::Store(..)))
+            })
+            .count()
+    };
+    let recurrence =
+        "(x, out):\n    out[0] = x[0]\n    for i in range(1, len(x)):\n        out[i] = 0.5 * out[i - 1] + x[i]\n";
+    assert_eq!(carried(recurrence, "(float64[:], float64[:])"), 1);
+    // Reading two elements back: only the one just stored is carried... and `out[i - 2]` is not.
+    let two_back = "(x, out):\n    for i in range(2, len(x)):\n        out[i] = out[i - 2] + x[i]\n";
+    assert_eq!(carried(two_back, "(float64[:], float64[:])"), 0);
+    // A second store in the loop (to another array, which may alias `out`): not carried.
+    let two_stores =
+        "(x, out, y):\n    for i in range(1, len(x)):\n        out[i] = out[i - 1] + x[i]\n        y[i] = 1.0\n";
+    assert_eq!(carried(two_stores, "(float64[:], float64[:], float64[:])"), 0);
 }

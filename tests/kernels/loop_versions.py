@@ -61,3 +61,74 @@ def window_sums(a, out, lo, hi):
 def scaled_into(x, out, c):
     for i in range(x.shape[0]):
         out[i] = x[i] * c
+
+
+# A recurrence written through the output array (`out[i]` reads `out[i - 1]`): the loop keeps
+# the value it stored for the next iteration instead of reading it back. The output may be
+# shorter (IndexError after the same writes), or the input itself.
+# check: smooth_into(np.array([1.0, 2.0, 4.0, 8.0]), np.zeros(4), 0.5) -> None ; arg1 == [1.0, 1.5, 2.75, 5.375]
+# check: smooth_into(np.array([1.0, 2.0, 4.0, 8.0]), np.zeros(3), 0.5) raises IndexError ; arg1 == [1.0, 1.5, 2.75]
+# check: smooth_into(np.array([3.0]), np.zeros(2), 0.5) -> None ; arg1 == [3.0, 0.0]
+@njit(boundscheck=True)
+def smooth_into(x, out, alpha):
+    out[0] = x[0]
+    for i in range(1, len(x)):
+        out[i] = alpha * out[i - 1] + (1.0 - alpha) * x[i]
+
+
+# check: smooth_in_place(np.array([1.0, 2.0, 4.0, 8.0, 16.0]), 0.25) -> 17.15234375
+@njit(boundscheck=True)
+def smooth_in_place(x, alpha):
+    smooth_into(x, x, alpha)
+    return x[-1] + x[2]
+
+
+# A cumulative sum along each row of a 2-D array, in place (the row is a loop-invariant offset).
+# check: row_cumsum(np.array([[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0], [8.0, 9.0, 10.0, 11.0]])) -> [[0.0, 1.0, 3.0, 6.0], [4.0, 9.0, 15.0, 22.0], [8.0, 17.0, 27.0, 38.0]]
+# check: row_cumsum(np.array([[1.0], [1.0]])) -> [[1.0], [1.0]]
+@njit(boundscheck=True)
+def row_cumsum(g):
+    n, m = g.shape
+    for r in range(n):
+        for j in range(1, m):
+            g[r, j] = g[r, j - 1] + g[r, j]
+    return g
+
+
+# A row of a 2-D array picked by a run-time index (the same check in every iteration of the
+# inner loop: negative rows wrap, rows past the end raise before any write).
+# check: add_row(np.zeros(3), np.array([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]), 1) -> None ; arg0 == [3.0, 4.0, 5.0]
+# check: add_row(np.zeros(3), np.array([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]), -2) -> None ; arg0 == [0.0, 1.0, 2.0]
+# check: add_row(np.zeros(3), np.array([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]), 2) raises IndexError ; arg0 == [0.0, 0.0, 0.0]
+# check: add_row(np.zeros(4), np.array([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]), 0) raises IndexError ; arg0 == [0.0, 1.0, 2.0, 0.0]
+@njit(boundscheck=True)
+def add_row(c, b, k):
+    for j in range(c.shape[0]):
+        c[j] += b[k, j]
+
+
+# The matrix product in i-k-j order, accumulating into the output.
+# check: matmul_ikj(np.array([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]), np.array([[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0], [8.0, 9.0, 10.0, 11.0]]), np.array([[1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0]])) -> [[20.0, 23.0, 26.0, 29.0], [56.0, 68.0, 80.0, 92.0]]
+# check: matmul_ikj(np.array([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]), np.array([[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0]]), np.array([[1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0]])) raises IndexError
+@njit(boundscheck=True)
+def matmul_ikj(a, b, c):
+    n, kk = a.shape
+    m = b.shape[1]
+    c[:, :] = 0.0
+    for i in range(n):
+        for k in range(kk):
+            aik = a[i, k]
+            for j in range(m):
+                c[i, j] += aik * b[k, j]
+    return c
+
+
+# Bins tested by a chained comparison: values below, inside and above the range.
+# check: chained_histogram(np.array([-0.5, 0.05, 0.15, 0.95, 1.0, 2.5, 0.55]), 0.0, 1.0, np.zeros(10, dtype=np.int64)) -> None ; arg3 == [1, 1, 0, 0, 0, 1, 0, 0, 0, 1]
+@njit(boundscheck=True)
+def chained_histogram(x, lo, hi, counts):
+    nbins = len(counts)
+    for v in x:
+        b = int((v - lo) / (hi - lo) * nbins)
+        if 0 <= b < nbins:
+            counts[b] += 1

@@ -33,6 +33,9 @@ struct Facts<'f> {
     /// Relations established at the start of each block (from dominating branch edges).
     edge_facts: Vec<Vec<Rel>>,
     nonneg: HashSet<Value>,
+    /// Values known to be at least 1 (loop counters of `range(1, n)`), whose `- 1` is
+    /// non-negative (`out[i - 1]` needs no negative-index wrap).
+    positive: HashSet<Value>,
     /// `v` is in `[0, m)`.
     below: HashMap<Value, Value>,
 }
@@ -44,6 +47,10 @@ impl Facts<'_> {
 
     fn is_nonneg(&self, v: Value) -> bool {
         self.nonneg.contains(&v) || self.const_int(v).is_some_and(|k| k >= 0)
+    }
+
+    fn is_positive(&self, v: Value) -> bool {
+        self.positive.contains(&v) || self.const_int(v).is_some_and(|k| k >= 1)
     }
 
     /// Relations known at the start of block `b` (its own edge facts and its dominators').
@@ -167,6 +174,27 @@ fn compare_rel(op: CmpOp, a: Value, b: Value, taken: bool) -> Option<Rel> {
     })
 }
 
+/// The relations that hold where condition `c` is `taken`: a signed comparison, or an `and`
+/// that holds (`select c1, c2, c1`: both hold) or an `or` that fails (`select c1, c1, c2`:
+/// both fail), as a chained comparison `0 <= b < n` or a condition if-converted from
+/// nested branches leaves them; `depth` bounds the walk.
+fn cond_rels(f: &Function, c: Value, taken: bool, depth: u32, out: &mut Vec<Rel>) {
+    match f.def_inst(c).map(|d| &d.kind) {
+        Some(InstKind::Compare(op, x, y)) if f.ty(*x).scalar().is_some_and(|s| s.is_signed()) => {
+            out.extend(compare_rel(*op, *x, *y, taken));
+        }
+        Some(InstKind::Select(c1, a, b)) if depth > 0 => {
+            let (c1, a, b) = (*c1, *a, *b);
+            // `c1 and a`, taken: both hold; `c1 or b`, not taken: both fail.
+            if (taken && b == c1) || (!taken && a == c1) {
+                cond_rels(f, c1, taken, depth - 1, out);
+                cond_rels(f, if taken { a } else { b }, taken, depth - 1, out);
+            }
+        }
+        _ => {}
+    }
+}
+
 impl Pass for BoundsCheckElim {
     fn name(&self) -> &'static str {
         "bounds_check_elim"
@@ -190,14 +218,7 @@ impl Pass for BoundsCheckElim {
                     if t.block == e.block || (t.block != b && e.block != b) {
                         continue;
                     }
-                    let taken = t.block == b;
-                    if let Some(InstData { kind: InstKind::Compare(op, x, y), .. }) = f.def_inst(*c) {
-                        if f.ty(*x).scalar().is_some_and(|s| s.is_signed()) {
-                            if let Some(r) = compare_rel(*op, *x, *y, taken) {
-                                edge_facts[b.index()].push(r);
-                            }
-                        }
-                    }
+                    cond_rels(f, *c, t.block == b, 4, &mut edge_facts[b.index()]);
                 }
             }
         }
@@ -247,7 +268,8 @@ impl Pass for BoundsCheckElim {
                 }
             }
         }
-        let mut facts = Facts { f, dom, edge_facts, nonneg: HashSet::new(), below: HashMap::new() };
+        let mut facts =
+            Facts { f, dom, edge_facts, nonneg: HashSet::new(), positive: HashSet::new(), below: HashMap::new() };
         // Where each value passed `checknonzero` (block, position in the block).
         let mut nonzero_at: Vec<(Value, Block, usize)> = Vec::new();
         for &b in &rpo {
@@ -271,7 +293,10 @@ impl Pass for BoundsCheckElim {
                 // Block parameters: non-negative if every incoming argument is, or is the
                 // parameter itself plus a small non-negative constant (a loop counter).
                 for (k, &p) in f.blocks[b.index()].params.iter().enumerate() {
-                    if facts.nonneg.contains(&p) || *f.ty(p) != Type::I64 || preds[b.index()].is_empty() {
+                    if (facts.nonneg.contains(&p) && facts.positive.contains(&p))
+                        || *f.ty(p) != Type::I64
+                        || preds[b.index()].is_empty()
+                    {
                         continue;
                     }
                     let ok_arg = |a: Value| {
@@ -284,8 +309,22 @@ impl Pass for BoundsCheckElim {
                     let all = preds[b.index()].iter().all(|pb| {
                         f.blocks[pb.index()].succs().iter().filter(|t| t.block == b).all(|t| ok_arg(t.args[k]))
                     });
-                    if all {
-                        facts.nonneg.insert(p);
+                    if all && facts.nonneg.insert(p) {
+                        changed = true;
+                    }
+                    // At least 1 likewise: every argument is, or is the parameter plus a small
+                    // non-negative constant.
+                    let pos_arg = |a: Value| {
+                        a == p
+                            || facts.is_positive(a)
+                            || matches!(f.def_inst(a).map(|d| &d.kind),
+                                Some(InstKind::Binary(BinaryOp::Add, x, c))
+                                    if *x == p && facts.const_int(*c).is_some_and(|k| (0..=1 << 32).contains(&k)))
+                    };
+                    let all_pos = preds[b.index()].iter().all(|pb| {
+                        f.blocks[pb.index()].succs().iter().filter(|t| t.block == b).all(|t| pos_arg(t.args[k]))
+                    });
+                    if all_pos && facts.positive.insert(p) {
                         changed = true;
                     }
                 }
@@ -311,6 +350,11 @@ impl Pass for BoundsCheckElim {
                         // them).
                         InstKind::Binary(BinaryOp::Add, a, c) => {
                             facts.is_nonneg(*a) && facts.const_int(*c).is_some_and(|k| (0..=1 << 32).contains(&k))
+                                || facts.is_positive(*a) && facts.const_int(*c) == Some(-1)
+                        }
+                        // `i - 1` of `i >= 1`.
+                        InstKind::Binary(BinaryOp::Sub, a, c) => {
+                            facts.is_positive(*a) && facts.const_int(*c) == Some(1)
                         }
                         InstKind::Select(_, a, c) => facts.is_nonneg(*a) && facts.is_nonneg(*c),
                         _ => false,

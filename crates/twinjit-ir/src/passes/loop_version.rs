@@ -11,7 +11,9 @@
 //! `br lt(i + 1, n), L(..., i + 1, ...), exit(...)` with `i` one of its parameters and `n`
 //! defined outside it, has no unwind edge, holds no `prange` marker, and no value it defines
 //! is used outside it (its exit edge's arguments aside). A check qualifies when it is
-//! `checkindex i + k, len` (or `i`, `i - k`) with `k` and `len` defined outside the loop.
+//! `checkindex i + k, len` (or `i`, `i - k`) with `k` and `len` defined outside the loop, or
+//! `checkindex k, len` with both defined outside (`b[k, j]` in a loop over `j`: the same check
+//! in every iteration, so the test is the check itself, `0 <= k < len`).
 //! Entered with `i = s`, the loop visits `s, s + 1, ..., n - 1` (once at least), so the test is
 //! `0 <= s < n <= len` and `-s <= k <= len - n` for each check, written so that no sum can
 //! overflow (a wrapped sum would make an unchecked access out of bounds).
@@ -25,12 +27,22 @@ use hashbrown::{HashMap, HashSet};
 /// Loop versioning on bounds checks.
 pub struct LoopVersion;
 
-/// A check the copy drops: its index's offset from the induction variable (`None`: 0, else the
-/// value and whether it is subtracted) and the length.
+/// A check the copy drops: its index and the length.
 struct Dropped {
     inst: Inst,
-    offset: Option<(Value, bool)>,
+    index: Index,
     len: Value,
+}
+
+/// The index of a dropped check.
+#[derive(Clone, Copy)]
+enum Index {
+    /// The induction variable plus an offset (`None`: 0, else the value and whether it is
+    /// subtracted).
+    Counter(Option<(Value, bool)>),
+    /// A value defined outside the loop (`b[k, j]` in a loop over `j`): the same in every
+    /// iteration.
+    Invariant(Value),
 }
 
 /// A loop to version.
@@ -178,9 +190,12 @@ fn candidate(f: &Function, l: Block, escapes: &HashSet<Value>) -> Option<Candida
                         _ => None,
                     }
                 };
-                if let Some(offset) = offset {
-                    dropped.push(Dropped { inst: i, offset, len: *len });
-                }
+                let index = match offset {
+                    Some(offset) => Index::Counter(offset),
+                    None if outside(*idx) => Index::Invariant(*idx),
+                    None => continue,
+                };
+                dropped.push(Dropped { inst: i, index, len: *len });
             }
             _ => {}
         }
@@ -264,9 +279,20 @@ fn version(f: &mut Function, c: &Candidate) {
     ok = emit(f, InstKind::Binary(BinaryOp::BitAnd, ok, runs), Type::BOOL);
     let mut neg_s = None;
     for d in &c.dropped {
+        let offset = match d.index {
+            Index::Counter(offset) => offset,
+            Index::Invariant(k) => {
+                // `0 <= k < len`, the check itself (the loop runs at least once).
+                let lo = emit(f, InstKind::Compare(CmpOp::Le, zero, k), Type::BOOL);
+                let hi = emit(f, InstKind::Compare(CmpOp::Lt, k, d.len), Type::BOOL);
+                let both = emit(f, InstKind::Binary(BinaryOp::BitAnd, lo, hi), Type::BOOL);
+                ok = emit(f, InstKind::Binary(BinaryOp::BitAnd, ok, both), Type::BOOL);
+                continue;
+            }
+        };
         let within = emit(f, InstKind::Compare(CmpOp::Le, n, d.len), Type::BOOL);
         ok = emit(f, InstKind::Binary(BinaryOp::BitAnd, ok, within), Type::BOOL);
-        if let Some((k, sub)) = d.offset {
+        if let Some((k, sub)) = offset {
             // k + i for i in [s, n): the offset k (negated for `i - k`) in [-s, len - n].
             let k = if sub { emit(f, InstKind::Binary(BinaryOp::Sub, zero, k), Type::I64) } else { k };
             // `-k` of i64::MIN wraps to itself, which then fails `-s <= k` (s >= 0).

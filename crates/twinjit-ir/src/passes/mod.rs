@@ -8,6 +8,7 @@
 mod bounds_check_elim;
 mod dce;
 mod expand_indexing;
+mod forward_store;
 mod gvn;
 mod if_convert;
 pub mod inline;
@@ -21,6 +22,7 @@ pub mod unroll;
 pub use bounds_check_elim::BoundsCheckElim;
 pub use dce::Dce;
 pub use expand_indexing::ExpandIndexing;
+pub use forward_store::ForwardStore;
 pub use gvn::Gvn;
 pub use if_convert::IfConvert;
 pub use licm::Licm;
@@ -78,6 +80,30 @@ pub fn run_passes(f: &mut Function, level: Level, passes: &[&dyn Pass]) -> Resul
     Ok(())
 }
 
+/// `if_convert`, then `simplify_cfg`, `gvn` and `bounds_check_elim` again when it changed something: a
+/// condition it joined into one `select` (a chained comparison `0 <= b < n`, an `and` of two
+/// tests) now guards its branch directly, and the values its right side computed now dominate
+/// that branch, so checks the first round could not prove (`c[b]` under `0 <= b < len(c)`) go.
+struct IfConvertThenRecheck;
+
+impl Pass for IfConvertThenRecheck {
+    fn name(&self) -> &'static str {
+        "if_convert"
+    }
+
+    fn run(&self, f: &mut Function) -> bool {
+        let changed = IfConvert.run(f);
+        if changed {
+            // (`simplify_cfg` first: the joined condition reaches its branch through a block
+            // parameter until the jump to it is threaded.)
+            SimplifyCfg.run(f);
+            Gvn.run(f);
+            BoundsCheckElim.run(f);
+        }
+        changed
+    }
+}
+
 /// Why the pipeline failed.
 #[derive(Debug)]
 pub enum PipelineError {
@@ -96,8 +122,8 @@ impl From<VerifyError> for PipelineError {
 /// The standard pipeline after inference: `inline` (small leaf functions into their callers),
 /// then per function `expand_indexing`, `gvn`, `bounds_check_elim`, `licm`,
 /// `dce`, `simplify_cfg`, then `parallel` (which outlines `prange` loops into chunk functions, added
-/// to the program), then `loop_version` (after outlining, so chunk loops are versioned too) and
-/// `refcount`.
+/// to the program), then `loop_version` (after outlining, so chunk loops are versioned too),
+/// `forward_store` (on the versioned loops, which have no checks left) and `refcount`.
 /// `boundscheck_for(source_name)` decides per function (decorator or engine option).
 pub fn run_pipeline(program: &mut TypedProgram, boundscheck_for: impl Fn(&str) -> bool) -> Result<(), PipelineError> {
     inline::inline_leaves(program);
@@ -112,7 +138,7 @@ pub fn run_pipeline(program: &mut TypedProgram, boundscheck_for: impl Fn(&str) -
         run_passes(
             &mut tf.func,
             Level::Lowered,
-            &[&expand, &Gvn, &BoundsCheckElim, &Licm, &IfConvert, &Dce, &SimplifyCfg],
+            &[&expand, &Gvn, &BoundsCheckElim, &Licm, &IfConvertThenRecheck, &Dce, &SimplifyCfg],
         )?;
     }
     parallel::outline(program).map_err(PipelineError::Diagnostics)?;
@@ -120,7 +146,7 @@ pub fn run_pipeline(program: &mut TypedProgram, boundscheck_for: impl Fn(&str) -
         if dump_requested("parallel") {
             eprintln!("; after parallel\n{}", tf.func);
         }
-        run_passes(&mut tf.func, Level::Lowered, &[&LoopVersion, &Refcount])?;
+        run_passes(&mut tf.func, Level::Lowered, &[&LoopVersion, &ForwardStore, &Refcount])?;
     }
     Ok(())
 }
