@@ -3,10 +3,13 @@
 //! the script gives Numba, and prints one JSON object per line (median and minimum run times).
 //! Run: `cargo run --release --example bench_ufunc`
 
+#[path = "common/numpy_alloc.rs"]
+mod numpy_alloc;
 #[path = "common/timing.rs"]
 mod timing;
 
 use std::time::Duration;
+use numpy_alloc::numpy_vec;
 use timing::time_calls;
 use twinjit::{ArgValue, Array, Engine, Target};
 
@@ -16,11 +19,12 @@ fn main() {
     let m = Engine::new(Target::Host).unwrap().load("ufunc_kernels.py", SRC).unwrap();
     let n = 10_000_000usize;
     let reps = 11;
-    // The inputs compare_ufunc.py builds with NumPy.
-    let x: Vec<f64> = (0..n as u64).map(|i| ((i * 2654435761) % 1000) as f64 * 1e-3).collect();
-    let y: Vec<f64> = (0..n as u64).map(|i| ((i * 40503) % 997) as f64 * 1e-3).collect();
-    let z: Vec<f64> = x.iter().map(|v| 40.0 * v - 10.0).collect();
-    let mut out = vec![1.0f64; n];
+    // The inputs compare_ufunc.py builds with NumPy, in memory advised as NumPy advises its own
+    // (huge pages from 4 MiB).
+    let x: Vec<f64> = numpy_vec(n, |i| ((i as u64 * 2654435761) % 1000) as f64 * 1e-3);
+    let y: Vec<f64> = numpy_vec(n, |i| ((i as u64 * 40503) % 997) as f64 * 1e-3);
+    let z: Vec<f64> = numpy_vec(n, |i| 40.0 * x[i] - 10.0);
+    let mut out = numpy_vec(n, |_| 1.0f64);
     let run = |name: &str, t: (Duration, Duration)| {
         println!(
             "{{\"kernel\": \"{name}\", \"run_ms\": {:.4}, \"run_min_ms\": {:.4}}}",
