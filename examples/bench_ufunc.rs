@@ -8,8 +8,8 @@ mod numpy_alloc;
 #[path = "common/timing.rs"]
 mod timing;
 
-use std::time::Duration;
 use numpy_alloc::numpy_vec;
+use std::time::Duration;
 use timing::time_calls;
 use twinjit::{ArgValue, Array, Engine, Target};
 

@@ -189,6 +189,24 @@ fn small_branches_that_only_compute_numbers_become_selects() {
     assert!(branches(raises, "(int64[::1], int64)") > loop_only);
 }
 
+/// A branch on a condition that a dominating branch decided is a jump (`branch_fold`): the
+/// same test nested in its own arm, and the bounds test of a list element read twice.
+#[test]
+fn a_condition_decided_by_a_dominating_branch_is_not_tested_again() {
+    let nested = "(a, c):\n    if c > 0:\n        a[0] = 1.0\n        if c > 0:\n            a[1] = 2.0\n";
+    assert_eq!(branches(nested, "(float64[::1], int64)"), 1);
+    // In the other arm the inner test is decided the other way: its store goes.
+    let other_arm = "(a, c):\n    if c > 0:\n        a[0] = 1.0\n    else:\n        if c > 0:\n            a[1] = 2.0\n        a[2] = 3.0\n";
+    assert_eq!(branches(other_arm, "(float64[::1], int64)"), 1);
+    // Not dominated (after the join), so tested again.
+    let after_join = "(a, c):\n    if c > 0:\n        a[0] = 1.0\n    a[2] = 3.0\n    if c > 0:\n        a[1] = 2.0\n";
+    assert_eq!(branches(after_join, "(float64[::1], int64)"), 2);
+    // `l[i] * l[i]`: one bounds test, not two.
+    let twice = "(n, i):\n    l = [n, n + 1, n + 2]\n    return l[i] * l[i]\n";
+    let once = "(n, i):\n    l = [n, n + 1, n + 2]\n    return l[i] * 2\n";
+    assert_eq!(branches(twice, "(int64, int64)"), branches(once, "(int64, int64)"));
+}
+
 /// `out[i] = f(out[i - 1], x[i])`: the check-free copy of the loop carries the value it stored
 /// to the next iteration as a block parameter instead of loading it back (`forward_store`);
 /// the original loop, with its checks, still loads it.

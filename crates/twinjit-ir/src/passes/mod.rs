@@ -6,6 +6,7 @@
 //! `TWINJIT_DUMP` names it (`TWINJIT_DUMP=expand_indexing`, or `all`).
 
 mod bounds_check_elim;
+mod branch_fold;
 mod dce;
 mod expand_indexing;
 mod forward_store;
@@ -20,6 +21,7 @@ mod simplify_cfg;
 pub mod unroll;
 
 pub use bounds_check_elim::BoundsCheckElim;
+pub use branch_fold::BranchFold;
 pub use dce::Dce;
 pub use expand_indexing::ExpandIndexing;
 pub use forward_store::ForwardStore;
@@ -120,7 +122,7 @@ impl From<VerifyError> for PipelineError {
 }
 
 /// The standard pipeline after inference: `inline` (small leaf functions into their callers),
-/// then per function `expand_indexing`, `gvn`, `bounds_check_elim`, `licm`,
+/// then per function `expand_indexing`, `gvn`, `branch_fold`, `bounds_check_elim`, `licm`,
 /// `dce`, `simplify_cfg`, then `parallel` (which outlines `prange` loops into chunk functions, added
 /// to the program), then `loop_version` (after outlining, so chunk loops are versioned too),
 /// `forward_store` (on the versioned loops, which have no checks left) and `refcount`.
@@ -138,7 +140,7 @@ pub fn run_pipeline(program: &mut TypedProgram, boundscheck_for: impl Fn(&str) -
         run_passes(
             &mut tf.func,
             Level::Lowered,
-            &[&expand, &Gvn, &BoundsCheckElim, &Licm, &IfConvertThenRecheck, &Dce, &SimplifyCfg],
+            &[&expand, &Gvn, &BranchFold, &BoundsCheckElim, &Licm, &IfConvertThenRecheck, &Dce, &SimplifyCfg],
         )?;
     }
     parallel::outline(program).map_err(PipelineError::Diagnostics)?;
