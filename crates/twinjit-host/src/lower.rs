@@ -1039,10 +1039,39 @@ impl FnLowering<'_, '_> {
                 Parts::new()
             }
             InstKind::ListResize(l, n) => {
-                let args = [self.one(*l), self.one(*n)];
-                let ok = self.call_helper(runtime::LIST_RESIZE, &args, &[types::I64; 2], types::I8);
+                // Growth by one element within the storage (`append` once the list has room,
+                // the common case) is inline: the new element zeroed, the length stored. Any
+                // other change of length calls the memory manager.
+                let elem = self.f.ty(*l).list_elem().cloned().unwrap_or(Type::None);
+                let slots = twinjit_ir::abi::list_elem_layout(&elem).map(|(s, _)| s / ll::SLOT).unwrap_or(1);
+                let (mi, n) = (self.one(*l), self.one(*n));
+                let len = self.b.ins().load(types::I64, flags(), mi, list_field(ll::LEN));
+                let cap = self.b.ins().load(types::I64, flags(), mi, list_field(ll::CAP));
+                let len1 = self.b.ins().iadd_imm_s(len, 1);
+                let by_one = self.b.ins().icmp(IntCC::Equal, n, len1);
+                let fits = self.b.ins().icmp(IntCC::SignedLessThanOrEqual, n, cap);
+                let fast_ok = self.b.ins().band(by_one, fits);
+                let (fast, slow, done) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+                self.b.ins().brif(fast_ok, fast, &[], slow, &[]);
+                self.b.switch_to_block(fast);
+                self.b.seal_block(fast);
+                let items = self.b.ins().load(types::I64, flags(), mi, list_field(ll::ITEMS));
+                let off = self.b.ins().imul_imm_s(len, (slots * ll::SLOT) as i64);
+                let addr = self.b.ins().iadd(items, off);
+                let zero = self.iconst(types::I64, 0);
+                for k in 0..slots {
+                    self.b.ins().store(flags(), zero, addr, (k * ll::SLOT) as i32);
+                }
+                self.b.ins().store(flags(), n, mi, list_field(ll::LEN));
+                self.b.ins().jump(done, &[]);
+                self.b.switch_to_block(slow);
+                self.b.seal_block(slow);
+                let ok = self.call_helper(runtime::LIST_RESIZE, &[mi, n], &[types::I64; 2], types::I8);
                 let failed = self.b.ins().icmp_imm_s(IntCC::Equal, ok, 0);
                 self.raise_exception_if(failed, "MemoryError", twinjit_ir::abi::ALLOCATION_FAILED, span);
+                self.b.ins().jump(done, &[]);
+                self.b.switch_to_block(done);
+                self.b.seal_block(done);
                 Parts::new()
             }
             InstKind::FuncRef(_) => Parts::new(),
