@@ -4,8 +4,9 @@
 //! or stride of an array made in the function (`newarray`, `view`) is the operand it was made
 //! with, so `for j in range(w.shape[0]): w[j]` of a view needs no check. A `select` on a
 //! constant condition is the operand it picks, an element read from a tuple built here is the
-//! element (`n, m = a.shape` gives the dimensions themselves), and a comparison of two integer
-//! constants is folded (the rewrites' checks of constant dimensions and steps).
+//! element (`n, m = a.shape` gives the dimensions themselves), a comparison of two integer
+//! constants is folded (the rewrites' checks of constant dimensions and steps), and the stride
+//! of a C-contiguous array's last axis is the constant 1.
 //!
 //! Reads of memory (`listlen`, `listget`, `load`) are numbered too, along straight paths only:
 //! a read is the same as an identical one earlier in its block, or in the one predecessor the
@@ -78,6 +79,14 @@ fn chosen(f: &Function, k: &InstKind) -> Option<Value> {
         InstKind::Const(Const::Bool(b)) => Some(if b { *x } else { *y }),
         _ => None,
     }
+}
+
+/// The stride of a C-contiguous array's last axis, which is 1: the layout says so (an axis of
+/// extent 1 may carry any stride, as NumPy allows, but its only index is 0, so 1 reads the same
+/// element). A view of a C array (`a[i:i + w]`) then steps by one element with no multiply.
+fn unit_stride(f: &Function, k: &InstKind) -> bool {
+    let InstKind::Stride(a, axis) = k else { return false };
+    f.ty(*a).array().is_some_and(|t| t.layout == crate::types::Layout::C && *axis + 1 == t.ndim)
 }
 
 /// A comparison of two integer constants (the rewrites' checks of constant dimensions).
@@ -180,6 +189,10 @@ impl Pass for Gvn {
                 }
                 if let Some(c) = folded_compare(f, &kind) {
                     kind = InstKind::Const(Const::Bool(c));
+                    f.insts[inst.index()].kind = kind.clone();
+                }
+                if unit_stride(f, &kind) {
+                    kind = InstKind::Const(Const::Int(1));
                     f.insts[inst.index()].kind = kind.clone();
                 }
                 if let (true, Some(r)) = (is_read(&kind), result) {
