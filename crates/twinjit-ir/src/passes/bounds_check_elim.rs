@@ -299,32 +299,26 @@ impl Pass for BoundsCheckElim {
                     {
                         continue;
                     }
-                    let ok_arg = |a: Value| {
-                        a == p
-                            || facts.is_nonneg(a)
-                            || matches!(f.def_inst(a).map(|d| &d.kind),
-                                Some(InstKind::Binary(BinaryOp::Add, x, c))
-                                    if *x == p && facts.const_int(*c).is_some_and(|k| (0..=1 << 32).contains(&k)))
+                    // Every incoming argument is known (`known`), or is the parameter itself plus
+                    // a small non-negative constant (a loop counter's increment).
+                    let every_arg = |known: &dyn Fn(Value) -> bool| {
+                        let ok = |a: Value| {
+                            a == p
+                                || known(a)
+                                || matches!(f.def_inst(a).map(|d| &d.kind),
+                                    Some(InstKind::Binary(BinaryOp::Add, x, c))
+                                        if *x == p && facts.const_int(*c).is_some_and(|k| (0..=1 << 32).contains(&k)))
+                        };
+                        preds[b.index()].iter().all(|pb| {
+                            f.blocks[pb.index()].succs().iter().filter(|t| t.block == b).all(|t| ok(t.args[k]))
+                        })
                     };
-                    let all = preds[b.index()].iter().all(|pb| {
-                        f.blocks[pb.index()].succs().iter().filter(|t| t.block == b).all(|t| ok_arg(t.args[k]))
-                    });
-                    if all && facts.nonneg.insert(p) {
+                    let (nonneg, positive) = (every_arg(&|a| facts.is_nonneg(a)), every_arg(&|a| facts.is_positive(a)));
+                    if nonneg && facts.nonneg.insert(p) {
                         changed = true;
                     }
-                    // At least 1 likewise: every argument is, or is the parameter plus a small
-                    // non-negative constant.
-                    let pos_arg = |a: Value| {
-                        a == p
-                            || facts.is_positive(a)
-                            || matches!(f.def_inst(a).map(|d| &d.kind),
-                                Some(InstKind::Binary(BinaryOp::Add, x, c))
-                                    if *x == p && facts.const_int(*c).is_some_and(|k| (0..=1 << 32).contains(&k)))
-                    };
-                    let all_pos = preds[b.index()].iter().all(|pb| {
-                        f.blocks[pb.index()].succs().iter().filter(|t| t.block == b).all(|t| pos_arg(t.args[k]))
-                    });
-                    if all_pos && facts.positive.insert(p) {
+                    // At least 1 likewise (a counter of `range(1, n)`).
+                    if positive && facts.positive.insert(p) {
                         changed = true;
                     }
                 }

@@ -28,13 +28,9 @@ impl Pass for BranchFold {
 
     fn run(&self, f: &mut Function) -> bool {
         let (rpo, dom) = DomTree::with_rpo(f);
-        let mut preds: Vec<Vec<Block>> = vec![Vec::new(); f.blocks.len()];
+        let mut preds = super::predecessors(f, &rpo);
+        // A block an unwind edge enters is entered other than by a branch.
         for &b in &rpo {
-            for t in f.blocks[b.index()].succs() {
-                if !preds[t.block.index()].contains(&b) {
-                    preds[t.block.index()].push(b);
-                }
-            }
             if let Some(u) = &f.blocks[b.index()].unwind {
                 preds[u.block.index()].push(b);
             }

@@ -64,14 +64,7 @@ impl Pass for Licm {
 /// One pass over every loop; returns whether anything moved.
 fn sweep(f: &mut Function) -> bool {
     let (rpo, dom) = DomTree::with_rpo(f);
-    let mut preds: Vec<Vec<Block>> = vec![Vec::new(); f.blocks.len()];
-    for &b in &rpo {
-        for t in f.blocks[b.index()].succs() {
-            if !preds[t.block.index()].contains(&b) {
-                preds[t.block.index()].push(b);
-            }
-        }
-    }
+    let preds = super::predecessors(f, &rpo);
     let mut moved = false;
     for &h in &rpo {
         let (latches, entries): (Vec<Block>, Vec<Block>) =

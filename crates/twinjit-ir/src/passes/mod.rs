@@ -63,6 +63,19 @@ pub fn verify_each_pass() -> bool {
     *ON.get_or_init(|| cfg!(debug_assertions) || std::env::var_os("TWINJIT_VERIFY").is_some())
 }
 
+/// Each block's predecessors among the blocks of `rpo` (the reachable ones), each listed once.
+pub(crate) fn predecessors(f: &Function, rpo: &[crate::function::Block]) -> Vec<Vec<crate::function::Block>> {
+    let mut preds = vec![Vec::new(); f.blocks.len()];
+    for &b in rpo {
+        for t in f.blocks[b.index()].succs() {
+            if !preds[t.block.index()].contains(&b) {
+                preds[t.block.index()].push(b);
+            }
+        }
+    }
+    preds
+}
+
 /// Runs `passes` over `f`, verifying at `level` after each (see [`verify_each_pass`]); returns
 /// the verifier error of a broken pass.
 ///
