@@ -340,8 +340,8 @@ impl Module {
     }
 
     /// [`Module::refused`]; with `all`, also the functions used only through copies specialised
-    /// for their calls' compile-time arguments (not errors of the module, but asking for one
-    /// gives why it does not compile on its own).
+    /// for their calls' compile-time arguments, or compiled only when called with constants (not
+    /// errors of the module, but asking for one gives why it does not compile on its own).
     fn refusals(&self, all: bool) -> Vec<(String, Error)> {
         // A module loaded from a cached outline has none: modules with refusals keep no outline.
         if !self.inner.source.is_parsed() {
@@ -352,7 +352,7 @@ impl Module {
             .module()
             .refused
             .iter()
-            .filter(|r| all || r.specialised_as.is_empty())
+            .filter(|r| all || r.is_error())
             .map(|r| (r.name.clone(), crate::source::compile_error(r.diagnostics.clone(), parsed.sources())))
             .collect()
     }

@@ -43,8 +43,11 @@ pub fn check(file: &str, sigs: &[String], compile_plain: bool) -> Result<String,
     let mut out = String::new();
     let mut errors = String::new();
     for r in &m.module().refused {
-        if r.specialised_as.is_empty() {
+        if r.is_error() {
             let _ = writeln!(errors, "{}", twinjit::diag::render_all(&r.diagnostics, m.sources()));
+        } else if !r.needs_constants.is_empty() {
+            // Compiled as a copy wherever a call passes constants for these parameters.
+            let _ = writeln!(out, "{} (compiled when called with constant {})", r.name, r.needs_constants.join(", "));
         } else {
             // Used only with compile-time arguments, compiled as its copies (listed below).
             let _ = writeln!(out, "{} (compiled only as {})", r.name, r.specialised_as.join(", "));

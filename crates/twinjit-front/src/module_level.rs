@@ -84,11 +84,21 @@ pub(crate) fn lower(
     let mut body_errors = Vec::new();
     for item in &specialised.items {
         let fd = &*item.fd;
-        let refuse = |diagnostics: Vec<Diagnostic>| RefusedFunction {
-            name: fd.name.id.to_string(),
-            name_span: span(file, fd.name.range),
-            diagnostics,
-            specialised_as: specialised.literal_only.get(fd.name.id.as_str()).cloned().unwrap_or_default(),
+        let refuse = |diagnostics: Vec<Diagnostic>| {
+            let specialised_as = specialised.literal_only.get(fd.name.id.as_str()).cloned().unwrap_or_default();
+            // (A function already used only through its copies needs nothing more.)
+            let needs_constants = if item.of.is_none() && specialised_as.is_empty() {
+                constant_shapes_only(&diagnostics, specialised.shape_params.get(fd.name.id.as_str()), text)
+            } else {
+                Vec::new()
+            };
+            RefusedFunction {
+                name: fd.name.id.to_string(),
+                name_span: span(file, fd.name.range),
+                diagnostics,
+                specialised_as,
+                needs_constants,
+            }
         };
         // `decorated`: a body error of a decorated function is reported with the module's.
         let (lowered, decorated) = match read_decorators(fd, &env, file, text) {
@@ -130,8 +140,9 @@ pub(crate) fn lower(
                     diagnostics = diagnostics.into_iter().map(|d| d.with_note(note.clone())).collect();
                 }
                 let r = refuse(diagnostics);
-                // A function used only through its copies is not an error of the module.
-                if decorated && r.specialised_as.is_empty() {
+                // A function used only through its copies, or compiled once called with
+                // constants, is not an error of the module.
+                if decorated && r.is_error() {
                     body_errors.extend(r.diagnostics.iter().cloned());
                 }
                 module.refused.push(r);
@@ -149,6 +160,30 @@ pub(crate) fn lower(
 
 /// The attributes `numba.njit(pyfunc)` gives a plain function (no decorator text: the cache
 /// key's source is the `def` itself).
+/// The parameters a refused function needs as constants, when every error of its body is a
+/// shared or local array's shape read from one of its shape parameters (`shape_params`);
+/// empty otherwise.
+fn constant_shapes_only(
+    diagnostics: &[Diagnostic],
+    shape_params: Option<&hashbrown::HashSet<String>>,
+    text: &str,
+) -> Vec<String> {
+    let Some(params) = shape_params else { return Vec::new() };
+    let mut needed: Vec<String> = Vec::new();
+    for d in diagnostics {
+        let name = d.primary.as_ref().and_then(|l| text.get(l.span.start as usize..l.span.end as usize));
+        match name {
+            Some(n) if d.message == "the shape must be a constant" && params.contains(n) => {
+                if !needed.iter().any(|x| x == n) {
+                    needed.push(n.to_string());
+                }
+            }
+            _ => return Vec::new(),
+        }
+    }
+    needed
+}
+
 fn plain_njit_attrs() -> twinjit_ir::FunctionAttrs {
     twinjit_ir::FunctionAttrs {
         kind: twinjit_ir::FunctionKind::Host,
@@ -241,6 +276,9 @@ mod tests {
                     out += &format!("refused {}:\n", r.name);
                     if !r.specialised_as.is_empty() {
                         out += &format!("compiled only as {}\n", r.specialised_as.join(", "));
+                    }
+                    if !r.needs_constants.is_empty() {
+                        out += &format!("compiled when called with constant {}\n", r.needs_constants.join(", "));
                     }
                     for d in &r.diagnostics {
                         let at = d.primary.as_ref().map_or("", |l| &src[l.span.start as usize..l.span.end as usize]);
@@ -516,6 +554,45 @@ def kernel(out, x):
                 refused binned:
                 compiled only as binned__lit1, binned__lit2
                 error: the shape must be a constant @ `n`
+            "#]],
+        );
+    }
+
+    #[test]
+    fn a_device_function_whose_shape_is_a_parameter_waits_for_a_constant() {
+        // Nothing here calls `block_sum`: numba-cuda would compile it for a literal `n`, and so
+        // does twinjit (as a copy), so it is no error of the module. A shape that is a local
+        // (`m`), or a parameter the body assigns to (`k`), can never be a constant: errors.
+        check(
+            r#"
+from numba import cuda, int32
+
+@cuda.jit(device=True)
+def block_sum(x, n):
+    buf = cuda.shared.array(n, int32)
+    buf[0] = x[0]
+    return buf[0]
+
+@cuda.jit(device=True)
+def local_shape(x):
+    m = x.shape[0]
+    buf = cuda.shared.array(m, int32)
+    return buf[0]
+
+@cuda.jit(device=True)
+def reassigned(x, k):
+    k = k + x[0]
+    buf = cuda.shared.array(k, int32)
+    return buf[0]
+"#,
+            expect![[r#"
+                refused block_sum:
+                compiled when called with constant n
+                error: the shape must be a constant @ `n`
+                refused local_shape:
+                error: the shape must be a constant @ `m`
+                refused reassigned:
+                error: the shape must be a constant @ `k`
             "#]],
         );
     }

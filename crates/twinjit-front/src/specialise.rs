@@ -71,6 +71,9 @@ pub(crate) struct Specialised<'a> {
     pub(crate) items: Vec<Item<'a>>,
     /// Functions specialised at least once and used nowhere else, with their copies' names.
     pub(crate) literal_only: HashMap<String, Vec<String>>,
+    /// The parameters each function reads as a shape of a shared or local array (those it
+    /// passes on to another's included).
+    pub(crate) shape_params: HashMap<String, HashSet<String>>,
 }
 
 /// What a callee offers to specialisation.
@@ -108,6 +111,20 @@ pub(crate) fn specialise<'a>(
     let mut callees: HashMap<String, Callee<'a>> =
         defs.iter().filter_map(|fd| callee(fd, env, file, text).map(|c| (fd.name.id.to_string(), c))).collect();
     pass_on_shapes(&mut callees);
+    let shape_params: HashMap<String, HashSet<String>> = callees
+        .iter()
+        .map(|(n, c)| {
+            // (A parameter the body assigns to is not the argument any more.)
+            let params = c
+                .shape_params
+                .iter()
+                .filter(|s| c.params.iter().any(|(p, _)| p == *s) && !c.stores.contains(*s))
+                .cloned()
+                .collect();
+            (n.clone(), params)
+        })
+        .filter(|(_, ps): &(String, HashSet<String>)| !ps.is_empty())
+        .collect();
     let mut made: HashMap<(String, String), String> = HashMap::new();
     let mut copies_of: HashMap<String, Vec<String>> = HashMap::new();
     if !callees.is_empty() {
@@ -161,7 +178,7 @@ pub(crate) fn specialise<'a>(
         }
     }
     if copies_of.is_empty() {
-        return Specialised { items, literal_only: copies_of };
+        return Specialised { items, literal_only: copies_of, shape_params };
     }
     // A function specialised and otherwise unused exists only as its copies: no read of its
     // name is left in a compiled function other than such functions (to a fixed point: a
@@ -192,7 +209,7 @@ pub(crate) fn specialise<'a>(
             copies_of.remove(g.as_str());
         });
     }
-    Specialised { items, literal_only: copies_of }
+    Specialised { items, literal_only: copies_of, shape_params }
 }
 
 /// The text of `e` in the source (its range is in the file, wherever it was copied to).

@@ -194,6 +194,19 @@ pub struct RefusedFunction {
     /// shape), the copies compiled for them instead (`g__lit1`, ...): the function itself is
     /// then not an error of the module, as Numba never compiles it either.
     pub specialised_as: Vec<String>,
+    /// A device function whose only error is a shape read from its parameters
+    /// (`cuda.shared.array(n, dtype)` with `n` a parameter) and that nothing here calls: it
+    /// compiles, as a copy, wherever it is called with constants for these parameters (as
+    /// numba-cuda compiles it for literal arguments), so it is not an error of the module either.
+    pub needs_constants: Vec<String>,
+}
+
+impl RefusedFunction {
+    /// Whether the refusal is an error of the module: not when the function exists only as
+    /// copies specialised for its calls, or compiles once called with constants.
+    pub fn is_error(&self) -> bool {
+        self.specialised_as.is_empty() && self.needs_constants.is_empty()
+    }
 }
 
 /// The compiled view of one source file.
