@@ -234,28 +234,52 @@ impl Globals<'_> {
 
     fn value(&self, name: &str, value: &Expr, stmt: TextRange, env: &Env) -> Result<Global, Diagnostic> {
         let unfrozen = |why| Ok(self.unfrozen(stmt, why));
-        // `DT = np.float32`, `DT = numba.int16`, `DT = np.dtype('int32')`: a dtype, for
+        // `DT = np.float32`, `DT = numba.int16`, `DT = np.dtype('int32')`, `DT = float32` (a
+        // name imported from numba or numba.cuda, or another such global), `DT =
+        // numpy_support.from_dtype(arr.dtype)` (of a module-level array): a dtype, for
         // `dtype=DT` and `DT(x)` in compiled code.
-        let dtype_of = |e: &Expr| -> Option<Scalar> {
+        fn dtype_of(e: &Expr, env: &Env) -> Option<Scalar> {
+            match e {
+                Expr::Name(n) => {
+                    if let Some(Global::NumbaType(s)) = env.get(n.id.as_str()) {
+                        return Some(*s);
+                    }
+                }
+                // The dtype of a module-level array.
+                Expr::Attribute(a) if a.attr.id.as_str() == "dtype" => {
+                    if let Expr::Name(n) = &*a.value {
+                        if let Some(Global::Array(arr)) = env.get(n.id.as_str()) {
+                            return Some(arr.dtype);
+                        }
+                    }
+                }
+                // numba's `numpy_support.from_dtype(dt)` and `np.dtype(dt)` are the dtype itself.
+                Expr::Call(c) if c.arguments.keywords.is_empty() && c.arguments.args.len() == 1 => {
+                    let f = qualified(&c.func, env)?;
+                    let arg = &c.arguments.args[0];
+                    if f.ends_with("numpy_support.from_dtype") || f == "numpy.dtype" {
+                        return match arg {
+                            Expr::StringLiteral(t) => dtype_name(t.value.to_str()),
+                            other => dtype_of(other, env),
+                        };
+                    }
+                    return None;
+                }
+                _ => {}
+            }
             let path = qualified(e, env)?;
             let (module, last) = path.rsplit_once('.')?;
-            matches!(module, "numpy" | "numba" | "numba.types").then(|| dtype_name(last)).flatten()
-        };
+            matches!(module, "numpy" | "numba" | "numba.types" | "numba.core.types" | "numba.cuda" | "numba.cuda.types")
+                .then(|| dtype_name(last))
+                .flatten()
+        }
+        let dtype_of = |e: &Expr| dtype_of(e, env);
         match value {
-            Expr::Attribute(_) if dtype_of(value).is_some() => {
+            Expr::Attribute(_) | Expr::Name(_) if dtype_of(value).is_some() => {
                 return Ok(Global::NumbaType(dtype_of(value).expect("checked")))
             }
-            Expr::Call(c)
-                if qualified(&c.func, env).as_deref() == Some("numpy.dtype") && c.arguments.keywords.is_empty() =>
-            {
-                let s = match c.arguments.args.first() {
-                    Some(Expr::StringLiteral(t)) => dtype_name(t.value.to_str()),
-                    Some(e) => dtype_of(e),
-                    None => None,
-                };
-                if let (Some(s), 1) = (s, c.arguments.args.len()) {
-                    return Ok(Global::NumbaType(s));
-                }
+            Expr::Call(_) if dtype_of(value).is_some() => {
+                return Ok(Global::NumbaType(dtype_of(value).expect("checked")))
             }
             _ => {}
         }

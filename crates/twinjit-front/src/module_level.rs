@@ -559,6 +559,38 @@ def kernel(out, x):
     }
 
     #[test]
+    fn module_level_dtype_names_are_dtypes() {
+        // numba-cuda's tests name their types this way: an alias of a type imported from
+        // numba.cuda, and numpy_support.from_dtype of a module-level array's dtype.
+        check(
+            r#"
+import numpy as np
+from numba import cuda
+from numba.cuda import float32
+from numba.cuda.np import numpy_support as nps
+
+nbtype = float32
+arr = np.arange(4)
+dt = nps.from_dtype(arr.dtype)
+dt2 = np.dtype(nbtype)
+
+@cuda.jit
+def k(a):
+    s = cuda.shared.array(4, dtype=nbtype)
+    t = cuda.shared.array(4, dtype=dt)
+    u = cuda.local.array(2, dt2)
+    s[0] = 1.0
+    t[0] = 2
+    u[0] = 3.0
+    a[0] = s[0] + t[0] + u[0]
+"#,
+            expect![[r#"
+                k: Kernel [] cache=false fastmath=false DecoratorOptions { nopython: false, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: false, target_backend: None, locals: [], ufunc: None }
+            "#]],
+        );
+    }
+
+    #[test]
     fn a_device_function_whose_shape_is_a_parameter_waits_for_a_constant() {
         // Nothing here calls `block_sum`: numba-cuda would compile it for a literal `n`, and so
         // does twinjit (as a copy), so it is no error of the module. A shape that is a local
