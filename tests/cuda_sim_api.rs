@@ -127,3 +127,49 @@ fn dlpack_exchanges_host_memory() {
     let back = unsafe { DeviceArray::<f32>::from_dlpack(engine.device().unwrap(), t) }.unwrap();
     assert_eq!(back.to_vec().unwrap(), vec![1.5, 2.5, 3.5]);
 }
+
+/// numba-cuda's `f(a, b)` on host arrays: the inputs are copied to the device, the ufunc runs,
+/// and a host array of the loop's dtype comes back, shaped as the first array input. Expected
+/// values: tests/kernels_cuda/cuda_ufuncs.py's (numba-cuda's simulator and GPU).
+#[test]
+fn cuda_ufuncs_take_host_arrays_with_the_copies() {
+    use twinjit::ArgValue;
+    let engine = engine();
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/kernels_cuda/cuda_ufuncs.py")).unwrap();
+    let m = engine.load("cuda_ufuncs.py", &text).unwrap();
+    let axpb = m.kernel("axpb").unwrap();
+    let (a, b) = ([0.5f64, 1.0, -2.0, 3.25, 8.0], [1.0f64, 1.0, 0.5, -6.5, 0.0]);
+    let r = axpb.call_ufunc_host(&[ArgValue::array(&a, &[5]), ArgValue::array(&b, &[5])]).unwrap();
+    assert_eq!(r.dtype(), twinjit::ir::Scalar::Float64);
+    assert_eq!(r.to_vec::<f64>().unwrap(), vec![2.0, 3.0, -3.5, 0.0, 16.0]);
+    // A 2-D input keeps its shape; a number broadcasts; float32 stays float32.
+    let g = [1.5f32, 2.5, 3.5, 4.5, 5.5, 6.5];
+    let r = axpb.call_ufunc_host(&[ArgValue::array(&g, &[2, 3]), ArgValue::F32(0.25)]).unwrap();
+    assert_eq!(r.shape(), &[2, 3]);
+    assert_eq!(r.to_vec::<f32>().unwrap(), vec![3.25, 5.25, 7.25, 9.25, 11.25, 13.25]);
+    // A one-element array first broadcasts against the longer one.
+    let r = axpb.call_ufunc_host(&[ArgValue::array(&[2.0f64], &[1]), ArgValue::array(&b, &[5])]).unwrap();
+    assert_eq!(r.to_vec::<f64>().unwrap(), vec![5.0, 5.0, 4.5, -2.5, 4.0]);
+    // int64 in, float64 out (the signature list's loop).
+    let x = [0i64, 1, 4, -9, 16, -25, 100];
+    let r = m.kernel("safe_sqrt").unwrap().call_ufunc_host(&[ArgValue::array(&x, &[7])]).unwrap();
+    assert_eq!(r.to_vec::<f64>().unwrap(), vec![0.0, 1.0, 2.0, -3.0, 4.0, -5.0, 10.0]);
+    // Empty inputs give an empty result.
+    let none: [f64; 0] = [];
+    let r = axpb.call_ufunc_host(&[ArgValue::array(&none, &[0]), ArgValue::array(&none, &[0])]).unwrap();
+    assert_eq!(r.shape(), &[0]);
+    // Errors: a length that does not broadcast, no loop for the dtypes, a plain kernel.
+    let e = axpb.call_ufunc_host(&[ArgValue::array(&a, &[5]), ArgValue::array(&b[..2], &[2])]).unwrap_err();
+    assert!(e.to_string().contains("2 elements where `out` has 5"), "{e}");
+    let ints = [1i32, 2, 3];
+    let e = axpb.call_ufunc_host(&[ArgValue::array(&ints, &[3]), ArgValue::array(&ints, &[3])]).unwrap_err();
+    assert!(e.to_string().contains("no loop of the signature list"), "{e}");
+    let plain = engine
+        .load("plain.py", "from numba import cuda\n@cuda.jit\ndef one(out):\n    out[0] = 1.0\n")
+        .unwrap()
+        .kernel("one")
+        .unwrap();
+    let e = plain.call_ufunc_host(&[ArgValue::array(&a, &[5])]).unwrap_err();
+    assert!(e.to_string().contains("not a CUDA ufunc"), "{e}");
+}

@@ -637,6 +637,14 @@ fn cuda_ufuncs_are_called_like_numba_cuda() {
     let b = engine.to_device(&[1.0f64, 1.0, 0.5, -6.5, 0.0]).unwrap();
     let r = axpb.call_ufunc::<f64>(&[(&a).into_kernel_arg(), (&b).into_kernel_arg()]).unwrap();
     assert_eq!(r.to_vec().unwrap(), vec![2.0, 3.0, -3.5, 0.0, 16.0]);
+    // The same on host arrays, with the copies, and a one-element array broadcast.
+    let (ha, hb) = ([0.5f64, 1.0, -2.0, 3.25, 8.0], [1.0f64, 1.0, 0.5, -6.5, 0.0]);
+    let r = axpb.call_ufunc_host(&[twinjit::ArgValue::array(&ha, &[5]), twinjit::ArgValue::array(&hb, &[5])]).unwrap();
+    assert_eq!(r.to_vec::<f64>().unwrap(), vec![2.0, 3.0, -3.5, 0.0, 16.0]);
+    let r = axpb
+        .call_ufunc_host(&[twinjit::ArgValue::array(&[2.0f64], &[1]), twinjit::ArgValue::array(&hb, &[5])])
+        .unwrap();
+    assert_eq!(r.to_vec::<f64>().unwrap(), vec![5.0, 5.0, 4.5, -2.5, 4.0]);
     // A 2-D input keeps its shape; a number broadcasts.
     let g = engine.to_device_shaped(&[1.5f32, 2.5, 3.5, 4.5, 5.5, 6.5], &[2, 3]).unwrap();
     let r = axpb.call_ufunc::<f32>(&[(&g).into_kernel_arg(), KernelArg::Scalar(twinjit::ArgValue::F32(0.25))]).unwrap();

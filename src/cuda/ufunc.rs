@@ -32,6 +32,9 @@ pub(super) fn one_element(
     Ok(Some((a, s)))
 }
 
+/// A host array input copied to the device: its bytes there, dtype, dimensions and shape.
+type Uploaded = (DeviceArray<u8>, Scalar, u8, [i64; 3]);
+
 /// A device array argument as the 1-D view of its `len` elements.
 fn flat<'a>(ptr: u64, dtype: Scalar, len: i64) -> KernelArg<'a> {
     KernelArg::Device { ptr, dtype, ndim: 1, shape: [len, 1, 1], _life: PhantomData }
@@ -155,12 +158,25 @@ impl Kernel {
                 message: format!("the ufunc gives {} for these inputs, but `out` holds {}", want.name(), got.name()),
             });
         }
-        let n = out.len() as i64;
         let device = out.device().clone();
+        self.ufunc_launch(inputs, out.device_ptr(), got, out.len() as i64, stream, &device)
+    }
+
+    /// Launches the ufunc's kernel over `n` output elements of `dtype` at `out`: array inputs
+    /// of `n` elements or one, numbers as one-element device arrays.
+    fn ufunc_launch(
+        &self,
+        inputs: &[KernelArg<'_>],
+        out: u64,
+        dtype: Scalar,
+        n: i64,
+        stream: Option<&Stream>,
+        device: &super::Device,
+    ) -> Result<(), Error> {
         let mut held = Vec::new();
         for a in inputs {
             if let KernelArg::Scalar(v) = a {
-                held.push(one_element(&device, v)?);
+                held.push(one_element(device, v)?);
             }
         }
         let mut scalars = held.iter();
@@ -178,7 +194,7 @@ impl Kernel {
                     flat(*ptr, *dtype, len)
                 }
                 KernelArg::Scalar(_) => match scalars.next() {
-                    Some(Some((one, dtype))) => flat(one.device_ptr(), *dtype, 1),
+                    Some(Some((one, d))) => flat(one.device_ptr(), *d, 1),
                     _ => return Err(self.bad_input(k, "a value that is not a number")),
                 },
                 KernelArg::Host { dtype } => {
@@ -186,8 +202,8 @@ impl Kernel {
                 }
             });
         }
-        args.push(flat(out.device_ptr(), got, n));
-        self.launch_threads(n, &args, stream, !held.is_empty(), &device)
+        args.push(flat(out, dtype, n));
+        self.launch_threads(n, &args, stream, !held.is_empty(), device)
     }
 
     /// Launches one thread per element of `n` (blocks of 256) with `args`, on `stream` or the
@@ -222,6 +238,98 @@ impl Kernel {
             }
         }
         Ok(())
+    }
+
+    /// numba-cuda's `f(*inputs)` on host arrays: each array input is copied to the device
+    /// (C-contiguous arrays of any shape, as [`ArgValue::array`] makes them), numbers
+    /// and one-element arrays broadcast, the ufunc runs on the default stream, and its result
+    /// comes back as a new host [`crate::Array`] of the ufunc's result dtype, shaped as the
+    /// array input with the most elements (`[1]` when every input is a number). The copies and the launch are
+    /// synchronous; errors name the call.
+    pub fn call_ufunc_host(&self, inputs: &[ArgValue<'_>]) -> Result<crate::Array, Error> {
+        let device = match &self.module.backend {
+            crate::engine::Backend::Cuda(b) => b.device.clone(),
+            _ => {
+                return Err(Error::TargetUnavailable {
+                    target: self.module.target.clone(),
+                    reason: "CUDA ufuncs run only on a Target::Cuda engine".into(),
+                })
+            }
+        };
+        // The inputs on the device (kept alive until the kernel has run), as kernel arguments.
+        let mut uploaded: Vec<Option<Uploaded>> = Vec::with_capacity(inputs.len());
+        for (k, v) in inputs.iter().enumerate() {
+            uploaded.push(match v {
+                ArgValue::Array(a) => {
+                    if !a.c_contiguous {
+                        return Err(self.bad_input(k, "a host array that is not C-contiguous (copy it first)"));
+                    }
+                    let n = elements(&a.shape, a.ndim) as usize;
+                    // SAFETY: a C-contiguous array argument holds `n` elements of its dtype at
+                    // `data`, alive for the borrow `inputs` holds.
+                    let bytes = unsafe { std::slice::from_raw_parts(a.data as *const u8, n * a.dtype.size()) };
+                    // (An empty input still gets a buffer; no thread reads it.)
+                    let bytes = if bytes.is_empty() { &[0u8][..] } else { bytes };
+                    let d = DeviceArray::from_slice(&device, bytes, &[bytes.len()])
+                        .map_err(|e| cuda_error(e, Some(self.name())))?;
+                    Some((d, a.dtype, a.ndim, a.shape))
+                }
+                _ => None,
+            });
+        }
+        let args: Vec<KernelArg<'_>> = inputs
+            .iter()
+            .zip(&uploaded)
+            .map(|(v, u)| match u {
+                Some((d, dtype, ndim, shape)) => KernelArg::Device {
+                    ptr: d.device_ptr(),
+                    dtype: *dtype,
+                    ndim: *ndim,
+                    shape: *shape,
+                    _life: PhantomData,
+                },
+                None => KernelArg::Scalar(*v),
+            })
+            .collect();
+        let dtype = self.ufunc_result_type(&args)?;
+        // The shape of the array input with the most elements (the first of them): inputs of
+        // one element broadcast against it.
+        let shape: Vec<usize> = uploaded
+            .iter()
+            .flatten()
+            .fold(None::<&Uploaded>, |best, u| match best {
+                Some(b) if elements(&b.3, b.2) >= elements(&u.3, u.2) => Some(b),
+                _ => Some(u),
+            })
+            .map(|(_, _, ndim, shape)| shape[..*ndim as usize].iter().map(|&d| d as usize).collect())
+            .unwrap_or_else(|| vec![1]);
+        let n: usize = shape.iter().product();
+        let out_bytes = n * dtype.size();
+        let out =
+            DeviceArray::<u8>::zeros(&device, &[out_bytes.max(1)]).map_err(|e| cuda_error(e, Some(self.name())))?;
+        self.ufunc_launch(&args, out.device_ptr(), dtype, n as i64, None, &device)?;
+        device.default_stream().synchronize().map_err(|e| cuda_error(e, Some(self.name())))?;
+        let host = crate::Array::filled(dtype, &shape, |bytes| {
+            if bytes.is_empty() {
+                return Ok(());
+            }
+            let mut all = vec![0u8; out_bytes.max(1)];
+            out.copy_to_host(&mut all).map_err(|e| cuda_error(e, Some(self.name())))?;
+            bytes.copy_from_slice(&all[..bytes.len()]);
+            Ok(())
+        })?;
+        host.ok_or_else(|| Error::Runtime {
+            kind: twinjit_ir::interp::RuntimeErrorKind::Raised {
+                class: "MemoryError".into(),
+                message: format!("cannot allocate the {out_bytes}-byte result on the host"),
+            },
+            function: self.name().to_string(),
+            location: None,
+            message: format!(
+                "MemoryError: cannot allocate the {out_bytes}-byte result of `{}` on the host",
+                self.name()
+            ),
+        })
     }
 
     /// numba-cuda's `f(*inputs)`: a new device array of the ufunc's result type `R` (checked),

@@ -65,6 +65,27 @@ impl Array {
         Some(Array { owner: mi, data: dst, dtype, shape, strides: c })
     }
 
+    /// A new C-contiguous array of `dtype` and `shape` whose bytes `fill` writes (all of them);
+    /// `Ok(None)` when the buffer cannot be allocated. (Results that come from a device.)
+    #[cfg(feature = "cuda")]
+    pub(crate) fn filled<E>(
+        dtype: Scalar,
+        shape: &[usize],
+        fill: impl FnOnce(&mut [u8]) -> Result<(), E>,
+    ) -> Result<Option<Array>, E> {
+        let n: usize = shape.iter().product();
+        let mi = memory::new_detached(n, dtype.size());
+        if mi.is_null() {
+            return Ok(None);
+        }
+        let data = memory::data(mi);
+        let array = Array { owner: mi, data, dtype, shape: shape.to_vec(), strides: c_strides(shape) };
+        // SAFETY: the fresh buffer holds `n` elements of `dtype`; nothing else refers to it.
+        // (Should `fill` fail, dropping `array` frees it.)
+        fill(unsafe { std::slice::from_raw_parts_mut(data, n * dtype.size()) })?;
+        Ok(Some(array))
+    }
+
     /// The element type.
     pub fn dtype(&self) -> Scalar {
         self.dtype
