@@ -273,13 +273,40 @@ pub fn llvm_to_ptx(
     String::from_utf8(out.as_slice().to_vec()).map_err(|e| PtxError::Internal(format!("PTX is not UTF-8: {e}")))
 }
 
+/// Links the part of libdevice the module calls. The bitcode is read lazily (function bodies stay
+/// unread until the linker asks for them) and every libdevice definition becomes `linkonce_odr`,
+/// which the linker copies only where something refers to it: the `__nv_*` functions the module
+/// declares and, transitively, what their bodies call. So a kernel that calls `exp` reads and
+/// links a few functions of libdevice's hundreds (clang's `-mlink-builtin-bitcode` does the same
+/// with the linker's only-needed mode, which LLVM's C API does not expose).
 fn link_libdevice<'c>(ctx: &'c Context, module: &Module<'c>, bc: &[u8]) -> Result<(), PtxError> {
+    use inkwell::context::AsContextRef;
+    use inkwell::llvm_sys::bit_reader::LLVMGetBitcodeModuleInContext2;
+    use inkwell::llvm_sys::core::LLVMIsDeclaration;
+    use inkwell::values::AsValueRef;
     let buf = MemoryBuffer::create_from_memory_range_copy(bc, "libdevice.10.bc");
-    let ld = Module::parse_bitcode_from_buffer(&buf, ctx)
-        .map_err(|e| PtxError::Internal(format!("cannot parse libdevice: {}", e.to_string_lossy())))?;
+    let mut raw = std::ptr::null_mut();
+    // SAFETY: the context and the buffer are live; on success the new module owns the buffer
+    // (LLVM's documented contract for the lazy reader), so the wrapper must not free it.
+    let failed = unsafe { LLVMGetBitcodeModuleInContext2(ctx.as_ctx_ref(), buf.as_mut_ptr(), &mut raw) };
+    if failed != 0 || raw.is_null() {
+        return Err(PtxError::Internal("cannot parse libdevice (not LLVM bitcode this LLVM reads)".into()));
+    }
+    std::mem::forget(buf);
+    // SAFETY: `raw` is a module of `ctx` that nothing else owns.
+    let ld = unsafe { Module::new(raw) };
     // libdevice carries an older data layout; use ours so the linker does not warn.
     ld.set_triple(&module.get_triple());
     ld.set_data_layout(&module.get_data_layout());
+    let mut f = ld.get_first_function();
+    while let Some(func) = f {
+        // A body not yet read is not a declaration (LLVM counts it as materializable).
+        // SAFETY: `func` is a function of the live module `ld`.
+        if unsafe { LLVMIsDeclaration(func.as_value_ref()) } == 0 {
+            func.set_linkage(Linkage::LinkOnceODR);
+        }
+        f = func.get_next_function();
+    }
     module
         .link_in_module(ld)
         .map_err(|e| PtxError::Internal(format!("linking libdevice failed: {}", e.to_string_lossy())))
