@@ -429,11 +429,15 @@ struct FnEmitter<'m, 'p> {
     /// to `vprintf` as one call when its newline arrives (numba-cuda's one printf per print).
     print_fmt: String,
     print_args: Vec<(&'static str, String)>,
+    /// Additions computed as fused multiply-adds (NVVM's policy, see `contract`).
+    fma: std::collections::HashMap<Value, crate::contract::Fused>,
 }
 
 impl<'m, 'p> FnEmitter<'m, 'p> {
     fn new(m: &'m mut ModuleEmitter<'p>, f: &'p Function, source_name: &'p str) -> Self {
+        let fma = if m.options.contract && !m.options.fastmath { crate::contract::plan(f) } else { Default::default() };
         FnEmitter {
+            fma,
             m,
             f,
             source_name,
@@ -755,6 +759,17 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
                     (UnaryOp::Invert, _) => self.def(format!("xor {} {}, -1", x.ty, x.op)),
                 };
                 one(x.ty, r)
+            }
+            InstKind::Binary(..) if result.is_some_and(|r| self.fma.contains_key(&r)) => {
+                let fu = self.fma[&result.unwrap_or(Value(0))];
+                let (x, z) = (self.one_part(fu.a), self.one_part(fu.addend));
+                let t = x.ty;
+                let y = match fu.b {
+                    crate::contract::Factor::Value(v) => self.one_part(v).op,
+                    crate::contract::Factor::Const(c) => const_op(Const::Float(c), self.scalar(fu.a)),
+                };
+                let z = if fu.negate_addend { self.def(format!("fneg {t} {}", z.op)) } else { z.op };
+                one(t, self.intrinsic("fma", t, &[&x.op, &y, &z]))
             }
             InstKind::Binary(op, a, c) => {
                 let ty = rty.scalar().map(reg_ty).unwrap_or("i64");
@@ -1183,10 +1198,9 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
     }
 
     fn fmath_flags(&self) -> &'static str {
+        // Contraction is decided by `contract::plan` (NVVM's policy), not left to LLVM.
         if self.m.options.fastmath {
             "fast "
-        } else if self.m.options.contract {
-            "contract "
         } else {
             ""
         }

@@ -12,6 +12,7 @@
 
 #![deny(unsafe_op_in_unsafe_fn)]
 
+mod contract;
 mod emit;
 pub mod libdevice;
 mod runtime_ir;
@@ -80,7 +81,7 @@ pub struct PtxOptions {
     pub arch: String,
     /// The entry point's shape.
     pub entry: EntryKind,
-    /// Let LLVM contract `a * b + c` into FMA (nvcc's and numba-cuda's default).
+    /// Fuse `a * b + c` into FMA where NVVM does (numba-cuda's default; see `contract`).
     pub contract: bool,
     /// `fastmath=True`: every fast-math flag on float arithmetic.
     pub fastmath: bool,
@@ -257,8 +258,18 @@ pub fn llvm_to_ptx(
     module
         .verify()
         .map_err(|e| PtxError::Internal(format!("generated IR does not verify: {}", e.to_string_lossy())))?;
+    let fuse = options.contract && !options.fastmath;
+    let mut ours = std::collections::HashSet::new();
     if let Some(bc) = libdevice {
+        let mut f = module.get_first_function();
+        while let Some(func) = f {
+            ours.insert(func.get_name().to_string_lossy().into_owned());
+            f = func.get_next_function();
+        }
         link_libdevice(&ctx, &module, bc)?;
+        if fuse {
+            contract::fuse_pairs(&ctx, &module, &ours);
+        }
     }
     internalize(&module, entry);
     // Dropping the unused part of libdevice first keeps O3 from optimising hundreds of
@@ -267,6 +278,11 @@ pub fn llvm_to_ptx(
     module
         .run_passes(passes, &tm, PassBuilderOptions::create())
         .map_err(|e| PtxError::Internal(format!("LLVM passes failed: {}", e.to_string_lossy())))?;
+    if fuse {
+        // Products and sums that meet only once libdevice is inlined (`1.0 + exp(-x)`).
+        ours.clear();
+        contract::fuse_pairs(&ctx, &module, &ours);
+    }
     let out = tm
         .write_to_memory_buffer(&module, FileType::Assembly)
         .map_err(|e| PtxError::Internal(format!("PTX emission failed: {}", e.to_string_lossy())))?;

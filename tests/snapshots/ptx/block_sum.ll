@@ -76,7 +76,7 @@ b7:
   %t29 = select i1 %t27, i64 %t28, i64 %t26
   %t30 = getelementptr inbounds float, ptr %t1, i64 %t29
   %t31 = load float, ptr %t30, align 4
-  %t32 = fadd contract float %t25, %t31
+  %t32 = fadd float %t25, %t31
   %t33 = getelementptr inbounds float, ptr %t1, i64 %t21
   store float %t32, ptr %t33, align 4
   br label %b6

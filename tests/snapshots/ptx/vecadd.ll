@@ -29,7 +29,7 @@ b2:
   %t16 = select i1 %t10, i64 %t15, i64 %t8
   %t17 = getelementptr inbounds float, ptr %a1_0, i64 %t16
   %t18 = load float, ptr %t17, align 4
-  %t19 = fadd contract float %t14, %t18
+  %t19 = fadd float %t14, %t18
   %t20 = add i64 %t8, %a2_1
   %t21 = select i1 %t10, i64 %t20, i64 %t8
   %t22 = getelementptr inbounds float, ptr %a2_0, i64 %t21

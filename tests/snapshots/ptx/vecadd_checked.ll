@@ -57,7 +57,7 @@ raise25:
 ok26:
   %t31 = getelementptr inbounds float, ptr %a1_0, i64 %t23
   %t32 = load float, ptr %t31, align 4
-  %t33 = fadd contract float %t21, %t32
+  %t33 = fadd float %t21, %t32
   %t34 = add i64 %t8, %a2_1
   %t35 = select i1 %t10, i64 %t34, i64 %t8
   %t36 = icmp uge i64 %t35, %a2_1
