@@ -129,11 +129,31 @@ checks() {
     echo "| $f | $off | $on | $(python3 -c "print(f'{$on / $off:.3f}')") |"
   done
   echo
-  echo "first call (fresh process, driver JIT cache off: source -> PTX -> loaded module -> launch -> synchronize), 3 samples:"
+  firstcall "$BIN/twinjit"
+}
+
+# The first call of each benchmark kernel in fresh processes (driver JIT cache off: source ->
+# PTX -> loaded module -> launch -> synchronize), 3 samples, for each binary given (default: the
+# packed twinjit), binaries alternating: `kernel binary compile_ms run_ms`.
+firstcall() {
+  unpack
+  inputs
+  local d=/tmp/twinjit-in K="$PACK/bench/kernels_cuda.py"
+  local -a bins=("$@")
+  [[ ${#bins[@]} -eq 0 ]] && bins=("$BIN/twinjit")
+  local -a cases=(
+    "vecadd|262144,256|--arg a=$d/x32.npy --arg b=$d/y32.npy --arg out=$d/o32.npy"
+    "exp_decay|262144,256|--arg x=$d/x64.npy --arg tau=float64:2.5 --arg out=$d/o64.npy"
+    "transpose_tiled|(256,256),(32,8)|--arg a=$d/T.npy --arg out=$d/TO.npy"
+    "block_reduce|262144,256|--arg x=$d/x32.npy --arg partial=$d/p.npy"
+    "matmul_tiled|(256,256),(16,16)|--arg A=$d/A.npy --arg B=$d/B.npy --arg C=$d/C.npy")
+  echo "first call (fresh process, driver JIT cache off), 3 samples: kernel binary compile_ms run_ms"
   for c in "${cases[@]}"; do
     IFS='|' read -r f l args <<< "$c"
     for i in 1 2 3; do
-      CUDA_CACHE_DISABLE=1 "$BIN/twinjit" run "$K" "$f" --target cuda --launch "$l" $args | python3 -c "import json,sys; r=json.load(sys.stdin); print('$f', r['compile_ms'], r['run_ms'])"
+      for b in "${bins[@]}"; do
+        CUDA_CACHE_DISABLE=1 "$b" run "$K" "$f" --target cuda --launch "$l" $args | python3 -c "import json,sys; r=json.load(sys.stdin); print('$f', '$(basename "$b")', r['compile_ms'], r['run_ms'])"
+      done
     done
   done
 }
@@ -211,5 +231,8 @@ case "${1:-}" in
   run) run ;;
   bench) bench ;;
   checks) checks ;;
-  *) echo "usage: scripts/gpu-test.sh pack|run|bench|checks|cache|histogram|copies" >&2; exit 2 ;;
+  firstcall) shift; firstcall "$@" ;;
+  # FMA parity with numba-cuda (benches/gpu/fma_parity): bits of each kernel's output, per binary.
+  parity) shift; unpack; python3 benches/gpu/fma_parity/parity.py "$BIN/twinjit" "$@" ;;
+  *) echo "usage: scripts/gpu-test.sh pack|run|bench|checks|firstcall [BIN...]|parity [BIN...]|cache|histogram|copies" >&2; exit 2 ;;
 esac
