@@ -9,7 +9,12 @@ import sys
 import tempfile
 
 import numpy as np
-from numba import cuda
+
+if not hasattr(np, "row_stack"):
+    # numba-cuda's typing registry still names np.row_stack, which NumPy 2.5 removed (the GPU
+    # machine's NumPy); the same shim as tests/kernels_cuda/verify_numba_cudasim.py's.
+    np.row_stack = np.vstack
+from numba import cuda  # noqa: E402
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
