@@ -43,7 +43,7 @@ cases = {
 
 def scalar_arg(v):
     kind = {np.float64: "float64", np.int64: "int64", np.float32: "float32"}[type(v)]
-    return f"{kind}:{v!r}" if kind != "int64" else f"int64:{int(v)}"
+    return f"int64:{int(v)}" if kind == "int64" else f"{kind}:{float(v)!r}"
 
 
 def run_numba(name, launch, args):
