@@ -390,3 +390,51 @@ pub(crate) fn fuse_pairs<'c>(
         }
     }
 }
+
+/// NVVM prints the float `add`, `sub` and `mul` it did not fuse without a rounding modifier,
+/// which lets ptxas (the driver's JIT, `--fmad=true` by default) fuse them further; LLVM prints
+/// `.rn`, which forbids it. numba-cuda's results are those of NVVM's choices followed by ptxas's,
+/// so twinjit's PTX drops the modifier from those three instructions (f32 and f64; float16 is
+/// never fused) where contraction is on, and ptxas sees the same operations NVVM would have
+/// left it. `fma.rn`, `div.rn` and `sqrt.rn` keep theirs.
+pub(crate) fn unpin_rounding(ptx: &str) -> String {
+    const PINNED: [(&str, &str); 6] = [
+        ("add.rn.f32", "add.f32"),
+        ("add.rn.f64", "add.f64"),
+        ("sub.rn.f32", "sub.f32"),
+        ("sub.rn.f64", "sub.f64"),
+        ("mul.rn.f32", "mul.f32"),
+        ("mul.rn.f64", "mul.f64"),
+    ];
+    let mut out = String::with_capacity(ptx.len());
+    for line in ptx.split_inclusive('\n') {
+        let body = line.trim_start();
+        let indent = &line[..line.len() - body.len()];
+        match PINNED.iter().find(|(from, _)| body.starts_with(from) && body[from.len()..].starts_with([' ', '\t'])) {
+            Some((from, to)) => {
+                out.push_str(indent);
+                out.push_str(to);
+                out.push_str(&body[from.len()..]);
+            }
+            None => out.push_str(line),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unpin_rounding;
+
+    #[test]
+    fn only_add_sub_and_mul_lose_their_rounding_modifier() {
+        let ptx = "\tmul.rn.f64 \t%fd5, %fd1, %fd3;\n\tfma.rn.f64 \t%fd9, %fd2, %fd3, %fd7;\n\tadd.rn.f32 \t%f1, %f2, %f3;\n\
+                   \tsub.rn.f64 \t%fd8, %fd5, %fd6;\n\tdiv.rn.f64 \t%fd1, %fd2, %fd3;\n\tadd.rn.f16 \t%rs1, %rs2, %rs3;\n\
+                   \tmul.rn.f64x2 \t%fd1, %fd2, %fd3;\n";
+        let want =
+            "\tmul.f64 \t%fd5, %fd1, %fd3;\n\tfma.rn.f64 \t%fd9, %fd2, %fd3, %fd7;\n\tadd.f32 \t%f1, %f2, %f3;\n\
+                    \tsub.f64 \t%fd8, %fd5, %fd6;\n\tdiv.rn.f64 \t%fd1, %fd2, %fd3;\n\tadd.rn.f16 \t%rs1, %rs2, %rs3;\n\
+                    \tmul.rn.f64x2 \t%fd1, %fd2, %fd3;\n";
+        assert_eq!(unpin_rounding(ptx), want);
+    }
+}

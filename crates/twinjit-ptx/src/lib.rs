@@ -286,7 +286,10 @@ pub fn llvm_to_ptx(
     let out = tm
         .write_to_memory_buffer(&module, FileType::Assembly)
         .map_err(|e| PtxError::Internal(format!("PTX emission failed: {}", e.to_string_lossy())))?;
-    String::from_utf8(out.as_slice().to_vec()).map_err(|e| PtxError::Internal(format!("PTX is not UTF-8: {e}")))
+    let ptx =
+        String::from_utf8(out.as_slice().to_vec()).map_err(|e| PtxError::Internal(format!("PTX is not UTF-8: {e}")))?;
+    // With contraction on (fastmath included), ptxas may fuse what is left, as for numba-cuda.
+    Ok(if options.contract { contract::unpin_rounding(&ptx) } else { ptx })
 }
 
 /// Links the part of libdevice the module calls. The bitcode is read lazily (function bodies stay
