@@ -645,6 +645,13 @@ fn cuda_ufuncs_are_called_like_numba_cuda() {
         .call_ufunc_host(&[twinjit::ArgValue::array(&[2.0f64], &[1]), twinjit::ArgValue::array(&hb, &[5])])
         .unwrap();
     assert_eq!(r.to_vec::<f64>().unwrap(), vec![5.0, 5.0, 4.5, -2.5, 4.0]);
+    // NumPy's broadcasting of host arrays: a column against a row (values from Numba's
+    // `@vectorize` of the same function; tests/cuda_sim_api.rs has more shapes).
+    let (col, row) = ([1.0f64, 2.0, 3.0], [0.25f64, 0.5, 0.75, 1.0]);
+    let r =
+        axpb.call_ufunc_host(&[twinjit::ArgValue::array(&col, &[3, 1]), twinjit::ArgValue::array(&row, &[4])]).unwrap();
+    assert_eq!(r.shape(), &[3, 4]);
+    assert_eq!(r.to_vec::<f64>().unwrap(), vec![2.25, 2.5, 2.75, 3.0, 4.25, 4.5, 4.75, 5.0, 6.25, 6.5, 6.75, 7.0]);
     // A 2-D input keeps its shape; a number broadcasts.
     let g = engine.to_device_shaped(&[1.5f32, 2.5, 3.5, 4.5, 5.5, 6.5], &[2, 3]).unwrap();
     let r = axpb.call_ufunc::<f32>(&[(&g).into_kernel_arg(), KernelArg::Scalar(twinjit::ArgValue::F32(0.25))]).unwrap();

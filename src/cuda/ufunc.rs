@@ -44,6 +44,58 @@ fn elements(shape: &[i64; 3], ndim: u8) -> i64 {
     shape[..ndim as usize].iter().product()
 }
 
+/// NumPy's broadcast of two shapes (aligned on the right; equal extents, or one of them 1), or
+/// `None` where they do not broadcast.
+fn broadcast(a: &[i64], b: &[i64]) -> Option<Vec<i64>> {
+    let n = a.len().max(b.len());
+    let at = |s: &[i64], k: usize| if k + s.len() >= n { s[k + s.len() - n] } else { 1 };
+    (0..n)
+        .map(|k| match (at(a, k), at(b, k)) {
+            (x, y) if x == y || y == 1 => Some(x),
+            (1, y) => Some(y),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A shape as Python prints a tuple: `(5,)`, `(2, 3)`.
+fn py_shape(s: &[i64]) -> String {
+    match s {
+        [d] => format!("({d},)"),
+        _ => format!("({})", s.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")),
+    }
+}
+
+/// The C-contiguous elements (`item` bytes each) of an array of `shape`, repeated along the
+/// axes where `to` (a broadcast of `shape`) is larger, as a C-contiguous array of shape `to`.
+fn repeat_to(src: &[u8], item: usize, shape: &[i64], to: &[i64]) -> Vec<u8> {
+    let pad = to.len() - shape.len();
+    // Element strides of the source along `to`'s axes: 0 where it is repeated.
+    let mut strides = vec![0usize; to.len()];
+    let mut step = 1usize;
+    for k in (0..shape.len()).rev() {
+        if shape[k] != 1 {
+            strides[pad + k] = step;
+        }
+        step *= shape[k] as usize;
+    }
+    let total: usize = to.iter().map(|&d| d as usize).product();
+    let mut out = Vec::with_capacity(total * item);
+    let mut idx = vec![0usize; to.len()];
+    for _ in 0..total {
+        let off: usize = idx.iter().zip(&strides).map(|(i, s)| i * s).sum();
+        out.extend_from_slice(&src[off * item..(off + 1) * item]);
+        for k in (0..to.len()).rev() {
+            idx[k] += 1;
+            if idx[k] < to[k] as usize {
+                break;
+            }
+            idx[k] = 0;
+        }
+    }
+    out
+}
+
 impl Kernel {
     /// Whether this kernel is a CUDA ufunc (`@vectorize(target='cuda')`).
     pub fn is_ufunc(&self) -> bool {
@@ -241,10 +293,12 @@ impl Kernel {
     }
 
     /// numba-cuda's `f(*inputs)` on host arrays: each array input is copied to the device
-    /// (C-contiguous arrays of any shape, as [`ArgValue::array`] makes them), numbers
-    /// and one-element arrays broadcast, the ufunc runs on the default stream, and its result
-    /// comes back as a new host [`crate::Array`] of the ufunc's result dtype, shaped as the
-    /// array input with the most elements (`[1]` when every input is a number). The copies and the launch are
+    /// (C-contiguous arrays of any shape, as [`ArgValue::array`] makes them), the inputs
+    /// broadcast together as NumPy's rules say (numbers too), the ufunc runs on the default
+    /// stream, and its result comes back as a new host [`crate::Array`] of the ufunc's result
+    /// dtype and the broadcast shape (`[1]` when every input is a number). An input that
+    /// broadcasts along an axis is repeated on the host before its copy (one-element inputs are
+    /// not: the kernel reads their element for every thread). The copies and the launch are
     /// synchronous; errors name the call.
     pub fn call_ufunc_host(&self, inputs: &[ArgValue<'_>]) -> Result<crate::Array, Error> {
         let device = match &self.module.backend {
@@ -256,23 +310,52 @@ impl Kernel {
                 })
             }
         };
+        // NumPy's broadcast of the array inputs' shapes.
+        let mut bshape: Option<Vec<i64>> = None;
+        for (k, v) in inputs.iter().enumerate() {
+            if let ArgValue::Array(a) = v {
+                if !a.c_contiguous {
+                    return Err(self.bad_input(k, "a host array that is not C-contiguous (copy it first)"));
+                }
+                let shape = &a.shape[..a.ndim as usize];
+                bshape = Some(match bshape {
+                    None => shape.to_vec(),
+                    Some(b) => broadcast(&b, shape).ok_or_else(|| Error::Argument {
+                        function: self.name().to_string(),
+                        param: self.params().get(k).cloned(),
+                        message: format!(
+                            "operands could not be broadcast together with shapes {} {}",
+                            py_shape(&b),
+                            py_shape(shape)
+                        ),
+                    })?,
+                });
+            }
+        }
         // The inputs on the device (kept alive until the kernel has run), as kernel arguments.
         let mut uploaded: Vec<Option<Uploaded>> = Vec::with_capacity(inputs.len());
-        for (k, v) in inputs.iter().enumerate() {
-            uploaded.push(match v {
-                ArgValue::Array(a) => {
-                    if !a.c_contiguous {
-                        return Err(self.bad_input(k, "a host array that is not C-contiguous (copy it first)"));
-                    }
+        for v in inputs {
+            uploaded.push(match (v, &bshape) {
+                (ArgValue::Array(a), Some(to)) => {
+                    let shape = &a.shape[..a.ndim as usize];
                     let n = elements(&a.shape, a.ndim) as usize;
                     // SAFETY: a C-contiguous array argument holds `n` elements of its dtype at
                     // `data`, alive for the borrow `inputs` holds.
                     let bytes = unsafe { std::slice::from_raw_parts(a.data as *const u8, n * a.dtype.size()) };
+                    let repeated;
+                    let (bytes, ndim, shape3) = if n == 1 || shape == &to[..] {
+                        (bytes, a.ndim, a.shape)
+                    } else {
+                        repeated = repeat_to(bytes, a.dtype.size(), shape, to);
+                        let mut s3 = [0i64; 3];
+                        s3[..to.len()].copy_from_slice(to);
+                        (&repeated[..], to.len() as u8, s3)
+                    };
                     // (An empty input still gets a buffer; no thread reads it.)
                     let bytes = if bytes.is_empty() { &[0u8][..] } else { bytes };
                     let d = DeviceArray::from_slice(&device, bytes, &[bytes.len()])
                         .map_err(|e| cuda_error(e, Some(self.name())))?;
-                    Some((d, a.dtype, a.ndim, a.shape))
+                    Some((d, a.dtype, ndim, shape3))
                 }
                 _ => None,
             });
@@ -292,17 +375,7 @@ impl Kernel {
             })
             .collect();
         let dtype = self.ufunc_result_type(&args)?;
-        // The shape of the array input with the most elements (the first of them): inputs of
-        // one element broadcast against it.
-        let shape: Vec<usize> = uploaded
-            .iter()
-            .flatten()
-            .fold(None::<&Uploaded>, |best, u| match best {
-                Some(b) if elements(&b.3, b.2) >= elements(&u.3, u.2) => Some(b),
-                _ => Some(u),
-            })
-            .map(|(_, _, ndim, shape)| shape[..*ndim as usize].iter().map(|&d| d as usize).collect())
-            .unwrap_or_else(|| vec![1]);
+        let shape: Vec<usize> = bshape.map(|b| b.iter().map(|&d| d as usize).collect()).unwrap_or_else(|| vec![1]);
         let n: usize = shape.iter().product();
         let out_bytes = n * dtype.size();
         let out =

@@ -19,6 +19,10 @@
 //!   counts as fused only when that sum is its one use (InstCombine sinks a single-use
 //!   instruction into its user's block).
 //!
+//! Then ptxas, the driver's JIT, may fuse what NVVM printed without a rounding modifier
+//! (`unpin_rounding` prints twinjit's unfused operations the same way), and `fuse_pairs` applies
+//! the NVPTX rule to the pairs that only meet inside or around inlined libdevice code.
+//!
 //! float16 is never fused: numba-cuda computes it through calls of `cuda_fp16.h` functions.
 //! With `fastmath=True` the kernel carries LLVM's fast-math flags instead and this plan is not
 //! used; with contraction off (`EngineOptions::fp_contract`) nothing is fused.
