@@ -16,7 +16,11 @@ import subprocess
 import sys
 
 import numpy as np
-from numba import cuda, typeof, types
+
+if not hasattr(np, "row_stack"):
+    # numba-cuda's typing registry still names np.row_stack, which NumPy 2.5 removed.
+    np.row_stack = np.vstack
+from numba import cuda, typeof, types  # noqa: E402
 
 OPS = re.compile(r"^\s+(fma\.rn|mul|add|sub|neg)(?:\.rn)?\.(f32|f64)\b", re.M)
 
