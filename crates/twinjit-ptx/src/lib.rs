@@ -258,16 +258,18 @@ pub fn llvm_to_ptx(
     module
         .verify()
         .map_err(|e| PtxError::Internal(format!("generated IR does not verify: {}", e.to_string_lossy())))?;
-    let fuse = options.contract && !options.fastmath;
-    let mut ours = std::collections::HashSet::new();
+    // libdevice's code is fused by NVVM's rule too (`contract::fuse_pairs`): its own functions
+    // before O3, and the pairs that meet around its inlined calls after.
+    let fuse_libdevice = libdevice.is_some() && options.contract && !options.fastmath;
     if let Some(bc) = libdevice {
+        let mut ours = std::collections::HashSet::new();
         let mut f = module.get_first_function();
         while let Some(func) = f {
             ours.insert(func.get_name().to_string_lossy().into_owned());
             f = func.get_next_function();
         }
         link_libdevice(&ctx, &module, bc)?;
-        if fuse {
+        if fuse_libdevice {
             contract::fuse_pairs(&ctx, &module, &ours);
         }
     }
@@ -278,10 +280,9 @@ pub fn llvm_to_ptx(
     module
         .run_passes(passes, &tm, PassBuilderOptions::create())
         .map_err(|e| PtxError::Internal(format!("LLVM passes failed: {}", e.to_string_lossy())))?;
-    if fuse {
+    if fuse_libdevice {
         // Products and sums that meet only once libdevice is inlined (`1.0 + exp(-x)`).
-        ours.clear();
-        contract::fuse_pairs(&ctx, &module, &ours);
+        contract::fuse_pairs(&ctx, &module, &std::collections::HashSet::new());
     }
     let out = tm
         .write_to_memory_buffer(&module, FileType::Assembly)
