@@ -20,6 +20,18 @@ def with_ufunc(x, y):
     return hyp(x, y) * 2.0 + 1.0
 
 @njit
+def band(v):
+    if v < 0.0:
+        return 0.0
+    elif v < 10.0:
+        return v * 0.5
+    return 5.0 + (v - 10.0) * 0.25
+
+@vectorize
+def banded(v):
+    return band(v) + 1.0
+
+@njit
 def chain(x, y):
     return np.sqrt(x * x + y * y)
 
@@ -112,4 +124,7 @@ fn a_vectorize_ufunc_fuses_with_its_expression_and_its_element_function_is_inlin
     // The ufunc itself, called from Rust (its `out` left to its None default).
     assert_eq!(shape_of("hyp", "(float64[::1], float64[::1])"), (1, 2));
     assert_eq!(calls_of("hyp", "(float64[::1], float64[::1])"), 0);
+    // An element function that calls an `@njit` helper: both are copied into the loop (the
+    // element function becomes a leaf once the helper is inlined into it).
+    assert_eq!(calls_of("banded", "(float64[::1],)"), 0);
 }

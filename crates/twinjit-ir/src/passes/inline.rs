@@ -25,9 +25,27 @@ pub const MAX_INSTS: usize = 48;
 /// The most blocks a function may have to be inlined.
 pub const MAX_BLOCKS: usize = 12;
 
-/// Inlines every call of a small leaf function of numbers in `program`; returns how many calls
-/// it inlined.
+/// How many rounds [`inline_leaves`] makes at most: a caller whose leaf callees were inlined
+/// may have become a small leaf itself (a `@vectorize` element function that calls an `@njit`
+/// helper: the ufunc's loop then calls neither), so inlining repeats, bottom-up, a level a round.
+pub const MAX_ROUNDS: usize = 4;
+
+/// Inlines every call of a small leaf function of numbers in `program`, again while a round
+/// made new leaves (at most [`MAX_ROUNDS`] rounds); returns how many calls it inlined.
 pub fn inline_leaves(program: &mut TypedProgram) -> usize {
+    let mut total = 0;
+    for _ in 0..MAX_ROUNDS {
+        let n = inline_round(program);
+        if n == 0 {
+            break;
+        }
+        total += n;
+    }
+    total
+}
+
+/// One round: every call of a function that is a small leaf now.
+fn inline_round(program: &mut TypedProgram) -> usize {
     let leaves: HashMap<String, Function> = program
         .functions
         .iter()
