@@ -38,15 +38,18 @@ fn crate_boundaries_hold() {
     assert_eq!(internal(&crate_deps("twinjit-ir")), ["twinjit-diag"]);
     assert_eq!(internal(&crate_deps("twinjit-front")), ["twinjit-diag", "twinjit-ir"]);
     assert_eq!(internal(&crate_deps("twinjit-host")), ["twinjit-diag", "twinjit-ir"]);
-    assert_eq!(internal(&crate_deps("twinjit-cli")), ["twinjit"]);
+    // (twinjit-datafusion only with feature `sql`, for `twinjit sql`.)
+    assert_eq!(internal(&crate_deps("twinjit-cli")), ["twinjit", "twinjit-datafusion"]);
     assert_eq!(internal(&crate_deps("twinjit-ptx")), ["twinjit-diag", "twinjit-ir"]);
     assert_eq!(internal(&crate_deps("twinjit-cuda")), Vec::<&str>::new());
     assert_eq!(internal(&crate_deps("twinjit-cache")), Vec::<&str>::new());
+    // The DataFusion integration uses the facade's public API only, like the CLI.
+    assert_eq!(internal(&crate_deps("twinjit-datafusion")), ["twinjit"]);
     // Only twinjit-ptx links LLVM; only twinjit-cuda talks to the driver.
-    for c in ["twinjit-cuda", "twinjit-cache", "twinjit-host", "twinjit-cli"] {
+    for c in ["twinjit-cuda", "twinjit-cache", "twinjit-host", "twinjit-cli", "twinjit-datafusion"] {
         assert!(!crate_deps(c).iter().any(|n| n == "inkwell" || n == "llvm-sys"), "{c} links LLVM");
     }
-    for c in ["twinjit-ptx", "twinjit-cache", "twinjit-host", "twinjit-cli"] {
+    for c in ["twinjit-ptx", "twinjit-cache", "twinjit-host", "twinjit-cli", "twinjit-datafusion"] {
         assert!(!crate_deps(c).iter().any(|n| n == "cudarc"), "{c} talks to the CUDA driver");
     }
     for c in ["twinjit-diag", "twinjit-ir", "twinjit-front", "twinjit-host"] {
@@ -63,7 +66,8 @@ fn crate_boundaries_hold() {
 
 /// A plain `cargo test` (no feature `cuda`, no LLVM) builds neither CUDA crate; this test's name
 /// says so in the test list, and it checks that the workspace's default members leave exactly
-/// those two out. `scripts/test` runs the whole suite, installing LLVM 19 and ptxas first.
+/// those two out, and the DataFusion integration (large, so `cargo build` stays light).
+/// `scripts/test` runs the whole suite, installing LLVM 19 and ptxas first.
 #[cfg(not(feature = "cuda"))]
 #[test]
 fn skipped_twinjit_ptx_and_twinjit_cuda_without_feature_cuda_run_scripts_test_for_the_whole_suite() {
@@ -77,6 +81,9 @@ fn skipped_twinjit_ptx_and_twinjit_cuda_without_feature_cuda_run_scripts_test_fo
     let members = section("members");
     let defaults = section("default-members");
     let left_out: Vec<&String> = members.iter().filter(|m| !defaults.contains(m)).collect();
-    assert_eq!(left_out, ["crates/twinjit-ptx", "crates/twinjit-cuda"]);
-    eprintln!("note: twinjit-ptx and twinjit-cuda are skipped without feature `cuda`; scripts/test runs them");
+    assert_eq!(left_out, ["crates/twinjit-ptx", "crates/twinjit-cuda", "crates/twinjit-datafusion"]);
+    eprintln!(
+        "note: twinjit-ptx and twinjit-cuda are skipped without feature `cuda`, and twinjit-datafusion by \
+         default; scripts/test runs them"
+    );
 }

@@ -9,6 +9,7 @@ mod npy;
 mod run;
 mod run_cuda;
 mod run_interp;
+mod sql;
 mod verify;
 
 use clap::{Parser, Subcommand};
@@ -106,6 +107,26 @@ enum Command {
     Ptx(GpuCode),
     /// Print the LLVM IR twinjit generates for the NVPTX target (before LLVM optimises it).
     Llvm(GpuCode),
+    /// Run a SQL query (Apache DataFusion) over Parquet and CSV files, with the functions of
+    /// Numba modules as SQL functions: `@vectorize` ufuncs and `@njit` functions of numbers are
+    /// scalar functions, `@njit` functions of one 1-D array that return a number are aggregates.
+    /// Needs a build with `--features sql`.
+    Sql {
+        /// A Numba module whose functions become SQL functions (repeatable).
+        #[arg(long = "udfs", value_name = "FILE.py")]
+        udfs: Vec<PathBuf>,
+        /// A table: NAME=PATH, a .parquet or .csv file or a directory of them (repeatable).
+        #[arg(long = "table", value_name = "NAME=PATH")]
+        tables: Vec<String>,
+        /// Write the result to a .parquet or .csv file instead of printing it.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// Progress on stderr once a second (default: when stderr is a terminal).
+        #[arg(long, value_name = "true|false")]
+        progress: Option<bool>,
+        /// The query.
+        query: String,
+    },
     /// List CUDA devices (like numba.cuda.detect()).
     Detect,
     /// The on-disk compilation cache: dir, list, stats, clear, explain.
@@ -247,6 +268,7 @@ fn main() -> ExitCode {
         Command::Ptx(c) => commands::ptx(&c.file, &c.func, &c.sig, &c.arch, false),
         Command::Llvm(c) => commands::ptx(&c.file, &c.func, &c.sig, &c.arch, true),
         Command::Detect => commands::detect(),
+        Command::Sql { udfs, tables, out, progress, query } => sql::run(udfs, &tables, out, progress, query),
         Command::Cache { action } => match action {
             CacheAction::Dir => commands::cache_dir(),
             CacheAction::List => commands::cache_list(),

@@ -40,7 +40,7 @@ pub mod sql;
 
 pub use aggregate::AggregateUdf;
 pub use error::UdfError;
-pub use module::{LoadError, UdfModule};
+pub use module::{LoadError, Origin, UdfModule};
 pub use scalar::ScalarUdf;
 
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -91,12 +91,14 @@ pub async fn session(engine: &twinjit::Engine, req: &SqlRequest) -> Result<Sessi
     }
     for (name, path) in &req.tables {
         let p = path.to_string_lossy();
+        if !path.exists() {
+            return Err(SqlError::Table(format!("{name}={p}: no such file or directory")));
+        }
         match format_of(path) {
             Some(Format::Parquet) => {
                 ctx.register_parquet(name.as_str(), p.as_ref(), ParquetReadOptions::default()).await?
             }
             Some(Format::Csv) => ctx.register_csv(name.as_str(), p.as_ref(), CsvReadOptions::new()).await?,
-            None if !path.exists() => return Err(SqlError::Table(format!("{name}={p}: no such file or directory"))),
             None => {
                 return Err(SqlError::Table(format!(
                     "{name}={p}: not a .parquet or .csv file (or a directory of them)"

@@ -215,6 +215,26 @@ async fn aggregates_run_per_group_and_equal_sql() {
 }
 
 #[tokio::test]
+async fn aggregates_over_many_groups_and_partitions() {
+    let ctx = session(20_000).await;
+    // Many small groups, several partitions, and DataFusion told to skip partial aggregation
+    // early: every path of the groups accumulator (update, state, merge, convert_to_state).
+    ctx.sql("SET datafusion.execution.target_partitions = 4").await.unwrap();
+    ctx.sql("SET datafusion.execution.skip_partial_aggregation_probe_rows_threshold = 100").await.unwrap();
+    ctx.sql("SET datafusion.execution.skip_partial_aggregation_probe_ratio_threshold = 0.01").await.unwrap();
+    let c = columns(
+        &ctx,
+        "SELECT value_range(a), max(a) - min(a), count_above(b * 40.0), count(CASE WHEN b * 40.0 > 100 THEN 1 END)
+         FROM (SELECT * FROM t UNION ALL SELECT * FROM t) GROUP BY CAST(income AS BIGINT) % 3001 ORDER BY CAST(income AS BIGINT) % 3001",
+    )
+    .await;
+    assert_eq!(c[0].len(), 3001);
+    assert_eq!(c[0].as_ref(), c[1].as_ref());
+    let counts = datafusion::arrow::compute::cast(&c[3], &DataType::Int64).unwrap();
+    assert_eq!(c[2].as_ref(), counts.as_ref());
+}
+
+#[tokio::test]
 async fn boolean_columns_pass_to_udfs() {
     let ctx = SessionContext::new();
     let src = "from numba import njit\n\n@njit\ndef pick(flag, x, y):\n    return x if flag else y\n\n@njit\ndef n_true(v):\n    n = 0\n    for b in v:\n        if b:\n            n += 1\n    return n\n";
