@@ -45,11 +45,13 @@ fn crate_boundaries_hold() {
     assert_eq!(internal(&crate_deps("twinjit-cache")), Vec::<&str>::new());
     // The DataFusion integration uses the facade's public API only, like the CLI.
     assert_eq!(internal(&crate_deps("twinjit-datafusion")), ["twinjit"]);
+    assert_eq!(internal(&crate_deps("twinjit-ballista")), ["twinjit", "twinjit-datafusion"]);
     // Only twinjit-ptx links LLVM; only twinjit-cuda talks to the driver.
-    for c in ["twinjit-cuda", "twinjit-cache", "twinjit-host", "twinjit-cli", "twinjit-datafusion"] {
+    for c in ["twinjit-cuda", "twinjit-cache", "twinjit-host", "twinjit-cli", "twinjit-datafusion", "twinjit-ballista"]
+    {
         assert!(!crate_deps(c).iter().any(|n| n == "inkwell" || n == "llvm-sys"), "{c} links LLVM");
     }
-    for c in ["twinjit-ptx", "twinjit-cache", "twinjit-host", "twinjit-cli", "twinjit-datafusion"] {
+    for c in ["twinjit-ptx", "twinjit-cache", "twinjit-host", "twinjit-cli", "twinjit-datafusion", "twinjit-ballista"] {
         assert!(!crate_deps(c).iter().any(|n| n == "cudarc"), "{c} talks to the CUDA driver");
     }
     for c in ["twinjit-diag", "twinjit-ir", "twinjit-front", "twinjit-host"] {
@@ -66,7 +68,8 @@ fn crate_boundaries_hold() {
 
 /// A plain `cargo test` (no feature `cuda`, no LLVM) builds neither CUDA crate; this test's name
 /// says so in the test list, and it checks that the workspace's default members leave exactly
-/// those two out, and the DataFusion integration (large, so `cargo build` stays light).
+/// those two out, and the DataFusion and Ballista integrations (large, so `cargo build` stays
+/// light).
 /// `scripts/test` runs the whole suite, installing LLVM 19 and ptxas first.
 #[cfg(not(feature = "cuda"))]
 #[test]
@@ -81,9 +84,12 @@ fn skipped_twinjit_ptx_and_twinjit_cuda_without_feature_cuda_run_scripts_test_fo
     let members = section("members");
     let defaults = section("default-members");
     let left_out: Vec<&String> = members.iter().filter(|m| !defaults.contains(m)).collect();
-    assert_eq!(left_out, ["crates/twinjit-ptx", "crates/twinjit-cuda", "crates/twinjit-datafusion"]);
+    assert_eq!(
+        left_out,
+        ["crates/twinjit-ptx", "crates/twinjit-cuda", "crates/twinjit-datafusion", "crates/twinjit-ballista"]
+    );
     eprintln!(
-        "note: twinjit-ptx and twinjit-cuda are skipped without feature `cuda`, and twinjit-datafusion by \
+        "note: twinjit-ptx and twinjit-cuda are skipped without feature `cuda`, and twinjit-datafusion and twinjit-ballista by \
          default; scripts/test runs them"
     );
 }
