@@ -4,9 +4,9 @@
 //! scheduler to the executors (physical plans). [`TwinjitLogicalCodec`] and
 //! [`TwinjitPhysicalCodec`] wrap Ballista's default codecs and add one thing: a twinjit UDF is
 //! encoded as its Numba module's name and source and the function's name, and decoded by loading
-//! that module with a host engine (once per module and process; compiled code is cached in
-//! memory and, for `cache=True` functions, on disk). So no executor has to register the
-//! functions beforehand: each compiles what arrives.
+//! that module with a host engine (once per module and process; compiled code is kept in memory
+//! and in the disk cache, for every function, so a restarted executor does not compile again).
+//! So no executor has to register the functions beforehand: each compiles what arrives.
 //!
 //! The scheduler and the executors must run with these codecs: the `twinjit-ballista` binary
 //! (`twinjit-ballista scheduler`, `twinjit-ballista executor`) is Ballista's with twinjit linked
@@ -68,7 +68,11 @@ fn engine() -> Result<&'static twinjit::Engine> {
     if let Some(e) = ENGINE.get() {
         return Ok(e);
     }
-    let e = twinjit::Engine::new(twinjit::Target::Host).map_err(|e| DataFusionError::External(Box::new(e)))?;
+    // Every function's compiled code goes to the disk cache (TWINJIT_CACHE_DIR, else
+    // ~/.cache/twinjit), so a restarted executor does not compile a module's UDFs again.
+    let options = twinjit::EngineOptions { cache: twinjit::CacheMode::Always, ..Default::default() };
+    let e = twinjit::Engine::with_options(twinjit::Target::Host, options)
+        .map_err(|e| DataFusionError::External(Box::new(e)))?;
     Ok(ENGINE.get_or_init(|| e))
 }
 

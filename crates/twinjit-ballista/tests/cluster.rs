@@ -41,6 +41,7 @@ impl Cluster {
         let log = std::fs::File::create(self.dir.join(format!("{name}.log"))).unwrap();
         let child = Command::new(env!("CARGO_BIN_EXE_twinjit-ballista"))
             .args(args)
+            .env("TWINJIT_CACHE_DIR", self.dir.join("cache"))
             .stdout(Stdio::from(log.try_clone().unwrap()))
             .stderr(Stdio::from(log))
             .spawn()
@@ -188,6 +189,9 @@ async fn udfs_run_on_executors_that_never_saw_them() {
     let n: i64 = on_cluster[4].as_any().downcast_ref::<Int64Array>().unwrap().values().iter().sum();
     assert_eq!(n, 20_000);
 
+    // The executors' engines keep what they compiled in the disk cache (a restarted executor
+    // does not compile again).
+    assert!(count_files(&dir.join("cache")) > 0, "nothing in the executors' disk cache");
     // Both executors ran tasks of the job: each wrote shuffle files into its work directory.
     for e in 0..2 {
         let files = count_files(&dir.join(format!("work{e}")));
