@@ -131,6 +131,32 @@ fn decode_udaf(name: &str, buf: &[u8]) -> Option<Result<Arc<AggregateUDF>>> {
     }))
 }
 
+/// The UDF methods both codecs share: twinjit's UDFs by source, the rest to Ballista's codec.
+macro_rules! udf_methods {
+    () => {
+        fn try_decode_udf(&self, name: &str, buf: &[u8]) -> Result<Arc<ScalarUDF>> {
+            decode_udf(name, buf).unwrap_or_else(|| self.inner.try_decode_udf(name, buf))
+        }
+        fn try_encode_udf(&self, node: &ScalarUDF, buf: &mut Vec<u8>) -> Result<()> {
+            if encode_udf(node, buf) {
+                Ok(())
+            } else {
+                self.inner.try_encode_udf(node, buf)
+            }
+        }
+        fn try_decode_udaf(&self, name: &str, buf: &[u8]) -> Result<Arc<AggregateUDF>> {
+            decode_udaf(name, buf).unwrap_or_else(|| self.inner.try_decode_udaf(name, buf))
+        }
+        fn try_encode_udaf(&self, node: &AggregateUDF, buf: &mut Vec<u8>) -> Result<()> {
+            if encode_udaf(node, buf) {
+                Ok(())
+            } else {
+                self.inner.try_encode_udaf(node, buf)
+            }
+        }
+    };
+}
+
 /// Ballista's logical codec, with twinjit UDFs shipped by source.
 #[derive(Debug, Default)]
 pub struct TwinjitLogicalCodec {
@@ -167,26 +193,7 @@ impl LogicalExtensionCodec for TwinjitLogicalCodec {
     fn try_encode_file_format(&self, buf: &mut Vec<u8>, node: Arc<dyn FileFormatFactory>) -> Result<()> {
         self.inner.try_encode_file_format(buf, node)
     }
-    fn try_decode_udf(&self, name: &str, buf: &[u8]) -> Result<Arc<ScalarUDF>> {
-        decode_udf(name, buf).unwrap_or_else(|| self.inner.try_decode_udf(name, buf))
-    }
-    fn try_encode_udf(&self, node: &ScalarUDF, buf: &mut Vec<u8>) -> Result<()> {
-        if encode_udf(node, buf) {
-            Ok(())
-        } else {
-            self.inner.try_encode_udf(node, buf)
-        }
-    }
-    fn try_decode_udaf(&self, name: &str, buf: &[u8]) -> Result<Arc<AggregateUDF>> {
-        decode_udaf(name, buf).unwrap_or_else(|| self.inner.try_decode_udaf(name, buf))
-    }
-    fn try_encode_udaf(&self, node: &AggregateUDF, buf: &mut Vec<u8>) -> Result<()> {
-        if encode_udaf(node, buf) {
-            Ok(())
-        } else {
-            self.inner.try_encode_udaf(node, buf)
-        }
-    }
+    udf_methods!();
 }
 
 /// Ballista's physical codec, with twinjit UDFs shipped by source.
@@ -213,26 +220,7 @@ impl PhysicalExtensionCodec for TwinjitPhysicalCodec {
     ) -> Result<()> {
         self.inner.try_encode(node, buf, proto_converter)
     }
-    fn try_decode_udf(&self, name: &str, buf: &[u8]) -> Result<Arc<ScalarUDF>> {
-        decode_udf(name, buf).unwrap_or_else(|| self.inner.try_decode_udf(name, buf))
-    }
-    fn try_encode_udf(&self, node: &ScalarUDF, buf: &mut Vec<u8>) -> Result<()> {
-        if encode_udf(node, buf) {
-            Ok(())
-        } else {
-            self.inner.try_encode_udf(node, buf)
-        }
-    }
-    fn try_decode_udaf(&self, name: &str, buf: &[u8]) -> Result<Arc<AggregateUDF>> {
-        decode_udaf(name, buf).unwrap_or_else(|| self.inner.try_decode_udaf(name, buf))
-    }
-    fn try_encode_udaf(&self, node: &AggregateUDF, buf: &mut Vec<u8>) -> Result<()> {
-        if encode_udaf(node, buf) {
-            Ok(())
-        } else {
-            self.inner.try_encode_udaf(node, buf)
-        }
-    }
+    udf_methods!();
 }
 
 /// A client session state whose plans carry twinjit UDFs: pass it to

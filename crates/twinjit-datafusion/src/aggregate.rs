@@ -29,18 +29,7 @@ pub struct AggregateUdf {
     returns: Mutex<HashMap<DataType, DataType>>,
 }
 
-impl PartialEq for AggregateUdf {
-    fn eq(&self, other: &Self) -> bool {
-        self.key == other.key && self.origin.function == other.origin.function
-    }
-}
-impl Eq for AggregateUdf {}
-impl std::hash::Hash for AggregateUdf {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.key.hash(state);
-        self.origin.function.hash(state);
-    }
-}
+crate::module::identity_by_origin!(AggregateUdf);
 
 fn vector(dtype: twinjit::ir::Scalar) -> Type {
     Type::Array(ArrayType { dtype, ndim: 1, layout: Layout::C })
@@ -65,11 +54,6 @@ impl AggregateUdf {
             signature: Signature::user_defined(volatility),
             returns: Mutex::new(HashMap::new()),
         })
-    }
-
-    /// Where the function comes from (module source and name): what a Ballista codec ships.
-    pub fn origin(&self) -> &Origin {
-        &self.origin
     }
 
     fn name_(&self) -> &str {

@@ -38,6 +38,33 @@ pub struct Origin {
     pub function: String,
 }
 
+/// Equality and hashing of a UDF by where it comes from (DataFusion compares UDFs), and
+/// `origin()`: its fields `origin` and `key` (the module's hash).
+macro_rules! identity_by_origin {
+    ($t:ty) => {
+        impl PartialEq for $t {
+            fn eq(&self, other: &Self) -> bool {
+                self.key == other.key && self.origin.function == other.origin.function
+            }
+        }
+        impl Eq for $t {}
+        impl std::hash::Hash for $t {
+            fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+                self.key.hash(state);
+                self.origin.function.hash(state);
+            }
+        }
+        impl $t {
+            /// Where the function comes from (module source and name): what a Ballista codec
+            /// ships.
+            pub fn origin(&self) -> &Origin {
+                &self.origin
+            }
+        }
+    };
+}
+pub(crate) use identity_by_origin;
+
 /// The UDFs of one Numba module (see the crate documentation for which functions they are).
 #[derive(Debug, Clone)]
 pub struct UdfModule {

@@ -29,18 +29,7 @@ pub struct ScalarUdf {
     returns: Mutex<HashMap<Vec<DataType>, DataType>>,
 }
 
-impl PartialEq for ScalarUdf {
-    fn eq(&self, other: &Self) -> bool {
-        self.key == other.key && self.origin.function == other.origin.function
-    }
-}
-impl Eq for ScalarUdf {}
-impl std::hash::Hash for ScalarUdf {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.key.hash(state);
-        self.origin.function.hash(state);
-    }
-}
+crate::module::identity_by_origin!(ScalarUdf);
 
 impl ScalarUdf {
     pub(crate) fn new(
@@ -63,11 +52,6 @@ impl ScalarUdf {
             signature: Signature::user_defined(volatility),
             returns: Mutex::new(HashMap::new()),
         })
-    }
-
-    /// Where the function comes from (module source and name): what a Ballista codec ships.
-    pub fn origin(&self) -> &Origin {
-        &self.origin
     }
 
     fn name_(&self) -> &str {
