@@ -17,7 +17,9 @@
 //! `boolean`), through the engine's dispatcher and its disk cache. Arrow nulls propagate: a row
 //! with a null argument is null and the function is not called on it; aggregates skip nulls, as
 //! SQL's do, and a group without values is null. A Python exception raised in a row fails the
-//! query with a [`UdfError`] that names the function, the source line and the row.
+//! query with a [`UdfError`] that names the function, the source line and the row. The UDFs of
+//! a module whose source mentions `random` are volatile (DataFusion does not fold their calls
+//! on literals); the others are immutable.
 //!
 //! ```no_run
 //! # async fn demo() -> datafusion::error::Result<()> {
