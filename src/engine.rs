@@ -300,7 +300,7 @@ pub(crate) struct ModuleInner {
 pub(crate) enum Dispatchers {
     Host(Vec<Dispatcher<Specialization>>),
     #[cfg(feature = "cuda")]
-    Cuda(Vec<Dispatcher<crate::cuda::CompiledKernel>>),
+    Cuda(Vec<Dispatcher<crate::cuda::KernelVariants>>),
     /// A PTX engine keeps nothing compiled.
     #[cfg(feature = "cuda")]
     None,
@@ -398,19 +398,46 @@ impl Module {
     /// The PTX of `name` for `signature` (Numba spelling), for the engine's architecture
     /// (`Target::Ptx { arch }`, or the device's on `Target::Cuda`). Kernels get a `.entry` of
     /// their own name; other functions a one-thread `.entry` that calls them.
+    /// This is the general kernel, which runs for any arguments; [`Module::ptx_for_launch`] gives
+    /// the one a launch with given facts runs.
     #[cfg(feature = "cuda")]
     pub fn ptx(&self, name: &str, signature: &str) -> Result<crate::cuda::PtxModule, Error> {
-        let (sig, options) = self.ptx_request(name, signature)?;
+        self.ptx_for_launch(name, signature, crate::cuda::LaunchFacts::default())
+    }
+
+    /// [`Module::ptx`] specialised on launch facts (`noalias` arrays, 32-bit indices; see
+    /// [`crate::cuda::LaunchFacts`]): the PTX of the kernel a launch with those facts runs.
+    /// Facts apply to kernels only: a function's one-thread entry ignores them.
+    #[cfg(feature = "cuda")]
+    pub fn ptx_for_launch(
+        &self,
+        name: &str,
+        signature: &str,
+        facts: crate::cuda::LaunchFacts,
+    ) -> Result<crate::cuda::PtxModule, Error> {
+        let (sig, options) = self.ptx_request(name, signature, facts)?;
         if options.entry == crate::cuda::EntryKind::Kernel {
             self.check_kernel_signature(name, &sig)?;
         }
         crate::cuda::cache::ptx_for(&self.inner, name, &sig, &options)
     }
 
-    /// The LLVM IR twinjit hands to LLVM for `name` and `signature` (before optimisation).
+    /// The LLVM IR twinjit hands to LLVM for `name` and `signature` (before optimisation), for
+    /// a launch with `facts` (`LaunchFacts::default()`: the general kernel).
     #[cfg(feature = "cuda")]
     pub fn llvm_ir(&self, name: &str, signature: &str) -> Result<String, Error> {
-        let (sig, options) = self.ptx_request(name, signature)?;
+        self.llvm_ir_for_launch(name, signature, crate::cuda::LaunchFacts::default())
+    }
+
+    /// [`Module::llvm_ir`] for a launch with `facts`.
+    #[cfg(feature = "cuda")]
+    pub fn llvm_ir_for_launch(
+        &self,
+        name: &str,
+        signature: &str,
+        facts: crate::cuda::LaunchFacts,
+    ) -> Result<String, Error> {
+        let (sig, options) = self.ptx_request(name, signature, facts)?;
         let program = self.inner.source.parsed_module()?.specialize(name, &sig, self.inner.options.boundscheck)?;
         twinjit_ptx::emit_llvm(&program, &options)
             .map(|t| t.text)
@@ -431,7 +458,12 @@ impl Module {
     }
 
     #[cfg(feature = "cuda")]
-    fn ptx_request(&self, name: &str, signature: &str) -> Result<(Signature, crate::cuda::PtxOptions), Error> {
+    fn ptx_request(
+        &self,
+        name: &str,
+        signature: &str,
+        facts: crate::cuda::LaunchFacts,
+    ) -> Result<(Signature, crate::cuda::PtxOptions), Error> {
         let arch = match &self.inner.backend {
             Backend::Ptx(arch) => arch.clone(),
             Backend::Cuda(b) => b.arch.clone(),
@@ -448,7 +480,11 @@ impl Module {
         let entry =
             if kind == FunctionKind::Kernel { crate::cuda::EntryKind::Kernel } else { crate::cuda::EntryKind::Call };
         let attrs = &self.inner.source.outline().functions[f.index].attrs;
-        Ok((sig, self.inner.options.ptx_options(&arch, entry, Some(attrs))))
+        let mut options = self.inner.options.ptx_options(&arch, entry, Some(attrs));
+        if entry == crate::cuda::EntryKind::Kernel {
+            options.facts = facts;
+        }
+        Ok((sig, options))
     }
 
     /// The on-disk cache's key for `name` compiled for `signature` on this engine's target.
@@ -461,7 +497,7 @@ impl Module {
             }
             #[cfg(feature = "cuda")]
             _ => {
-                let (sig, options) = self.ptx_request(name, signature)?;
+                let (sig, options) = self.ptx_request(name, signature, crate::cuda::LaunchFacts::default())?;
                 Ok(crate::cuda::cache::ptx_cache_key(&self.inner, name, &sig, &options))
             }
         }

@@ -36,6 +36,12 @@ pub struct EngineOptions {
     /// `TWINJIT_NUM_THREADS` threads, else one per available CPU, as Numba's
     /// `NUMBA_NUM_THREADS`. Results do not depend on it.
     pub num_threads: Option<usize>,
+    /// CUDA: specialise each kernel on what its launch knows of the array arguments (none
+    /// overlaps another: `noalias` pointers; each has fewer than 2^31 elements: 32-bit index
+    /// arithmetic; see `twinjit::cuda::LaunchFacts`). `None`: yes, unless the environment sets
+    /// `TWINJIT_LAUNCH_FACTS=0` (or names one fact, `noalias` or `index32`, to allow only it). A launch whose arrays do not meet a fact runs a kernel compiled
+    /// without it, so results never depend on this option; it is there to measure it.
+    pub launch_facts: Option<bool>,
 }
 
 impl EngineOptions {
@@ -55,6 +61,23 @@ impl EngineOptions {
             fastmath: attrs.is_some_and(|a| a.fastmath),
             max_recursion: self.gpu_recursion_limit.unwrap_or(twinjit_ir::abi::GPU_MAX_RECURSION),
             ..Default::default()
+        }
+    }
+
+    /// The launch facts kernels may be specialised on ([`EngineOptions::launch_facts`]): both,
+    /// unless the option says no or `TWINJIT_LAUNCH_FACTS` is `0` (or `general`), `noalias` or
+    /// `index32` (only that one); read once per process.
+    #[cfg(feature = "cuda")]
+    pub(crate) fn launch_facts_allowed(&self) -> twinjit_ptx::LaunchFacts {
+        static FROM_ENV: std::sync::OnceLock<twinjit_ptx::LaunchFacts> = std::sync::OnceLock::new();
+        match self.launch_facts {
+            Some(false) => twinjit_ptx::LaunchFacts::default(),
+            Some(true) => twinjit_ptx::LaunchFacts::ALL,
+            None => *FROM_ENV.get_or_init(|| match std::env::var("TWINJIT_LAUNCH_FACTS") {
+                Ok(v) if v.trim() == "0" => twinjit_ptx::LaunchFacts::default(),
+                Ok(v) => twinjit_ptx::LaunchFacts::parse(v.trim()).unwrap_or(twinjit_ptx::LaunchFacts::ALL),
+                Err(_) => twinjit_ptx::LaunchFacts::ALL,
+            }),
         }
     }
 }

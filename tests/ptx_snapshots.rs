@@ -101,3 +101,29 @@ fn fastmath_in_the_decorator_reaches_the_ptx_backend() {
     assert!(options("fast").contains("ptx_fastmath=true"), "{}", options("fast"));
     assert!(options("exact").contains("ptx_fastmath=false"), "{}", options("exact"));
 }
+
+/// Launch facts (issue 17 item 4): a launch of distinct arrays runs a kernel whose array
+/// pointers are `noalias`, so the arrays it only reads are loaded through the read-only path
+/// (`ld.global.nc`); `index32` bounds every dimension below 2^31. The general kernel, which an
+/// overlapping launch runs, has neither, and the two are different cache entries.
+#[test]
+fn launch_facts_specialise_the_kernel() {
+    use twinjit::cuda::LaunchFacts;
+    let engine = Engine::new(Target::Ptx { arch: "sm_90".into() }).unwrap();
+    let m = engine.load("snap.py", SRC).unwrap();
+    let sig = "void(float32[::1], float32[::1], float32[::1])";
+    let general = m.ptx("vecadd", sig).unwrap().ptx;
+    let fast = m.ptx_for_launch("vecadd", sig, LaunchFacts::ALL).unwrap().ptx;
+    assert!(general.contains("ld.global.f32") && !general.contains("ld.global.nc"), "{general}");
+    assert_eq!(fast.matches("ld.global.nc.f32").count(), 2, "{fast}");
+    let ir = m.llvm_ir_for_launch("vecadd", sig, LaunchFacts::ALL).unwrap();
+    assert_eq!(ir.matches("ptr addrspace(1) noalias").count(), 3, "{ir}");
+    assert!(ir.contains("i64 range(i64 0, 2147483648)"), "{ir}");
+    let general_ir = m.llvm_ir("vecadd", sig).unwrap();
+    assert!(!general_ir.contains("noalias") && !general_ir.contains("range("), "{general_ir}");
+    // The names round-trip (the CLI's `--facts` and the cache key use them).
+    for facts in [LaunchFacts::default(), LaunchFacts { noalias: true, index32: false }, LaunchFacts::ALL] {
+        assert_eq!(LaunchFacts::parse(facts.name()), Some(facts));
+    }
+    assert_eq!(LaunchFacts::parse("sometimes"), None);
+}

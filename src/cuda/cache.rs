@@ -20,6 +20,7 @@ pub(crate) fn ptx_cache_key(
         format!("contract={}", options.contract),
         format!("ptx_fastmath={}", options.fastmath),
         format!("max_recursion={}", options.max_recursion),
+        format!("launch_facts={}", options.facts.name()),
     ]);
     crate::disk_cache::key(&m.source, name, sig, &format!("cuda {} (LLVM 19 NVPTX)", options.arch), &opts)
 }

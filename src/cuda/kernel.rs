@@ -2,12 +2,52 @@
 //! [`Kernel`] compiles once per argument-type signature (lazily on the first launch, eagerly for
 //! signatures written in `@cuda.jit("void(...)")`), and concurrent first launches compile once.
 
-use super::{CompiledKernel, IntoKernelArgs, KernelArg, LaunchConfig, Stream};
+use super::{CompiledKernel, IntoKernelArgs, KernelArg, LaunchConfig, LaunchFacts, Stream};
 use crate::dispatcher::{parse_signature, Dispatcher};
 use crate::engine::{Backend, Dispatchers, ModuleInner};
 use crate::error::Error;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use twinjit_ir::Signature;
+
+/// The kernels of one argument-type signature, one per set of launch facts
+/// ([`LaunchFacts`]: `noalias`, `index32`), each compiled on the first launch that has exactly
+/// those facts (concurrent first launches compile once).
+#[derive(Default)]
+pub(crate) struct KernelVariants {
+    by_facts: [OnceLock<Result<Arc<CompiledKernel>, Error>>; 4],
+}
+
+impl KernelVariants {
+    fn get_or_build(
+        &self,
+        facts: LaunchFacts,
+        build: impl FnOnce() -> Result<CompiledKernel, Error>,
+    ) -> Result<Arc<CompiledKernel>, Error> {
+        let slot = &self.by_facts[usize::from(facts.noalias) | usize::from(facts.index32) << 1];
+        slot.get_or_init(|| build().map(Arc::new)).clone()
+    }
+}
+
+/// What a launch with `args` guarantees of its arrays: `noalias` when no two device arrays
+/// overlap in memory (address ranges of their bytes; empty arrays overlap nothing), `index32`
+/// when every one has fewer than 2^31 elements.
+pub(crate) fn launch_facts(args: &[KernelArg<'_>]) -> LaunchFacts {
+    let mut ranges = smallvec::SmallVec::<[(u64, u64); 8]>::new();
+    let mut index32 = true;
+    for a in args {
+        if let KernelArg::Device { ptr, dtype, ndim, shape, .. } = *a {
+            let n = shape[..usize::from(ndim).min(3)].iter().fold(1i64, |p, &d| p.saturating_mul(d.max(0)));
+            index32 &= n <= i64::from(i32::MAX);
+            let bytes = (n as u64).saturating_mul(dtype.size() as u64);
+            if bytes > 0 {
+                ranges.push((ptr, ptr.saturating_add(bytes)));
+            }
+        }
+    }
+    ranges.sort_unstable();
+    let noalias = ranges.windows(2).all(|w| w[0].1 <= w[1].0);
+    LaunchFacts { noalias, index32 }
+}
 
 /// A `@cuda.jit` kernel of a module loaded by a `Target::Cuda` engine. Cheap to clone.
 #[derive(Clone)]
@@ -23,7 +63,7 @@ impl std::fmt::Debug for Kernel {
 }
 
 impl Kernel {
-    fn dispatcher(&self) -> Result<&Dispatcher<CompiledKernel>, Error> {
+    fn dispatcher(&self) -> Result<&Dispatcher<KernelVariants>, Error> {
         match &self.module.dispatchers {
             Dispatchers::Cuda(d) => Ok(&d[self.index]),
             _ => Err(Error::TargetUnavailable {
@@ -172,21 +212,43 @@ impl Kernel {
         self.specialization(&args.into_kernel_args())
     }
 
-    /// Compiles for a signature in Numba's spelling (`"void(float32[:], int64)"`).
+    /// Compiles for a signature in Numba's spelling (`"void(float32[:], int64)"`), for launches
+    /// of distinct arrays of fewer than 2^31 elements each (the common case, [`LaunchFacts::ALL`];
+    /// a launch without those facts compiles its own variant on first use).
     pub fn compile(&self, signature: &str) -> Result<Arc<CompiledKernel>, Error> {
         self.compile_signature(&parse_signature(self.name(), signature)?)
     }
 
     pub(crate) fn compile_signature(&self, sig: &Signature) -> Result<Arc<CompiledKernel>, Error> {
-        self.dispatcher()?.for_signature(sig, |sig| self.build(sig))
+        self.compile_with_facts(sig, self.module.options.launch_facts_allowed())
+    }
+
+    /// Compiles for a signature and given launch facts: the kernel that launches with those
+    /// facts run.
+    pub fn compile_with_facts(&self, signature: &Signature, facts: LaunchFacts) -> Result<Arc<CompiledKernel>, Error> {
+        let variants = self.dispatcher()?.for_signature(signature, |_| Ok(KernelVariants::default()))?;
+        variants.get_or_build(facts, || self.build(signature, facts))
     }
 
     fn specialization(&self, args: &[KernelArg<'_>]) -> Result<Arc<CompiledKernel>, Error> {
         let d = self.dispatcher()?;
-        d.get_or_build(d.arg_types(args)?, None, |sig| self.build(sig))
+        let types = d.arg_types(args)?;
+        let facts = launch_facts(args).and(self.module.options.launch_facts_allowed());
+        let mut sig = None;
+        let variants = d.get_or_build(types, None, |s| {
+            sig = Some(s.clone());
+            Ok(KernelVariants::default())
+        })?;
+        variants.get_or_build(facts, || {
+            let sig = match sig {
+                Some(s) => s,
+                None => Signature { args: d.arg_types(args)?.to_vec(), ret: None },
+            };
+            self.build(&sig, facts)
+        })
     }
 
-    fn build(&self, sig: &Signature) -> Result<CompiledKernel, Error> {
+    fn build(&self, sig: &Signature, facts: LaunchFacts) -> Result<CompiledKernel, Error> {
         let backend = self.backend()?;
         let m = &self.module;
         let started = std::time::Instant::now();
@@ -203,7 +265,8 @@ impl Kernel {
             );
         }
         let attrs = &m.source.outline().functions[self.index].attrs;
-        let options = m.options.ptx_options(&backend.arch, super::EntryKind::Kernel, Some(attrs));
+        let mut options = m.options.ptx_options(&backend.arch, super::EntryKind::Kernel, Some(attrs));
+        options.facts = facts;
         let loaded = super::cache::loaded_for(m, backend, self.name(), sig, &options)?;
         CompiledKernel::build(
             backend,
@@ -214,5 +277,50 @@ impl Kernel {
             self.params().to_vec(),
             started,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::marker::PhantomData;
+    use twinjit_ir::Scalar;
+
+    fn dev(ptr: u64, dtype: Scalar, shape: &[i64]) -> KernelArg<'static> {
+        let mut s = [1i64; 3];
+        s[..shape.len()].copy_from_slice(shape);
+        KernelArg::Device { ptr, dtype, ndim: shape.len() as u8, shape: s, _life: PhantomData }
+    }
+
+    #[test]
+    fn distinct_arrays_are_noalias_and_overlapping_ones_are_not() {
+        let n = 1000;
+        // Adjacent (one ends where the next begins): no overlap.
+        let a = dev(0x1000, Scalar::Float32, &[n]);
+        let b = dev(0x1000 + 4 * n as u64, Scalar::Float32, &[n]);
+        let scalar = KernelArg::Scalar(crate::ArgValue::I64(7));
+        assert_eq!(launch_facts(&[a, scalar, b]), LaunchFacts::ALL);
+        // The same array twice, and a view that starts inside another: general.
+        assert!(!launch_facts(&[a, a]).noalias);
+        let inside = dev(0x1000 + 4, Scalar::Float32, &[2]);
+        assert!(!launch_facts(&[inside, b, a]).noalias);
+        // A 2-D array's extent is the product of its dimensions, in bytes of its dtype.
+        let m = dev(0x10_0000, Scalar::Float64, &[10, 10]);
+        let after = dev(0x10_0000 + 799, Scalar::Int8, &[1]);
+        assert!(!launch_facts(&[m, after]).noalias);
+        let past = dev(0x10_0000 + 800, Scalar::Int8, &[1]);
+        assert!(launch_facts(&[m, past]).noalias);
+        // Empty arrays overlap nothing, even at the same address.
+        let empty = dev(0x1000, Scalar::Float32, &[0]);
+        assert!(launch_facts(&[a, empty]).noalias);
+    }
+
+    #[test]
+    fn index32_needs_every_array_below_two_to_the_31_elements() {
+        let small = dev(0x1000, Scalar::Int8, &[i64::from(i32::MAX)]);
+        assert!(launch_facts(&[small]).index32);
+        let big = dev(0x1_0000_0000, Scalar::Int8, &[1 << 16, 1 << 15]);
+        let facts = launch_facts(&[small, big]);
+        assert!(!facts.index32 && facts.noalias);
     }
 }

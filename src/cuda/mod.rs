@@ -19,6 +19,7 @@ mod ufunc;
 pub use args::{IntoKernelArg, IntoKernelArgs, KernelArg};
 pub use compiled::{CompiledKernel, KernelOrigin};
 pub use kernel::Kernel;
+pub(crate) use kernel::KernelVariants;
 
 use crate::error::Error;
 use std::sync::{Arc, Mutex};
@@ -30,7 +31,7 @@ pub use twinjit_cuda::{
     device_count, driver_available, driver_version, CudaError, Device, DeviceArray, DeviceElement, DeviceProperties,
     ElementType, Event, LaunchConfig, PinnedBuffer, Stream,
 };
-pub use twinjit_ptx::{EntryKind, PtxModule, PtxOptions};
+pub use twinjit_ptx::{EntryKind, LaunchFacts, PtxModule, PtxOptions};
 
 /// The CUDA side of an engine: its device, the PTX architecture and the kernels launched since
 /// the last synchronisation that can report errors.

@@ -133,28 +133,30 @@ pub fn listing(file: &str, func: &str, sig: Option<&str>, asm: bool) -> Result<S
 }
 
 /// `twinjit ptx` / `twinjit llvm`.
-pub fn ptx(file: &str, func: &str, sig: &str, arch: &str, llvm: bool) -> Result<String, String> {
+pub fn ptx(file: &str, func: &str, sig: &str, arch: &str, facts: &str, llvm: bool) -> Result<String, String> {
     let target = twinjit::Target::Ptx { arch: arch.to_string() };
     let engine = twinjit::Engine::new(target).map_err(|e| format!("error: {e}"))?;
     let module = engine.load_file(file).map_err(|e| e.to_string())?;
-    emit_ptx(&module, func, sig, llvm)
+    emit_ptx(&module, func, sig, facts, llvm)
 }
 
 #[cfg(feature = "cuda")]
-fn emit_ptx(module: &twinjit::Module, func: &str, sig: &str, llvm: bool) -> Result<String, String> {
+fn emit_ptx(module: &twinjit::Module, func: &str, sig: &str, facts: &str, llvm: bool) -> Result<String, String> {
     let text = |e: twinjit::Error| match e {
         twinjit::Error::Compile(c) => c.rendered,
         other => format!("error: {other}"),
     };
+    let facts = twinjit::cuda::LaunchFacts::parse(facts)
+        .ok_or_else(|| format!("error: --facts takes general, noalias, index32 or all, not `{facts}`"))?;
     if llvm {
-        module.llvm_ir(func, sig).map_err(text)
+        module.llvm_ir_for_launch(func, sig, facts).map_err(text)
     } else {
-        module.ptx(func, sig).map(|p| p.ptx).map_err(text)
+        module.ptx_for_launch(func, sig, facts).map(|p| p.ptx).map_err(text)
     }
 }
 
 #[cfg(not(feature = "cuda"))]
-fn emit_ptx(_module: &twinjit::Module, _func: &str, _sig: &str, _llvm: bool) -> Result<String, String> {
+fn emit_ptx(_module: &twinjit::Module, _func: &str, _sig: &str, _facts: &str, _llvm: bool) -> Result<String, String> {
     Err("error: internal: a PTX engine exists in a build without CUDA".into())
 }
 

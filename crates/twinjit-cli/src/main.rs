@@ -174,6 +174,11 @@ struct GpuCode {
     /// The GPU architecture.
     #[arg(long, default_value = "sm_90")]
     arch: String,
+    /// The launch facts the kernel is specialised on: `general` (any arguments), `noalias`
+    /// (no two arrays overlap), `index32` (every array under 2^31 elements) or `all` (both,
+    /// what a launch of distinct, smaller arrays runs).
+    #[arg(long, default_value = "general")]
+    facts: String,
 }
 
 #[derive(clap::Args)]
@@ -265,8 +270,8 @@ fn main() -> ExitCode {
         }
         Command::Clif { file, func, sig } => commands::listing(&file, &func, sig.as_deref(), false),
         Command::Asm { file, func, sig } => commands::listing(&file, &func, sig.as_deref(), true),
-        Command::Ptx(c) => commands::ptx(&c.file, &c.func, &c.sig, &c.arch, false),
-        Command::Llvm(c) => commands::ptx(&c.file, &c.func, &c.sig, &c.arch, true),
+        Command::Ptx(c) => commands::ptx(&c.file, &c.func, &c.sig, &c.arch, &c.facts, false),
+        Command::Llvm(c) => commands::ptx(&c.file, &c.func, &c.sig, &c.arch, &c.facts, true),
         Command::Detect => commands::detect(),
         Command::Sql { udfs, tables, out, progress, query } => sql::run(udfs, &tables, out, progress, query),
         Command::Cache { action } => match action {

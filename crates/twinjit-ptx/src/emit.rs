@@ -283,13 +283,16 @@ impl<'p> ModuleEmitter<'p> {
         let mut decl = Vec::new();
         let mut pass = Vec::new();
         let mut n = 0;
+        let facts = self.options.facts;
         for p in entry.func.params() {
-            for ty in part_types(entry.func.ty(*p)) {
+            let kinds = flatten(entry.func.ty(*p)).into_iter().filter(|k| !matches!(k, AbiPart::MemInfo));
+            for (ty, kind) in part_types(entry.func.ty(*p)).into_iter().zip(kinds) {
                 let name = format!("%p{n}");
                 n += 1;
                 match ty {
                     "ptr" => {
-                        decl.push(format!("ptr addrspace(1) {name}"));
+                        let noalias = if facts.noalias { "noalias " } else { "" };
+                        decl.push(format!("ptr addrspace(1) {noalias}{name}"));
                         let _ = writeln!(lines, "  {name}.g = addrspacecast ptr addrspace(1) {name} to ptr");
                         pass.push(format!("ptr {name}.g"));
                     }
@@ -297,6 +300,11 @@ impl<'p> ModuleEmitter<'p> {
                         decl.push(format!("i8 {name}"));
                         let _ = writeln!(lines, "  {name}.b = icmp ne i8 {name}, 0");
                         pass.push(format!("i1 {name}.b"));
+                    }
+                    // Under `index32` every extent is below 2^31, which LLVM may use too.
+                    "i64" if facts.index32 && matches!(kind, AbiPart::Dim(_)) => {
+                        decl.push(format!("i64 range(i64 0, 2147483648) {name}"));
+                        pass.push(format!("i64 {name}"));
                     }
                     t => {
                         decl.push(format!("{t} {name}"));

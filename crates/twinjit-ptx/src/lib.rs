@@ -89,6 +89,58 @@ pub struct PtxOptions {
     pub optimize: bool,
     /// Recursion deeper than this raises `RecursionError`.
     pub max_recursion: i64,
+    /// What the launch guarantees of its arrays (a specialisation: see [`LaunchFacts`]).
+    pub facts: LaunchFacts,
+}
+
+/// What a launch knows of its array arguments that a compiler of the source alone cannot, and
+/// the kernel is specialised on (part of the cache key). Both are off by default: the kernel
+/// then runs for any arguments. The facade computes them per launch from the device arrays'
+/// address ranges and shapes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct LaunchFacts {
+    /// No two array arguments overlap in memory: the entry's array pointers are `noalias`, so
+    /// LLVM may keep loads in registers across stores, reorder and widen them, and loads from
+    /// arrays the kernel only reads take the read-only path (`ld.global.nc`).
+    pub noalias: bool,
+    /// Every array argument has fewer than 2^31 elements: the index arithmetic of element
+    /// accesses (the negative-index wrap and the offset) is done in 32 bits, as CUDA C++'s `int`
+    /// indices are. Exact for every in-bounds access; an out-of-bounds one is undefined either
+    /// way (bounds checks off, as in numba-cuda) and under `boundscheck` the checks still see
+    /// the 64-bit index.
+    pub index32: bool,
+}
+
+impl LaunchFacts {
+    /// Both facts: what a launch of distinct arrays, each under 2^31 elements, gets.
+    pub const ALL: LaunchFacts = LaunchFacts { noalias: true, index32: true };
+
+    /// The facts as a short name (`general`, `noalias`, `index32`, `noalias+index32`), for the
+    /// cache key and the CLI.
+    pub fn name(self) -> &'static str {
+        match (self.noalias, self.index32) {
+            (false, false) => "general",
+            (true, false) => "noalias",
+            (false, true) => "index32",
+            (true, true) => "noalias+index32",
+        }
+    }
+
+    /// Parses [`LaunchFacts::name`]'s spellings (also `all`, and `none` for `general`).
+    pub fn parse(s: &str) -> Option<LaunchFacts> {
+        Some(match s {
+            "general" | "none" => LaunchFacts::default(),
+            "noalias" => LaunchFacts { noalias: true, index32: false },
+            "index32" => LaunchFacts { noalias: false, index32: true },
+            "noalias+index32" | "index32+noalias" | "all" => LaunchFacts::ALL,
+            _ => return None,
+        })
+    }
+
+    /// The facts both `self` and `other` have.
+    pub fn and(self, other: LaunchFacts) -> LaunchFacts {
+        LaunchFacts { noalias: self.noalias && other.noalias, index32: self.index32 && other.index32 }
+    }
 }
 
 impl Default for PtxOptions {
@@ -100,6 +152,7 @@ impl Default for PtxOptions {
             fastmath: false,
             optimize: true,
             max_recursion: GPU_MAX_RECURSION,
+            facts: LaunchFacts::default(),
         }
     }
 }
