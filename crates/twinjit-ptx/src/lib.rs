@@ -103,11 +103,10 @@ pub struct LaunchFacts {
     /// LLVM may keep loads in registers across stores, reorder and widen them, and loads from
     /// arrays the kernel only reads take the read-only path (`ld.global.nc`).
     pub noalias: bool,
-    /// Every array argument has fewer than 2^31 elements: the index arithmetic of element
-    /// accesses (the negative-index wrap and the offset) is done in 32 bits, as CUDA C++'s `int`
-    /// indices are. Exact for every in-bounds access; an out-of-bounds one is undefined either
-    /// way (bounds checks off, as in numba-cuda) and under `boundscheck` the checks still see
-    /// the 64-bit index.
+    /// Every array argument has fewer than 2^31 elements: each dimension parameter of the entry
+    /// carries `range(i64 0, 2^31)`, which LLVM uses to simplify index comparisons and
+    /// wraps. (Redoing the offset arithmetic in 32 bits was tried: with Python's 64-bit loop
+    /// variables LLVM re-extends every narrowed offset, and the PTX got longer.)
     pub index32: bool,
 }
 
