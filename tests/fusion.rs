@@ -27,6 +27,22 @@ def band(v):
         return v * 0.5
     return 5.0 + (v - 10.0) * 0.25
 
+@njit
+def fee(amount):
+    # A piecewise function of four pieces, as SQL writes a CASE.
+    if amount <= 100.0:
+        return 1.5
+    elif amount <= 1000.0:
+        return 1.5 + (amount - 100.0) * 0.02
+    elif amount <= 10000.0:
+        return 19.5 + (amount - 1000.0) * 0.01
+    return 109.5 + (amount - 10000.0) * 0.005
+
+@njit
+def fees(x, out):
+    for i in range(x.shape[0]):
+        out[i] = fee(x[i])
+
 @vectorize
 def banded(v):
     return band(v) + 1.0
@@ -127,4 +143,35 @@ fn a_vectorize_ufunc_fuses_with_its_expression_and_its_element_function_is_inlin
     // An element function that calls an `@njit` helper: both are copied into the loop (the
     // element function becomes a leaf once the helper is inlined into it).
     assert_eq!(calls_of("banded", "(float64[::1],)"), 0);
+}
+
+/// (blocks reachable, branches, selects) of the lowered IR of `name` under `sig`.
+fn branches_of(name: &str, sig: &str) -> (usize, usize, usize) {
+    let m = SourceModule::parse("fusion.py", SOURCE).expect("parses");
+    let p = m.specialize(name, &parse_signature(sig).expect("signature"), None).expect("compiles");
+    let f: &Function = &p.functions[0].func;
+    let order = f.reverse_postorder();
+    let branches =
+        order.iter().filter(|b| matches!(f.blocks[b.index()].term, twinjit::ir::Terminator::Branch(..))).count();
+    let selects = order
+        .iter()
+        .flat_map(|b| &f.blocks[b.index()].insts)
+        .filter(|i| matches!(f.insts[i.index()].kind, InstKind::Select(..)))
+        .count();
+    (order.len(), branches, selects)
+}
+
+#[test]
+fn a_piecewise_function_in_an_elementwise_loop_becomes_straight_line_code() {
+    // Inlined into a loop whose only loop-carried value is its counter, `if_convert` turns the
+    // whole chain of four `return`s into three selects (vector blends once the loop is
+    // vectorised): no branch a CPU could mispredict on random amounts (issue 19's `CASE`-like
+    // UDFs). The two versions of the loop (`loop_version`) each branch once per iteration,
+    // and the entry tests twice.
+    let (_, branches, selects) = branches_of("fees", "(float64[::1], float64[::1])");
+    assert_eq!(selects, 6, "three per version of the loop");
+    assert!(branches <= 4, "{branches} branches");
+    // Called on its own, only the innermost `if` (two small `return`s) becomes a select: a
+    // float select outside a vector loop is still a branch in Cranelift's x86-64 code.
+    assert_eq!(branches_of("fee", "(float64,)"), (5, 2, 1));
 }

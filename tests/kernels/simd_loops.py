@@ -140,3 +140,44 @@ def specials(x):
 @njit
 def expr_loop(x, y):
     return np.sqrt(x * x + y * y) - x / (y + 1.0)
+
+
+# A piecewise function (a chain of `return`s) inlined into an elementwise loop: `if_convert`
+# makes it straight-line selects and the loop runs in vectors. Every piece, the boundaries
+# themselves, NaN (every test false: the last piece), infinities, and a tail after the
+# four-vector loop.
+@njit
+def shipping(weight):
+    if weight <= 0.5:
+        return 3.2
+    elif weight <= 2.0:
+        return 3.2 + (weight - 0.5) * 1.75
+    elif weight <= 10.0:
+        return 5.825 + (weight - 2.0) * 0.9
+    return 13.025 + (weight - 10.0) * 0.35
+
+
+# check: shipping_all(np.array([0.0, 0.5, 0.75, 2.0, 3.5, 10.0, 12.25, -1.0, np.nan, np.inf, -np.inf, 1.999, 2.001])) -> [3.2, 3.2, 3.6375, 5.825, 7.175000000000001, 13.025, 13.8125, 3.2, math.nan, math.inf, 3.2, 5.82325, 5.8259]
+@njit
+def shipping_all(w):
+    out = np.empty_like(w)
+    for i in range(w.shape[0]):
+        out[i] = shipping(w[i])
+    return out
+
+
+# The same in float32, into a given array, with an integer band as a second output.
+# check: bands_f32(np.array([-3.0, 0.0, 0.5, 1.0, 4.0, 9.5, 100.0, 7.0, 2.5], dtype=np.float32), np.zeros(9, dtype=np.float32)) -> None ; arg1 == [0.0, 0.0, 0.25, 0.5, 1.25, 2.25, 2.25, 2.0, 0.875]
+@njit
+def bands_f32(x, out):
+    for i in range(len(x)):
+        v = x[i]
+        if v < np.float32(0.0):
+            r = np.float32(0.0)
+        elif v < np.float32(1.0):
+            r = v * np.float32(0.5)
+        elif v < np.float32(8.0):
+            r = np.float32(0.5) + (v - np.float32(1.0)) * np.float32(0.25)
+        else:
+            r = np.float32(2.25)
+        out[i] = r
