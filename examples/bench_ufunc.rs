@@ -24,6 +24,7 @@ fn main() {
     let x: Vec<f64> = numpy_vec(n, |i| ((i as u64 * 2654435761) % 1000) as f64 * 1e-3);
     let y: Vec<f64> = numpy_vec(n, |i| ((i as u64 * 40503) % 997) as f64 * 1e-3);
     let z: Vec<f64> = numpy_vec(n, |i| 40.0 * x[i] - 10.0);
+    let w: Vec<f64> = numpy_vec(n, |i| x[i] * 200000.0);
     let mut out = numpy_vec(n, |_| 1.0f64);
     let run = |name: &str, t: (Duration, Duration)| {
         println!(
@@ -47,6 +48,13 @@ fn main() {
     run(
         "clamp (lazy, scalars broadcast)",
         time_calls(&f, reps, |f| drop(std::hint::black_box(f.call::<Array>((&z[..], 0.0f64, 20.0f64)).unwrap()))),
+    );
+    let f = m.function("income_tax").unwrap();
+    run(
+        "income_tax (4 pieces, out=)",
+        time_calls(&f, reps, |f| {
+            let twinjit::Ignored = f.call((&w[..], &mut out[..])).unwrap();
+        }),
     );
     let f = m.function("softplus_serial").unwrap();
     run("softplus", time_calls(&f, 5, |f| drop(std::hint::black_box(f.call::<Array>((&z[..],)).unwrap()))));

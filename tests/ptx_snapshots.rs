@@ -121,6 +121,11 @@ fn launch_facts_specialise_the_kernel() {
     assert!(ir.contains("i64 range(i64 0, 2147483648)"), "{ir}");
     let general_ir = m.llvm_ir("vecadd", sig).unwrap();
     assert!(!general_ir.contains("noalias") && !general_ir.contains("range("), "{general_ir}");
+    // A kernel that synchronises (barriers, an atomic) keeps `noalias` off the arrays it
+    // writes, which other threads may read after a barrier; the array it only reads has it.
+    let ir = m.llvm_ir_for_launch("block_sum", "void(float32[::1], float32[::1])", LaunchFacts::ALL).unwrap();
+    let entry = ir.lines().find(|l| l.starts_with("define void @\"block_sum\"(")).expect("the entry");
+    assert!(entry.contains("ptr addrspace(1) noalias %p0") && entry.contains("ptr addrspace(1) %p3"), "{entry}");
     // The names round-trip (the CLI's `--facts` and the cache key use them).
     for facts in [LaunchFacts::default(), LaunchFacts { noalias: true, index32: false }, LaunchFacts::ALL] {
         assert_eq!(LaunchFacts::parse(facts.name()), Some(facts));

@@ -37,6 +37,7 @@ def numba_side(m):
     x = ((i * 2654435761) % 1000).astype(np.float64) * 1e-3
     y = ((i * 40503) % 997).astype(np.float64) * 1e-3
     z = 40.0 * x - 10.0
+    w = x * 200000.0
     out = np.zeros(n)
     rows = x.reshape(n // 100, 100)
     a1, b1 = np.array([1.0]), np.array([2.0])
@@ -44,6 +45,7 @@ def numba_side(m):
         ("hypot2 (new array)", lambda: m.hypot2(x, y), 11),
         ("hypot2 (out=)", lambda: m.hypot2(x, y, out), 11),
         ("clamp (lazy, scalars broadcast)", lambda: m.clamp(z, 0.0, 20.0), 11),
+        ("income_tax (4 pieces, out=)", lambda: m.income_tax(w, out), 11),
         ("softplus", lambda: m.softplus_serial(z), 5),
         ("softplus (target='parallel')", lambda: m.softplus(z), 5),
         ("row_norm (gufunc, 1e5 x 100)", lambda: m.row_norm(rows), 11),

@@ -19,6 +19,19 @@ def clamp(x, lo, hi):
     return x
 
 
+@vectorize(["float64(float64)"])
+def income_tax(income):
+    # A piecewise function (SQL would write a CASE): on random incomes its branches are
+    # unpredictable, so the loop must run it without them.
+    if income <= 12570.0:
+        return 0.0
+    elif income <= 50270.0:
+        return (income - 12570.0) * 0.2
+    elif income <= 125140.0:
+        return 7540.0 + (income - 50270.0) * 0.4
+    return 37488.0 + (income - 125140.0) * 0.45
+
+
 @vectorize(["float64(float64)"], target="parallel")
 def softplus(x):
     if x > 30.0:

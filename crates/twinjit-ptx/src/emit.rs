@@ -115,6 +115,47 @@ fn const_op(c: Const, s: Scalar) -> String {
     }
 }
 
+/// Which entry parameters get `noalias` under the `noalias` launch fact (no two arrays of the
+/// launch overlap). Every one when the kernel does not synchronise (no barrier, fence, warp
+/// vote or sync, grid sync, atomic or sleep, in it or anything it calls): threads then promise
+/// each other nothing about plain memory. Otherwise only the arrays it never writes: LLVM takes
+/// a barrier for a call that cannot touch a `noalias` argument's memory, so a load from an
+/// array that another thread wrote before the barrier could move above it; an array nobody
+/// writes during the launch can be read anywhere (and through the read-only path).
+fn noalias_params(program: &TypedProgram) -> Vec<bool> {
+    use twinjit_ir::builtins::KernelOp;
+    let synchronises = program.functions.iter().any(|tf| {
+        tf.func.insts.iter().any(|d| match &d.kind {
+            InstKind::Builtin(b, _) => matches!(
+                b.kernel_op(),
+                Some(
+                    KernelOp::Barrier
+                        | KernelOp::BarrierReduce(_)
+                        | KernelOp::GridSync
+                        | KernelOp::ThreadFence
+                        | KernelOp::ThreadFenceBlock
+                        | KernelOp::ThreadFenceSystem
+                        | KernelOp::NanoSleep
+                        | KernelOp::SyncWarp
+                        | KernelOp::Vote(_)
+                        | KernelOp::Atomic(_)
+                )
+            ),
+            _ => false,
+        })
+    });
+    let n = program.entry().func.params().len();
+    if !synchronises {
+        return vec![true; n];
+    }
+    twinjit_ir::written_params::written_params(program)
+        .into_iter()
+        .map(|w| !w)
+        .chain(std::iter::repeat(false))
+        .take(n)
+        .collect()
+}
+
 /// LLVM's exact hexadecimal float literal (a float constant is written as the double it equals).
 fn float_lit(x: f64) -> String {
     format!("0x{:016X}", x.to_bits())
@@ -284,14 +325,15 @@ impl<'p> ModuleEmitter<'p> {
         let mut pass = Vec::new();
         let mut n = 0;
         let facts = self.options.facts;
-        for p in entry.func.params() {
-            let kinds = flatten(entry.func.ty(*p)).into_iter().filter(|k| !matches!(k, AbiPart::MemInfo));
+        let noalias = if facts.noalias { noalias_params(self.program) } else { vec![false; entry.func.params().len()] };
+        for (k, p) in entry.func.params().iter().enumerate() {
+            let kinds = flatten(entry.func.ty(*p)).into_iter().filter(|part| !matches!(part, AbiPart::MemInfo));
             for (ty, kind) in part_types(entry.func.ty(*p)).into_iter().zip(kinds) {
                 let name = format!("%p{n}");
                 n += 1;
                 match ty {
                     "ptr" => {
-                        let noalias = if facts.noalias { "noalias " } else { "" };
+                        let noalias = if noalias[k] { "noalias " } else { "" };
                         decl.push(format!("ptr addrspace(1) {noalias}{name}"));
                         let _ = writeln!(lines, "  {name}.g = addrspacecast ptr addrspace(1) {name} to ptr");
                         pass.push(format!("ptr {name}.g"));

@@ -101,7 +101,9 @@ pub struct PtxOptions {
 pub struct LaunchFacts {
     /// No two array arguments overlap in memory: the entry's array pointers are `noalias`, so
     /// LLVM may keep loads in registers across stores, reorder and widen them, and loads from
-    /// arrays the kernel only reads take the read-only path (`ld.global.nc`).
+    /// arrays the kernel only reads take the read-only path (`ld.global.nc`). In a kernel that
+    /// synchronises (a barrier, fence, warp vote or sync, atomic), only the arrays it never
+    /// writes get `noalias`: LLVM would move a load of another thread's store across a barrier.
     pub noalias: bool,
     /// Every array argument has fewer than 2^31 elements: each dimension parameter of the entry
     /// carries `range(i64 0, 2^31)`, which LLVM uses to simplify index comparisons and
