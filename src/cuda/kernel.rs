@@ -30,14 +30,15 @@ impl KernelVariants {
 
 /// What a launch with `args` guarantees of its arrays: `noalias` when no two device arrays
 /// overlap in memory (address ranges of their bytes; empty arrays overlap nothing), `index32`
-/// when every one has fewer than 2^31 elements.
+/// when every one has fewer than 2^31 elements and every dimension is below 2^31.
 pub(crate) fn launch_facts(args: &[KernelArg<'_>]) -> LaunchFacts {
     let mut ranges = smallvec::SmallVec::<[(u64, u64); 8]>::new();
     let mut index32 = true;
     for a in args {
         if let KernelArg::Device { ptr, dtype, ndim, shape, .. } = *a {
             let n = shape[..usize::from(ndim).min(3)].iter().fold(1i64, |p, &d| p.saturating_mul(d.max(0)));
-            index32 &= n <= i64::from(i32::MAX);
+            // (Each dimension too: an empty array may have a long one.)
+            index32 &= n <= i64::from(i32::MAX) && shape[..usize::from(ndim).min(3)].iter().all(|&d| d <= i64::from(i32::MAX));
             let bytes = (n as u64).saturating_mul(dtype.size() as u64);
             if bytes > 0 {
                 ranges.push((ptr, ptr.saturating_add(bytes)));
@@ -322,5 +323,9 @@ mod tests {
         let big = dev(0x1_0000_0000, Scalar::Int8, &[1 << 16, 1 << 15]);
         let facts = launch_facts(&[small, big]);
         assert!(!facts.index32 && facts.noalias);
+        // An empty array with a dimension past 2^31: its dimension parameter would break the
+        // 32-bit range the index32 kernel promises LLVM.
+        let empty_long = dev(0x1000, Scalar::Float32, &[0, 1 << 32]);
+        assert!(!launch_facts(&[empty_long]).index32);
     }
 }
