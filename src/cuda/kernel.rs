@@ -38,7 +38,8 @@ pub(crate) fn launch_facts(args: &[KernelArg<'_>]) -> LaunchFacts {
         if let KernelArg::Device { ptr, dtype, ndim, shape, .. } = *a {
             let n = shape[..usize::from(ndim).min(3)].iter().fold(1i64, |p, &d| p.saturating_mul(d.max(0)));
             // (Each dimension too: an empty array may have a long one.)
-            index32 &= n <= i64::from(i32::MAX) && shape[..usize::from(ndim).min(3)].iter().all(|&d| d <= i64::from(i32::MAX));
+            index32 &=
+                n <= i64::from(i32::MAX) && shape[..usize::from(ndim).min(3)].iter().all(|&d| d <= i64::from(i32::MAX));
             let bytes = (n as u64).saturating_mul(dtype.size() as u64);
             if bytes > 0 {
                 ranges.push((ptr, ptr.saturating_add(bytes)));
