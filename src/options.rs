@@ -37,10 +37,11 @@ pub struct EngineOptions {
     /// `NUMBA_NUM_THREADS`. Results do not depend on it.
     pub num_threads: Option<usize>,
     /// CUDA: specialise each kernel on what its launch knows of the array arguments (none
-    /// overlaps another: `noalias` pointers; each has fewer than 2^31 elements: 32-bit index
-    /// arithmetic; see `twinjit::cuda::LaunchFacts`). `None`: yes, unless the environment sets
-    /// `TWINJIT_LAUNCH_FACTS=0` (or names one fact, `noalias` or `index32`, to allow only it). A launch whose arrays do not meet a fact runs a kernel compiled
-    /// without it, so results never depend on this option; it is there to measure it.
+    /// overlaps another: `noalias` pointers; each has fewer than 2^31 elements: dimensions known
+    /// to fit 31 bits; see `twinjit::cuda::LaunchFacts`). `None`: yes, unless the environment sets
+    /// `TWINJIT_LAUNCH_FACTS=0` (or names one fact, `noalias` or `index32`, to allow only it).
+    /// A launch whose arrays do not meet a fact runs a kernel compiled without it, so results
+    /// never depend on this option; it is there to measure it.
     pub launch_facts: Option<bool>,
 }
 

@@ -12,19 +12,14 @@ use twinjit_ir::Signature;
 /// The kernels of one argument-type signature, one per set of launch facts
 /// ([`LaunchFacts`]: `noalias`, `index32`), each compiled on the first launch that has exactly
 /// those facts (concurrent first launches compile once).
-#[derive(Default)]
 pub(crate) struct KernelVariants {
+    sig: Signature,
     by_facts: [OnceLock<Result<Arc<CompiledKernel>, Error>>; 4],
 }
 
 impl KernelVariants {
-    fn get_or_build(
-        &self,
-        facts: LaunchFacts,
-        build: impl FnOnce() -> Result<CompiledKernel, Error>,
-    ) -> Result<Arc<CompiledKernel>, Error> {
-        let slot = &self.by_facts[usize::from(facts.noalias) | usize::from(facts.index32) << 1];
-        slot.get_or_init(|| build().map(Arc::new)).clone()
+    fn new(sig: &Signature) -> KernelVariants {
+        KernelVariants { sig: sig.clone(), by_facts: Default::default() }
     }
 }
 
@@ -36,10 +31,10 @@ pub(crate) fn launch_facts(args: &[KernelArg<'_>]) -> LaunchFacts {
     let mut index32 = true;
     for a in args {
         if let KernelArg::Device { ptr, dtype, ndim, shape, .. } = *a {
-            let n = shape[..usize::from(ndim).min(3)].iter().fold(1i64, |p, &d| p.saturating_mul(d.max(0)));
+            let dims = &shape[..usize::from(ndim).min(3)];
+            let n = dims.iter().fold(1i64, |p, &d| p.saturating_mul(d.max(0)));
             // (Each dimension too: an empty array may have a long one.)
-            index32 &=
-                n <= i64::from(i32::MAX) && shape[..usize::from(ndim).min(3)].iter().all(|&d| d <= i64::from(i32::MAX));
+            index32 &= n <= i64::from(i32::MAX) && dims.iter().all(|&d| d <= i64::from(i32::MAX));
             let bytes = (n as u64).saturating_mul(dtype.size() as u64);
             if bytes > 0 {
                 ranges.push((ptr, ptr.saturating_add(bytes)));
@@ -228,26 +223,20 @@ impl Kernel {
     /// Compiles for a signature and given launch facts: the kernel that launches with those
     /// facts run.
     pub fn compile_with_facts(&self, signature: &Signature, facts: LaunchFacts) -> Result<Arc<CompiledKernel>, Error> {
-        let variants = self.dispatcher()?.for_signature(signature, |_| Ok(KernelVariants::default()))?;
-        variants.get_or_build(facts, || self.build(signature, facts))
+        let variants = self.dispatcher()?.for_signature(signature, |s| Ok(KernelVariants::new(s)))?;
+        self.variant(&variants, facts)
     }
 
     fn specialization(&self, args: &[KernelArg<'_>]) -> Result<Arc<CompiledKernel>, Error> {
         let d = self.dispatcher()?;
-        let types = d.arg_types(args)?;
-        let facts = launch_facts(args).and(self.module.options.launch_facts_allowed());
-        let mut sig = None;
-        let variants = d.get_or_build(types, None, |s| {
-            sig = Some(s.clone());
-            Ok(KernelVariants::default())
-        })?;
-        variants.get_or_build(facts, || {
-            let sig = match sig {
-                Some(s) => s,
-                None => Signature { args: d.arg_types(args)?.to_vec(), ret: None },
-            };
-            self.build(&sig, facts)
-        })
+        let variants = d.get_or_build(d.arg_types(args)?, None, |s| Ok(KernelVariants::new(s)))?;
+        self.variant(&variants, launch_facts(args).and(self.module.options.launch_facts_allowed()))
+    }
+
+    /// The variant of `facts`, compiled on first use.
+    fn variant(&self, variants: &KernelVariants, facts: LaunchFacts) -> Result<Arc<CompiledKernel>, Error> {
+        let slot = &variants.by_facts[usize::from(facts.noalias) | usize::from(facts.index32) << 1];
+        slot.get_or_init(|| self.build(&variants.sig, facts).map(Arc::new)).clone()
     }
 
     fn build(&self, sig: &Signature, facts: LaunchFacts) -> Result<CompiledKernel, Error> {

@@ -21,6 +21,7 @@ use super::Pass;
 use crate::function::*;
 use crate::types::Type;
 use hashbrown::{HashMap, HashSet};
+use twinjit_diag::Span;
 
 /// The most instructions an arm may have to be converted, in general.
 pub const MAX_ARM: usize = 6;
@@ -41,39 +42,30 @@ fn cost(f: &Function, b: Block) -> usize {
 }
 
 /// Whether arms `arms` of a branch in `b` may be converted (see [`MAX_ARM`], [`MAX_SPECULATED`]).
-fn within_budget(f: &Function, b: Block, arms: &[Block], elementwise: &HashSet<Block>) -> bool {
+fn within_budget(f: &Function, b: Block, arms: &[&BlockCall], elementwise: &HashSet<Block>) -> bool {
     if elementwise.contains(&b) {
-        arms.iter().map(|&a| cost(f, a)).sum::<usize>() <= MAX_SPECULATED
+        arms.iter().map(|a| cost(f, a.block)).sum::<usize>() <= MAX_SPECULATED
     } else {
-        arms.iter().all(|&a| f.blocks[a.index()].insts.len() <= MAX_ARM)
+        arms.iter().all(|a| f.blocks[a.block.index()].insts.len() <= MAX_ARM)
     }
 }
 
 /// The blocks of innermost loops whose header has one parameter (the counter: no other
 /// loop-carried value).
-fn elementwise_blocks(f: &Function, rpo: &[Block]) -> HashSet<Block> {
+fn elementwise_blocks(f: &Function) -> HashSet<Block> {
+    let rpo = f.reverse_postorder();
     let pos: HashMap<Block, usize> = rpo.iter().enumerate().map(|(i, &b)| (b, i)).collect();
-    let preds = super::predecessors(f, rpo);
-    let mut loops: HashMap<Block, HashSet<Block>> = HashMap::new();
-    for &b in rpo {
-        for t in f.blocks[b.index()].succs() {
-            let h = t.block;
-            if pos.get(&h).is_some_and(|&p| p <= pos[&b]) {
-                // The natural loop of the back edge `b -> h`.
-                let body = loops.entry(h).or_default();
-                body.insert(h);
-                let mut stack = vec![b];
-                while let Some(x) = stack.pop() {
-                    if body.insert(x) {
-                        stack.extend(preds[x.index()].iter().copied());
-                    }
-                }
-            }
-        }
-    }
+    let preds = super::predecessors(f, &rpo);
+    let loops: Vec<(Block, HashSet<Block>)> = rpo
+        .iter()
+        .filter_map(|&h| {
+            let latches: Vec<Block> = preds[h.index()].iter().copied().filter(|p| pos[p] >= pos[&h]).collect();
+            (!latches.is_empty()).then(|| (h, super::natural_loop(&preds, h, &latches)))
+        })
+        .collect();
     let mut out = HashSet::new();
     for (h, body) in &loops {
-        let innermost = !loops.keys().any(|h2| h2 != h && body.contains(h2));
+        let innermost = !loops.iter().any(|(h2, _)| h2 != h && body.contains(h2));
         if innermost && f.blocks[h.index()].params.len() == 1 {
             out.extend(body.iter().copied());
         }
@@ -91,9 +83,11 @@ impl Pass for IfConvert {
 
     fn run(&self, f: &mut Function) -> bool {
         let mut changed = false;
+        // (Conversions leave every loop and its blocks where they were.)
+        let elementwise = elementwise_blocks(f);
         // Each sweep converts what qualifies; nested `if`s take one sweep per level.
         for _ in 0..32 {
-            if !sweep(f) {
+            if !sweep(f, &elementwise) {
                 break;
             }
             changed = true;
@@ -112,7 +106,7 @@ fn speculatable(f: &Function, b: Block) -> bool {
 
 /// Converts every branch that qualifies now (an outer one whose arm was just converted
 /// qualifies on the next sweep); returns whether any did. Linear in the function's size.
-fn sweep(f: &mut Function) -> bool {
+fn sweep(f: &mut Function, elementwise: &HashSet<Block>) -> bool {
     let rpo = f.reverse_postorder();
     let mut preds: HashMap<Block, usize> = HashMap::new();
     for &b in &rpo {
@@ -121,7 +115,6 @@ fn sweep(f: &mut Function) -> bool {
         }
     }
     let single = |b: Block| preds.get(&b) == Some(&1);
-    let elementwise = elementwise_blocks(f, &rpo);
     let mut changed = false;
     for &b in &rpo {
         let Terminator::Branch(c, tc, fc) = &f.blocks[b.index()].term else { continue };
@@ -129,32 +122,29 @@ fn sweep(f: &mut Function) -> bool {
         if tc.block == fc.block {
             continue;
         }
-        // An arm: a block only `b` reaches, that computes numbers and jumps on.
+        // An arm: a block only `b` reaches, that computes numbers; it jumps on (`arm`) or
+        // returns a number (`returns`).
+        let movable_arm = |a: Block| a != b && single(a) && speculatable(f, a);
         let arm = |x: &BlockCall| -> Option<BlockCall> {
-            let a = x.block;
-            if a == b || !single(a) || !speculatable(f, a) {
-                return None;
-            }
-            match &f.blocks[a.index()].term {
-                Terminator::Jump(j) if j.block != a && j.block != b => Some(j.clone()),
+            match &f.blocks[x.block.index()].term {
+                Terminator::Jump(j) if movable_arm(x.block) && j.block != x.block && j.block != b => Some(j.clone()),
                 _ => None,
             }
         };
-        // Both arms return a number (a chain of `return`s, before anything jumps to one
-        // return): `b` returns the select.
         let returns = |x: &BlockCall| -> Option<Value> {
-            let a = x.block;
-            if a == b || !single(a) || !speculatable(f, a) {
-                return None;
-            }
-            match f.blocks[a.index()].term {
-                Terminator::Return(Some(v)) if matches!(f.ty(v), Type::Scalar(_)) => Some(v),
+            match f.blocks[x.block.index()].term {
+                Terminator::Return(Some(v)) if movable_arm(x.block) && matches!(f.ty(v), Type::Scalar(_)) => Some(v),
                 _ => None,
             }
         };
+        // Both arms return (a chain of `return`s, before anything jumps to one return): `b`
+        // returns the select.
         if let (Some(tv), Some(fv)) = (returns(&tc), returns(&fc)) {
-            if within_budget(f, b, &[tc.block, fc.block], &elementwise) && f.ty(tv) == f.ty(fv) {
-                convert_returns(f, b, c, [&tc, &fc], tv, fv);
+            if within_budget(f, b, &[&tc, &fc], elementwise) && f.ty(tv) == f.ty(fv) {
+                let from_arms = hoist_arms(f, b, &[&tc, &fc]);
+                let span = f.blocks[b.index()].term_span;
+                let r = select(f, b, c, (from_arms.resolve(tv), from_arms.resolve(fv)), &from_arms, span);
+                f.terminate(b, Terminator::Return(Some(r)), span);
                 changed = true;
             }
             continue;
@@ -162,19 +152,14 @@ fn sweep(f: &mut Function) -> bool {
         // (blocks whose code moves up, with the arguments they were entered with; the join;
         // the join's arguments when `c` holds and when it does not)
         let plan = match (arm(&tc), arm(&fc)) {
-            (Some(tj), Some(fj)) if tj.block == fj.block => {
-                Some((vec![tc.clone(), fc.clone()], tj.block, tj.args, fj.args))
-            }
-            (Some(tj), _) if tj.block == fc.block => Some((vec![tc.clone()], fc.block, tj.args, fc.args.clone())),
-            (_, Some(fj)) if fj.block == tc.block => Some((vec![fc.clone()], tc.block, tc.args.clone(), fj.args)),
+            (Some(tj), Some(fj)) if tj.block == fj.block => Some((vec![&tc, &fc], tj.block, tj.args, fj.args)),
+            (Some(tj), _) if tj.block == fc.block => Some((vec![&tc], fc.block, tj.args, fc.args.clone())),
+            (_, Some(fj)) if fj.block == tc.block => Some((vec![&fc], tc.block, tc.args.clone(), fj.args)),
             _ => None,
         };
         let Some((arms, join, targs, fargs)) = plan else { continue };
-        if !within_budget(f, b, &arms.iter().map(|a| a.block).collect::<Vec<_>>(), &elementwise) {
-            continue;
-        }
         let numbers = |args: &[Value]| args.iter().all(|v| matches!(f.ty(*v), Type::Scalar(_)));
-        if !numbers(&targs) || !numbers(&fargs) {
+        if !within_budget(f, b, &arms, elementwise) || !numbers(&targs) || !numbers(&fargs) {
             continue;
         }
         convert(f, b, c, &arms, join, &targs, &fargs);
@@ -183,67 +168,55 @@ fn sweep(f: &mut Function) -> bool {
     changed
 }
 
-/// `b` branches on `c` to two arms that return `tv` and `fv`: their code moves to `b`, which
-/// returns `select(c, tv, fv)`.
-fn convert_returns(f: &mut Function, b: Block, c: Value, arms: [&BlockCall; 2], tv: Value, fv: Value) {
-    let mut map: HashMap<Value, Value> = HashMap::new();
-    for a in arms {
-        for (&p, &v) in f.blocks[a.block.index()].params.iter().zip(&a.args) {
-            map.insert(p, v);
-        }
-    }
-    let resolve = |v: Value| map.get(&v).copied().unwrap_or(v);
-    for a in arms {
-        let insts = std::mem::take(&mut f.blocks[a.block.index()].insts);
-        for &i in &insts {
-            f.insts[i.index()].kind.map_operands(resolve);
-        }
-        f.blocks[b.index()].insts.extend(insts);
-        f.blocks[a.block.index()].term = Terminator::Unreachable;
-    }
-    let (tv, fv) = (resolve(tv), resolve(fv));
-    let span = f.blocks[b.index()].term_span;
-    let r = if tv == fv {
-        tv
-    } else {
-        let ty = f.ty(tv).clone();
-        let at = f.value_span(tv);
-        f.push(b, InstKind::Select(c, tv, fv), Some(ty), at).expect("a select has a result")
-    };
-    f.terminate(b, Terminator::Return(Some(r)), span);
+/// What [`hoist_arms`] moved: each arm parameter's argument, and the values the arms compute.
+struct Hoisted {
+    args: HashMap<Value, Value>,
+    computed: HashSet<Value>,
 }
 
-fn convert(f: &mut Function, b: Block, c: Value, arms: &[BlockCall], join: Block, targs: &[Value], fargs: &[Value]) {
-    // An arm's parameters are the arguments it was entered with.
-    let mut map: HashMap<Value, Value> = HashMap::new();
+impl Hoisted {
+    /// `v` in `b`, where an arm's parameters are the arguments it was entered with.
+    fn resolve(&self, v: Value) -> Value {
+        self.args.get(&v).copied().unwrap_or(v)
+    }
+}
+
+/// Moves the arms' code to the end of `b`, their parameters replaced by the arguments they
+/// were entered with, and leaves the arms unreachable.
+fn hoist_arms(f: &mut Function, b: Block, arms: &[&BlockCall]) -> Hoisted {
+    let mut h = Hoisted { args: HashMap::new(), computed: HashSet::new() };
     for a in arms {
         for (&p, &v) in f.blocks[a.block.index()].params.iter().zip(&a.args) {
-            map.insert(p, v);
+            h.args.insert(p, v);
         }
     }
-    let resolve = |v: Value| map.get(&v).copied().unwrap_or(v);
-    let mut from_arms = hashbrown::HashSet::new();
     for a in arms {
         let insts = std::mem::take(&mut f.blocks[a.block.index()].insts);
-        from_arms.extend(insts.iter().filter_map(|i| f.insts[i.index()].result));
+        h.computed.extend(insts.iter().filter_map(|i| f.insts[i.index()].result));
         for &i in &insts {
-            f.insts[i.index()].kind.map_operands(resolve);
+            f.insts[i.index()].kind.map_operands(|v| h.resolve(v));
         }
         f.blocks[b.index()].insts.extend(insts);
         f.blocks[a.block.index()].term = Terminator::Unreachable;
     }
-    let span = f.blocks[b.index()].term_span;
-    let mut args = Vec::with_capacity(targs.len());
-    for (&t, &e) in targs.iter().zip(fargs) {
-        let (t, e) = (resolve(t), resolve(e));
-        args.push(if t == e {
-            t
-        } else {
-            // Located where an arm computed the value (`found = True`), for later diagnostics.
-            let at = [t, e].into_iter().find(|v| from_arms.contains(v)).map_or(span, |v| f.value_span(v));
-            let ty = f.ty(t).clone();
-            f.push(b, InstKind::Select(c, t, e), Some(ty), at).expect("a select has a result")
-        });
+    h
+}
+
+/// `select(c, t, e)` at the end of `b` (`t` when the two are one value), located where an arm
+/// computed the value (`found = True`) for later diagnostics, else at `span`.
+fn select(f: &mut Function, b: Block, c: Value, (t, e): (Value, Value), h: &Hoisted, span: Span) -> Value {
+    if t == e {
+        return t;
     }
+    let at = [t, e].into_iter().find(|v| h.computed.contains(v)).map_or(span, |v| f.value_span(v));
+    let ty = f.ty(t).clone();
+    f.push(b, InstKind::Select(c, t, e), Some(ty), at).expect("a select has a result")
+}
+
+fn convert(f: &mut Function, b: Block, c: Value, arms: &[&BlockCall], join: Block, targs: &[Value], fargs: &[Value]) {
+    let h = hoist_arms(f, b, arms);
+    let span = f.blocks[b.index()].term_span;
+    let args =
+        targs.iter().zip(fargs).map(|(&t, &e)| select(f, b, c, (h.resolve(t), h.resolve(e)), &h, span)).collect();
     f.terminate(b, Terminator::Jump(BlockCall { block: join, args }), span);
 }

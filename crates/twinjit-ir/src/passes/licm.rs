@@ -70,14 +70,7 @@ fn sweep(f: &mut Function) -> bool {
         let (latches, entries): (Vec<Block>, Vec<Block>) =
             preds[h.index()].iter().copied().partition(|&p| dom.dominates(h, p));
         let (false, &[pre]) = (latches.is_empty(), entries.as_slice()) else { continue };
-        // The natural loop: the header and what reaches a latch without passing it.
-        let mut body: HashSet<Block> = HashSet::from([h]);
-        let mut work = latches.clone();
-        while let Some(b) = work.pop() {
-            if body.insert(b) {
-                work.extend(preds[b.index()].iter().copied());
-            }
-        }
+        let body = super::natural_loop(&preds, h, &latches);
         // Where each value of the loop is defined (instructions and block parameters).
         let mut inside: HashSet<Value> = HashSet::new();
         for &b in &body {

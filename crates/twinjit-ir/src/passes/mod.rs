@@ -76,6 +76,23 @@ pub(crate) fn predecessors(f: &Function, rpo: &[crate::function::Block]) -> Vec<
     preds
 }
 
+/// The natural loop of header `h` whose back edges come from `latches`: `h` and every block
+/// that reaches a latch without passing `h` (`preds` from [`predecessors`]).
+pub(crate) fn natural_loop(
+    preds: &[Vec<crate::function::Block>],
+    h: crate::function::Block,
+    latches: &[crate::function::Block],
+) -> hashbrown::HashSet<crate::function::Block> {
+    let mut body = hashbrown::HashSet::from([h]);
+    let mut work = latches.to_vec();
+    while let Some(b) = work.pop() {
+        if body.insert(b) {
+            work.extend(preds[b.index()].iter().copied());
+        }
+    }
+    body
+}
+
 /// Runs `passes` over `f`, verifying at `level` after each (see [`verify_each_pass`]); returns
 /// the verifier error of a broken pass.
 ///
