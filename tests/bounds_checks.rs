@@ -236,3 +236,52 @@ fn a_recurrence_through_the_output_is_carried_in_a_register() {
         "(x, out, y):\n    for i in range(1, len(x)):\n        out[i] = out[i - 1] + x[i]\n        y[i] = 1.0\n";
     assert_eq!(carried(two_stores, "(float64[:], float64[:], float64[:])"), 0);
 }
+
+/// Index checks and negative-index wraps (`select(i < 0, i + len, i)`) left in a
+/// `@cuda.jit(boundscheck=True)` kernel, before and after `narrow_to_index32`.
+fn kernel_checks(body: &str, sig: &str) -> ((usize, usize), (usize, usize)) {
+    let src = format!("import numpy as np\nfrom numba import cuda\n\n@cuda.jit(boundscheck=True)\ndef k{body}");
+    let m = SourceModule::parse("t.py", &src).unwrap();
+    let mut p = m.specialize("k", &parse_signature(sig).unwrap(), None).unwrap();
+    let count = |f: &twinjit::ir::Function| {
+        let is_wrap = |c: &twinjit::ir::Value| {
+            matches!(f.def_inst(*c).map(|d| &d.kind),
+                Some(InstKind::Compare(twinjit::ir::CmpOp::Lt, _, z)) if f.const_int(*z) == Some(0))
+        };
+        let insts = || f.blocks.iter().flat_map(|b| &b.insts).map(|i| &f.insts[i.index()].kind);
+        (
+            insts().filter(|k| matches!(k, InstKind::CheckIndex(..))).count(),
+            insts().filter(|k| matches!(k, InstKind::Select(c, ..) if is_wrap(c))).count(),
+        )
+    };
+    let general = count(&p.entry().func);
+    twinjit::ir::passes::narrow_to_index32(&mut p).unwrap();
+    (general, count(&p.entry().func))
+}
+
+#[test]
+fn thread_positions_are_never_negative() {
+    // Guarded by the dimension: the check and the wrap go in every variant.
+    let guarded = "(a):\n    i = cuda.grid(1)\n    if i < a.shape[0]:\n        a[i] = 1.0\n";
+    assert_eq!(kernel_checks(guarded, "(float32[:],)"), ((0, 0), (0, 0)));
+    let guarded2 = "(a):\n    x, y = cuda.grid(2)\n    if x < a.shape[0] and y < a.shape[1]:\n        a[x, y] = 1.0\n";
+    assert_eq!(kernel_checks(guarded2, "(float32[:, :],)"), ((0, 0), (0, 0)));
+    // A shared array indexed by the thread: only the upper bound is unknown.
+    let shared = "(a):\n    h = cuda.shared.array(256, dtype=np.float32)\n    h[cuda.threadIdx.x] = 0.0\n";
+    let ((checks, wraps), _) = kernel_checks(shared, "(float32[:],)");
+    assert_eq!((checks, wraps), (1, 0));
+}
+
+#[test]
+fn a_grid_stride_counter_is_non_negative_when_dimensions_are_small() {
+    // `i + stride` could wrap past 2^63 next to an axis that long; under 2^31 it cannot.
+    let stride = "(a):\n    i = cuda.grid(1)\n    s = cuda.gridsize(1)\n    while i < a.shape[0]:\n        a[i] = 2.0 * a[i]\n        i += s\n";
+    assert_eq!(kernel_checks(stride, "(float32[:],)"), ((1, 1), (0, 0)));
+    // Bounded by a small constant, it is non-negative in every variant.
+    let constant =
+        "(a):\n    i = cuda.grid(1)\n    while i < 1000:\n        a[i] = 1.0\n        i += cuda.gridsize(1)\n";
+    assert_eq!(kernel_checks(constant, "(float32[:],)"), ((1, 0), (1, 0)));
+    // A step that may be negative proves nothing.
+    let any_step = "(a, s):\n    i = cuda.grid(1)\n    while i < a.shape[0]:\n        a[i] = 1.0\n        i += s\n";
+    assert_eq!(kernel_checks(any_step, "(float32[:], int64)"), ((1, 1), (1, 1)));
+}

@@ -233,6 +233,17 @@ pub fn emit_llvm(program: &TypedProgram, options: &PtxOptions) -> Result<LlvmTex
     } else {
         program
     };
+    // Arrays under 2^31 elements: loop counters bounded by their dimensions cannot wrap.
+    let narrowed;
+    let program = if options.facts.index32 {
+        let mut p = program.clone();
+        twinjit_ir::passes::narrow_to_index32(&mut p)
+            .map_err(|e| PtxError::Internal(format!("index32 variant: {e:?}")))?;
+        narrowed = p;
+        &narrowed
+    } else {
+        program
+    };
     let entry = entry_name(program);
     let mut m = emit::ModuleEmitter::new(program, options);
     let text = m.emit_module(&entry)?;

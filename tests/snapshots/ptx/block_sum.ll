@@ -45,60 +45,54 @@ b2:
   %t12 = fptrunc double 0x0000000000000000 to float
   br label %b3
 b1:
-  %t13 = icmp slt i64 %t10, 0
-  %t14 = add i64 %t10, %a0_1
-  %t15 = select i1 %t13, i64 %t14, i64 %t10
-  %t16 = getelementptr inbounds float, ptr %a0_0, i64 %t15
-  %t17 = load float, ptr %t16, align 4
+  %t13 = getelementptr inbounds float, ptr %a0_0, i64 %t10
+  %t14 = load float, ptr %t13, align 4
   br label %b3
 b3:
-  %v2_0 = phi float [ %t12, %b2 ], [ %t17, %b1 ]
-  %t18 = sext i32 %t2 to i64
-  %t19 = icmp slt i64 %t18, 0
-  %t20 = add i64 %t18, 128
-  %t21 = select i1 %t19, i64 %t20, i64 %t18
-  %t22 = getelementptr inbounds float, ptr %t1, i64 %t21
-  store float %v2_0, ptr %t22, align 4
+  %v2_0 = phi float [ %t12, %b2 ], [ %t14, %b1 ]
+  %t15 = sext i32 %t2 to i64
+  %t16 = getelementptr inbounds float, ptr %t1, i64 %t15
+  store float %v2_0, ptr %t16, align 4
   call void @llvm.nvvm.barrier0()
   br i1 true, label %b4, label %b5
 b4:
-  %v3_0 = phi i64 [ 64, %b3 ], [ %t34, %b6 ]
-  %t23 = icmp slt i64 %t18, %v3_0
-  br i1 %t23, label %b7, label %b8
+  %v3_0 = phi i64 [ 64, %b3 ], [ %t28, %b6 ]
+  %t17 = icmp slt i64 %t15, %v3_0
+  br i1 %t17, label %b7, label %b8
 b8:
   br label %b6
 b7:
-  %t24 = getelementptr inbounds float, ptr %t1, i64 %t21
+  %t18 = getelementptr inbounds float, ptr %t1, i64 %t15
+  %t19 = load float, ptr %t18, align 4
+  %t20 = add i64 %t15, %v3_0
+  %t21 = icmp slt i64 %t20, 0
+  %t22 = add i64 %t20, 128
+  %t23 = select i1 %t21, i64 %t22, i64 %t20
+  %t24 = getelementptr inbounds float, ptr %t1, i64 %t23
   %t25 = load float, ptr %t24, align 4
-  %t26 = add i64 %t18, %v3_0
-  %t27 = icmp slt i64 %t26, 0
-  %t28 = add i64 %t26, 128
-  %t29 = select i1 %t27, i64 %t28, i64 %t26
-  %t30 = getelementptr inbounds float, ptr %t1, i64 %t29
-  %t31 = load float, ptr %t30, align 4
-  %t32 = fadd float %t25, %t31
-  %t33 = getelementptr inbounds float, ptr %t1, i64 %t21
-  store float %t32, ptr %t33, align 4
+  %t26 = fadd float %t19, %t25
+  %t27 = getelementptr inbounds float, ptr %t1, i64 %t15
+  store float %t26, ptr %t27, align 4
   br label %b6
 b6:
   call void @llvm.nvvm.barrier0()
-  %t34 = call i64 @__tj_floordiv_i64(i64 %v3_0, i64 2)
-  %t35 = icmp sgt i64 %t34, 0
-  br i1 %t35, label %b4, label %b5
+  %t28 = call i64 @__tj_floordiv_i64(i64 %v3_0, i64 2)
+  %t29 = icmp sgt i64 %t28, 0
+  br i1 %t29, label %b4, label %b5
 b5:
-  %t36 = icmp eq i64 %t18, 0
-  br i1 %t36, label %b10, label %b11
+  %t30 = icmp eq i64 %t15, 0
+  br i1 %t30, label %b10, label %b11
 b11:
   br label %b9
 b10:
-  %t37 = getelementptr inbounds float, ptr %t1, i64 0
-  %t38 = load float, ptr %t37, align 4
-  %t39 = icmp slt i64 0, 0
-  %t40 = add i64 0, %a1_1
-  %t41 = select i1 %t39, i64 %t40, i64 0
-  %t42 = mul i64 %t41, %a1_2
-  %t43 = getelementptr inbounds float, ptr %a1_0, i64 %t42
-  %t44 = atomicrmw fadd ptr %t43, float %t38 monotonic, align 4
+  %t31 = getelementptr inbounds float, ptr %t1, i64 0
+  %t32 = load float, ptr %t31, align 4
+  %t33 = icmp slt i64 0, 0
+  %t34 = add i64 0, %a1_1
+  %t35 = select i1 %t33, i64 %t34, i64 0
+  %t36 = mul i64 %t35, %a1_2
+  %t37 = getelementptr inbounds float, ptr %a1_0, i64 %t36
+  %t38 = atomicrmw fadd ptr %t37, float %t32 monotonic, align 4
   br label %b9
 b9:
   ret i32 0

@@ -31,22 +31,16 @@ b4:
 b3:
   br label %b1
 b2:
-  %t19 = icmp slt i64 %t8, 0
-  %t20 = add i64 %t8, %a0_1
-  %t21 = select i1 %t19, i64 %t20, i64 %t8
-  %t22 = icmp slt i64 %t16, 0
-  %t23 = add i64 %t16, %a0_2
-  %t24 = select i1 %t22, i64 %t23, i64 %t16
-  %t25 = mul i64 %t21, %a0_2
-  %t26 = add i64 %t25, %t24
-  %t27 = getelementptr inbounds double, ptr %a0_0, i64 %t26
-  %t28 = load double, ptr %t27, align 8
-  %t29 = fcmp ogt double %a1_0, %t28
-  %t30 = select i1 %t29, double %a1_0, double %t28
-  %t31 = fcmp olt double %a2_0, %t30
-  %t32 = select i1 %t31, double %a2_0, double %t30
-  %t33 = getelementptr inbounds double, ptr %a0_0, i64 %t26
-  store double %t32, ptr %t33, align 8
+  %t19 = mul i64 %t8, %a0_2
+  %t20 = add i64 %t19, %t16
+  %t21 = getelementptr inbounds double, ptr %a0_0, i64 %t20
+  %t22 = load double, ptr %t21, align 8
+  %t23 = fcmp ogt double %a1_0, %t22
+  %t24 = select i1 %t23, double %a1_0, double %t22
+  %t25 = fcmp olt double %a2_0, %t24
+  %t26 = select i1 %t25, double %a2_0, double %t24
+  %t27 = getelementptr inbounds double, ptr %a0_0, i64 %t20
+  store double %t26, ptr %t27, align 8
   br label %b1
 b1:
   ret i32 0

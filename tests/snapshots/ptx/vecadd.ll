@@ -20,20 +20,13 @@ b0:
 b3:
   br label %b1
 b2:
-  %t10 = icmp slt i64 %t8, 0
-  %t11 = add i64 %t8, %a0_1
-  %t12 = select i1 %t10, i64 %t11, i64 %t8
-  %t13 = getelementptr inbounds float, ptr %a0_0, i64 %t12
-  %t14 = load float, ptr %t13, align 4
-  %t15 = add i64 %t8, %a1_1
-  %t16 = select i1 %t10, i64 %t15, i64 %t8
-  %t17 = getelementptr inbounds float, ptr %a1_0, i64 %t16
-  %t18 = load float, ptr %t17, align 4
-  %t19 = fadd float %t14, %t18
-  %t20 = add i64 %t8, %a2_1
-  %t21 = select i1 %t10, i64 %t20, i64 %t8
-  %t22 = getelementptr inbounds float, ptr %a2_0, i64 %t21
-  store float %t19, ptr %t22, align 4
+  %t10 = getelementptr inbounds float, ptr %a0_0, i64 %t8
+  %t11 = load float, ptr %t10, align 4
+  %t12 = getelementptr inbounds float, ptr %a1_0, i64 %t8
+  %t13 = load float, ptr %t12, align 4
+  %t14 = fadd float %t11, %t13
+  %t15 = getelementptr inbounds float, ptr %a2_0, i64 %t8
+  store float %t14, ptr %t15, align 4
   br label %b1
 b1:
   ret i32 0

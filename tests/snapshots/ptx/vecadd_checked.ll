@@ -20,62 +20,41 @@ b0:
 b3:
   br label %b1
 b2:
-  %t10 = icmp slt i64 %t8, 0
-  %t11 = add i64 %t8, %a0_1
-  %t12 = select i1 %t10, i64 %t11, i64 %t8
-  %t13 = icmp uge i64 %t12, %a0_1
-  br i1 %t13, label %raise14, label %ok15, !prof !{!"branch_weights", i32 1, i32 1048575}
-raise14:
+  %t10 = icmp uge i64 %t8, %a0_1
+  br i1 %t10, label %raise11, label %ok12, !prof !{!"branch_weights", i32 1, i32 1048575}
+raise11:
   store i32 2, ptr %err, align 8
-  %t16 = getelementptr inbounds i8, ptr %err, i64 4
-  store i32 0, ptr %t16, align 4
-  %t17 = getelementptr inbounds i8, ptr %err, i64 8
-  store i64 %t12, ptr %t17, align 8
-  %t18 = getelementptr inbounds i8, ptr %err, i64 16
-  store i64 %a0_1, ptr %t18, align 8
-  %t19 = getelementptr inbounds i8, ptr %err, i64 24
-  store i64 0, ptr %t19, align 8
+  %t13 = getelementptr inbounds i8, ptr %err, i64 4
+  store i32 0, ptr %t13, align 4
+  %t14 = getelementptr inbounds i8, ptr %err, i64 8
+  store i64 %t8, ptr %t14, align 8
+  %t15 = getelementptr inbounds i8, ptr %err, i64 16
+  store i64 %a0_1, ptr %t15, align 8
+  %t16 = getelementptr inbounds i8, ptr %err, i64 24
+  store i64 0, ptr %t16, align 8
   ret i32 1
-ok15:
-  %t20 = getelementptr inbounds float, ptr %a0_0, i64 %t12
-  %t21 = load float, ptr %t20, align 4
-  %t22 = add i64 %t8, %a1_1
-  %t23 = select i1 %t10, i64 %t22, i64 %t8
-  %t24 = icmp uge i64 %t23, %a1_1
-  br i1 %t24, label %raise25, label %ok26, !prof !{!"branch_weights", i32 1, i32 1048575}
-raise25:
+ok12:
+  %t17 = getelementptr inbounds float, ptr %a0_0, i64 %t8
+  %t18 = load float, ptr %t17, align 4
+  %t19 = icmp uge i64 %t8, %a1_1
+  br i1 %t19, label %raise20, label %ok21, !prof !{!"branch_weights", i32 1, i32 1048575}
+raise20:
   store i32 2, ptr %err, align 8
-  %t27 = getelementptr inbounds i8, ptr %err, i64 4
-  store i32 1, ptr %t27, align 4
-  %t28 = getelementptr inbounds i8, ptr %err, i64 8
-  store i64 %t23, ptr %t28, align 8
-  %t29 = getelementptr inbounds i8, ptr %err, i64 16
-  store i64 %a1_1, ptr %t29, align 8
-  %t30 = getelementptr inbounds i8, ptr %err, i64 24
-  store i64 0, ptr %t30, align 8
+  %t22 = getelementptr inbounds i8, ptr %err, i64 4
+  store i32 1, ptr %t22, align 4
+  %t23 = getelementptr inbounds i8, ptr %err, i64 8
+  store i64 %t8, ptr %t23, align 8
+  %t24 = getelementptr inbounds i8, ptr %err, i64 16
+  store i64 %a1_1, ptr %t24, align 8
+  %t25 = getelementptr inbounds i8, ptr %err, i64 24
+  store i64 0, ptr %t25, align 8
   ret i32 1
-ok26:
-  %t31 = getelementptr inbounds float, ptr %a1_0, i64 %t23
-  %t32 = load float, ptr %t31, align 4
-  %t33 = fadd float %t21, %t32
-  %t34 = add i64 %t8, %a2_1
-  %t35 = select i1 %t10, i64 %t34, i64 %t8
-  %t36 = icmp uge i64 %t35, %a2_1
-  br i1 %t36, label %raise37, label %ok38, !prof !{!"branch_weights", i32 1, i32 1048575}
-raise37:
-  store i32 2, ptr %err, align 8
-  %t39 = getelementptr inbounds i8, ptr %err, i64 4
-  store i32 2, ptr %t39, align 4
-  %t40 = getelementptr inbounds i8, ptr %err, i64 8
-  store i64 %t35, ptr %t40, align 8
-  %t41 = getelementptr inbounds i8, ptr %err, i64 16
-  store i64 %a2_1, ptr %t41, align 8
-  %t42 = getelementptr inbounds i8, ptr %err, i64 24
-  store i64 0, ptr %t42, align 8
-  ret i32 1
-ok38:
-  %t43 = getelementptr inbounds float, ptr %a2_0, i64 %t35
-  store float %t33, ptr %t43, align 4
+ok21:
+  %t26 = getelementptr inbounds float, ptr %a1_0, i64 %t8
+  %t27 = load float, ptr %t26, align 4
+  %t28 = fadd float %t18, %t27
+  %t29 = getelementptr inbounds float, ptr %a2_0, i64 %t8
+  store float %t28, ptr %t29, align 4
   br label %b1
 b1:
   ret i32 0

@@ -5,11 +5,19 @@
 //! `x % m` into `x >= m ? x - m : x` when `0 <= x < 2m` (a counter wrapping around a
 //! dimension, as in periodic boundaries), which needs no division.
 //!
-//! Facts come from: constants, dimensions (never negative), loop counters that start
-//! non-negative and grow by a positive constant, Python `%` by a positive value (result in
-//! `[0, m)`), and conditions of dominating branches (`i < n`, `i >= 0`, ...). Values are
-//! compared by identity, so `gvn` runs first. Facts are only ever used where the block is
-//! dominated by what established them.
+//! Facts come from: constants, dimensions (never negative), a kernel's thread positions
+//! (`cuda.grid`, `cuda.gridsize`, `cuda.threadIdx.x`, ...: never negative, below 2^42), loop
+//! counters that start non-negative and grow by a positive constant (or by a non-negative value
+//! below 2^42 while they stay below a bound under 2^42: a grid-stride loop
+//! `while i < n: ...; i += cuda.gridsize(1)` once `n` is known small), Python `%` by a positive
+//! value (result in `[0, m)`), and conditions of dominating branches (`i < n`, `i >= 0`, ...).
+//! Values are compared by identity, so `gvn` runs first. Facts are only ever used where the
+//! block is dominated by what established them.
+//!
+//! [`BoundsCheckElimIndex32`] is the same pass for code that only ever sees dimensions below
+//! 2^31 (a CUDA kernel's `index32` launch variant): there a dimension is a small bound too, so
+//! the counter of a grid-stride loop over an array is proven non-negative (the sum `i + stride`
+//! cannot wrap) and its negative-index wrap goes.
 
 use super::Pass;
 use crate::function::*;
@@ -19,6 +27,12 @@ use hashbrown::{HashMap, HashSet};
 
 /// The pass.
 pub struct BoundsCheckElim;
+
+/// The pass, for code whose arrays all have dimensions below 2^31 (see the module docs).
+pub struct BoundsCheckElimIndex32;
+
+/// Below this, a sum of two non-negative values cannot wrap an `int64`.
+const SMALL: u64 = 1 << 42;
 
 /// A relation `a < b` (strict) or `a <= b`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -38,6 +52,8 @@ struct Facts<'f> {
     positive: HashSet<Value>,
     /// `v` is in `[0, m)`.
     below: HashMap<Value, Value>,
+    /// Every dimension is below 2^31.
+    small_dims: bool,
 }
 
 impl Facts<'_> {
@@ -46,7 +62,54 @@ impl Facts<'_> {
     }
 
     fn is_nonneg(&self, v: Value) -> bool {
-        self.nonneg.contains(&v) || self.const_int(v).is_some_and(|k| k >= 0)
+        self.nonneg.contains(&v) || self.const_int(v).is_some_and(|k| k >= 0) || self.thread_position(v)
+    }
+
+    /// `v` is a kernel's thread position (`cuda.grid(1)`, `cuda.gridsize(1)`, an element of
+    /// `cuda.grid(2)`, a special register such as `cuda.threadIdx.x`, or one of these widened to
+    /// `int64`): never negative and below 2^42 (a grid has under 2^31 blocks of at most 1024
+    /// threads).
+    fn thread_position(&self, v: Value) -> bool {
+        use crate::builtins::KernelOp;
+        let position = |k: Option<&InstKind>| {
+            matches!(k, Some(InstKind::Builtin(b, _))
+                if matches!(b.kernel_op(), Some(KernelOp::Grid | KernelOp::Gridsize | KernelOp::Register(_))))
+        };
+        let def = |x: Value| self.f.def_inst(x).map(|d| &d.kind);
+        match def(v) {
+            k @ Some(InstKind::Builtin(..)) => position(k),
+            Some(InstKind::TupleGet(t, _)) => position(def(*t)),
+            Some(InstKind::Cast(_, x)) => *self.f.ty(v) == Type::I64 && self.thread_position(*x),
+            _ => false,
+        }
+    }
+
+    /// `|v| < 2^42`: a constant, a thread position, an integer of at most 32 bits widened, or
+    /// (when every dimension is below 2^31) a dimension.
+    fn small(&self, v: Value) -> bool {
+        match self.f.def_inst(v).map(|d| &d.kind) {
+            Some(InstKind::Const(Const::Int(k))) => k.unsigned_abs() < SMALL,
+            Some(InstKind::Dim(..)) => self.small_dims,
+            Some(InstKind::Cast(_, x)) if self.f.ty(*x).scalar().is_some_and(|s| s.is_int() && s.bits() <= 32) => true,
+            _ => self.thread_position(v),
+        }
+    }
+
+    /// `a` is `p + s` with `s` non-negative and small, computed where `p < n` holds for a small
+    /// `n` (the relations of its block, `rels`): the step of a counter that stays below a small
+    /// bound, whose sum cannot wrap (`i += cuda.gridsize(1)` under `while i < n`).
+    fn small_step(&self, a: Value, p: Value, rels: &[Rel]) -> bool {
+        let Some(InstKind::Binary(BinaryOp::Add, x, y)) = self.f.def_inst(a).map(|d| &d.kind) else { return false };
+        let s = if *x == p {
+            *y
+        } else if *y == p {
+            *x
+        } else {
+            return false;
+        };
+        self.is_nonneg(s)
+            && self.small(s)
+            && rels.iter().any(|r| matches!(r, Rel::Lt(q, n) if *q == p && self.small(*n)))
     }
 
     fn is_positive(&self, v: Value) -> bool {
@@ -201,271 +264,291 @@ impl Pass for BoundsCheckElim {
     }
 
     fn run(&self, f: &mut Function) -> bool {
-        let (rpo, dom) = DomTree::with_rpo(f);
-        let mut preds: Vec<Vec<Block>> = vec![Vec::new(); f.blocks.len()];
-        for &b in &rpo {
-            for t in f.blocks[b.index()].succs() {
-                preds[t.block.index()].push(b);
-            }
+        run(f, false)
+    }
+}
+
+impl Pass for BoundsCheckElimIndex32 {
+    fn name(&self) -> &'static str {
+        "bounds_check_elim_index32"
+    }
+
+    fn run(&self, f: &mut Function) -> bool {
+        run(f, true)
+    }
+}
+
+fn run(f: &mut Function, small_dims: bool) -> bool {
+    let (rpo, dom) = DomTree::with_rpo(f);
+    let mut preds: Vec<Vec<Block>> = vec![Vec::new(); f.blocks.len()];
+    for &b in &rpo {
+        for t in f.blocks[b.index()].succs() {
+            preds[t.block.index()].push(b);
         }
-        // Edge facts: a block whose only predecessor branches to it on a comparison (or on an
-        // `and` of comparisons lowered as nested branches, which this handles one by one).
-        let mut edge_facts = vec![Vec::new(); f.blocks.len()];
-        for &b in &rpo {
-            if let [p] = preds[b.index()].as_slice() {
-                if let Terminator::Branch(c, t, e) = &f.blocks[p.index()].term {
-                    // (A handler reached by the unwind edge learns nothing from the branch.)
-                    if t.block == e.block || (t.block != b && e.block != b) {
-                        continue;
-                    }
-                    cond_rels(f, *c, t.block == b, 4, &mut edge_facts[b.index()]);
+    }
+    // Edge facts: a block whose only predecessor branches to it on a comparison (or on an
+    // `and` of comparisons lowered as nested branches, which this handles one by one).
+    let mut edge_facts = vec![Vec::new(); f.blocks.len()];
+    for &b in &rpo {
+        if let [p] = preds[b.index()].as_slice() {
+            if let Terminator::Branch(c, t, e) = &f.blocks[p.index()].term {
+                // (A handler reached by the unwind edge learns nothing from the branch.)
+                if t.block == e.block || (t.block != b && e.block != b) {
+                    continue;
                 }
+                cond_rels(f, *c, t.block == b, 4, &mut edge_facts[b.index()]);
             }
         }
-        // Block parameters whose every incoming edge is a branch taken on `arg < S` (rotated
-        // loops: the pre-header test and the latch test) satisfy `param < S`.
-        for &b in &rpo {
-            let ps = &preds[b.index()];
-            if ps.len() < 2 {
-                continue;
-            }
-            let nparams = f.blocks[b.index()].params.len();
-            for k in 0..nparams {
-                let mut common: Option<Rel> = None;
-                let mut ok = true;
-                for p in ps {
-                    let Terminator::Branch(c, t, e) = &f.blocks[p.index()].term else {
+    }
+    // Block parameters whose every incoming edge is a branch taken on `arg < S` (rotated
+    // loops: the pre-header test and the latch test) satisfy `param < S`.
+    for &b in &rpo {
+        let ps = &preds[b.index()];
+        if ps.len() < 2 {
+            continue;
+        }
+        let nparams = f.blocks[b.index()].params.len();
+        for k in 0..nparams {
+            let mut common: Option<Rel> = None;
+            let mut ok = true;
+            for p in ps {
+                let Terminator::Branch(c, t, e) = &f.blocks[p.index()].term else {
+                    ok = false;
+                    break;
+                };
+                if t.block == e.block || (t.block != b && e.block != b) {
+                    ok = false;
+                    break;
+                }
+                let (taken, call) = if t.block == b { (true, t) } else { (false, e) };
+                let rel = match f.def_inst(*c) {
+                    Some(InstData { kind: InstKind::Compare(op, x, y), .. }) => compare_rel(*op, *x, *y, taken),
+                    _ => None,
+                };
+                // Re-express the edge's relation on the argument as one on the parameter.
+                let arg = call.args[k];
+                let on_param = match rel {
+                    Some(Rel::Lt(x, s)) if x == arg => Some(Rel::Lt(f.blocks[b.index()].params[k], s)),
+                    Some(Rel::Le(x, s)) if x == arg => Some(Rel::Le(f.blocks[b.index()].params[k], s)),
+                    _ => None,
+                };
+                match (on_param, common) {
+                    (Some(r), None) => common = Some(r),
+                    (Some(r), Some(c)) if r == c => {}
+                    _ => {
                         ok = false;
                         break;
-                    };
-                    if t.block == e.block || (t.block != b && e.block != b) {
-                        ok = false;
-                        break;
                     }
-                    let (taken, call) = if t.block == b { (true, t) } else { (false, e) };
-                    let rel = match f.def_inst(*c) {
-                        Some(InstData { kind: InstKind::Compare(op, x, y), .. }) => compare_rel(*op, *x, *y, taken),
-                        _ => None,
-                    };
-                    // Re-express the edge's relation on the argument as one on the parameter.
-                    let arg = call.args[k];
-                    let on_param = match rel {
-                        Some(Rel::Lt(x, s)) if x == arg => Some(Rel::Lt(f.blocks[b.index()].params[k], s)),
-                        Some(Rel::Le(x, s)) if x == arg => Some(Rel::Le(f.blocks[b.index()].params[k], s)),
-                        _ => None,
-                    };
-                    match (on_param, common) {
-                        (Some(r), None) => common = Some(r),
-                        (Some(r), Some(c)) if r == c => {}
-                        _ => {
-                            ok = false;
-                            break;
-                        }
-                    }
-                }
-                if let (true, Some(r)) = (ok, common) {
-                    edge_facts[b.index()].push(r);
                 }
             }
+            if let (true, Some(r)) = (ok, common) {
+                edge_facts[b.index()].push(r);
+            }
         }
-        let mut facts =
-            Facts { f, dom, edge_facts, nonneg: HashSet::new(), positive: HashSet::new(), below: HashMap::new() };
-        // Where each value passed `checknonzero` (block, position in the block).
-        let mut nonzero_at: Vec<(Value, Block, usize)> = Vec::new();
+    }
+    let mut facts = Facts {
+        f,
+        dom,
+        edge_facts,
+        nonneg: HashSet::new(),
+        positive: HashSet::new(),
+        below: HashMap::new(),
+        small_dims,
+    };
+    // Where each value passed `checknonzero` (block, position in the block).
+    let mut nonzero_at: Vec<(Value, Block, usize)> = Vec::new();
+    for &b in &rpo {
+        for (pos, &i) in f.blocks[b.index()].insts.iter().enumerate() {
+            if let InstKind::CheckNonZero(v) = f.insts[i.index()].kind {
+                nonzero_at.push((v, b, pos));
+            }
+        }
+    }
+    let checked_nonzero = |facts: &Facts, v: Value, b: Block, pos: usize| {
+        nonzero_at
+            .iter()
+            .any(|&(w, cb, cp)| w == v && ((cb == b && cp < pos) || (cb != b && facts.dom.dominates(cb, b))))
+    };
+    // Non-negative values and `[0, m)` values, to a fixpoint (loop counters depend on
+    // their own increments). One sweep in reverse post-order, parameters before
+    // instructions, settles straight-line code; loops take one more sweep.
+    loop {
+        let mut changed = false;
         for &b in &rpo {
-            for (pos, &i) in f.blocks[b.index()].insts.iter().enumerate() {
-                if let InstKind::CheckNonZero(v) = f.insts[i.index()].kind {
-                    nonzero_at.push((v, b, pos));
+            // Block parameters: non-negative if every incoming argument is, or is the
+            // parameter itself plus a small non-negative constant (a loop counter).
+            for (k, &p) in f.blocks[b.index()].params.iter().enumerate() {
+                if (facts.nonneg.contains(&p) && facts.positive.contains(&p))
+                    || *f.ty(p) != Type::I64
+                    || preds[b.index()].is_empty()
+                {
+                    continue;
                 }
-            }
-        }
-        let checked_nonzero = |facts: &Facts, v: Value, b: Block, pos: usize| {
-            nonzero_at
-                .iter()
-                .any(|&(w, cb, cp)| w == v && ((cb == b && cp < pos) || (cb != b && facts.dom.dominates(cb, b))))
-        };
-        // Non-negative values and `[0, m)` values, to a fixpoint (loop counters depend on
-        // their own increments). One sweep in reverse post-order, parameters before
-        // instructions, settles straight-line code; loops take one more sweep.
-        loop {
-            let mut changed = false;
-            for &b in &rpo {
-                // Block parameters: non-negative if every incoming argument is, or is the
-                // parameter itself plus a small non-negative constant (a loop counter).
-                for (k, &p) in f.blocks[b.index()].params.iter().enumerate() {
-                    if (facts.nonneg.contains(&p) && facts.positive.contains(&p))
-                        || *f.ty(p) != Type::I64
-                        || preds[b.index()].is_empty()
-                    {
-                        continue;
-                    }
-                    // Every incoming argument is known (`known`), or is the parameter itself plus
-                    // a small non-negative constant (a loop counter's increment).
-                    let every_arg = |known: &dyn Fn(Value) -> bool| {
-                        let ok = |a: Value| {
-                            a == p
-                                || known(a)
-                                || matches!(f.def_inst(a).map(|d| &d.kind),
+                // Every incoming argument is known (`known`), or is the parameter itself plus
+                // a small non-negative constant (a loop counter's increment).
+                let every_arg = |known: &dyn Fn(Value) -> bool| {
+                    let ok = |a: Value, pb: Block| {
+                        a == p
+                            || known(a)
+                            || matches!(f.def_inst(a).map(|d| &d.kind),
                                     Some(InstKind::Binary(BinaryOp::Add, x, c))
                                         if *x == p && facts.const_int(*c).is_some_and(|k| (0..=1 << 32).contains(&k)))
-                        };
-                        preds[b.index()].iter().all(|pb| {
-                            f.blocks[pb.index()].succs().iter().filter(|t| t.block == b).all(|t| ok(t.args[k]))
-                        })
+                            || facts.small_step(a, p, &facts.rels_at(pb))
                     };
-                    let (nonneg, positive) = (every_arg(&|a| facts.is_nonneg(a)), every_arg(&|a| facts.is_positive(a)));
-                    if nonneg && facts.nonneg.insert(p) {
-                        changed = true;
-                    }
-                    // At least 1 likewise (a counter of `range(1, n)`).
-                    if positive && facts.positive.insert(p) {
-                        changed = true;
-                    }
+                    preds[b.index()].iter().all(|&pb| {
+                        f.blocks[pb.index()].succs().iter().filter(|t| t.block == b).all(|t| ok(t.args[k], pb))
+                    })
+                };
+                let (nonneg, positive) = (every_arg(&|a| facts.is_nonneg(a)), every_arg(&|a| facts.is_positive(a)));
+                if nonneg && facts.nonneg.insert(p) {
+                    changed = true;
                 }
-                let bd = &f.blocks[b.index()];
-                for (pos, &i) in bd.insts.iter().enumerate() {
-                    let d = &f.insts[i.index()];
-                    let Some(r) = d.result else { continue };
-                    if facts.nonneg.contains(&r) || *f.ty(r) != Type::I64 {
-                        continue;
-                    }
-                    let nn = match &d.kind {
-                        InstKind::Dim(..) => true,
-                        // Python `%` by a divisor that is non-negative and passed
-                        // `checknonzero` is in [0, m).
-                        InstKind::Binary(BinaryOp::Mod, _, m)
-                            if facts.is_nonneg(*m) && checked_nonzero(&facts, *m, b, pos) =>
-                        {
-                            facts.below.insert(r, *m);
-                            true
-                        }
-                        // A non-negative value plus a small non-negative constant: loop
-                        // counters' increments (they cannot wrap before the loop bound stops
-                        // them).
-                        InstKind::Binary(BinaryOp::Add, a, c) => {
-                            facts.is_nonneg(*a) && facts.const_int(*c).is_some_and(|k| (0..=1 << 32).contains(&k))
-                                || facts.is_positive(*a) && facts.const_int(*c) == Some(-1)
-                        }
-                        // `i - 1` of `i >= 1`.
-                        InstKind::Binary(BinaryOp::Sub, a, c) => {
-                            facts.is_positive(*a) && facts.const_int(*c) == Some(1)
-                        }
-                        InstKind::Select(_, a, c) => facts.is_nonneg(*a) && facts.is_nonneg(*c),
-                        _ => false,
-                    };
-                    if nn {
-                        facts.nonneg.insert(r);
-                        changed = true;
-                    }
+                // At least 1 likewise (a counter of `range(1, n)`).
+                if positive && facts.positive.insert(p) {
+                    changed = true;
                 }
             }
-            if !changed {
-                break;
+            let bd = &f.blocks[b.index()];
+            for (pos, &i) in bd.insts.iter().enumerate() {
+                let d = &f.insts[i.index()];
+                let Some(r) = d.result else { continue };
+                if facts.nonneg.contains(&r) || *f.ty(r) != Type::I64 {
+                    continue;
+                }
+                let nn = match &d.kind {
+                    InstKind::Dim(..) => true,
+                    // Python `%` by a divisor that is non-negative and passed
+                    // `checknonzero` is in [0, m).
+                    InstKind::Binary(BinaryOp::Mod, _, m)
+                        if facts.is_nonneg(*m) && checked_nonzero(&facts, *m, b, pos) =>
+                    {
+                        facts.below.insert(r, *m);
+                        true
+                    }
+                    // A non-negative value plus a small non-negative constant: loop
+                    // counters' increments (they cannot wrap before the loop bound stops
+                    // them).
+                    InstKind::Binary(BinaryOp::Add, a, c) => {
+                        facts.is_nonneg(*a) && facts.const_int(*c).is_some_and(|k| (0..=1 << 32).contains(&k))
+                            || facts.is_positive(*a) && facts.const_int(*c) == Some(-1)
+                    }
+                    // `i - 1` of `i >= 1`.
+                    InstKind::Binary(BinaryOp::Sub, a, c) => facts.is_positive(*a) && facts.const_int(*c) == Some(1),
+                    InstKind::Select(_, a, c) => facts.is_nonneg(*a) && facts.is_nonneg(*c),
+                    _ => false,
+                };
+                if nn {
+                    facts.nonneg.insert(r);
+                    changed = true;
+                }
             }
         }
-        // Decide what to drop (facts borrow the function), then rewrite.
-        let mut remove: HashSet<Inst> = HashSet::new();
-        let mut replace: HashMap<Value, Value> = HashMap::new();
-        let mut nonzero_checked: Vec<(Value, Block)> = Vec::new();
-        // The blocks where each (index, length, axis) check stands (keyed, so the pass stays
-        // near-linear in functions with thousands of checks).
-        let mut index_checked: HashMap<(Value, Value, u8), Vec<Block>> = HashMap::new();
-        let mut mod_rewrites: Vec<(Inst, Value, Value, bool)> = Vec::new();
-        for &b in &rpo {
-            let rels = facts.rels_at(b);
-            for &inst in &f.blocks[b.index()].insts {
-                let d = &f.insts[inst.index()];
-                let mut kind = d.kind.clone();
-                kind.map_operands(|v| *replace.get(&v).unwrap_or(&v));
-                match &kind {
-                    // select(i < 0, i + len, i) with i >= 0 is i.
-                    InstKind::Select(c, _, x) if facts.nonneg_at(*x, &rels) => {
-                        if let Some(InstData { kind: InstKind::Compare(CmpOp::Lt, i, z), .. }) = f.def_inst(*c) {
-                            if i == x && facts.const_int(*z) == Some(0) {
-                                if let Some(r) = d.result {
-                                    replace.insert(r, *x);
-                                    remove.insert(inst);
-                                }
+        if !changed {
+            break;
+        }
+    }
+    // Decide what to drop (facts borrow the function), then rewrite.
+    let mut remove: HashSet<Inst> = HashSet::new();
+    let mut replace: HashMap<Value, Value> = HashMap::new();
+    let mut nonzero_checked: Vec<(Value, Block)> = Vec::new();
+    // The blocks where each (index, length, axis) check stands (keyed, so the pass stays
+    // near-linear in functions with thousands of checks).
+    let mut index_checked: HashMap<(Value, Value, u8), Vec<Block>> = HashMap::new();
+    let mut mod_rewrites: Vec<(Inst, Value, Value, bool)> = Vec::new();
+    for &b in &rpo {
+        let rels = facts.rels_at(b);
+        for &inst in &f.blocks[b.index()].insts {
+            let d = &f.insts[inst.index()];
+            let mut kind = d.kind.clone();
+            kind.map_operands(|v| *replace.get(&v).unwrap_or(&v));
+            match &kind {
+                // select(i < 0, i + len, i) with i >= 0 is i.
+                InstKind::Select(c, _, x) if facts.nonneg_at(*x, &rels) => {
+                    if let Some(InstData { kind: InstKind::Compare(CmpOp::Lt, i, z), .. }) = f.def_inst(*c) {
+                        if i == x && facts.const_int(*z) == Some(0) {
+                            if let Some(r) = d.result {
+                                replace.insert(r, *x);
+                                remove.insert(inst);
                             }
                         }
                     }
-                    InstKind::CheckIndex(i, len, _)
-                        if facts.in_range(*i, *len, &rels) || facts.wrapped_prev(*i, *len, &rels) =>
-                    {
-                        remove.insert(inst);
-                    }
-                    // The same check already passed on every path here (`a[i]` read in a
-                    // condition and again in its branch).
-                    InstKind::CheckIndex(i, len, axis) => {
-                        let at = index_checked.entry((*i, *len, *axis)).or_default();
-                        if at.iter().any(|&db| facts.dom.dominates(db, b)) {
-                            remove.insert(inst);
-                        } else {
-                            at.push(b);
-                        }
-                    }
-                    // `x % m` with m > 0 and 0 <= x < 2m (a counter plus one, wrapping around
-                    // a dimension): no division needed.
-                    InstKind::Binary(BinaryOp::Mod, x, m)
-                        if d.result.is_some_and(|r| facts.below.get(&r) == Some(m)) && facts.nonneg_at(*x, &rels) =>
-                    {
-                        if rels.contains(&Rel::Lt(*x, *m)) {
-                            replace.insert(d.result.expect("checked"), *x);
-                            remove.insert(inst);
-                        } else if facts.below_twice(*x, *m, &rels) {
-                            mod_rewrites.push((inst, *x, *m, facts.at_most(*x, *m, &rels)));
-                        }
-                    }
-                    InstKind::CheckNonZero(v) if nonzero_constant(f, *v) => {
-                        remove.insert(inst);
-                    }
-                    InstKind::CheckNonZero(v) => {
-                        // `0 <= x < v` here (`v` bounds a loop counter: `for j in range(m)`).
-                        let positive =
-                            rels.iter().any(|r| matches!(r, Rel::Lt(x, w) if w == v && facts.nonneg_at(*x, &rels)));
-                        if positive || nonzero_checked.iter().any(|(w, db)| w == v && facts.dom.dominates(*db, b)) {
-                            remove.insert(inst);
-                        } else {
-                            nonzero_checked.push((*v, b));
-                        }
-                    }
-                    _ => {}
                 }
+                InstKind::CheckIndex(i, len, _)
+                    if facts.in_range(*i, *len, &rels) || facts.wrapped_prev(*i, *len, &rels) =>
+                {
+                    remove.insert(inst);
+                }
+                // The same check already passed on every path here (`a[i]` read in a
+                // condition and again in its branch).
+                InstKind::CheckIndex(i, len, axis) => {
+                    let at = index_checked.entry((*i, *len, *axis)).or_default();
+                    if at.iter().any(|&db| facts.dom.dominates(db, b)) {
+                        remove.insert(inst);
+                    } else {
+                        at.push(b);
+                    }
+                }
+                // `x % m` with m > 0 and 0 <= x < 2m (a counter plus one, wrapping around
+                // a dimension): no division needed.
+                InstKind::Binary(BinaryOp::Mod, x, m)
+                    if d.result.is_some_and(|r| facts.below.get(&r) == Some(m)) && facts.nonneg_at(*x, &rels) =>
+                {
+                    if rels.contains(&Rel::Lt(*x, *m)) {
+                        replace.insert(d.result.expect("checked"), *x);
+                        remove.insert(inst);
+                    } else if facts.below_twice(*x, *m, &rels) {
+                        mod_rewrites.push((inst, *x, *m, facts.at_most(*x, *m, &rels)));
+                    }
+                }
+                InstKind::CheckNonZero(v) if nonzero_constant(f, *v) => {
+                    remove.insert(inst);
+                }
+                InstKind::CheckNonZero(v) => {
+                    // `0 <= x < v` here (`v` bounds a loop counter: `for j in range(m)`).
+                    let positive =
+                        rels.iter().any(|r| matches!(r, Rel::Lt(x, w) if w == v && facts.nonneg_at(*x, &rels)));
+                    if positive || nonzero_checked.iter().any(|(w, db)| w == v && facts.dom.dominates(*db, b)) {
+                        remove.insert(inst);
+                    } else {
+                        nonzero_checked.push((*v, b));
+                    }
+                }
+                _ => {}
             }
         }
-        drop(facts);
-        if remove.is_empty() && mod_rewrites.is_empty() {
-            return false;
-        }
-        for (inst, x, m, at_most) in mod_rewrites {
-            // `0 <= x < 2m`: `x - m` where `x >= m`; `0 <= x <= m`: `0` where `x == m` (one
-            // compare and a conditional move of zero).
-            let span = f.insts[inst.index()].span;
-            let (cmp, other) = if at_most {
-                (CmpOp::Eq, InstKind::Const(Const::Int(0)))
-            } else {
-                (CmpOp::Ge, InstKind::Binary(BinaryOp::Sub, x, m))
-            };
-            let ge = f.make_inst(InstKind::Compare(cmp, x, m), Some(Type::BOOL), span);
-            let sub = f.make_inst(other, Some(Type::I64), span);
-            let (gev, subv) = (f.insts[ge.index()].result.expect("r"), f.insts[sub.index()].result.expect("r"));
-            f.insts[inst.index()].kind = InstKind::Select(gev, subv, x);
-            for blk in &mut f.blocks {
-                if let Some(pos) = blk.insts.iter().position(|&i| i == inst) {
-                    blk.insts.insert(pos, sub);
-                    blk.insts.insert(pos, ge);
-                }
-            }
-        }
-        for blk in &mut f.blocks {
-            blk.insts.retain(|i| !remove.contains(i));
-            blk.map_end_operands(|v| *replace.get(&v).unwrap_or(&v));
-        }
-        for inst in &mut f.insts {
-            inst.kind.map_operands(|v| *replace.get(&v).unwrap_or(&v));
-        }
-        true
     }
+    drop(facts);
+    if remove.is_empty() && mod_rewrites.is_empty() {
+        return false;
+    }
+    for (inst, x, m, at_most) in mod_rewrites {
+        // `0 <= x < 2m`: `x - m` where `x >= m`; `0 <= x <= m`: `0` where `x == m` (one
+        // compare and a conditional move of zero).
+        let span = f.insts[inst.index()].span;
+        let (cmp, other) = if at_most {
+            (CmpOp::Eq, InstKind::Const(Const::Int(0)))
+        } else {
+            (CmpOp::Ge, InstKind::Binary(BinaryOp::Sub, x, m))
+        };
+        let ge = f.make_inst(InstKind::Compare(cmp, x, m), Some(Type::BOOL), span);
+        let sub = f.make_inst(other, Some(Type::I64), span);
+        let (gev, subv) = (f.insts[ge.index()].result.expect("r"), f.insts[sub.index()].result.expect("r"));
+        f.insts[inst.index()].kind = InstKind::Select(gev, subv, x);
+        for blk in &mut f.blocks {
+            if let Some(pos) = blk.insts.iter().position(|&i| i == inst) {
+                blk.insts.insert(pos, sub);
+                blk.insts.insert(pos, ge);
+            }
+        }
+    }
+    for blk in &mut f.blocks {
+        blk.insts.retain(|i| !remove.contains(i));
+        blk.map_end_operands(|v| *replace.get(&v).unwrap_or(&v));
+    }
+    for inst in &mut f.insts {
+        inst.kind.map_operands(|v| *replace.get(&v).unwrap_or(&v));
+    }
+    true
 }
 
 /// A constant other than zero, also through a cast to a float (`np.float32(0.25)`).

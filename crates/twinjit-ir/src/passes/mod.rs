@@ -20,7 +20,7 @@ mod refcount;
 mod simplify_cfg;
 pub mod unroll;
 
-pub use bounds_check_elim::BoundsCheckElim;
+pub use bounds_check_elim::{BoundsCheckElim, BoundsCheckElimIndex32};
 pub use branch_fold::BranchFold;
 pub use dce::Dce;
 pub use expand_indexing::ExpandIndexing;
@@ -179,6 +179,17 @@ pub fn run_pipeline(program: &mut TypedProgram, boundscheck_for: impl Fn(&str) -
             eprintln!("; after parallel\n{}", tf.func);
         }
         run_passes(&mut tf.func, Level::Lowered, &[&LoopVersion, &ForwardStore, &Refcount])?;
+    }
+    Ok(())
+}
+
+/// What a program gains when every array it sees has dimensions below 2^31 (a CUDA kernel's
+/// `index32` launch variant): `bounds_check_elim` again with dimensions as small bounds (the
+/// counter of a grid-stride loop over an array loses its negative-index wrap), then `dce`.
+/// Runs on the pipeline's output.
+pub fn narrow_to_index32(program: &mut TypedProgram) -> Result<(), PipelineError> {
+    for tf in &mut program.functions {
+        run_passes(&mut tf.func, Level::Lowered, &[&BoundsCheckElimIndex32, &Dce])?;
     }
     Ok(())
 }
