@@ -9,7 +9,7 @@ use twinjit::SourceModule;
 const SOURCE: &str = r#"
 import math
 import numpy as np
-from numba import njit, vectorize
+from numba import njit, vectorize, guvectorize, float64
 
 @vectorize(["float64(float64, float64)"])
 def hyp(x, y):
@@ -67,6 +67,37 @@ def into_slice(u, lap):
 @njit
 def reduce_chain(x):
     return np.sum(x * x + 1.0)
+
+@guvectorize([(float64[:], float64[:])], "(n)->()")
+def row_sq(x, res):
+    s = 0.0
+    for v in x:
+        s += v * v
+    res[0] = s
+
+@njit
+def rows(a, out):
+    row_sq(a, out)
+
+@njit
+def add_row(a, i, v):
+    for j in range(a.shape[1]):
+        a[i, j] += v
+
+@njit
+def add_rows(a):
+    for i in range(a.shape[0]):
+        add_row(a, i, 1.0)
+
+@njit(boundscheck=False)
+def add_row_unchecked(a, i, v):
+    for j in range(a.shape[1]):
+        a[i, j] += v
+
+@njit(boundscheck=True)
+def add_rows_checked(a):
+    for i in range(a.shape[0]):
+        add_row_unchecked(a, i, 1.0)
 "#;
 
 /// (allocations, loops) of the typed, lowered IR of `name` under `sig`.
@@ -174,4 +205,15 @@ fn a_piecewise_function_in_an_elementwise_loop_becomes_straight_line_code() {
     // Called on its own, only the innermost `if` (two small `return`s) becomes a select: a
     // float select outside a vector loop is still a branch in Cranelift's x86-64 code.
     assert_eq!(branches_of("fee", "(float64,)"), (5, 2, 1));
+}
+
+#[test]
+fn small_functions_of_arrays_are_inlined_where_bounds_are_checked_alike() {
+    // A gufunc's kernel runs in its row loop with no call per row.
+    assert_eq!(calls_of("rows", "(float64[:, ::1], float64[::1])"), 0);
+    // An `@njit` helper that writes a row of its argument.
+    assert_eq!(calls_of("add_rows", "(float64[:, ::1],)"), 0);
+    // Compiled without bounds checks, called from a function with them: inlining would check
+    // its accesses, so it stays a call.
+    assert_eq!(calls_of("add_rows_checked", "(float64[:, ::1],)"), 1);
 }

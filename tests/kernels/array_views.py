@@ -638,3 +638,44 @@ def slice_objects(a, i, j):
 
 
 # check: slice_objects(np.arange(10), 2, 7) -> (20, 12, 21, 44)
+
+
+# Views of a parameter are borrowed (never counted) while they stay inside the call; these
+# hand them on: returned from a helper to a caller that owns the buffer, carried around a
+# loop, kept in a list.
+@njit
+def _tail(a, k):
+    return a[k:]
+
+
+# check: owned_tails(6) -> (12.0, 1)
+# check: owned_tails(3) -> (0.0, 1)
+@njit
+def owned_tails(n):
+    a = np.arange(n) * 1.0
+    t = _tail(_tail(a, 2), 1)
+    parts = [a[1:], a[:1]]
+    return t.sum(), len(parts[1])
+
+
+# check: halve_until(np.array([0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0]), 3) -> [0.0, 1.0]
+# check: halve_until(np.array([5.0, 6.0]), 3) -> [5.0, 6.0]
+@njit
+def halve_until(a, m):
+    v = a
+    while v.shape[0] > m:
+        v = v[: v.shape[0] // 2]
+    return v
+
+
+# check: scaled_rows(np.array([[1.0, 2.0], [3.0, 4.0]]), 2.0) -> None ; arg0 == [[2.0, 4.0], [6.0, 8.0]]
+@njit
+def _scale_row(row, s):
+    for j in range(row.shape[0]):
+        row[j] *= s
+
+
+@njit
+def scaled_rows(a, s):
+    for i in range(a.shape[0]):
+        _scale_row(a[i], s)

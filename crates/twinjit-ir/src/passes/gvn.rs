@@ -72,6 +72,33 @@ fn forwarded(f: &Function, k: &InstKind) -> Option<Value> {
     }
 }
 
+/// A boolean operation with a constant operand: `not` of a constant, `x or True`,
+/// `x and False` (a constant), `x or False`, `x and True` (the other operand).
+enum BoolFold {
+    Const(bool),
+    Operand(Value),
+}
+
+fn folded_bool(f: &Function, k: &InstKind) -> Option<BoolFold> {
+    let konst = |v: Value| match f.def_inst(v)?.kind {
+        InstKind::Const(Const::Bool(b)) => Some(b),
+        _ => None,
+    };
+    match k {
+        InstKind::Unary(UnaryOp::Not, c) => konst(*c).map(|b| BoolFold::Const(!b)),
+        InstKind::Binary(op @ (BinaryOp::BitOr | BinaryOp::BitAnd), a, b) if *f.ty(*a) == crate::types::Type::BOOL => {
+            let absorbing = *op == BinaryOp::BitOr;
+            let (c, other) = match (konst(*a), konst(*b)) {
+                (Some(c), _) => (c, *b),
+                (_, Some(c)) => (c, *a),
+                _ => return None,
+            };
+            Some(if c == absorbing { BoolFold::Const(c) } else { BoolFold::Operand(other) })
+        }
+        _ => None,
+    }
+}
+
 /// The operand a `select` with a constant condition picks.
 fn chosen(f: &Function, k: &InstKind) -> Option<Value> {
     let InstKind::Select(c, x, y) = k else { return None };
@@ -89,9 +116,14 @@ fn unit_stride(f: &Function, k: &InstKind) -> bool {
     f.ty(*a).array().is_some_and(|t| t.layout == crate::types::Layout::C && *axis + 1 == t.ndim)
 }
 
-/// A comparison of two integer constants (the rewrites' checks of constant dimensions).
+/// A comparison of two integer constants (the rewrites' checks of constant dimensions), or of
+/// an integer with itself (a gufunc's check that an operand's core dimension matches the size
+/// bound from that same operand).
 fn folded_compare(f: &Function, k: &InstKind) -> Option<bool> {
     let InstKind::Compare(op, a, b) = k else { return None };
+    if a == b && f.ty(*a).scalar().is_some_and(|s| s.is_int()) {
+        return Some(matches!(op, CmpOp::Eq | CmpOp::Le | CmpOp::Ge));
+    }
     // Signed only: the constants are int64 patterns, compared as such.
     if !f.ty(*a).scalar().is_some_and(|s| s.is_signed()) {
         return None;
@@ -190,6 +222,17 @@ impl Pass for Gvn {
                 if let Some(c) = folded_compare(f, &kind) {
                     kind = InstKind::Const(Const::Bool(c));
                     f.insts[inst.index()].kind = kind.clone();
+                }
+                match (folded_bool(f, &kind), result) {
+                    (Some(BoolFold::Operand(v)), Some(r)) => {
+                        replace.insert(r, v);
+                        continue;
+                    }
+                    (Some(BoolFold::Const(c)), _) => {
+                        kind = InstKind::Const(Const::Bool(c));
+                        f.insts[inst.index()].kind = kind.clone();
+                    }
+                    _ => {}
                 }
                 if unit_stride(f, &kind) {
                     kind = InstKind::Const(Const::Int(1));

@@ -3,10 +3,13 @@
 //! Neither backend inlines (Cranelift does not; the PTX backend's LLVM would, but the host's
 //! code is what matters here), so a call of a small helper costs a call per use: the element
 //! function of a `@vectorize` ufunc called once per element, `@njit` helpers such as
-//! `clamp(x, lo, hi)` in a loop. A callee is inlined when it is a *leaf* (it calls nothing and
-//! starts no parallel loop), takes and returns numbers only, touches no memory (so the
-//! caller's bounds-checking choice cannot change what it checks), and is small (at most
-//! [`MAX_INSTS`] instructions in [`MAX_BLOCKS`] blocks). Its blocks are copied into the caller
+//! `clamp(x, lo, hi)` in a loop, a `@guvectorize` kernel called once per row. A callee is
+//! inlined when it is a *leaf* (it calls nothing and starts no parallel loop), returns a number
+//! or nothing, computes only numbers, and is small (at most [`MAX_INSTS`] instructions in
+//! [`MAX_BLOCKS`] blocks). It may take arrays and read and write their elements when it and
+//! its caller check bounds alike (the accesses are expanded with the caller's choice after
+//! inlining, so a callee compiled with `boundscheck=False` into a checking caller, or the
+//! reverse, stays a call). Its blocks are copied into the caller
 //! at the call, `return v` becoming a jump to the code after the call with `v`; a `raise` in
 //! it stays a `raise` (its span is the callee's line, as the error's location was before).
 //! The callee stays in the program for its other callers. A callee with a `try` body is not
@@ -32,10 +35,11 @@ pub const MAX_ROUNDS: usize = 4;
 
 /// Inlines every call of a small leaf function of numbers in `program`, again while a round
 /// made new leaves (at most [`MAX_ROUNDS`] rounds); returns how many calls it inlined.
-pub fn inline_leaves(program: &mut TypedProgram) -> usize {
+/// `boundscheck_for(source_name)` is each function's bounds-checking choice.
+pub fn inline_leaves(program: &mut TypedProgram, boundscheck_for: &dyn Fn(&str) -> bool) -> usize {
     let mut total = 0;
     for _ in 0..MAX_ROUNDS {
-        let n = inline_round(program);
+        let n = inline_round(program, boundscheck_for);
         if n == 0 {
             break;
         }
@@ -45,18 +49,22 @@ pub fn inline_leaves(program: &mut TypedProgram) -> usize {
 }
 
 /// One round: every call of a function that is a small leaf now.
-fn inline_round(program: &mut TypedProgram) -> usize {
-    let leaves: HashMap<String, Function> = program
+fn inline_round(program: &mut TypedProgram, boundscheck_for: &dyn Fn(&str) -> bool) -> usize {
+    // Each leaf, whether it touches arrays, and its bounds-checking choice.
+    let leaves: HashMap<String, (Function, Option<bool>)> = program
         .functions
         .iter()
-        .filter(|tf| inlinable(&tf.func))
-        .map(|tf| (tf.func.name.clone(), tf.func.clone()))
+        .filter_map(|tf| {
+            let memory = inlinable(&tf.func)?;
+            Some((tf.func.name.clone(), (tf.func.clone(), memory.then(|| boundscheck_for(&tf.source_name)))))
+        })
         .collect();
     if leaves.is_empty() {
         return 0;
     }
     let mut n = 0;
     for tf in &mut program.functions {
+        let checks = boundscheck_for(&tf.source_name);
         let f = &mut tf.func;
         // Each block once; the code after an inlined call moves to a new block, scanned next
         // (the copied callee calls nothing).
@@ -65,7 +73,8 @@ fn inline_round(program: &mut TypedProgram) -> usize {
         let mut renamed: HashMap<Value, Value> = HashMap::new();
         while let Some(b) = work.pop() {
             let at = f.blocks[b.index()].insts.iter().position(|i| {
-                matches!(&f.insts[i.index()].kind, InstKind::Call(name, _) if leaves.contains_key(name) && *name != f.name)
+                matches!(&f.insts[i.index()].kind, InstKind::Call(name, _)
+                    if *name != f.name && leaves.get(name).is_some_and(|(_, m)| m.is_none_or(|c| c == checks)))
             });
             if let Some(at) = at {
                 let (cont, old, new) = inline_at(f, b, at, &leaves);
@@ -87,44 +96,60 @@ fn inline_round(program: &mut TypedProgram) -> usize {
     n
 }
 
-/// Whether `f` may be copied into its callers.
-fn inlinable(f: &Function) -> bool {
+/// Whether `f` may be copied into its callers: `None` if not, else whether it touches arrays
+/// (then only callers that check bounds as it does may inline it).
+fn inlinable(f: &Function) -> Option<bool> {
     let blocks = f.reverse_postorder();
     let insts: usize = blocks.iter().map(|b| f.blocks[b.index()].insts.len()).sum();
-    blocks.len() <= MAX_BLOCKS
+    let number = |t: &Type| matches!(t, Type::Scalar(_));
+    let shape_ok = blocks.len() <= MAX_BLOCKS
         && insts <= MAX_INSTS
         && !f.has_unwind()
-        && matches!(f.ret, Type::Scalar(_))
-        && f.params().iter().all(|p| matches!(f.ty(*p), Type::Scalar(_)))
-        && blocks.iter().all(|b| f.blocks[b.index()].term.targets().iter().all(|t| t.block != Function::ENTRY))
-        && blocks.iter().all(|b| {
-            f.blocks[b.index()].insts.iter().all(|i| {
-                let k = &f.insts[i.index()].kind;
-                let memory = matches!(
-                    k,
-                    InstKind::Call(..)
-                        | InstKind::ParallelFor(..)
-                        | InstKind::GetItem(..)
-                        | InstKind::SetItem(..)
-                        | InstKind::Load(..)
-                        | InstKind::Store(..)
-                        | InstKind::CheckIndex(..)
-                );
-                let calls = matches!(k, InstKind::Builtin(b, _) if b.info().typing == crate::builtins::Typing::CallValue || b.info().typing == crate::builtins::Typing::UserUfunc);
-                !memory && !calls && f.insts[i.index()].result.is_none_or(|r| matches!(f.ty(r), Type::Scalar(_)))
-            })
-        })
+        && (number(&f.ret) || f.ret == Type::None)
+        && f.params().iter().all(|p| number(f.ty(*p)) || matches!(f.ty(*p), Type::Array(_)))
+        && blocks.iter().all(|b| f.blocks[b.index()].term.targets().iter().all(|t| t.block != Function::ENTRY));
+    if !shape_ok {
+        return None;
+    }
+    let mut memory = f.params().iter().any(|p| matches!(f.ty(*p), Type::Array(_)));
+    for b in &blocks {
+        for i in &f.blocks[b.index()].insts {
+            let d = &f.insts[i.index()];
+            let k = &d.kind;
+            if matches!(k, InstKind::Call(..) | InstKind::ParallelFor(..)) {
+                return None;
+            }
+            let calls = matches!(k, InstKind::Builtin(b, _) if b.info().typing == crate::builtins::Typing::CallValue || b.info().typing == crate::builtins::Typing::UserUfunc);
+            if calls || !d.result.is_none_or(|r| number(f.ty(r)) || *f.ty(r) == Type::None) {
+                return None;
+            }
+            memory |= matches!(
+                k,
+                InstKind::GetItem(..)
+                    | InstKind::SetItem(..)
+                    | InstKind::Load(..)
+                    | InstKind::Store(..)
+                    | InstKind::CheckIndex(..)
+            );
+        }
+    }
+    Some(memory)
 }
 
 /// Replaces the call at `f.blocks[b].insts[at]` by a copy of the callee's body; returns the
 /// block that holds the code after the call, the call's result and the value that replaces it
 /// (the caller renames its uses).
-fn inline_at(f: &mut Function, b: Block, at: usize, leaves: &HashMap<String, Function>) -> (Block, Value, Value) {
+fn inline_at(
+    f: &mut Function,
+    b: Block,
+    at: usize,
+    leaves: &HashMap<String, (Function, Option<bool>)>,
+) -> (Block, Value, Value) {
     let call = f.blocks[b.index()].insts[at];
     let InstKind::Call(name, args) = f.insts[call.index()].kind.clone() else { unreachable!("a call") };
     let span = f.insts[call.index()].span;
     let result = f.insts[call.index()].result.expect("a call of a function returning a number has a result");
-    let callee = &leaves[&name];
+    let callee = &leaves[&name].0;
     // The code after the call moves to `cont`, which receives the result.
     let cont = f.add_block();
     let tail = f.blocks[b.index()].insts.split_off(at + 1);
@@ -168,8 +193,13 @@ fn inline_at(f: &mut Function, b: Block, at: usize, leaves: &HashMap<String, Fun
             target.block = bmap[&target.block];
         }
         t.map_operands(|v| vmap[&v]);
-        if let Terminator::Return(Some(v)) = t {
-            t = Terminator::Jump(BlockCall { block: cont, args: vec![v] });
+        match t {
+            Terminator::Return(Some(v)) => t = Terminator::Jump(BlockCall { block: cont, args: vec![v] }),
+            Terminator::Return(None) => {
+                let none = f.push(bmap[&cb], InstKind::Const(Const::None), Some(Type::None), cd.term_span);
+                t = Terminator::Jump(BlockCall { block: cont, args: vec![none.expect("a constant has a result")] });
+            }
+            _ => {}
         }
         f.terminate(bmap[&cb], t, cd.term_span);
     }

@@ -158,7 +158,7 @@ impl From<VerifyError> for PipelineError {
 /// `forward_store` (on the versioned loops, which have no checks left) and `refcount`.
 /// `boundscheck_for(source_name)` decides per function (decorator or engine option).
 pub fn run_pipeline(program: &mut TypedProgram, boundscheck_for: impl Fn(&str) -> bool) -> Result<(), PipelineError> {
-    inline::inline_leaves(program);
+    inline::inline_leaves(program, &boundscheck_for);
     for tf in &mut program.functions {
         if dump_requested("infer") {
             eprintln!("; after infer\n{}", tf.func);

@@ -3,8 +3,8 @@
 //!
 //! The ownership rules (ARCHITECTURE.md, "Memory model"): every value that holds arrays (an
 //! array, or a tuple with arrays inside) owns one reference per array, except the function's
-//! parameters and `cuda.shared/local.array` results, which are borrowed (the caller, or the
-//! launch, keeps them alive for the whole call). A fresh result (`newarray`, a call's result)
+//! parameters, views of them, and `cuda.shared/local.array` results, which are borrowed (the
+//! caller, or the launch, keeps them alive for the whole call). A fresh result (`newarray`, a call's result)
 //! arrives with its reference; a result that aliases an operand (`view`, `tupleget`, `select`,
 //! `tuple`, `listget` of an element that holds references) gets one `incref`. Lists are counted
 //! like arrays; a list holds its own reference to what each element holds (`listset` and
@@ -46,7 +46,7 @@ impl Pass for Refcount {
         let counted = |f: &Function, v: Value| f.ty(v).holds_array();
         let handler_params: Vec<Value> =
             f.handlers().into_iter().flat_map(|h| f.blocks[h.index()].params.clone()).collect();
-        let borrowed: HashSet<Value> = f
+        let mut borrowed: HashSet<Value> = f
             .params()
             .iter()
             .copied()
@@ -58,6 +58,25 @@ impl Pass for Refcount {
                     .filter_map(|d| d.result),
             )
             .collect();
+        // A view of a parameter (or of such a view) is borrowed too: the caller keeps the
+        // parameter's buffer alive for the whole call (a gufunc's row of its argument, a
+        // helper's slice). Where it outlives the call (returned, passed to a block parameter,
+        // put in a tuple or list) it gets its reference there, as a parameter does.
+        let mut of_params: HashSet<Value> = f.params().iter().copied().collect();
+        loop {
+            let before = of_params.len();
+            for d in &f.insts {
+                if let (InstKind::View { base, .. }, Some(r)) = (&d.kind, d.result) {
+                    if of_params.contains(base) {
+                        of_params.insert(r);
+                    }
+                }
+            }
+            if of_params.len() == before {
+                break;
+            }
+        }
+        borrowed.extend(of_params);
         let rpo = f.reverse_postorder();
         let liveness = Liveness::new(f, &rpo, |v| f.ty(v).holds_array());
         let mut changed = false;
@@ -137,7 +156,7 @@ impl Pass for Refcount {
                             | InstKind::ListGet(..)
                     );
                     if live.contains(&r) {
-                        if aliases {
+                        if aliases && !borrowed.contains(&r) {
                             after.push(count(f, r, true, data.span));
                         }
                     } else if !aliases && !borrowed.contains(&r) {
