@@ -277,6 +277,10 @@ fn a_grid_stride_counter_is_non_negative_when_dimensions_are_small() {
     // `i + stride` could wrap past 2^63 next to an axis that long; under 2^31 it cannot.
     let stride = "(a):\n    i = cuda.grid(1)\n    s = cuda.gridsize(1)\n    while i < a.shape[0]:\n        a[i] = 2.0 * a[i]\n        i += s\n";
     assert_eq!(kernel_checks(stride, "(float32[:],)"), ((1, 1), (0, 0)));
+    // The same loop as a `range` with the grid's size as its step (whose sign the range tests:
+    // a grid extent is at least 1).
+    let range = "(a):\n    for i in range(cuda.grid(1), a.shape[0], cuda.gridsize(1)):\n        a[i] *= 2.0\n";
+    assert_eq!(kernel_checks(range, "(float32[:],)"), ((1, 1), (0, 0)));
     // Bounded by a small constant, it is non-negative in every variant.
     let constant =
         "(a):\n    i = cuda.grid(1)\n    while i < 1000:\n        a[i] = 1.0\n        i += cuda.gridsize(1)\n";

@@ -124,6 +124,9 @@ fn folded_compare(f: &Function, k: &InstKind) -> Option<bool> {
     if a == b && f.ty(*a).scalar().is_some_and(|s| s.is_int()) {
         return Some(matches!(op, CmpOp::Eq | CmpOp::Le | CmpOp::Ge));
     }
+    if let Some(c) = extent_against_constant(f, *op, *a, *b) {
+        return Some(c);
+    }
     // Signed only: the constants are int64 patterns, compared as such.
     if !f.ty(*a).scalar().is_some_and(|s| s.is_signed()) {
         return None;
@@ -141,6 +144,52 @@ fn folded_compare(f: &Function, k: &InstKind) -> Option<bool> {
         CmpOp::Gt => x > y,
         CmpOp::Ge => x >= y,
     })
+}
+
+/// A kernel's grid extent (`cuda.gridsize`, `cuda.blockDim.x`, `cuda.gridDim.x`,
+/// `cuda.warpsize`, an element of `cuda.gridsize(2)`, or one of these widened), which is at
+/// least 1, compared with a constant at most 0: `range(cuda.grid(1), n, cuda.gridsize(1))`
+/// tests the sign of its step, and the answer is known.
+fn extent_against_constant(f: &Function, op: CmpOp, a: Value, b: Value) -> Option<bool> {
+    use crate::builtins::{KernelOp, Register};
+    fn extent(f: &Function, v: Value) -> bool {
+        let is = |k: Option<&InstKind>| {
+            matches!(k, Some(InstKind::Builtin(b, _)) if matches!(b.kernel_op(),
+                Some(KernelOp::Gridsize | KernelOp::Register(Register::BlockDim(_) | Register::GridDim(_) | Register::WarpSize))))
+        };
+        let def = |x: Value| f.def_inst(x).map(|d| &d.kind);
+        match def(v) {
+            k @ Some(InstKind::Builtin(..)) => is(k),
+            Some(InstKind::TupleGet(t, _)) => is(def(*t)),
+            Some(InstKind::Cast(_, x)) => {
+                f.ty(v).scalar().is_some_and(|s| s.is_signed() && s.bits() >= 32) && extent(f, *x)
+            }
+            _ => false,
+        }
+    }
+    let int = |v: Value| match f.def_inst(v)?.kind {
+        InstKind::Const(Const::Int(i)) => Some(i),
+        _ => None,
+    };
+    // `x op k` with x >= 1 and k <= 0, the extent on either side.
+    let (op, k) = if extent(f, a) {
+        (op, int(b)?)
+    } else if extent(f, b) {
+        let flipped = match op {
+            CmpOp::Lt => CmpOp::Gt,
+            CmpOp::Le => CmpOp::Ge,
+            CmpOp::Gt => CmpOp::Lt,
+            CmpOp::Ge => CmpOp::Le,
+            o => o,
+        };
+        (flipped, int(a)?)
+    } else {
+        return None;
+    };
+    if k > 0 {
+        return None;
+    }
+    Some(matches!(op, CmpOp::Gt | CmpOp::Ge | CmpOp::Ne))
 }
 
 /// The most reads remembered at a point (see [`Gvn`]'s module doc).
