@@ -212,3 +212,31 @@ def exp_decay_arr(out, x0, rate):
         out[i] = x
         x -= rate * x
     return x
+
+
+# Range tests `0 <= b < n` in their spellings, with indices below, inside and past the range
+# (the host tests them with one unsigned comparison).
+# check: bin_counts(np.array([-0.5, 0.0, 0.25, 0.99, 1.0, 1.5, -3.0, -0.1]), 4) -> ([2, 1, 0, 1], [2, 1, 0, 1], [2, 1, 0, 1])
+@njit
+def bin_counts(x, nbins):
+    a = np.zeros(nbins, np.int64)
+    b = np.zeros(nbins, np.int64)
+    c = np.zeros(nbins, np.int64)
+    for v in x:
+        k = int(v * nbins)
+        if 0 <= k < len(a):
+            a[k] += 1
+        if k >= 0 and k < b.shape[0]:
+            b[k] += 1
+        if -1 < k and k < 4:
+            c[k] += 1
+    return a, b, c
+
+
+# check: in_window(np.array([-2, -1, 0, 3, 4, 5]), 4) -> [False, False, True, True, False, False]
+@njit
+def in_window(ks, n):
+    out = np.zeros(ks.shape[0], np.bool_)
+    for i in range(ks.shape[0]):
+        out[i] = 0 <= ks[i] < n
+    return out

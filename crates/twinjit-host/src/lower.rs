@@ -714,6 +714,53 @@ impl FnLowering<'_, '_> {
 
     /// `x op y` for operands of type `s`, scalars or lanes (then a mask, all ones where it
     /// holds): unsigned conditions for unsigned integers and bools.
+    /// `select(c, a, d)` as the test `0 <= x < n` of an integer `x` against a bound `n` that is
+    /// never negative (a dimension or a constant): `c and a` (`d` is `c`) or `a and c`, one
+    /// side `x >= 0` and the other `x < n`. Then the test is one unsigned `x < n` (a negative
+    /// `x` is a huge unsigned number), as a histogram's `if 0 <= b < nbins` wants.
+    fn range_test(&self, c: Value, a: Value, d: Value) -> Option<(Value, Value)> {
+        if d != c || *self.f.ty(c) != Type::BOOL {
+            return None;
+        }
+        let def = |v: Value| self.f.def_inst(v).map(|i| &i.kind);
+        let int = |v: Value| match def(v) {
+            Some(InstKind::Const(Const::Int(k))) => Some(*k),
+            _ => None,
+        };
+        // `x >= 0` in its spellings.
+        let nonneg_test = |v: Value| match def(v) {
+            Some(InstKind::Compare(CmpOp::Le, z, x)) | Some(InstKind::Compare(CmpOp::Ge, x, z))
+                if int(*z) == Some(0) =>
+            {
+                Some(*x)
+            }
+            Some(InstKind::Compare(CmpOp::Lt, m, x)) | Some(InstKind::Compare(CmpOp::Gt, x, m))
+                if int(*m) == Some(-1) =>
+            {
+                Some(*x)
+            }
+            _ => None,
+        };
+        // `x < n` with `n >= 0`.
+        let below = |v: Value| match def(v) {
+            Some(InstKind::Compare(CmpOp::Lt, x, n)) | Some(InstKind::Compare(CmpOp::Gt, n, x))
+                if matches!(def(*n), Some(InstKind::Dim(..))) || int(*n).is_some_and(|k| k >= 0) =>
+            {
+                Some((*x, *n))
+            }
+            _ => None,
+        };
+        let signed = |v: Value| self.f.ty(v).scalar().is_some_and(|s| s.is_signed());
+        for (lo, hi) in [(c, a), (a, c)] {
+            if let (Some(x), Some((y, n))) = (nonneg_test(lo), below(hi)) {
+                if x == y && signed(x) && self.f.ty(x) == self.f.ty(n) {
+                    return Some((x, n));
+                }
+            }
+        }
+        None
+    }
+
     pub(crate) fn compare(&mut self, op: CmpOp, s: Scalar, x: cl::Value, y: cl::Value) -> cl::Value {
         if s.is_float() {
             // `a > b` is written `b < a` (the same for NaN): Cranelift turns
@@ -809,6 +856,11 @@ impl FnLowering<'_, '_> {
             InstKind::Cast(to, a) => {
                 let x = self.one(*a);
                 one(self.cast(x, self.scalar(*a), *to))
+            }
+            InstKind::Select(c, a, d) if self.range_test(*c, *a, *d).is_some() => {
+                let (x, n) = self.range_test(*c, *a, *d).expect("checked");
+                let (x, n) = (self.one(x), self.one(n));
+                one(self.b.ins().icmp(IntCC::UnsignedLessThan, x, n))
             }
             InstKind::Select(c, a, d) => {
                 let cond = self.one(*c);
