@@ -147,7 +147,7 @@ fn folded_compare(f: &Function, k: &InstKind) -> Option<bool> {
 }
 
 /// A kernel's grid extent (`cuda.gridsize`, `cuda.blockDim.x`, `cuda.gridDim.x`,
-/// `cuda.warpsize`, an element of `cuda.gridsize(2)`, or one of these widened), which is at
+/// `cuda.warpsize`, an element of `cuda.gridsize(2)`, or one of these as an `int64`), which is at
 /// least 1, compared with a constant at most 0: `range(cuda.grid(1), n, cuda.gridsize(1))`
 /// tests the sign of its step, and the answer is known.
 fn extent_against_constant(f: &Function, op: CmpOp, a: Value, b: Value) -> Option<bool> {
@@ -161,9 +161,8 @@ fn extent_against_constant(f: &Function, op: CmpOp, a: Value, b: Value) -> Optio
         match def(v) {
             k @ Some(InstKind::Builtin(..)) => is(k),
             Some(InstKind::TupleGet(t, _)) => is(def(*t)),
-            Some(InstKind::Cast(_, x)) => {
-                f.ty(v).scalar().is_some_and(|s| s.is_signed() && s.bits() >= 32) && extent(f, *x)
-            }
+            // (Only widened: `cuda.gridsize(1)` can pass 2^31, so an `int32` of it may wrap.)
+            Some(InstKind::Cast(_, x)) => *f.ty(v) == crate::types::Type::I64 && extent(f, *x),
             _ => false,
         }
     }
