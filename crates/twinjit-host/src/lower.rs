@@ -712,8 +712,6 @@ impl FnLowering<'_, '_> {
         Ok(())
     }
 
-    /// `x op y` for operands of type `s`, scalars or lanes (then a mask, all ones where it
-    /// holds): unsigned conditions for unsigned integers and bools.
     /// `select(c, a, d)` as the test `0 <= x < n` of an integer `x` against a bound `n` that is
     /// never negative (a dimension or a constant): `c and a` (`d` is `c`) or `a and c`, one
     /// side `x >= 0` and the other `x < n`. Then the test is one unsigned `x < n` (a negative
@@ -761,6 +759,8 @@ impl FnLowering<'_, '_> {
         None
     }
 
+    /// `x op y` for operands of type `s`, scalars or lanes (then a mask, all ones where it
+    /// holds): unsigned conditions for unsigned integers and bools.
     pub(crate) fn compare(&mut self, op: CmpOp, s: Scalar, x: cl::Value, y: cl::Value) -> cl::Value {
         if s.is_float() {
             // `a > b` is written `b < a` (the same for NaN): Cranelift turns
@@ -857,12 +857,11 @@ impl FnLowering<'_, '_> {
                 let x = self.one(*a);
                 one(self.cast(x, self.scalar(*a), *to))
             }
-            InstKind::Select(c, a, d) if self.range_test(*c, *a, *d).is_some() => {
-                let (x, n) = self.range_test(*c, *a, *d).expect("checked");
-                let (x, n) = (self.one(x), self.one(n));
-                one(self.b.ins().icmp(IntCC::UnsignedLessThan, x, n))
-            }
             InstKind::Select(c, a, d) => {
+                if let Some((x, n)) = self.range_test(*c, *a, *d) {
+                    let (x, n) = (self.one(x), self.one(n));
+                    return Ok(one(self.b.ins().icmp(IntCC::UnsignedLessThan, x, n)));
+                }
                 let cond = self.one(*c);
                 let (xs, ys) = (self.get(*a), self.get(*d));
                 xs.iter().zip(ys.iter()).map(|(x, y)| self.b.ins().select(cond, *x, *y)).collect()

@@ -95,10 +95,10 @@ impl Facts<'_> {
         }
     }
 
-    /// `a` is `p + s` with `s` non-negative and small, computed where `p < n` holds for a small
-    /// `n` (the relations of its block, `rels`): the step of a counter that stays below a small
-    /// bound, whose sum cannot wrap (`i += cuda.gridsize(1)` under `while i < n`).
-    fn small_step(&self, a: Value, p: Value, rels: &[Rel]) -> bool {
+    /// `a` is `p + s` with `s` non-negative and small, passed from block `from` where `p < n`
+    /// holds for a small `n`: the step of a counter that stays below a small bound, whose sum
+    /// cannot wrap (`i += cuda.gridsize(1)` under `while i < n`).
+    fn small_step(&self, a: Value, p: Value, from: Block) -> bool {
         let Some(InstKind::Binary(BinaryOp::Add, x, y)) = self.f.def_inst(a).map(|d| &d.kind) else { return false };
         let s = if *x == p {
             *y
@@ -109,7 +109,7 @@ impl Facts<'_> {
         };
         self.is_nonneg(s)
             && self.small(s)
-            && rels.iter().any(|r| matches!(r, Rel::Lt(q, n) if *q == p && self.small(*n)))
+            && self.rels_at(from).iter().any(|r| matches!(r, Rel::Lt(q, n) if *q == p && self.small(*n)))
     }
 
     fn is_positive(&self, v: Value) -> bool {
@@ -393,7 +393,7 @@ fn run(f: &mut Function, small_dims: bool) -> bool {
                             || matches!(f.def_inst(a).map(|d| &d.kind),
                                     Some(InstKind::Binary(BinaryOp::Add, x, c))
                                         if *x == p && facts.const_int(*c).is_some_and(|k| (0..=1 << 32).contains(&k)))
-                            || facts.small_step(a, p, &facts.rels_at(pb))
+                            || facts.small_step(a, p, pb)
                     };
                     preds[b.index()].iter().all(|&pb| {
                         f.blocks[pb.index()].succs().iter().filter(|t| t.block == b).all(|t| ok(t.args[k], pb))

@@ -9,9 +9,9 @@
 //! [`MAX_BLOCKS`] blocks). It may take arrays and read and write their elements when it and
 //! its caller check bounds alike (the accesses are expanded with the caller's choice after
 //! inlining, so a callee compiled with `boundscheck=False` into a checking caller, or the
-//! reverse, stays a call). Its blocks are copied into the caller
-//! at the call, `return v` becoming a jump to the code after the call with `v`; a `raise` in
-//! it stays a `raise` (its span is the callee's line, as the error's location was before).
+//! reverse, stays a call). Its blocks are copied into the caller at the call, `return v`
+//! becoming a jump to the code after the call with `v`; a `raise` in it stays a `raise` (its
+//! span is the callee's line, as the error's location was before).
 //! The callee stays in the program for its other callers. A callee with a `try` body is not
 //! inlined; a call inlined into one gives its blocks the call's unwind edge.
 //!
@@ -33,7 +33,7 @@ pub const MAX_BLOCKS: usize = 12;
 /// helper: the ufunc's loop then calls neither), so inlining repeats, bottom-up, a level a round.
 pub const MAX_ROUNDS: usize = 4;
 
-/// Inlines every call of a small leaf function of numbers in `program`, again while a round
+/// Inlines every call of a small leaf function (see the module doc) in `program`, again while a round
 /// made new leaves (at most [`MAX_ROUNDS`] rounds); returns how many calls it inlined.
 /// `boundscheck_for(source_name)` is each function's bounds-checking choice.
 pub fn inline_leaves(program: &mut TypedProgram, boundscheck_for: &dyn Fn(&str) -> bool) -> usize {
@@ -50,7 +50,7 @@ pub fn inline_leaves(program: &mut TypedProgram, boundscheck_for: &dyn Fn(&str) 
 
 /// One round: every call of a function that is a small leaf now.
 fn inline_round(program: &mut TypedProgram, boundscheck_for: &dyn Fn(&str) -> bool) -> usize {
-    // Each leaf, whether it touches arrays, and its bounds-checking choice.
+    // Each leaf, with its bounds-checking choice if it takes arrays.
     let leaves: HashMap<String, (Function, Option<bool>)> = program
         .functions
         .iter()
@@ -96,7 +96,7 @@ fn inline_round(program: &mut TypedProgram, boundscheck_for: &dyn Fn(&str) -> bo
     n
 }
 
-/// Whether `f` may be copied into its callers: `None` if not, else whether it touches arrays
+/// Whether `f` may be copied into its callers: `None` if not, else whether it takes arrays
 /// (then only callers that check bounds as it does may inline it).
 fn inlinable(f: &Function) -> Option<bool> {
     let blocks = f.reverse_postorder();
@@ -111,29 +111,18 @@ fn inlinable(f: &Function) -> Option<bool> {
     if !shape_ok {
         return None;
     }
-    let mut memory = f.params().iter().any(|p| matches!(f.ty(*p), Type::Array(_)));
     for b in &blocks {
         for i in &f.blocks[b.index()].insts {
             let d = &f.insts[i.index()];
-            let k = &d.kind;
-            if matches!(k, InstKind::Call(..) | InstKind::ParallelFor(..)) {
-                return None;
-            }
-            let calls = matches!(k, InstKind::Builtin(b, _) if b.info().typing == crate::builtins::Typing::CallValue || b.info().typing == crate::builtins::Typing::UserUfunc);
+            let calls = matches!(d.kind, InstKind::Call(..) | InstKind::ParallelFor(..))
+                || matches!(&d.kind, InstKind::Builtin(b, _) if b.info().typing == crate::builtins::Typing::CallValue || b.info().typing == crate::builtins::Typing::UserUfunc);
             if calls || !d.result.is_none_or(|r| number(f.ty(r)) || *f.ty(r) == Type::None) {
                 return None;
             }
-            memory |= matches!(
-                k,
-                InstKind::GetItem(..)
-                    | InstKind::SetItem(..)
-                    | InstKind::Load(..)
-                    | InstKind::Store(..)
-                    | InstKind::CheckIndex(..)
-            );
         }
     }
-    Some(memory)
+    // Every value it makes is a number, so the only memory it can touch is its arguments'.
+    Some(f.params().iter().any(|p| matches!(f.ty(*p), Type::Array(_))))
 }
 
 /// Replaces the call at `f.blocks[b].insts[at]` by a copy of the callee's body; returns the
@@ -148,7 +137,7 @@ fn inline_at(
     let call = f.blocks[b.index()].insts[at];
     let InstKind::Call(name, args) = f.insts[call.index()].kind.clone() else { unreachable!("a call") };
     let span = f.insts[call.index()].span;
-    let result = f.insts[call.index()].result.expect("a call of a function returning a number has a result");
+    let result = f.insts[call.index()].result.expect("a call of a function returning a number or nothing has a result");
     let callee = &leaves[&name].0;
     // The code after the call moves to `cont`, which receives the result.
     let cont = f.add_block();

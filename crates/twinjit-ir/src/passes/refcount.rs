@@ -4,9 +4,10 @@
 //! The ownership rules (ARCHITECTURE.md, "Memory model"): every value that holds arrays (an
 //! array, or a tuple with arrays inside) owns one reference per array, except the function's
 //! parameters, views of them, and `cuda.shared/local.array` results, which are borrowed (the
-//! caller, or the launch, keeps them alive for the whole call). A fresh result (`newarray`, a call's result)
-//! arrives with its reference; a result that aliases an operand (`view`, `tupleget`, `select`,
-//! `tuple`, `listget` of an element that holds references) gets one `incref`. Lists are counted
+//! caller, or the launch, keeps them alive for the whole call). A fresh result (`newarray`, a
+//! call's result) arrives with its reference; a result that aliases an operand (`view`,
+//! `tupleget`, `select`, `tuple`, `listget` of an element that holds references) gets one
+//! `incref`. Lists are counted
 //! like arrays; a list holds its own reference to what each element holds (`listset` and
 //! `listresize` count those themselves). Operands are borrowed by every instruction; only terminators
 //! consume: `return v` hands one reference to the caller, a jump hands one to each block
@@ -62,22 +63,19 @@ impl Pass for Refcount {
         // parameter's buffer alive for the whole call (a gufunc's row of its argument, a
         // helper's slice). Where it outlives the call (returned, passed to a block parameter,
         // put in a tuple or list) it gets its reference there, as a parameter does.
+        // (One walk in reverse post-order: a view's base is defined before it.)
+        let rpo = f.reverse_postorder();
         let mut of_params: HashSet<Value> = f.params().iter().copied().collect();
-        loop {
-            let before = of_params.len();
-            for d in &f.insts {
-                if let (InstKind::View { base, .. }, Some(r)) = (&d.kind, d.result) {
+        for &b in &rpo {
+            for &i in &f.blocks[b.index()].insts {
+                if let (InstKind::View { base, .. }, Some(r)) = (&f.insts[i.index()].kind, f.insts[i.index()].result) {
                     if of_params.contains(base) {
                         of_params.insert(r);
                     }
                 }
             }
-            if of_params.len() == before {
-                break;
-            }
         }
         borrowed.extend(of_params);
-        let rpo = f.reverse_postorder();
         let liveness = Liveness::new(f, &rpo, |v| f.ty(v).holds_array());
         let mut changed = false;
         for &b in &rpo {
