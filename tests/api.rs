@@ -709,6 +709,12 @@ def total(x, res):
     let mut out2 = [0.0f64; 2];
     let twinjit::Ignored = hyp.call((&[0.0f64, 3.0][..], 4.0f64, &mut out2[..])).unwrap();
     assert_eq!(out2, [4.0, 5.0]);
+    // `out=` over memory not yet initialised: the ufunc writes every element.
+    let mut spare: Vec<f64> = Vec::with_capacity(3);
+    let arg = unsafe { ArgValue::array_uninit_mut(&mut spare.spare_capacity_mut()[..3]) };
+    let twinjit::Ignored = hyp.call((&[3.0f64, 0.0, 8.0][..], &[4.0f64, 2.0, 6.0][..], arg)).unwrap();
+    unsafe { spare.set_len(3) };
+    assert_eq!(spare, [5.0, 2.0, 10.0]);
     // An ignored result that compiled code allocated is freed.
     let before = twinjit::memory::stats();
     let twinjit::Ignored = hyp.call((&[1.0f64, 2.0][..], 0.0f64)).unwrap();

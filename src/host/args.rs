@@ -80,6 +80,18 @@ impl<'a> ArgValue<'a> {
         Self::shaped(data.as_ptr() as *mut T, data.len(), shape, false)
     }
 
+    /// A writable 1-D array over memory not yet initialised: the output of a function that
+    /// writes every element before it reads any (a `@vectorize` ufunc's `out`, a batch loop), so
+    /// the caller need not fill the buffer first (a whole pass over memory for a large output).
+    ///
+    /// # Safety
+    /// Only for a host function (compiled code, never the reference interpreter, which reads
+    /// its arguments in). The caller may treat an element as initialised only once the call has
+    /// returned `Ok` and the function is known to have written that element.
+    pub unsafe fn array_uninit_mut<T: Element>(data: &'a mut [std::mem::MaybeUninit<T>]) -> ArgValue<'a> {
+        ArgValue::Array(ArrayArg::from_slice(data.as_mut_ptr() as *mut T, data.len(), true))
+    }
+
     /// A writable Fortran-ordered array of `shape` over `data` (the first index varies
     /// fastest): an any-layout view, as NumPy passes a Fortran array to Numba.
     pub fn array_fortran_mut<T: Element>(data: &'a mut [T], shape: &[usize]) -> ArgValue<'a> {

@@ -190,8 +190,9 @@ pub(crate) fn value_to_scalar(v: Value, dt: &DataType) -> Result<ScalarValue> {
     }
 }
 
-/// Runs `fill` on a zeroed buffer of `len` elements of Arrow type `dt` (passed to compiled code
-/// as `out`), then makes the Arrow array of it with `nulls`. With `scatter`, the buffer holds
+/// Runs `fill` on a buffer of `len` elements of Arrow type `dt` (passed to compiled code as
+/// `out`, which must write every element: numbers are not zeroed first), then makes the Arrow
+/// array of it with `nulls`. With `scatter`, the buffer holds
 /// only the valid rows, which are spread to their places in an array of `scatter`'s length.
 pub(crate) fn build_output(
     dt: &DataType,
@@ -213,8 +214,13 @@ pub(crate) fn build_output(
                     Arc::new(BooleanArray::new(BooleanBuffer::from(&out[..]), nulls)) as ArrayRef
                 }
                 $(DataType::$dt => {
-                    let mut out = vec![<<$t as ArrowPrimitiveType>::Native>::default(); len];
-                    fill((&mut out[..]).into_arg())?;
+                    let mut out = Vec::<<$t as ArrowPrimitiveType>::Native>::with_capacity(len);
+                    // The batch loop is a ufunc called with `out=`: it writes every element of
+                    // `out`, so the buffer is not zeroed first (that was a pass over the output).
+                    // SAFETY: a host function (compiled code) fills the spare capacity, and the
+                    // length is set only after it returned without an error.
+                    fill(unsafe { ArgValue::array_uninit_mut(&mut out.spare_capacity_mut()[..len]) })?;
+                    unsafe { out.set_len(len) };
                     let out = match scatter {
                         Some((full, n)) => spread(&out, full, n, Default::default()),
                         None => out,
