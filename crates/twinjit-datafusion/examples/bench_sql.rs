@@ -7,7 +7,9 @@
 //! - (c) both against hand-written Rust UDFs doing the same arithmetic;
 //! - (d) an `@njit` aggregate (`rms`) against `sqrt(avg(x * x))` per group.
 //!
-//!     cargo run --release -p twinjit-datafusion --example bench_sql [ROWS] [REPS]
+//!     cargo run --release -p twinjit-datafusion --example bench_sql [ROWS] [REPS] [ONLY]
+//!
+//! ONLY (e.g. `d` or `ab`) runs only the comparisons of those letters.
 
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, Float64Array, Int32Array, RecordBatch};
 use datafusion::arrow::datatypes::{DataType, Float64Type};
@@ -123,6 +125,8 @@ fn median(v: &mut [f64]) -> f64 {
 async fn main() {
     let rows: usize = std::env::args().nth(1).map(|a| a.parse().unwrap()).unwrap_or(10_000_000);
     let reps: usize = std::env::args().nth(2).map(|a| a.parse().unwrap()).unwrap_or(7);
+    let only = std::env::args().nth(3).unwrap_or_else(|| "abd".into());
+    let wanted = |title: &str| title.chars().nth(1).is_some_and(|c| only.contains(c));
     let path = std::env::temp_dir().join(format!("twinjit-bench-sql-{rows}.parquet"));
     let data = table(rows);
     if !path.exists() {
@@ -167,10 +171,13 @@ async fn main() {
     ];
     println!("rows: {rows}, repetitions: {reps} (median), threads: DataFusion's default ({})", num_threads());
     for table in ["pq", "mem"] {
-        for (title, variants) in &groups {
+        for (title, variants) in groups.iter().filter(|g| wanted(g.0)) {
             let sqls: Vec<String> = variants.iter().map(|(_, e)| format!("SELECT {e} AS v FROM {table}")).collect();
             report(&ctx, &format!("{title}, {}", source(table)), variants.iter().map(|v| v.0).collect(), sqls, reps)
                 .await;
+        }
+        if !wanted("(d)") {
+            continue;
         }
         let sqls = vec![
             format!("SELECT rms(a) AS v FROM {table} GROUP BY k ORDER BY k"),

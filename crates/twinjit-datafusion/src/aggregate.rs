@@ -270,7 +270,13 @@ where
     fn state(&mut self, emit_to: EmitTo) -> Result<Vec<ArrayRef>> {
         let groups = emit_to.take_needed(&mut self.groups);
         let lengths: Vec<usize> = groups.iter().map(Vec::len).collect();
-        let values: Vec<T::Native> = groups.into_iter().flatten().collect();
+        // One exact allocation and a copy per group (a flattening iterator grows the vector
+        // as it goes and copies element by element).
+        let mut values: Vec<T::Native> = Vec::with_capacity(lengths.iter().sum());
+        for g in &groups {
+            values.extend_from_slice(g);
+        }
+        drop(groups);
         let values = PrimitiveArray::<T>::new(values.into(), None);
         let item = Arc::new(Field::new_list_field(T::DATA_TYPE, true));
         let list = ListArray::new(item, OffsetBuffer::from_lengths(lengths), Arc::new(values), None);
