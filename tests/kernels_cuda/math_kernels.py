@@ -116,3 +116,12 @@ def rotate_f32(x, y, angle, ox, oy):
         s = math.sin(angle)
         ox[i] = c * x[i] - s * y[i]
         oy[i] = s * x[i] + c * y[i]
+
+
+# IEEE remainder: the quotient rounds to nearest, ties to even (5.5 / 1.0 -> 6, so -0.5).
+# check: remainders[1, 8](np.array([5.5, 4.5, -7.0, 10.0, 1e10, 0.75]), np.array([1.0, 1.0, 3.0, 4.0, 3.0, 0.5]), np.zeros(6)) -> None ; arg2 == [-0.5, 0.5, -1.0, 2.0, 1.0, -0.25]
+@cuda.jit
+def remainders(x, y, r):
+    i = cuda.grid(1)
+    if i < x.size:
+        r[i] = math.remainder(x[i], y[i])

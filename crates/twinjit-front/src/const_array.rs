@@ -7,16 +7,22 @@
 //! first two elements, `linspace`'s step and exact last element), and refuses the rest at the
 //! read, as for any other global it cannot evaluate.
 //!
-//! Forms: `np.array` / `np.asarray` / `np.ascontiguousarray` of nested lists and tuples of
-//! constants, `np.zeros ones empty full arange linspace eye identity`, each with `dtype=`, and
-//! on their results `.reshape(...)`, `.astype(dtype)`, `.copy()`, `.ravel()`, `.flatten()`
-//! and `.T`. Elements are booleans, integers, floats and complex numbers.
+//! Forms: `np.array` / `np.asarray` / `np.ascontiguousarray` / `np.asfortranarray` of nested
+//! lists and tuples of constants or of another of these forms, `np.zeros ones empty full
+//! arange linspace eye identity`, each with `dtype=`, and on their results `.reshape(...)`,
+//! `.astype(dtype)`, `.copy()`, `.ravel()`, `.flatten()` and `.T`; arithmetic (`+ - * / // %
+//! **`, unary `-`) between them, module-level arrays and Python numbers, and basic indexing
+//! with integers and slices (`ops.rs`). Elements are booleans, integers, floats and complex
+//! numbers. Every frozen array is C-ordered: `np.asfortranarray` gives the same elements (what
+//! indexing reads), not Fortran strides.
 
 use crate::const_eval::{eval, ConstValue, Scope};
 use crate::env::{dtype_name, dtype_string, qualified, Env, Global};
 use crate::globals::ModuleNames;
 use ruff_python_ast::{self as ast, Expr};
 use twinjit_ir::{Const, ConstArray, Scalar};
+
+mod ops;
 
 /// The largest frozen array, in bytes (it is copied into every program that reads it).
 pub(crate) const MAX_BYTES: usize = 16 << 20;
@@ -71,7 +77,93 @@ fn build(e: &Expr, env: &Env) -> Result<Option<Nd>, String> {
             Some(inner) => Ok(Some(transpose(inner))),
             None => Ok(None),
         },
+        // A module-level array frozen above.
+        Expr::Name(n) => match env.get(n.id.as_str()) {
+            Some(Global::Array(a)) => Ok(Some(from_frozen(a))),
+            _ => Ok(None),
+        },
+        Expr::BinOp(b) => {
+            let (l, r) = (operand(&b.left, env)?, operand(&b.right, env)?);
+            match (l, r) {
+                (Some(l), Some(r)) if matches!(l, ops::Operand::Array(_)) || matches!(r, ops::Operand::Array(_)) => {
+                    ops::binary(b.op, l, r).map(Some)
+                }
+                _ => Ok(None),
+            }
+        }
+        Expr::UnaryOp(u) if matches!(u.op, ast::UnaryOp::USub | ast::UnaryOp::UAdd) => match build(&u.operand, env)? {
+            Some(a) => ops::negate(a, u.op == ast::UnaryOp::USub).map(Some),
+            None => Ok(None),
+        },
+        Expr::Subscript(s) => match build(&s.value, env)? {
+            Some(a) => {
+                let items: Vec<&Expr> = match &*s.slice {
+                    Expr::Tuple(t) => t.elts.iter().collect(),
+                    one => vec![one],
+                };
+                let ix = items.into_iter().map(|x| index_item(x, env)).collect::<Result<Vec<_>, _>>()?;
+                ops::index(a, &ix).map(Some)
+            }
+            None => Ok(None),
+        },
         _ => Ok(None),
+    }
+}
+
+/// An operand of array arithmetic: an array this module can compute, or a Python number;
+/// `None` for anything else.
+fn operand(e: &Expr, env: &Env) -> Result<Option<ops::Operand>, String> {
+    if let Some(a) = build(e, env)? {
+        return Ok(Some(ops::Operand::Array(a)));
+    }
+    Ok(match eval(e, Scope::Module(&ModuleNames(env))) {
+        Ok(v @ (ConstValue::Int(_) | ConstValue::Float(_) | ConstValue::Bool(_) | ConstValue::Complex(..))) => {
+            Some(ops::Operand::Number(scalar(&v)?))
+        }
+        _ => None,
+    })
+}
+
+/// One item of a subscript: an integer, or a slice of constant integers.
+fn index_item(e: &Expr, env: &Env) -> Result<ops::Index, String> {
+    let bound = |b: &Option<Box<Expr>>| -> Result<Option<i64>, String> {
+        match b.as_deref() {
+            None | Some(Expr::NoneLiteral(_)) => Ok(None),
+            Some(x) => int_arg(x, env, "a slice bound").map(Some),
+        }
+    };
+    match e {
+        Expr::Slice(s) => Ok(ops::Index::Slice(bound(&s.lower)?, bound(&s.upper)?, bound(&s.step)?)),
+        e => int_arg(e, env, "an index")
+            .map(ops::Index::At)
+            .map_err(|_| "an index that is not an integer or a slice".into()),
+    }
+}
+
+/// A frozen array's elements, to compute with.
+fn from_frozen(a: &ConstArray) -> Nd {
+    let parts = a.parts();
+    let elems = if a.dtype.is_complex() {
+        parts.chunks_exact(2).map(|p| Elem::Complex(part(p[0]), part(p[1]))).collect()
+    } else {
+        parts.into_iter().map(Elem::Real).collect()
+    };
+    Nd { dtype: a.dtype, shape: a.shape.clone(), elems }
+}
+
+fn part(c: Const) -> f64 {
+    match c {
+        Const::Float(x) => x,
+        Const::Int(i) => i as f64,
+        Const::Bool(b) => f64::from(u8::from(b)),
+        Const::None => 0.0,
+    }
+}
+
+impl Nd {
+    /// C strides, in elements.
+    fn strides(&self) -> Vec<i64> {
+        (0..self.shape.len()).map(|k| self.shape[k + 1..].iter().product()).collect()
     }
 }
 
@@ -315,9 +407,14 @@ fn flatten(t: &ConstValue) -> Result<(Vec<i64>, Vec<Elem>), String> {
 
 fn constructor(f: &str, c: &ast::ExprCall, env: &Env) -> Result<Option<Nd>, String> {
     let nd = match f {
-        "array" | "asarray" | "ascontiguousarray" => {
+        "array" | "asarray" | "ascontiguousarray" | "asfortranarray" => {
             let a = bind(c, f, &["object", "dtype"])?;
             let Some(obj) = a[0] else { return Err(format!("np.{f}() without an object")) };
+            if let Some(inner) = build(obj, env)? {
+                // A copy (or the array itself), cast as `astype` casts.
+                let dtype = dtype_arg(a[1], env)?.unwrap_or(inner.dtype);
+                return with_dtype(inner.elems, inner.shape, Some(dtype), true).map(Some);
+            }
             let (shape, elems) = flatten(&tree(obj, env)?)?;
             with_dtype(elems, shape, dtype_arg(a[1], env)?, false)?
         }

@@ -69,6 +69,16 @@ fn classify(e: &Expr, env: &Env) -> Kind {
     }
 }
 
+/// Whether `e` is a decorator twinjit compiles (`njit`, `jit(...)`, `cuda.jit(device=True)`,
+/// `vectorize([...])`, ...), read as the decorator's callee is.
+pub(crate) fn is_jit_decorator(e: &Expr, env: &Env) -> bool {
+    let callee = match e {
+        Expr::Call(c) => &*c.func,
+        other => other,
+    };
+    matches!(classify(callee, env), Kind::Jit(_))
+}
+
 /// Reads the decorators of `fd`.
 pub(crate) fn read_decorators(
     fd: &ast::StmtFunctionDef,

@@ -22,6 +22,7 @@ const ARRAY_BUILDERS: &[&str] = &[
     "array",
     "asarray",
     "ascontiguousarray",
+    "asfortranarray",
     "zeros",
     "ones",
     "empty",
@@ -323,6 +324,14 @@ impl Globals<'_> {
                     }
                 }
                 // A method of an array constructor's result: `np.arange(12).reshape(3, 4)`.
+                match crate::const_array::eval_array(name, value, env) {
+                    Ok(Some(a)) => return Ok(Global::Array(std::sync::Arc::new(a))),
+                    Err(why) => return unfrozen(UnfrozenWhy::Array(snippet(self.text, value.range()), Some(why))),
+                    Ok(None) => {}
+                }
+            }
+            // Arithmetic and indexing on arrays: `np.arange(10) / 2.0`, `W[::-1]`, `-W`.
+            Expr::BinOp(_) | Expr::UnaryOp(_) | Expr::Subscript(_) => {
                 match crate::const_array::eval_array(name, value, env) {
                     Ok(Some(a)) => return Ok(Global::Array(std::sync::Arc::new(a))),
                     Err(why) => return unfrozen(UnfrozenWhy::Array(snippet(self.text, value.range()), Some(why))),

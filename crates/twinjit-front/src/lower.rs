@@ -907,8 +907,8 @@ impl Lower<'_> {
                     None => format!("global `{id}` (assigned at {at}) is a NumPy array (`{f}`) that twinjit cannot compute"),
                 },
                 "twinjit freezes module-level arrays built from constants by np.array, np.zeros, np.ones, np.full, \
-                 np.arange, np.linspace, np.eye and np.identity (with .reshape, .astype, .T); pass other arrays as \
-                 arguments"
+                 np.arange, np.linspace, np.eye and np.identity (with .reshape, .astype, .T, arithmetic and \
+                 slicing); pass other arrays as arguments"
                     .to_string(),
             ),
             UnfrozenWhy::Str => (

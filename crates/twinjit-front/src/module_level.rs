@@ -11,7 +11,8 @@ use crate::imports;
 use crate::lower::lower_function;
 use crate::params::Params;
 use crate::span;
-use ruff_python_ast::{self as ast, Stmt};
+use ruff_python_ast::{self as ast, Expr, Stmt};
+use ruff_text_size::Ranged;
 use twinjit_diag::{Diagnostic, FileId};
 use twinjit_ir::{Module, RefusedFunction};
 
@@ -40,6 +41,8 @@ pub(crate) fn lower(
         }
     };
     let body = &parsed.syntax().body;
+    let rewritten = wrapped_defs(body);
+    let body: &[Stmt] = rewritten.as_deref().unwrap_or(body);
     let mut diags = Vec::new();
     let mut env = Env::new();
     let globals = Globals { bindings: Bindings::of(body), file, file_name, text };
@@ -194,6 +197,95 @@ fn plain_njit_attrs() -> twinjit_ir::FunctionAttrs {
         error_model: twinjit_ir::ErrorModel::Python,
         decorator: "njit(pyfunc)".into(),
     }
+}
+
+/// Numba's decorators called on a module-level plain `def` defined above, as Numba's users
+/// wrap a Python function: `fast = njit(pyfunc)`, `fast = njit("f8(f8)", cache=True)(pyfunc)`,
+/// `fast = njit(pyfunc, fastmath=True)`, `dev = cuda.jit(device=True)(pyfunc)`. Each assignment
+/// becomes the `def` so decorated and named as the assignment's target, where the assignment
+/// is; the plain `def` stays plain (and `f = njit(f)` replaces it, as Python rebinds `f`). The
+/// body keeps its source locations, so its errors point into the plain `def`. `None` when the
+/// module has no such assignment.
+fn wrapped_defs(body: &[Stmt]) -> Option<Vec<Stmt>> {
+    let mut env = Env::new();
+    // Plain `def`s by name, as bound at this point of the module: their index in `body`.
+    let mut plain: hashbrown::HashMap<&str, usize> = hashbrown::HashMap::new();
+    let mut replace: Vec<(usize, ast::StmtFunctionDef)> = Vec::new();
+    let mut dropped: Vec<usize> = Vec::new();
+    for (i, stmt) in body.iter().enumerate() {
+        match stmt {
+            Stmt::Import(imp) => imports::import(imp, &mut env),
+            Stmt::ImportFrom(imp) => imports::import_from(imp, &mut env),
+            Stmt::FunctionDef(fd) => {
+                if fd.decorator_list.is_empty() {
+                    plain.insert(fd.name.id.as_str(), i);
+                } else {
+                    plain.remove(fd.name.id.as_str());
+                }
+            }
+            Stmt::Assign(a) => {
+                let wrapped = match (&a.targets[..], &*a.value) {
+                    ([Expr::Name(target)], Expr::Call(call)) => {
+                        wrapping(call, &env).and_then(|(decorator, f)| plain.get(f).map(|&j| (target, decorator, j)))
+                    }
+                    _ => None,
+                };
+                if let Some((target, decorator, j)) = wrapped {
+                    let Stmt::FunctionDef(fd) = &body[j] else { continue };
+                    let mut def = fd.clone();
+                    def.name.id = target.id.clone();
+                    def.decorator_list = vec![ast::Decorator {
+                        range: decorator.range(),
+                        node_index: Default::default(),
+                        expression: decorator,
+                    }];
+                    if target.id == fd.name.id {
+                        dropped.push(j);
+                    }
+                    replace.push((i, def));
+                }
+                for t in &a.targets {
+                    if let Expr::Name(n) = t {
+                        plain.remove(n.id.as_str());
+                    }
+                }
+            }
+            other => nested_imports(other, &mut env),
+        }
+    }
+    if replace.is_empty() {
+        return None;
+    }
+    let mut out = Vec::with_capacity(body.len());
+    let mut replace = replace.into_iter().peekable();
+    for (i, stmt) in body.iter().enumerate() {
+        if replace.peek().is_some_and(|(at, _)| *at == i) {
+            let (_, def) = replace.next().unwrap();
+            out.push(Stmt::FunctionDef(def));
+        } else if !dropped.contains(&i) {
+            out.push(stmt.clone());
+        }
+    }
+    Some(out)
+}
+
+/// For a call that applies a JIT decorator to a function's name, the decorator (as it would
+/// be written with `@`) and the name: `njit(f)`, `njit(sig, ...)(f)` and `cuda.jit(...)(f)`
+/// give their callee, `njit(f, fastmath=True)` gives `njit(fastmath=True)`.
+fn wrapping<'a>(call: &'a ast::ExprCall, env: &Env) -> Option<(Expr, &'a str)> {
+    let [Expr::Name(f)] = &call.arguments.args[..] else { return None };
+    if !crate::decorators::is_jit_decorator(&call.func, env) {
+        return None;
+    }
+    if call.arguments.keywords.is_empty() {
+        return Some(((*call.func).clone(), f.id.as_str()));
+    }
+    if matches!(&*call.func, Expr::Call(_)) {
+        return None;
+    }
+    let arguments = ast::Arguments { args: Box::new([]), ..call.arguments.clone() };
+    let decorator = ast::ExprCall { func: call.func.clone(), arguments, ..call.clone() };
+    Some((Expr::Call(decorator), f.id.as_str()))
 }
 
 /// Applies the imports nested in a module-level block (not in functions or classes).

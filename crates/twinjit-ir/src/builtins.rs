@@ -1398,6 +1398,10 @@ builtins! {
     /// `math.nextafter`
     Nextafter = "math.nextafter" ["math.nextafter"] (2, 2) FloatMath,
         binary("nextafter", libm::nextafter, libm::nextafterf);
+    /// `math.remainder`: IEEE 754's remainder (`x - n * y`, `n` the integer nearest `x / y`,
+    /// ties to even), as numba-cuda computes it with libdevice and C's `remainder` does.
+    Remainder = "math.remainder" ["math.remainder"] (2, 2) FloatMath,
+        binary("remainder", libm::remainder, libm::remainderf);
     /// `math.copysign`
     Copysign = "math.copysign" ["math.copysign"] (2, 2) FloatMath, In(I::Copysign);
     /// `math.ldexp(x, n)`

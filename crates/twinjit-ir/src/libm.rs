@@ -50,6 +50,7 @@ libm_safe! {
     hypot(x: f64, y: f64) -> f64; hypotf(x: f32, y: f32) -> f32;
     nextafter(x: f64, y: f64) -> f64; nextafterf(x: f32, y: f32) -> f32;
     fmod(x: f64, y: f64) -> f64; fmodf(x: f32, y: f32) -> f32;
+    remainder(x: f64, y: f64) -> f64; remainderf(x: f32, y: f32) -> f32;
     ldexp(x: f64, n: c_int) -> f64; ldexpf(x: f32, n: c_int) -> f32;
 }
 

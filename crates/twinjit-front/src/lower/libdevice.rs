@@ -69,6 +69,7 @@ const FLOATS: &[(&str, usize, Float)] = &[
     ("log2", 1, Float::Math("log2")),
     ("nextafter", 2, Float::Math("nextafter")),
     ("pow", 2, Float::Math("pow")),
+    ("remainder", 2, Float::Math("remainder")),
     ("rint", 1, Float::Numpy("rint")),
     ("rsqrt", 1, Float::Rsqrt),
     ("sin", 1, Float::Math("sin")),

@@ -1,0 +1,63 @@
+"""Plain Python functions compiled by calling Numba's decorators on them at module level, the
+way a module keeps both versions (`fast = njit(slow)`), adds options
+(`njit(f, fastmath=True)`, `jit(nopython=True)(f)`) or declares signatures
+(`njit("float64(float64[:])")(f)`), and `f = njit(f)` rebinds the name."""
+import math
+import numpy as np
+import numba
+from numba import jit, njit
+
+
+def norm_py(x):
+    s = 0.0
+    for v in x:
+        s += v * v
+    return math.sqrt(s)
+
+
+def clamp_py(v, lo, hi):
+    return min(max(v, lo), hi)
+
+
+def collatz(n):
+    steps = 0
+    while n != 1:
+        n = n // 2 if n % 2 == 0 else 3 * n + 1
+        steps += 1
+    return steps
+
+
+norm = njit(norm_py)
+norm_fast = njit(norm_py, fastmath=True)
+norm_sig = njit("float64(float64[:])")(norm_py)
+clamp = jit(nopython=True)(clamp_py)
+clamp_cached = numba.njit(cache=True)(clamp_py)
+collatz = njit(collatz)
+
+
+@njit
+def clamp_all(x, lo, hi):
+    out = np.empty_like(x)
+    for i in range(x.size):
+        out[i] = clamp(x[i], lo, hi)
+    return out
+
+
+@njit
+def longest_collatz(n):
+    best, arg = 0, 1
+    for k in range(1, n + 1):
+        s = collatz(k)
+        if s > best:
+            best, arg = s, k
+    return arg, best
+
+
+# check: norm(np.array([3.0, 4.0])) -> 5.0
+# check: norm_fast(np.array([1.0, 2.0, 2.0])) -> 3.0
+# check: norm_sig(np.array([6.0, 8.0])) -> 10.0
+# check: clamp(7, 0, 5) -> 5
+# check: clamp_cached(-1.5, -1.0, 1.0) -> -1.0
+# check: clamp_all(np.array([-2.0, 0.5, 3.0]), -1.0, 1.0) -> [-1.0, 0.5, 1.0]
+# check: collatz(27) -> 111
+# check: longest_collatz(30) -> (27, 111)
