@@ -132,3 +132,28 @@ fn launch_facts_specialise_the_kernel() {
     }
     assert_eq!(LaunchFacts::parse("sometimes"), None);
 }
+
+/// `alignment=` of `cuda.shared.array` / `cuda.local.array` (numba-cuda's) reaches the
+/// declaration: `.align 64` in the PTX, `align 32` on the local array's `alloca`; without it
+/// every such array is aligned to 16 bytes. A bad alignment is numba-cuda's ValueError, as a
+/// located compile error.
+#[test]
+fn alignment_of_shared_and_local_arrays() {
+    let src = "import numpy as np\nfrom numba import cuda\n\n\n@cuda.jit\ndef k(x):\n    \
+               s = cuda.shared.array(16, dtype=np.float32, alignment=64)\n    \
+               l = cuda.local.array(4, dtype=np.float64, alignment=32)\n    \
+               d = cuda.shared.array(8, dtype=np.int32)\n    \
+               i = cuda.threadIdx.x\n    s[i] = x[i]\n    l[i % 4] = x[i]\n    d[i % 8] = 1\n    \
+               cuda.syncthreads()\n    x[i] = s[15 - i] + l[0] + d[0]\n";
+    let engine = Engine::new(Target::Ptx { arch: "sm_90".into() }).unwrap();
+    let m = engine.load("align.py", src).unwrap();
+    let ir = m.llvm_ir("k", "void(float64[::1])").unwrap();
+    assert!(ir.contains("[16 x float] undef, align 64"), "{ir}");
+    assert!(ir.contains("alloca [4 x double], align 32"), "{ir}");
+    assert!(ir.contains("[8 x i32] undef, align 16"), "{ir}");
+    let ptx = m.ptx("k", "void(float64[::1])").unwrap().ptx;
+    assert!(ptx.contains(".shared .align 64 .b8"), "{ptx}");
+    let bad = src.replace("alignment=64", "alignment=12");
+    let e = engine.load("align.py", &bad).and_then(|m| m.ptx("k", "void(float64[::1])")).unwrap_err();
+    assert!(e.to_string().contains("the alignment must be a constant power of two, a multiple of 8"), "{e}");
+}

@@ -301,3 +301,17 @@ def reverse_with_local_shape(a, out):
     scratch[0, t] = buf[N - 1 - t]
     scratch[1, t] = 1.0
     out[i] = scratch[0, t] * scratch[1, t]
+
+
+# `alignment=` (numba-cuda's): the arrays start on a 64- and 32-byte boundary.
+# check: aligned_tiles[1, 16](np.arange(16, dtype=np.float32), np.zeros(16, dtype=np.float32)) -> None ; arg1 == [15.0, 16.0, 17.0, 18.0, 19.0, 20.0, 21.0, 22.0, 23.0, 24.0, 25.0, 26.0, 27.0, 28.0, 29.0, 30.0]
+@cuda.jit
+def aligned_tiles(x, out):
+    tile = cuda.shared.array(16, dtype=np.float32, alignment=64)
+    acc = cuda.local.array(2, dtype=np.float64, alignment=32)
+    i = cuda.threadIdx.x
+    tile[i] = x[i]
+    cuda.syncthreads()
+    acc[0] = tile[i]
+    acc[1] = tile[15 - i]
+    out[i] = acc[0] * np.float32(2.0) + acc[1]

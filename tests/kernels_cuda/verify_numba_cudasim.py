@@ -44,6 +44,10 @@ libdevice: the simulator has no `numba.cuda.libdevice`; the script installs one 
 NumPy at libdevice's fixed types (see `_libdevice_module`), so libdevice_math.py's checks use
 inputs with exact results and are also run with --gpu.
 
+`alignment=` of `cuda.shared.array` / `cuda.local.array` (numba-cuda's, newer than the
+simulator): shimmed to check the value and otherwise ignore it, since a simulated thread sees
+no addresses; shared_sync.py's `aligned_tiles` is also run with --gpu.
+
 Warp shuffles and votes: the simulator lacks `cuda.shfl_down_sync`, `shfl_up_sync`,
 `shfl_xor_sync`, `shfl_sync`, `all_sync`, `any_sync`, `eq_sync`, `ballot_sync`, `match_any_sync`,
 `match_all_sync`, `syncwarp` and
@@ -63,6 +67,7 @@ import re
 import sys
 import tempfile
 import threading
+import traceback
 
 GPU = "--gpu" in sys.argv[1:]
 if not GPU:
@@ -275,6 +280,35 @@ if not GPU:
     ]:
         if not hasattr(kernelapi.FakeCUDAModule, _name):
             setattr(kernelapi.FakeCUDAModule, _name, _fn)
+
+    # numba-cuda's `alignment=` of shared and local arrays: the simulator's arrays have no
+    # address a kernel can see, so it only checks the argument as numba-cuda does.
+    _aligned_lock = threading.Lock()
+
+    def _aligned(array):
+        def wrapper(self, shape, dtype, alignment=None):
+            if alignment is not None and (alignment <= 0 or alignment & (alignment - 1) or alignment % 8):
+                raise ValueError(f"bad alignment {alignment}")
+            allocations = getattr(self, "_allocations", None)
+            if allocations is None or shape == 0:
+                return array(self, shape, dtype)
+            # The simulator keys a static shared array by the source line that asks for it,
+            # which would be this wrapper's: key it by the kernel's line instead.
+            key = tuple(traceback.extract_stack(sys._getframe(1), limit=1)[-1])[0:2]
+            with _aligned_lock:
+                if key not in allocations:
+                    before = set(allocations)
+                    res = array(self, shape, dtype)
+                    for k in set(allocations) - before:
+                        del allocations[k]
+                    allocations[key] = res
+                return allocations[key]
+
+        return wrapper
+
+    for _cls in (kernelapi.FakeCUDAShared, kernelapi.FakeCUDALocal):
+        if "alignment" not in _cls.array.__code__.co_varnames:
+            _cls.array = _aligned(_cls.array)
 
 
 # --- checks ---------------------------------------------------------------------------------

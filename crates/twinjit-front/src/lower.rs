@@ -2151,15 +2151,39 @@ impl Lower<'_> {
             [space @ ("shared" | "local"), "array"] => {
                 let mut shape_e = args.first();
                 let mut dtype_e = args.get(1);
+                let mut align_e = args.get(2);
                 for kw in c.arguments.keywords.iter() {
                     match kw.arg.as_ref().map(|a| a.id.as_str()) {
                         Some("shape") => shape_e = Some(&kw.value),
                         Some("dtype") => dtype_e = Some(&kw.value),
+                        Some("alignment") => align_e = Some(&kw.value),
                         _ => {
-                            return self.fail(Diagnostic::error("unknown keyword argument", self.sp(kw.range), "expected shape= or dtype="))
+                            return self.fail(Diagnostic::error(
+                                "unknown keyword argument",
+                                self.sp(kw.range),
+                                "expected shape=, dtype= or alignment=",
+                            ))
                         }
                     }
                 }
+                // numba-cuda's checks of `alignment=`: a positive power of two, a multiple of
+                // the pointer size.
+                let align = match align_e {
+                    None | Some(Expr::NoneLiteral(_)) => 0,
+                    Some(ae) => match self.const_shape(ae).as_deref() {
+                        Some(&[a]) if a > 0 && a & (a - 1) == 0 && a % 8 == 0 && a <= 1 << 16 => a as u32,
+                        _ => {
+                            return self.fail(
+                                Diagnostic::error(
+                                    "the alignment must be a constant power of two, a multiple of 8",
+                                    self.sp(ae.range()),
+                                    "here",
+                                )
+                                .with_hint("numba-cuda raises ValueError for this alignment; write e.g. alignment=16"),
+                            )
+                        }
+                    },
+                };
                 let (Some(se), Some(de)) = (shape_e, dtype_e) else {
                     return self.fail(Diagnostic::error(format!("cuda.{space}.array(shape, dtype) needs both arguments"), span, "here"));
                 };
@@ -2202,7 +2226,11 @@ impl Lower<'_> {
                     }
                     let arr = self.expr(arr);
                     let zero = self.emit(InstKind::Builtin(Builtin::Dtype, vec![arr]), self.sp(de.range()));
-                    let mut vals = vec![zero, self.konst(Const::Int(i64::from(*space != "shared")), span)];
+                    let mut vals = vec![
+                        zero,
+                        self.konst(Const::Int(i64::from(*space != "shared")), span),
+                        self.konst(Const::Int(i64::from(align)), span),
+                    ];
                     for d in shape {
                         vals.push(self.konst(Const::Int(d), span));
                     }
@@ -2210,7 +2238,7 @@ impl Lower<'_> {
                 }
                 let dtype = dtype.expect("a dtype or an array's");
                 let space = if *space == "shared" { AddressSpace::Shared } else { AddressSpace::Local };
-                self.emit(InstKind::AllocArray { space, dtype, shape }, span)
+                self.emit(InstKind::AllocArray { space, dtype, shape, align }, span)
             }
             ["random", draw] if cuda_random::DRAWS.contains(draw) => self.cuda_random_call(draw, args, span),
             ["libdevice", f] => self.libdevice_call(f, args, span),

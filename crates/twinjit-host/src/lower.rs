@@ -1135,7 +1135,7 @@ impl FnLowering<'_, '_> {
                 // No owner: borrowed, like an argument, so never counted or freed.
                 std::iter::once(data).chain(dims).chain(std::iter::once(self.iconst(types::I64, 0))).collect()
             }
-            InstKind::AllocArray { space, dtype, shape } if self.sim.is_some() => {
+            InstKind::AllocArray { space, dtype, shape, .. } if self.sim.is_some() => {
                 self.alloc_array(*space, *dtype, shape, span)?
             }
             InstKind::AllocArray { .. } => {

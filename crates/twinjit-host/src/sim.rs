@@ -483,7 +483,8 @@ impl SimLayout {
         for tf in &program.functions {
             for (k, inst) in tf.func.insts.iter().enumerate() {
                 match &inst.kind {
-                    InstKind::AllocArray { space, dtype, shape } => {
+                    // `alignment=` has nothing to align here: threads see offsets, not addresses.
+                    InstKind::AllocArray { space, dtype, shape, .. } => {
                         let n: i64 = shape.iter().product::<i64>().max(0);
                         let bytes = (n as usize).saturating_mul(dtype.size());
                         if *space == AddressSpace::Shared {

@@ -347,6 +347,9 @@ pub enum InstKind {
         dtype: Scalar,
         /// Shape, fixed at compile time.
         shape: Vec<i64>,
+        /// The alignment `alignment=` asks for, in bytes (a power of two, a multiple of 8);
+        /// 0 when not given. Every such array is aligned to at least 16 bytes.
+        align: u32,
     },
     /// A compiled function of the module as a value (`Type::Function`): no parts; a call of it
     /// is a direct call (`call_value`, rewritten to `call`).

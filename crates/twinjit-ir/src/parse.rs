@@ -653,7 +653,14 @@ fn parse_kind(l: &mut Line, b: &mut Builder, line: usize) -> Result<InstKind, Ir
             let d = l.ident()?;
             let Some(dtype) = Scalar::parse(&d) else { return l.err(format!("bad dtype `{d}`")) };
             l.punct('[')?;
-            InstKind::AllocArray { space, dtype, shape: l.ints_until(']')? }
+            let shape = l.ints_until(']')?;
+            let align = if l.peek() == Some(&Tok::Ident("align".into())) {
+                l.next();
+                l.small_int("alignment")?
+            } else {
+                0
+            };
+            InstKind::AllocArray { space, dtype, shape, align }
         }
         "funcref" => {
             l.punct('@')?;

@@ -203,7 +203,7 @@ fn write_kind(f: &mut fmt::Formatter<'_>, k: &InstKind) -> fmt::Result {
             f.write_str(")")
         }
         InstKind::TupleGet(a, i) => write!(f, "tupleget {a}, {i}"),
-        InstKind::AllocArray { space, dtype, shape } => {
+        InstKind::AllocArray { space, dtype, shape, align } => {
             let sp = match space {
                 AddressSpace::Shared => "shared",
                 AddressSpace::Local => "local",
@@ -215,7 +215,11 @@ fn write_kind(f: &mut fmt::Formatter<'_>, k: &InstKind) -> fmt::Result {
                 }
                 write!(f, "{d}")?;
             }
-            f.write_str("]")
+            f.write_str("]")?;
+            if *align != 0 {
+                write!(f, " align {align}")?;
+            }
+            Ok(())
         }
         InstKind::FuncRef(name) => write!(f, "funcref @{name}"),
         InstKind::ConstArray(c) => {

@@ -806,7 +806,8 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
         Typing::NoResult => Type::None,
         Typing::KernelArrayLike => Type::Array(ArrayType {
             dtype: scalar(0)?,
-            ndim: (args.len() - 2) as u8,
+            // [dtype's zero, space, alignment, dims...]
+            ndim: (args.len() - 3) as u8,
             layout: crate::types::Layout::C,
         }),
         Typing::GridSync => {

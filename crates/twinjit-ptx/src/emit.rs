@@ -237,6 +237,15 @@ impl<'p> ModuleEmitter<'p> {
         self.decls.entry(name.to_string()).or_insert_with(|| decl.to_string());
     }
 
+    /// `declare` of a global whose alignment is the largest any use asks for (`decl` ends in
+    /// `align N`).
+    fn declare_aligned(&mut self, name: &str, decl: String, align: u32) {
+        let declared = self.decls.get(name).and_then(|d| d.rsplit("align ").next()?.parse::<u32>().ok());
+        if declared.is_none_or(|a| a < align) {
+            self.decls.insert(name.to_string(), decl);
+        }
+    }
+
     fn use_helper(&mut self, name: &'static str) {
         for (n, d) in runtime_ir::helper_needs(name) {
             self.declare(n, d);
@@ -939,7 +948,9 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
                 let n = part_types(&ts[*k as usize]).len();
                 self.vals[t.index()][start..start + n].to_vec()
             }
-            InstKind::AllocArray { space, dtype, shape } => self.alloc_array(*space, *dtype, shape, span)?,
+            InstKind::AllocArray { space, dtype, shape, align } => {
+                self.alloc_array(*space, *dtype, shape, (*align).max(16), span)?
+            }
             InstKind::ConstArray(c) => self.const_array(c),
             InstKind::FuncRef(_) => Vec::new(),
             InstKind::View { base, offset, shape, strides } => {
@@ -992,7 +1003,14 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
         self.def(format!("getelementptr inbounds {}, ptr {data}, i64 {off}", elem_ty(dt)))
     }
 
-    fn alloc_array(&mut self, space: AddressSpace, dt: Scalar, shape: &[i64], span: Span) -> Result<Parts, PtxError> {
+    fn alloc_array(
+        &mut self,
+        space: AddressSpace,
+        dt: Scalar,
+        shape: &[i64],
+        align: u32,
+        span: Span,
+    ) -> Result<Parts, PtxError> {
         let mt = elem_ty(dt);
         let dynamic = space == AddressSpace::Shared && shape.len() == 1 && shape[0] == 0;
         let mut parts = Vec::new();
@@ -1010,7 +1028,10 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
         }
         match space {
             AddressSpace::Shared if dynamic => {
-                self.m.declare("__tj_dynshared", "@__tj_dynshared = external addrspace(3) global [0 x i8], align 16");
+                // One declaration for every dynamic shared array of the module: the largest
+                // alignment any of them asks for.
+                let decl = format!("@__tj_dynshared = external addrspace(3) global [0 x i8], align {align}");
+                self.m.declare_aligned("__tj_dynshared", decl, align);
                 let p = self.def("addrspacecast ptr addrspace(3) @__tj_dynshared to ptr");
                 let sz = self.def("call i32 asm \"mov.u32 $0, %dynamic_smem_size;\", \"=r\"()");
                 let sz64 = self.def(format!("zext i32 {sz} to i64"));
@@ -1022,14 +1043,16 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
             }
             AddressSpace::Shared => {
                 let g = format!("@__tj_shared{}", self.m.globals.len());
-                self.m.globals.push(format!("{g} = internal addrspace(3) global [{count} x {mt}] undef, align 16"));
+                self.m
+                    .globals
+                    .push(format!("{g} = internal addrspace(3) global [{count} x {mt}] undef, align {align}"));
                 let p = self.def(format!("addrspacecast ptr addrspace(3) {g} to ptr"));
                 parts.push(Part { ty: "ptr", op: p });
             }
             AddressSpace::Local => {
                 self.tmp += 1;
                 let a = format!("%local{}", self.tmp);
-                let _ = writeln!(self.allocas, "  {a} = alloca [{count} x {mt}], align 16");
+                let _ = writeln!(self.allocas, "  {a} = alloca [{count} x {mt}], align {align}");
                 self.m.declare("llvm.memset.p0.i64", "declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)");
                 self.line(format!("call void @llvm.memset.p0.i64(ptr {a}, i8 0, i64 {bytes}, i1 false)"));
                 parts.push(Part { ty: "ptr", op: a });

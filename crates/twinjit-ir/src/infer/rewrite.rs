@@ -1302,7 +1302,9 @@ impl Rewriter<'_> {
                 } else {
                     crate::function::AddressSpace::Local
                 };
-                self.push(b, InstKind::AllocArray { space, dtype, shape: consts[1..].to_vec() }, rt, span)
+                // [space, alignment, dims...]
+                let align = u32::try_from(consts[1]).unwrap_or(0);
+                self.push(b, InstKind::AllocArray { space, dtype, shape: consts[2..].to_vec(), align }, rt, span)
             }
             Typing::SameDtype => {
                 let same = nargs.len() == 2 && self.ty(nargs[0]) == self.ty(nargs[1]);

@@ -523,7 +523,7 @@ impl<'p> Machine<'p> {
                         }
                         continue;
                     }
-                    InstKind::AllocArray { space, dtype, shape } => {
+                    InstKind::AllocArray { space, dtype, shape, .. } => {
                         match dev.alloc(*space, *dtype, shape, (top.fidx, inst)) {
                             Ok(v) => {
                                 if let Some(r) = data.result {
