@@ -10,7 +10,9 @@
 //! float32 and float16 results round after every operation (float16 through float32, as
 //! NumPy's half loops compute), complex numbers with NumPy's formulas (Smith's division).
 //! Cases NumPy warns about or raises on (an integer division by zero, a negative integer
-//! power) are refused, as are `**` of complex numbers and arithmetic on boolean arrays.
+//! power) are refused, as are `**` of complex numbers, float powers other than NumPy's exact
+//! ones (`x ** 2`, `** 0.5`, `** -1`, `** 1`, `** 0`: the others come from the CPU's vector
+//! math library, so their last bit depends on the machine) and arithmetic on boolean arrays.
 
 use super::{checked_len, convert, Elem, Nd};
 use ruff_python_ast::Operator;
@@ -128,6 +130,24 @@ pub(super) fn binary(op: Operator, l: Operand, r: Operand) -> Result<Nd, String>
     );
     if !supported || (dtype.is_complex() && matches!(op, Operator::FloorDiv | Operator::Mod | Operator::Pow)) {
         return Err(format!("`{sym}` of a module-level array of {}", dtype.name()));
+    }
+    // NumPy computes a float power through the CPU's vector math library where it has one
+    // (SVML on AVX-512 machines), whose last bit differs from libm's: only the exponents
+    // NumPy turns into exact operations (`fast_scalar_power`: square, sqrt, reciprocal,
+    // identity, ones) give the values Numba freezes on every machine.
+    if op == Operator::Pow && (dtype.is_float() || dtype.is_complex()) {
+        let exact = match &r {
+            Operand::Number(x) => {
+                matches!(convert(*x, Scalar::Float64, false), Ok(Elem::Real(Const::Float(e))) if [2.0, 0.5, 1.0, -1.0, 0.0].contains(&e))
+            }
+            Operand::Array(_) => false,
+        };
+        if !exact || dtype.is_complex() {
+            return Err(format!(
+                "`**` of {} other than by 2, 0.5, 1, -1 or 0 (NumPy's result depends on the CPU's vector math library)",
+                dtype.name()
+            ));
+        }
     }
     let shape = broadcast(l.shape(), r.shape())?;
     checked_len(dtype, &shape)?;
@@ -279,8 +299,12 @@ fn element(op: Operator, dtype: Scalar, a: Elem, b: Elem) -> Result<Elem, String
             Operator::Div => r(x / y),
             Operator::FloorDiv => divmod(x, y, r).0,
             Operator::Mod => divmod(x, y, r).1,
-            _ if dtype == Scalar::Float64 => x.powf(y),
-            _ => r(f64::from((x as f32).powf(y as f32))),
+            // `binary` lets through only the exponents NumPy computes exactly.
+            _ if y == 2.0 => r(x * x),
+            _ if y == 0.5 => r(x.sqrt()),
+            _ if y == -1.0 => r(1.0 / x),
+            _ if y == 0.0 => 1.0,
+            _ => x,
         };
         return Ok(Elem::Real(Const::Float(v)));
     }
