@@ -136,11 +136,13 @@ pub(super) fn binary(op: Operator, l: Operand, r: Operand) -> Result<Nd, String>
     // NumPy turns into exact operations (`fast_scalar_power`: square, sqrt, reciprocal,
     // identity, ones) give the values Numba freezes on every machine.
     if op == Operator::Pow && (dtype.is_float() || dtype.is_complex()) {
-        let exact = match &r {
-            Operand::Number(x) => {
+        // (`fast_scalar_power` applies to float arrays only: an integer array goes through
+        // `np.power`'s float loop.)
+        let exact = match (&l, &r) {
+            (Operand::Array(a), Operand::Number(x)) if a.dtype.is_float() => {
                 matches!(convert(*x, Scalar::Float64, false), Ok(Elem::Real(Const::Float(e))) if [2.0, 0.5, 1.0, -1.0, 0.0].contains(&e))
             }
-            Operand::Array(_) => false,
+            _ => false,
         };
         if !exact || dtype.is_complex() {
             return Err(format!(
