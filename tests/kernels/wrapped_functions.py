@@ -1,11 +1,12 @@
 """Plain Python functions compiled by calling Numba's decorators on them at module level, the
 way a module keeps both versions (`fast = njit(slow)`), adds options
 (`njit(f, fastmath=True)`, `jit(nopython=True)(f)`) or declares signatures
-(`njit("float64(float64[:])")(f)`), and `f = njit(f)` rebinds the name."""
+(`njit("float64(float64[:])")(f)`), makes ufuncs (`vectorize([...])(f)`,
+`guvectorize([...], "(n)->()")(f)`), and `f = njit(f)` rebinds the name."""
 import math
 import numpy as np
 import numba
-from numba import jit, njit
+from numba import guvectorize, jit, njit, vectorize
 
 
 def norm_py(x):
@@ -27,6 +28,20 @@ def collatz(n):
     return steps
 
 
+def affine_py(x, k):
+    return k * x + 1.0
+
+
+def total_py(a, out):
+    s = 0.0
+    for v in a:
+        s += v
+    out[0] = s
+
+
+affine = vectorize(["float64(float64, float64)", "float32(float32, float32)"])(affine_py)
+affine_lazy = vectorize(affine_py)
+total = guvectorize(["void(float64[:], float64[:])"], "(n)->()")(total_py)
 norm = njit(norm_py)
 norm_fast = njit(norm_py, fastmath=True)
 norm_sig = njit("float64(float64[:])")(norm_py)
@@ -61,3 +76,6 @@ def longest_collatz(n):
 # check: clamp_all(np.array([-2.0, 0.5, 3.0]), -1.0, 1.0) -> [-1.0, 0.5, 1.0]
 # check: collatz(27) -> 111
 # check: longest_collatz(30) -> (27, 111)
+# check: affine(np.array([1.0, 2.0, 3.0]), 2.0) -> [3.0, 5.0, 7.0]
+# check: affine_lazy(np.array([1, 2, 3]), 3) -> [4.0, 7.0, 10.0]
+# check: total(np.array([[1.0, 2.0], [3.0, 4.5]])) -> [3.0, 7.5]
