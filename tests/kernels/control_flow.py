@@ -196,3 +196,20 @@ def abs_diff_branch(x, y):
     else:
         d = y - x
     return d
+
+
+# `...` as a placeholder statement does nothing (a stub's whole body, or after a docstring).
+@njit
+def stub(x):
+    ...
+
+
+@njit
+def stub_then_return(x):
+    """Written later."""
+    ...
+    return x * 2
+
+
+# check: stub(3) -> None
+# check: stub_then_return(21) -> 42

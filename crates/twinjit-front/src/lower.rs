@@ -505,7 +505,8 @@ impl Lower<'_> {
             }
             Stmt::AugAssign(a) => self.aug_assign(a),
             Stmt::Expr(e) => {
-                if !matches!(&*e.value, Expr::StringLiteral(_)) {
+                // A docstring, or `...` as a placeholder body: nothing to evaluate.
+                if !matches!(&*e.value, Expr::StringLiteral(_) | Expr::EllipsisLiteral(_)) {
                     self.expr(&e.value);
                 }
             }
