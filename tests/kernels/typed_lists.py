@@ -47,3 +47,31 @@ def from_array(a):
     for x in xs:
         ys.append(x * 10)
     return xs[0], xs[2], ys[1]
+
+
+# A typed list of arrays, declared by its item type: C-contiguous 2-D blocks, or 1-D arrays of
+# any layout (views appended).
+@njit
+def stacked_blocks(n):
+    blocks = List.empty_list(types.float64[:, ::1])
+    for i in range(n):
+        blocks.append(np.ones((i + 1, 2)) * i)
+    total = 0.0
+    rows = 0
+    for b in blocks:
+        total += b.sum()
+        rows += b.shape[0]
+    return total, rows, len(blocks)
+
+
+@njit
+def strided_parts(x):
+    parts = List.empty_list(types.int64[:])
+    parts.append(x[::2])
+    parts.append(x[1:4])
+    parts.append(x[::-1])
+    return parts[0].sum(), parts[1].sum(), parts[2][0]
+
+
+# check: stacked_blocks(4) -> (40.0, 10, 4)
+# check: strided_parts(np.array([3, 1, 4, 1, 5, 9, 2, 6])) -> (14, 6, 6)

@@ -2524,17 +2524,41 @@ impl Lower<'_> {
                         .find(|k| k.arg.as_ref().is_some_and(|n| n.id.as_str() == "item_type"))
                         .map(|k| &k.value)
                 });
-                let Some(s) = item.and_then(|e| self.dtype_value(e)) else {
-                    return Some(
-                        self.fail(
-                            Diagnostic::error("List.empty_list() takes the item type", span, "here")
-                                .with_hint("write List.empty_list(types.float64) with a number type"),
-                        ),
-                    );
+                // An array type, `types.float64[:]` or `float32[:, ::1]`: its dtype and ndim.
+                let array_item = item.and_then(|e| match e {
+                    Expr::Subscript(sub) => {
+                        let dims: Vec<&Expr> = match &*sub.slice {
+                            Expr::Tuple(t) => t.elts.iter().collect(),
+                            one => vec![one],
+                        };
+                        let all_slices = dims.iter().all(|d| matches!(d, Expr::Slice(_)));
+                        (all_slices && (1..=3).contains(&dims.len()))
+                            .then(|| self.dtype_value(&sub.value).map(|s| (s, dims.len())))
+                            .flatten()
+                    }
+                    _ => None,
+                });
+                let first = match (item.and_then(|e| self.dtype_value(e)), array_item) {
+                    (Some(s), _) => self.zero_of_dtype(s, span),
+                    // An empty array of that dtype and ndim stands for the item (a C array: a
+                    // list of them takes any layout appended, as `[:]` says).
+                    (None, Some((s, ndim))) => {
+                        let zeros: Vec<Value> = (0..ndim).map(|_| self.konst(Const::Int(0), span)).collect();
+                        let shape = self.emit(InstKind::MakeTuple(zeros), span);
+                        let dtype = self.zero_of_dtype(s, span);
+                        self.emit(InstKind::Builtin(Builtin::NpEmpty, vec![shape, dtype]), span)
+                    }
+                    (None, None) => {
+                        return Some(
+                            self.fail(
+                                Diagnostic::error("List.empty_list() takes the item type", span, "here")
+                                    .with_hint("write List.empty_list(types.float64) with a number type, or an array type such as types.float64[:]"),
+                            ),
+                        );
+                    }
                 };
                 // A one-item list of that type, emptied: the list's type is fixed by the item.
-                let zero = self.zero_of_dtype(s, span);
-                let l = self.emit(InstKind::Builtin(Builtin::ListLiteral, vec![zero]), span);
+                let l = self.emit(InstKind::Builtin(Builtin::ListLiteral, vec![first]), span);
                 self.emit(InstKind::Builtin(Builtin::ListClear, vec![l]), span);
                 Some(l)
             }
