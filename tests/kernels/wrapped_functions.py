@@ -20,12 +20,13 @@ def clamp_py(v, lo, hi):
     return min(max(v, lo), hi)
 
 
-def collatz(n):
-    steps = 0
-    while n != 1:
-        n = n // 2 if n % 2 == 0 else 3 * n + 1
-        steps += 1
-    return steps
+def digit_sum(n):
+    total = 0
+    n = abs(n)
+    while n > 0:
+        total += n % 10
+        n //= 10
+    return total
 
 
 def affine_py(x, k):
@@ -47,7 +48,7 @@ norm_fast = njit(norm_py, fastmath=True)
 norm_sig = njit("float64(float64[:])")(norm_py)
 clamp = jit(nopython=True)(clamp_py)
 clamp_cached = numba.njit(cache=True)(clamp_py)
-collatz = njit(collatz)
+digit_sum = njit(digit_sum)
 
 
 @njit
@@ -59,10 +60,10 @@ def clamp_all(x, lo, hi):
 
 
 @njit
-def longest_collatz(n):
-    best, arg = 0, 1
-    for k in range(1, n + 1):
-        s = collatz(k)
+def largest_digit_sum(n):
+    best, arg = 0, 0
+    for k in range(n + 1):
+        s = digit_sum(k)
         if s > best:
             best, arg = s, k
     return arg, best
@@ -74,8 +75,8 @@ def longest_collatz(n):
 # check: clamp(7, 0, 5) -> 5
 # check: clamp_cached(-1.5, -1.0, 1.0) -> -1.0
 # check: clamp_all(np.array([-2.0, 0.5, 3.0]), -1.0, 1.0) -> [-1.0, 0.5, 1.0]
-# check: collatz(27) -> 111
-# check: longest_collatz(30) -> (27, 111)
+# check: digit_sum(-9876) -> 30
+# check: largest_digit_sum(150) -> (99, 18)
 # check: affine(np.array([1.0, 2.0, 3.0]), 2.0) -> [3.0, 5.0, 7.0]
 # check: affine_lazy(np.array([1, 2, 3]), 3) -> [4.0, 7.0, 10.0]
 # check: total(np.array([[1.0, 2.0], [3.0, 4.5]])) -> [3.0, 7.5]
