@@ -144,14 +144,15 @@ fn index_item(e: &Expr, env: &Env) -> Result<ops::Index, String> {
 fn from_frozen(a: &ConstArray) -> Nd {
     let parts = a.parts();
     let elems = if a.dtype.is_complex() {
-        parts.chunks_exact(2).map(|p| Elem::Complex(part(p[0]), part(p[1]))).collect()
+        parts.chunks_exact(2).map(|p| Elem::Complex(real_f64(p[0]), real_f64(p[1]))).collect()
     } else {
         parts.into_iter().map(Elem::Real).collect()
     };
     Nd { dtype: a.dtype, shape: a.shape.clone(), elems }
 }
 
-fn part(c: Const) -> f64 {
+/// A real element's value as a float (`None`, which no array holds, as 0).
+fn real_f64(c: Const) -> f64 {
     match c {
         Const::Float(x) => x,
         Const::Int(i) => i as f64,
@@ -483,12 +484,7 @@ fn arange(c: &ast::ExprCall, env: &Env) -> Result<Nd, String> {
     };
     let all_int = [start, stop, step].iter().all(|x| !matches!(x, Const::Float(_)));
     let dtype = dtype_arg(a[3], env)?.unwrap_or(if all_int { Scalar::Int64 } else { Scalar::Float64 });
-    let f = |x: Const| match x {
-        Const::Int(i) => i as f64,
-        Const::Float(x) => x,
-        Const::Bool(b) => f64::from(u8::from(b)),
-        Const::None => 0.0,
-    };
+    let f = real_f64;
     let i = |x: Const| match x {
         Const::Int(i) => i128::from(i),
         Const::Bool(b) => i128::from(b),
@@ -645,12 +641,7 @@ fn method(inner: Nd, m: &str, c: &ast::ExprCall, env: &Env) -> Result<Nd, String
 fn transpose(a: Nd) -> Nd {
     let shape: Vec<i64> = a.shape.iter().rev().copied().collect();
     let n = a.elems.len();
-    // Strides (in elements) of `a`, by its axes.
-    let mut strides = vec![1i64; a.shape.len()];
-    for k in (0..a.shape.len().saturating_sub(1)).rev() {
-        strides[k] = strides[k + 1] * a.shape[k + 1];
-    }
-    let rstrides: Vec<i64> = strides.iter().rev().copied().collect();
+    let rstrides: Vec<i64> = a.strides().into_iter().rev().collect();
     let mut elems = Vec::with_capacity(n);
     for flat in 0..n as i64 {
         let (mut rem, mut off) = (flat, 0i64);

@@ -2524,28 +2524,24 @@ impl Lower<'_> {
                         .find(|k| k.arg.as_ref().is_some_and(|n| n.id.as_str() == "item_type"))
                         .map(|k| &k.value)
                 });
-                // An array type, `types.float64[:]` or `float32[:, ::1]`: its dtype and ndim.
-                let array_item = item.and_then(|e| match e {
-                    Expr::Subscript(sub) => {
-                        let dims: Vec<&Expr> = match &*sub.slice {
-                            Expr::Tuple(t) => t.elts.iter().collect(),
-                            one => vec![one],
-                        };
-                        let all_slices = dims.iter().all(|d| matches!(d, Expr::Slice(_)));
-                        (all_slices && (1..=3).contains(&dims.len()))
-                            .then(|| self.dtype_value(&sub.value).map(|s| (s, dims.len())))
-                            .flatten()
+                let scalar_item = item.and_then(|e| self.dtype_value(e));
+                // Else an array type, `types.float64[:]` or `float32[:, ::1]`, read as a
+                // signature's argument type is.
+                let array_item = || {
+                    let types = crate::signature::TypeReader { env: self.env, file: self.file, text: self.text };
+                    match item.map(|e| types.ty(e)) {
+                        Some(Ok(Type::Array(at))) => Some(at),
+                        _ => None,
                     }
-                    _ => None,
-                });
-                let first = match (item.and_then(|e| self.dtype_value(e)), array_item) {
+                };
+                let first = match (scalar_item, scalar_item.is_none().then(array_item).flatten()) {
                     (Some(s), _) => self.zero_of_dtype(s, span),
                     // An empty array of that dtype and ndim stands for the item (a C array: a
                     // list of them takes any layout appended, as `[:]` says).
-                    (None, Some((s, ndim))) => {
-                        let zeros: Vec<Value> = (0..ndim).map(|_| self.konst(Const::Int(0), span)).collect();
+                    (None, Some(at)) => {
+                        let zeros: Vec<Value> = (0..at.ndim).map(|_| self.konst(Const::Int(0), span)).collect();
                         let shape = self.emit(InstKind::MakeTuple(zeros), span);
-                        let dtype = self.zero_of_dtype(s, span);
+                        let dtype = self.zero_of_dtype(at.dtype, span);
                         self.emit(InstKind::Builtin(Builtin::NpEmpty, vec![shape, dtype]), span)
                     }
                     (None, None) => {

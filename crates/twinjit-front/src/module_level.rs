@@ -207,6 +207,17 @@ fn plain_njit_attrs() -> twinjit_ir::FunctionAttrs {
 /// body keeps its source locations, so its errors point into the plain `def`. `None` when the
 /// module has no such assignment.
 fn wrapped_defs(body: &[Stmt]) -> Option<Vec<Stmt>> {
+    // Most modules have no `NAME = CALL(NAME)` at top level: then nothing to read.
+    let candidate = |s: &Stmt| match s {
+        Stmt::Assign(a) => matches!(
+            (&a.targets[..], &*a.value),
+            ([Expr::Name(_)], Expr::Call(c)) if matches!(&c.arguments.args[..], [Expr::Name(_)])
+        ),
+        _ => false,
+    };
+    if !body.iter().any(candidate) {
+        return None;
+    }
     let mut env = Env::new();
     // Plain `def`s by name, as bound at this point of the module: their index in `body`.
     let mut plain: hashbrown::HashMap<&str, usize> = hashbrown::HashMap::new();

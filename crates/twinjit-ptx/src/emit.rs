@@ -210,6 +210,9 @@ pub(crate) struct ModuleEmitter<'p> {
     ret_slots: HashMap<String, usize>,
     /// Whether any `__nv_*` function is called (libdevice must be linked).
     pub(crate) uses_libdevice: bool,
+    /// The alignment of the dynamic shared memory every `cuda.shared.array(0, ...)` of the
+    /// module shares: the largest any asks for; 0 when none is used.
+    dynshared_align: u32,
 }
 
 impl<'p> ModuleEmitter<'p> {
@@ -220,6 +223,7 @@ impl<'p> ModuleEmitter<'p> {
             program,
             options,
             decls: BTreeMap::new(),
+            dynshared_align: 0,
             helpers: Default::default(),
             globals: Vec::new(),
             const_arrays: HashMap::new(),
@@ -235,15 +239,6 @@ impl<'p> ModuleEmitter<'p> {
             self.uses_libdevice = true;
         }
         self.decls.entry(name.to_string()).or_insert_with(|| decl.to_string());
-    }
-
-    /// `declare` of a global whose alignment is the largest any use asks for (`decl` ends in
-    /// `align N`).
-    fn declare_aligned(&mut self, name: &str, decl: String, align: u32) {
-        let declared = self.decls.get(name).and_then(|d| d.rsplit("align ").next()?.parse::<u32>().ok());
-        if declared.is_none_or(|a| a < align) {
-            self.decls.insert(name.to_string(), decl);
-        }
     }
 
     fn use_helper(&mut self, name: &'static str) {
@@ -312,6 +307,13 @@ impl<'p> ModuleEmitter<'p> {
         for d in self.decls.values() {
             out.push_str(d);
             out.push('\n');
+        }
+        if self.dynshared_align > 0 {
+            let _ = writeln!(
+                out,
+                "@__tj_dynshared = external addrspace(3) global [0 x i8], align {}",
+                self.dynshared_align
+            );
         }
         let _ = writeln!(out, "\n!nvvm.annotations = !{{!0}}");
         let _ = writeln!(out, "!0 = !{{ptr {}, !\"kernel\", i32 1}}", sym(entry_name));
@@ -1028,10 +1030,9 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
         }
         match space {
             AddressSpace::Shared if dynamic => {
-                // One declaration for every dynamic shared array of the module: the largest
-                // alignment any of them asks for.
-                let decl = format!("@__tj_dynshared = external addrspace(3) global [0 x i8], align {align}");
-                self.m.declare_aligned("__tj_dynshared", decl, align);
+                // One declaration for every dynamic shared array of the module, written at the
+                // end with the largest alignment any of them asks for.
+                self.m.dynshared_align = self.m.dynshared_align.max(align);
                 let p = self.def("addrspacecast ptr addrspace(3) @__tj_dynshared to ptr");
                 let sz = self.def("call i32 asm \"mov.u32 $0, %dynamic_smem_size;\", \"=r\"()");
                 let sz64 = self.def(format!("zext i32 {sz} to i64"));

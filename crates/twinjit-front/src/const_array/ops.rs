@@ -14,7 +14,7 @@
 //! ones (`x ** 2`, `** 0.5`, `** -1`, `** 1`, `** 0`: the others come from the CPU's vector
 //! math library, so their last bit depends on the machine) and arithmetic on boolean arrays.
 
-use super::{checked_len, convert, Elem, Nd};
+use super::{checked_len, convert, real_f64, Elem, Nd};
 use ruff_python_ast::Operator;
 use twinjit_ir::half::f16;
 use twinjit_ir::{Const, Scalar};
@@ -64,8 +64,24 @@ fn weak(a: Scalar, x: Elem) -> Scalar {
     }
 }
 
-fn symbol(op: Operator) -> &'static str {
-    op.as_str()
+/// An operand's elements as the result reads them.
+enum Side {
+    /// Of the result's shape: element `k` is the result's `k`.
+    Own(Vec<Elem>),
+    /// Broadcast: element `k` of the result reads the one at the `k`th source index.
+    Broadcast(Vec<Elem>, Vec<usize>),
+    /// A Python number, read by every element.
+    One(Elem),
+}
+
+impl Side {
+    fn at(&self, k: usize) -> Elem {
+        match self {
+            Side::Own(xs) => xs[k],
+            Side::Broadcast(xs, idx) => xs[idx[k]],
+            Side::One(x) => *x,
+        }
+    }
 }
 
 /// NumPy's broadcast of two shapes.
@@ -114,7 +130,7 @@ pub(super) fn binary(op: Operator, l: Operand, r: Operand) -> Result<Nd, String>
     };
     let dtype =
         if op == Operator::Div && !(result.is_float() || result.is_complex()) { Scalar::Float64 } else { result };
-    let sym = symbol(op);
+    let sym = op.as_str();
     if dtype == Scalar::Bool {
         return Err(format!("`{sym}` of boolean arrays"));
     }
@@ -155,21 +171,18 @@ pub(super) fn binary(op: Operator, l: Operand, r: Operand) -> Result<Nd, String>
     checked_len(dtype, &shape)?;
     // The operands in the computation's dtype: arrays cast (promotion makes it exact), Python
     // numbers converted as NumPy does (an integer out of range is its OverflowError).
-    let side = |o: Operand| -> Result<(Vec<Elem>, Vec<usize>), String> {
+    let side = |o: Operand| -> Result<Side, String> {
         match o {
             Operand::Array(a) => {
-                let idx = sources(&a.shape, &shape);
-                let xs = a.elems.into_iter().map(|x| convert(x, dtype, true)).collect::<Result<_, _>>()?;
-                Ok((xs, idx))
+                let xs = a.elems.iter().map(|&x| convert(x, dtype, true)).collect::<Result<_, _>>()?;
+                Ok(if a.shape == shape { Side::Own(xs) } else { Side::Broadcast(xs, sources(&a.shape, &shape)) })
             }
-            Operand::Number(x) => {
-                Ok((vec![convert(x, dtype, false)?], vec![0; shape.iter().product::<i64>() as usize]))
-            }
+            Operand::Number(x) => Ok(Side::One(convert(x, dtype, false)?)),
         }
     };
-    let (lx, li) = side(l)?;
-    let (rx, ri) = side(r)?;
-    let elems = li.iter().zip(&ri).map(|(&i, &j)| element(op, dtype, lx[i], rx[j])).collect::<Result<Vec<_>, _>>()?;
+    let (l, r) = (side(l)?, side(r)?);
+    let n: i64 = shape.iter().product();
+    let elems = (0..n as usize).map(|k| element(op, dtype, l.at(k), r.at(k))).collect::<Result<Vec<_>, _>>()?;
     Ok(Nd { dtype, shape, elems })
 }
 
@@ -227,10 +240,8 @@ fn round(x: f64, dtype: Scalar) -> f64 {
 
 fn float(c: Elem) -> f64 {
     match c {
-        Elem::Real(Const::Float(f)) => f,
-        Elem::Real(Const::Int(i)) => i as f64,
-        Elem::Real(Const::Bool(b)) => f64::from(u8::from(b)),
-        _ => 0.0,
+        Elem::Real(c) => real_f64(c),
+        Elem::Complex(..) => 0.0,
     }
 }
 
