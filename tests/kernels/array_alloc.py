@@ -713,3 +713,28 @@ def fortran_copy(a):
     """np.asfortranarray: the same values in column-major memory (its transpose is C order)."""
     f = np.asfortranarray(a)
     return f, f.strides, f.T.ravel()
+
+
+COUNT_DTYPE = "int32"
+
+
+# check: tally(np.array([0, 2, 2, 1, 2]), 3) -> ([1, 1, 3], 4)
+# check: tally(np.array([1, 1]), 2) -> ([0, 2], 4)
+@njit
+def tally(labels, k):
+    """Counts per label, in the dtype the module names as a string."""
+    counts = np.zeros(k, COUNT_DTYPE)
+    for v in labels:
+        counts[v] += 1
+    return counts, counts.itemsize
+
+
+# check: half_scale(np.array([1.0, 2.5, -4.0]), 2.0) -> ([0.5, 1.25, -2.0], 4, 2)
+@njit
+def half_scale(x, d):
+    """np.dtype(...) and dtype strings where a dtype is expected."""
+    y = (x / d).astype("f4")
+    z = np.empty(x.shape[0], dtype=np.dtype("int16"))
+    for i in range(z.shape[0]):
+        z[i] = i
+    return y, y.itemsize, z.itemsize

@@ -85,8 +85,9 @@ pub(crate) enum UnfrozenWhy {
     InBlock,
     /// A NumPy array (`np.ones(10)`): the function that built it.
     Array(String, Option<String>),
-    /// A string constant.
-    Str,
+    /// A string constant: its value when it is a plain literal (a dtype spelled as a string,
+    /// `DT = 'float32'`, is read where a dtype is expected).
+    Str(Option<String>),
     /// A class defined at module level.
     Class,
     /// Anything else: the source of the value.

@@ -294,7 +294,8 @@ impl Globals<'_> {
         }
         match value {
             Expr::NoneLiteral(_) => return Ok(Global::NoneConst),
-            Expr::StringLiteral(_) | Expr::FString(_) | Expr::BytesLiteral(_) => return unfrozen(UnfrozenWhy::Str),
+            Expr::StringLiteral(s) => return unfrozen(UnfrozenWhy::Str(Some(s.value.to_str().to_string()))),
+            Expr::FString(_) | Expr::BytesLiteral(_) => return unfrozen(UnfrozenWhy::Str(None)),
             Expr::Call(c) => {
                 if let Some(path) = qualified(&c.func, env) {
                     let last = path.rsplit('.').next().unwrap_or("");

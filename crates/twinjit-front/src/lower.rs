@@ -912,7 +912,7 @@ impl Lower<'_> {
                  slicing); pass other arrays as arguments"
                     .to_string(),
             ),
-            UnfrozenWhy::Str => (
+            UnfrozenWhy::Str(_) => (
                 format!("global `{id}` (assigned at {at}) is a string, which compiled code cannot compute with"),
                 "strings are constants only where Numba uses them (exception messages, option arguments)".to_string(),
             ),
@@ -2575,6 +2575,14 @@ impl Lower<'_> {
                     _ => None,
                 }
             }
+            // `np.dtype('int16')`, `np.dtype(np.float32)`.
+            Expr::Call(c)
+                if c.arguments.keywords.is_empty()
+                    && c.arguments.args.len() == 1
+                    && crate::env::qualified(&c.func, self.env).as_deref() == Some("numpy.dtype") =>
+            {
+                self.dtype_value(&c.arguments.args[0])
+            }
             e => self.dtype(e),
         }
     }
@@ -2704,6 +2712,8 @@ impl Lower<'_> {
         match e {
             Expr::Name(n) => match self.env.get(n.id.as_str()) {
                 Some(Global::NumbaType(s)) => Some(*s),
+                // `DT = 'int32'` at module level, assigned once: `np.zeros(n, DT)`.
+                Some(Global::Unfrozen(Unfrozen { why: UnfrozenWhy::Str(Some(s)), .. })) => dtype_string(s),
                 _ => None,
             },
             Expr::Attribute(a) => match &*a.value {
