@@ -29,6 +29,7 @@ mod imports;
 mod limits;
 mod lower;
 mod module_level;
+mod overload;
 mod params;
 mod signature;
 mod specialise;

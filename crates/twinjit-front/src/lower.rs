@@ -81,6 +81,7 @@ pub(crate) fn lower_function(
         text,
         local_shapes: HashMap::new(),
         local_tuples: HashMap::new(),
+        defer_errors: crate::overload::is_dispatcher(fd),
     };
     lw.params(&fd.parameters);
     collect_locals(&fd.body, &mut lw.locals);
@@ -244,6 +245,10 @@ struct Lower<'a> {
     local_shapes: HashMap<String, Vec<i64>>,
     /// Locals assigned once to a tuple literal, with its length (`literal_unroll(t)`).
     local_tuples: HashMap<String, usize>,
+    /// An `@overload`'s function (`overload.rs`): a simple statement that cannot be lowered
+    /// becomes a typing-time error raised where it is, reported only if the argument types
+    /// reach it (Numba runs an overload's code only for the types it is called with).
+    defer_errors: bool,
 }
 
 fn unsupported(span: Span, what: &str, hint: &str) -> Diagnostic {
@@ -450,6 +455,29 @@ impl Lower<'_> {
     }
 
     fn stmt(&mut self, s: &Stmt) {
+        let compound = matches!(
+            s,
+            Stmt::If(_) | Stmt::For(_) | Stmt::While(_) | Stmt::Try(_) | Stmt::With(_) | Stmt::FunctionDef(_)
+        );
+        if !self.defer_errors || compound {
+            return self.stmt_now(s);
+        }
+        let (before, start) = (self.diags.len(), self.cur);
+        self.stmt_now(s);
+        if self.diags.len() > before {
+            // The statement's code (from where it started) is replaced by the raise.
+            let d = self.diags.drain(before..).next().expect("one at least");
+            let exception = twinjit_ir::Exception {
+                class: twinjit_ir::exception::TYPING_ERROR.to_string(),
+                args: vec![twinjit_ir::ExceptionArg::Str(d.message)],
+            };
+            let at = d.primary.as_ref().map_or(self.sp(s.range()), |l| l.span);
+            self.f.terminate(start, Terminator::Raise(Box::new(exception)), at);
+            self.dead();
+        }
+    }
+
+    fn stmt_now(&mut self, s: &Stmt) {
         let sspan = self.sp(s.range());
         match s {
             Stmt::Return(r) => {
@@ -703,6 +731,25 @@ impl Lower<'_> {
                 self.depth += 1;
                 self.cond_branch(&u.operand, f, t);
                 self.depth -= 1;
+            }
+            // `lo <= x < hi` as a branch per comparison (each one a condition the types may
+            // decide, as `0 <= a.ndim <= 2` in an `@overload`); middle operands once.
+            Expr::Compare(c) if c.ops.len() > 1 => {
+                let mut left = self.expr(&c.left);
+                let n = c.ops.len();
+                for (k, (op, e)) in c.ops.iter().zip(c.comparators.iter()).enumerate() {
+                    let r = self.expr(e);
+                    let res = self.compare_one(*op, left, r, span);
+                    if k + 1 == n {
+                        self.branch(res, t, vec![], f, vec![], span);
+                    } else {
+                        let next = self.new_block();
+                        self.branch(res, next, vec![], f, vec![], span);
+                        self.seal(next);
+                        self.cur = next;
+                    }
+                    left = r;
+                }
             }
             _ => {
                 let c = self.expr(e);
@@ -1442,6 +1489,8 @@ impl Lower<'_> {
                     return self.konst(Const::Float(module_const(&g, c).expect("checked")), span);
                 }
                 (Global::NumpyModule, ["newaxis"]) => return self.konst(Const::None, span),
+                // `types.none`: `x is types.none` in an `@overload` tests for None.
+                (Global::NumbaModule, ["none"]) => return self.konst(Const::None, span),
                 (Global::CudaModule, path) => {
                     let b = Builtin::from_path(&format!("cuda.{}", path.join(".")))
                         .filter(|b| b.info().typing == Typing::SpecialRegister);
@@ -1637,6 +1686,15 @@ impl Lower<'_> {
     fn call(&mut self, c: &ast::ExprCall) -> Value {
         let span = self.sp(c.range);
         let args = &c.arguments.args;
+        // A foreign or NumPy function this module gives an `@overload` for (`overload.rs`
+        // names the compiled function by the target's path).
+        if !matches!(&*c.func, Expr::Name(_)) || self.opaque_path(&c.func).is_some() {
+            if let Some(path) = crate::env::qualified(&c.func, self.env) {
+                if let Some(Global::Function { kind: Some(_), params, ufunc: None }) = self.env.get(path.as_str()) {
+                    return self.function_call(&path, &params.clone(), None, c, span);
+                }
+            }
+        }
         if let Some((written, path)) = self.opaque_path(&c.func) {
             if let Some(v) = self.operator_call(&path, c, span) {
                 return v;
@@ -2335,19 +2393,35 @@ impl Lower<'_> {
                         .find(|(name, _)| *name == n.id.as_str())
                         .map(|(_, b)| *b)
                 }
-                _ => None,
+                // Numba's type classes (`types.Integer`, `numba.core.types.Array`), as an
+                // `@overload` tests its arguments' types.
+                e => crate::env::qualified(e, self.env).and_then(|p| {
+                    let p = p.replace("numba.core.types.", "numba.types.");
+                    twinjit_ir::builtins::ISINSTANCE_CLASSES.iter().find(|(name, _)| *name == p).map(|(_, b)| *b)
+                }),
             };
             match known {
                 Some(b) => bits |= b,
                 None => {
-                    return self.fail(
-                        unsupported(self.sp(e.range()), "isinstance() with this class is", "")
-                            .with_hint("supported: int, float, bool, tuple, list, complex, str (and tuples of them)"),
-                    )
+                    return self.fail(unsupported(self.sp(e.range()), "isinstance() with this class is", "").with_hint(
+                        "supported: int, float, bool, tuple, list, complex, str, Numba's types.Integer, \
+                                        types.Float, types.Complex, types.Number, types.Boolean, types.Array, \
+                                        types.UniTuple, types.Tuple, types.BaseTuple, types.NoneType, types.Omitted, \
+                                        types.Optional, types.List (and tuples of them)",
+                    ))
                 }
             }
         }
-        let x = self.expr(&args[0]);
+        let x = match &args[0] {
+            // `isinstance(a.dtype, types.Float)`: the test is on a zero of the element type.
+            Expr::Attribute(at)
+                if at.attr.id.as_str() == "dtype" && bits & twinjit_ir::builtins::NUMBA_TYPE_CLASSES != 0 =>
+            {
+                let arr = self.expr(&at.value);
+                self.emit(InstKind::Builtin(Builtin::Dtype, vec![arr]), self.sp(at.range))
+            }
+            e => self.expr(e),
+        };
         let k = self.konst(Const::Int(bits), span);
         self.emit(InstKind::Builtin(Builtin::IsInstance, vec![x, k]), span)
     }

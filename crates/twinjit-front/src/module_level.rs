@@ -43,6 +43,8 @@ pub(crate) fn lower(
     let body = &parsed.syntax().body;
     let rewritten = wrapped_defs(body);
     let body: &[Stmt] = rewritten.as_deref().unwrap_or(body);
+    let overloaded = crate::overload::overload_defs(body);
+    let body: &[Stmt] = overloaded.as_deref().unwrap_or(body);
     let mut diags = Vec::new();
     let mut env = Env::new();
     let globals = Globals { bindings: Bindings::of(body), file, file_name, text };

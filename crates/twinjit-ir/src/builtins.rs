@@ -364,14 +364,56 @@ impl Alloc {
     }
 }
 
-/// The classes `isinstance` knows, as bits of its constant second argument, by name.
-pub const ISINSTANCE_CLASSES: &[(&str, i64)] =
-    &[("int", 1), ("float", 2), ("bool", 4), ("tuple", 8), ("list", 16), ("complex", 32), ("str", 64)];
+/// The classes `isinstance` knows, as bits of its constant second argument, by name: Python's
+/// builtin classes, and Numba's type classes by their path (`numba.types.Integer`), which an
+/// `@overload` function tests its arguments' types with.
+pub const ISINSTANCE_CLASSES: &[(&str, i64)] = &[
+    ("int", 1),
+    ("float", 2),
+    ("bool", 4),
+    ("tuple", 8),
+    ("list", 16),
+    ("complex", 32),
+    ("str", 64),
+    ("numba.types.Integer", NB_INTEGER),
+    ("numba.types.Float", NB_FLOAT),
+    ("numba.types.Complex", NB_COMPLEX),
+    ("numba.types.Number", NB_INTEGER | NB_FLOAT | NB_COMPLEX),
+    ("numba.types.Boolean", NB_BOOLEAN),
+    ("numba.types.Array", NB_ARRAY),
+    ("numba.types.Buffer", NB_ARRAY),
+    ("numba.types.UniTuple", NB_UNITUPLE),
+    ("numba.types.Tuple", NB_TUPLE),
+    ("numba.types.BaseTuple", NB_UNITUPLE | NB_TUPLE),
+    ("numba.types.NoneType", NB_NONE),
+    // An omitted argument reaches the function as its default, which for an `@overload` is
+    // almost always `None`: an omitted argument and a `None` one test alike here.
+    ("numba.types.Omitted", NB_NONE),
+    ("numba.types.Optional", NB_OPTIONAL),
+    ("numba.types.List", NB_LIST),
+    ("numba.types.ListType", NB_LIST),
+];
+
+const NB_INTEGER: i64 = 1 << 7;
+const NB_FLOAT: i64 = 1 << 8;
+const NB_COMPLEX: i64 = 1 << 9;
+const NB_BOOLEAN: i64 = 1 << 10;
+const NB_ARRAY: i64 = 1 << 11;
+const NB_UNITUPLE: i64 = 1 << 12;
+const NB_TUPLE: i64 = 1 << 13;
+const NB_NONE: i64 = 1 << 14;
+const NB_OPTIONAL: i64 = 1 << 15;
+const NB_LIST: i64 = 1 << 16;
+
+/// The bits of Numba's type classes in [`ISINSTANCE_CLASSES`].
+pub const NUMBA_TYPE_CLASSES: i64 = !127;
 
 /// Whether a value of type `t` is an instance of one of the classes in `bits`, as Numba decides
 /// it in nopython code: by the exact Numba type, so `int` is int64, `float` float64 and
 /// `complex` complex128 (an `np.int32` is not an `int` there), `bool` is bool, `tuple` and
-/// `list` any tuple or list.
+/// `list` any tuple or list. Numba's type classes go by kind: `types.Integer` is every signed
+/// and unsigned width (not bool), `types.UniTuple` a non-empty tuple of one item type and
+/// `types.Tuple` any other tuple.
 pub fn isinstance_classes(t: &crate::types::Type, bits: i64) -> bool {
     use crate::types::{Scalar, Type};
     let bit = match t {
@@ -383,7 +425,20 @@ pub fn isinstance_classes(t: &crate::types::Type, bits: i64) -> bool {
         Type::List(_) => 16,
         _ => 0,
     };
-    bits & bit != 0
+    let numba = match t {
+        Type::Scalar(Scalar::Bool) => NB_BOOLEAN,
+        Type::Scalar(s) if s.is_int() => NB_INTEGER,
+        Type::Scalar(s) if s.is_complex() => NB_COMPLEX,
+        Type::Scalar(_) => NB_FLOAT,
+        Type::Array(_) => NB_ARRAY,
+        Type::Tuple(items) if !items.is_empty() && items.iter().all(|i| i == &items[0]) => NB_UNITUPLE,
+        Type::Tuple(_) => NB_TUPLE,
+        Type::None => NB_NONE,
+        Type::Optional(_) => NB_OPTIONAL,
+        Type::List(_) => NB_LIST,
+        _ => 0,
+    };
+    bits & (bit | numba) != 0
 }
 
 /// A reduction of an array's elements, or a running one (`np.sum`, `a.max()`, `np.cumsum`),

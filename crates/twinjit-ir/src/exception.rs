@@ -26,6 +26,12 @@ pub const BUILTIN_EXCEPTIONS: &[&str] = &[
     "ZeroDivisionError",
 ];
 
+/// The class of a raise that is an error at compile time, not at run time: the `raise` of an
+/// `@overload` function's typing-time code (and its end, where no implementation was
+/// returned). Inference reports it, with its message, if its block is live for the argument
+/// types; a pruned one is never compiled. Not a name a module can spell.
+pub const TYPING_ERROR: &str = "numba.core.errors.TypingError";
+
 /// Most runtime values one raise may carry: they travel in the error record's 8-byte value
 /// fields (`abi::record_offset::EXCEPTION_VALUES`: `index`, `len`, `axis`, then `more`).
 pub const MAX_RUNTIME_ARGS: usize = 7;

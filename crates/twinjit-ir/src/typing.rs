@@ -763,7 +763,13 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
                 .with_hint("convert with int(...)"))
             }
         },
-        Typing::ArrayDtype => Type::Scalar(array_of(&ty(0), "`.dtype`")?.dtype),
+        // A homogeneous tuple's item type too (Numba's `UniTuple.dtype`, read by `@overload`s).
+        Typing::ArrayDtype => match ty(0) {
+            Type::Tuple(items) if !items.is_empty() && items.iter().all(|i| i == &items[0]) && items[0].scalar().is_some() => {
+                items[0].clone()
+            }
+            t => Type::Scalar(array_of(&t, "`.dtype`")?.dtype),
+        },
         Typing::ArrayItemsize | Typing::ArrayNbytes => {
             array_of(&ty(0), b.name())?;
             Type::I64

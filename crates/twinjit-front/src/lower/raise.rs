@@ -8,7 +8,7 @@ use crate::env::Global;
 use ruff_python_ast::{self as ast, Expr};
 use ruff_text_size::Ranged;
 use twinjit_diag::{Diagnostic, Span};
-use twinjit_ir::exception::{BUILTIN_EXCEPTIONS, MAX_RUNTIME_ARGS};
+use twinjit_ir::exception::{BUILTIN_EXCEPTIONS, MAX_RUNTIME_ARGS, TYPING_ERROR};
 use twinjit_ir::{Const, Exception, ExceptionArg, InstKind, Terminator, Value};
 
 impl Lower<'_> {
@@ -63,6 +63,22 @@ impl Lower<'_> {
     /// Ends the current block with `raise class(args)`; code after it is unreachable.
     fn raise_with(&mut self, class: String, args: &[Expr], span: Span) {
         let mut out = Vec::new();
+        if class == TYPING_ERROR {
+            // Typing-time code: the message as written (an f-string of types has no value here).
+            let text: Vec<String> = args
+                .iter()
+                .map(|a| match a {
+                    Expr::StringLiteral(s) => s.value.to_str().to_string(),
+                    e => self.text[e.range()].to_string(),
+                })
+                .collect();
+            let shown = if args.is_empty() { String::new() } else { format!("TypingError: {}", text.join(" ")) };
+            out.push(ExceptionArg::Str(shown));
+            let exception = Exception { class, args: out };
+            self.f.terminate(self.cur, Terminator::Raise(Box::new(exception)), span);
+            self.dead();
+            return;
+        }
         for a in args {
             match a {
                 Expr::StringLiteral(s) => out.push(ExceptionArg::Str(s.value.to_str().to_string())),
@@ -117,6 +133,7 @@ impl Lower<'_> {
                 match self.env.get(id) {
                     Some(Global::ExceptionClass(c)) => return Some(c.clone()),
                     None if BUILTIN_EXCEPTIONS.contains(&id) => return Some(id.to_string()),
+                    None if id == crate::overload::RAISE_NAME => return Some(TYPING_ERROR.to_string()),
                     _ => {}
                 }
             }

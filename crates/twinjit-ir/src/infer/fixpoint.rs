@@ -58,6 +58,21 @@ pub(super) fn decided(f: &Function, v: Value, types: &[Type]) -> Option<bool> {
             let Some(InstKind::Const(Const::Int(bits))) = f.def_inst(a[1]).map(|d| &d.kind) else { return None };
             t.is_known().then(|| crate::builtins::isinstance_classes(t, *bits))
         }
+        InstKind::Compare(op, x, y) if none_compare(*op, &types[x.index()], &types[y.index()]).is_some() => {
+            none_compare(*op, &types[x.index()], &types[y.index()])
+        }
+        // `a.ndim == 1`, `len(t) > 2` on a tuple: integers the types fix.
+        InstKind::Compare(op, x, y) => {
+            let (x, y) = (type_constant(f, *x, types)?, type_constant(f, *y, types)?);
+            Some(match op {
+                CmpOp::Eq => x == y,
+                CmpOp::Ne => x != y,
+                CmpOp::Lt => x < y,
+                CmpOp::Le => x <= y,
+                CmpOp::Gt => x > y,
+                CmpOp::Ge => x >= y,
+            })
+        }
         InstKind::Builtin(Builtin::Is, a) => {
             let (x, y) = (&types[a[0].index()], &types[a[1].index()]);
             if !x.is_known() || !y.is_known() {
@@ -72,6 +87,38 @@ pub(super) fn decided(f: &Function, v: Value, types: &[Type]) -> Option<bool> {
                 _ => None,
             }
         }
+        _ => None,
+    }
+}
+
+/// `x == y` / `x != y` where one side is None and the other is not (and neither may be): as in
+/// Numba, a constant (`None == 2` is False); both None: equal.
+pub(super) fn none_compare(op: CmpOp, x: &Type, y: &Type) -> Option<bool> {
+    if !matches!(op, CmpOp::Eq | CmpOp::Ne) || !x.is_known() || !y.is_known() {
+        return None;
+    }
+    if matches!(x, Type::Optional(_)) || matches!(y, Type::Optional(_)) {
+        return None;
+    }
+    let (xn, yn) = (x == &Type::None, y == &Type::None);
+    if !xn && !yn {
+        return None;
+    }
+    Some((xn == yn) == (op == CmpOp::Eq))
+}
+
+/// An integer the types fix: a constant, the `ndim` of an array, the length of a tuple.
+fn type_constant(f: &Function, v: Value, types: &[Type]) -> Option<i64> {
+    match &f.def_inst(v)?.kind {
+        InstKind::Const(Const::Int(i)) => Some(*i),
+        InstKind::Builtin(Builtin::Ndim, a) => match &types[a[0].index()] {
+            Type::Array(at) => Some(at.ndim as i64),
+            _ => None,
+        },
+        InstKind::Builtin(Builtin::Len, a) => match &types[a[0].index()] {
+            Type::Tuple(items) => Some(items.len() as i64),
+            _ => None,
+        },
         _ => None,
     }
 }
@@ -214,8 +261,13 @@ impl<'m> Inferencer<'m> {
                 _ => {}
             }
         }
-        // A function that only raises returns nothing.
-        if ret == Type::Unknown && !returns_value {
+        // A function that only raises returns nothing; unless a raise is an `@overload`'s
+        // typing error: then the call has no type, and that error is the one reported.
+        let typing_error = rpo.iter().any(|b| {
+            live[b.index()]
+                && matches!(&f.blocks[b.index()].term, Terminator::Raise(e) if e.class == crate::exception::TYPING_ERROR)
+        });
+        if ret == Type::Unknown && !returns_value && !typing_error {
             ret = Type::None;
         }
         // A number on some paths and nothing (a bare `return`, the end) on others: Optional.
@@ -410,6 +462,9 @@ impl<'m> Inferencer<'m> {
             }
             InstKind::Compare(op, a, b) => {
                 let (x, y) = (ty(a), ty(b));
+                if none_compare(*op, &x, &y).is_some() {
+                    return Ok(Type::BOOL);
+                }
                 if !comparable(&x, &y) {
                     return Err(err(
                         span,

@@ -19,6 +19,7 @@ mod user_ufunc;
 
 pub use typed_program::{mangle, TypedFunction, TypedProgram};
 
+use crate::function::{Function, Terminator, Value};
 use crate::module::{ErrorModel, Module};
 use crate::passes::dump_requested;
 use crate::types::Type;
@@ -87,6 +88,7 @@ pub fn infer(
     // Type errors were treated as "unknown" during the fixpoint; report them now, once each,
     // in source order, before rewriting anything.
     let mut diags: Vec<Diagnostic> = Vec::new();
+    let mut typing_errors = false;
     let mut bad = vec![false; cx.instances.len()];
     for (i, bad_i) in bad.iter_mut().enumerate() {
         let f = &cx.mf(i).body;
@@ -102,6 +104,19 @@ pub fn infer(
                 }
             }
         }
+        // An `@overload`'s typing error its argument types reach.
+        for b in f.reverse_postorder() {
+            if !cx.instances[i].live.get(b.index()).copied().unwrap_or(true) {
+                continue;
+            }
+            let bd = &f.blocks[b.index()];
+            if let Terminator::Raise(e) = &bd.term {
+                if e.class == crate::exception::TYPING_ERROR {
+                    found.push(typing_error(f, e, &types, bd.term_span));
+                    typing_errors = true;
+                }
+            }
+        }
         cx.instances[i].types = types;
         found.sort_by_key(|d| d.span().map(|s| s.start));
         for d in found {
@@ -110,6 +125,10 @@ pub fn infer(
                 diags.push(d);
             }
         }
+    }
+    // The callers of a function an `@overload` rejected would only report its missing value.
+    if typing_errors {
+        return Err(diags);
     }
     let mut out = Vec::new();
     for (i, _) in bad.iter().enumerate().filter(|(_, b)| !**b) {
@@ -136,4 +155,18 @@ pub fn infer(
 
 fn err(span: Span, message: impl Into<String>, label: impl Into<String>) -> Diagnostic {
     Diagnostic::error(message, span, label)
+}
+
+/// The error of a live `raise` of [`crate::exception::TYPING_ERROR`] (an `@overload` that
+/// rejects its argument types, or none that returned an implementation), with the types.
+fn typing_error(f: &Function, e: &crate::exception::Exception<Value>, types: &[Type], span: Span) -> Diagnostic {
+    let args: Vec<String> = f.params().iter().map(|p| types[p.index()].to_string()).collect();
+    let message = e.message(|_| crate::exception::PyScalar::Int(0));
+    let message = if message.is_empty() {
+        format!("no implementation of `{}` for argument types ({})", f.name, args.join(", "))
+    } else {
+        format!("{message} (argument types ({}))", args.join(", "))
+    };
+    err(span, message, "raised at typing time for these argument types")
+        .with_hint("this `@overload` rejects the call's types: Numba rejects the call when it compiles it")
 }

@@ -417,6 +417,7 @@ impl Rewriter<'_> {
                         | InstKind::Call(..)
                         | InstKind::GetItem(..)
                         | InstKind::SetItem(..)
+                        | InstKind::Compare(CmpOp::Eq | CmpOp::Ne, ..)
                         | InstKind::Builtin(
                             Builtin::Is
                                 | Builtin::IsInstance
@@ -616,6 +617,12 @@ impl Rewriter<'_> {
                 let mut parts = self.elements(b, x, span);
                 parts.extend(self.elements(b, y, span));
                 Some(self.push(b, InstKind::MakeTuple(parts), result_ty.clone().expect("typed"), span))
+            }
+            InstKind::Compare(op, a, c)
+                if super::fixpoint::none_compare(*op, &self.ty(self.val(*a)), &self.ty(self.val(*c))).is_some() =>
+            {
+                let v = super::fixpoint::none_compare(*op, &self.ty(self.val(*a)), &self.ty(self.val(*c)));
+                Some(self.push(b, InstKind::Const(Const::Bool(v.expect("checked"))), Type::BOOL, span))
             }
             InstKind::Compare(op, a, c) if matches!(self.ty(self.val(*a)), Type::Tuple(_)) => {
                 let (x, y) = (self.val(*a), self.val(*c));

@@ -1,0 +1,323 @@
+//! `@overload(target)` (numba.extending, numba.core.extending, numba.cuda.extending): Numba's
+//! high-level extension API, read as a module-level rewrite.
+//!
+//! Numba calls an overload function at typing time with the *types* of a call's arguments; the
+//! function tests them (`isinstance(x, types.Integer)`, `a.ndim == 1`, `x is None` for an
+//! omitted argument), raises `TypingError` to reject them, and returns an inner `def` that
+//! implements the call. twinjit compiles the same code as one function named as the target
+//! (the stub `def bar(x): pass`, or the dotted path of a foreign function such as
+//! `scipy.linalg.norm`), marked `@register_jitable`, whose body is the overload's with:
+//! - every inner `def` kept (renamed apart) and `return impl` replaced by `return impl(params)`,
+//!   so the implementation is inlined at the call;
+//! - `raise ...` replaced by a raise of the typing-time class
+//!   [`twinjit_ir::exception::TYPING_ERROR`], which inference reports as a compile-time error
+//!   if its block survives type-decided branch pruning;
+//! - `print(...)` (which shows types at typing time) and docstrings dropped.
+//!
+//! The tests are type-decided branches (`decided` in inference: `isinstance` with Numba's type
+//! classes, `is None`, comparisons of `.ndim`), so a branch whose implementation would not type
+//! for the arguments is never typed, as Numba never calls it. Several overloads of one target
+//! are tried in source order (their bodies follow one another); when none returns an
+//! implementation, the end of the function raises the typing error Numba gives ("no
+//! implementation"). What is not read: typing-time computation other than tests (`ord =
+//! ord.type`) stays code of the function and is reported where it is, and `return None`
+//! (declining in the middle of an overload) is a typing error rather than a fall-through.
+
+use crate::env::{qualified, Env};
+use crate::imports;
+use ruff_python_ast::{self as ast, Expr, Stmt};
+use ruff_text_size::TextRange;
+
+/// The decorator paths of `@overload`.
+const OVERLOAD: &[&str] =
+    &["numba.extending.overload", "numba.core.extending.overload", "numba.cuda.extending.overload"];
+
+/// The name the rewritten module imports `register_jitable` as (a name no user module binds).
+const JITABLE: &str = "__twinjit_register_jitable__";
+
+/// The exception name a rewritten `raise` uses; `lower/raise.rs` maps it to
+/// [`twinjit_ir::exception::TYPING_ERROR`].
+pub(crate) const RAISE_NAME: &str = "__twinjit_typing_error__";
+
+/// The module with its `@overload` functions rewritten, or `None` when it has none.
+pub(crate) fn overload_defs(body: &[Stmt]) -> Option<Vec<Stmt>> {
+    let looks = |s: &Stmt| match s {
+        Stmt::FunctionDef(fd) => fd.decorator_list.iter().any(|d| match &d.expression {
+            Expr::Call(c) => match &*c.func {
+                Expr::Name(n) => n.id.as_str() == "overload",
+                Expr::Attribute(a) => a.attr.id.as_str() == "overload",
+                _ => false,
+            },
+            _ => false,
+        }),
+        _ => false,
+    };
+    if !body.iter().any(looks) {
+        return None;
+    }
+    let mut env = Env::new();
+    // Plain module-level `def`s by name (a stub the overload targets): their index.
+    let mut plain: hashbrown::HashMap<&str, usize> = hashbrown::HashMap::new();
+    // Per target, in order of first appearance: (key, stub index, overload def indices).
+    let mut groups: Vec<(String, Option<usize>, Vec<usize>)> = Vec::new();
+    for (i, stmt) in body.iter().enumerate() {
+        match stmt {
+            Stmt::Import(imp) => imports::import(imp, &mut env),
+            Stmt::ImportFrom(imp) => imports::import_from(imp, &mut env),
+            Stmt::FunctionDef(fd) => {
+                let target = fd.decorator_list.iter().find_map(|d| match &d.expression {
+                    Expr::Call(c) if qualified(&c.func, &env).is_some_and(|p| OVERLOAD.contains(&p.as_str())) => {
+                        c.arguments.args.first()
+                    }
+                    _ => None,
+                });
+                match target {
+                    Some(t) => {
+                        let (key, stub) = match t {
+                            Expr::Name(n) if plain.contains_key(n.id.as_str()) => {
+                                (n.id.to_string(), plain.get(n.id.as_str()).copied())
+                            }
+                            t => match qualified(t, &env) {
+                                Some(p) => (p, None),
+                                None => match t {
+                                    Expr::Name(n) => (n.id.to_string(), None),
+                                    _ => continue,
+                                },
+                            },
+                        };
+                        match groups.iter_mut().find(|g| g.0 == key) {
+                            Some(g) => g.2.push(i),
+                            None => groups.push((key, stub, vec![i])),
+                        }
+                    }
+                    None if fd.decorator_list.is_empty() => {
+                        plain.insert(fd.name.id.as_str(), i);
+                    }
+                    None => {
+                        plain.remove(fd.name.id.as_str());
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    if groups.is_empty() {
+        return None;
+    }
+    // What each statement index becomes: dropped (a stub, a later overload) or a dispatcher.
+    let mut dispatch: hashbrown::HashMap<usize, ast::StmtFunctionDef> = hashbrown::HashMap::new();
+    let mut dropped: hashbrown::HashSet<usize> = hashbrown::HashSet::new();
+    for (key, stub, idx) in &groups {
+        let defs: Vec<&ast::StmtFunctionDef> = idx
+            .iter()
+            .filter_map(|&i| match &body[i] {
+                Stmt::FunctionDef(fd) => Some(fd),
+                _ => None,
+            })
+            .collect();
+        // The dispatcher goes where the stub is, or where the first overload is.
+        dispatch.insert(stub.unwrap_or(idx[0]), dispatcher(key, &defs));
+        dropped.extend(stub.iter().copied().chain(idx.iter().copied()));
+    }
+    let mut out = Vec::with_capacity(body.len() + 1);
+    out.push(jitable_import());
+    for (i, stmt) in body.iter().enumerate() {
+        if let Some(d) = dispatch.remove(&i) {
+            out.push(Stmt::FunctionDef(d));
+        } else if !dropped.contains(&i) {
+            out.push(stmt.clone());
+        }
+    }
+    Some(out)
+}
+
+/// Whether `fd` is a function this rewrite made (its decorator is the rewrite's import).
+pub(crate) fn is_dispatcher(fd: &ast::StmtFunctionDef) -> bool {
+    matches!(&fd.decorator_list[..], [d] if matches!(&d.expression, Expr::Name(n) if n.id.as_str() == JITABLE))
+}
+
+/// `from numba.extending import register_jitable as __twinjit_register_jitable__`.
+fn jitable_import() -> Stmt {
+    let src = format!("from numba.extending import register_jitable as {JITABLE}\n");
+    let parsed = ruff_python_parser::parse_module(&src).expect("a valid import");
+    parsed.into_syntax().body.into_iter().next().expect("one statement")
+}
+
+fn name(id: &str, range: TextRange) -> Expr {
+    Expr::Name(ast::ExprName {
+        node_index: Default::default(),
+        range,
+        id: ast::name::Name::new(id),
+        ctx: ast::ExprContext::Load,
+    })
+}
+
+/// The function compiled for `key`: the overloads' bodies one after the other.
+fn dispatcher(key: &str, defs: &[&ast::StmtFunctionDef]) -> ast::StmtFunctionDef {
+    let first = defs[0];
+    let params: Vec<String> = positional(first);
+    let mut body = Vec::new();
+    let mut counter = 0usize;
+    for (k, d) in defs.iter().enumerate() {
+        // A later overload's parameters, bound to the dispatcher's where they are named apart.
+        for (p, q) in positional(d).iter().zip(&params) {
+            if p != q {
+                body.push(Stmt::Assign(ast::StmtAssign {
+                    node_index: Default::default(),
+                    range: d.name.range,
+                    targets: vec![Expr::Name(ast::ExprName {
+                        node_index: Default::default(),
+                        range: d.name.range,
+                        id: ast::name::Name::new(p),
+                        ctx: ast::ExprContext::Store,
+                    })],
+                    value: Box::new(name(q, d.name.range)),
+                }));
+            }
+        }
+        let mut scope = hashbrown::HashMap::new();
+        body.extend(rewrite(&d.body, &mut scope, k, &mut counter, &params));
+    }
+    // No overload returned an implementation.
+    body.push(typing_error(first.name.range, vec![]));
+    let mut def = first.clone();
+    def.name.id = ast::name::Name::new(key);
+    def.decorator_list = vec![ast::Decorator {
+        range: first.range,
+        node_index: Default::default(),
+        expression: name(JITABLE, first.range),
+    }];
+    def.body = body;
+    def
+}
+
+/// The names of `d`'s positional parameters.
+fn positional(d: &ast::StmtFunctionDef) -> Vec<String> {
+    d.parameters.posonlyargs.iter().chain(&d.parameters.args).map(|p| p.parameter.name.id.to_string()).collect()
+}
+
+/// `raise __twinjit_typing_error__(args...)` at `range`.
+fn typing_error(range: TextRange, args: Vec<Expr>) -> Stmt {
+    Stmt::Raise(ast::StmtRaise {
+        node_index: Default::default(),
+        range,
+        exc: Some(Box::new(Expr::Call(ast::ExprCall {
+            node_index: Default::default(),
+            range,
+            func: Box::new(name(RAISE_NAME, range)),
+            arguments: ast::Arguments {
+                range,
+                node_index: Default::default(),
+                args: args.into_boxed_slice(),
+                keywords: Box::new([]),
+            },
+        }))),
+        cause: None,
+    })
+}
+
+/// One overload's statements as code of the dispatcher.
+fn rewrite(
+    stmts: &[Stmt],
+    scope: &mut hashbrown::HashMap<String, String>,
+    k: usize,
+    counter: &mut usize,
+    params: &[String],
+) -> Vec<Stmt> {
+    let mut out = Vec::with_capacity(stmts.len());
+    for s in stmts {
+        match s {
+            Stmt::FunctionDef(fd) => {
+                *counter += 1;
+                let unique = format!("{}__overload{k}_{counter}", fd.name.id);
+                scope.insert(fd.name.id.to_string(), unique.clone());
+                let mut def = fd.clone();
+                def.name.id = ast::name::Name::new(&unique);
+                out.push(Stmt::FunctionDef(def));
+            }
+            Stmt::Return(r) => match r.value.as_deref() {
+                Some(Expr::Name(n)) if scope.contains_key(n.id.as_str()) => {
+                    let callee = &scope[n.id.as_str()];
+                    let args: Vec<Expr> = params.iter().map(|p| name(p, r.range)).collect();
+                    out.push(Stmt::Return(ast::StmtReturn {
+                        node_index: Default::default(),
+                        range: r.range,
+                        value: Some(Box::new(Expr::Call(ast::ExprCall {
+                            node_index: Default::default(),
+                            range: n.range,
+                            func: Box::new(name(callee, n.range)),
+                            arguments: ast::Arguments {
+                                range: r.range,
+                                node_index: Default::default(),
+                                args: args.into_boxed_slice(),
+                                keywords: Box::new([]),
+                            },
+                        }))),
+                    }));
+                }
+                // Declining (`return None`, `return`): no implementation for these types.
+                None | Some(Expr::NoneLiteral(_)) => out.push(typing_error(r.range, vec![])),
+                _ => out.push(s.clone()),
+            },
+            Stmt::Raise(r) => {
+                let args = match r.exc.as_deref() {
+                    Some(Expr::Call(c)) => c.arguments.args.to_vec(),
+                    _ => vec![],
+                };
+                out.push(typing_error(r.range, args));
+            }
+            Stmt::If(i) => {
+                let mut i = i.clone();
+                i.body = rewrite(&i.body, &mut scope.clone(), k, counter, params);
+                for c in i.elif_else_clauses.iter_mut() {
+                    c.body = rewrite(&c.body, &mut scope.clone(), k, counter, params);
+                }
+                out.push(Stmt::If(i));
+            }
+            // Typing-time output (the argument types) and docstrings.
+            Stmt::Expr(e) if matches!(&*e.value, Expr::StringLiteral(_)) => {}
+            Stmt::Expr(e) if matches!(&*e.value, Expr::Call(c) if matches!(&*c.func, Expr::Name(n) if n.id.as_str() == "print")) =>
+                {}
+            other => out.push(other.clone()),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rewritten(src: &str) -> Vec<String> {
+        let parsed = ruff_python_parser::parse_module(src).unwrap();
+        let out = overload_defs(&parsed.syntax().body).expect("rewritten");
+        out.iter()
+            .filter_map(|s| match s {
+                Stmt::FunctionDef(fd) => Some(fd.name.id.to_string()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn stub_and_overloads_become_one_function() {
+        let src = "from numba.extending import overload\nfrom numba import types\n\
+                   def bar(x):\n    pass\n\n\
+                   @overload(bar)\ndef ol1(x):\n    if isinstance(x, types.Integer):\n        def impl(x):\n            return x + 1\n        return impl\n\n\
+                   @overload(bar)\ndef ol2(y):\n    def impl(y):\n        return y\n    return impl\n";
+        assert_eq!(rewritten(src), vec!["bar".to_string()]);
+    }
+
+    #[test]
+    fn foreign_target_is_named_by_its_path() {
+        let src = "import scipy.linalg\nfrom numba.extending import overload\n\
+                   @overload(scipy.linalg.norm)\ndef ol(a):\n    def impl(a):\n        return a\n    return impl\n";
+        assert_eq!(rewritten(src), vec!["scipy.linalg.norm".to_string()]);
+    }
+
+    #[test]
+    fn no_overload_no_rewrite() {
+        let parsed = ruff_python_parser::parse_module("def f(x):\n    return x\n").unwrap();
+        assert!(overload_defs(&parsed.syntax().body).is_none());
+    }
+}
