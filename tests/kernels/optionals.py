@@ -176,3 +176,19 @@ def optional_from_tuple(maybe):
 
 # check: optional_from_tuple(True) -> 11
 # check: optional_from_tuple(False) -> -1
+
+
+# check: found_flags(np.array([3, 5, 7]), 5) -> (False, True, 1)
+# check: found_flags(np.array([3, 5, 7]), 4) -> (True, False, -1)
+@njit
+def found_flags(a, target):
+    """`== None` / `!= None` on a maybe-None value test for None (as `is None` does), and
+    comparing None with a number is False."""
+    where = None
+    for i in range(a.shape[0]):
+        if a[i] == target:
+            where = i
+    missing = where == None  # noqa: E711
+    present = where != None  # noqa: E711
+    idx = -1 if where is None else where
+    return missing, present, idx

@@ -152,3 +152,30 @@ def _ol_scale_by(x, factor=None):
 @njit
 def scales(n):
     return scale_by(n), scale_by(n, None), scale_by(n, 3), scale_by(n, 1.3333333333333333)
+
+
+def code_of(x):
+    pass
+
+
+@overload(code_of)
+def _ol_code_of(x):
+    """One implementation per branch, returned after the `if`."""
+    if isinstance(x, types.Boolean):
+        def impl(x):
+            return 1 if x else 0
+    elif isinstance(x, types.Integer):
+        def impl(x):
+            return 10 + x
+    elif isinstance(x, types.Float):
+        def impl(x):
+            return 100 + int(x)
+    else:
+        raise TypingError("code_of() takes a number")
+    return impl
+
+
+# check: codes(3, 2.5) -> (1, 13, 102)
+@njit
+def codes(n, x):
+    return code_of(True), code_of(n), code_of(x)

@@ -5,7 +5,8 @@ Expected values: Numba's CUDA simulator (verify_numba_cudasim.py).
 """
 import math
 import numpy as np
-from numba import cuda
+from numba import cuda, types
+from numba.extending import overload
 
 
 @cuda.jit(device=True)
@@ -248,3 +249,29 @@ def twice_each(x, halves, negs):
     if i < x.size:
         halves[i] = apply_twice(halve, x[i])
         negs[i] = apply_twice(negate, x[i])
+
+
+def saturate(v, top):
+    """Plain Python (the simulator runs it); compiled kernels use the overload below."""
+    return 0 if v < 0 else (top if v > top else v)
+
+
+@overload(saturate, target="cuda")
+def _ol_saturate(v, top):
+    if isinstance(v, types.Integer) and isinstance(top, types.Integer):
+        def impl(v, top):
+            return 0 if v < 0 else (top if v > top else v)
+        return impl
+    if isinstance(v, types.Float):
+        def impl(v, top):
+            return min(max(v, 0.0), top)
+        return impl
+
+
+# check: saturated[1, 6](np.array([-3, 0, 4, 9, 12, 255], dtype=np.int64), np.array([-0.5, 0.25, 0.5, 1.5, 2.0, 0.75]), np.zeros(6, dtype=np.int64), np.zeros(6)) -> None ; arg2 == [0, 0, 4, 9, 10, 10] ; arg3 == [0.0, 0.25, 0.5, 1.0, 1.0, 0.75]
+@cuda.jit
+def saturated(counts, levels, out_counts, out_levels):
+    i = cuda.grid(1)
+    if i < counts.size:
+        out_counts[i] = saturate(counts[i], 10)
+        out_levels[i] = saturate(levels[i], 1.0)

@@ -61,7 +61,9 @@ fn classify(e: &Expr, env: &Env) -> Kind {
         Some("numba.njit") => Kind::Jit(Which::Njit),
         Some("numba.jit") => Kind::Jit(Which::Jit),
         Some("numba.cuda.jit") => Kind::Jit(Which::CudaJit),
-        Some("numba.extending.register_jitable") => Kind::Jit(Which::RegisterJitable),
+        Some("numba.extending.register_jitable" | "numba.core.extending.register_jitable") => {
+            Kind::Jit(Which::RegisterJitable)
+        }
         Some("numba.vectorize" | "numba.np.ufunc.vectorize") => Kind::Jit(Which::Vectorize),
         Some("numba.guvectorize" | "numba.np.ufunc.guvectorize") => Kind::Jit(Which::Guvectorize),
         Some(p) if p.starts_with("numba.") => Kind::OtherNumba(p.to_string()),

@@ -51,7 +51,9 @@ pub(crate) fn import_from(imp: &StmtImportFrom, env: &mut Env) {
             ("numba", "njit") => Some(Global::Decorator("njit")),
             ("numba", "jit") => Some(Global::Decorator("jit")),
             ("numba.cuda", "jit") => Some(Global::Decorator("cuda.jit")),
-            ("numba" | "numba.extending", "register_jitable") => Some(Global::Decorator("register_jitable")),
+            ("numba" | "numba.extending" | "numba.core.extending", "register_jitable") => {
+                Some(Global::Decorator("register_jitable"))
+            }
             ("numba", "cuda") => Some(Global::CudaModule),
             ("numba", "prange") => Some(Global::Prange),
             ("numba", f) if twinjit_ir::builtins::Builtin::from_path(&format!("numba.{f}")).is_some() => {

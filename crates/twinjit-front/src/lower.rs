@@ -732,9 +732,10 @@ impl Lower<'_> {
                 self.cond_branch(&u.operand, f, t);
                 self.depth -= 1;
             }
-            // `lo <= x < hi` as a branch per comparison (each one a condition the types may
-            // decide, as `0 <= a.ndim <= 2` in an `@overload`); middle operands once.
-            Expr::Compare(c) if c.ops.len() > 1 => {
+            // In an `@overload`'s function, `lo <= x < hi` as a branch per comparison, each one
+            // a condition the types may decide (`0 <= a.ndim <= 2`); middle operands once.
+            // (Elsewhere the chained form stays one value, which `range_test` reads.)
+            Expr::Compare(c) if c.ops.len() > 1 && self.defer_errors => {
                 let mut left = self.expr(&c.left);
                 let n = c.ops.len();
                 for (k, (op, e)) in c.ops.iter().zip(c.comparators.iter()).enumerate() {

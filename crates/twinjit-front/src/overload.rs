@@ -225,7 +225,7 @@ fn rewrite(
     params: &[String],
 ) -> Vec<Stmt> {
     let mut out = Vec::with_capacity(stmts.len());
-    for s in stmts {
+    for (idx, s) in stmts.iter().enumerate() {
         match s {
             Stmt::FunctionDef(fd) => {
                 *counter += 1;
@@ -237,23 +237,7 @@ fn rewrite(
             }
             Stmt::Return(r) => match r.value.as_deref() {
                 Some(Expr::Name(n)) if scope.contains_key(n.id.as_str()) => {
-                    let callee = &scope[n.id.as_str()];
-                    let args: Vec<Expr> = params.iter().map(|p| name(p, r.range)).collect();
-                    out.push(Stmt::Return(ast::StmtReturn {
-                        node_index: Default::default(),
-                        range: r.range,
-                        value: Some(Box::new(Expr::Call(ast::ExprCall {
-                            node_index: Default::default(),
-                            range: n.range,
-                            func: Box::new(name(callee, n.range)),
-                            arguments: ast::Arguments {
-                                range: r.range,
-                                node_index: Default::default(),
-                                args: args.into_boxed_slice(),
-                                keywords: Box::new([]),
-                            },
-                        }))),
-                    }));
+                    out.push(call_impl(&scope[n.id.as_str()], params, r.range, n.range));
                 }
                 // Declining (`return None`, `return`): no implementation for these types.
                 None | Some(Expr::NoneLiteral(_)) => out.push(typing_error(r.range, vec![])),
@@ -267,10 +251,29 @@ fn rewrite(
                 out.push(typing_error(r.range, args));
             }
             Stmt::If(i) => {
+                // `if ...: def impl ... elif ...: def impl ...` then `return impl`: each branch
+                // that defines the name returns its own implementation.
+                let after = match stmts.get(idx + 1) {
+                    Some(Stmt::Return(r)) => match r.value.as_deref() {
+                        Some(Expr::Name(n)) => Some((n.id.to_string(), r.range, n.range)),
+                        _ => None,
+                    },
+                    _ => None,
+                };
                 let mut i = i.clone();
-                i.body = rewrite(&i.body, &mut scope.clone(), k, counter, params);
+                let branch = |body: &[Stmt], counter: &mut usize| {
+                    let mut inner = scope.clone();
+                    let mut b = rewrite(body, &mut inner, k, counter, params);
+                    if let Some((n, range, nrange)) = &after {
+                        if let Some(u) = inner.get(n).filter(|u| scope.get(n) != Some(*u)) {
+                            b.push(call_impl(u, params, *range, *nrange));
+                        }
+                    }
+                    b
+                };
+                i.body = branch(&i.body, counter);
                 for c in i.elif_else_clauses.iter_mut() {
-                    c.body = rewrite(&c.body, &mut scope.clone(), k, counter, params);
+                    c.body = branch(&c.body, counter);
                 }
                 out.push(Stmt::If(i));
             }
@@ -282,6 +285,26 @@ fn rewrite(
         }
     }
     out
+}
+
+/// `return impl(params...)` where the overload wrote `return impl`.
+fn call_impl(callee: &str, params: &[String], range: TextRange, name_range: TextRange) -> Stmt {
+    let args: Vec<Expr> = params.iter().map(|p| name(p, range)).collect();
+    Stmt::Return(ast::StmtReturn {
+        node_index: Default::default(),
+        range,
+        value: Some(Box::new(Expr::Call(ast::ExprCall {
+            node_index: Default::default(),
+            range: name_range,
+            func: Box::new(name(callee, name_range)),
+            arguments: ast::Arguments {
+                range,
+                node_index: Default::default(),
+                args: args.into_boxed_slice(),
+                keywords: Box::new([]),
+            },
+        }))),
+    })
 }
 
 #[cfg(test)]

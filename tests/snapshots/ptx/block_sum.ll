@@ -54,7 +54,7 @@ b3:
   %t16 = getelementptr inbounds float, ptr %t1, i64 %t15
   store float %v2_0, ptr %t16, align 4
   call void @llvm.nvvm.barrier0()
-  br i1 true, label %b4, label %b5
+  br label %b4
 b4:
   %v3_0 = phi i64 [ 64, %b3 ], [ %t28, %b6 ]
   %t17 = icmp slt i64 %t15, %v3_0

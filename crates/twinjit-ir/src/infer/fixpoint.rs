@@ -107,6 +107,12 @@ pub(super) fn none_compare(op: CmpOp, x: &Type, y: &Type) -> Option<bool> {
     Some((xn == yn) == (op == CmpOp::Eq))
 }
 
+/// `x == None` / `x != None` with `x` optional: the test of its None flag, as `x is None`.
+pub(super) fn optional_none_compare(op: CmpOp, x: &Type, y: &Type) -> bool {
+    matches!(op, CmpOp::Eq | CmpOp::Ne)
+        && matches!((x, y), (Type::Optional(_), Type::None) | (Type::None, Type::Optional(_)))
+}
+
 /// An integer the types fix: a constant, the `ndim` of an array, the length of a tuple.
 fn type_constant(f: &Function, v: Value, types: &[Type]) -> Option<i64> {
     match &f.def_inst(v)?.kind {
@@ -462,7 +468,7 @@ impl<'m> Inferencer<'m> {
             }
             InstKind::Compare(op, a, b) => {
                 let (x, y) = (ty(a), ty(b));
-                if none_compare(*op, &x, &y).is_some() {
+                if none_compare(*op, &x, &y).is_some() || optional_none_compare(*op, &x, &y) {
                     return Ok(Type::BOOL);
                 }
                 if !comparable(&x, &y) {

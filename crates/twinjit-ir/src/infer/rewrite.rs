@@ -445,7 +445,9 @@ impl Rewriter<'_> {
         // Optional operands are unwrapped (a `TypeError` on `None`) for every use but `is`:
         // the instruction is rewritten seeing their value types, as inference typed it.
         let mut swaps: Vec<(Value, Option<Value>, Type)> = Vec::new();
-        if !matches!(data.kind, InstKind::Builtin(Builtin::Is, _) | InstKind::MakeTuple(_)) {
+        let optional_vs_none = matches!(data.kind, InstKind::Compare(op, x, y)
+            if super::fixpoint::optional_none_compare(op, &self.types[x.index()], &self.types[y.index()]));
+        if !matches!(data.kind, InstKind::Builtin(Builtin::Is, _) | InstKind::MakeTuple(_)) && !optional_vs_none {
             for a in data.kind.operands() {
                 // (Checked by reference: this runs for every operand of every instruction.)
                 let (Type::Optional(t), Some(nv)) = (&self.types[a.index()], self.vmap[a.index()]) else { continue };
@@ -623,6 +625,17 @@ impl Rewriter<'_> {
             {
                 let v = super::fixpoint::none_compare(*op, &self.ty(self.val(*a)), &self.ty(self.val(*c)));
                 Some(self.push(b, InstKind::Const(Const::Bool(v.expect("checked"))), Type::BOOL, span))
+            }
+            InstKind::Compare(op, a, c)
+                if super::fixpoint::optional_none_compare(*op, &self.ty(self.val(*a)), &self.ty(self.val(*c))) =>
+            {
+                let o = if matches!(self.ty(self.val(*a)), Type::Optional(_)) { self.val(*a) } else { self.val(*c) };
+                let present = self.push(b, InstKind::TupleGet(o, 0), Type::BOOL, span);
+                if *op == CmpOp::Ne {
+                    Some(present)
+                } else {
+                    Some(self.push(b, InstKind::Unary(UnaryOp::Not, present), Type::BOOL, span))
+                }
             }
             InstKind::Compare(op, a, c) if matches!(self.ty(self.val(*a)), Type::Tuple(_)) => {
                 let (x, y) = (self.val(*a), self.val(*c));
