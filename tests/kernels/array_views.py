@@ -679,3 +679,12 @@ def _scale_row(row, s):
 def scaled_rows(a, s):
     for i in range(a.shape[0]):
         _scale_row(a[i], s)
+
+
+# check: channel_stats(np.array([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0], [6.0, 7.0, 8.0], [9.0, 10.0, 11.0]])) -> (18.0, 6.0, [1.0, 4.0, 7.0, 10.0], [[0.0, 1.0, 0.0], [3.0, 4.0, 6.0], [6.0, 7.0, 12.0], [9.0, 10.0, 18.0]])
+@njit
+def channel_stats(img):
+    """`img[..., c]`: the last axis whatever the rank; `img[i, ..., c]` down to one number."""
+    red = img[..., 0].copy()
+    img[..., 2] = red * 2.0
+    return red.sum(), img[1, ..., 2], img[..., 1], img

@@ -956,6 +956,10 @@ impl Rewriter<'_> {
         }
         let mut out = Vec::with_capacity(vals.len());
         for v in vals {
+            // `a[i, ..., j]` with every dimension indexed: the `...` stands for no dimension.
+            if matches!(self.ty(v), Type::Slice(crate::types::SliceKind::Ellipsis)) {
+                continue;
+            }
             out.push(self.coerce(b, v, &Type::I64, span)?);
         }
         Ok(out)
