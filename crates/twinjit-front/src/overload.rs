@@ -152,6 +152,21 @@ fn name(id: &str, range: TextRange) -> Expr {
     })
 }
 
+/// `callee(args...)`: the call at `at`, its argument list at `list`.
+fn call(callee: &str, args: Vec<Expr>, at: TextRange, list: TextRange) -> Expr {
+    Expr::Call(ast::ExprCall {
+        node_index: Default::default(),
+        range: at,
+        func: Box::new(name(callee, at)),
+        arguments: ast::Arguments {
+            range: list,
+            node_index: Default::default(),
+            args: args.into_boxed_slice(),
+            keywords: Box::new([]),
+        },
+    })
+}
+
 /// The function compiled for `key`: the overloads' bodies one after the other.
 fn dispatcher(key: &str, defs: &[&ast::StmtFunctionDef]) -> ast::StmtFunctionDef {
     let first = defs[0];
@@ -201,17 +216,7 @@ fn typing_error(range: TextRange, args: Vec<Expr>) -> Stmt {
     Stmt::Raise(ast::StmtRaise {
         node_index: Default::default(),
         range,
-        exc: Some(Box::new(Expr::Call(ast::ExprCall {
-            node_index: Default::default(),
-            range,
-            func: Box::new(name(RAISE_NAME, range)),
-            arguments: ast::Arguments {
-                range,
-                node_index: Default::default(),
-                args: args.into_boxed_slice(),
-                keywords: Box::new([]),
-            },
-        }))),
+        exc: Some(Box::new(call(RAISE_NAME, args, range, range))),
         cause: None,
     })
 }
@@ -293,17 +298,7 @@ fn call_impl(callee: &str, params: &[String], range: TextRange, name_range: Text
     Stmt::Return(ast::StmtReturn {
         node_index: Default::default(),
         range,
-        value: Some(Box::new(Expr::Call(ast::ExprCall {
-            node_index: Default::default(),
-            range: name_range,
-            func: Box::new(name(callee, name_range)),
-            arguments: ast::Arguments {
-                range,
-                node_index: Default::default(),
-                args: args.into_boxed_slice(),
-                keywords: Box::new([]),
-            },
-        }))),
+        value: Some(Box::new(call(callee, args, name_range, range))),
     })
 }
 

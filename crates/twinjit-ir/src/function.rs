@@ -183,6 +183,18 @@ impl BinaryOp {
 
 impl CmpOp {
     /// Text-form name.
+    /// The comparison of two ordered values (`3 < 4`).
+    pub fn eval<T: PartialOrd>(self, x: T, y: T) -> bool {
+        match self {
+            CmpOp::Eq => x == y,
+            CmpOp::Ne => x != y,
+            CmpOp::Lt => x < y,
+            CmpOp::Le => x <= y,
+            CmpOp::Gt => x > y,
+            CmpOp::Ge => x >= y,
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             CmpOp::Eq => "eq",

@@ -64,14 +64,7 @@ pub(super) fn decided(f: &Function, v: Value, types: &[Type]) -> Option<bool> {
         // `a.ndim == 1`, `len(t) > 2` on a tuple: integers the types fix.
         InstKind::Compare(op, x, y) => {
             let (x, y) = (type_constant(f, *x, types)?, type_constant(f, *y, types)?);
-            Some(match op {
-                CmpOp::Eq => x == y,
-                CmpOp::Ne => x != y,
-                CmpOp::Lt => x < y,
-                CmpOp::Le => x <= y,
-                CmpOp::Gt => x > y,
-                CmpOp::Ge => x >= y,
-            })
+            Some(op.eval(x, y))
         }
         InstKind::Builtin(Builtin::Is, a) => {
             let (x, y) = (&types[a[0].index()], &types[a[1].index()]);

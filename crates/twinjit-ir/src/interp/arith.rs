@@ -275,14 +275,7 @@ fn float32(op: BinaryOp, x: f32, y: f32) -> f32 {
 
 pub(super) fn compare(op: CmpOp, a: &RtValue, b: &RtValue) -> bool {
     fn cmp<T: PartialOrd>(op: CmpOp, x: T, y: T) -> bool {
-        match op {
-            CmpOp::Eq => x == y,
-            CmpOp::Ne => x != y,
-            CmpOp::Lt => x < y,
-            CmpOp::Le => x <= y,
-            CmpOp::Gt => x > y,
-            CmpOp::Ge => x >= y,
-        }
+        op.eval(x, y)
     }
     match (a, b) {
         (RtValue::Bool(x), RtValue::Bool(y)) => cmp(op, x, y),

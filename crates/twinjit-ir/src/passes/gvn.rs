@@ -136,14 +136,7 @@ fn folded_compare(f: &Function, k: &InstKind) -> Option<bool> {
         _ => None,
     };
     let (x, y) = (int(*a)?, int(*b)?);
-    Some(match op {
-        CmpOp::Eq => x == y,
-        CmpOp::Ne => x != y,
-        CmpOp::Lt => x < y,
-        CmpOp::Le => x <= y,
-        CmpOp::Gt => x > y,
-        CmpOp::Ge => x >= y,
-    })
+    Some(op.eval(x, y))
 }
 
 /// A kernel's grid extent (`cuda.gridsize`, `cuda.blockDim.x`, `cuda.gridDim.x`,
