@@ -645,7 +645,9 @@ def record_main(argv):
                 if len(r["harness"]) < CALLS_PER_FUNCTION:
                     r["harness"].append(problem)
                 return base_call(self, *args, **kwargs)
-            before = {n: (v.copy() if isinstance(v, np.ndarray) else v) for n, v in bound.items()}
+            # order="K": a Fortran-ordered argument (`a.T`) stays Fortran-ordered in its .npy
+            # file, which `twinjit run` reads as such (a strided view is still saved contiguous).
+            before = {n: (v.copy(order="K") if isinstance(v, np.ndarray) else v) for n, v in bound.items()}
             # What the isolated copy needs, per dispatcher: a test may compile one function with
             # other options, or a closure of it over other values. Numba freezes globals and
             # closure variables when a dispatcher first compiles, so a variable the test changes
@@ -685,7 +687,7 @@ def record_main(argv):
             finally:
                 state["depth"] -= 1
                 sys.stdout = saved_stdout
-            after = {n: v.copy() for n, v in bound.items() if isinstance(v, np.ndarray)}
+            after = {n: v.copy(order="K") for n, v in bound.items() if isinstance(v, np.ndarray)}
             r["calls"].append({"args": before, "expected": _encode_result(res), "after": after,
                                "stdout": printed.text(), **context})
             return res

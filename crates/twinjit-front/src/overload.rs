@@ -19,9 +19,12 @@
 //! for the arguments is never typed, as Numba never calls it. Several overloads of one target
 //! are tried in source order (their bodies follow one another); when none returns an
 //! implementation, the end of the function raises the typing error Numba gives ("no
-//! implementation"). What is not read: typing-time computation other than tests (`ord =
-//! ord.type`) stays code of the function and is reported where it is, and `return None`
-//! (declining in the middle of an overload) is a typing error rather than a fall-through.
+//! implementation"). An overload of a function twinjit implements itself (`np.where`) is
+//! dropped: the built-in serves the calls. What is not read: typing-time computation other than
+//! tests (`ord = ord.type`) becomes a typing error where it is, reported only when the argument
+//! types reach it (`Lower::defer_errors`); `return None` (declining in the middle of an
+//! overload) is a typing error rather than a fall-through to the next overload; `@overload` of
+//! a builtin name (`len`), a class or a jitted function is not read (its decorator is reported).
 
 use crate::env::{qualified, Env};
 use crate::imports;
@@ -60,6 +63,8 @@ pub(crate) fn overload_defs(body: &[Stmt]) -> Option<Vec<Stmt>> {
     let mut plain: hashbrown::HashMap<&str, usize> = hashbrown::HashMap::new();
     // Per target, in order of first appearance: (key, stub index, overload def indices).
     let mut groups: Vec<(String, Option<usize>, Vec<usize>)> = Vec::new();
+    // Overloads of functions twinjit has built in: dropped.
+    let mut builtin: Vec<usize> = Vec::new();
     for (i, stmt) in body.iter().enumerate() {
         match stmt {
             Stmt::Import(imp) => imports::import(imp, &mut env),
@@ -78,11 +83,17 @@ pub(crate) fn overload_defs(body: &[Stmt]) -> Option<Vec<Stmt>> {
                                 (n.id.to_string(), plain.get(n.id.as_str()).copied())
                             }
                             t => match qualified(t, &env) {
+                                // A function twinjit compiles itself (`np.where`, `math.hypot`):
+                                // its own implementation serves every call, as NumPy's
+                                // semantics are what such an overload reimplements.
+                                Some(p) if twinjit_ir::Builtin::from_path(&p).is_some() => {
+                                    builtin.push(i);
+                                    continue;
+                                }
                                 Some(p) => (p, None),
-                                None => match t {
-                                    Expr::Name(n) => (n.id.to_string(), None),
-                                    _ => continue,
-                                },
+                                // `@overload(len)`, a class, a jitted function: not read (the
+                                // decorator is reported where it is).
+                                None => continue,
                             },
                         };
                         match groups.iter_mut().find(|g| g.0 == key) {
@@ -101,12 +112,12 @@ pub(crate) fn overload_defs(body: &[Stmt]) -> Option<Vec<Stmt>> {
             _ => {}
         }
     }
-    if groups.is_empty() {
+    if groups.is_empty() && builtin.is_empty() {
         return None;
     }
     // What each statement index becomes: dropped (a stub, a later overload) or a dispatcher.
     let mut dispatch: hashbrown::HashMap<usize, ast::StmtFunctionDef> = hashbrown::HashMap::new();
-    let mut dropped: hashbrown::HashSet<usize> = hashbrown::HashSet::new();
+    let mut dropped: hashbrown::HashSet<usize> = builtin.into_iter().collect();
     for (key, stub, idx) in &groups {
         let defs: Vec<&ast::StmtFunctionDef> = idx
             .iter()
@@ -331,6 +342,17 @@ mod tests {
         let src = "import scipy.linalg\nfrom numba.extending import overload\n\
                    @overload(scipy.linalg.norm)\ndef ol(a):\n    def impl(a):\n        return a\n    return impl\n";
         assert_eq!(rewritten(src), vec!["scipy.linalg.norm".to_string()]);
+    }
+
+    #[test]
+    fn overload_of_a_builtin_is_dropped_and_of_len_left_alone() {
+        let src = "import numpy as np\nfrom numba.extending import overload\n\
+                   @overload(np.where)\ndef ol(c, x, y):\n    def impl(c, x, y):\n        return x\n    return impl\n";
+        assert_eq!(rewritten(src), Vec::<String>::new());
+        let src = "from numba.extending import overload\n\
+                   @overload(len)\ndef ol(x):\n    def impl(x):\n        return 1\n    return impl\n";
+        let parsed = ruff_python_parser::parse_module(src).unwrap();
+        assert!(overload_defs(&parsed.syntax().body).is_none());
     }
 
     #[test]
