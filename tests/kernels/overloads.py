@@ -7,7 +7,7 @@ import statistics
 import numpy as np
 from numba import njit, types
 from numba.core.errors import TypingError
-from numba.extending import overload, register_jitable
+from numba.extending import overload, overload_attribute, overload_method, register_jitable
 
 
 def clip_to(x, lo, hi):
@@ -179,3 +179,35 @@ def _ol_code_of(x):
 @njit
 def codes(n, x):
     return code_of(True), code_of(n), code_of(x)
+
+
+@overload_method(types.Array, "spread")
+def _ol_array_spread(arr):
+    """`a.spread()`: the range of the values."""
+    if isinstance(arr.dtype, (types.Integer, types.Float)):
+        def impl(arr):
+            return arr.max() - arr.min()
+        return impl
+
+
+@overload_method(types.UniTuple, "spread")
+def _ol_tuple_spread(tup):
+    """The same method on a homogeneous tuple."""
+    def impl(tup):
+        return max(tup) - min(tup)
+    return impl
+
+
+@overload_attribute(types.Array, "middle")
+def _ol_middle(arr):
+    """`a.middle`: the element at the middle of a 1-D array."""
+    if arr.ndim == 1:
+        def get(arr):
+            return arr[arr.shape[0] // 2]
+        return get
+
+
+# check: spreads(np.array([4.0, -1.5, 2.0]), np.array([7, 3, 9, 1, 5])) -> (5.5, 8, 6, -1.5, 9)
+@njit
+def spreads(x, n):
+    return x.spread(), n.spread(), (3, 9, 5).spread(), x.middle, n.middle

@@ -1559,6 +1559,27 @@ impl Lower<'_> {
             }
         }
         let builtin = Builtin::from_path(&format!(".{attr}"));
+        // An `@overload_attribute` of this module: `x.name` is `attribute(x)`.
+        let getter = crate::overload::attribute_function(attr);
+        if builtin.is_none() && matches!(self.env.get(getter.as_str()), Some(Global::Function { kind: Some(_), .. })) {
+            let call = ast::ExprCall {
+                node_index: Default::default(),
+                range: a.range,
+                func: Box::new(Expr::Name(ast::ExprName {
+                    node_index: Default::default(),
+                    range: a.attr.range,
+                    id: ast::name::Name::new(&getter),
+                    ctx: ast::ExprContext::Load,
+                })),
+                arguments: ast::Arguments {
+                    range: a.range,
+                    node_index: Default::default(),
+                    args: Box::new([(*a.value).clone()]),
+                    keywords: Box::new([]),
+                },
+            };
+            return self.call(&call);
+        }
         let field = match (self.named_field(attr, span), builtin) {
             (Ok(k), _) => k,
             // A field name several namedtuples place differently is still an array attribute.
@@ -1866,6 +1887,29 @@ impl Lower<'_> {
             }
             Expr::Attribute(a) => {
                 let name = a.attr.id.as_str();
+                // An `@overload_method` of this module: `x.name(args)` is `method(x, args)`.
+                let method = crate::overload::method_function(name);
+                if matches!(self.env.get(method.as_str()), Some(Global::Function { kind: Some(_), .. })) {
+                    let mut args = vec![(*a.value).clone()];
+                    args.extend(c.arguments.args.iter().cloned());
+                    let call = ast::ExprCall {
+                        node_index: Default::default(),
+                        range: c.range,
+                        func: Box::new(Expr::Name(ast::ExprName {
+                            node_index: Default::default(),
+                            range: a.attr.range,
+                            id: ast::name::Name::new(&method),
+                            ctx: ast::ExprContext::Load,
+                        })),
+                        arguments: ast::Arguments {
+                            range: c.arguments.range,
+                            node_index: Default::default(),
+                            args: args.into_boxed_slice(),
+                            keywords: c.arguments.keywords.clone(),
+                        },
+                    };
+                    return self.call(&call);
+                }
                 self.fail(
                     Diagnostic::error(format!("method call `.{name}()` is not supported"), span, "method call")
                         .with_hint("methods of lists, strings and arrays are not compiled; write a loop"),

@@ -35,6 +35,31 @@ use ruff_text_size::TextRange;
 const OVERLOAD: &[&str] =
     &["numba.extending.overload", "numba.core.extending.overload", "numba.cuda.extending.overload"];
 
+/// The decorator paths of `@overload_method(TypeClass, "name")`.
+const OVERLOAD_METHOD: &[&str] = &[
+    "numba.extending.overload_method",
+    "numba.core.extending.overload_method",
+    "numba.cuda.extending.overload_method",
+];
+
+/// The decorator paths of `@overload_attribute(TypeClass, "name")`.
+const OVERLOAD_ATTRIBUTE: &[&str] = &[
+    "numba.extending.overload_attribute",
+    "numba.core.extending.overload_attribute",
+    "numba.cuda.extending.overload_attribute",
+];
+
+/// The function `x.name(...)` calls when `name` is an `@overload_method` (and not a built-in
+/// method): `x` is its first argument.
+pub(crate) fn method_function(name: &str) -> String {
+    format!("__twinjit_method_{name}")
+}
+
+/// The function reading `x.name` calls when `name` is an `@overload_attribute`.
+pub(crate) fn attribute_function(name: &str) -> String {
+    format!("__twinjit_attribute_{name}")
+}
+
 /// The name the rewritten module imports `register_jitable` as (a name no user module binds).
 const JITABLE: &str = "__twinjit_register_jitable__";
 
@@ -42,13 +67,17 @@ const JITABLE: &str = "__twinjit_register_jitable__";
 /// [`twinjit_ir::exception::TYPING_ERROR`].
 pub(crate) const RAISE_NAME: &str = "__twinjit_typing_error__";
 
+/// One compiled function: its name, the stub it replaces, and its overloads (statement index,
+/// and the type class of a method's or attribute's receiver).
+type Group<'a> = (String, Option<usize>, Vec<(usize, Option<&'a Expr>)>);
+
 /// The module with its `@overload` functions rewritten, or `None` when it has none.
 pub(crate) fn overload_defs(body: &[Stmt]) -> Option<Vec<Stmt>> {
     let looks = |s: &Stmt| match s {
         Stmt::FunctionDef(fd) => fd.decorator_list.iter().any(|d| match &d.expression {
             Expr::Call(c) => match &*c.func {
-                Expr::Name(n) => n.id.as_str() == "overload",
-                Expr::Attribute(a) => a.attr.id.as_str() == "overload",
+                Expr::Name(n) => n.id.as_str().starts_with("overload"),
+                Expr::Attribute(a) => a.attr.id.as_str().starts_with("overload"),
                 _ => false,
             },
             _ => false,
@@ -61,8 +90,9 @@ pub(crate) fn overload_defs(body: &[Stmt]) -> Option<Vec<Stmt>> {
     let mut env = Env::new();
     // Plain module-level `def`s by name (a stub the overload targets): their index.
     let mut plain: hashbrown::HashMap<&str, usize> = hashbrown::HashMap::new();
-    // Per target, in order of first appearance: (key, stub index, overload def indices).
-    let mut groups: Vec<(String, Option<usize>, Vec<usize>)> = Vec::new();
+    // Per target, in order of first appearance: (key, stub index, overload def indices with
+    // the type class a method's or attribute's receiver must be).
+    let mut groups: Vec<Group> = Vec::new();
     // Overloads of functions twinjit has built in: dropped.
     let mut builtin: Vec<usize> = Vec::new();
     for (i, stmt) in body.iter().enumerate() {
@@ -70,6 +100,32 @@ pub(crate) fn overload_defs(body: &[Stmt]) -> Option<Vec<Stmt>> {
             Stmt::Import(imp) => imports::import(imp, &mut env),
             Stmt::ImportFrom(imp) => imports::import_from(imp, &mut env),
             Stmt::FunctionDef(fd) => {
+                // `@overload_method(types.Array, "name")` / `@overload_attribute(...)`: one
+                // function per name, each overload guarded by its receiver's type class.
+                let member = fd.decorator_list.iter().find_map(|d| match &d.expression {
+                    Expr::Call(c) => {
+                        let path = qualified(&c.func, &env)?;
+                        let key: fn(&str) -> String = if OVERLOAD_METHOD.contains(&path.as_str()) {
+                            method_function
+                        } else if OVERLOAD_ATTRIBUTE.contains(&path.as_str()) {
+                            attribute_function
+                        } else {
+                            return None;
+                        };
+                        match &c.arguments.args[..] {
+                            [class, Expr::StringLiteral(n), ..] => Some((key(n.value.to_str()), class)),
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                });
+                if let Some((key, class)) = member {
+                    match groups.iter_mut().find(|g| g.0 == key) {
+                        Some(g) => g.2.push((i, Some(class))),
+                        None => groups.push((key, None, vec![(i, Some(class))])),
+                    }
+                    continue;
+                }
                 let target = fd.decorator_list.iter().find_map(|d| match &d.expression {
                     Expr::Call(c) if qualified(&c.func, &env).is_some_and(|p| OVERLOAD.contains(&p.as_str())) => {
                         c.arguments.args.first()
@@ -97,8 +153,8 @@ pub(crate) fn overload_defs(body: &[Stmt]) -> Option<Vec<Stmt>> {
                             },
                         };
                         match groups.iter_mut().find(|g| g.0 == key) {
-                            Some(g) => g.2.push(i),
-                            None => groups.push((key, stub, vec![i])),
+                            Some(g) => g.2.push((i, None)),
+                            None => groups.push((key, stub, vec![(i, None)])),
                         }
                     }
                     None if fd.decorator_list.is_empty() => {
@@ -119,16 +175,16 @@ pub(crate) fn overload_defs(body: &[Stmt]) -> Option<Vec<Stmt>> {
     let mut dispatch: hashbrown::HashMap<usize, ast::StmtFunctionDef> = hashbrown::HashMap::new();
     let mut dropped: hashbrown::HashSet<usize> = builtin.into_iter().collect();
     for (key, stub, idx) in &groups {
-        let defs: Vec<&ast::StmtFunctionDef> = idx
+        let defs: Vec<(&ast::StmtFunctionDef, Option<&Expr>)> = idx
             .iter()
-            .filter_map(|&i| match &body[i] {
-                Stmt::FunctionDef(fd) => Some(fd),
+            .filter_map(|&(i, class)| match &body[i] {
+                Stmt::FunctionDef(fd) => Some((fd, class)),
                 _ => None,
             })
             .collect();
         // The dispatcher goes where the stub is, or where the first overload is.
-        dispatch.insert(stub.unwrap_or(idx[0]), dispatcher(key, &defs));
-        dropped.extend(stub.iter().copied().chain(idx.iter().copied()));
+        dispatch.insert(stub.unwrap_or(idx[0].0), dispatcher(key, &defs));
+        dropped.extend(stub.iter().copied().chain(idx.iter().map(|&(i, _)| i)));
     }
     let mut out = Vec::with_capacity(body.len() + 1);
     out.push(jitable_import());
@@ -179,12 +235,13 @@ fn call(callee: &str, args: Vec<Expr>, at: TextRange, list: TextRange) -> Expr {
 }
 
 /// The function compiled for `key`: the overloads' bodies one after the other.
-fn dispatcher(key: &str, defs: &[&ast::StmtFunctionDef]) -> ast::StmtFunctionDef {
-    let first = defs[0];
+fn dispatcher(key: &str, defs: &[(&ast::StmtFunctionDef, Option<&Expr>)]) -> ast::StmtFunctionDef {
+    let first = defs[0].0;
     let params: Vec<String> = positional(first);
-    let mut body = Vec::new();
+    let mut out = Vec::new();
     let mut counter = 0usize;
-    for (k, d) in defs.iter().enumerate() {
+    for (k, &(d, class)) in defs.iter().enumerate() {
+        let mut body = Vec::new();
         // A later overload's parameters, bound to the dispatcher's where they are named apart.
         for (p, q) in positional(d).iter().zip(&params) {
             if p != q {
@@ -203,7 +260,23 @@ fn dispatcher(key: &str, defs: &[&ast::StmtFunctionDef]) -> ast::StmtFunctionDef
         }
         let mut scope = hashbrown::HashMap::new();
         body.extend(rewrite(&d.body, &mut scope, k, &mut counter, &params));
+        match (class, params.first()) {
+            // A method's or attribute's overload applies to receivers of its type class.
+            (Some(class), Some(receiver)) => {
+                let test =
+                    call("isinstance", vec![name(receiver, d.name.range), class.clone()], d.name.range, d.name.range);
+                out.push(Stmt::If(ast::StmtIf {
+                    node_index: Default::default(),
+                    range: d.name.range,
+                    test: Box::new(test),
+                    body,
+                    elif_else_clauses: vec![],
+                }));
+            }
+            _ => out.extend(body),
+        }
     }
+    let mut body = out;
     // No overload returned an implementation.
     body.push(typing_error(first.name.range, vec![]));
     let mut def = first.clone();

@@ -534,6 +534,8 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             | Typing::ArrayItemsize
             | Typing::ArrayNbytes
             | Typing::ArrayFlag(_)
+            | Typing::IsInstance
+            | Typing::Identity
             | Typing::View(_)
             | Typing::Internal
             | Typing::SliceIndex

@@ -162,8 +162,16 @@ fn err(span: Span, message: impl Into<String>, label: impl Into<String>) -> Diag
 fn typing_error(f: &Function, e: &crate::exception::Exception<Value>, types: &[Type], span: Span) -> Diagnostic {
     let args: Vec<String> = f.params().iter().map(|p| types[p.index()].to_string()).collect();
     let message = e.message(|_| crate::exception::PyScalar::Int(0));
+    // `overload.rs` names the functions of `@overload_method` / `@overload_attribute` so.
+    let what = if let Some(m) = f.name.strip_prefix("__twinjit_method_") {
+        format!("method `.{m}()`")
+    } else if let Some(a) = f.name.strip_prefix("__twinjit_attribute_") {
+        format!("attribute `.{a}`")
+    } else {
+        format!("`{}`", f.name)
+    };
     let message = if message.is_empty() {
-        format!("no implementation of `{}` for argument types ({})", f.name, args.join(", "))
+        format!("no implementation of {what} for argument types ({})", args.join(", "))
     } else {
         format!("{message} (argument types ({}))", args.join(", "))
     };
