@@ -19,7 +19,7 @@ mod user_ufunc;
 
 pub use typed_program::{mangle, TypedFunction, TypedProgram};
 
-use crate::function::{Function, Terminator, Value};
+use crate::function::{Function, InstKind, Terminator, Value};
 use crate::module::{ErrorModel, Module};
 use crate::passes::dump_requested;
 use crate::types::Type;
@@ -112,7 +112,17 @@ pub fn infer(
             let bd = &f.blocks[b.index()];
             if let Terminator::Raise(e) = &bd.term {
                 if e.class == crate::exception::TYPING_ERROR {
-                    found.push(typing_error(f, e, &types, bd.term_span));
+                    let mut d = typing_error(f, e, &types, bd.term_span);
+                    // Where the rejected call is (its first caller's call of this function).
+                    let name = &cx.mf(i).name;
+                    let call = cx.instances[i].callers.iter().find_map(|&c| {
+                        let body = &cx.mf(c).body;
+                        body.insts.iter().find(|d| matches!(&d.kind, InstKind::Call(n, _) if n == name)).map(|d| d.span)
+                    });
+                    if let Some(at) = call {
+                        d = d.with_secondary(at, "called here");
+                    }
+                    found.push(d);
                     typing_errors = true;
                 }
             }
