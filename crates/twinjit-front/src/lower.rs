@@ -1562,22 +1562,7 @@ impl Lower<'_> {
         // An `@overload_attribute` of this module: `x.name` is `attribute(x)`.
         let getter = crate::overload::attribute_function(attr);
         if builtin.is_none() && matches!(self.env.get(getter.as_str()), Some(Global::Function { kind: Some(_), .. })) {
-            let call = ast::ExprCall {
-                node_index: Default::default(),
-                range: a.range,
-                func: Box::new(Expr::Name(ast::ExprName {
-                    node_index: Default::default(),
-                    range: a.attr.range,
-                    id: ast::name::Name::new(&getter),
-                    ctx: ast::ExprContext::Load,
-                })),
-                arguments: ast::Arguments {
-                    range: a.range,
-                    node_index: Default::default(),
-                    args: Box::new([(*a.value).clone()]),
-                    keywords: Box::new([]),
-                },
-            };
+            let call = crate::overload::receiver_call(&getter, &a.value, &[], &[], a.range, a.attr.range);
             return self.call(&call);
         }
         let field = match (self.named_field(attr, span), builtin) {
@@ -1890,24 +1875,14 @@ impl Lower<'_> {
                 // An `@overload_method` of this module: `x.name(args)` is `method(x, args)`.
                 let method = crate::overload::method_function(name);
                 if matches!(self.env.get(method.as_str()), Some(Global::Function { kind: Some(_), .. })) {
-                    let mut args = vec![(*a.value).clone()];
-                    args.extend(c.arguments.args.iter().cloned());
-                    let call = ast::ExprCall {
-                        node_index: Default::default(),
-                        range: c.range,
-                        func: Box::new(Expr::Name(ast::ExprName {
-                            node_index: Default::default(),
-                            range: a.attr.range,
-                            id: ast::name::Name::new(&method),
-                            ctx: ast::ExprContext::Load,
-                        })),
-                        arguments: ast::Arguments {
-                            range: c.arguments.range,
-                            node_index: Default::default(),
-                            args: args.into_boxed_slice(),
-                            keywords: c.arguments.keywords.clone(),
-                        },
-                    };
+                    let call = crate::overload::receiver_call(
+                        &method,
+                        &a.value,
+                        &c.arguments.args,
+                        &c.arguments.keywords,
+                        c.range,
+                        a.attr.range,
+                    );
                     return self.call(&call);
                 }
                 self.fail(

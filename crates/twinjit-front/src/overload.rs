@@ -60,6 +60,32 @@ pub(crate) fn attribute_function(name: &str) -> String {
     format!("__twinjit_attribute_{name}")
 }
 
+/// `callee(receiver, args..., keywords...)`: how `x.m(...)` / `x.m` call the function of an
+/// `@overload_method` / `@overload_attribute`.
+pub(crate) fn receiver_call(
+    callee: &str,
+    receiver: &Expr,
+    args: &[Expr],
+    keywords: &[ast::Keyword],
+    range: TextRange,
+    name_range: TextRange,
+) -> ast::ExprCall {
+    let mut all = Vec::with_capacity(args.len() + 1);
+    all.push(receiver.clone());
+    all.extend(args.iter().cloned());
+    ast::ExprCall {
+        node_index: Default::default(),
+        range,
+        func: Box::new(name(callee, name_range)),
+        arguments: ast::Arguments {
+            range,
+            node_index: Default::default(),
+            args: all.into_boxed_slice(),
+            keywords: keywords.to_vec().into_boxed_slice(),
+        },
+    }
+}
+
 /// The name the rewritten module imports `register_jitable` as (a name no user module binds).
 const JITABLE: &str = "__twinjit_register_jitable__";
 
