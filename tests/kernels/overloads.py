@@ -211,3 +211,30 @@ def _ol_middle(arr):
 @njit
 def spreads(x, n):
     return x.spread(), n.spread(), (3, 9, 5).spread(), x.middle, n.middle
+
+
+def difference(a, b):
+    pass
+
+
+@overload(difference)
+def _ol_difference_int(a, b):
+    if isinstance(a, types.Integer):
+        def impl(a, b):
+            return a - b
+        return impl
+
+
+@overload(difference)
+def _ol_difference_float(b, a):
+    """Parameters named the other way round: still the call's first and second arguments."""
+    if isinstance(b, types.Float):
+        def impl(b, a):
+            return b - a
+        return impl
+
+
+# check: differences() -> (3, 3.0)
+@njit
+def differences():
+    return difference(5, 2), difference(5.0, 2.0)

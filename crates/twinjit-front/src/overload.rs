@@ -23,8 +23,15 @@
 //! dropped: the built-in serves the calls. What is not read: typing-time computation other than
 //! tests (`ord = ord.type`) becomes a typing error where it is, reported only when the argument
 //! types reach it (`Lower::defer_errors`); `return None` (declining in the middle of an
-//! overload) is a typing error rather than a fall-through to the next overload; `@overload` of
-//! a builtin name (`len`), a class or a jitted function is not read (its decorator is reported).
+//! overload) is a typing error rather than a fall-through to the next overload, and so is a
+//! `raise` (Numba would try the next overload); `@overload` of a builtin name (`len`), a class
+//! or a jitted function is not read (its decorator is reported). Known differences, none of
+//! them a silent wrong result in the common forms: the dispatcher takes the first overload's
+//! parameter defaults; `types.Omitted` tests like `types.NoneType` (an omitted argument arrives
+//! as its default, almost always `None`); Python classes in `isinstance` (`int`) test the
+//! argument's type as in compiled code; an implementation defined in a branch of an earlier
+//! `if` and returned later is a typing error (it is read only by `return impl` right after the
+//! `if`). Overloads that name their parameters apart read the arguments from copies made once.
 
 use crate::env::{qualified, Env};
 use crate::imports;
@@ -266,27 +273,27 @@ fn dispatcher(key: &str, defs: &[(&ast::StmtFunctionDef, Option<&Expr>)]) -> ast
     let params: Vec<String> = positional(first);
     let mut out = Vec::new();
     let mut counter = 0usize;
+    // Overloads that name their parameters apart read the arguments from copies made once, so
+    // that one overload's names (`def ol2(y, x)`) never clobber another's.
+    let renamed = defs.iter().skip(1).any(|(d, _)| positional(d) != params);
+    let saved: Vec<String> = (0..params.len()).map(|i| format!("__twinjit_arg{i}")).collect();
+    if renamed {
+        for (s, p) in saved.iter().zip(&params) {
+            out.push(assign(s, name(p, first.name.range), first.name.range));
+        }
+    }
     for (k, &(d, class)) in defs.iter().enumerate() {
+        let own = positional(d);
         let mut body = Vec::new();
-        // A later overload's parameters, bound to the dispatcher's where they are named apart.
-        for (p, q) in positional(d).iter().zip(&params) {
-            if p != q {
-                body.push(Stmt::Assign(ast::StmtAssign {
-                    node_index: Default::default(),
-                    range: d.name.range,
-                    targets: vec![Expr::Name(ast::ExprName {
-                        node_index: Default::default(),
-                        range: d.name.range,
-                        id: ast::name::Name::new(p),
-                        ctx: ast::ExprContext::Store,
-                    })],
-                    value: Box::new(name(q, d.name.range)),
-                }));
+        if renamed && k > 0 {
+            for (p, s) in own.iter().zip(&saved) {
+                body.push(assign(p, name(s, d.name.range), d.name.range));
             }
         }
         let mut scope = hashbrown::HashMap::new();
-        body.extend(rewrite(&d.body, &mut scope, k, &mut counter, &params));
-        match (class, params.first()) {
+        body.extend(rewrite(&d.body, &mut scope, k, &mut counter, &own));
+        let receiver = if renamed { saved.first() } else { params.first() };
+        match (class, receiver) {
             // A method's or attribute's overload applies to receivers of its type class.
             (Some(class), Some(receiver)) => {
                 let test =
@@ -314,6 +321,35 @@ fn dispatcher(key: &str, defs: &[(&ast::StmtFunctionDef, Option<&Expr>)]) -> ast
     }];
     def.body = body;
     def
+}
+
+/// `target = value` at `range`.
+fn assign(target: &str, value: Expr, range: TextRange) -> Stmt {
+    Stmt::Assign(ast::StmtAssign {
+        node_index: Default::default(),
+        range,
+        targets: vec![Expr::Name(ast::ExprName {
+            node_index: Default::default(),
+            range,
+            id: ast::name::Name::new(target),
+            ctx: ast::ExprContext::Store,
+        })],
+        value: Box::new(value),
+    })
+}
+
+/// A string literal (a typing error's message).
+fn string(text: &str, range: TextRange) -> Expr {
+    Expr::StringLiteral(ast::ExprStringLiteral {
+        node_index: Default::default(),
+        range,
+        value: ast::StringLiteralValue::single(ast::StringLiteral {
+            range,
+            node_index: Default::default(),
+            value: text.into(),
+            flags: ast::StringLiteralFlags::empty(),
+        }),
+    })
 }
 
 /// The names of `d`'s positional parameters.
@@ -351,6 +387,15 @@ fn rewrite(
                 out.push(Stmt::FunctionDef(def));
             }
             Stmt::Return(r) => match r.value.as_deref() {
+                // An implementation defined in some branches of an earlier `if` only.
+                Some(Expr::Name(n)) if scope.get(n.id.as_str()).is_some_and(|u| u.is_empty()) => {
+                    let why = format!(
+                        "twinjit cannot tell which `{0}` this returns: it is defined in a branch of an earlier `if` \
+                         (Numba accepts this; write `return {0}` right after that `if`)",
+                        n.id
+                    );
+                    out.push(typing_error(r.range, vec![string(&why, r.range)]));
+                }
                 Some(Expr::Name(n)) if scope.contains_key(n.id.as_str()) => {
                     out.push(call_impl(&scope[n.id.as_str()], params, r.range, n.range));
                 }
@@ -376,19 +421,29 @@ fn rewrite(
                     _ => None,
                 };
                 let mut i = i.clone();
-                let branch = |body: &[Stmt], counter: &mut usize| {
+                // Names a branch (re)defines: after the `if`, which definition holds depends on
+                // the branch taken, so they are marked ambiguous (`""`) for later statements.
+                let mut changed: Vec<String> = Vec::new();
+                let mut branch = |body: &[Stmt], counter: &mut usize| {
                     let mut inner = scope.clone();
                     let mut b = rewrite(body, &mut inner, k, counter, params);
                     if let Some((n, range, nrange)) = &after {
-                        if let Some(u) = inner.get(n).filter(|u| scope.get(n) != Some(*u)) {
+                        if let Some(u) = inner.get(n).filter(|u| !u.is_empty() && scope.get(n) != Some(*u)) {
                             b.push(call_impl(u, params, *range, *nrange));
                         }
                     }
+                    changed.extend(inner.into_iter().filter(|(n, u)| scope.get(n) != Some(u)).map(|(n, _)| n));
                     b
                 };
                 i.body = branch(&i.body, counter);
                 for c in i.elif_else_clauses.iter_mut() {
                     c.body = branch(&c.body, counter);
+                }
+                for n in changed {
+                    // The `return` right after the `if` keeps the definition from before it.
+                    if after.as_ref().is_none_or(|(a, _, _)| *a != n) {
+                        scope.insert(n, String::new());
+                    }
                 }
                 out.push(Stmt::If(i));
             }

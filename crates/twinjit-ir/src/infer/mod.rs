@@ -186,5 +186,5 @@ fn typing_error(f: &Function, e: &crate::exception::Exception<Value>, types: &[T
         format!("{message} (argument types ({}))", args.join(", "))
     };
     err(span, message, "raised at typing time for these argument types")
-        .with_hint("this `@overload` rejects the call's types: Numba rejects the call when it compiles it")
+        .with_hint("an `@overload` chose no implementation for the call's argument types")
 }
