@@ -455,11 +455,12 @@ impl Lower<'_> {
     }
 
     fn stmt(&mut self, s: &Stmt) {
-        let compound = matches!(
-            s,
-            Stmt::If(_) | Stmt::For(_) | Stmt::While(_) | Stmt::Try(_) | Stmt::With(_) | Stmt::FunctionDef(_)
-        );
-        if !self.defer_errors || compound {
+        if !self.defer_errors
+            || matches!(
+                s,
+                Stmt::If(_) | Stmt::For(_) | Stmt::While(_) | Stmt::Try(_) | Stmt::With(_) | Stmt::FunctionDef(_)
+            )
+        {
             return self.stmt_now(s);
         }
         let (before, start) = (self.diags.len(), self.cur);
@@ -1695,11 +1696,10 @@ impl Lower<'_> {
         let args = &c.arguments.args;
         // A foreign or NumPy function this module gives an `@overload` for (`overload.rs`
         // names the compiled function by the target's path).
-        if !matches!(&*c.func, Expr::Name(_)) || self.opaque_path(&c.func).is_some() {
-            if let Some(path) = crate::env::qualified(&c.func, self.env) {
-                if let Some(Global::Function { kind: Some(_), params, ufunc: None }) = self.env.get(path.as_str()) {
-                    return self.function_call(&path, &params.clone(), None, c, span);
-                }
+        let local = matches!(&*c.func, Expr::Name(n) if self.locals.contains(n.id.as_str()));
+        if let Some(path) = crate::env::qualified(&c.func, self.env).filter(|_| !local) {
+            if let Some(Global::Function { kind: Some(_), params, ufunc: None }) = self.env.get(path.as_str()) {
+                return self.function_call(&path, &params.clone(), None, c, span);
             }
         }
         if let Some((written, path)) = self.opaque_path(&c.func) {

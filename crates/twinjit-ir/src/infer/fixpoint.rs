@@ -58,14 +58,11 @@ pub(super) fn decided(f: &Function, v: Value, types: &[Type]) -> Option<bool> {
             let Some(InstKind::Const(Const::Int(bits))) = f.def_inst(a[1]).map(|d| &d.kind) else { return None };
             t.is_known().then(|| crate::builtins::isinstance_classes(t, *bits))
         }
-        InstKind::Compare(op, x, y) if none_compare(*op, &types[x.index()], &types[y.index()]).is_some() => {
-            none_compare(*op, &types[x.index()], &types[y.index()])
-        }
-        // `a.ndim == 1`, `len(t) > 2` on a tuple: integers the types fix.
-        InstKind::Compare(op, x, y) => {
+        // `None == 2`; `a.ndim == 1`, `len(t) > 2` on a tuple: integers the types fix.
+        InstKind::Compare(op, x, y) => none_compare(*op, &types[x.index()], &types[y.index()]).or_else(|| {
             let (x, y) = (type_constant(f, *x, types)?, type_constant(f, *y, types)?);
             Some(op.eval(x, y))
-        }
+        }),
         InstKind::Builtin(Builtin::Is, a) => {
             let (x, y) = (&types[a[0].index()], &types[a[1].index()]);
             if !x.is_known() || !y.is_known() {
@@ -248,6 +245,7 @@ impl<'m> Inferencer<'m> {
         let mut ret = Type::Unknown;
         let mut returns_none = false;
         let mut returns_value = false;
+        let mut typing_error = false;
         for &b in rpo.iter().filter(|b| live[b.index()]) {
             match &f.blocks[b.index()].term {
                 Terminator::Return(Some(v)) => {
@@ -257,15 +255,12 @@ impl<'m> Inferencer<'m> {
                     }
                 }
                 Terminator::Return(None) => returns_none = true,
+                Terminator::Raise(e) if e.class == crate::exception::TYPING_ERROR => typing_error = true,
                 _ => {}
             }
         }
         // A function that only raises returns nothing; unless a raise is an `@overload`'s
         // typing error: then the call has no type, and that error is the one reported.
-        let typing_error = rpo.iter().any(|b| {
-            live[b.index()]
-                && matches!(&f.blocks[b.index()].term, Terminator::Raise(e) if e.class == crate::exception::TYPING_ERROR)
-        });
         if ret == Type::Unknown && !returns_value && !typing_error {
             ret = Type::None;
         }

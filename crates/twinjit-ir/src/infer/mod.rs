@@ -103,12 +103,7 @@ pub fn infer(
                     found.push(d);
                 }
             }
-        }
-        // An `@overload`'s typing error its argument types reach.
-        for b in f.reverse_postorder() {
-            if !cx.instances[i].live.get(b.index()).copied().unwrap_or(true) {
-                continue;
-            }
+            // An `@overload`'s typing error its argument types reach.
             let bd = &f.blocks[b.index()];
             if let Terminator::Raise(e) = &bd.term {
                 if e.class == crate::exception::TYPING_ERROR {
