@@ -245,10 +245,19 @@ def _replay_problem(v):
         return None
     if isinstance(v, tuple):
         # `twinjit run` takes flat tuples of scalars: `(int64:1, float64:2.5)`.
-        inner = [x for x in v if isinstance(x, (tuple, np.ndarray)) or _replay_problem(x) is not None]
+        inner = [
+            x
+            for x in v
+            if isinstance(x, (tuple, np.ndarray))
+            or _replay_problem(x) is not None
+            or (isinstance(x, str) and any(c in x for c in ",()"))
+        ]
         return "tuple" if inner or not v else None
     if isinstance(v, (bool, np.bool_)):
         return None
+    if isinstance(v, str):
+        # `twinjit run` takes a string as `str:TEXT` (a tuple's items are split at commas).
+        return None if "\n" not in v else "str with a newline"
     if isinstance(v, int):
         # Numba types a Python int past int64 as uint64.
         return None if -(2**63) <= v < 2**64 else "int outside 64 bits"
@@ -274,6 +283,8 @@ def _encode_result(v):
         return None
     if isinstance(v, (bool, np.bool_)):
         return ["bool", bool(v)]
+    if isinstance(v, str):
+        return ["str", v]
     if isinstance(v, (int, np.integer)):
         return ["int", int(v)]
     if isinstance(v, (float, np.floating)):
@@ -965,6 +976,8 @@ def result_matches(expected, got, load=None, name="return", uninit=False):
         return all(
             result_matches(e, g, load, f"{name}_{k}", uninit) for k, (e, g) in enumerate(zip(expected[1], got))
         )
+    if expected and expected[0] == "str":
+        return isinstance(got, str) and got == expected[1]
     got = json_to_py(got)
     if expected is None:
         return got is None
@@ -1002,6 +1015,8 @@ def scalar_arg(v):
 
     if v is None:
         return "none"
+    if isinstance(v, str):
+        return "str:" + v
     if isinstance(v, tuple):
         return "(" + ", ".join(scalar_arg(x) for x in v) + ")"
     if isinstance(v, (bool, np.bool_)):

@@ -335,6 +335,9 @@ pub(crate) fn encode_types(w: &mut Writer, types: &[twinjit_ir::Type]) {
             Type::Function(name) => {
                 w.u64(6).str(name);
             }
+            Type::Str(text) => {
+                w.u64(7).str(text);
+            }
         }
     }
     w.u64(types.len() as u64);
@@ -405,6 +408,7 @@ pub(crate) fn decode_types(r: &mut Reader<'_>) -> Option<Vec<twinjit_ir::Type>> 
             4 => Type::List(Box::new(one(r, depth + 1)?)),
             5 => Type::Optional(Box::new(one(r, depth + 1)?)),
             6 => Type::Function(r.str()?.to_string()),
+            7 => Type::Str(r.str()?.to_string()),
             _ => return None,
         })
     }

@@ -129,6 +129,7 @@ impl Outline {
                     Const::Float(x) => w.u64(1).u64(x.to_bits()),
                     Const::Bool(b) => w.u64(2).u64(b as u64),
                     Const::None => w.u64(3).u64(0),
+                    Const::Str(text) => w.u64(4).u64(0).str(text),
                 };
             }
             let a = &f.attrs;
@@ -200,6 +201,7 @@ impl Outline {
                     (1, x) => Const::Float(f64::from_bits(x)),
                     (2, b @ (0 | 1)) => Const::Bool(b == 1),
                     (3, 0) => Const::None,
+                    (4, 0) => Const::Str(twinjit_ir::intern(r.str()?)),
                     _ => return None,
                 });
             }

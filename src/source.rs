@@ -82,6 +82,7 @@ impl SourceModule {
                     Const::Float(_) => Type::F64,
                     Const::Bool(_) => Type::BOOL,
                     Const::None => Type::None,
+                    Const::Str(text) => Type::Str(text.to_string()),
                 }));
             }
         }
@@ -162,6 +163,7 @@ impl SourceModule {
                 Const::Float(x) => RtValue::F64(x),
                 Const::Bool(b) => RtValue::Bool(b),
                 Const::None => RtValue::None,
+                Const::Str(text) => RtValue::Str(text.into()),
             }));
         }
         let types: Vec<_> = args.iter().map(RtValue::ty).collect();

@@ -219,6 +219,7 @@ pub fn rt_items(path: &str, v: &RtValue, out: &mut Items) {
 pub fn value_items(path: &str, v: &Value, out: &mut Items) {
     let item = match v {
         Value::None => Item::None,
+        Value::Str(text) => Item::Text(format!("{text:?}")),
         Value::Bool(b) => Item::Bool(*b),
         Value::I8(x) => Item::Int((*x).into()),
         Value::I16(x) => Item::Int((*x).into()),

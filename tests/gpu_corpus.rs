@@ -357,7 +357,7 @@ fn scalar_slots(a: &twinjit::ArgValue<'_>, out: &mut Vec<u64>) {
         A::C128(z) => out.extend([z.re.to_bits(), z.im.to_bits()]),
         A::F16(x) => out.push(x.to_bits() as u64),
         A::Tuple(items) => items.iter().for_each(|x| scalar_slots(x, out)),
-        A::None | A::Array(_) | A::Invalid(_) => {}
+        A::None | A::Array(_) | A::Invalid(_) | A::Str(_) => {}
     }
 }
 

@@ -164,6 +164,9 @@ pub enum ArgValue<'a> {
     None,
     /// A tuple of scalars, `None`s and tuples (arrays inside a tuple are not supported).
     Tuple(&'a [ArgValue<'a>]),
+    /// A string (Numba's `unicode_type`). Its value is part of the type: the function is
+    /// specialised for it (each distinct string compiles once), and it takes no slots.
+    Str(&'a str),
     /// An array that cannot be passed (more than 3 dimensions); the string says why.
     Invalid(&'static str),
 }
@@ -189,6 +192,7 @@ impl ArgValue<'_> {
             ArgValue::Array(a) => a.ty(),
             ArgValue::None => Type::None,
             ArgValue::Tuple(items) => Type::Tuple(items.iter().map(ArgValue::ty).collect::<Option<_>>()?),
+            ArgValue::Str(text) => Type::Str(text.to_string()),
             ArgValue::Invalid(_) => return None,
         })
     }
@@ -197,7 +201,7 @@ impl ArgValue<'_> {
     pub(crate) fn slot_count(&self) -> usize {
         match self {
             ArgValue::Array(a) => 2 + 2 * a.ndim as usize,
-            ArgValue::None | ArgValue::Invalid(_) => 0,
+            ArgValue::None | ArgValue::Invalid(_) | ArgValue::Str(_) => 0,
             ArgValue::Tuple(items) => items.iter().map(ArgValue::slot_count).sum(),
             ArgValue::C64(_) | ArgValue::C128(_) => 2,
             _ => 1,
@@ -250,7 +254,7 @@ impl ArgValue<'_> {
                 out[at + 1 + 2 * n] = 0;
                 return at + 2 + 2 * n;
             }
-            ArgValue::None | ArgValue::Invalid(_) => return at,
+            ArgValue::None | ArgValue::Invalid(_) | ArgValue::Str(_) => return at,
             ArgValue::Tuple(items) => return items.iter().fold(at, |k, a| a.write_slots(out, k)),
         }
         at + 1
@@ -275,6 +279,20 @@ scalar_arg!(
     bool => Bool, i32 => I32, i64 => I64, f32 => F32, f64 => F64, i8 => I8, i16 => I16, u8 => U8, u16 => U16,
     u32 => U32, u64 => U64, Complex32 => C64, Complex64 => C128
 );
+
+impl<'a> IntoArg<'a> for &'a str {
+    #[inline]
+    fn into_arg(self) -> ArgValue<'a> {
+        ArgValue::Str(self)
+    }
+}
+
+impl<'a> IntoArg<'a> for &'a String {
+    #[inline]
+    fn into_arg(self) -> ArgValue<'a> {
+        ArgValue::Str(self.as_str())
+    }
+}
 
 impl<'a, T: Element> IntoArg<'a> for &'a [T] {
     #[inline]
@@ -422,7 +440,9 @@ impl ArgValue<'_> {
             ArgValue::C64(_) => Scalar::Complex64,
             ArgValue::C128(_) => Scalar::Complex128,
             ArgValue::F16(_) => Scalar::Float16,
-            ArgValue::Array(_) | ArgValue::None | ArgValue::Tuple(_) | ArgValue::Invalid(_) => return None,
+            ArgValue::Array(_) | ArgValue::None | ArgValue::Tuple(_) | ArgValue::Invalid(_) | ArgValue::Str(_) => {
+                return None
+            }
         })
     }
 
@@ -444,6 +464,7 @@ impl ArgValue<'_> {
             ArgValue::C64(z) => R::C64([z.re, z.im]),
             ArgValue::C128(z) => R::C128([z.re, z.im]),
             ArgValue::F16(x) => R::F16(x),
+            ArgValue::Str(text) => R::Str(text.into()),
             ArgValue::Array(_) | ArgValue::None | ArgValue::Tuple(_) | ArgValue::Invalid(_) => return None,
         })
     }
@@ -467,6 +488,7 @@ impl ArgValue<'_> {
             R::C128([re, im]) => ArgValue::C128(Complex64::new(re, im)),
             R::F16(x) => ArgValue::F16(x),
             R::None => ArgValue::None,
+            R::Str(ref text) => ArgValue::Str(twinjit_ir::intern(text)),
             _ => return None,
         })
     }
@@ -479,10 +501,13 @@ impl ArgValue<'_> {
                 a.dtype == at.dtype && a.ndim == at.ndim && (a.c_contiguous == (at.layout == Layout::C))
             }
             (ArgValue::None, Type::None) => true,
+            (ArgValue::Str(a), Type::Str(t)) => a == t,
             (ArgValue::Tuple(items), Type::Tuple(ts)) => {
                 items.len() == ts.len() && items.iter().zip(ts).all(|(a, t)| a.is(t))
             }
-            (ArgValue::Array(_) | ArgValue::Invalid(_) | ArgValue::None | ArgValue::Tuple(_), _) => false,
+            (ArgValue::Array(_) | ArgValue::Invalid(_) | ArgValue::None | ArgValue::Tuple(_) | ArgValue::Str(_), _) => {
+                false
+            }
             (a, Type::Scalar(s)) => a.scalar() == Some(*s),
             _ => false,
         }
@@ -528,6 +553,8 @@ pub enum Value {
     Array(Array),
     /// A list, copied out of the one compiled code returned (which is then released).
     List(Vec<Value>),
+    /// A string (its value is known when the function is compiled).
+    Str(String),
 }
 
 impl Value {
@@ -541,6 +568,7 @@ impl Value {
         Some(match t {
             // A function value has no parts; Rust receives `None` for it.
             Type::None | Type::Unknown | Type::Function(_) => Value::None,
+            Type::Str(text) => Value::Str(text.clone()),
             Type::Scalar(Scalar::Bool) => Value::Bool(take()? as u8 != 0),
             Type::Scalar(Scalar::Int32) => Value::I32(take()? as u32 as i32),
             Type::Scalar(Scalar::Int64) => Value::I64(take()? as i64),
@@ -659,6 +687,7 @@ impl std::fmt::Display for Value {
             Value::C128(z) => f.write_str(&twinjit_ir::python_complex_repr(z.re, z.im)),
             Value::Tuple(vs) => twinjit_ir::python_tuple(f, vs),
             Value::Array(a) => write!(f, "{a}"),
+            Value::Str(text) => f.write_str(text),
             Value::List(vs) => {
                 f.write_str("[")?;
                 for (i, v) in vs.iter().enumerate() {

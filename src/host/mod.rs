@@ -298,6 +298,7 @@ fn default_arg(c: Const) -> ArgValue<'static> {
         Const::Float(x) => ArgValue::F64(x),
         Const::Bool(b) => ArgValue::Bool(b),
         Const::None => ArgValue::None,
+        Const::Str(text) => ArgValue::Str(text),
     }
 }
 

@@ -134,6 +134,7 @@ impl Specialization {
             let ok = match (a, &self.args[k]) {
                 (a, Type::Scalar(s)) if a.scalar() == Some(*s) => true,
                 (ArgValue::None, Type::None) => true,
+                (ArgValue::Str(s), Type::Str(t)) => s == t,
                 (ArgValue::Tuple(_), Type::Tuple(_)) if a.holds_array() => {
                     return Err(Error::Argument {
                         function: self.name.clone(),

@@ -43,6 +43,8 @@ pub enum Lit {
     Seq(Vec<Lit>),
     /// A complex number (`1+2j`, `complex(math.nan, 1.0)`).
     Complex(f64, f64),
+    /// A string (`'linear'`).
+    Str(String),
 }
 
 /// One `# check:` line.
@@ -236,6 +238,7 @@ pub fn lit(e: &Expr) -> Option<Lit> {
     match e {
         Expr::BooleanLiteral(b) => Some(Lit::Bool(b.value)),
         Expr::NoneLiteral(_) => Some(Lit::None),
+        Expr::StringLiteral(s) => Some(Lit::Str(s.value.to_str().to_string())),
         Expr::Tuple(t) => t.elts.iter().map(lit).collect::<Option<_>>().map(Lit::Seq),
         Expr::List(l) => l.elts.iter().map(lit).collect::<Option<_>>().map(Lit::Seq),
         e => num(e),
@@ -462,6 +465,7 @@ pub fn arg_value(e: &Expr) -> Option<RtValue> {
         Lit::Bool(b) => Some(RtValue::Bool(b)),
         Lit::None => Some(RtValue::None),
         Lit::Complex(re, im) => Some(RtValue::C128([re, im])),
+        Lit::Str(s) => Some(RtValue::Str(s.as_str().into())),
         Lit::Seq(_) => None,
     }
 }
@@ -485,6 +489,7 @@ pub fn matches(got: &RtValue, want: &Lit) -> bool {
         (RtValue::C64([re, im]), Lit::Complex(a, b)) => close(*re as f64, *a) && close(*im as f64, *b),
         (RtValue::Bool(g), Lit::Bool(w)) => g == w,
         (RtValue::None, Lit::None) => true,
+        (RtValue::Str(g), Lit::Str(w)) => **g == **w,
         (RtValue::Tuple(g), Lit::Seq(w)) => g.len() == w.len() && g.iter().zip(w).all(|(a, b)| matches(a, b)),
         (RtValue::List(l), Lit::Seq(w)) => {
             let g = l.items.borrow();
@@ -611,6 +616,7 @@ pub fn value_to_rt(v: &twinjit::Value) -> RtValue {
     use twinjit::Value as V;
     match v {
         V::None => RtValue::None,
+        V::Str(text) => RtValue::Str(text.as_str().into()),
         V::Bool(b) => RtValue::Bool(*b),
         V::I32(i) => RtValue::I32(*i),
         V::I64(i) => RtValue::I64(*i),

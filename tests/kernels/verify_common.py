@@ -121,6 +121,10 @@ def same(expected, got, path="result", loose=None):
         return same(float(expected.real), float(got.real), path + ".real", loose) or same(
             float(expected.imag), float(got.imag), path + ".imag", loose
         )
+    if isinstance(expected, str):
+        if not isinstance(got, str) or got != expected:
+            return "%s: expected %r, got %r (%s)" % (path, expected, got, type(got).__name__)
+        return None
     return "%s: unsupported expected value %r" % (path, expected)
 
 

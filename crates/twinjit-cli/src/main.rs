@@ -202,7 +202,8 @@ struct Common {
     #[arg(long)]
     launch: Option<String>,
     /// An argument: NAME=PATH.npy, NAME=DTYPE:VALUE (e.g. n=int64:100, k=uint8:7, flag=bool:true),
-    /// NAME=none, a tuple of scalars NAME=(int64:3,float64:0.5), or NAME=xoroshiro128p:N:SEED
+    /// NAME=str:TEXT (a string, e.g. method=str:linear), NAME=none, a tuple of scalars
+    /// NAME=(int64:3,float64:0.5), or NAME=xoroshiro128p:N:SEED
     /// (numba.cuda.random's create_xoroshiro128p_states(N, SEED)).
     #[arg(long = "arg", value_name = "NAME=VALUE")]
     args: Vec<String>,

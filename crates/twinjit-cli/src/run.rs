@@ -68,10 +68,14 @@ fn parse_scalar(name: &str, text: &str) -> Result<ArgValue<'static>, String> {
     }
     let (dtype, value) = text.split_once(':').ok_or_else(|| {
         format!(
-            "--arg {name}={text}: expected PATH.npy, DTYPE:VALUE (e.g. int64:10), none, (DTYPE:VALUE, ...) or \
+            "--arg {name}={text}: expected PATH.npy, DTYPE:VALUE (e.g. int64:10), str:TEXT, none, (DTYPE:VALUE, ...) or \
              xoroshiro128p:N:SEED"
         )
     })?;
+    if dtype == "str" {
+        // A string: the function is specialised for its value (interned for the process).
+        return Ok(ArgValue::Str(twinjit::ir::intern(value)));
+    }
     let bad = || format!("--arg {name}: `{value}` is not a valid {dtype}");
     fn int<T: std::str::FromStr>(v: &str) -> Option<T> {
         v.parse().ok()
@@ -158,6 +162,7 @@ pub(crate) fn json_float(x: f64) -> String {
 pub fn json_value(v: &Value) -> String {
     match v {
         Value::None => "null".into(),
+        Value::Str(text) => json_string(text),
         Value::Bool(b) => b.to_string(),
         Value::I32(i) => i.to_string(),
         Value::I64(i) => i.to_string(),
@@ -317,7 +322,9 @@ fn bind_with_defaults(
     }
     for (k, slot) in slots.iter_mut().enumerate() {
         if slot.is_none() {
-            *slot = default(k).filter(|d| d.scalar().is_some() || matches!(d, ArgValue::None)).map(Bound::Scalar);
+            *slot = default(k)
+                .filter(|d| d.scalar().is_some() || matches!(d, ArgValue::None | ArgValue::Str(_)))
+                .map(Bound::Scalar);
         }
     }
     let missing: Vec<&str> = params.iter().zip(&slots).filter(|(_, s)| s.is_none()).map(|(p, _)| p.as_str()).collect();
@@ -449,4 +456,23 @@ pub(crate) fn median<T: Copy + std::ops::Add<Output = T> + std::ops::Div<u32, Ou
     } else {
         (sorted[n / 2 - 1] + sorted[n / 2]) / 2
     }
+}
+
+/// A string as a JSON string literal.
+fn json_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }

@@ -157,7 +157,7 @@ fn real_f64(c: Const) -> f64 {
         Const::Float(x) => x,
         Const::Int(i) => i as f64,
         Const::Bool(b) => f64::from(u8::from(b)),
-        Const::None => 0.0,
+        Const::None | Const::Str(_) => 0.0,
     }
 }
 
@@ -269,7 +269,7 @@ fn convert(x: Elem, to: Scalar, wrap: bool) -> Result<Elem, String> {
                 Const::Int(i) => i as f64,
                 Const::Float(x) => x,
                 Const::Bool(b) => f64::from(u8::from(b)),
-                Const::None => return Err("None as an element".into()),
+                Const::None | Const::Str(_) => return Err("None as an element".into()),
             };
             Ok(Elem::Complex(part(x), 0.0))
         }
@@ -298,7 +298,7 @@ fn convert_real(x: Const, to: Scalar, wrap: bool) -> Result<Const, String> {
             Const::Int(i) => i != 0,
             Const::Float(f) => f != 0.0,
             Const::Bool(b) => b,
-            Const::None => false,
+            Const::None | Const::Str(_) => false,
         })),
         (Const::Float(f), Scalar::Float32) => Ok(Const::Float(f64::from(f as f32))),
         (Const::Float(f), Scalar::Float64) => Ok(Const::Float(f)),
@@ -334,6 +334,7 @@ fn scalar(v: &ConstValue) -> Result<Elem, String> {
         ConstValue::Bool(b) => Ok(Elem::Real(Const::Bool(*b))),
         ConstValue::Complex(re, im) => Ok(Elem::Complex(*re, *im)),
         ConstValue::Tuple(_) => Err("a nested sequence here".into()),
+        ConstValue::Str(_) => Err("a string element".into()),
     }
 }
 
@@ -540,7 +541,7 @@ fn linspace(c: &ast::ExprCall, env: &Env) -> Result<Nd, String> {
             Const::Int(i) => Ok(i as f64),
             Const::Float(x) => Ok(x),
             Const::Bool(b) => Ok(f64::from(u8::from(b))),
-            Const::None => Err("a bad bound".into()),
+            Const::None | Const::Str(_) => Err("a bad bound".into()),
         }
     };
     let start = num(a[0].ok_or("np.linspace() without a start")?)?;

@@ -35,6 +35,9 @@ pub(crate) enum ConstValue {
     /// A Python `complex`: real and imaginary parts.
     Complex(f64, f64),
     Tuple(Vec<ConstValue>),
+    /// A string (only as an item of a module-level tuple, `METHODS = ("a", "b")`; arithmetic
+    /// on strings is not evaluated).
+    Str(String),
 }
 
 impl ConstValue {
@@ -67,6 +70,10 @@ pub(crate) trait Names {
     fn constant(&self, e: &Expr) -> Option<ConstValue>;
     /// The conversion a call of `callee` (`int`, `np.float64`) applies, if it is one.
     fn conversion(&self, callee: &Expr) -> Option<Conversion>;
+    /// The string a name stands for (a module-level `MODE = 'fast'`), if it is one.
+    fn string(&self, _e: &Expr) -> Option<String> {
+        None
+    }
 }
 
 /// A call that converts constants: `int(x)`, `float(x)`, `bool(x)`, `complex(x)`,
@@ -112,7 +119,17 @@ pub(crate) fn eval(e: &Expr, scope: Scope<'_>) -> Result<ConstValue, NoValue> {
     };
     let not_constant = |why| Err(here(Why::NotConstant(why)));
     match e {
-        Expr::Tuple(t) => tuple(t.elts.iter().map(|x| eval(x, scope)).collect::<Result<_, _>>()?).map_err(here),
+        // A string literal is a value only as an item of a tuple (`("a", "b")`).
+        Expr::Tuple(t) => tuple(
+            t.elts
+                .iter()
+                .map(|x| match x {
+                    Expr::StringLiteral(s) => Ok(ConstValue::Str(s.value.to_str().to_string())),
+                    x => eval(x, scope),
+                })
+                .collect::<Result<_, _>>()?,
+        )
+        .map_err(here),
         Expr::Name(_) | Expr::Attribute(_) => {
             names.constant(e).map_or_else(|| not_constant("not a known constant"), Ok)
         }
@@ -187,6 +204,7 @@ fn type_name(v: &ConstValue) -> &'static str {
         ConstValue::Bool(_) => "bool",
         ConstValue::Complex(..) => "complex",
         ConstValue::Tuple(_) => "tuple",
+        ConstValue::Str(_) => "str",
     }
 }
 
@@ -198,6 +216,7 @@ fn truthy(v: &ConstValue) -> bool {
         ConstValue::Bool(b) => *b,
         ConstValue::Complex(re, im) => *re != 0.0 || *im != 0.0,
         ConstValue::Tuple(items) => !items.is_empty(),
+        ConstValue::Str(text) => !text.is_empty(),
     }
 }
 

@@ -27,7 +27,8 @@ pub(crate) fn fold(e: &Expr, span: Span) -> Option<Result<ConstValue, Diagnostic
         Ok(v @ (ConstValue::Float(_) | ConstValue::Bool(_) | ConstValue::Complex(..))) => Some(Ok(v)),
         Err(NoValue { why: Why::TooLarge, .. }) => Some(Err(too_large(None, span))),
         // The literal scope builds no tuples; what would raise is left to run time.
-        Ok(ConstValue::Tuple(_)) | Err(NoValue { why: Why::NotConstant(_) | Why::Raises { .. }, .. }) => None,
+        Ok(ConstValue::Tuple(_) | ConstValue::Str(_))
+        | Err(NoValue { why: Why::NotConstant(_) | Why::Raises { .. }, .. }) => None,
     }
 }
 
@@ -51,6 +52,7 @@ mod tests {
             Some(Ok(ConstValue::Bool(b))) => format!("bool:{b}"),
             Some(Ok(ConstValue::Complex(re, im))) => format!("complex:{re:?},{im:?}"),
             Some(Ok(ConstValue::Tuple(_))) => "tuple".to_string(),
+            Some(Ok(ConstValue::Str(s))) => format!("str:{s}"),
             Some(Err(d)) => format!("error: {} ({})", d.message, d.hint.unwrap_or_default()),
         };
         assert_eq!(got, expect, "{src}");

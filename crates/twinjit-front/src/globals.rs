@@ -466,7 +466,7 @@ fn narrow(s: Scalar, v: Option<ConstValue>) -> Option<ConstValue> {
         ConstValue::Float(x) => (x, 0.0),
         ConstValue::Bool(b) => (f64::from(u8::from(b)), 0.0),
         ConstValue::Complex(re, im) => (re, im),
-        ConstValue::Tuple(_) => return None,
+        ConstValue::Tuple(_) | ConstValue::Str(_) => return None,
     };
     match s {
         Scalar::Complex64 => Some(ConstValue::Complex(f64::from(x as f32), f64::from(im as f32))),
@@ -546,6 +546,15 @@ fn snippet(text: &str, r: TextRange) -> String {
 pub(crate) struct ModuleNames<'a>(pub(crate) &'a Env);
 
 impl Names for ModuleNames<'_> {
+    fn string(&self, e: &Expr) -> Option<String> {
+        match self.0.get(e.as_name_expr()?.id.as_str())? {
+            Global::Unfrozen(crate::env::Unfrozen { why: crate::env::UnfrozenWhy::Str(Some(text)), .. }) => {
+                Some(text.clone())
+            }
+            _ => None,
+        }
+    }
+
     fn constant(&self, e: &Expr) -> Option<ConstValue> {
         match e {
             Expr::Name(n) => match self.0.get(n.id.as_str())? {

@@ -894,6 +894,11 @@ impl Lower<'_> {
                 let v = self.const_val(&c, span);
                 self.emit(InstKind::Cast(s, v), span)
             }
+            // A module-level string: a constant, as a literal is.
+            Some(Global::Unfrozen(Unfrozen { why: UnfrozenWhy::Str(Some(text)), .. })) => {
+                let text = text.clone();
+                self.konst(Const::Str(twinjit_ir::intern(&text)), span)
+            }
             Some(Global::Unfrozen(u)) => {
                 let u = u.clone();
                 self.unfrozen_read(id, &u, span)
@@ -1048,6 +1053,7 @@ impl Lower<'_> {
                 let vals: Vec<Value> = vs.iter().map(|v| self.const_val(v, span)).collect();
                 self.emit(InstKind::MakeTuple(vals), span)
             }
+            ConstValue::Str(text) => self.konst(Const::Str(twinjit_ir::intern(text)), span),
         }
     }
 
@@ -1191,9 +1197,15 @@ impl Lower<'_> {
             }
             Expr::Dict(_) => self.fail(unsupported(span, "dicts are", "use arrays indexed by integers")),
             Expr::Set(_) => self.fail(unsupported(span, "sets are", "")),
-            Expr::StringLiteral(_) | Expr::FString(_) | Expr::TString(_) | Expr::BytesLiteral(_) => {
-                self.fail(unsupported(span, "strings are", "twinjit compiles numeric code only"))
-            }
+            // A string constant: its value is its type (`Type::Str`), so comparisons, `len`, `+`
+            // and `in` of strings are decided when the function is typed.
+            Expr::StringLiteral(s) => self.konst(Const::Str(twinjit_ir::intern(s.value.to_str())), span),
+            Expr::FString(_) | Expr::TString(_) => self.fail(unsupported(
+                span,
+                "f-strings are",
+                "compiled code knows every string when it compiles; print the values (`print(\"x =\", x)`)",
+            )),
+            Expr::BytesLiteral(_) => self.fail(unsupported(span, "bytes are", "twinjit compiles numeric code only")),
             Expr::Lambda(_) => self.fail(
                 Diagnostic::error("lambda used as a value", span, "not called")
                     .with_hint("assign the lambda to a name (`sq = lambda v: v * v`) and call it in this function, or define an @njit function at module level"),

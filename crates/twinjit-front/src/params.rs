@@ -189,6 +189,7 @@ fn python_const(c: Const) -> String {
         Const::Bool(true) => "True".into(),
         Const::Bool(false) => "False".into(),
         Const::None => "None".into(),
+        Const::Str(text) => format!("'{text}'"),
     }
 }
 
@@ -220,13 +221,20 @@ pub(crate) fn default_value(
         // `x is None` are decided by the types (Numba's dead-branch pruning).
         return Ok(Const::None);
     }
+    // A string default: the function is specialised for the string, as for an argument.
+    if let Expr::StringLiteral(s) = e {
+        return Ok(Const::Str(twinjit_ir::intern(s.value.to_str())));
+    }
+    if let Some(text) = names.string(e) {
+        return Ok(Const::Str(twinjit_ir::intern(&text)));
+    }
     match eval(e, Scope::Module(names)) {
         Ok(ConstValue::Int(i)) => i64::try_from(i)
             .map(Const::Int)
             .map_err(|_| bad("default value does not fit in int64", "too large", "Numba's integers are 64-bit")),
         Ok(ConstValue::Float(x)) => Ok(Const::Float(x)),
         Ok(ConstValue::Bool(b)) => Ok(Const::Bool(b)),
-        Ok(ConstValue::Tuple(_)) => {
+        Ok(ConstValue::Tuple(_) | ConstValue::Str(_)) => {
             Err(bad("tuple default values are not supported yet", "tuple default", "pass the tuple as an argument"))
         }
         Ok(ConstValue::Complex(..)) => Err(bad(

@@ -823,7 +823,7 @@ impl FnLowering<'_, '_> {
                     (Const::Int(i), Scalar::Float64) => self.b.ins().f64const(*i as f64),
                     (Const::Int(i), _) => self.b.ins().iconst(ct, *i),
                     (Const::Bool(x), _) => self.b.ins().iconst(ct, *x as i64),
-                    (Const::None, _) => return Ok(Parts::new()),
+                    (Const::None | Const::Str(_), _) => return Ok(Parts::new()),
                 })
             }
             InstKind::Undef => {

@@ -388,7 +388,7 @@ impl FnLowering<'_, '_> {
                     Const::Float(x) => *x,
                     Const::Int(i) => *i as f64,
                     Const::Bool(b) => *b as i64 as f64,
-                    Const::None => return None,
+                    Const::None | Const::Str(_) => return None,
                 };
                 one(self.iconst(types::I16, f16::from_f64(x).to_bits() as i16 as i64))
             }

@@ -287,7 +287,7 @@ pub fn flatten(t: &Type) -> Vec<Part> {
 
 fn push_parts(t: &Type, out: &mut Vec<Part>) {
     match t {
-        Type::Unknown | Type::None | Type::Slice(_) | Type::Function(_) => {}
+        Type::Unknown | Type::None | Type::Slice(_) | Type::Function(_) | Type::Str(_) => {}
         // A complex number is its real and imaginary parts.
         Type::Scalar(s) if s.is_complex() => out.extend([Part::Scalar(s.component()); 2]),
         Type::Scalar(s) => out.push(Part::Scalar(*s)),

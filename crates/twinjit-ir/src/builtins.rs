@@ -392,6 +392,8 @@ pub const ISINSTANCE_CLASSES: &[(&str, i64)] = &[
     ("numba.types.Optional", NB_OPTIONAL),
     ("numba.types.List", NB_LIST),
     ("numba.types.ListType", NB_LIST),
+    ("numba.types.UnicodeType", NB_UNICODE),
+    ("numba.types.StringLiteral", NB_UNICODE),
 ];
 
 const NB_INTEGER: i64 = 1 << 7;
@@ -404,6 +406,7 @@ const NB_TUPLE: i64 = 1 << 13;
 const NB_NONE: i64 = 1 << 14;
 const NB_OPTIONAL: i64 = 1 << 15;
 const NB_LIST: i64 = 1 << 16;
+const NB_UNICODE: i64 = 1 << 17;
 
 /// The bits of Numba's type classes in [`ISINSTANCE_CLASSES`].
 pub const NUMBA_TYPE_CLASSES: i64 = !127;
@@ -423,6 +426,7 @@ pub fn isinstance_classes(t: &crate::types::Type, bits: i64) -> bool {
         Type::Scalar(Scalar::Complex128) => 32,
         Type::Tuple(_) => 8,
         Type::List(_) => 16,
+        Type::Str(_) => 64,
         _ => 0,
     };
     let numba = match t {
@@ -436,6 +440,7 @@ pub fn isinstance_classes(t: &crate::types::Type, bits: i64) -> bool {
         Type::None => NB_NONE,
         Type::Optional(_) => NB_OPTIONAL,
         Type::List(_) => NB_LIST,
+        Type::Str(_) => NB_UNICODE,
         _ => 0,
     };
     bits & (bit | numba) != 0

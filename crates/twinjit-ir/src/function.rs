@@ -45,6 +45,24 @@ pub enum Const {
     Bool(bool),
     /// `None`.
     None,
+    /// A string (interned: see [`intern`]); its type is `Type::Str` of the same text.
+    Str(&'static str),
+}
+
+/// The one `&'static str` for `text`: string constants are interned for the process, so a
+/// [`Const`] stays `Copy`. The table holds each distinct text once (strings of loaded source:
+/// defaults, literals), so it grows only with the distinct strings the process compiles.
+pub fn intern(text: &str) -> &'static str {
+    use std::collections::HashSet;
+    use std::sync::{Mutex, OnceLock};
+    static TABLE: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
+    let mut table = TABLE.get_or_init(|| Mutex::new(HashSet::new())).lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(s) = table.get(text) {
+        return s;
+    }
+    let s: &'static str = Box::leak(text.to_string().into_boxed_str());
+    table.insert(s);
+    s
 }
 
 /// Unary operators.
@@ -257,7 +275,7 @@ impl ConstArray {
                 Const::Int(i) => (i, i as f64),
                 Const::Float(x) => (x as i64, x),
                 Const::Bool(b) => (i64::from(b), f64::from(u8::from(b))),
-                Const::None => (0, 0.0),
+                Const::None | Const::Str(_) => (0, 0.0),
             };
             match comp {
                 Scalar::Float32 => data.extend_from_slice(&(x as f32).to_le_bytes()),

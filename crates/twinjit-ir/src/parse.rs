@@ -262,6 +262,15 @@ impl Line<'_> {
                 self.punct(')')?;
                 Ok(Type::Function(name))
             }
+            "str" => {
+                self.punct('(')?;
+                let text = match self.next() {
+                    Some(Tok::Str(text)) => text,
+                    other => return self.err(format!("expected a string, found {other:?}")),
+                };
+                self.punct(')')?;
+                Ok(Type::Str(text))
+            }
             "array" => {
                 self.punct('(')?;
                 let d = self.ident()?;
@@ -572,6 +581,7 @@ fn parse_kind(l: &mut Line, b: &mut Builder, line: usize) -> Result<InstKind, Ir
         "const" => match l.next() {
             Some(Tok::Int(i)) => InstKind::Const(Const::Int(i)),
             Some(Tok::Float(x)) => InstKind::Const(Const::Float(x)),
+            Some(Tok::Str(text)) => InstKind::Const(Const::Str(crate::intern(&text))),
             Some(Tok::Ident(s)) => match s.as_str() {
                 "true" => InstKind::Const(Const::Bool(true)),
                 "false" => InstKind::Const(Const::Bool(false)),

@@ -164,6 +164,10 @@ fn write_kind(f: &mut fmt::Formatter<'_>, k: &InstKind) -> fmt::Result {
             Const::Float(x) => write!(f, "const {}", float_text(*x)),
             Const::Bool(b) => write!(f, "const {b}"),
             Const::None => f.write_str("const none"),
+            Const::Str(text) => {
+                f.write_str("const ")?;
+                write_str_literal(f, text)
+            }
         },
         InstKind::Undef => f.write_str("undef"),
         InstKind::Unary(op, a) => write!(f, "{} {a}", op.name()),
@@ -239,7 +243,7 @@ fn write_kind(f: &mut fmt::Formatter<'_>, k: &InstKind) -> fmt::Result {
                     Const::Int(i) => write!(f, "{i}")?,
                     Const::Float(x) => f.write_str(&float_text(*x))?,
                     Const::Bool(b) => write!(f, "{b}")?,
-                    Const::None => f.write_str("none")?,
+                    Const::None | Const::Str(_) => f.write_str("none")?,
                 }
             }
             f.write_str(")")
@@ -330,7 +334,7 @@ fn write_exception_args(f: &mut fmt::Formatter<'_>, args: &[crate::exception::Ex
 
 /// A string in double quotes; `\\`, `\"`, `\n`, `\r`, `\t` and `\u{XX}` for other control
 /// characters (what `parse.rs` reads back).
-fn write_str_literal(f: &mut fmt::Formatter<'_>, s: &str) -> fmt::Result {
+pub(crate) fn write_str_literal(f: &mut fmt::Formatter<'_>, s: &str) -> fmt::Result {
     f.write_char('"')?;
     for c in s.chars() {
         match c {

@@ -276,6 +276,13 @@ pub enum Type {
     /// source name. Each function is its own type, so calling a value of this type is a direct
     /// call, resolved when the IR is typed; it has no parts.
     Function(String),
+    /// A string known when the function is compiled (Numba's `unicode_type`, here with its
+    /// value, as Numba's `Literal[str]`): a string constant, a module-level string, a string
+    /// default or argument. Its value is part of the type, so it has no parts at run time:
+    /// comparisons, `len`, `+` and `in` of strings are decided when the IR is typed, and a
+    /// function taking one is specialised per value. A variable whose string differs between
+    /// paths does not type (a conflict of two `str` types).
+    Str(String),
 }
 
 /// What kind of slice a [`Type::Slice`] is.
@@ -385,6 +392,13 @@ impl Type {
             Type::List(e) => format!("l{}", e.mangle()),
             Type::Optional(e) => format!("o{}", e.mangle()),
             Type::Function(name) => format!("f{}{name}", name.len()),
+            Type::Str(text) => {
+                let mut s = format!("S{}_", text.len());
+                for b in text.bytes() {
+                    s.push_str(&format!("{b:02x}"));
+                }
+                s
+            }
             Type::Slice(k) => match k {
                 SliceKind::NoStep => "s2",
                 SliceKind::Step => "s3",
@@ -419,6 +433,7 @@ impl Type {
             }
             Type::List(e) => format!("list({})", e.numba_name()),
             Type::Optional(e) => format!("OptionalType({})", e.numba_name()),
+            Type::Str(_) => "unicode_type".into(),
             other => other.to_string(),
         }
     }
@@ -456,6 +471,11 @@ impl fmt::Display for Type {
             Type::List(e) => write!(f, "list({e})"),
             Type::Optional(e) => write!(f, "optional({e})"),
             Type::Function(name) => write!(f, "function({name})"),
+            Type::Str(text) => {
+                f.write_str("str(")?;
+                crate::print::write_str_literal(f, text)?;
+                f.write_str(")")
+            }
             Type::Slice(k) => f.write_str(match k {
                 SliceKind::NoStep => "slice2",
                 SliceKind::Step => "slice3",
@@ -662,6 +682,12 @@ impl SigParser<'_> {
         let Some(dtype) = Scalar::parse(name) else {
             self.pos = start;
             self.skip_ws();
+            if matches!(name, "unicode_type" | "string" | "types.unicode_type" | "types.string") {
+                return Err(self.err(
+                    "a string in an explicit signature: twinjit compiles a function once per string it receives \
+                     (the string is part of the type); leave the signature out to compile on the first call",
+                ));
+            }
             return Err(self.err(&format!(
                 "unknown type `{name}`; expected a Numba type such as int64, uint8, float32 or float64"
             )));

@@ -830,7 +830,7 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
         }
         Typing::Print => {
             for (k, t) in args.iter().enumerate() {
-                if !matches!(t, Type::Scalar(_) | Type::None) {
+                if !matches!(t, Type::Scalar(_) | Type::None | Type::Str(_)) {
                     return Err(TypeError::new(
                         format!("print() of {t} is not supported yet"),
                         format!("argument {} is {t}", k + 1),

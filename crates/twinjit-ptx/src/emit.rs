@@ -111,7 +111,7 @@ fn const_op(c: Const, s: Scalar) -> String {
         (Const::Bool(b), _) => (b as i64).to_string(),
         (Const::Float(x), Scalar::Bool) => (x != 0.0).to_string(),
         (Const::Float(x), _) => (x as i64).to_string(),
-        (Const::None, s) => zero_op(reg_ty(s)).to_string(),
+        (Const::None | Const::Str(_), s) => zero_op(reg_ty(s)).to_string(),
     }
 }
 

@@ -37,7 +37,7 @@ impl Operand {
 /// The dtype of `array OP number` (NEP 50's weak Python scalars).
 fn weak(a: Scalar, x: Elem) -> Scalar {
     match x {
-        Elem::Real(Const::Bool(_) | Const::None) => a,
+        Elem::Real(Const::Bool(_) | Const::None | Const::Str(_)) => a,
         Elem::Real(Const::Int(_)) => {
             if a == Scalar::Bool {
                 Scalar::Int64
@@ -214,7 +214,7 @@ fn int(c: Const, dtype: Scalar) -> i128 {
         Const::Int(i) => i128::from(i),
         Const::Bool(b) => i128::from(b),
         Const::Float(f) => f as i128,
-        Const::None => 0,
+        Const::None | Const::Str(_) => 0,
     }
 }
 

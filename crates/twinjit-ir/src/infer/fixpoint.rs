@@ -59,10 +59,11 @@ pub(super) fn decided(f: &Function, v: Value, types: &[Type]) -> Option<bool> {
             t.is_known().then(|| crate::builtins::isinstance_classes(t, *bits))
         }
         // `None == 2`; `a.ndim == 1`, `len(t) > 2` on a tuple: integers the types fix.
-        InstKind::Compare(op, x, y) => none_compare(*op, &types[x.index()], &types[y.index()]).or_else(|| {
+        InstKind::Compare(op, x, y) => typed_compare(*op, &types[x.index()], &types[y.index()]).or_else(|| {
             let (x, y) = (type_constant(f, *x, types)?, type_constant(f, *y, types)?);
             Some(op.eval(x, y))
         }),
+        InstKind::Builtin(Builtin::Contains, a) => str_contains(&types[a[0].index()], &types[a[1].index()]),
         InstKind::Builtin(Builtin::Is, a) => {
             let (x, y) = (&types[a[0].index()], &types[a[1].index()]);
             if !x.is_known() || !y.is_known() {
@@ -81,9 +82,21 @@ pub(super) fn decided(f: &Function, v: Value, types: &[Type]) -> Option<bool> {
     }
 }
 
-/// `x == y` / `x != y` where one side is None and the other is not (and neither may be): as in
-/// Numba, a constant (`None == 2` is False); both None: equal.
-pub(super) fn none_compare(op: CmpOp, x: &Type, y: &Type) -> Option<bool> {
+/// A comparison the types decide. Two strings (their values are their types): Python's
+/// order of their code points. `x == y` / `x != y` where one side is None and the other is not
+/// (and neither may be): as in Numba, a constant (`None == 2` is False); both None: equal.
+pub(super) fn typed_compare(op: CmpOp, x: &Type, y: &Type) -> Option<bool> {
+    if let (Type::Str(a), Type::Str(b)) = (x, y) {
+        // Rust's `str` order is the order of code points, as Python's.
+        return Some(match op {
+            CmpOp::Eq => a == b,
+            CmpOp::Ne => a != b,
+            CmpOp::Lt => a < b,
+            CmpOp::Le => a <= b,
+            CmpOp::Gt => a > b,
+            CmpOp::Ge => a >= b,
+        });
+    }
     if !matches!(op, CmpOp::Eq | CmpOp::Ne) || !x.is_known() || !y.is_known() {
         return None;
     }
@@ -95,6 +108,20 @@ pub(super) fn none_compare(op: CmpOp, x: &Type, y: &Type) -> Option<bool> {
         return None;
     }
     Some((xn == yn) == (op == CmpOp::Eq))
+}
+
+/// `item in container` decided by the types: a string in a string (a substring), or in a tuple
+/// whose items are all known (strings equal by value; items of other types are never equal to
+/// a string, as in Python).
+pub(super) fn str_contains(container: &Type, item: &Type) -> Option<bool> {
+    match (container, item) {
+        (Type::Str(c), Type::Str(i)) => Some(c.contains(i.as_str())),
+        (Type::Tuple(items), Type::Str(i)) if items.iter().all(Type::is_known) => {
+            Some(items.iter().any(|t| matches!(t, Type::Str(x) if x == i)))
+        }
+        (Type::Tuple(items), _) if items.iter().all(|t| matches!(t, Type::Str(_))) && item.is_known() => Some(false),
+        _ => None,
+    }
 }
 
 /// `x == None` / `x != None` with `x` optional: the test of its None flag, as `x is None`.
@@ -113,6 +140,7 @@ fn type_constant(f: &Function, v: Value, types: &[Type]) -> Option<i64> {
         },
         InstKind::Builtin(Builtin::Len, a) => match &types[a[0].index()] {
             Type::Tuple(items) => Some(items.len() as i64),
+            Type::Str(text) => Some(text.chars().count() as i64),
             _ => None,
         },
         _ => None,
@@ -374,8 +402,16 @@ impl<'m> Inferencer<'m> {
                 Const::Float(_) => Type::F64,
                 Const::Bool(_) => Type::BOOL,
                 Const::None => Type::None,
+                Const::Str(text) => Type::Str(text.to_string()),
             },
             InstKind::Undef => Type::Unknown,
+            // Strings: their values are their types, so what is computed of them is too.
+            InstKind::Binary(BinaryOp::Add, a, b) if matches!((ty(a), ty(b)), (Type::Str(_), Type::Str(_))) => {
+                let (Type::Str(x), Type::Str(y)) = (ty(a), ty(b)) else { unreachable!("matched") };
+                Type::Str(x + &y)
+            }
+            InstKind::Builtin(Builtin::Len, a) if matches!(ty(&a[0]), Type::Str(_)) => Type::I64,
+            InstKind::Builtin(Builtin::Contains, a) if str_contains(&ty(&a[0]), &ty(&a[1])).is_some() => Type::BOOL,
             // Array expressions (NumPy's elementwise operators, broadcasting).
             InstKind::Unary(op, a) if typing::is_elementwise(&[ty(a)]) => {
                 let (s, _) = typing::elementwise_operand(&ty(a)).expect("checked");
@@ -456,7 +492,7 @@ impl<'m> Inferencer<'m> {
             }
             InstKind::Compare(op, a, b) => {
                 let (x, y) = (ty(a), ty(b));
-                if none_compare(*op, &x, &y).is_some() || optional_none_compare(*op, &x, &y) {
+                if typed_compare(*op, &x, &y).is_some() || optional_none_compare(*op, &x, &y) {
                     return Ok(Type::BOOL);
                 }
                 if !comparable(&x, &y) {
@@ -493,6 +529,7 @@ impl<'m> Inferencer<'m> {
                 scalar_of(c)?;
                 typing::unify(&ty(a), &ty(b)).ok_or_else(|| {
                     err(span, format!("the two branches have different types: {} and {}", ty(a), ty(b)), "here")
+                        .with_hint(super::rewrite::conflict_hint(&ty(a), &ty(b)))
                 })?
             }
             InstKind::Call(name, args) => self.call_type(i, f, name, args, types, span)?,

@@ -335,7 +335,7 @@ impl Rewriter<'_> {
                 self.coerce(b, u, target, span)
             }
             _ => Err(err(span, format!("type conflict: expected {target}, found {t}"), format!("this is {t}"))
-                .with_hint("a variable must keep one kind of value (number, array or tuple) on every path")),
+                .with_hint(conflict_hint(&t, target))),
         }
     }
 
@@ -614,6 +614,21 @@ impl Rewriter<'_> {
                     Some(self.coerce(b, r, &Type::Scalar(result), span)?)
                 }
             }
+            // Strings are their types: what is computed of them is a constant.
+            InstKind::Binary(BinaryOp::Add, ..) if matches!(result_ty, Some(Type::Str(_))) => {
+                let Some(Type::Str(text)) = result_ty.clone() else { unreachable!("matched") };
+                Some(self.push(b, InstKind::Const(Const::Str(crate::intern(&text))), Type::Str(text), span))
+            }
+            InstKind::Builtin(Builtin::Len, a) if matches!(self.ty(self.val(a[0])), Type::Str(_)) => {
+                let Type::Str(text) = self.ty(self.val(a[0])) else { unreachable!("matched") };
+                Some(self.int(b, text.chars().count() as i64, span))
+            }
+            InstKind::Builtin(Builtin::Contains, a)
+                if super::fixpoint::str_contains(&self.ty(self.val(a[0])), &self.ty(self.val(a[1]))).is_some() =>
+            {
+                let v = super::fixpoint::str_contains(&self.ty(self.val(a[0])), &self.ty(self.val(a[1])));
+                Some(self.push(b, InstKind::Const(Const::Bool(v.expect("checked"))), Type::BOOL, span))
+            }
             InstKind::Binary(BinaryOp::Add, a, c) if matches!(result_ty, Some(Type::Tuple(_))) => {
                 let (x, y) = (self.val(*a), self.val(*c));
                 let mut parts = self.elements(b, x, span);
@@ -621,9 +636,9 @@ impl Rewriter<'_> {
                 Some(self.push(b, InstKind::MakeTuple(parts), result_ty.clone().expect("typed"), span))
             }
             InstKind::Compare(op, a, c)
-                if super::fixpoint::none_compare(*op, &self.ty(self.val(*a)), &self.ty(self.val(*c))).is_some() =>
+                if super::fixpoint::typed_compare(*op, &self.ty(self.val(*a)), &self.ty(self.val(*c))).is_some() =>
             {
-                let v = super::fixpoint::none_compare(*op, &self.ty(self.val(*a)), &self.ty(self.val(*c)));
+                let v = super::fixpoint::typed_compare(*op, &self.ty(self.val(*a)), &self.ty(self.val(*c)));
                 Some(self.push(b, InstKind::Const(Const::Bool(v.expect("checked"))), Type::BOOL, span))
             }
             InstKind::Compare(op, a, c)
@@ -1361,6 +1376,22 @@ impl Rewriter<'_> {
                 // `str(x)` by the value's type: integers through int64 or uint64, floats
                 // through float64 (Numba prints a float32 as the double it converts to).
                 let x = a0.expect("arity");
+                if let Type::Str(text) = self.ty(x) {
+                    // A string's text is known: written as `print("text")` writes a constant.
+                    let mut last = None;
+                    for chunk in text.as_bytes().chunks(8) {
+                        let mut buf = [0u8; 8];
+                        buf[..chunk.len()].copy_from_slice(chunk);
+                        let bits = self.int(b, i64::from_le_bytes(buf), span);
+                        let n = self.int(b, chunk.len() as i64, span);
+                        last =
+                            Some(self.push(b, InstKind::Builtin(Builtin::PrintBytes, vec![bits, n]), rt.clone(), span));
+                    }
+                    return Ok(Some(match last {
+                        Some(v) => v,
+                        None => self.int(b, 0, span),
+                    }));
+                }
                 let (h, t) = match self.ty(x).scalar() {
                     None => {
                         let text = i64::from_le_bytes(*b"None\0\0\0\0");
@@ -1742,7 +1773,7 @@ impl Rewriter<'_> {
                         format!("type conflict: a variable is {this_ty} here but {other_ty} on another path"),
                         format!("this is {this_ty}"),
                     )
-                    .with_hint("a variable must keep one kind of value (number, array or tuple) on every path");
+                    .with_hint(conflict_hint(&this_ty, &other_ty));
                     if let Some((sp, t)) = there {
                         d = d.with_secondary(sp, format!("this is {t}"));
                     }
@@ -1792,11 +1823,16 @@ impl Rewriter<'_> {
                 } else {
                     let vt = self.ty(nv);
                     if typing::unify(&vt, &ret).is_none() {
-                        return Err(err(
+                        let d = err(
                             span,
                             format!("returns {vt} where the function returns {ret}"),
                             format!("this is {vt}"),
-                        ));
+                        );
+                        return Err(if matches!((&vt, &ret), (Type::Str(_), Type::Str(_))) {
+                            d.with_hint(conflict_hint(&vt, &ret))
+                        } else {
+                            d
+                        });
                     }
                     Terminator::Return(Some(self.coerce(b, nv, &ret, span)?))
                 }
@@ -1818,6 +1854,19 @@ impl Rewriter<'_> {
             }
             Terminator::Raise(e) => {
                 let mut e = e.clone();
+                // A string argument (`raise ValueError(msg)`, `"bad: " + method`) is known now.
+                fn known_strings(a: &mut crate::ExceptionArg<Value>, types: &[Type]) {
+                    match a {
+                        crate::ExceptionArg::Runtime(r) => {
+                            if let Type::Str(text) = &types[r.index()] {
+                                *a = crate::ExceptionArg::Str(text.clone());
+                            }
+                        }
+                        crate::ExceptionArg::Format(pieces) => pieces.iter_mut().for_each(|p| known_strings(p, types)),
+                        _ => {}
+                    }
+                }
+                e.args.iter_mut().for_each(|a| known_strings(a, &self.types));
                 for r in e.runtime_mut() {
                     let nv = self.val(*r);
                     let t = self.ty(nv);
@@ -1838,5 +1887,15 @@ impl Rewriter<'_> {
         };
         self.g.terminate(self.cur[b.index()], t, span);
         Ok(())
+    }
+}
+
+/// The hint of a type conflict between `a` and `b`.
+pub(super) fn conflict_hint(a: &Type, b: &Type) -> &'static str {
+    if matches!((a, b), (Type::Str(_), Type::Str(_))) {
+        "twinjit knows each string when it compiles (its value is its type), so a string cannot depend on a \
+         value known only at run time; choose by a number (a flag or a code) and keep the strings constant"
+    } else {
+        "a variable must keep one kind of value (number, array or tuple) on every path"
     }
 }

@@ -528,6 +528,8 @@ pub enum RtValue {
     Tuple(Vec<RtValue>),
     /// A list.
     List(ListRef),
+    /// A string (its value is also its type, so compiled code holds nothing for it).
+    Str(std::sync::Arc<str>),
 }
 
 impl RtValue {
@@ -536,6 +538,7 @@ impl RtValue {
         let s = ty.scalar();
         match c {
             Const::None => RtValue::None,
+            Const::Str(text) => RtValue::Str(text.into()),
             Const::Bool(b) => RtValue::Bool(b),
             Const::Int(i) => match s {
                 Some(Scalar::Float64) => RtValue::F64(i as f64),
@@ -661,6 +664,7 @@ impl RtValue {
             RtValue::Array(a) => a.ty(),
             RtValue::Tuple(vs) => Type::Tuple(vs.iter().map(RtValue::ty).collect()),
             RtValue::List(l) => Type::List(Box::new(l.elem.clone())),
+            RtValue::Str(text) => Type::Str(text.to_string()),
         }
     }
 
@@ -677,6 +681,7 @@ impl RtValue {
                 RtValue::F64(*a).same(&RtValue::F64(*c)) && RtValue::F64(*b).same(&RtValue::F64(*d))
             }
             (RtValue::None, RtValue::None) => true,
+            (RtValue::Str(a), RtValue::Str(b)) => a == b,
             (RtValue::Bool(a), RtValue::Bool(b)) => a == b,
             (RtValue::I32(a), RtValue::I32(b)) => a == b,
             (RtValue::I64(a), RtValue::I64(b)) => a == b,
@@ -715,7 +720,8 @@ impl RtValue {
             | RtValue::C128(_)
             | RtValue::Tuple(_)
             | RtValue::Array(_)
-            | RtValue::List(_) => PyScalar::Int(0),
+            | RtValue::List(_)
+            | RtValue::Str(_) => PyScalar::Int(0),
         }
     }
 }
@@ -739,6 +745,7 @@ impl fmt::Display for RtValue {
             RtValue::C64([re, im]) => f.write_str(&crate::print::python_complex_repr(*re as f64, *im as f64)),
             RtValue::C128([re, im]) => f.write_str(&crate::print::python_complex_repr(*re, *im)),
             RtValue::Tuple(vs) => crate::print::python_tuple(f, vs),
+            RtValue::Str(text) => f.write_str(text),
             RtValue::List(l) => {
                 f.write_str("[")?;
                 for (i, v) in l.items.borrow().iter().enumerate() {

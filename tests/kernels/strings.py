@@ -1,0 +1,174 @@
+"""Strings in compiled code: constants, module-level names, defaults and arguments. Numba
+types them as `unicode_type`; twinjit knows each string when it compiles (its value is part of
+the type), so comparisons, `len`, `in` and `+` of strings are decided at compile time and a
+function taking a string is compiled once per string it receives."""
+
+import numpy as np
+from numba import njit
+
+MODE = "clip"
+METHODS = ("nearest", "linear")
+
+
+@njit
+def smooth_value(x, kind="linear"):
+    if kind == "linear":
+        return 0.5 * x
+    elif kind == "square":
+        return x * x
+    return x
+
+
+@njit
+def smooth_all(x):
+    return smooth_value(x) + smooth_value(x, "square") + smooth_value(x, kind="none")
+
+
+# check: smooth_all(3.0) -> 13.5
+
+
+@njit
+def apply_mode(a, lo, hi):
+    out = np.empty_like(a)
+    for i in range(a.shape[0]):
+        v = a[i]
+        if MODE == "clip":
+            v = min(max(v, lo), hi)
+        out[i] = v
+    return out
+
+
+# check: apply_mode(np.array([-2.0, 0.5, 3.0]), 0.0, 1.0) -> [0.0, 0.5, 1.0]
+
+
+@njit
+def transform(a, method):
+    out = np.empty_like(a)
+    for i in range(a.shape[0]):
+        if method == "double":
+            out[i] = 2.0 * a[i]
+        elif method == "negate":
+            out[i] = -a[i]
+        else:
+            out[i] = a[i]
+    return out
+
+
+# check: transform(np.array([1.0, -2.0]), "double") -> [2.0, -4.0]
+# check: transform(np.array([1.0, -2.0]), "negate") -> [-1.0, 2.0]
+# check: transform(np.array([1.0, -2.0]), "keep") -> [1.0, -2.0]
+
+
+@njit
+def interpolate(xs, ys, x, method="linear"):
+    if method not in METHODS:
+        raise ValueError("unknown interpolation method")
+    i = 0
+    while i < xs.shape[0] - 2 and xs[i + 1] < x:
+        i += 1
+    if method == "nearest":
+        if x - xs[i] < xs[i + 1] - x:
+            return ys[i]
+        return ys[i + 1]
+    t = (x - xs[i]) / (xs[i + 1] - xs[i])
+    return ys[i] + t * (ys[i + 1] - ys[i])
+
+
+# check: interpolate(np.array([0.0, 1.0, 2.0]), np.array([0.0, 10.0, 30.0]), 1.5) -> 20.0
+# check: interpolate(np.array([0.0, 1.0, 2.0]), np.array([0.0, 10.0, 30.0]), 1.2, "nearest") -> 10.0
+# check: interpolate(np.array([0.0, 1.0, 2.0]), np.array([0.0, 10.0, 30.0]), 1.2, "cubic") raises ValueError: unknown interpolation method
+
+
+@njit
+def name_length(name):
+    return len(name)
+
+
+# check: name_length("energy") -> 6
+# check: name_length("") -> 0
+# check: name_length("π·r²") -> 4
+
+
+@njit
+def label(kind):
+    prefix = "value"
+    return prefix + "_" + kind
+
+
+# check: label("pos") -> 'value_pos'
+# check: label("neg") -> 'value_neg'
+
+
+@njit
+def describe(x, unit):
+    print("x =", x, unit)
+    return unit
+
+
+# check: describe(2.5, "m") -> 'm'
+
+
+@njit
+def ordered(a, b):
+    return a < b, a == b, a >= b
+
+
+# check: ordered("apple", "banana") -> (True, False, False)
+# check: ordered("pear", "pear") -> (False, True, True)
+
+
+@njit
+def is_text(x):
+    return isinstance(x, str)
+
+
+# check: is_text("a") -> True
+# check: is_text(1.5) -> False
+
+
+@njit
+def contains(word, part):
+    return part in word
+
+
+# check: contains("numerical", "meric") -> True
+# check: contains("numerical", "x") -> False
+
+
+@njit
+def count_vowels_in(word):
+    # `in` over a tuple of strings, and a string compared in a loop over a tuple of them.
+    n = 0
+    for v in ("a", "e", "i", "o", "u"):
+        if v in word:
+            n += 1
+    return n
+
+
+# check: count_vowels_in("numerical") -> 4
+
+
+@njit
+def scaled(x, method):
+    if method != "sqrt" and method != "square":
+        raise ValueError("unknown method: " + method)
+    if method == "sqrt":
+        return np.sqrt(x)
+    return x * x
+
+
+# check: scaled(4.0, "sqrt") -> 2.0
+# check: scaled(4.0, "square") -> 16.0
+# check: scaled(4.0, "cube") raises ValueError: unknown method: cube
+
+
+@njit
+def checked_sqrt(x):
+    message = "negative input"
+    if x < 0:
+        raise ValueError(message)
+    return np.sqrt(x)
+
+
+# check: checked_sqrt(9.0) -> 3.0
+# check: checked_sqrt(-1.0) raises ValueError: negative input
