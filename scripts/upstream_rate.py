@@ -258,6 +258,9 @@ def _replay_problem(v):
     if isinstance(v, str):
         # `twinjit run` takes a string as `str:TEXT` (a tuple's items are split at commas).
         return None if "\n" not in v else "str with a newline"
+    if _dtype_name(v) is not None:
+        # A dtype (`np.int16`, `np.dtype('f4')`): twinjit takes it as its name, `str:int16`.
+        return None
     if isinstance(v, int):
         # Numba types a Python int past int64 as uint64.
         return None if -(2**63) <= v < 2**64 else "int outside 64 bits"
@@ -274,6 +277,20 @@ def _replay_problem(v):
     if isinstance(v, np.generic):
         return f"numpy scalar {v.dtype}"
     return type(v).__name__
+
+
+def _dtype_name(v):
+    """The name of a NumPy dtype given as a scalar class or a dtype object (`np.int16`,
+    `np.dtype('f4')`), or None for anything else."""
+    import numpy as np
+
+    try:
+        if isinstance(v, np.dtype) or (isinstance(v, type) and issubclass(v, np.generic)):
+            d = np.dtype(v)
+            return d.name if d.name in REPLAY_DTYPES and d.isnative else None
+    except TypeError:
+        return None
+    return None
 
 
 def _encode_result(v):
@@ -1017,6 +1034,8 @@ def scalar_arg(v):
         return "none"
     if isinstance(v, str):
         return "str:" + v
+    if _dtype_name(v) is not None:
+        return "str:" + _dtype_name(v)
     if isinstance(v, tuple):
         return "(" + ", ".join(scalar_arg(x) for x in v) + ")"
     if isinstance(v, (bool, np.bool_)):

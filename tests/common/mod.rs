@@ -458,6 +458,14 @@ pub fn arg_value(e: &Expr) -> Option<RtValue> {
     if let Expr::Tuple(t) = e {
         return t.elts.iter().map(arg_value).collect::<Option<_>>().map(RtValue::Tuple);
     }
+    // A dtype (`np.int32`) is passed as its name, as twinjit takes dtype arguments.
+    if let Expr::Attribute(a) = e {
+        if matches!(&*a.value, Expr::Name(n) if n.id.as_str() == "np") {
+            if let Some(s) = twinjit::ir::dtype_name(a.attr.id.as_str()) {
+                return Some(RtValue::Str(s.name().into()));
+            }
+        }
+    }
     match lit(e)? {
         Lit::Int(i) => Some(RtValue::I64(i)),
         Lit::UInt(u) => Some(RtValue::U64(u)),

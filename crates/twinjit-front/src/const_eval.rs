@@ -70,7 +70,8 @@ pub(crate) trait Names {
     fn constant(&self, e: &Expr) -> Option<ConstValue>;
     /// The conversion a call of `callee` (`int`, `np.float64`) applies, if it is one.
     fn conversion(&self, callee: &Expr) -> Option<Conversion>;
-    /// The string a name stands for (a module-level `MODE = 'fast'`), if it is one.
+    /// The string a name stands for (a module-level `MODE = 'fast'`), or a dtype's name for a
+    /// dtype (`np.float64` is `"float64"`), if it is one.
     fn string(&self, _e: &Expr) -> Option<String> {
         None
     }

@@ -245,39 +245,4 @@ pub(crate) fn type_info(func: &str, dtype: Scalar, attr: &str) -> Option<(Scalar
     }
 }
 
-/// NumPy/Numba scalar type names usable as casts and dtypes.
-/// A dtype written as a string (`'float32'`, `'f8'`, `'d'`, `'complex'`).
-pub(crate) fn dtype_string(name: &str) -> Option<Scalar> {
-    dtype_name(name).or(match name {
-        "d" | "float" => Some(Scalar::Float64),
-        "f" => Some(Scalar::Float32),
-        "int" => Some(Scalar::Int64),
-        "bool" | "?" => Some(Scalar::Bool),
-        "complex" | "D" => Some(Scalar::Complex128),
-        "F" => Some(Scalar::Complex64),
-        _ => None,
-    })
-}
-
-pub(crate) fn dtype_name(name: &str) -> Option<Scalar> {
-    use Scalar::*;
-    Some(match name {
-        "float32" | "single" => Float32,
-        "float64" | "double" => Float64,
-        "int8" | "byte" | "i1" => Int8,
-        "int16" | "short" | "i2" => Int16,
-        "int32" | "intc" | "i4" => Int32,
-        "int64" | "intp" | "int_" | "longlong" | "i8" => Int64,
-        "uint8" | "ubyte" | "u1" => UInt8,
-        "uint16" | "ushort" | "u2" => UInt16,
-        "uint32" | "uintc" | "u4" => UInt32,
-        "uint64" | "uintp" | "uint" | "ulonglong" | "u8" => UInt64,
-        "bool_" | "boolean" | "b1" => Bool,
-        "f4" => Float32,
-        "f8" => Float64,
-        "float16" | "half" | "f2" => Float16,
-        "complex64" | "csingle" | "c8" => Complex64,
-        "complex128" | "cdouble" | "complex_" | "c16" => Complex128,
-        _ => return None,
-    })
-}
+pub(crate) use twinjit_ir::{dtype_name, dtype_string};

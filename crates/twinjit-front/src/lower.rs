@@ -2576,6 +2576,12 @@ impl Lower<'_> {
                                 let arr = self.expr(&at.value);
                                 self.emit(InstKind::Builtin(Builtin::Dtype, vec![arr]), self.sp(e.range()))
                             }
+                            // A parameter or variable holding a dtype's name (a string argument,
+                            // or a default `dtype=np.float64`): read when the call is typed.
+                            None if matches!(e, Expr::Name(n) if self.locals.contains(n.id.as_str())) => {
+                                let v = self.expr(e);
+                                self.emit(InstKind::Builtin(Builtin::Dtype, vec![v]), self.sp(e.range()))
+                            }
                             None => {
                                 return self.fail(
                                     Diagnostic::error("unsupported dtype", self.sp(e.range()), "not a dtype twinjit has")

@@ -221,12 +221,18 @@ pub(crate) fn default_value(
         // `x is None` are decided by the types (Numba's dead-branch pruning).
         return Ok(Const::None);
     }
-    // A string default: the function is specialised for the string, as for an argument.
+    // A string default: the function is specialised for the string, as for an argument. A
+    // dtype default (`dtype=np.float64`) is its name, which the constructors read as a dtype.
     if let Expr::StringLiteral(s) = e {
         return Ok(Const::Str(twinjit_ir::intern(s.value.to_str())));
     }
     if let Some(text) = names.string(e) {
         return Ok(Const::Str(twinjit_ir::intern(&text)));
+    }
+    if let Expr::Name(n) = e {
+        if matches!(n.id.as_str(), "float" | "int" | "bool" | "complex") {
+            return Ok(Const::Str(twinjit_ir::intern(n.id.as_str())));
+        }
     }
     match eval(e, Scope::Module(names)) {
         Ok(ConstValue::Int(i)) => i64::try_from(i)

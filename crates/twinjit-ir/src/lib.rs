@@ -47,4 +47,6 @@ pub use module::{
     DecoratorOptions, ErrorModel, FunctionAttrs, FunctionKind, GufuncLayout, Module, ModuleFunction, RefusedFunction,
     UfuncSpec,
 };
-pub use types::{parse_signature, parse_type, ArrayType, Layout, Scalar, Signature, SignatureError, Type};
+pub use types::{
+    dtype_name, dtype_string, parse_signature, parse_type, ArrayType, Layout, Scalar, Signature, SignatureError, Type,
+};

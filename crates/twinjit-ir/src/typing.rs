@@ -767,6 +767,12 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
         },
         // A homogeneous tuple's item type too (Numba's `UniTuple.dtype`, read by `@overload`s).
         Typing::ArrayDtype => match ty(0) {
+            // A dtype passed by name (`np.zeros(n, dtype)` with `dtype="float32"`, or the
+            // default `dtype=np.float64`, which the front end gives as its name).
+            Type::Str(name) => Type::Scalar(crate::dtype_string(&name).ok_or_else(|| {
+                TypeError::new(format!("data type \"{name}\" not understood"), "not a dtype")
+                    .with_hint("a dtype is np.float64 … np.uint8, np.bool_, np.complex128, or one of their names")
+            })?),
             Type::Tuple(items) if !items.is_empty() && items.iter().all(|i| i == &items[0]) && items[0].scalar().is_some() => {
                 items[0].clone()
             }
