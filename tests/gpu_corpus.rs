@@ -293,7 +293,7 @@ fn flat_lit(l: &common::Lit) -> Option<Vec<f64>> {
             Lit::UInt(u) => out.push(*u as f64),
             Lit::Bool(b) => out.push(*b as i64 as f64),
             Lit::Seq(v) => v.iter().try_for_each(|x| walk(x, out))?,
-            Lit::None | Lit::Complex(..) => return None,
+            Lit::None | Lit::Complex(..) | Lit::Str(_) => return None,
         }
         Some(())
     }
@@ -324,6 +324,8 @@ fn decode(t: &Type, slots: &[i64], k: &mut usize) -> RtValue {
         }
         Type::Scalar(s) => RtValue::int(*s, take()),
         Type::Tuple(ts) => RtValue::Tuple(ts.iter().map(|t| decode(t, slots, k)).collect()),
+        // A string has no slots: its value is its type.
+        Type::Str(text) => RtValue::Str(text.as_str().into()),
         // The flag, then the value (read either way, to step past its slots).
         Type::Optional(t) => {
             let present = take() as u8 != 0;

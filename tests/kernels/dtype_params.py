@@ -62,3 +62,13 @@ def total_in(x, dtype=np.float64):
 
 # check: total_in(np.array([1, 2, 3])) -> 6.0
 # check: total_in(np.array([100, 100, 100]), np.uint8) -> 44
+
+
+@njit
+def counting(n, dtype=None):
+    # `dtype=None` is NumPy's default dtype, here int64 for an integer range.
+    return np.arange(n, dtype=dtype)
+
+
+# check: counting(3) -> [0, 1, 2]
+# check: counting(3, np.float32) -> [0.0, 1.0, 2.0]

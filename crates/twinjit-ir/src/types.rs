@@ -798,6 +798,25 @@ mod tests {
     }
 
     #[test]
+    fn strings_are_typed_by_value() {
+        let t = Type::Str("a\"b".into());
+        assert_eq!(t.to_string(), "str(\"a\\\"b\")");
+        assert_eq!(t.numba_name(), "unicode_type");
+        // Identifier-safe, and distinct for distinct texts.
+        assert_eq!(t.mangle(), "S3_612262");
+        assert_ne!(Type::Str("ab".into()).mangle(), Type::Str("a".into()).mangle());
+        check(
+            "(float64, unicode_type)",
+            "bad signature `(float64, unicode_type)` at byte 10: a string in an explicit signature: twinjit \
+             compiles a function once per string it receives (the string is part of the type); leave the \
+             signature out to compile on the first call",
+        );
+        assert_eq!(dtype_string("f8"), Some(Scalar::Float64));
+        assert_eq!(dtype_string("float"), Some(Scalar::Float64));
+        assert_eq!(dtype_name("float"), None);
+    }
+
+    #[test]
     fn c_layout_needs_unit_stride_on_the_last_axis_only() {
         let t = parse_type("float64[::1, :]").unwrap();
         assert_eq!(t.array().unwrap().layout, Layout::A);

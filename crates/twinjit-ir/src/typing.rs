@@ -767,6 +767,8 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
         },
         // A homogeneous tuple's item type too (Numba's `UniTuple.dtype`, read by `@overload`s).
         Typing::ArrayDtype => match ty(0) {
+            // `dtype=None` passed on (`np.arange(n, dtype=dtype)` called with None): no dtype.
+            Type::None => Type::None,
             // A dtype passed by name (`np.zeros(n, dtype)` with `dtype="float32"`, or the
             // default `dtype=np.float64`, which the front end gives as its name).
             Type::Str(name) => Type::Scalar(crate::dtype_string(&name).ok_or_else(|| {

@@ -421,6 +421,7 @@ impl Rewriter<'_> {
                         | InstKind::Builtin(
                             Builtin::Is
                                 | Builtin::IsInstance
+                                | Builtin::Dtype
                                 | Builtin::TupleSlice
                                 | Builtin::SliceIndex
                                 | Builtin::PrintValue
