@@ -506,7 +506,6 @@ def f(x):
                 refused f:
                 error: `time.perf_counter` cannot be called from compiled code @ `time.perf_counter()`
                 error: global `A` (assigned at m.py:5) is a NumPy array (`np.random.random(...)`) that twinjit cannot compute: its values exist only when Python runs the module @ `A`
-                error: global `S` (assigned at m.py:6) is a string, which compiled code cannot compute with @ `S`
                 error: global `R` (assigned at m.py:7) is reassigned at module level (line 8), so its value at compile time is not known @ `R`
                 error: global `B` (assigned at m.py:10) is assigned inside a module-level block, so its value at compile time is not known @ `B`
             "#]],
@@ -761,7 +760,6 @@ def bad(a):
                 pick__lit1: Host [] cache=false fastmath=false DecoratorOptions { nopython: false, nogil: false, parallel: false, inline: None, debug: false, opt: None, lineinfo: false, target_backend: None, locals: [], ufunc: None }
                 refused pick:
                 compiled only as pick__lit1, pick__lit2
-                error: strings are not supported @ `"sum"`
                 error: method call `.undefined_method()` is not supported @ `a.undefined_method()`
                 refused pick__lit2:
                 error: method call `.undefined_method()` is not supported @ `a.undefined_method()`

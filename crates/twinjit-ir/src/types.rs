@@ -433,7 +433,6 @@ impl Type {
             }
             Type::List(e) => format!("list({})", e.numba_name()),
             Type::Optional(e) => format!("OptionalType({})", e.numba_name()),
-            Type::Str(_) => "unicode_type".into(),
             other => other.to_string(),
         }
     }
@@ -599,6 +598,41 @@ impl SigParser<'_> {
             false
         }
     }
+    /// A string in double quotes with the escapes `print.rs` writes (`\\`, `\"`, `\n`, `\r`,
+    /// `\t`, `\u{XX}`).
+    fn quoted(&mut self) -> Result<String, SignatureError> {
+        if !self.eat("\"") {
+            return Err(self.err("expected a string in double quotes"));
+        }
+        let mut out = String::new();
+        let mut chars = self.text[self.pos..].char_indices();
+        while let Some((k, c)) = chars.next() {
+            match c {
+                '"' => {
+                    self.pos += k + 1;
+                    return Ok(out);
+                }
+                '\\' => match chars.next() {
+                    Some((_, 'n')) => out.push('\n'),
+                    Some((_, 'r')) => out.push('\r'),
+                    Some((_, 't')) => out.push('\t'),
+                    Some((_, '\\')) => out.push('\\'),
+                    Some((_, '"')) => out.push('"'),
+                    Some((_, 'u')) => {
+                        let rest: String = chars.by_ref().map(|(_, c)| c).take_while(|&c| c != '}').collect();
+                        let ch = rest
+                            .strip_prefix('{')
+                            .and_then(|h| u32::from_str_radix(h, 16).ok())
+                            .and_then(char::from_u32);
+                        out.push(ch.ok_or_else(|| self.err("bad `\\u{..}` escape"))?);
+                    }
+                    _ => return Err(self.err("bad escape in the string")),
+                },
+                c => out.push(c),
+            }
+        }
+        Err(self.err("unterminated string"))
+    }
     fn ident(&mut self) -> &str {
         self.skip_ws();
         let start = self.pos;
@@ -645,6 +679,14 @@ impl SigParser<'_> {
         // `Tuple(int64, float64)`, `UniTuple(int64, 3)` and `none`, as Numba spells them.
         if name == "none" {
             return Ok(Type::None);
+        }
+        // `str("linear")`: a string argument of one value (twinjit's spelling, as types print).
+        if name == "str" && self.eat("(") {
+            let text = self.quoted()?;
+            if !self.eat(")") {
+                return Err(self.err("expected `)` after the string"));
+            }
+            return Ok(Type::Str(text));
         }
         if name == "Tuple" || name == "UniTuple" {
             if !self.eat("(") {
@@ -801,7 +843,10 @@ mod tests {
     fn strings_are_typed_by_value() {
         let t = Type::Str("a\"b".into());
         assert_eq!(t.to_string(), "str(\"a\\\"b\")");
-        assert_eq!(t.numba_name(), "unicode_type");
+        assert_eq!(t.numba_name(), "str(\"a\\\"b\")");
+        assert_eq!(parse_type(&t.numba_name()).unwrap(), t);
+        let odd = Type::Str("tab\t, nl\n, \u{1} and π".into());
+        assert_eq!(parse_type(&odd.to_string()).unwrap(), odd);
         // Identifier-safe, and distinct for distinct texts.
         assert_eq!(t.mangle(), "S3_612262");
         assert_ne!(Type::Str("ab".into()).mangle(), Type::Str("a".into()).mangle());
