@@ -172,3 +172,16 @@ def checked_sqrt(x):
 
 # check: checked_sqrt(9.0) -> 3.0
 # check: checked_sqrt(-1.0) raises ValueError: negative input
+
+
+@njit
+def bounded(i, n, name):
+    # An f-string message: the text and each field's str(), as Numba formats it.
+    if i >= n:
+        raise IndexError(f"{name} index {i} out of range for length {n}")
+    print(f"{name}[{i}] of {n}")
+    return i
+
+
+# check: bounded(2, 3, "row") -> 2
+# check: bounded(5, 3, "row") raises IndexError: row index 5 out of range for length 3

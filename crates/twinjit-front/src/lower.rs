@@ -1203,7 +1203,8 @@ impl Lower<'_> {
             Expr::FString(_) | Expr::TString(_) => self.fail(unsupported(
                 span,
                 "f-strings are",
-                "compiled code knows every string when it compiles; print the values (`print(\"x =\", x)`)",
+                "compiled code knows every string when it compiles: f-strings work as the message of a `raise` \
+                 and as an argument of `print`",
             )),
             Expr::BytesLiteral(_) => self.fail(unsupported(span, "bytes are", "twinjit compiles numeric code only")),
             Expr::Lambda(_) => self.fail(
@@ -1420,7 +1421,19 @@ impl Lower<'_> {
                     let text = s.value.to_str().to_string();
                     self.print_text(&text, span);
                 }
-                Expr::Starred(_) | Expr::FString(_) => {
+                // `print(f"x = {x}")`: the text and each field's `str()`, with no separators.
+                Expr::FString(fs) => {
+                    let Some(pieces) = self.fstring_pieces(fs) else { continue };
+                    for p in pieces {
+                        match p {
+                            raise::FPiece::Text(t) => self.print_text(&t, span),
+                            raise::FPiece::Value(v) => {
+                                self.emit(InstKind::Builtin(Builtin::PrintValue, vec![v]), span);
+                            }
+                        }
+                    }
+                }
+                Expr::Starred(_) => {
                     return self.fail(unsupported(
                         self.sp(a.range()),
                         "this print() argument is",

@@ -11,6 +11,12 @@ use twinjit_diag::{Diagnostic, Span};
 use twinjit_ir::exception::{BUILTIN_EXCEPTIONS, MAX_RUNTIME_ARGS, TYPING_ERROR};
 use twinjit_ir::{Const, Exception, ExceptionArg, InstKind, Terminator, Value};
 
+/// A piece of an f-string: text, or a field's value.
+pub(super) enum FPiece {
+    Text(String),
+    Value(Value),
+}
+
 impl Lower<'_> {
     pub(super) fn raise_stmt(&mut self, r: &ast::StmtRaise) {
         let span = self.sp(r.range);
@@ -82,6 +88,19 @@ impl Lower<'_> {
         for a in args {
             match a {
                 Expr::StringLiteral(s) => out.push(ExceptionArg::Str(s.value.to_str().to_string())),
+                // `f"bad value {x}"`: the text with each value's `str()` (a string's text, known
+                // when the function is typed; a number's at run time), as Numba formats it.
+                Expr::FString(fs) => {
+                    let Some(pieces) = self.fstring_pieces(fs) else { continue };
+                    let pieces = pieces
+                        .into_iter()
+                        .map(|p| match p {
+                            FPiece::Text(t) => ExceptionArg::Str(t),
+                            FPiece::Value(v) => self.constant_arg(v).unwrap_or(ExceptionArg::Runtime(v)),
+                        })
+                        .collect();
+                    out.push(ExceptionArg::Format(pieces));
+                }
                 Expr::Starred(s) => {
                     self.diags.push(unsupported(self.sp(s.range), "`*args` in an exception is", "list the arguments"))
                 }
@@ -104,6 +123,39 @@ impl Lower<'_> {
         }
         self.f.terminate(self.cur, Terminator::Raise(Box::new(exception)), span);
         self.dead();
+    }
+
+    /// The pieces of an f-string: its text and the values of its `{expr}` fields, in order.
+    /// A field with a conversion (`!r`), a format spec (`:.2f`) or `=` is refused (located).
+    pub(super) fn fstring_pieces(&mut self, fs: &ast::ExprFString) -> Option<Vec<FPiece>> {
+        let mut out = Vec::new();
+        for part in fs.value.iter() {
+            match part {
+                ast::FStringPart::Literal(s) => out.push(FPiece::Text(s.value.to_string())),
+                ast::FStringPart::FString(f) => {
+                    for el in f.elements.iter() {
+                        match el {
+                            ast::InterpolatedStringElement::Literal(l) => out.push(FPiece::Text(l.value.to_string())),
+                            ast::InterpolatedStringElement::Interpolation(i) => {
+                                if i.conversion != ast::ConversionFlag::None
+                                    || i.format_spec.is_some()
+                                    || i.debug_text.is_some()
+                                {
+                                    self.diags.push(unsupported(
+                                        self.sp(i.range),
+                                        "an f-string field with a conversion, a format spec or `=` is",
+                                        "write the value plainly (`{x}`): twinjit formats plain fields only",
+                                    ));
+                                    return None;
+                                }
+                                out.push(FPiece::Value(self.expr(&i.expression)));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Some(out)
     }
 
     /// A constant argument (a literal, a folded expression, a frozen global).
