@@ -185,3 +185,29 @@ def bounded(i, n, name):
 
 # check: bounded(2, 3, "row") -> 2
 # check: bounded(5, 3, "row") raises IndexError: row index 5 out of range for length 3
+
+
+@njit
+def normalise_kind(kind):
+    # String methods of an argument: evaluated when the function is compiled for that string.
+    k = kind.strip().lower()
+    if k == "linear":
+        return 1
+    if k.startswith("cub"):
+        return 3
+    return 0
+
+
+# check: normalise_kind(" Linear ") -> 1
+# check: normalise_kind("CUBIC") -> 3
+# check: normalise_kind("spline") -> 0
+
+
+@njit
+def text_facts(s):
+    # Numba's isdigit() and isalpha() give 1 or 0, islower() a bool.
+    return s.upper(), s.find("an"), s.rfind("a"), s.replace("a", "o"), s.endswith("na"), s.isdigit(), s.isalpha(), s.islower()
+
+
+# check: text_facts("banana") -> ('BANANA', 1, 5, 'bonono', True, 0, 1, True)
+# check: text_facts("2024") -> ('2024', -1, -1, '2024', False, 1, 0, False)

@@ -53,6 +53,10 @@ pub(crate) enum Bound {
 /// `--arg NAME=none` or a scalar `DTYPE:VALUE`, or a flat tuple of them in parentheses:
 /// `(int64:3, float64:0.5)`.
 fn parse_bound(name: &str, text: &str) -> Result<Bound, String> {
+    // A string is taken as written, spaces included.
+    if let Some(s) = text.strip_prefix("str:") {
+        return Ok(Bound::Scalar(ArgValue::Str(twinjit::ir::intern(s))));
+    }
     let t = text.trim();
     if let Some(inner) = t.strip_prefix('(').and_then(|r| r.strip_suffix(')')) {
         let items = inner.split(',').map(str::trim).filter(|s| !s.is_empty());

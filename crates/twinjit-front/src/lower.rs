@@ -1910,6 +1910,16 @@ impl Lower<'_> {
                     );
                     return self.call(&call);
                 }
+                // A string method (`kind.lower()`, `name.startswith("x")`): evaluated when the
+                // call is typed, since every string's value is known then.
+                if twinjit_ir::builtins::STR_METHODS.contains(&name)
+                    && c.arguments.keywords.is_empty()
+                    && c.arguments.args.len() <= 2
+                {
+                    let mut vals = vec![self.expr(&a.value), self.konst(Const::Str(twinjit_ir::intern(name)), span)];
+                    vals.extend(c.arguments.args.iter().map(|x| self.expr(x)));
+                    return self.emit(InstKind::Builtin(Builtin::StrMethod, vals), span);
+                }
                 self.fail(
                     Diagnostic::error(format!("method call `.{name}()` is not supported"), span, "method call")
                         .with_hint("methods of lists, strings and arrays are not compiled; write a loop"),

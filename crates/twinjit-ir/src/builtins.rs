@@ -1273,6 +1273,9 @@ builtins! {
     PyInt = "int" [] (1, 1) IntCtor, Rw;
     /// `tuple(t)` of a tuple: the tuple.
     PyTuple = "tuple" [] (1, 1) TupleCtor, Rw;
+    /// `s.upper()`, `s.startswith(p)`, ... of a string (receiver, the method's name as a string
+    /// constant, the arguments): evaluated when the function is typed (`str_method`).
+    StrMethod = "str_method" [] (2, 4) Internal, Rw;
     /// One value of `print(...)` (the front end writes the text and separators as bytes).
     PrintValue = "print" [] (1, 1) Print, Rw;
     /// Up to 8 bytes of `print(...)` text: the bytes as an int64, and their count.
@@ -2215,4 +2218,123 @@ mod tests {
             assert!(math.contains(&f), "{f}");
         }
     }
+}
+
+/// What a string method computes, known when the function is typed (the receiver and every
+/// argument are strings, whose values are their types).
+#[derive(Clone, Debug, PartialEq)]
+pub enum StrValue {
+    /// A string.
+    Str(String),
+    /// A bool (`startswith`, `isdigit`, ...).
+    Bool(bool),
+    /// An integer (`find`).
+    Int(i64),
+}
+
+/// The string methods compiled code has (the front end routes `x.NAME(...)` to
+/// [`Builtin::StrMethod`] for these names).
+pub const STR_METHODS: &[&str] = &[
+    "upper",
+    "lower",
+    "strip",
+    "lstrip",
+    "rstrip",
+    "startswith",
+    "endswith",
+    "find",
+    "rfind",
+    "replace",
+    "isdigit",
+    "isalpha",
+    "isalnum",
+    "isspace",
+    "isupper",
+    "islower",
+];
+
+/// `s.name(args)` as Python computes it, for string arguments; `Err` says why not. The
+/// character classes (`isdigit`, ...) are ASCII's: a non-ASCII receiver is refused rather than
+/// guessed (Python's Unicode classes differ from Rust's in corners such as `"½".isdigit()`).
+pub fn str_method(s: &str, name: &str, args: &[&str]) -> Result<StrValue, String> {
+    use StrValue::*;
+    let arity = |n: std::ops::RangeInclusive<usize>| {
+        if n.contains(&args.len()) {
+            Ok(())
+        } else {
+            Err(format!("str.{name}() takes {} string argument(s) here, got {}", n.end(), args.len()))
+        }
+    };
+    // Python's index of a byte offset counts characters.
+    let chars_before = |byte: usize| s[..byte].chars().count() as i64;
+    let ascii_class = |f: fn(&char) -> bool, cased: bool| -> Result<StrValue, String> {
+        arity(0..=0)?;
+        if !s.is_ascii() {
+            return Err(format!("str.{name}() of a non-ASCII string is not supported"));
+        }
+        let ok = if cased {
+            // `isupper`/`islower`: at least one cased character, and none of the other case.
+            s.chars().any(|c| c.is_ascii_alphabetic()) && s.chars().filter(char::is_ascii_alphabetic).all(|c| f(&c))
+        } else {
+            !s.is_empty() && s.chars().all(|c| f(&c))
+        };
+        Ok(Bool(ok))
+    };
+    Ok(match name {
+        "upper" => {
+            arity(0..=0)?;
+            Str(s.to_uppercase())
+        }
+        "lower" => {
+            arity(0..=0)?;
+            Str(s.to_lowercase())
+        }
+        "strip" | "lstrip" | "rstrip" => {
+            arity(0..=1)?;
+            let set: Vec<char> = args.first().map(|a| a.chars().collect()).unwrap_or_default();
+            let strip = |c: char| if args.is_empty() { c.is_whitespace() } else { set.contains(&c) };
+            Str(match name {
+                "strip" => s.trim_matches(strip),
+                "lstrip" => s.trim_start_matches(strip),
+                _ => s.trim_end_matches(strip),
+            }
+            .to_string())
+        }
+        "startswith" => {
+            arity(1..=1)?;
+            Bool(s.starts_with(args[0]))
+        }
+        "endswith" => {
+            arity(1..=1)?;
+            Bool(s.ends_with(args[0]))
+        }
+        "find" => {
+            arity(1..=1)?;
+            Int(s.find(args[0]).map_or(-1, chars_before))
+        }
+        "rfind" => {
+            arity(1..=1)?;
+            Int(s.rfind(args[0]).map_or(-1, chars_before))
+        }
+        "replace" => {
+            arity(2..=2)?;
+            Str(s.replace(args[0], args[1]))
+        }
+        // Numba's `isdigit`, `isalpha` and `isalnum` return an int (1 or 0), not a bool.
+        "isdigit" | "isalpha" | "isalnum" => {
+            let class: fn(&char) -> bool = match name {
+                "isdigit" => char::is_ascii_digit,
+                "isalpha" => char::is_ascii_alphabetic,
+                _ => char::is_ascii_alphanumeric,
+            };
+            match ascii_class(class, false)? {
+                Bool(b) => Int(i64::from(b)),
+                other => other,
+            }
+        }
+        "isspace" => ascii_class(char::is_ascii_whitespace, false)?,
+        "isupper" => ascii_class(char::is_ascii_uppercase, true)?,
+        "islower" => ascii_class(char::is_ascii_lowercase, true)?,
+        _ => return Err(format!("str.{name}() is not supported")),
+    })
 }

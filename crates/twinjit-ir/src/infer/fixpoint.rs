@@ -64,6 +64,11 @@ pub(super) fn decided(f: &Function, v: Value, types: &[Type]) -> Option<bool> {
             Some(op.eval(x, y))
         }),
         InstKind::Builtin(Builtin::Contains, a) => str_contains(&types[a[0].index()], &types[a[1].index()]),
+        InstKind::Builtin(Builtin::StrMethod, a) => match str_method_of(a, types) {
+            Ok(crate::builtins::StrValue::Bool(b)) => Some(b),
+            Ok(crate::builtins::StrValue::Int(i)) => Some(i != 0),
+            _ => None,
+        },
         InstKind::Builtin(Builtin::Is, a) => {
             let (x, y) = (&types[a[0].index()], &types[a[1].index()]);
             if !x.is_known() || !y.is_known() {
@@ -124,6 +129,21 @@ pub(super) fn str_contains(container: &Type, item: &Type) -> Option<bool> {
     }
 }
 
+/// `s.name(args)` of a string (operands: receiver, the name as a string constant, arguments).
+pub(super) fn str_method_of(a: &[Value], types: &[Type]) -> Result<crate::builtins::StrValue, String> {
+    let text = |v: &Value| match &types[v.index()] {
+        Type::Str(s) => Some(s.as_str()),
+        _ => None,
+    };
+    let name = a.get(1).and_then(text).unwrap_or("?");
+    let Some(s) = text(&a[0]) else {
+        return Err(format!("`.{name}()` is a method of strings; this is {}", types[a[0].index()]));
+    };
+    let args: Option<Vec<&str>> = a[2..].iter().map(text).collect();
+    let args = args.ok_or_else(|| format!("str.{name}() takes strings here"))?;
+    crate::builtins::str_method(s, name, &args)
+}
+
 /// `x == None` / `x != None` with `x` optional: the test of its None flag, as `x is None`.
 pub(super) fn optional_none_compare(op: CmpOp, x: &Type, y: &Type) -> bool {
     matches!(op, CmpOp::Eq | CmpOp::Ne)
@@ -141,6 +161,10 @@ fn type_constant(f: &Function, v: Value, types: &[Type]) -> Option<i64> {
         InstKind::Builtin(Builtin::Len, a) => match &types[a[0].index()] {
             Type::Tuple(items) => Some(items.len() as i64),
             Type::Str(text) => Some(text.chars().count() as i64),
+            _ => None,
+        },
+        InstKind::Builtin(Builtin::StrMethod, a) => match str_method_of(a, types) {
+            Ok(crate::builtins::StrValue::Int(i)) => Some(i),
             _ => None,
         },
         _ => None,
@@ -411,6 +435,12 @@ impl<'m> Inferencer<'m> {
                 Type::Str(x + &y)
             }
             InstKind::Builtin(Builtin::Len, a) if matches!(ty(&a[0]), Type::Str(_)) => Type::I64,
+            InstKind::Builtin(Builtin::StrMethod, a) => match str_method_of(a, types) {
+                Ok(crate::builtins::StrValue::Str(s)) => Type::Str(s),
+                Ok(crate::builtins::StrValue::Bool(_)) => Type::BOOL,
+                Ok(crate::builtins::StrValue::Int(_)) => Type::I64,
+                Err(m) => return Err(err(span, m, "here")),
+            },
             InstKind::Builtin(Builtin::Contains, a) if str_contains(&ty(&a[0]), &ty(&a[1])).is_some() => Type::BOOL,
             // Array expressions (NumPy's elementwise operators, broadcasting).
             InstKind::Unary(op, a) if typing::is_elementwise(&[ty(a)]) => {

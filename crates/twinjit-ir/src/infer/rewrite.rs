@@ -624,6 +624,18 @@ impl Rewriter<'_> {
                 let Type::Str(text) = self.ty(self.val(a[0])) else { unreachable!("matched") };
                 Some(self.int(b, text.chars().count() as i64, span))
             }
+            InstKind::Builtin(Builtin::StrMethod, a) => {
+                let v = super::fixpoint::str_method_of(a, &self.types).map_err(|m| err(span, m, "here"))?;
+                Some(match v {
+                    crate::builtins::StrValue::Str(s) => {
+                        self.push(b, InstKind::Const(Const::Str(crate::intern(&s))), Type::Str(s), span)
+                    }
+                    crate::builtins::StrValue::Bool(x) => {
+                        self.push(b, InstKind::Const(Const::Bool(x)), Type::BOOL, span)
+                    }
+                    crate::builtins::StrValue::Int(i) => self.int(b, i, span),
+                })
+            }
             InstKind::Builtin(Builtin::Contains, a)
                 if super::fixpoint::str_contains(&self.ty(self.val(a[0])), &self.ty(self.val(a[1]))).is_some() =>
             {
