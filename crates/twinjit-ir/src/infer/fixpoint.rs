@@ -93,14 +93,7 @@ pub(super) fn decided(f: &Function, v: Value, types: &[Type]) -> Option<bool> {
 pub(super) fn typed_compare(op: CmpOp, x: &Type, y: &Type) -> Option<bool> {
     if let (Type::Str(a), Type::Str(b)) = (x, y) {
         // Rust's `str` order is the order of code points, as Python's.
-        return Some(match op {
-            CmpOp::Eq => a == b,
-            CmpOp::Ne => a != b,
-            CmpOp::Lt => a < b,
-            CmpOp::Le => a <= b,
-            CmpOp::Gt => a > b,
-            CmpOp::Ge => a >= b,
-        });
+        return Some(op.eval(a, b));
     }
     if !matches!(op, CmpOp::Eq | CmpOp::Ne) || !x.is_known() || !y.is_known() {
         return None;
