@@ -211,3 +211,16 @@ def text_facts(s):
 
 # check: text_facts("banana") -> ('BANANA', 1, 5, 'bonono', True, 0, 1, True)
 # check: text_facts("2024") -> ('2024', -1, -1, '2024', False, 1, 0, False)
+
+
+@njit
+def banner(title, width=3):
+    # Repetition by a constant, truth of a string, str() of a string.
+    rule = "=" * 3
+    if not title:
+        return rule
+    return rule + " " + str(title) + " " + rule
+
+
+# check: banner("") -> '==='
+# check: banner("run") -> '=== run ==='

@@ -1886,6 +1886,11 @@ impl Lower<'_> {
                     // length known at compile time).
                     "tuple" if args.len() == 1 => self.builtin_call(Builtin::PyTuple, args, span),
                     "print" => self.print_call(c, span),
+                    // `str(s)` of a string is the string (of a number: refused when typed).
+                    "str" if args.len() == 1 && c.arguments.keywords.is_empty() => {
+                        let vals = vec![self.expr(&args[0]), self.konst(Const::Str(twinjit_ir::intern("__str__")), span)];
+                        self.emit(InstKind::Builtin(Builtin::StrMethod, vals), span)
+                    }
                     _ => self.fail(
                         Diagnostic::error(format!("unknown function `{id}`"), fspan, "not defined")
                             .with_hint(format!(

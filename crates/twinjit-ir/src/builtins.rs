@@ -2333,6 +2333,11 @@ pub fn str_method(s: &str, name: &str, args: &[&str]) -> Result<StrValue, String
             }
         }
         "isspace" => ascii_class(char::is_ascii_whitespace, false)?,
+        // `str(s)` of a string (the front end calls it `__str__`).
+        "__str__" => {
+            arity(0..=0)?;
+            Str(s.to_string())
+        }
         "isupper" => ascii_class(char::is_ascii_uppercase, true)?,
         "islower" => ascii_class(char::is_ascii_lowercase, true)?,
         _ => return Err(format!("str.{name}() is not supported")),

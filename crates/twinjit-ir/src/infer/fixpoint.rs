@@ -48,6 +48,10 @@ type Incoming = Vec<Vec<(Block, usize, Value)>>;
 /// The value of a branch condition when the types decide it: `x is None` (and `is not`) with
 /// both types known and one of them None or both None; `isinstance`; `not` and `bool()` of such.
 pub(super) fn decided(f: &Function, v: Value, types: &[Type]) -> Option<bool> {
+    // A string (`if mode:`, a parameter too): true when not empty.
+    if let Type::Str(s) = &types[v.index()] {
+        return Some(!s.is_empty());
+    }
     let d = f.def_inst(v)?;
     match &d.kind {
         InstKind::Const(Const::Bool(b)) => Some(*b),
@@ -122,6 +126,18 @@ pub(super) fn str_contains(container: &Type, item: &Type) -> Option<bool> {
     }
 }
 
+/// `s * n` / `n * s` of a string and a constant count: the repeated string (empty for `n <= 0`).
+pub(super) fn str_repeat(f: &Function, a: Value, b: Value, types: &[Type]) -> Option<String> {
+    let (s, n) = match (&types[a.index()], &types[b.index()]) {
+        (Type::Str(s), _) => (s, b),
+        (_, Type::Str(s)) => (s, a),
+        _ => return None,
+    };
+    let n = usize::try_from(type_constant(f, n, types)?.max(0)).ok()?;
+    // A bound on what compile time builds (a string constant of at most 1 MiB).
+    (s.len().saturating_mul(n) <= 1 << 20).then(|| s.repeat(n))
+}
+
 /// `s.name(args)` of a string (operands: receiver, the name as a string constant, arguments).
 pub(super) fn str_method_of(a: &[Value], types: &[Type]) -> Result<crate::builtins::StrValue, String> {
     let text = |v: &Value| match &types[v.index()] {
@@ -130,7 +146,12 @@ pub(super) fn str_method_of(a: &[Value], types: &[Type]) -> Result<crate::builti
     };
     let name = a.get(1).and_then(text).unwrap_or("?");
     let Some(s) = text(&a[0]) else {
-        return Err(format!("`.{name}()` is a method of strings; this is {}", types[a[0].index()]));
+        let t = &types[a[0].index()];
+        return Err(if name == "__str__" {
+            format!("str() of {t} is not supported: twinjit knows a string only when it is a constant")
+        } else {
+            format!("`.{name}()` is a method of strings; this is {t}")
+        });
     };
     let args: Option<Vec<&str>> = a[2..].iter().map(text).collect();
     let args = args.ok_or_else(|| format!("str.{name}() takes strings here"))?;
@@ -428,6 +449,10 @@ impl<'m> Inferencer<'m> {
                 Type::Str(x + &y)
             }
             InstKind::Builtin(Builtin::Len, a) if matches!(ty(&a[0]), Type::Str(_)) => Type::I64,
+            // `"-" * 20`: repeated by a constant count.
+            InstKind::Binary(BinaryOp::Mul, a, b) if str_repeat(f, *a, *b, types).is_some() => {
+                Type::Str(str_repeat(f, *a, *b, types).expect("checked"))
+            }
             InstKind::Builtin(Builtin::StrMethod, a) => match str_method_of(a, types) {
                 Ok(crate::builtins::StrValue::Str(s)) => Type::Str(s),
                 Ok(crate::builtins::StrValue::Bool(_)) => Type::BOOL,
@@ -458,9 +483,9 @@ impl<'m> Inferencer<'m> {
                 }
                 typing::elementwise_result(Scalar::Bool, &[ty(a), ty(b)])
             }
-            // Python's truth of a list, a tuple or None (`if not items:`, `bool(items)`).
+            // Python's truth of a list, a tuple, None or a string (`if not items:`, `bool(items)`).
             InstKind::Unary(UnaryOp::Not, a) | InstKind::Cast(Scalar::Bool, a)
-                if matches!(ty(a), Type::List(_) | Type::Tuple(_) | Type::None) =>
+                if matches!(ty(a), Type::List(_) | Type::Tuple(_) | Type::None | Type::Str(_)) =>
             {
                 Type::BOOL
             }

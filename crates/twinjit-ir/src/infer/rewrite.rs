@@ -391,6 +391,8 @@ impl Rewriter<'_> {
             }
             Type::Tuple(ts) => Ok(self.push(b, InstKind::Const(Const::Bool(!ts.is_empty())), Type::BOOL, span)),
             Type::None => Ok(self.push(b, InstKind::Const(Const::Bool(false)), Type::BOOL, span)),
+            // A string is true when it is not empty.
+            Type::Str(s) => Ok(self.push(b, InstKind::Const(Const::Bool(!s.is_empty())), Type::BOOL, span)),
             t => Err(err(span, format!("the truth value of {t} is not defined here"), "used as a condition")
                 .with_hint("compare explicitly, e.g. `x > 0` or `len(a) > 0`")),
         }
@@ -590,7 +592,7 @@ impl Rewriter<'_> {
                 Some(self.push(b, InstKind::Const(*c), t, span))
             }
             InstKind::Unary(UnaryOp::Not, a) | InstKind::Cast(Scalar::Bool, a)
-                if matches!(self.ty(self.val(*a)), Type::List(_) | Type::Tuple(_) | Type::None) =>
+                if matches!(self.ty(self.val(*a)), Type::List(_) | Type::Tuple(_) | Type::None | Type::Str(_)) =>
             {
                 let v = self.val(*a);
                 let t = self.truth(b, v, span)?;
@@ -616,7 +618,7 @@ impl Rewriter<'_> {
                 }
             }
             // Strings are their types: what is computed of them is a constant.
-            InstKind::Binary(BinaryOp::Add, ..) if matches!(result_ty, Some(Type::Str(_))) => {
+            InstKind::Binary(BinaryOp::Add | BinaryOp::Mul, ..) if matches!(result_ty, Some(Type::Str(_))) => {
                 let Some(Type::Str(text)) = result_ty.clone() else { unreachable!("matched") };
                 Some(self.push(b, InstKind::Const(Const::Str(crate::intern(&text))), Type::Str(text), span))
             }
