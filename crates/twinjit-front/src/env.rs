@@ -246,3 +246,12 @@ pub(crate) fn type_info(func: &str, dtype: Scalar, attr: &str) -> Option<(Scalar
 }
 
 pub(crate) use twinjit_ir::{dtype_name, dtype_string};
+
+/// The dtype a dotted path names (`numpy.float32`, `numba.int8`, `numba.types.uint32`,
+/// `numba.cuda.float32`: the last name a dtype, of a module that exports the dtypes).
+pub(crate) fn dtype_path(path: &str) -> Option<Scalar> {
+    let (module, last) = path.rsplit_once('.')?;
+    matches!(module, "numpy" | "numba" | "numba.types" | "numba.core.types" | "numba.cuda")
+        .then(|| dtype_name(last))
+        .flatten()
+}

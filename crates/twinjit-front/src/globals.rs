@@ -549,12 +549,8 @@ impl Names for ModuleNames<'_> {
     fn string(&self, e: &Expr) -> Option<String> {
         // A dtype (`np.float64`, `numba.int32`, `from numba import float32`) stands for its name,
         // which is what the constructors read from a value (`np.zeros(n, dtype)`).
-        if let Some(path) = qualified(e, self.0) {
-            if let Some((module, last)) = path.rsplit_once('.') {
-                if matches!(module, "numpy" | "numba" | "numba.types" | "numba.core.types") {
-                    return dtype_name(last).map(|s| s.name().to_string());
-                }
-            }
+        if let Some(s) = qualified(e, self.0).as_deref().and_then(crate::env::dtype_path) {
+            return Some(s.name().to_string());
         }
         match self.0.get(e.as_name_expr()?.id.as_str())? {
             Global::Unfrozen(crate::env::Unfrozen { why: crate::env::UnfrozenWhy::Str(Some(text)), .. }) => {

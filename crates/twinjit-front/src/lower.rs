@@ -1451,13 +1451,19 @@ impl Lower<'_> {
         self.konst(Const::None, span)
     }
 
+    /// `receiver.name(args)` of a string: the builtin `str_method` (receiver, name, arguments),
+    /// evaluated when the call is typed.
+    fn str_method(&mut self, receiver: &Expr, name: &str, args: &[Expr], span: Span) -> Value {
+        let mut vals = vec![self.expr(receiver), self.konst(Const::Str(twinjit_ir::intern(name)), span)];
+        vals.extend(args.iter().map(|x| self.expr(x)));
+        self.emit(InstKind::Builtin(Builtin::StrMethod, vals), span)
+    }
+
     /// `text` written out by `print_bytes` pieces of up to 8 bytes.
     fn print_text(&mut self, text: &str, span: Span) {
-        for chunk in text.as_bytes().chunks(8) {
-            let mut b = [0u8; 8];
-            b[..chunk.len()].copy_from_slice(chunk);
-            let bits = self.konst(Const::Int(i64::from_le_bytes(b)), span);
-            let n = self.konst(Const::Int(chunk.len() as i64), span);
+        for (bits, n) in twinjit_ir::builtins::print_chunks(text) {
+            let bits = self.konst(Const::Int(bits), span);
+            let n = self.konst(Const::Int(n), span);
             self.emit(InstKind::Builtin(Builtin::PrintBytes, vec![bits, n]), span);
         }
     }
@@ -1888,8 +1894,7 @@ impl Lower<'_> {
                     "print" => self.print_call(c, span),
                     // `str(s)` of a string is the string (of a number: refused when typed).
                     "str" if args.len() == 1 && c.arguments.keywords.is_empty() => {
-                        let vals = vec![self.expr(&args[0]), self.konst(Const::Str(twinjit_ir::intern("__str__")), span)];
-                        self.emit(InstKind::Builtin(Builtin::StrMethod, vals), span)
+                        self.str_method(&args[0], "__str__", &[], span)
                     }
                     _ => self.fail(
                         Diagnostic::error(format!("unknown function `{id}`"), fspan, "not defined")
@@ -1921,9 +1926,7 @@ impl Lower<'_> {
                     && c.arguments.keywords.is_empty()
                     && c.arguments.args.len() <= 2
                 {
-                    let mut vals = vec![self.expr(&a.value), self.konst(Const::Str(twinjit_ir::intern(name)), span)];
-                    vals.extend(c.arguments.args.iter().map(|x| self.expr(x)));
-                    return self.emit(InstKind::Builtin(Builtin::StrMethod, vals), span);
+                    return self.str_method(&a.value, name, &c.arguments.args, span);
                 }
                 self.fail(
                     Diagnostic::error(format!("method call `.{name}()` is not supported"), span, "method call")

@@ -59,12 +59,12 @@ const OVERLOAD_ATTRIBUTE: &[&str] = &[
 /// The function `x.name(...)` calls when `name` is an `@overload_method` (and not a built-in
 /// method): `x` is its first argument.
 pub(crate) fn method_function(name: &str) -> String {
-    format!("__twinjit_method_{name}")
+    format!("{}{name}", twinjit_ir::exception::OVERLOAD_METHOD_PREFIX)
 }
 
 /// The function reading `x.name` calls when `name` is an `@overload_attribute`.
 pub(crate) fn attribute_function(name: &str) -> String {
-    format!("__twinjit_attribute_{name}")
+    format!("{}{name}", twinjit_ir::exception::OVERLOAD_ATTRIBUTE_PREFIX)
 }
 
 /// `callee(receiver, args..., keywords...)`: how `x.m(...)` / `x.m` call the function of an

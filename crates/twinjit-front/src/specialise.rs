@@ -42,7 +42,7 @@
 //! records it with the copies made instead.
 
 use crate::decorators::{read_decorators, Decorated};
-use crate::env::{dtype_name, qualified, Env, Global};
+use crate::env::{qualified, Env, Global};
 use crate::globals::ModuleNames;
 use crate::params::Params;
 use hashbrown::{HashMap, HashSet};
@@ -358,11 +358,10 @@ fn literal(e: &Expr, bound: &HashSet<String>, env: &Env) -> Literal {
             }
             let Some(path) = qualified(e, env) else { return Literal::No };
             let short = path.strip_prefix("numba.").unwrap_or(&path);
-            let last = path.rsplit('.').next().unwrap_or("");
-            let dtype_path =
-                matches!(path.rsplit_once('.').map(|(m, _)| m), Some("numpy" | "numba" | "numba.types" | "numba.cuda"))
-                    && dtype_name(last).is_some();
-            if dtype_path || Builtin::from_path(&path).is_some() || Builtin::from_path(short).is_some() {
+            if crate::env::dtype_path(&path).is_some()
+                || Builtin::from_path(&path).is_some()
+                || Builtin::from_path(short).is_some()
+            {
                 Literal::Always
             } else {
                 Literal::No

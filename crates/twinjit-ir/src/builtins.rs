@@ -2220,6 +2220,16 @@ mod tests {
     }
 }
 
+/// `text` as the operands of `print_bytes` calls: (up to 8 bytes as a little-endian integer,
+/// their count), in order.
+pub fn print_chunks(text: &str) -> impl Iterator<Item = (i64, i64)> + '_ {
+    text.as_bytes().chunks(8).map(|chunk| {
+        let mut b = [0u8; 8];
+        b[..chunk.len()].copy_from_slice(chunk);
+        (i64::from_le_bytes(b), chunk.len() as i64)
+    })
+}
+
 /// What a string method computes, known when the function is typed (the receiver and every
 /// argument are strings, whose values are their types).
 #[derive(Clone, Debug, PartialEq)]

@@ -32,6 +32,13 @@ pub const BUILTIN_EXCEPTIONS: &[&str] = &[
 /// types; a pruned one is never compiled. Not a name a module can spell.
 pub const TYPING_ERROR: &str = "numba.core.errors.TypingError";
 
+/// The prefix of the function an `@overload_method` of `NAME` becomes (`__twinjit_method_NAME`),
+/// which a typing error names as the method `.NAME()`.
+pub const OVERLOAD_METHOD_PREFIX: &str = "__twinjit_method_";
+
+/// The prefix of the function an `@overload_attribute` of `NAME` becomes.
+pub const OVERLOAD_ATTRIBUTE_PREFIX: &str = "__twinjit_attribute_";
+
 /// Most runtime values one raise may carry: they travel in the error record's 8-byte value
 /// fields (`abi::record_offset::EXCEPTION_VALUES`: `index`, `len`, `axis`, then `more`).
 pub const MAX_RUNTIME_ARGS: usize = 7;

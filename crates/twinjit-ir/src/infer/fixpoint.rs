@@ -443,15 +443,26 @@ impl<'m> Inferencer<'m> {
                 Const::Str(text) => Type::Str(text.to_string()),
             },
             InstKind::Undef => Type::Unknown,
-            // Strings: their values are their types, so what is computed of them is too.
-            InstKind::Binary(BinaryOp::Add, a, b) if matches!((ty(a), ty(b)), (Type::Str(_), Type::Str(_))) => {
-                let (Type::Str(x), Type::Str(y)) = (ty(a), ty(b)) else { unreachable!("matched") };
-                Type::Str(x + &y)
+            // Strings: their values are their types, so what is computed of them is too (the
+            // guards read the types in place: they run for every `+`, `*`, `len` and `in`).
+            InstKind::Binary(BinaryOp::Add, a, b)
+                if matches!((&types[a.index()], &types[b.index()]), (Type::Str(_), Type::Str(_))) =>
+            {
+                let (Type::Str(x), Type::Str(y)) = (&types[a.index()], &types[b.index()]) else {
+                    unreachable!("matched")
+                };
+                Type::Str(format!("{x}{y}"))
             }
-            InstKind::Builtin(Builtin::Len, a) if matches!(ty(&a[0]), Type::Str(_)) => Type::I64,
+            InstKind::Builtin(Builtin::Len, a) if matches!(types[a[0].index()], Type::Str(_)) => Type::I64,
             // `"-" * 20`: repeated by a constant count.
-            InstKind::Binary(BinaryOp::Mul, a, b) if str_repeat(f, *a, *b, types).is_some() => {
-                Type::Str(str_repeat(f, *a, *b, types).expect("checked"))
+            InstKind::Binary(BinaryOp::Mul, a, b)
+                if matches!(types[a.index()], Type::Str(_)) || matches!(types[b.index()], Type::Str(_)) =>
+            {
+                let repeated = str_repeat(f, *a, *b, types).ok_or_else(|| {
+                    err(span, format!("unsupported operand types for *: {} and {}", ty(a), ty(b)), "here")
+                        .with_hint("a string repeats by a constant count (`\"-\" * 20`)")
+                })?;
+                Type::Str(repeated)
             }
             InstKind::Builtin(Builtin::StrMethod, a) => match str_method_of(a, types) {
                 Ok(crate::builtins::StrValue::Str(s)) => Type::Str(s),
@@ -459,7 +470,11 @@ impl<'m> Inferencer<'m> {
                 Ok(crate::builtins::StrValue::Int(_)) => Type::I64,
                 Err(m) => return Err(err(span, m, "here")),
             },
-            InstKind::Builtin(Builtin::Contains, a) if str_contains(&ty(&a[0]), &ty(&a[1])).is_some() => Type::BOOL,
+            InstKind::Builtin(Builtin::Contains, a)
+                if str_contains(&types[a[0].index()], &types[a[1].index()]).is_some() =>
+            {
+                Type::BOOL
+            }
             // Array expressions (NumPy's elementwise operators, broadcasting).
             InstKind::Unary(op, a) if typing::is_elementwise(&[ty(a)]) => {
                 let (s, _) = typing::elementwise_operand(&ty(a)).expect("checked");

@@ -167,10 +167,10 @@ fn err(span: Span, message: impl Into<String>, label: impl Into<String>) -> Diag
 fn typing_error(f: &Function, e: &crate::exception::Exception<Value>, types: &[Type], span: Span) -> Diagnostic {
     let args: Vec<String> = f.params().iter().map(|p| types[p.index()].to_string()).collect();
     let message = e.message(|_| crate::exception::PyScalar::Int(0));
-    // `overload.rs` names the functions of `@overload_method` / `@overload_attribute` so.
-    let what = if let Some(m) = f.name.strip_prefix("__twinjit_method_") {
+    use crate::exception::{OVERLOAD_ATTRIBUTE_PREFIX, OVERLOAD_METHOD_PREFIX};
+    let what = if let Some(m) = f.name.strip_prefix(OVERLOAD_METHOD_PREFIX) {
         format!("method `.{m}()`")
-    } else if let Some(a) = f.name.strip_prefix("__twinjit_attribute_") {
+    } else if let Some(a) = f.name.strip_prefix(OVERLOAD_ATTRIBUTE_PREFIX) {
         format!("attribute `.{a}`")
     } else {
         format!("`{}`", f.name)

@@ -622,9 +622,10 @@ impl Rewriter<'_> {
                 let Some(Type::Str(text)) = result_ty.clone() else { unreachable!("matched") };
                 Some(self.push(b, InstKind::Const(Const::Str(crate::intern(&text))), Type::Str(text), span))
             }
-            InstKind::Builtin(Builtin::Len, a) if matches!(self.ty(self.val(a[0])), Type::Str(_)) => {
-                let Type::Str(text) = self.ty(self.val(a[0])) else { unreachable!("matched") };
-                Some(self.int(b, text.chars().count() as i64, span))
+            InstKind::Builtin(Builtin::Len, a) if matches!(self.types[a[0].index()], Type::Str(_)) => {
+                let Type::Str(text) = &self.types[a[0].index()] else { unreachable!("matched") };
+                let n = text.chars().count() as i64;
+                Some(self.int(b, n, span))
             }
             InstKind::Builtin(Builtin::StrMethod, a) => {
                 let v = super::fixpoint::str_method_of(a, &self.types).map_err(|m| err(span, m, "here"))?;
@@ -639,9 +640,9 @@ impl Rewriter<'_> {
                 })
             }
             InstKind::Builtin(Builtin::Contains, a)
-                if super::fixpoint::str_contains(&self.ty(self.val(a[0])), &self.ty(self.val(a[1]))).is_some() =>
+                if super::fixpoint::str_contains(&self.types[a[0].index()], &self.types[a[1].index()]).is_some() =>
             {
-                let v = super::fixpoint::str_contains(&self.ty(self.val(a[0])), &self.ty(self.val(a[1])));
+                let v = super::fixpoint::str_contains(&self.types[a[0].index()], &self.types[a[1].index()]);
                 Some(self.push(b, InstKind::Const(Const::Bool(v.expect("checked"))), Type::BOOL, span))
             }
             InstKind::Binary(BinaryOp::Add, a, c) if matches!(result_ty, Some(Type::Tuple(_))) => {
@@ -1391,27 +1392,20 @@ impl Rewriter<'_> {
                 // `str(x)` by the value's type: integers through int64 or uint64, floats
                 // through float64 (Numba prints a float32 as the double it converts to).
                 let x = a0.expect("arity");
-                if let Type::Str(text) = self.ty(x) {
-                    // A string's text is known: written as `print("text")` writes a constant.
-                    let mut last = None;
-                    for chunk in text.as_bytes().chunks(8) {
-                        let mut buf = [0u8; 8];
-                        buf[..chunk.len()].copy_from_slice(chunk);
-                        let bits = self.int(b, i64::from_le_bytes(buf), span);
-                        let n = self.int(b, chunk.len() as i64, span);
-                        last =
-                            Some(self.push(b, InstKind::Builtin(Builtin::PrintBytes, vec![bits, n]), rt.clone(), span));
-                    }
-                    return Ok(Some(match last {
-                        Some(v) => v,
-                        None => self.int(b, 0, span),
-                    }));
-                }
                 let (h, t) = match self.ty(x).scalar() {
+                    // A string's text is known, and so is None's: written as constants are.
                     None => {
-                        let text = i64::from_le_bytes(*b"None\0\0\0\0");
-                        let (bits, n) = (self.int(b, text, span), self.int(b, 4, span));
-                        return Ok(Some(self.push(b, InstKind::Builtin(Builtin::PrintBytes, vec![bits, n]), rt, span)));
+                        let text = match self.ty(x) {
+                            Type::Str(text) => text,
+                            _ => "None".to_string(),
+                        };
+                        let mut last = self.int(b, 0, span);
+                        for (bits, n) in crate::builtins::print_chunks(&text) {
+                            let (bits, n) = (self.int(b, bits, span), self.int(b, n, span));
+                            last =
+                                self.push(b, InstKind::Builtin(Builtin::PrintBytes, vec![bits, n]), rt.clone(), span);
+                        }
+                        return Ok(Some(last));
                     }
                     Some(Scalar::Bool) => (Builtin::PrintBoolH, Type::BOOL),
                     Some(s) if s.is_complex() => {
