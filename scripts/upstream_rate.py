@@ -65,11 +65,11 @@ Cost: with the default 40 modules (MODULE_PRIORITY[:40], each cut off after MODU
 seconds) the whole run takes about 8 minutes on 2 cores, nearly all of it Numba compiling in
 the recording step; without --record (replaying WORK/record/) it takes about 10 seconds.
 
-What it cannot replay: arguments other than bool/int/float scalars and 1-3 dimensional arrays
+What it cannot replay: arguments other than bool/int/float scalars and 1-8 dimensional arrays
 of bool/int32/int64/float32/float64 (tuples, None, strings, lists, records, complex, other
 integer widths, 0-d arrays, jitclass instances), object-mode functions, functions compiled with
 a custom pipeline_class, and calls made in a child process. A returned array (alone or in a
-tuple; 1-3 dimensions of those dtypes, at most MAX_ARRAY_BYTES) is recorded with its values and
+tuple; 1-8 dimensions of those dtypes, at most MAX_ARRAY_BYTES) is recorded with its values and
 compared with the `return.npy` / `return_K.npy` twinjit writes to `--out`, dtype and shape
 included; larger or other arrays, and other objects, read wrong.
 
@@ -131,6 +131,8 @@ MODULE_BUDGET_S = 90  # unittest stops starting new tests in a module after this
 MODULE_KILL_S = 150  # and the subprocess is killed after this
 CALLS_PER_FUNCTION = 3
 MAX_ARRAY_BYTES = 4 << 20
+# twinjit's arrays have 1 to 8 dimensions (`twinjit_ir::types::MAX_NDIM`).
+MAX_NDIM = 8
 REPLAY_TIMEOUT_S = 20
 # Documentation .py files that are Sphinx machinery, not examples.
 DOCS_SKIP = {"docs/source/conf.py", "docs/source/_ext/ghfiles.py"}
@@ -271,7 +273,7 @@ def _replay_problem(v):
     if isinstance(v, np.ndarray):
         if v.dtype.name not in REPLAY_DTYPES or not v.dtype.isnative:
             return f"array of {v.dtype}"
-        if not 1 <= v.ndim <= 3:
+        if not 1 <= v.ndim <= MAX_NDIM:
             return f"{v.ndim}-d array"
         return None
     if isinstance(v, np.generic):
@@ -314,7 +316,7 @@ def _encode_result(v):
         # A returned (reflected or typed) list: twinjit's JSON writes it as a list too.
         return ["tuple", [_encode_result(x) for x in v]]
     if isinstance(v, np.ndarray):
-        if v.dtype.name in REPLAY_DTYPES and 1 <= v.ndim <= 3 and v.nbytes <= MAX_ARRAY_BYTES:
+        if v.dtype.name in REPLAY_DTYPES and 1 <= v.ndim <= MAX_NDIM and v.nbytes <= MAX_ARRAY_BYTES:
             return ["array", f"{v.dtype}[{v.ndim}d]", v.dtype.name, list(v.shape), v.tolist()]
         return ["array", f"{v.dtype}[{v.ndim}d]"]
     return ["other", type(v).__name__]
@@ -346,7 +348,7 @@ def _const_repr(v, depth=0):
         parts = [_const_repr(x, depth + 1) for x in v]
         if all(p is not None for p in parts):
             return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
-    if isinstance(v, np.ndarray) and 0 < v.ndim <= 3 and v.size <= 1024 and v.dtype.name in REPLAY_DTYPES:
+    if isinstance(v, np.ndarray) and 0 < v.ndim <= MAX_NDIM and v.size <= 1024 and v.dtype.name in REPLAY_DTYPES:
         return f"np.array({v.tolist()!r}, dtype=np.{v.dtype.name})"
     # A dtype object (`np.dtype('int32')`), as its scalar type: what `dtype=` reads.
     if isinstance(v, np.dtype) and v.name in REPLAY_DTYPES and v.isnative:

@@ -397,7 +397,8 @@ pub(crate) fn decode_types(r: &mut Reader<'_>) -> Option<Vec<twinjit_ir::Type>> 
             1 => Type::Scalar(scalar_of(r.u64()?)?),
             2 => {
                 let dtype = scalar_of(r.u64()?)?;
-                let ndim = u8::try_from(r.u64()?).ok().filter(|n| (1..=3).contains(n))?;
+                let ndim =
+                    u8::try_from(r.u64()?).ok().filter(|&n| twinjit_ir::types::check_ndim(n as usize).is_ok())?;
                 let layout = if r.u64()? == 1 { Layout::C } else { Layout::A };
                 Type::Array(ArrayType { dtype, ndim, layout })
             }

@@ -111,7 +111,7 @@ impl Engine {
         self.to_device_shaped(data, &[data.len()])
     }
 
-    /// Copies a slice to a new device array of `shape` (C order, 1 to 3 dimensions).
+    /// Copies a slice to a new device array of `shape` (C order, 1 to 8 dimensions).
     #[cfg(feature = "cuda")]
     pub fn to_device_shaped<T: crate::cuda::DeviceElement>(
         &self,

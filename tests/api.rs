@@ -834,3 +834,37 @@ fn a_list_slice_assigned_from_itself_follows_python() {
     let got: Vec<i64> = items.iter().map(|v| if let Value::I64(x) = v { *x } else { -1 }).collect();
     assert_eq!(got, [0, 0, 1, 2, 3, 4, 5, 3, 4, 5]);
 }
+
+/// Arrays of four to eight dimensions from Rust: slices with a shape, `ndarray` views (a
+/// permuted, non-contiguous one too), a returned 5-D array, and nine dimensions refused.
+#[test]
+fn arrays_of_many_dimensions() {
+    let src = "import numpy as np\nfrom numba import njit\n\n\n\
+               @njit\ndef weighted(x):\n    n, c, h, w = x.shape\n    t = 0.0\n    for b in range(n):\n        for ch in range(c):\n            for i in range(h):\n                for j in range(w):\n                    t += x[b, ch, i, j] * (b * 1000 + ch * 100 + i * 10 + j)\n    return t\n\n\n\
+               @njit\ndef grow(x):\n    return np.expand_dims(x, 2) * 2\n\n\n\
+               @njit\ndef last(x):\n    return x[-1, -1, -1, -1, -1, -1, -1, -1]\n";
+    let m = Engine::new(Target::Host).unwrap().load("nd.py", src).unwrap();
+    let f = m.function("weighted").unwrap();
+    let a = ndarray::Array4::from_shape_fn((2, 3, 4, 5), |(b, c, i, j)| (b + c + i + j) as f64);
+    let want: f64 = a.indexed_iter().map(|((b, c, i, j), v)| v * (b * 1000 + c * 100 + i * 10 + j) as f64).sum();
+    assert_eq!(f.call::<f64>((a.view(),)).unwrap(), want);
+    let flat: Vec<f64> = a.iter().copied().collect();
+    assert_eq!(f.call::<f64>((ArgValue::array(&flat, &[2, 3, 4, 5]),)).unwrap(), want);
+    // A permuted view: strides out of order, an any-layout specialisation.
+    let p = a.view().permuted_axes([3, 1, 2, 0]);
+    let want_p: f64 = p.indexed_iter().map(|((b, c, i, j), v)| v * (b * 1000 + c * 100 + i * 10 + j) as f64).sum();
+    assert_eq!(f.call::<f64>((p,)).unwrap(), want_p);
+    // A 5-D result.
+    let g: twinjit::Array = m.function("grow").unwrap().call((a.view(),)).unwrap();
+    let gv = g.to_ndarray::<f64>().expect("float64 elements");
+    assert_eq!(gv.shape(), &[2, 3, 1, 4, 5]);
+    assert_eq!(gv[[1, 2, 0, 3, 4]], 2.0 * a[[1, 2, 3, 4]]);
+    // Eight dimensions are the most; nine are refused before any call.
+    let eight: Vec<i32> = (0..256).collect();
+    let l: i32 = m.function("last").unwrap().call((ArgValue::array(&eight, &[2; 8]),)).unwrap();
+    assert_eq!(l, 255);
+    let nine = vec![0i32; 512];
+    assert!(matches!(ArgValue::array(&nine, &[2; 9]), ArgValue::Invalid(_)));
+    let e = m.function("last").unwrap().call::<i32>((ArgValue::array(&nine, &[2; 9]),)).unwrap_err();
+    assert!(e.to_string().contains("1 to 8 dimensions"), "{e}");
+}

@@ -86,15 +86,15 @@ def f(n):
     );
     check(
         "(int64,)",
-        "np.zeros() of 4 dimensions: twinjit's arrays have 1 to 3",
+        "np.zeros(): an array of 9 dimensions: twinjit's arrays have 1 to 8",
         "
 def f(n):
-    return np.zeros((n, n, n, n))
+    return np.zeros((n, n, n, n, n, n, n, n, n))
 ",
     );
     check(
         "(float64,)",
-        "np.array() of 0 dimensions: twinjit's arrays have 1 to 3",
+        "np.array(): an array of 0 dimensions: twinjit's arrays have 1 to 8",
         "
 def f(a):
     return np.array(a)

@@ -7,6 +7,7 @@ use crate::host::{ArgValue, Element};
 use smallvec::SmallVec;
 use std::marker::PhantomData;
 use twinjit_ir::abi;
+use twinjit_ir::types::MAX_NDIM;
 use twinjit_ir::{Scalar, Type};
 
 /// A kernel argument: a scalar, a device array, or a host array (refused with a hint).
@@ -20,10 +21,10 @@ pub enum KernelArg<'a> {
         ptr: u64,
         /// Element type.
         dtype: Scalar,
-        /// Dimensions (1 to 3).
+        /// Dimensions (1 to 8).
         ndim: u8,
         /// Shape.
-        shape: [i64; 3],
+        shape: [i64; MAX_NDIM as usize],
         /// Ties the argument to the borrow of the array.
         _life: PhantomData<&'a ()>,
     },
@@ -102,8 +103,8 @@ macro_rules! scalar_kernel_arg {
 scalar_kernel_arg!(bool => Bool, i32 => I32, i64 => I64, f32 => F32, f64 => F64, i8 => I8, i16 => I16, u8 => U8, u16 => U16, u32 => U32, u64 => U64, twinjit_ir::half::f16 => F16);
 
 fn device_arg<'a, T: DeviceElement>(a: &DeviceArray<T>) -> KernelArg<'a> {
-    let mut shape = [0i64; 3];
-    for (k, d) in a.shape().iter().take(3).enumerate() {
+    let mut shape = [0i64; MAX_NDIM as usize];
+    for (k, d) in a.shape().iter().take(MAX_NDIM as usize).enumerate() {
         shape[k] = *d as i64;
     }
     KernelArg::Device {

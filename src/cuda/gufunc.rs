@@ -15,6 +15,7 @@ use super::{Kernel, KernelArg, Stream};
 use crate::error::Error;
 use std::collections::HashMap;
 use std::marker::PhantomData;
+use twinjit_ir::types::MAX_NDIM;
 use twinjit_ir::GufuncLayout;
 
 impl Kernel {
@@ -151,7 +152,7 @@ impl Kernel {
                     ),
                 ));
             }
-            let mut shape = [1i64; 3];
+            let mut shape = [1i64; MAX_NDIM as usize];
             shape[0] = len;
             shape[1..=core.len()].copy_from_slice(core);
             kargs.push(KernelArg::Device {

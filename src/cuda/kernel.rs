@@ -7,6 +7,7 @@ use crate::dispatcher::{parse_signature, Dispatcher};
 use crate::engine::{Backend, Dispatchers, ModuleInner};
 use crate::error::Error;
 use std::sync::{Arc, OnceLock};
+use twinjit_ir::types::MAX_NDIM;
 use twinjit_ir::Signature;
 
 /// The kernels of one argument-type signature, one per set of launch facts
@@ -31,7 +32,7 @@ pub(crate) fn launch_facts(args: &[KernelArg<'_>]) -> LaunchFacts {
     let mut index32 = true;
     for a in args {
         if let KernelArg::Device { ptr, dtype, ndim, shape, .. } = *a {
-            let dims = &shape[..usize::from(ndim).min(3)];
+            let dims = &shape[..usize::from(ndim).min(MAX_NDIM as usize)];
             let n = dims.iter().fold(1i64, |p, &d| p.saturating_mul(d.max(0)));
             // (Each dimension too: an empty array may have a long one.)
             index32 &= n <= i64::from(i32::MAX) && dims.iter().all(|&d| d <= i64::from(i32::MAX));
@@ -278,7 +279,7 @@ mod tests {
     use twinjit_ir::Scalar;
 
     fn dev(ptr: u64, dtype: Scalar, shape: &[i64]) -> KernelArg<'static> {
-        let mut s = [1i64; 3];
+        let mut s = [1i64; MAX_NDIM as usize];
         s[..shape.len()].copy_from_slice(shape);
         KernelArg::Device { ptr, dtype, ndim: shape.len() as u8, shape: s, _life: PhantomData }
     }

@@ -15,6 +15,7 @@ use super::{cuda_error, DeviceArray, DeviceElement, Kernel, KernelArg, LaunchCon
 use crate::error::Error;
 use crate::ArgValue;
 use std::marker::PhantomData;
+use twinjit_ir::types::MAX_NDIM;
 use twinjit_ir::{Scalar, Signature, Type};
 
 /// A number broadcast as a one-element device array: its bytes (as the kernel-parameter slots
@@ -33,14 +34,16 @@ pub(super) fn one_element(
 }
 
 /// A host array input copied to the device: its bytes there, dtype, dimensions and shape.
-type Uploaded = (DeviceArray<u8>, Scalar, u8, [i64; 3]);
+type Uploaded = (DeviceArray<u8>, Scalar, u8, [i64; MAX_NDIM as usize]);
 
 /// A device array argument as the 1-D view of its `len` elements.
 fn flat<'a>(ptr: u64, dtype: Scalar, len: i64) -> KernelArg<'a> {
-    KernelArg::Device { ptr, dtype, ndim: 1, shape: [len, 1, 1], _life: PhantomData }
+    let mut shape = [1i64; MAX_NDIM as usize];
+    shape[0] = len;
+    KernelArg::Device { ptr, dtype, ndim: 1, shape, _life: PhantomData }
 }
 
-fn elements(shape: &[i64; 3], ndim: u8) -> i64 {
+fn elements(shape: &[i64; MAX_NDIM as usize], ndim: u8) -> i64 {
     shape[..ndim as usize].iter().product()
 }
 
@@ -347,7 +350,7 @@ impl Kernel {
                         (bytes, a.ndim, a.shape)
                     } else {
                         repeated = repeat_to(bytes, a.dtype.size(), shape, to);
-                        let mut s3 = [0i64; 3];
+                        let mut s3 = [0i64; MAX_NDIM as usize];
                         s3[..to.len()].copy_from_slice(to);
                         (&repeated[..], to.len() as u8, s3)
                     };

@@ -2,14 +2,18 @@
 //!
 //! Scalars (`bool`, `i8`..`i64`, `u8`..`u64`, `f32`, `f64`, and NumPy's `complex64` and
 //! `complex128` as `num_complex`'s [`Complex32`] and [`Complex64`]), slices (`&[T]`, `&mut [T]`) and, with the `ndarray`
-//! feature, `ndarray` views of 1 to 3 dimensions and any strides. A shared slice or view is
+//! feature, `ndarray` views of 1 to 8 dimensions and any strides. A shared slice or view is
 //! read-only: passing one for a parameter the function writes is an [`crate::Error::Argument`].
 
 pub use super::array::Array;
 pub use num_complex::{Complex32, Complex64};
 use std::marker::PhantomData;
 use twinjit_ir::half::f16;
+use twinjit_ir::types::MAX_NDIM;
 use twinjit_ir::{ArrayType, Layout, Scalar, Type};
+
+/// Why an array of too many (or no) dimensions cannot be passed.
+const NDIM_ERROR: &str = "arrays must have 1 to 8 dimensions";
 
 /// Element types arrays may hold.
 pub trait Element: Copy + 'static {
@@ -37,8 +41,8 @@ pub struct ArrayArg<'a> {
     pub(crate) data: *mut u8,
     pub(crate) dtype: Scalar,
     pub(crate) ndim: u8,
-    pub(crate) shape: [i64; 3],
-    pub(crate) strides: [i64; 3],
+    pub(crate) shape: [i64; MAX_NDIM as usize],
+    pub(crate) strides: [i64; MAX_NDIM as usize],
     pub(crate) writable: bool,
     pub(crate) c_contiguous: bool,
     _life: PhantomData<&'a mut [u8]>,
@@ -50,8 +54,16 @@ impl<'a> ArrayArg<'a> {
             data: ptr as *mut u8,
             dtype: T::SCALAR,
             ndim: 1,
-            shape: [len as i64, 0, 0],
-            strides: [1, 0, 0],
+            shape: {
+                let mut s = [0; MAX_NDIM as usize];
+                s[0] = len as i64;
+                s
+            },
+            strides: {
+                let mut s = [0; MAX_NDIM as usize];
+                s[0] = 1;
+                s
+            },
             writable,
             c_contiguous: true,
             _life: PhantomData,
@@ -69,7 +81,7 @@ impl<'a> ArrayArg<'a> {
 }
 
 impl<'a> ArgValue<'a> {
-    /// A C-contiguous array of `shape` (1 to 3 dimensions) over `data`, writable.
+    /// A C-contiguous array of `shape` (1 to 8 dimensions) over `data`, writable.
     /// `Invalid` if the shape does not match `data.len()`.
     pub fn array_mut<T: Element>(data: &'a mut [T], shape: &[usize]) -> ArgValue<'a> {
         Self::shaped(data.as_mut_ptr(), data.len(), shape, true)
@@ -109,8 +121,8 @@ impl<'a> ArgValue<'a> {
     }
 
     fn shaped<T: Element>(ptr: *mut T, len: usize, shape: &[usize], writable: bool) -> ArgValue<'a> {
-        if shape.is_empty() || shape.len() > 3 {
-            return ArgValue::Invalid("arrays must have 1 to 3 dimensions");
+        if twinjit_ir::types::check_ndim(shape.len()).is_err() {
+            return ArgValue::Invalid(NDIM_ERROR);
         }
         if shape.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d)) != Some(len) {
             return ArgValue::Invalid("the shape does not match the number of elements");
@@ -167,7 +179,7 @@ pub enum ArgValue<'a> {
     /// A string (Numba's `unicode_type`). Its value is part of the type: the function is
     /// specialised for it (each distinct string compiles once), and it takes no slots.
     Str(&'a str),
-    /// An array that cannot be passed (more than 3 dimensions); the string says why.
+    /// An array that cannot be passed (more than 8 dimensions); the string says why.
     Invalid(&'static str),
 }
 
@@ -338,8 +350,8 @@ mod nd {
         writable: bool,
         standard: bool,
     ) -> ArgValue<'a> {
-        if shape.is_empty() || shape.len() > 3 {
-            return ArgValue::Invalid("arrays must have 1 to 3 dimensions");
+        if twinjit_ir::types::check_ndim(shape.len()).is_err() {
+            return ArgValue::Invalid(NDIM_ERROR);
         }
         let mut a = ArrayArg::from_slice(ptr, 0, writable);
         a.ndim = shape.len() as u8;

@@ -431,6 +431,29 @@ pub fn arg_value(e: &Expr) -> Option<RtValue> {
                 let default = if matches!(v, Lit::Float(_)) { "float64" } else { "int64" };
                 make_array(dt.as_deref().unwrap_or(default), shape, &vec![v; n as usize])
             }
+            // `np.arange(24.0)`, `np.arange(-8.0, 16.0)`: float64, NumPy's `ceil((stop - start) / step)`
+            // elements `start + k * step`.
+            "arange" if c.arguments.args.iter().any(|a| matches!(num(a), Some(Lit::Float(_)))) => {
+                let fs: Vec<f64> = c
+                    .arguments
+                    .args
+                    .iter()
+                    .map(|a| match num(a)? {
+                        Lit::Int(n) => Some(n as f64),
+                        Lit::Float(x) => Some(x),
+                        _ => None,
+                    })
+                    .collect::<Option<_>>()?;
+                let (start, stop, step) = match fs[..] {
+                    [n] => (0.0, n, 1.0),
+                    [a, b] => (a, b, 1.0),
+                    [a, b, s] if s != 0.0 => (a, b, s),
+                    _ => return None,
+                };
+                let n = ((stop - start) / step).ceil().max(0.0) as i64;
+                let vals: Vec<Lit> = (0..n).map(|k| Lit::Float(start + k as f64 * step)).collect();
+                make_array(dt.as_deref().unwrap_or("float64"), vec![n], &vals)
+            }
             "arange" => {
                 let ints: Vec<i64> = c
                     .arguments

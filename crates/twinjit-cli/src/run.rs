@@ -304,8 +304,8 @@ fn bind_with_defaults(
         let bound = if value.ends_with(".npy") {
             let bytes = std::fs::read(value).map_err(|e| format!("error: cannot read `{value}`: {e}"))?;
             let arr = npy::parse(&bytes).map_err(|e| format!("error: `{value}`: {e}"))?;
-            if arr.shape.is_empty() || arr.shape.len() > 3 {
-                return Err(format!("error: `{value}` has {} dimensions; arrays must have 1 to 3", arr.shape.len()));
+            if let Err(why) = twinjit::ir::types::check_ndim(arr.shape.len()) {
+                return Err(format!("error: `{value}` is {why}"));
             }
             Bound::Array(arr)
         } else if let Some(spec) = value.strip_prefix("xoroshiro128p:") {

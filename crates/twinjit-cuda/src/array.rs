@@ -1,8 +1,8 @@
-//! Device arrays: one allocation of 1 to 3 dimensions in C order.
+//! Device arrays: one allocation of 1 to 8 dimensions in C order.
 //!
 //! Invariants: the allocation holds at least `max(len, 1)` elements (the driver refuses a 0-byte
 //! allocation, so an empty array still owns one element, which nothing reads); `shape` has
-//! 1..=3 entries whose product is `len`. Copies go through the legacy default stream and are
+//! 1..=8 entries whose product is `len`. Copies go through the legacy default stream and are
 //! synchronous from the caller's view, so they are ordered after every launch on this crate's
 //! streams.
 
@@ -15,10 +15,11 @@ use crate::device::Device;
 use crate::element::DeviceElement;
 use crate::error::{driver_error, CudaError, Result};
 
-/// The most dimensions a device array may have.
-pub const MAX_DIMS: usize = 3;
+/// The most dimensions a device array may have (twinjit's arrays have at most 8:
+/// `twinjit_ir::types::MAX_NDIM`).
+pub const MAX_DIMS: usize = 8;
 
-/// The number of elements of an array of `shape`: `Err(Shape)` unless it has 1 to 3 dimensions
+/// The number of elements of an array of `shape`: `Err(Shape)` unless it has 1 to 8 dimensions
 /// and the product fits in `usize`.
 pub fn element_count(shape: &[usize]) -> Result<usize> {
     if shape.is_empty() || shape.len() > MAX_DIMS {
@@ -217,7 +218,7 @@ impl<T: DeviceElement> DeviceArray<T> {
         unsafe { T::upload(self.ptr, data) }.map_err(|e| self.device.wait_error("cuMemcpyHtoD", e))
     }
 
-    /// The extent of each dimension (1 to 3 entries).
+    /// The extent of each dimension (1 to 8 entries).
     pub fn shape(&self) -> &[usize] {
         &self.shape[..self.ndim]
     }

@@ -7,7 +7,7 @@
 //!   leaks the array, as DLPack specifies).
 //! - [`DeviceArray::from_dlpack`] takes a producer's tensor: the array views the producer's
 //!   memory without a copy, and dropping it calls the producer's `deleter`. The tensor must be
-//!   CUDA memory of the array's device and element type, 1 to 3 dimensions, C-contiguous
+//!   CUDA memory of the array's device and element type, 1 to 8 dimensions, C-contiguous
 //!   (`strides` null or compact); otherwise the error says why and the tensor stays the caller's.
 //!
 //! The structs are written out here from the DLPack header (it is a plain C ABI, small enough
@@ -309,7 +309,7 @@ mod tests {
         let f64 = dl_dtype(ElementType::Float64);
         assert!(err(&tensor(DL_CUDA, f64, &mut shape, None), 0).contains("is not float32"));
         assert!(err(&tensor(DL_CUDA, f32, &mut shape, Some(&mut [1, 2])), 0).contains("not C-contiguous"));
-        let mut four = [1i64, 1, 1, 1];
-        assert!(err(&tensor(DL_CUDA, f32, &mut four, None), 0).contains("4 dimensions"));
+        let mut nine = [1i64; 9];
+        assert!(err(&tensor(DL_CUDA, f32, &mut nine, None), 0).contains("9 dimensions"));
     }
 }

@@ -20,11 +20,13 @@ fn shapes() {
     check(&[0], 0, expect!["ok: 0 elements"]);
     check(&[4, 0, 2], 0, expect!["ok: 0 elements"]);
     check(&[2, 3], 5, expect![[r#"Shape { message: "shape [2, 3] holds 6 elements, but the host data has 5" }"#]]);
-    check(&[], 0, expect![[r#"Shape { message: "a device array has 1 to 3 dimensions, but shape [] has 0" }"#]]);
+    check(&[], 0, expect![[r#"Shape { message: "a device array has 1 to 8 dimensions, but shape [] has 0" }"#]]);
     check(
-        &[1, 1, 1, 1],
+        &[1, 1, 1, 1, 1, 1, 1, 1, 1],
         1,
-        expect![[r#"Shape { message: "a device array has 1 to 3 dimensions, but shape [1, 1, 1, 1] has 4" }"#]],
+        expect![[
+            r#"Shape { message: "a device array has 1 to 8 dimensions, but shape [1, 1, 1, 1, 1, 1, 1, 1, 1] has 9" }"#
+        ]],
     );
     check(
         &[usize::MAX, 2],

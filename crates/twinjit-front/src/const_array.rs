@@ -47,9 +47,7 @@ enum Elem {
 /// all, `Err(why)` if it is one twinjit cannot compute.
 pub(crate) fn eval_array(name: &str, e: &Expr, env: &Env) -> Result<Option<ConstArray>, String> {
     let Some(nd) = build(e, env)? else { return Ok(None) };
-    if !(1..=3).contains(&nd.shape.len()) {
-        return Err(format!("an array of {} dimensions (twinjit's arrays have 1 to 3)", nd.shape.len()));
-    }
+    twinjit_ir::types::check_ndim(nd.shape.len())?;
     let parts: Vec<Const> = nd
         .elems
         .iter()

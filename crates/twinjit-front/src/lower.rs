@@ -2332,9 +2332,15 @@ impl Lower<'_> {
                 };
                 // `cuda.shared.array(0, dtype)`: dynamic shared memory, sized at launch.
                 let dynamic = *space == "shared" && shape == [0];
-                if !dynamic && (shape.is_empty() || shape.len() > 3 || shape.iter().any(|&d| d <= 0)) {
+                if !dynamic
+                    && (twinjit_ir::types::check_ndim(shape.len()).is_err() || shape.iter().any(|&d| d <= 0))
+                {
                     return self.fail(
-                        Diagnostic::error("shape must have 1 to 3 positive dimensions", self.sp(se.range()), "here")
+                        Diagnostic::error(
+                            format!("shape must have 1 to {} positive dimensions", twinjit_ir::types::MAX_NDIM),
+                            self.sp(se.range()),
+                            "here",
+                        )
                             .with_hint("cuda.shared.array(0, dtype) is dynamic shared memory, sized at launch"),
                     );
                 }
@@ -2815,8 +2821,8 @@ impl Lower<'_> {
             (Builtin::Reshape, 0) => {
                 return self.fail(Diagnostic::error("reshape() takes a shape", span, "no shape given"))
             }
-            // `a.reshape(2, 3)`: the dimensions as one tuple.
-            (Builtin::Reshape, n) if n > 1 => {
+            // `a.reshape(2, 3)`, `a.transpose(0, 2, 1)`: the dimensions (axes) as one tuple.
+            (Builtin::Reshape | Builtin::Transpose, n) if n > 1 => {
                 let dims: Vec<Value> = args.iter().map(|e| self.expr(e)).collect();
                 vals.push(self.emit(InstKind::MakeTuple(dims), span));
             }

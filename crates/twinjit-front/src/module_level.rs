@@ -460,7 +460,7 @@ from numba import njit
 RAGGED = np.array([[1, 2], [3]])
 OVER = np.array([1, 300], dtype=np.uint8)
 HUGE = np.zeros((4096, 4096))
-DEEP = np.zeros((1, 1, 1, 1))
+DEEP = np.zeros((1, 1, 1, 1, 1, 1, 1, 1, 1))
 NOSTEP = np.arange(0, 5, 0)
 SHAPE = np.arange(6).reshape(4, 2)
 CPLX = np.array([1.0, 2j], dtype=np.float64)
@@ -468,14 +468,14 @@ OK = np.arange(6).reshape(2, -1).astype(np.float32).T
 
 @njit
 def f(i):
-    return RAGGED[i] + OVER[i] + HUGE[i, i] + DEEP[0, 0, 0, 0] + NOSTEP[i] + SHAPE[i, 0] + CPLX[i] + OK[i, 0]
+    return RAGGED[i] + OVER[i] + HUGE[i, i] + DEEP[0, 0, 0, 0, 0, 0, 0, 0, 0] + NOSTEP[i] + SHAPE[i, 0] + CPLX[i] + OK[i, 0]
 "#,
             expect![[r#"
                 refused f:
                 error: global `RAGGED` (assigned at m.py:4) is a NumPy array (`np.array(...)`) that twinjit cannot compute: ragged nested sequences @ `RAGGED`
                 error: global `OVER` (assigned at m.py:5) is a NumPy array (`np.array(...)`) that twinjit cannot compute: the integer 300 out of bounds for uint8 @ `OVER`
                 error: global `HUGE` (assigned at m.py:6) is a NumPy array (`np.zeros(...)`) that twinjit cannot compute: an array larger than 16 MiB @ `HUGE`
-                error: global `DEEP` (assigned at m.py:7) is a NumPy array (`np.zeros(...)`) that twinjit cannot compute: an array of 4 dimensions (twinjit's arrays have 1 to 3) @ `DEEP`
+                error: global `DEEP` (assigned at m.py:7) is a NumPy array (`np.zeros(...)`) that twinjit cannot compute: an array of 9 dimensions: twinjit's arrays have 1 to 8 @ `DEEP`
                 error: global `NOSTEP` (assigned at m.py:8) is a NumPy array (`np.arange(...)`) that twinjit cannot compute: a zero step (NumPy raises ZeroDivisionError) @ `NOSTEP`
                 error: global `SHAPE` (assigned at m.py:9) is a NumPy array (`np.arange(6).reshape(4, 2)`) that twinjit cannot compute: a reshape to a different number of elements (NumPy raises ValueError) @ `SHAPE`
                 error: global `CPLX` (assigned at m.py:10) is a NumPy array (`np.array(...)`) that twinjit cannot compute: a complex element converted to float64 @ `CPLX`

@@ -33,7 +33,7 @@ const UNSUPPORTED: &[&str] = &[
 ];
 
 const HAS: &str =
-    "twinjit has bool, int8 to int64, uint8 to uint64, float16 (CUDA), float32, float64, complex64, complex128, arrays of them (1 to 3 dimensions, C or A layout) and tuples";
+    "twinjit has bool, int8 to int64, uint8 to uint64, float16 (CUDA), float32, float64, complex64, complex128, arrays of them (1 to 8 dimensions, C or A layout) and tuples";
 
 /// What a type expression names.
 enum Named {
@@ -250,9 +250,7 @@ impl TypeReader<'_> {
 }
 
 fn array(dtype: Scalar, ndim: usize, layout: Layout) -> Result<Named, String> {
-    if !(1..=3).contains(&ndim) {
-        return Err(format!("arrays of {ndim} dimensions are not supported (1 to 3)"));
-    }
+    twinjit_ir::types::check_ndim(ndim)?;
     Ok(Named::Type(Type::Array(ArrayType { dtype, ndim: ndim as u8, layout })))
 }
 

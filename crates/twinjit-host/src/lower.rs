@@ -1000,6 +1000,13 @@ impl FnLowering<'_, '_> {
             InstKind::NewArray { dtype, shape, zeroed } => {
                 let dims: Vec<cl::Value> = shape.iter().map(|d| self.one(*d)).collect();
                 let mut args = dims.clone();
+                // Past three dimensions, the checked product of the rest (-1 on overflow).
+                while args.len() > 3 {
+                    let last = args.pop().expect("more than three");
+                    let prev = args.pop().expect("more than three");
+                    let p = self.call_helper(runtime::DIMS_PRODUCT, &[prev, last], &[types::I64; 2], types::I64);
+                    args.push(p);
+                }
                 while args.len() < 3 {
                     args.push(self.iconst(types::I64, 1));
                 }

@@ -205,6 +205,16 @@ fn advise_huge_pages(raw: *mut u8, size: usize) {
 #[cfg(any(not(target_os = "linux"), miri))]
 fn advise_huge_pages(_raw: *mut u8, _size: usize) {}
 
+/// The product of two dimensions of an array being allocated, or -1 when either is negative
+/// or the product overflows (so that [`twinjit_nrt_new`] fails): an array of more than three
+/// dimensions passes the product of its last ones as `n2`.
+pub extern "C" fn twinjit_dims_product(a: i64, b: i64) -> i64 {
+    if a < 0 || b < 0 {
+        return -1;
+    }
+    a.checked_mul(b).unwrap_or(-1)
+}
+
 /// Allocates a buffer for `n0 * n1 * n2` elements of `itemsize` bytes (dimensions past the
 /// array's are 1), with one reference; its elements are zeros when `zeroed` is non-zero.
 /// Returns null when the size overflows or the memory cannot be had (compiled code raises

@@ -180,6 +180,9 @@ pub(crate) fn helper_symbol(h: Helper, f32: bool) -> &'static str {
 
 /// The memory manager's allocation (`memory::twinjit_nrt_new`).
 pub(crate) const NRT_NEW: &str = "twinjit_nrt_new";
+/// The checked product of two dimensions (`memory::twinjit_dims_product`), folding the
+/// dimensions of an array of more than three into `NRT_NEW`'s three.
+pub(crate) const DIMS_PRODUCT: &str = "twinjit_dims_product";
 /// The memory manager's free (`memory::twinjit_nrt_free`).
 pub(crate) const NRT_FREE: &str = "twinjit_nrt_free";
 /// A `try` handler caught an exception (`memory::twinjit_nrt_caught`).
@@ -259,6 +262,7 @@ pub(crate) fn symbols() -> &'static [(Box<str>, usize)] {
             thread_id
         ];
         v.push((Box::from(NRT_NEW), crate::memory::twinjit_nrt_new as *const u8 as usize));
+        v.push((Box::from(DIMS_PRODUCT), crate::memory::twinjit_dims_product as *const u8 as usize));
         v.push((Box::from(NRT_FREE), crate::memory::twinjit_nrt_free as *const u8 as usize));
         v.push((Box::from(NRT_CAUGHT), crate::memory::twinjit_nrt_caught as *const u8 as usize));
         v.push((Box::from(LIST_NEW), crate::memory::twinjit_list_new as *const u8 as usize));

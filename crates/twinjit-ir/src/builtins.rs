@@ -1989,7 +1989,7 @@ builtins! {
     SyncThreadsOr = "cuda.syncthreads_or" ["cuda.syncthreads_or"] (1, 1) BarrierPredicate,
         Kn(K::BarrierReduce(BarrierReduce::Or));
     /// `cuda.shared.array(shape, dtype=a.dtype)` and the local form
-    KernelArrayLike = "cuda.array(dtype=a.dtype)" [] (4, 6) KernelArrayLike, Rw;
+    KernelArrayLike = "cuda.array(dtype=a.dtype)" [] (4, 11) KernelArrayLike, Rw;
     /// `cuda.cg.this_grid()`
     ThisGrid = "cuda.cg.this_grid" ["cuda.cg.this_grid"] (0, 0) NoResult, Kn(K::ThisGrid);
     /// `g.sync()` of a grid group

@@ -257,7 +257,7 @@ pub struct ConstArray {
     pub name: String,
     /// Element type.
     pub dtype: Scalar,
-    /// Dimensions (1 to 3, each non-negative).
+    /// Dimensions (1 to `MAX_NDIM`, each non-negative).
     pub shape: Vec<i64>,
     /// The elements' bytes: `shape` product × `dtype.size()`.
     pub data: Vec<u8>,

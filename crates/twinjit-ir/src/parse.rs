@@ -284,8 +284,8 @@ impl Line<'_> {
                     l => return self.err(format!("bad layout `{l}`")),
                 };
                 self.punct(')')?;
-                if !(1..=3).contains(&ndim) {
-                    return self.err("arrays have 1 to 3 dimensions");
+                if let Err(why) = crate::types::check_ndim(ndim as usize) {
+                    return self.err(why);
                 }
                 Ok(Type::Array(ArrayType { dtype, ndim: ndim as u8, layout }))
             }

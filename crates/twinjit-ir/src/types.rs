@@ -234,12 +234,26 @@ pub enum Layout {
     A,
 }
 
+/// The most dimensions an array may have. NumPy allows 64 and Numba follows it; twinjit's
+/// limit bounds the inline shape of an array argument from Rust (`ArrayArg`) and of a device
+/// array, and no program we have seen uses more than six.
+pub const MAX_NDIM: u8 = 8;
+
+/// The error for an array of `ndim` dimensions outside 1 to [`MAX_NDIM`], if it is.
+pub fn check_ndim(ndim: usize) -> Result<(), String> {
+    if (1..=MAX_NDIM as usize).contains(&ndim) {
+        Ok(())
+    } else {
+        Err(format!("an array of {ndim} dimensions: twinjit's arrays have 1 to {MAX_NDIM}"))
+    }
+}
+
 /// An array type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ArrayType {
     /// Element type.
     pub dtype: Scalar,
-    /// Number of dimensions, 1 to 3.
+    /// Number of dimensions, 1 to [`MAX_NDIM`].
     pub ndim: u8,
     /// Layout.
     pub layout: Layout,
@@ -754,8 +768,8 @@ impl SigParser<'_> {
                 return Err(self.err("expected `,` or `]`"));
             }
         }
-        if dims.len() > 3 {
-            return Err(self.err("arrays of more than 3 dimensions are not supported"));
+        if let Err(why) = check_ndim(dims.len()) {
+            return Err(self.err(&why));
         }
         let c = dims.last() == Some(&true) && dims[..dims.len() - 1].iter().all(|d| !d);
         Ok(Type::Array(ArrayType { dtype, ndim: dims.len() as u8, layout: if c { Layout::C } else { Layout::A } }))
@@ -831,8 +845,8 @@ mod tests {
     fn bad_signatures_say_where() {
         check("floaty[:]", "bad signature `floaty[:]` at byte 0: unknown type `floaty`; expected a Numba type such as int64, uint8, float32 or float64");
         check(
-            "float64[:, :, :, :]",
-            "bad signature `float64[:, :, :, :]` at byte 19: arrays of more than 3 dimensions are not supported",
+            "float64[:, :, :, :, :, :, :, :, :]",
+            "bad signature `float64[:, :, :, :, :, :, :, :, :]` at byte 34: an array of 9 dimensions: twinjit's arrays have 1 to 8",
         );
         check("(int64", "bad signature `(int64` at byte 6: expected `,` or `)`");
         check("void", "bad signature `void` at byte 4: `void` is only a return type");

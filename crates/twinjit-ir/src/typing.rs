@@ -1219,11 +1219,8 @@ pub fn shape_ndim(b: Builtin, t: &Type) -> Result<u8, TypeError> {
         Type::Tuple(ts) if ts.iter().all(|t| t.scalar().is_some_and(|s| s.is_int())) => ts.len(),
         _ => return Err(bad()),
     };
-    if !(1..=3).contains(&n) {
-        return Err(TypeError::new(
-            format!("{}() of {n} dimensions: twinjit's arrays have 1 to 3", b.name()),
-            format!("{n} dimensions"),
-        ));
+    if let Err(why) = crate::types::check_ndim(n) {
+        return Err(TypeError::new(format!("{}(): {why}", b.name()), format!("{n} dimensions")));
     }
     Ok(n as u8)
 }
@@ -1387,11 +1384,8 @@ fn alloc(b: Builtin, a: Alloc, args: &[Type]) -> Result<Type, TypeError> {
                     )
                     .with_hint("every row must have the same length and hold numbers"));
                 };
-                if !(1..=3).contains(&nd) {
-                    return Err(TypeError::new(
-                        format!("np.array() of {nd} dimensions: twinjit's arrays have 1 to 3"),
-                        "here",
-                    ));
+                if let Err(why) = crate::types::check_ndim(nd as usize) {
+                    return Err(TypeError::new(format!("np.array(): {why}"), "here"));
                 }
                 c_array(dtype_arg(&ty(1), s)?, nd)
             }
@@ -1577,11 +1571,8 @@ fn view(b: Builtin, v: ViewOp, args: &[Type]) -> Result<Type, TypeError> {
             if !args[1].scalar().is_some_and(|s| s.is_int()) {
                 return Err(TypeError::new(format!("axis must be an integer, found {}", args[1]), "axis"));
             }
-            if at.ndim >= 3 {
-                return Err(TypeError::new(
-                    "np.expand_dims() of a 3-D array is not supported (arrays have at most 3 dimensions)",
-                    "here",
-                ));
+            if let Err(why) = crate::types::check_ndim(at.ndim as usize + 1) {
+                return Err(TypeError::new(format!("np.expand_dims() would give {why}"), "here"));
             }
             Type::Array(ArrayType { ndim: at.ndim + 1, layout: Layout::A, ..at })
         }
@@ -1736,11 +1727,8 @@ pub fn array_subscript(at: &ArrayType, idx: &[Type]) -> Result<Type, TypeError> 
         return Ok(Type::Scalar(at.dtype));
     }
     let ndim = at.ndim as usize - ints + newaxes;
-    if ndim == 0 || ndim > 3 {
-        return Err(TypeError::new(
-            format!("this subscript gives a {ndim}-D array; twinjit's arrays have 1 to 3 dimensions"),
-            "here",
-        ));
+    if let Err(why) = crate::types::check_ndim(ndim) {
+        return Err(TypeError::new(format!("this subscript gives {why}"), "here"));
     }
     // Numba's `keeps_contiguity` over the indices before any `...` (all of them when every
     // dimension is indexed).
@@ -2067,8 +2055,8 @@ fn numpy_function(b: Builtin, m: ArrayMethod, args: &[Type]) -> Result<Type, Typ
         ArrayMethod::Stack => {
             int_arg(1, "axis")?;
             let (d, n, _) = arrays(0)?;
-            if n >= 3 {
-                return Err(TypeError::new("np.stack() of 3-D arrays is not supported", "here"));
+            if let Err(why) = crate::types::check_ndim(n as usize + 1) {
+                return Err(TypeError::new(format!("np.stack() would give {why}"), "here"));
             }
             arr(d, n + 1)
         }

@@ -363,7 +363,11 @@ impl ArrayRef {
     /// A C-contiguous array of `data` with `shape` (the product must match `data.len()`).
     pub fn new(data: ArrayData, shape: Vec<i64>) -> Option<ArrayRef> {
         let n: i64 = shape.iter().product();
-        if shape.is_empty() || shape.len() > 3 || shape.iter().any(|&d| d < 0) || n as usize != data.len() {
+        if shape.is_empty()
+            || shape.len() > crate::types::MAX_NDIM as usize
+            || shape.iter().any(|&d| d < 0)
+            || n as usize != data.len()
+        {
             return None;
         }
         let mut strides = vec![1i64; shape.len()];

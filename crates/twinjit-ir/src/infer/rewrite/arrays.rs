@@ -73,7 +73,10 @@ impl<'r> Rewriter<'r> {
     /// A message naming two shapes: `template` with `{src}` and `{dst}` replaced by the
     /// Python reprs of the run-time shapes `src` and `dst` (`(2,)`, `(4, 3)`); constant text
     /// when it names neither.
-    pub(super) fn shape_message(template: &str, src: &[Value], dst: &[Value]) -> Vec<ExceptionArg<Value>> {
+    pub(super) fn shape_message(&self, template: &str, src: &[Value], dst: &[Value]) -> Vec<ExceptionArg<Value>> {
+        // A constant dimension is text; the others are runtime arguments, as many as a raise
+        // carries (arrays of many dimensions print `?` for the ones past that).
+        let mut budget = crate::exception::MAX_RUNTIME_ARGS;
         let mut pieces: Vec<ExceptionArg<Value>> = Vec::new();
         let mut text = String::new();
         let mut rest = template;
@@ -94,8 +97,15 @@ impl<'r> Rewriter<'r> {
                 if k > 0 {
                     text.push_str(", ");
                 }
-                pieces.push(ExceptionArg::Str(std::mem::take(&mut text)));
-                pieces.push(ExceptionArg::Runtime(d));
+                if let Some(n) = self.g.const_int(d) {
+                    text.push_str(&n.to_string());
+                } else if budget > 0 {
+                    budget -= 1;
+                    pieces.push(ExceptionArg::Str(std::mem::take(&mut text)));
+                    pieces.push(ExceptionArg::Runtime(d));
+                } else {
+                    text.push('?');
+                }
             }
             text.push_str(if dims.len() == 1 { ",)" } else { ")" });
             rest = &tail[skip..];

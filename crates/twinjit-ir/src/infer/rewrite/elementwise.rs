@@ -487,7 +487,7 @@ impl Rewriter<'_> {
             strides.push(self.emit_select(b, span, rep, zero, st));
         }
         if let Some(bad) = bad {
-            let args = Self::shape_message(message, &ds, dims);
+            let args = self.shape_message(message, &ds, dims);
             self.raise_if_args(b, bad, "ValueError", args, span);
         }
         let at = self.ty(src).array().expect("an array");
