@@ -868,3 +868,22 @@ fn arrays_of_many_dimensions() {
     let e = m.function("last").unwrap().call::<i32>((ArgValue::array(&nine, &[2; 9]),)).unwrap_err();
     assert!(e.to_string().contains("1 to 8 dimensions"), "{e}");
 }
+
+/// A 1-D boolean mask on one axis must be as long as the axis: NumPy raises IndexError with
+/// this message (Numba reads past the mask's end; twinjit follows NumPy).
+#[test]
+fn a_mask_on_one_axis_has_the_axis_length() {
+    let src = "from numba import njit\n\n\n@njit\ndef pick(x, m):\n    return x[:, m]\n";
+    let m = Engine::new(Target::Host).unwrap().load("mask.py", src).unwrap();
+    let x = ndarray::Array2::from_shape_fn((4, 3), |(i, j)| (i * 3 + j) as i64);
+    let f = m.function("pick").unwrap();
+    let ok: twinjit::Array = f.call((x.view(), &[true, false, true][..])).unwrap();
+    assert_eq!(ok.to_ndarray::<i64>().unwrap(), ndarray::arr2(&[[0i64, 2], [3, 5], [6, 8], [9, 11]]).into_dyn());
+    let e = f.call::<twinjit::Array>((x.view(), &[true, false][..])).unwrap_err();
+    assert!(
+        e.to_string().contains(
+            "IndexError: boolean index did not match indexed array along axis 1; size of axis is 3 but size of corresponding boolean axis is 2"
+        ),
+        "{e}"
+    );
+}

@@ -1818,28 +1818,53 @@ pub fn pick_signature(declared: &[crate::types::Signature], args: &[Type]) -> Op
         .map(|(_, k)| k)
 }
 
-/// Indexing that copies, as Numba has it: `a[mask]` with a bool array of `a`'s dimension
-/// (a 1-D array of the selected elements) and `a[idx]` on a 1-D array with an integer array
-/// (an array of `idx`'s shape). `None` when the subscript is not an array.
+/// Indexing that copies (NumPy's advanced indexing, as Numba has it): `a[mask]` with a bool
+/// array of `a`'s dimensions (a 1-D array of the selected elements), and one integer array
+/// (or a 1-D bool array) among integers, slices, `None` and `...`: `a[idx]`, `x[:, idx]`,
+/// `x[idx, 0]`, `x[..., mask]`. The array's axis is replaced by the index's dimensions, the
+/// other indices act as in a view; the result is a new C array. `None` when no index is an
+/// array.
 pub fn fancy_index(at: &ArrayType, idx: &[Type]) -> Option<Result<Type, TypeError>> {
-    let [Type::Array(it)] = idx else { return None };
-    let out = |ndim| Ok(Type::Array(ArrayType { dtype: at.dtype, ndim, layout: Layout::C }));
-    Some(match it.dtype {
-        Scalar::Bool if it.ndim == at.ndim => out(1),
-        Scalar::Bool => Err(TypeError::new(
-            format!("a boolean index must have the array's {} dimensions, found {}", at.ndim, it.ndim),
-            "boolean index",
-        )),
-        s if s.is_int() && at.ndim == 1 => out(it.ndim),
-        s if s.is_int() => Err(TypeError::new(
-            "indexing a multi-dimensional array with an integer array is not supported",
-            "integer array index",
-        )
-        .with_hint("index a 1-D array (e.g. a row) or write a loop")),
-        s => Err(TypeError::new(
-            format!("arrays used as indices must be of integer or boolean type, found {}", s.name()),
-            "bad index",
-        )),
+    let items: &[Type] = match idx {
+        [Type::Tuple(ts)] => ts,
+        _ => idx,
+    };
+    let mut arrays = items.iter().enumerate().filter_map(|(k, t)| t.array().map(|a| (k, a)));
+    let (k, it) = arrays.next()?;
+    if arrays.next().is_some() {
+        return Some(Err(TypeError::new("only one advanced index (array) is supported", "two array indices")
+            .with_hint("index with one array at a time, e.g. a[i][:, j], as Numba requires")));
+    }
+    let out = |ndim: usize| {
+        crate::types::check_ndim(ndim)
+            .map_err(|why| TypeError::new(format!("this subscript gives {why}"), "here"))
+            .map(|()| Type::Array(ArrayType { dtype: at.dtype, ndim: ndim as u8, layout: Layout::C }))
+    };
+    let adds = match it.dtype {
+        // The whole-array mask.
+        Scalar::Bool if matches!(idx, [Type::Array(_)]) && it.ndim == at.ndim => return Some(out(1)),
+        Scalar::Bool if it.ndim == 1 => 1,
+        Scalar::Bool => {
+            return Some(Err(TypeError::new(
+                format!("a boolean index must be 1-D or have the array's {} dimensions, found {}", at.ndim, it.ndim),
+                "boolean index",
+            )))
+        }
+        s if s.is_int() => it.ndim as usize,
+        s => {
+            return Some(Err(TypeError::new(
+                format!("arrays used as indices must be of integer or boolean type, found {}", s.name()),
+                "bad index",
+            )))
+        }
+    };
+    // The other indices as a view, with the array's axis kept whole.
+    let mut basic = items.to_vec();
+    basic[k] = Type::Slice(SliceKind::NoStep);
+    Some(match array_subscript(at, &basic) {
+        Ok(Type::Array(v)) => out(v.ndim as usize - 1 + adds),
+        Ok(_) => Err(TypeError::new("internal: an advanced index without its axis", "here")),
+        Err(e) => Err(e),
     })
 }
 

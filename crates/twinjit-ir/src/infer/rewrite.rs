@@ -255,6 +255,18 @@ impl Rewriter<'_> {
         self.g.ty(v).clone()
     }
 
+    /// How array `a` (new value) is indexed by the source indices `idx`: (a whole-array
+    /// boolean mask, an array among other indices: NumPy's advanced indexing, `fancy.rs`).
+    fn advanced_index(&self, a: Value, idx: &[Value]) -> (bool, bool) {
+        let Some(at) = self.g.ty(a).array() else { return (false, false) };
+        let is_array = |t: &Type| matches!(t, Type::Array(_));
+        let types: Vec<&Type> = idx.iter().map(|i| self.g.ty(self.val(*i))).collect();
+        match &types[..] {
+            [Type::Array(it)] if it.dtype == Scalar::Bool && it.ndim == at.ndim => (true, false),
+            ts => (false, ts.iter().any(|t| is_array(t) || matches!(t, Type::Tuple(es) if es.iter().any(is_array)))),
+        }
+    }
+
     pub(super) fn push(&mut self, b: Block, kind: InstKind, ty: Type, span: Span) -> Value {
         self.g.push(self.cur[b.index()], kind, Some(ty), span).expect("has result")
     }
@@ -746,9 +758,10 @@ impl Rewriter<'_> {
             }
             InstKind::GetItem(a, idx) => {
                 let av = self.val(*a);
-                let fancy = idx.len() == 1 && matches!(self.ty(self.val(idx[0])), Type::Array(_));
+                let (mask, advanced) = self.advanced_index(av, idx);
                 match self.ty(av) {
-                    Type::Array(_) if fancy => Some(self.fancy_get(b, av, self.val(idx[0]), span)?),
+                    Type::Array(_) if mask => Some(self.fancy_get(b, av, self.val(idx[0]), span)?),
+                    Type::Array(_) if advanced => Some(self.advanced_get(b, av, idx, span)?),
                     Type::Array(_) if matches!(result_ty, Some(Type::Array(_))) => {
                         Some(self.subscript_view(b, av, idx, result_ty.clone().expect("typed"), span)?)
                     }
@@ -810,10 +823,18 @@ impl Rewriter<'_> {
                         .with_hint("only array elements can be assigned"));
                 };
                 let idx_types: Vec<Type> = idx.iter().map(|i| self.ty(self.val(*i))).collect();
-                if let [Type::Array(_)] = &idx_types[..] {
-                    let (i, vv) = (self.val(idx[0]), self.val(*v));
-                    self.fancy_set(b, av, i, vv, span)?;
-                    return Ok(());
+                match self.advanced_index(av, idx) {
+                    (true, _) => {
+                        let (i, vv) = (self.val(idx[0]), self.val(*v));
+                        self.fancy_set(b, av, i, vv, span)?;
+                        return Ok(());
+                    }
+                    (false, true) => {
+                        let vv = self.val(*v);
+                        self.advanced_set(b, av, idx, vv, span)?;
+                        return Ok(());
+                    }
+                    (false, false) => {}
                 }
                 if matches!(typing::array_subscript(&at, &idx_types), Ok(Type::Array(_))) {
                     self.assign_view(b, av, idx, *v, span)?;

@@ -16,7 +16,7 @@ use crate::exception::{Exception, ExceptionArg};
 use crate::types::{ArrayType, Layout, SliceKind};
 
 /// One index of a subscript, after classification.
-enum Index {
+pub(super) enum Index {
     /// An integer (int64): the dimension is dropped.
     Int(Value),
     /// `lo:hi:step`, each an int64 or absent.
@@ -25,6 +25,8 @@ enum Index {
     NewAxis,
     /// `...`: as many full slices as the other indices leave.
     Ellipsis,
+    /// An array (advanced indexing, `fancy.rs`): its axis is kept whole by the view.
+    Array(Value),
 }
 
 type Body<'b, 'r> = dyn FnMut(&mut Rewriter<'r>, &[Value]) -> Result<(), Diagnostic> + 'b;
@@ -901,7 +903,7 @@ impl<'r> Rewriter<'r> {
     }
 
     /// Classifies the (untyped) index operands of a subscript.
-    fn classify(&mut self, b: Block, idx: &[Value], span: Span) -> Result<Vec<Index>, Diagnostic> {
+    pub(super) fn classify(&mut self, b: Block, idx: &[Value], span: Span) -> Result<Vec<Index>, Diagnostic> {
         // A single tuple index stands for its elements (`a[t]` with `t = (i, j)`).
         let flat: Vec<(Option<Value>, Value)> = match idx {
             [one] if matches!(self.ty(self.val(*one)), Type::Tuple(_)) => {
@@ -927,6 +929,7 @@ impl<'r> Rewriter<'r> {
                 }
                 (Type::None, _) => Index::NewAxis,
                 (Type::Scalar(_), _) => Index::Int(self.coerce(b, v, &Type::I64, span)?),
+                (Type::Array(_), _) => Index::Array(v),
                 (t, _) => return Err(err(span, format!("cannot index an array with {t}"), "here")),
             });
         }
@@ -964,9 +967,16 @@ impl<'r> Rewriter<'r> {
         self.view_of(b, a, ix, rt, span)
     }
 
-    fn view_of(&mut self, b: Block, a: Value, ix: Vec<Index>, rt: Type, span: Span) -> Result<Value, Diagnostic> {
+    pub(super) fn view_of(
+        &mut self,
+        b: Block,
+        a: Value,
+        ix: Vec<Index>,
+        rt: Type,
+        span: Span,
+    ) -> Result<Value, Diagnostic> {
         let at = self.ty(a).array().expect("an array");
-        let consumed = ix.iter().filter(|i| matches!(i, Index::Int(_) | Index::Slice(..))).count();
+        let consumed = ix.iter().filter(|i| matches!(i, Index::Int(_) | Index::Slice(..) | Index::Array(_))).count();
         let dims = self.dims(b, a, span);
         let strides = self.strides(b, a, span);
         let mut offset = self.int(b, 0, span);
@@ -988,6 +998,11 @@ impl<'r> Rewriter<'r> {
                     self.push_void(b, InstKind::CheckIndex(k, n, axis as u8), span);
                     let p = self.emit_binary(b, span, BinaryOp::Mul, k, strides[axis]);
                     offset = self.emit_binary(b, span, BinaryOp::Add, offset, p);
+                    axis += 1;
+                }
+                // An advanced index's axis, whole: `fancy.rs` gathers along it.
+                Index::Array(_) => {
+                    full(axis, &mut shape, &mut new_strides);
                     axis += 1;
                 }
                 Index::Slice(lo, hi, step) => {

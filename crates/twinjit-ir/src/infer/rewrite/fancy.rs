@@ -4,9 +4,31 @@
 //! from the end; out of range is an `IndexError`), and the assignments `a[mask] = v` and
 //! `a[idx] = v` store a number, or an array of the selected count (of `idx`'s shape).
 
+use super::arrays::Index;
 use super::*;
 use crate::builtins::ArrayMethod;
+use crate::exception::ExceptionArg;
 use crate::types::{ArrayType, Layout};
+
+/// A subscript with one array among basic indices, ready to gather or scatter
+/// (`Rewriter::advanced_parts`).
+struct Advanced {
+    /// The view of the basic indices, the array's axis whole.
+    view: Value,
+    /// That axis in the view, and in the indexed array (for the `IndexError`).
+    pos: usize,
+    axis: u8,
+    /// Its length.
+    len: Value,
+    /// The positions it selects: an integer array (a mask's true positions).
+    index: Value,
+    index_dtype: Scalar,
+    index_ndim: usize,
+    view_strides: Vec<Value>,
+    index_strides: Vec<Value>,
+    /// The selection's shape: the view's, its axis replaced by the index's dimensions.
+    dims: Vec<Value>,
+}
 
 type Then<'b, 'r> = dyn FnMut(&mut Rewriter<'r>, &[Value]) -> Result<Vec<Value>, Diagnostic> + 'b;
 type AtIndex<'b, 'r> = dyn FnMut(&mut Rewriter<'r>, &[Value], &[Value]) -> Result<Vec<Value>, Diagnostic> + 'b;
@@ -196,20 +218,26 @@ impl<'r> Rewriter<'r> {
 
     /// `i` as an index into an axis of length `n`: negative counts from the end, then checked.
     pub(super) fn wrap_checked(&mut self, b: Block, i: Value, n: Value, span: Span) -> Result<Value, Diagnostic> {
+        self.wrap_checked_axis(b, i, n, 0, span)
+    }
+
+    /// [`Self::wrap_checked`] for axis `axis` of the indexed array (the `IndexError` names it).
+    fn wrap_checked_axis(&mut self, b: Block, i: Value, n: Value, axis: u8, span: Span) -> Result<Value, Diagnostic> {
         let i = self.coerce(b, i, &Type::I64, span)?;
         let zero = self.int(b, 0, span);
         let neg = self.emit_compare(b, span, CmpOp::Lt, i, zero);
         let w = self.emit_binary(b, span, BinaryOp::Add, i, n);
         let i = self.emit_select(b, span, neg, w, i);
-        self.push_void(b, InstKind::CheckIndex(i, n, 0), span);
+        self.push_void(b, InstKind::CheckIndex(i, n, axis), span);
         Ok(i)
     }
 
-    /// `a[index]` for an array `index` (new values): a new array (see the module docs).
+    /// `a[mask]` for a bool array `mask` of `a`'s dimensions (new values): a new 1-D array
+    /// of the selected elements (see the module docs).
     pub(super) fn fancy_get(&mut self, b: Block, a: Value, index: Value, span: Span) -> Result<Value, Diagnostic> {
         let at = self.ty(a).array().expect("an array");
         let it = self.ty(index).array().expect("an array index");
-        if it.dtype == Scalar::Bool {
+        if it.dtype == Scalar::Bool && it.ndim == at.ndim {
             self.check_mask_shape(b, a, index, span);
             let n = self.count_true(b, index, span)?;
             // One spare element, so that every element can be stored without a branch (at the
@@ -243,30 +271,11 @@ impl<'r> Rewriter<'r> {
                 span,
             ));
         }
-        let idims = self.dims(b, index, span);
-        let out = self.push(
-            b,
-            InstKind::NewArray { dtype: at.dtype, shape: idims.clone(), zeroed: false },
-            Type::Array(ArrayType { dtype: at.dtype, ndim: it.ndim, layout: Layout::C }),
-            span,
-        );
-        let n = self.push(b, InstKind::Dim(a, 0), Type::I64, span);
-        let s = self.push(b, InstKind::Stride(a, 0), Type::I64, span);
-        let (si, so) = (self.strides(b, index, span), self.strides(b, out, span));
-        self.loop_nest(b, &idims, span, &mut |rw, ii| {
-            let oi = rw.offset(b, &si, ii, span);
-            let i = rw.push(b, InstKind::Load(index, oi), Type::Scalar(it.dtype), span);
-            let i = rw.wrap_checked(b, i, n, span)?;
-            let off = rw.emit_binary(b, span, BinaryOp::Mul, i, s);
-            let x = rw.push(b, InstKind::Load(a, off), Type::Scalar(at.dtype), span);
-            let oo = rw.offset(b, &so, ii, span);
-            rw.push_void(b, InstKind::Store(out, oo, x), span);
-            Ok(())
-        })?;
-        Ok(out)
+        Err(err(span, "internal: an integer array index reached the mask gather", "here"))
     }
 
-    /// `a[index] = v` for an array `index` (new values; `v` a number or an array).
+    /// `a[mask] = v` for a bool array `mask` of `a`'s dimensions (new values; `v` a number
+    /// or a 1-D array).
     pub(super) fn fancy_set(
         &mut self,
         b: Block,
@@ -282,7 +291,7 @@ impl<'r> Rewriter<'r> {
         if !matches!(vt, Type::Scalar(_) | Type::Array(_)) {
             return Err(err(span, format!("cannot assign {vt} to elements of {}", Type::Array(at)), "assigned here"));
         }
-        if it.dtype == Scalar::Bool {
+        if it.dtype == Scalar::Bool && it.ndim == at.ndim {
             self.check_mask_shape(b, a, index, span);
             let dims = self.dims(b, a, span);
             let (sa, sm) = (self.strides(b, a, span), self.strides(b, index, span));
@@ -336,17 +345,172 @@ impl<'r> Rewriter<'r> {
             })?;
             return Ok(());
         }
-        let idims = self.dims(b, index, span);
-        let n = self.push(b, InstKind::Dim(a, 0), Type::I64, span);
-        let s = self.push(b, InstKind::Stride(a, 0), Type::I64, span);
-        let si = self.strides(b, index, span);
-        let src = match vt {
-            Type::Array(st) if st.ndim <= it.ndim => {
-                let m = "shape mismatch: value array could not be broadcast to indexing result";
-                let view = self.broadcast_view(b, v, &idims, m, span)?;
-                Some(view)
+        Err(err(span, "internal: an integer array index reached the mask store", "here"))
+    }
+
+    /// The positions of `a`'s true (nonzero) elements as int64 1-D arrays: one per axis
+    /// (`np.nonzero`), or one of flat C-order positions (`np.flatnonzero`, `flat`).
+    fn nonzero_arrays(&mut self, b: Block, a: Value, flat: bool, span: Span) -> Result<Vec<Value>, Diagnostic> {
+        let at = self.ty(a).array().expect("an array");
+        let n = self.count_nonzero(b, a, span)?;
+        let idx_t = Type::Array(ArrayType { dtype: Scalar::Int64, ndim: 1, layout: Layout::C });
+        let outs: Vec<Value> = (0..if flat { 1 } else { at.ndim })
+            .map(|_| {
+                self.push(
+                    b,
+                    InstKind::NewArray { dtype: Scalar::Int64, shape: vec![n], zeroed: false },
+                    idx_t.clone(),
+                    span,
+                )
+            })
+            .collect();
+        let dims = self.dims(b, a, span);
+        let st = self.strides(b, a, span);
+        let zero = self.int(b, 0, span);
+        self.fold_index(b, &dims, vec![zero, zero], span, &mut |rw, idx, v| {
+            let off = rw.offset(b, &st, idx, span);
+            let x = rw.push(b, InstKind::Load(a, off), Type::Scalar(at.dtype), span);
+            let t = rw.truth(b, x, span)?;
+            let one = rw.int(b, 1, span);
+            let f = v[1];
+            let mut next = rw.if_values(b, t, vec![v[0]], span, &mut |rw, k| {
+                if flat {
+                    rw.push_void(b, InstKind::Store(outs[0], k[0], f), span);
+                } else {
+                    for (d, &o) in outs.iter().enumerate() {
+                        rw.push_void(b, InstKind::Store(o, k[0], idx[d]), span);
+                    }
+                }
+                let one = rw.int(b, 1, span);
+                Ok(vec![rw.emit_binary(b, span, BinaryOp::Add, k[0], one)])
+            })?;
+            next.push(rw.emit_binary(b, span, BinaryOp::Add, f, one));
+            Ok(next)
+        })?;
+        Ok(outs)
+    }
+
+    /// The parts of a subscript with one array among basic indices (source values `idx`, see
+    /// `typing::fancy_index`): the view the basic indices make with the array's axis whole,
+    /// and how to read positions along that axis.
+    fn advanced_parts(&mut self, b: Block, a: Value, idx: &[Value], span: Span) -> Result<Advanced, Diagnostic> {
+        let at = self.ty(a).array().expect("an array");
+        let ix = self.classify(b, idx, span)?;
+        let Some(k) = ix.iter().position(|i| matches!(i, Index::Array(_))) else {
+            return Err(err(span, "internal: no array among the indices", "here"));
+        };
+        let Index::Array(index) = ix[k] else { unreachable!("found above") };
+        let consumed = ix.iter().filter(|i| matches!(i, Index::Int(_) | Index::Slice(..) | Index::Array(_))).count();
+        let rest = (at.ndim as usize).saturating_sub(consumed);
+        // The axis's position in the view, and in `a`.
+        let (mut pos, mut axis) = (0usize, 0usize);
+        for i in &ix[..k] {
+            match i {
+                Index::Int(_) => axis += 1,
+                Index::Slice(..) => (pos, axis) = (pos + 1, axis + 1),
+                Index::NewAxis => pos += 1,
+                Index::Ellipsis => (pos, axis) = (pos + rest, axis + rest),
+                Index::Array(_) => {}
             }
-            Type::Array(_) => return Err(err(span, "the value has more dimensions than the index", "assigned here")),
+        }
+        let ints = ix.iter().filter(|i| matches!(i, Index::Int(_))).count();
+        let newaxes = ix.iter().filter(|i| matches!(i, Index::NewAxis)).count();
+        let ndim = (at.ndim as usize + newaxes - ints) as u8;
+        let vt = Type::Array(ArrayType { dtype: at.dtype, ndim, layout: Layout::A });
+        let view = self.view_of(b, a, ix, vt, span)?;
+        let len = self.push(b, InstKind::Dim(view, pos as i64), Type::I64, span);
+        let it = self.ty(index).array().expect("an array index");
+        let index = if it.dtype == Scalar::Bool {
+            // A 1-D mask selects the positions of its true elements; NumPy wants its length
+            // to be the axis's.
+            let m = self.push(b, InstKind::Dim(index, 0), Type::I64, span);
+            let bad = self.emit_compare(b, span, CmpOp::Ne, len, m);
+            let args = vec![ExceptionArg::Format(vec![
+                ExceptionArg::Str(format!(
+                    "boolean index did not match indexed array along axis {axis}; size of axis is "
+                )),
+                ExceptionArg::Runtime(len),
+                ExceptionArg::Str(" but size of corresponding boolean axis is ".into()),
+                ExceptionArg::Runtime(m),
+            ])];
+            self.raise_if_args(b, bad, "IndexError", args, span);
+            self.nonzero_arrays(b, index, true, span)?[0]
+        } else {
+            index
+        };
+        let it = self.ty(index).array().expect("an array index");
+        let mut dims = self.dims(b, view, span);
+        let idims = self.dims(b, index, span);
+        dims.splice(pos..=pos, idims);
+        Ok(Advanced {
+            view,
+            pos,
+            axis: axis as u8,
+            len,
+            index,
+            index_dtype: it.dtype,
+            index_ndim: it.ndim as usize,
+            view_strides: self.strides(b, view, span),
+            index_strides: self.strides(b, index, span),
+            dims,
+        })
+    }
+
+    /// The view's element at position `ii` of the result (the index's element there read,
+    /// wrapped and checked against the axis).
+    fn advanced_offset(&mut self, b: Block, p: &Advanced, ii: &[Value], span: Span) -> Result<Value, Diagnostic> {
+        let (pos, nd) = (p.pos, p.index_ndim);
+        let oi = self.offset(b, &p.index_strides, &ii[pos..pos + nd], span);
+        let i = self.push(b, InstKind::Load(p.index, oi), Type::Scalar(p.index_dtype), span);
+        let i = self.wrap_checked_axis(b, i, p.len, p.axis, span)?;
+        let at: Vec<Value> =
+            ii[..pos].iter().copied().chain(std::iter::once(i)).chain(ii[pos + nd..].iter().copied()).collect();
+        Ok(self.offset(b, &p.view_strides, &at, span))
+    }
+
+    /// `a[..., idx, ...]` with one array among basic indices (source values `idx`): a new
+    /// array, the view's axis replaced by the index's dimensions.
+    pub(super) fn advanced_get(&mut self, b: Block, a: Value, idx: &[Value], span: Span) -> Result<Value, Diagnostic> {
+        let dtype = self.ty(a).array().expect("an array").dtype;
+        let p = self.advanced_parts(b, a, idx, span)?;
+        let t = Type::Array(ArrayType { dtype, ndim: p.dims.len() as u8, layout: Layout::C });
+        let out = self.push(b, InstKind::NewArray { dtype, shape: p.dims.clone(), zeroed: false }, t, span);
+        let so = self.strides(b, out, span);
+        self.loop_nest(b, &p.dims.clone(), span, &mut |rw, ii| {
+            let off = rw.advanced_offset(b, &p, ii, span)?;
+            let x = rw.push(b, InstKind::Load(p.view, off), Type::Scalar(dtype), span);
+            let oo = rw.offset(b, &so, ii, span);
+            rw.push_void(b, InstKind::Store(out, oo, x), span);
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    /// `a[..., idx, ...] = v` with one array among basic indices (source values `idx`; `v` a
+    /// number or an array that broadcasts to the selection).
+    pub(super) fn advanced_set(
+        &mut self,
+        b: Block,
+        a: Value,
+        idx: &[Value],
+        v: Value,
+        span: Span,
+    ) -> Result<(), Diagnostic> {
+        let at = self.ty(a).array().expect("an array");
+        let dt = Type::Scalar(at.dtype);
+        let vt = self.ty(v);
+        if !matches!(vt, Type::Scalar(_) | Type::Array(_)) {
+            return Err(err(span, format!("cannot assign {vt} to elements of {}", Type::Array(at)), "assigned here"));
+        }
+        let p = self.advanced_parts(b, a, idx, span)?;
+        let src = match vt {
+            Type::Array(st) if st.ndim as usize <= p.dims.len() => {
+                let m = "shape mismatch: value array could not be broadcast to indexing result";
+                Some(self.broadcast_view(b, v, &p.dims, m, span)?)
+            }
+            Type::Array(_) => {
+                return Err(err(span, "the value has more dimensions than the selection", "assigned here"))
+            }
             _ => None,
         };
         let x0 = if src.is_none() { Some(self.coerce(b, v, &dt, span)?) } else { None };
@@ -354,11 +518,8 @@ impl<'r> Rewriter<'r> {
             Some(view) => self.strides(b, view, span),
             None => vec![],
         };
-        self.loop_nest(b, &idims, span, &mut |rw, ii| {
-            let oi = rw.offset(b, &si, ii, span);
-            let i = rw.push(b, InstKind::Load(index, oi), Type::Scalar(it.dtype), span);
-            let i = rw.wrap_checked(b, i, n, span)?;
-            let off = rw.emit_binary(b, span, BinaryOp::Mul, i, s);
+        self.loop_nest(b, &p.dims.clone(), span, &mut |rw, ii| {
+            let off = rw.advanced_offset(b, &p, ii, span)?;
             let x = match (x0, src) {
                 (Some(x), _) => x,
                 (None, Some(view)) => {
@@ -369,7 +530,7 @@ impl<'r> Rewriter<'r> {
                 }
                 (None, None) => unreachable!("a number or an array"),
             };
-            rw.push_void(b, InstKind::Store(a, off, x), span);
+            rw.push_void(b, InstKind::Store(p.view, off, x), span);
             Ok(())
         })
     }
@@ -436,49 +597,11 @@ impl<'r> Rewriter<'r> {
                 self.argsort(b, a, stable, span)?
             }
             ArrayMethod::Median => self.median(b, a, span)?,
-            ArrayMethod::Nonzero | ArrayMethod::FlatNonzero => {
-                let n = self.count_nonzero(b, a, span)?;
-                let idx_t = Type::Array(ArrayType { dtype: Scalar::Int64, ndim: 1, layout: Layout::C });
-                let flat = m == ArrayMethod::FlatNonzero;
-                let outs: Vec<Value> = (0..if flat { 1 } else { at.ndim })
-                    .map(|_| {
-                        self.push(
-                            b,
-                            InstKind::NewArray { dtype: Scalar::Int64, shape: vec![n], zeroed: false },
-                            idx_t.clone(),
-                            span,
-                        )
-                    })
-                    .collect();
-                let dims = self.dims(b, a, span);
-                let st = self.strides(b, a, span);
-                let zero = self.int(b, 0, span);
-                self.fold_index(b, &dims, vec![zero, zero], span, &mut |rw, idx, v| {
-                    let off = rw.offset(b, &st, idx, span);
-                    let x = rw.push(b, InstKind::Load(a, off), Type::Scalar(at.dtype), span);
-                    let t = rw.truth(b, x, span)?;
-                    let one = rw.int(b, 1, span);
-                    let f = v[1];
-                    let mut next = rw.if_values(b, t, vec![v[0]], span, &mut |rw, k| {
-                        if flat {
-                            rw.push_void(b, InstKind::Store(outs[0], k[0], f), span);
-                        } else {
-                            for (d, &o) in outs.iter().enumerate() {
-                                rw.push_void(b, InstKind::Store(o, k[0], idx[d]), span);
-                            }
-                        }
-                        let one = rw.int(b, 1, span);
-                        Ok(vec![rw.emit_binary(b, span, BinaryOp::Add, k[0], one)])
-                    })?;
-                    next.push(rw.emit_binary(b, span, BinaryOp::Add, f, one));
-                    Ok(next)
-                })?;
-                if flat {
-                    outs[0]
-                } else {
-                    self.push(b, InstKind::MakeTuple(outs), rt, span)
-                }
+            ArrayMethod::Nonzero => {
+                let outs = self.nonzero_arrays(b, a, false, span)?;
+                self.push(b, InstKind::MakeTuple(outs), rt, span)
             }
+            ArrayMethod::FlatNonzero => self.nonzero_arrays(b, a, true, span)?[0],
             _ => return self.numpy_function(b, m, src, args, rt, span),
         })
     }
