@@ -334,3 +334,40 @@ fn complex_numbers_are_refused_where_numba_refuses_them() {
     );
     check("(complex128[:],)", "'<' is not supported between", "\ndef f(a):\n    return a < 1j\n");
 }
+
+/// Indexing and axes of arrays beyond what NumPy (and Numba) accept.
+#[test]
+fn advanced_indices_and_axes_out_of_range_are_located() {
+    check(
+        "(float64[:, :], int64[:], int64[:])",
+        "only one advanced index (array) is supported",
+        "
+def f(a, i, j):
+    return a[i, j]
+",
+    );
+    check(
+        "(float64[:, :], boolean[:, :])",
+        "a boolean index among other indices must be 1-D, found 2 dimensions",
+        "
+def f(a, m):
+    return a[0, m]
+",
+    );
+    check(
+        "(float64[:, :],)",
+        "axis 3 is out of bounds for array of dimension 2",
+        "
+def f(a):
+    return np.swapaxes(a, 0, 3)
+",
+    );
+    check(
+        "(float64[:, :, :],)",
+        "`source` and `destination` arguments must have the same number of elements",
+        "
+def f(a):
+    return np.moveaxis(a, (0, 1), 2)
+",
+    );
+}

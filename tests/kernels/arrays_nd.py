@@ -357,3 +357,14 @@ def any_all(x):
 
 
 # check: any_all(np.arange(48).reshape(2, 3, 2, 4)) -> (True, True, 47)
+
+
+@njit
+def channels_last(x):
+    # NCHW to NHWC and back, as views, and two axes exchanged.
+    y = np.moveaxis(x, 1, -1)
+    z = np.moveaxis(y, (3, 0), (0, 3))
+    return y.shape, y[1, 0, 1, 2], z.shape, np.swapaxes(x, 0, 3).shape, np.swapaxes(x, -1, 1)[1, 1, 0, 2]
+
+
+# check: channels_last(np.arange(24).reshape(2, 3, 2, 2)) -> ((2, 2, 2, 3), 21, (3, 2, 2, 2), (2, 3, 2, 2), 21)

@@ -50,3 +50,12 @@ def demo_complex():
     print("z =", z, "conj", z.conjugate())
     print(2j, 3 + 0j, -1j * 1j, np.complex64(0.1 + 0.2j))
     print(complex(math.inf, math.nan))
+
+
+@njit
+def demo_tuples():
+    # Tuples print as Python's str() of the tuple: the repr of each element.
+    a = np.zeros((2, 3))
+    print(a.shape, (1, 2.5), (3,))
+    print((True, None), ("it's", 1), ((1, 2), -0.5))
+    print("shape:", a[0].shape, (np.float32(0.1), np.int8(-3)))

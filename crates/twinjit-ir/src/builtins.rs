@@ -696,6 +696,11 @@ pub enum ViewOp {
     /// `a.view(dtype)`: the same bytes as another dtype (the last axis rescaled when the sizes
     /// differ, which needs it contiguous: NumPy's `ValueError`s otherwise).
     Reinterpret,
+    /// `np.swapaxes(a, i, j)`: a view with two axes exchanged (constant axes).
+    SwapAxes,
+    /// `np.moveaxis(a, source, destination)`: a view with axes moved (constant integers or
+    /// tuples of them), the others in their order.
+    MoveAxis,
     /// `a.flat`: as `ravel()` for reading and iterating (a view of a C-contiguous array, where
     /// stores go through; of another array a copy, so storing into it is refused).
     Flat,
@@ -1646,6 +1651,10 @@ builtins! {
     NpArray = "np.array" ["numpy.array"] (2, 2) Alloc(Alloc::Array), Rw;
     /// `a.T` / `a.transpose()` / `np.transpose(a)`
     Transpose = "transpose" [".T", ".transpose()", "numpy.transpose"] (1, 2) View(ViewOp::Transpose), Rw;
+    /// `np.swapaxes(a, axis1, axis2)`
+    NpSwapaxes = "np.swapaxes" ["numpy.swapaxes"] (3, 3) View(ViewOp::SwapAxes), Rw;
+    /// `np.moveaxis(a, source, destination)`
+    NpMoveaxis = "np.moveaxis" ["numpy.moveaxis"] (3, 3) View(ViewOp::MoveAxis), Rw;
     /// `a.reshape(shape)` / `np.reshape(a, shape)`
     Reshape = "reshape" [".reshape()", "numpy.reshape"] (2, 2) View(ViewOp::Reshape), Rw;
     /// `a.ravel()` / `np.ravel(a)`
@@ -2228,6 +2237,31 @@ pub fn print_chunks(text: &str) -> impl Iterator<Item = (i64, i64)> + '_ {
         b[..chunk.len()].copy_from_slice(chunk);
         (i64::from_le_bytes(b), chunk.len() as i64)
     })
+}
+
+/// Python's `repr()` of a string: single quotes unless the text has a single quote and no
+/// double one, backslashes and quotes escaped, `\n \r \t` and other control characters
+/// written as escapes.
+pub fn str_repr(text: &str) -> String {
+    let q = if text.contains('\'') && !text.contains('"') { '"' } else { '\'' };
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push(q);
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == q => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push(q);
+    out
 }
 
 /// What a string method computes, known when the function is typed (the receiver and every

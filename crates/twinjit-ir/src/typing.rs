@@ -837,13 +837,20 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             Type::None
         }
         Typing::Print => {
+            fn printable(t: &Type) -> bool {
+                match t {
+                    Type::Scalar(_) | Type::None | Type::Str(_) => true,
+                    Type::Tuple(ts) => ts.iter().all(printable),
+                    _ => false,
+                }
+            }
             for (k, t) in args.iter().enumerate() {
-                if !matches!(t, Type::Scalar(_) | Type::None | Type::Str(_)) {
+                if !printable(t) {
                     return Err(TypeError::new(
                         format!("print() of {t} is not supported yet"),
                         format!("argument {} is {t}", k + 1),
                     )
-                    .with_hint("print numbers, booleans, None and string constants"));
+                    .with_hint("print numbers, booleans, None, string constants and tuples of them"));
                 }
             }
             Type::I64
@@ -1577,6 +1584,23 @@ fn view(b: Builtin, v: ViewOp, args: &[Type]) -> Result<Type, TypeError> {
             Type::Array(ArrayType { ndim: at.ndim + 1, layout: Layout::A, ..at })
         }
         ViewOp::BroadcastTo => Type::Array(ArrayType { ndim: shape_ndim(b, &args[1])?, layout: Layout::A, ..at }),
+        ViewOp::SwapAxes | ViewOp::MoveAxis => {
+            let axes = |t: &Type| match t {
+                Type::Scalar(s) => s.is_int(),
+                Type::Tuple(ts) => ts.iter().all(|t| t.scalar().is_some_and(|s| s.is_int())),
+                _ => false,
+            };
+            for (k, t) in args[1..].iter().enumerate() {
+                let ok = if v == ViewOp::SwapAxes { t.scalar().is_some_and(|s| s.is_int()) } else { axes(t) };
+                if !ok {
+                    return Err(TypeError::new(
+                        format!("{}() takes integer axes, found {t}", b.name()),
+                        format!("argument {}", k + 2),
+                    ));
+                }
+            }
+            Type::Array(ArrayType { layout: if at.ndim == 1 { at.layout } else { Layout::A }, ..at })
+        }
         ViewOp::Ravel | ViewOp::Flatten | ViewOp::Flat => c_array(at.dtype, 1),
     })
 }
@@ -1844,9 +1868,15 @@ pub fn fancy_index(at: &ArrayType, idx: &[Type]) -> Option<Result<Type, TypeErro
         // The whole-array mask.
         Scalar::Bool if matches!(idx, [Type::Array(_)]) && it.ndim == at.ndim => return Some(out(1)),
         Scalar::Bool if it.ndim == 1 => 1,
-        Scalar::Bool => {
+        Scalar::Bool if items.len() == 1 => {
             return Some(Err(TypeError::new(
                 format!("a boolean index must be 1-D or have the array's {} dimensions, found {}", at.ndim, it.ndim),
+                "boolean index",
+            )))
+        }
+        Scalar::Bool => {
+            return Some(Err(TypeError::new(
+                format!("a boolean index among other indices must be 1-D, found {} dimensions", it.ndim),
                 "boolean index",
             )))
         }

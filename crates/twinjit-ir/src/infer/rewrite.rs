@@ -255,6 +255,53 @@ impl Rewriter<'_> {
         self.g.ty(v).clone()
     }
 
+    /// `print` of `x` (new value): Python's `str(x)`, or `repr(x)` inside a tuple (`repr`),
+    /// as `print_*` pieces; the last piece's value. Integers print through int64 or uint64,
+    /// floats through float64 (Numba prints a float32 as the double it converts to); a
+    /// string's text and None are known, written as constants are.
+    fn print_value(&mut self, b: Block, x: Value, repr: bool, span: Span) -> Result<Value, Diagnostic> {
+        let rt = Type::I64;
+        let (h, t) = match self.ty(x) {
+            Type::Tuple(ts) => {
+                self.print_text(b, "(", span);
+                for (k, t) in ts.iter().enumerate() {
+                    if k > 0 {
+                        self.print_text(b, ", ", span);
+                    }
+                    let e = self.push(b, InstKind::TupleGet(x, k as u32), t.clone(), span);
+                    self.print_value(b, e, true, span)?;
+                }
+                return Ok(self.print_text(b, if ts.len() == 1 { ",)" } else { ")" }, span));
+            }
+            Type::Str(text) if repr => return Ok(self.print_text(b, &crate::builtins::str_repr(&text), span)),
+            Type::Str(text) => return Ok(self.print_text(b, &text, span)),
+            Type::None => return Ok(self.print_text(b, "None", span)),
+            Type::Scalar(Scalar::Bool) => (Builtin::PrintBoolH, Type::BOOL),
+            Type::Scalar(s) if s.is_complex() => {
+                // Python's `str` of a complex (the parts as float64, as Numba prints).
+                let (re, im) = self.cparts(b, x, span);
+                let (re, im) = (self.coerce(b, re, &Type::F64, span)?, self.coerce(b, im, &Type::F64, span)?);
+                return Ok(self.push(b, InstKind::Builtin(Builtin::PrintComplexH, vec![re, im]), rt, span));
+            }
+            Type::Scalar(s) if s.is_float() => (Builtin::PrintFloatH, Type::F64),
+            Type::Scalar(s) if s.is_unsigned() => (Builtin::PrintUIntH, Type::U64),
+            Type::Scalar(_) => (Builtin::PrintIntH, Type::I64),
+            t => return Err(err(span, format!("print() of {t} is not supported yet"), "printed here")),
+        };
+        let v = self.coerce(b, x, &t, span)?;
+        Ok(self.push(b, InstKind::Builtin(h, vec![v]), rt, span))
+    }
+
+    /// `text` written by `print_bytes` pieces; the last piece's value.
+    fn print_text(&mut self, b: Block, text: &str, span: Span) -> Value {
+        let mut last = self.int(b, 0, span);
+        for (bits, n) in crate::builtins::print_chunks(text) {
+            let (bits, n) = (self.int(b, bits, span), self.int(b, n, span));
+            last = self.push(b, InstKind::Builtin(Builtin::PrintBytes, vec![bits, n]), Type::I64, span);
+        }
+        last
+    }
+
     /// How array `a` (new value) is indexed by the source indices `idx`: (a whole-array
     /// boolean mask, an array among other indices: NumPy's advanced indexing, `fancy.rs`).
     fn advanced_index(&self, a: Value, idx: &[Value]) -> (bool, bool) {
@@ -1409,44 +1456,7 @@ impl Rewriter<'_> {
             Typing::IntCtor => self.coerce(b, a0.expect("arity"), &rt, span)?,
             Typing::TupleCtor => a0.expect("arity"),
             Typing::Print if bi == Builtin::PrintBytes => self.push(b, InstKind::Builtin(bi, nargs), rt, span),
-            Typing::Print => {
-                // `str(x)` by the value's type: integers through int64 or uint64, floats
-                // through float64 (Numba prints a float32 as the double it converts to).
-                let x = a0.expect("arity");
-                let (h, t) = match self.ty(x).scalar() {
-                    // A string's text is known, and so is None's: written as constants are.
-                    None => {
-                        let text = match self.ty(x) {
-                            Type::Str(text) => text,
-                            _ => "None".to_string(),
-                        };
-                        let mut last = self.int(b, 0, span);
-                        for (bits, n) in crate::builtins::print_chunks(&text) {
-                            let (bits, n) = (self.int(b, bits, span), self.int(b, n, span));
-                            last =
-                                self.push(b, InstKind::Builtin(Builtin::PrintBytes, vec![bits, n]), rt.clone(), span);
-                        }
-                        return Ok(Some(last));
-                    }
-                    Some(Scalar::Bool) => (Builtin::PrintBoolH, Type::BOOL),
-                    Some(s) if s.is_complex() => {
-                        // Python's `str` of a complex (the parts as float64, as Numba prints).
-                        let (re, im) = self.cparts(b, x, span);
-                        let (re, im) = (self.coerce(b, re, &Type::F64, span)?, self.coerce(b, im, &Type::F64, span)?);
-                        return Ok(Some(self.push(
-                            b,
-                            InstKind::Builtin(Builtin::PrintComplexH, vec![re, im]),
-                            rt,
-                            span,
-                        )));
-                    }
-                    Some(s) if s.is_float() => (Builtin::PrintFloatH, Type::F64),
-                    Some(s) if s.is_unsigned() => (Builtin::PrintUIntH, Type::U64),
-                    Some(_) => (Builtin::PrintIntH, Type::I64),
-                };
-                let v = self.coerce(b, x, &t, span)?;
-                self.push(b, InstKind::Builtin(h, vec![v]), rt, span)
-            }
+            Typing::Print => self.print_value(b, a0.expect("arity"), false, span)?,
             Typing::FloatToInt => {
                 let x = a0.expect("arity");
                 let s = self.ty(x).scalar().expect("typed");

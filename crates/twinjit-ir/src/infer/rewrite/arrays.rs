@@ -711,6 +711,41 @@ impl<'r> Rewriter<'r> {
                 }
                 self.broadcast_view(b, a, &dims, "operands could not be broadcast together with remapped shapes", span)?
             }
+            ViewOp::SwapAxes | ViewOp::MoveAxis => {
+                let n = at.ndim as usize;
+                let name = if v == ViewOp::SwapAxes { "np.swapaxes" } else { "np.moveaxis" };
+                let (src, dst) =
+                    (self.const_axis_list(args[1], n, name, span)?, self.const_axis_list(args[2], n, name, span)?);
+                let order: Vec<usize> = if v == ViewOp::SwapAxes {
+                    let mut order: Vec<usize> = (0..n).collect();
+                    order.swap(src[0], dst[0]);
+                    order
+                } else {
+                    // NumPy's moveaxis: the unmoved axes in order, each moved one inserted at
+                    // its destination (destinations in increasing order).
+                    if src.len() != dst.len() {
+                        return Err(err(
+                            span,
+                            "`source` and `destination` arguments must have the same number of elements",
+                            "here",
+                        ));
+                    }
+                    let distinct = |v: &[usize]| v.iter().enumerate().all(|(k, x)| !v[..k].contains(x));
+                    if !distinct(&src) || !distinct(&dst) {
+                        return Err(err(span, "repeated axis in np.moveaxis()", "here"));
+                    }
+                    let mut order: Vec<usize> = (0..n).filter(|k| !src.contains(k)).collect();
+                    let mut moves: Vec<(usize, usize)> = dst.iter().copied().zip(src.iter().copied()).collect();
+                    moves.sort_unstable();
+                    for (d, s) in moves {
+                        order.insert(d, s);
+                    }
+                    order
+                };
+                let (dims, strides) = (self.dims(b, a, span), self.strides(b, a, span));
+                let (d, s) = (order.iter().map(|&k| dims[k]).collect(), order.iter().map(|&k| strides[k]).collect());
+                self.push(b, InstKind::View { base: a, offset: zero, shape: d, strides: s }, rt, span)
+            }
             ViewOp::Transpose => {
                 let dims = self.dims(b, a, span);
                 let strides = self.strides(b, a, span);
@@ -822,6 +857,29 @@ impl<'r> Rewriter<'r> {
     }
 
     /// The constant permutation `axes` (a tuple of integer constants) of `n` axes.
+    /// An axis or a tuple of axes of an `n`-dimensional array, constants (negative count from
+    /// the end), normalised; `name` is the function, for the errors.
+    fn const_axis_list(&self, v: Value, n: usize, name: &str, span: Span) -> Result<Vec<usize>, Diagnostic> {
+        let konst = |v: Value| self.g.const_int(v);
+        let ks: Option<Vec<i64>> = match self.g.def_inst(v).map(|d| &d.kind) {
+            Some(InstKind::MakeTuple(vs)) => vs.iter().map(|v| konst(*v)).collect(),
+            _ => konst(v).map(|k| vec![k]),
+        };
+        let ks = ks.ok_or_else(|| {
+            err(span, format!("the axes of {name}() must be constants here"), "axes")
+                .with_hint("write them as literals")
+        })?;
+        ks.into_iter()
+            .map(|k| {
+                let kk = if k < 0 { k + n as i64 } else { k };
+                usize::try_from(kk)
+                    .ok()
+                    .filter(|&kk| kk < n)
+                    .ok_or_else(|| err(span, format!("axis {k} is out of bounds for array of dimension {n}"), "axis"))
+            })
+            .collect()
+    }
+
     fn const_axes(&self, axes: Value, n: usize, span: Span) -> Result<Vec<usize>, Diagnostic> {
         let konst = |v: Value| match self.g.def_inst(v).map(|d| &d.kind) {
             Some(InstKind::Const(Const::Int(k))) => Some(*k),
