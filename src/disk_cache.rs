@@ -338,6 +338,11 @@ pub(crate) fn encode_types(w: &mut Writer, types: &[twinjit_ir::Type]) {
             Type::Str(text) => {
                 w.u64(7).str(text);
             }
+            Type::Dict(k, v) => {
+                w.u64(8);
+                one(w, k);
+                one(w, v);
+            }
         }
     }
     w.u64(types.len() as u64);
@@ -410,6 +415,7 @@ pub(crate) fn decode_types(r: &mut Reader<'_>) -> Option<Vec<twinjit_ir::Type>> 
             5 => Type::Optional(Box::new(one(r, depth + 1)?)),
             6 => Type::Function(r.str()?.to_string()),
             7 => Type::Str(r.str()?.to_string()),
+            8 => Type::Dict(Box::new(one(r, depth + 1)?), Box::new(one(r, depth + 1)?)),
             _ => return None,
         })
     }

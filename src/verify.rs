@@ -242,6 +242,16 @@ pub fn value_items(path: &str, v: &Value, out: &mut Items) {
             out.push((format!("{path}.imag"), Item::Float(z.im, 64)));
             return;
         }
+        // As a list of (key, value) pairs.
+        Value::Dict(kvs) => {
+            out.push((path.to_string(), Item::Shape(vec![kvs.len()])));
+            for (k, (key, v)) in kvs.iter().enumerate() {
+                out.push((format!("{path}[{k}]"), Item::Shape(vec![2])));
+                value_items(&format!("{path}[{k}][0]"), key, out);
+                value_items(&format!("{path}[{k}][1]"), v, out);
+            }
+            return;
+        }
         Value::Tuple(vs) | Value::List(vs) => {
             out.push((path.to_string(), Item::Shape(vec![vs.len()])));
             for (k, x) in vs.iter().enumerate() {

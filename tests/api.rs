@@ -887,3 +887,25 @@ fn a_mask_on_one_axis_has_the_axis_length() {
         "{e}"
     );
 }
+
+/// A dict a compiled function returns reaches Rust as `Value::Dict`: its (key, value) pairs in
+/// insertion order, deleted entries left out, and its lists released.
+#[test]
+fn returned_dicts_reach_rust_in_insertion_order() {
+    let src = "from numba import njit\n\n\n\
+               @njit\ndef squares(n):\n    d = {}\n    for i in range(n, 0, -1):\n        d[i] = i * i * 0.5\n    del d[2]\n    d[(n + 1)] = -1.0\n    return d\n\n\n\
+               @njit\ndef pairs(n):\n    d = {}\n    for i in range(n):\n        d[(i, i + 1)] = (i, float(i))\n    return d\n";
+    let m = Engine::new(Target::Host).unwrap().load("dicts.py", src).unwrap();
+    let before = twinjit::memory::stats();
+    let v: Value = m.function("squares").unwrap().call((4i64,)).unwrap();
+    let Value::Dict(kvs) = &v else { panic!("a dict: {v}") };
+    let keys: Vec<&Value> = kvs.iter().map(|(k, _)| k).collect();
+    assert_eq!(keys, [&Value::I64(4), &Value::I64(3), &Value::I64(1), &Value::I64(5)]);
+    assert_eq!(kvs[0].1, Value::F64(8.0));
+    assert_eq!(v.to_string(), "{4: 8.0, 3: 4.5, 1: 0.5, 5: -1.0}");
+    let p: Value = m.function("pairs").unwrap().call((2i64,)).unwrap();
+    assert_eq!(p.to_string(), "{(0, 1): (0, 0.0), (1, 2): (1, 1.0)}");
+    let after = twinjit::memory::stats();
+    assert_eq!(after.allocated - before.allocated, after.freed - before.freed, "the dicts' lists are released");
+    assert_eq!(after.leaked, before.leaked);
+}

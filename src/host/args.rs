@@ -565,6 +565,9 @@ pub enum Value {
     Array(Array),
     /// A list, copied out of the one compiled code returned (which is then released).
     List(Vec<Value>),
+    /// A dict's (key, value) pairs in insertion order, copied out of the one compiled code
+    /// returned (which is then released).
+    Dict(Vec<(Value, Value)>),
     /// A string (its value is known when the function is compiled).
     Str(String),
 }
@@ -635,6 +638,34 @@ impl Value {
                     let items = list_values(e, mi);
                     twinjit_host::memory::decref(mi);
                     Value::List(items?)
+                }
+            }
+            Type::Dict(kt, vt) => {
+                let lists: Vec<*mut twinjit_host::memory::MemInfo> =
+                    (0..4).map(|_| take().map(|x| x as *mut twinjit_host::memory::MemInfo)).collect::<Option<_>>()?;
+                if lists.iter().any(|m| m.is_null()) {
+                    return None;
+                }
+                // SAFETY: a returned dict whose four list references the result hands over
+                // (keys, values, entry hashes, table: `Type::Dict`); their elements are read as
+                // for a list, then the lists are released.
+                unsafe {
+                    let keys = list_values(kt, lists[0]);
+                    let vals = list_values(vt, lists[1]);
+                    let hashes = list_values(&Type::I64, lists[2]);
+                    for &m in &lists {
+                        twinjit_host::memory::decref(m);
+                    }
+                    let (keys, vals, hashes) = (keys?, vals?, hashes?);
+                    // A deleted entry's hash is -1.
+                    Value::Dict(
+                        keys.into_iter()
+                            .zip(vals)
+                            .zip(hashes)
+                            .filter(|(_, h)| *h != Value::I64(-1))
+                            .map(|(kv, _)| kv)
+                            .collect(),
+                    )
                 }
             }
             Type::Slice(_) => return None,
@@ -709,6 +740,16 @@ impl std::fmt::Display for Value {
                     write!(f, "{v}")?;
                 }
                 f.write_str("]")
+            }
+            Value::Dict(kvs) => {
+                f.write_str("{")?;
+                for (i, (k, v)) in kvs.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{k}: {v}")?;
+                }
+                f.write_str("}")
             }
         }
     }

@@ -663,6 +663,13 @@ pub fn value_to_rt(v: &twinjit::Value) -> RtValue {
         V::C128(z) => RtValue::C128([z.re, z.im]),
         V::F16(x) => RtValue::F16(*x),
         V::Tuple(vs) => RtValue::Tuple(vs.iter().map(value_to_rt).collect()),
+        // (The corpus returns no dicts: a dict's pairs as a list of 2-tuples.)
+        V::Dict(kvs) => {
+            let items: Vec<RtValue> =
+                kvs.iter().map(|(k, v)| RtValue::Tuple(vec![value_to_rt(k), value_to_rt(v)])).collect();
+            let elem = items.first().map(RtValue::ty).unwrap_or(twinjit::ir::Type::Unknown);
+            RtValue::List(twinjit::ir::interp::ListRef::lent(items, elem))
+        }
         V::List(vs) => {
             let items: Vec<RtValue> = vs.iter().map(value_to_rt).collect();
             let elem = items.first().map(RtValue::ty).unwrap_or(twinjit::ir::Type::Unknown);

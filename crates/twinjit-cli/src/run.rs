@@ -162,9 +162,24 @@ pub(crate) fn json_float(x: f64) -> String {
     }
 }
 
-/// A returned value as JSON (tuples and lists as lists, None as null).
+/// A returned value as JSON (tuples and lists as lists, None as null, a dict as an object
+/// whose keys are Python's `str()` of the keys, as `json.dumps` writes int and float keys).
 pub fn json_value(v: &Value) -> String {
     match v {
+        Value::Dict(kvs) => format!(
+            "{{{}}}",
+            kvs.iter()
+                .map(|(k, v)| {
+                    let key = match k {
+                        Value::Str(text) => text.clone(),
+                        Value::Bool(b) => b.to_string(),
+                        other => other.to_string(),
+                    };
+                    format!("{}: {}", json_string(&key), json_value(v))
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
         Value::None => "null".into(),
         Value::Str(text) => json_string(text),
         Value::Bool(b) => b.to_string(),

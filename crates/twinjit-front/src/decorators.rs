@@ -542,7 +542,7 @@ fn bool_lit(e: &Expr) -> Option<bool> {
 /// The expression a module-level name was assigned (once: `sig = "void(float32[:])"`), for a
 /// name the module level could not freeze into a constant (a string, a call of types). Read
 /// from the module's text again, so its ranges are the module's.
-fn assigned_value(types: &TypeReader<'_>, name: &str) -> Option<Expr> {
+pub(crate) fn assigned_value(types: &TypeReader<'_>, name: &str) -> Option<Expr> {
     let Some(Global::Unfrozen(u)) = types.env.get(name) else { return None };
     let parsed = ruff_python_parser::parse_module(types.text).ok()?;
     parsed.into_syntax().body.into_iter().find_map(|stmt| match stmt {

@@ -1195,7 +1195,19 @@ impl Lower<'_> {
                 let b = if vals.is_empty() { Builtin::ListNew } else { Builtin::ListLiteral };
                 self.emit(InstKind::Builtin(b, vals), span)
             }
-            Expr::Dict(_) => self.fail(unsupported(span, "dicts are", "use arrays indexed by integers")),
+            // `{}` / `{k: v, ...}`: Numba's typed dict (an empty one is typed by what it receives).
+            Expr::Dict(d) => {
+                if d.items.iter().any(|it| it.key.is_none()) {
+                    return self.fail(unsupported(span, "`**` in a dict literal is", "use d.update(other)"));
+                }
+                let mut vals = Vec::new();
+                for it in &d.items {
+                    vals.push(self.expr(it.key.as_ref().expect("checked")));
+                    vals.push(self.expr(&it.value));
+                }
+                let b = if vals.is_empty() { Builtin::DictNew } else { Builtin::DictLiteral };
+                self.emit(InstKind::Builtin(b, vals), span)
+            }
             Expr::Set(_) => self.fail(unsupported(span, "sets are", "")),
             // A string constant: its value is its type (`Type::Str`), so comparisons, `len`, `+`
             // and `in` of strings are decided when the function is typed.
@@ -1746,6 +1758,11 @@ impl Lower<'_> {
                     return v;
                 }
             }
+            if let Some(rest) = path.strip_prefix("numba.typed.Dict") {
+                if let Some(v) = self.typed_dict_call(rest, c, span) {
+                    return v;
+                }
+            }
             if let Some(draw) = path.strip_prefix("numba.cuda.random.").filter(|d| cuda_random::DRAWS.contains(d)) {
                 if c.arguments.keywords.is_empty() {
                     return self.cuda_random_call(draw, args, span);
@@ -2163,6 +2180,12 @@ impl Lower<'_> {
         if let (Global::NumbaModule, ["typed", "List", rest @ ..]) = (&g, path) {
             let rest = rest.iter().map(|p| format!(".{p}")).collect::<String>();
             if let Some(v) = self.typed_list_call(&rest, c, span) {
+                return v;
+            }
+        }
+        if let (Global::NumbaModule, ["typed", "Dict", rest @ ..]) = (&g, path) {
+            let rest = rest.iter().map(|p| format!(".{p}")).collect::<String>();
+            if let Some(v) = self.typed_dict_call(&rest, c, span) {
                 return v;
             }
         }
@@ -2709,6 +2732,70 @@ impl Lower<'_> {
             }
             _ => None,
         }
+    }
+
+    /// `numba.typed.Dict` in compiled code (`rest` is what follows `Dict` in the path):
+    /// `Dict()` is `{}`; `Dict.empty(key_type, value_type)` an empty dict of those types (a
+    /// one-entry literal of zeros of the types, cleared: the dict's type is fixed by them).
+    fn typed_dict_call(&mut self, rest: &str, c: &ast::ExprCall, span: Span) -> Option<Value> {
+        let a = &c.arguments;
+        match rest {
+            "" if a.keywords.is_empty() && a.args.is_empty() => {
+                Some(self.emit(InstKind::Builtin(Builtin::DictNew, vec![]), span))
+            }
+            ".empty" => {
+                let arg = |k: usize, name: &str| {
+                    a.args.get(k).or_else(|| {
+                        a.keywords
+                            .iter()
+                            .find(|kw| kw.arg.as_ref().is_some_and(|n| n.id.as_str() == name))
+                            .map(|kw| &kw.value)
+                    })
+                };
+                let (Some(ke), Some(ve)) = (arg(0, "key_type"), arg(1, "value_type")) else {
+                    return Some(
+                        self.fail(
+                            Diagnostic::error("Dict.empty() takes the key and the value types", span, "here")
+                                .with_hint("write Dict.empty(key_type=types.int64, value_type=types.float64)"),
+                        ),
+                    );
+                };
+                let types = crate::signature::TypeReader { env: self.env, file: self.file, text: self.text };
+                let (kt, vt) = match (types.ty(ke), types.ty(ve)) {
+                    (Ok(k), Ok(v)) => (k, v),
+                    (Err(e), _) | (_, Err(e)) => return Some(self.fail(e)),
+                };
+                let (Some(k), Some(v)) = (self.witness(&kt, span), self.witness(&vt, span)) else {
+                    return Some(self.fail(
+                        Diagnostic::error(format!("dicts of {kt} to {vt} are not supported"), span, "here").with_hint(
+                            "keys are numbers, booleans or tuples of them; values numbers, tuples or arrays",
+                        ),
+                    ));
+                };
+                let d = self.emit(InstKind::Builtin(Builtin::DictLiteral, vec![k, v]), span);
+                self.emit(InstKind::Builtin(Builtin::ListClear, vec![d]), span);
+                Some(d)
+            }
+            _ => None,
+        }
+    }
+
+    /// A value of type `t` that stands for the type (a zero; an empty array), or `None`.
+    fn witness(&mut self, t: &Type, span: Span) -> Option<Value> {
+        Some(match t {
+            Type::Scalar(s) => self.zero_of_dtype(*s, span),
+            Type::Tuple(ts) => {
+                let vs = ts.iter().map(|t| self.witness(t, span)).collect::<Option<Vec<_>>>()?;
+                self.emit(InstKind::MakeTuple(vs), span)
+            }
+            Type::Array(at) => {
+                let zeros: Vec<Value> = (0..at.ndim).map(|_| self.konst(Const::Int(0), span)).collect();
+                let shape = self.emit(InstKind::MakeTuple(zeros), span);
+                let dtype = self.zero_of_dtype(at.dtype, span);
+                self.emit(InstKind::Builtin(Builtin::NpEmpty, vec![shape, dtype]), span)
+            }
+            _ => return None,
+        })
     }
 
     /// A dtype written as `np.float32`, a Numba type, `float`/`int`/`bool`, or a string.

@@ -139,6 +139,18 @@ impl TypeReader<'_> {
 
     fn named(&self, e: &Expr) -> Result<Named, Diagnostic> {
         match e {
+            // A module-level name bound to a type expression (`PAIR = types.UniTuple(int64, 2)`).
+            // (Not a name again: a cycle of names would never end.)
+            Expr::Name(n) if self.numba_name(e).is_none() => {
+                match crate::decorators::assigned_value(self, n.id.as_str()) {
+                    Some(v) if !matches!(v, Expr::Name(_)) => self.named(&v),
+                    _ => Err(self.bad(
+                        e,
+                        format!("`{}` is not a Numba type", self.src(e)),
+                        "not a type from numba, numba.types or numba.cuda",
+                    )),
+                }
+            }
             Expr::Name(_) | Expr::Attribute(_) => {
                 let Some(name) = self.numba_name(e) else {
                     return Err(self.bad(

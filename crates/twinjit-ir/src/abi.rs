@@ -303,6 +303,7 @@ fn push_parts(t: &Type, out: &mut Vec<Part>) {
             push_parts(t, out);
         }
         Type::List(_) => out.push(Part::List),
+        Type::Dict(k, v) => crate::types::dict_lists(k, v).iter().for_each(|t| push_parts(t, out)),
     }
 }
 

@@ -199,6 +199,9 @@ pub enum Typing {
     /// [`ListOp`]'s rules, rewritten to the list primitives (`newlist`, `listlen`, `listget`,
     /// `listset`, `listresize`) and loops.
     List(ListOp),
+    /// [`DictOp`]'s rules, rewritten to the list primitives of the dict's four lists
+    /// (`Type::Dict`) and loops.
+    Dict(DictOp),
 }
 
 /// A complex-number builtin: `complex()`, the parts and the `cmath` functions Numba supports,
@@ -293,6 +296,32 @@ pub enum ListOp {
     Del,
     /// `del l[a:b:c]` (the front end passes `None` for a missing part)
     DelSlice,
+}
+
+/// A dict operation (Numba's typed dict, host only). `d[k]`, `d[k] = v`, `k in d`, `len(d)`,
+/// `del d[k]`, `d.pop()`, `d.clear()` and `d.copy()` are the item instructions and the list or
+/// array builtins of the same spelling, typed and rewritten by their receiver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DictOp {
+    /// `{}` / `dict()`: an empty dict, whose key and value types inference takes from what it
+    /// receives, as Numba refines an empty dict literal.
+    New,
+    /// `{k0: v0, k1: v1, ...}` (keys and values alternate): the unified key and value types.
+    Literal,
+    /// `d.get(k)` (an optional value) / `d.get(k, default)`
+    Get,
+    /// `d.keys()`: a list of the keys (a snapshot, in insertion order).
+    Keys,
+    /// `d.values()`
+    Values,
+    /// `d.items()`: a list of (key, value) tuples.
+    Items,
+    /// `d.setdefault(k, v)`
+    Setdefault,
+    /// `d.update(other)`
+    Update,
+    /// What a `for` loop iterates: a dict's keys (a snapshot list); anything else itself.
+    IterSource,
 }
 
 /// An array constructor.
@@ -1927,8 +1956,8 @@ builtins! {
     ListAppend = "list.append" [".append()"] (2, 2) List(ListOp::Append), Rw;
     /// `l.extend(it)`
     ListExtend = "list.extend" [".extend()"] (2, 2) List(ListOp::Extend), Rw;
-    /// `l.pop([i])`
-    ListPop = "list.pop" [".pop()"] (2, 2) List(ListOp::Pop), Rw;
+    /// `l.pop([i])` / `d.pop(k[, default])`
+    ListPop = "list.pop" [".pop()"] (2, 3) List(ListOp::Pop), Rw;
     /// `l.insert(i, x)`
     ListInsert = "list.insert" [".insert()"] (3, 3) List(ListOp::Insert), Rw;
     /// `l.remove(x)`
@@ -1947,6 +1976,26 @@ builtins! {
     ListDel = "list.del" [] (2, 2) List(ListOp::Del), Rw;
     /// `del l[a:b:c]`
     ListDelSlice = "list.delslice" [] (4, 4) List(ListOp::DelSlice), Rw;
+
+    // Dicts (Numba's typed dict; host only).
+    /// `{}` / `dict()` / `numba.typed.Dict()`
+    DictNew = "dict.new" ["dict", "numba.typed.Dict"] (0, 0) Dict(DictOp::New), Rw;
+    /// `{k: v, ...}`
+    DictLiteral = "dict.literal" [] (2, 128) Dict(DictOp::Literal), Rw;
+    /// `d.get(k[, default])`
+    DictGet = "dict.get" [".get()"] (2, 3) Dict(DictOp::Get), Rw;
+    /// `d.keys()`
+    DictKeys = "dict.keys" [".keys()"] (1, 1) Dict(DictOp::Keys), Rw;
+    /// `d.values()`
+    DictValues = "dict.values" [".values()"] (1, 1) Dict(DictOp::Values), Rw;
+    /// `d.items()`
+    DictItems = "dict.items" [".items()"] (1, 1) Dict(DictOp::Items), Rw;
+    /// `d.setdefault(k, v)`
+    DictSetdefault = "dict.setdefault" [".setdefault()"] (3, 3) Dict(DictOp::Setdefault), Rw;
+    /// `d.update(other)`
+    DictUpdate = "dict.update" [".update()"] (2, 2) Dict(DictOp::Update), Rw;
+    /// The sequence a `for` loop iterates (a dict's keys)
+    IterSource = "iter_source" [] (1, 1) Dict(DictOp::IterSource), Rw;
     /// `x OP= y`: what `x` is rebound to, given `x` and `x OP y` (see [`Typing::InPlace`]).
     InPlace = "inplace" [] (2, 2) InPlace, Rw;
 

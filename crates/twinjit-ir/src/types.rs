@@ -276,6 +276,13 @@ pub enum Type {
     /// growable buffer of elements owned by the memory manager. The element type is `Unknown`
     /// only while inference has not seen what an empty list `[]` receives.
     List(Box<Type>),
+    /// A dict (Numba's typed dict, `DictType[K, V]`): insertion-ordered, keys of one type
+    /// (numbers, bools and tuples of them), values of one type. It is made of four lists that
+    /// the rewrite reads and writes with the list primitives ([`Type::elements`]: the keys,
+    /// the values, each entry's hash (-1 once deleted) and the hash table, whose element 0 is
+    /// the number of live entries), so no backend knows dicts. The key and value types are
+    /// `Unknown` only while inference has not seen what an empty dict `{}` receives.
+    Dict(Box<Type>, Box<Type>),
     /// `Optional(T)` (Numba's `OptionalType`): a scalar that is `None` on some paths, as a
     /// variable assigned `None` on one path and a number on another, or a function that
     /// returns either. Its value is the pair (is-present flag, value), laid out and indexed
@@ -336,7 +343,7 @@ impl Type {
     /// with one inside): the values the refcount pass counts references of.
     pub fn holds_array(&self) -> bool {
         match self {
-            Type::Array(_) | Type::List(_) => true,
+            Type::Array(_) | Type::List(_) | Type::Dict(..) => true,
             Type::Tuple(ts) => ts.iter().any(Type::holds_array),
             _ => false,
         }
@@ -349,6 +356,7 @@ impl Type {
             Type::Tuple(ts) => Some(ts.clone()),
             Type::Scalar(s) if s.is_complex() => Some(vec![Type::Scalar(s.component()); 2]),
             Type::Optional(t) => Some(vec![Type::BOOL, (**t).clone()]),
+            Type::Dict(k, v) => Some(dict_lists(k, v)),
             _ => None,
         }
     }
@@ -383,6 +391,7 @@ impl Type {
             Type::Unknown => false,
             Type::Tuple(ts) => ts.iter().all(Type::is_known),
             Type::List(e) | Type::Optional(e) => e.is_known(),
+            Type::Dict(k, v) => k.is_known() && v.is_known(),
             _ => true,
         }
     }
@@ -404,6 +413,7 @@ impl Type {
                 s
             }
             Type::List(e) => format!("l{}", e.mangle()),
+            Type::Dict(k, v) => format!("d{}{}", k.mangle(), v.mangle()),
             Type::Optional(e) => format!("o{}", e.mangle()),
             Type::Function(name) => format!("f{}{name}", name.len()),
             Type::Str(text) => {
@@ -446,10 +456,21 @@ impl Type {
                 format!("Tuple({})", inner.join(", "))
             }
             Type::List(e) => format!("list({})", e.numba_name()),
+            Type::Dict(k, v) => format!("DictType[{},{}]", k.numba_name(), v.numba_name()),
             Type::Optional(e) => format!("OptionalType({})", e.numba_name()),
             other => other.to_string(),
         }
     }
+}
+
+/// The four lists a dict of `k` to `v` is made of (see [`Type::Dict`]).
+pub fn dict_lists(k: &Type, v: &Type) -> Vec<Type> {
+    vec![
+        Type::List(Box::new(k.clone())),
+        Type::List(Box::new(v.clone())),
+        Type::List(Box::new(Type::I64)),
+        Type::List(Box::new(Type::I64)),
+    ]
 }
 
 fn scalar_code(s: Scalar) -> &'static str {
@@ -482,6 +503,7 @@ impl fmt::Display for Type {
             }
             Type::Tuple(ts) => crate::print::python_tuple(f, ts),
             Type::List(e) => write!(f, "list({e})"),
+            Type::Dict(k, v) => write!(f, "dict({k}, {v})"),
             Type::Optional(e) => write!(f, "optional({e})"),
             Type::Function(name) => write!(f, "function({name})"),
             Type::Str(text) => {

@@ -11,8 +11,8 @@
 //! the layout to `A`).
 
 use crate::builtins::{
-    Alloc, ArrayMethod, AtomicOp, BitOp, Builtin, Elem, KernelOp, Linalg, ListOp, RandomOp, Reduce, Typing, UfuncLoops,
-    ViewOp, VoteOp,
+    Alloc, ArrayMethod, AtomicOp, BitOp, Builtin, DictOp, Elem, KernelOp, Linalg, ListOp, RandomOp, Reduce, Typing,
+    UfuncLoops, ViewOp, VoteOp,
 };
 use crate::function::{BinaryOp, CmpOp, UnaryOp};
 use crate::types::{ArrayType, Layout, Scalar, SliceKind, Type};
@@ -75,6 +75,13 @@ pub fn unify(a: &Type, b: &Type) -> Option<Type> {
                 out.push(unify(x, y)?);
             }
             Some(Type::Tuple(out))
+        }
+        // A dict likewise: an empty one's `Unknown` key and value take the other's.
+        (Type::Dict(k1, v1), Type::Dict(k2, v2))
+            if [k1, v1, k2, v2].iter().any(|t| ***t == Type::Unknown)
+                && (k1 == k2 || **k1 == Type::Unknown || **k2 == Type::Unknown) =>
+        {
+            Some(Type::Dict(Box::new(unify(k1, k2)?), Box::new(unify(v1, v2)?)))
         }
         // A list is a reference: two lists join only when their elements have one type (an
         // empty list, element `Unknown`, takes the other's), as in Numba.
@@ -480,6 +487,7 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             | Typing::Internal
             | Typing::Sum
             | Typing::Contains
+            | Typing::Dict(_)
             | Typing::List(
                 ListOp::New
                     | ListOp::Literal
@@ -637,6 +645,7 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
         Ok(acc)
     };
     Ok(match info.typing {
+        Typing::Dict(op) => dict_op(op, args)?,
         Typing::FloatMath if HALF_MATH.contains(&b) && scalar(0)? == Scalar::Float16 => Type::Scalar(Scalar::Float16),
         Typing::FloatMath | Typing::FloatScale(_) => Type::Scalar(float_of_args()?),
         Typing::FloatToInt => {
@@ -734,7 +743,7 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             }
             Type::Scalar(acc)
         }
-        Typing::ArrayLen if matches!(ty(0), Type::Tuple(_) | Type::List(_)) => Type::I64,
+        Typing::ArrayLen if matches!(ty(0), Type::Tuple(_) | Type::List(_) | Type::Dict(..)) => Type::I64,
         Typing::ArrayLen | Typing::ArraySize | Typing::ArrayNdim => {
             array_of(&ty(0), b.name())?;
             Type::I64
@@ -794,6 +803,11 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             Type::BOOL
         }
         Typing::List(op) => list_op(b, op, args)?,
+        Typing::Contains if matches!(ty(0), Type::Dict(..)) => {
+            let Type::Dict(k, _) = ty(0) else { unreachable!("matched") };
+            dict_key(&k, &ty(1))?;
+            Type::BOOL
+        }
         Typing::Contains => match (ty(0), ty(1).scalar()) {
             (Type::Tuple(ts), Some(_)) if uniform(&ts).is_some_and(|t| t.scalar().is_some()) => Type::BOOL,
             (Type::Tuple(ts), _) if ts.is_empty() => Type::BOOL,
@@ -1364,6 +1378,7 @@ fn alloc(b: Builtin, a: Alloc, args: &[Type]) -> Result<Type, TypeError> {
             Type::Array(ArrayType { dtype: at.dtype, ndim: at.ndim, layout })
         }
         Alloc::Copy if matches!(ty(0), Type::List(_)) => ty(0),
+        Alloc::Copy if matches!(args[0], Type::Dict(..)) => args[0].clone(),
         Alloc::Copy => c_array(array(0)?.dtype, array(0)?.ndim),
         Alloc::Array => match ty(0) {
             Type::Array(at) => c_array(dtype_arg(&ty(1), at.dtype)?, at.ndim),
@@ -1421,6 +1436,117 @@ pub fn list_accepts(elem: &Type, v: &Type) -> bool {
     }
 }
 
+/// Checks that a key of type `t` can look up a dict whose keys are `k` (a number converts to
+/// the key type, as Numba's typed dict casts it).
+pub fn dict_key(k: &Type, t: &Type) -> Result<(), TypeError> {
+    if *k == Type::Unknown
+        || list_accepts(k, t)
+            && !(k.scalar().is_some_and(|s| !s.is_float() && !s.is_complex())
+                && t.scalar().is_some_and(|s| s.is_float() || s.is_complex()))
+    {
+        return Ok(());
+    }
+    Err(TypeError::new(format!("a dict with keys of {k} cannot be indexed by {t}"), format!("this is {t}"))
+        .with_hint("Numba's typed dicts have one key type"))
+}
+
+/// The type of `d.get(k, default)` / `d.pop(k, default)`: the value type unified with the
+/// default's.
+fn dict_value_or(v: &Type, d: &Type) -> Result<Type, TypeError> {
+    if *v == Type::Unknown {
+        return Ok(d.clone());
+    }
+    unify(v, d)
+        .ok_or_else(|| TypeError::new(format!("the default ({d}) does not have the dict's value type {v}"), "default"))
+}
+
+/// The types of [`DictOp`]s (a receiver dict first).
+fn dict_op(op: DictOp, args: &[Type]) -> Result<Type, TypeError> {
+    let unify_all = |ts: &mut dyn Iterator<Item = &Type>, what: &str| -> Result<Type, TypeError> {
+        let mut acc = Type::Unknown;
+        for t in ts {
+            acc = unify(&acc, t).ok_or_else(|| {
+                TypeError::new(format!("a dict's {what} must have one type, found {acc} and {t}"), "in this dict")
+                    .with_hint("Numba's typed dicts have one key type and one value type")
+            })?;
+        }
+        Ok(match acc {
+            Type::Array(a) => Type::Array(ArrayType { layout: Layout::A, ..a }),
+            t => t,
+        })
+    };
+    if op == DictOp::New {
+        return Ok(Type::Dict(Box::new(Type::Unknown), Box::new(Type::Unknown)));
+    }
+    if op == DictOp::Literal {
+        let k = unify_all(&mut args.iter().step_by(2), "keys")?;
+        let v = unify_all(&mut args.iter().skip(1).step_by(2), "values")?;
+        check_dict_key_type(&k)?;
+        return Ok(Type::Dict(Box::new(k), Box::new(v)));
+    }
+    if op == DictOp::IterSource {
+        return Ok(match &args[0] {
+            Type::Dict(k, _) => Type::List(k.clone()),
+            t => t.clone(),
+        });
+    }
+    let Type::Dict(k, v) = &args[0] else {
+        return Err(TypeError::new(
+            format!("`.{}()` is a dict method, but this is {}", dict_method_name(op), args[0]),
+            "here",
+        ));
+    };
+    Ok(match op {
+        DictOp::Get => {
+            dict_key(k, &args[1])?;
+            match args.get(2) {
+                Some(d) => dict_value_or(v, d)?,
+                None => Type::Optional(v.clone()),
+            }
+        }
+        DictOp::Keys => Type::List(k.clone()),
+        DictOp::Values => Type::List(v.clone()),
+        DictOp::Items => Type::List(Box::new(Type::Tuple(vec![(**k).clone(), (**v).clone()]))),
+        DictOp::Setdefault => {
+            dict_key(k, &args[1])?;
+            dict_value_or(v, &args[2])?
+        }
+        DictOp::Update => match &args[1] {
+            Type::Dict(k2, v2) => {
+                dict_key(k, k2)?;
+                dict_value_or(v, v2)?;
+                Type::None
+            }
+            t => return Err(TypeError::new(format!("dict.update() takes a dict, found {t}"), "here")),
+        },
+        DictOp::New | DictOp::Literal | DictOp::IterSource => unreachable!("handled above"),
+    })
+}
+
+/// The method a [`DictOp`] is, for errors.
+fn dict_method_name(op: DictOp) -> &'static str {
+    match op {
+        DictOp::Get => "get",
+        DictOp::Keys => "keys",
+        DictOp::Values => "values",
+        DictOp::Items => "items",
+        DictOp::Setdefault => "setdefault",
+        DictOp::Update => "update",
+        DictOp::New | DictOp::Literal | DictOp::IterSource => "dict",
+    }
+}
+
+/// Keys twinjit hashes: numbers, bools and tuples of them.
+pub fn check_dict_key_type(k: &Type) -> Result<(), TypeError> {
+    match k {
+        Type::Unknown | Type::Scalar(_) => Ok(()),
+        Type::Tuple(ts) => ts.iter().try_for_each(check_dict_key_type),
+        t => Err(TypeError::new(format!("dict keys of {t} are not supported"), "key").with_hint(
+            "twinjit's dicts take numbers, booleans and tuples of them as keys (strings are known only when compiling)",
+        )),
+    }
+}
+
 /// The element type an iterable gives to `list.extend` (a list, a 1-D array, a tuple of one
 /// type).
 pub fn iter_elem(t: &Type) -> Option<Type> {
@@ -1448,6 +1574,33 @@ fn list_op(b: Builtin, op: ListOp, args: &[Type]) -> Result<Type, TypeError> {
             e = Type::Array(ArrayType { layout: Layout::A, ..e.array().expect("checked") });
         }
         return Ok(Type::List(Box::new(e)));
+    }
+    if let Type::Dict(k, v) = &args[0] {
+        return match op {
+            // `d.pop(k)`, `d.pop(k, default)`
+            ListOp::Pop if matches!(args.get(1), Some(t) if *t != Type::None) => {
+                dict_key(k, &args[1])?;
+                match args.get(2) {
+                    Some(d) => dict_value_or(v, d),
+                    None => Ok((**v).clone()),
+                }
+            }
+            ListOp::Pop => {
+                Err(TypeError::new("dict.pop() takes a key", "no key").with_hint("write d.pop(k) or d.pop(k, default)"))
+            }
+            ListOp::Clear => Ok(Type::None),
+            ListOp::Del => {
+                dict_key(k, &args[1])?;
+                Ok(Type::None)
+            }
+            _ => Err(TypeError::new(
+                format!("`.{}()` is a list method, but this is {}", b.name().trim_start_matches("list."), args[0]),
+                "here",
+            )),
+        };
+    }
+    if op == ListOp::Pop && args.len() > 2 {
+        return Err(TypeError::new("list.pop() takes at most one argument", "here"));
     }
     if let (ListOp::Sort, Type::Array(at)) = (op, &args[0]) {
         // `a.sort()` on an array: in place.

@@ -520,7 +520,10 @@ impl Lower<'_> {
                 Iter::Reversed { start, step, len }
             }
             Source::Seq(e) => {
-                let seq = self.expr(e);
+                let x = self.expr(e);
+                // A dict iterates its keys (the rewrite makes a list of them; any other
+                // sequence is itself).
+                let seq = self.emit(InstKind::Builtin(Builtin::IterSource, vec![x]), self.sp(e.range()));
                 let len = self.emit(InstKind::Builtin(Builtin::IterLen, vec![seq]), self.sp(e.range()));
                 Iter::Seq { seq, len }
             }

@@ -281,6 +281,7 @@ impl<'m> Inferencer<'m> {
                 for &inst in &f.blocks[b.index()].insts {
                     let data = &f.insts[inst.index()];
                     changed |= refine_empty_lists(f, data, &incoming, &mut types);
+                    changed |= refine_empty_dicts(f, data, &incoming, &mut types);
                     let Some(r) = data.result else { continue };
                     let t = self.result_type(i, f, data, &types).unwrap_or(Type::Unknown);
                     if t != types[r.index()] && typing::unify(&types[r.index()], &t).as_ref() == Some(&t) {
@@ -500,7 +501,7 @@ impl<'m> Inferencer<'m> {
             }
             // Python's truth of a list, a tuple, None or a string (`if not items:`, `bool(items)`).
             InstKind::Unary(UnaryOp::Not, a) | InstKind::Cast(Scalar::Bool, a)
-                if matches!(ty(a), Type::List(_) | Type::Tuple(_) | Type::None | Type::Str(_)) =>
+                if matches!(ty(a), Type::List(_) | Type::Dict(..) | Type::Tuple(_) | Type::None | Type::Str(_)) =>
             {
                 Type::BOOL
             }
@@ -698,6 +699,10 @@ impl<'m> Inferencer<'m> {
                     list_index(&idx.iter().map(&ty).collect::<Vec<_>>(), span)?;
                     *e
                 }
+                Type::Dict(k, v) => {
+                    typing::dict_key(&k, &dict_key_type(idx, &ty)).map_err(|e| e.at(span))?;
+                    *v
+                }
                 other => {
                     return Err(err(span, format!("{other} is not subscriptable"), "indexed here")
                         .with_hint("only arrays and tuples can be indexed"))
@@ -719,6 +724,16 @@ impl<'m> Inferencer<'m> {
                         )
                         .with_hint("assign a list of the same element type: l[a:b] = [x, y]"))
                     }
+                }
+                Type::None
+            }
+            InstKind::SetItem(a, idx, v) if matches!(ty(a), Type::Dict(..)) => {
+                let Type::Dict(k, e) = ty(a) else { unreachable!("matched") };
+                let key = dict_key_type(idx, &ty);
+                typing::dict_key(&k, &key).map_err(|e| e.at(span))?;
+                typing::check_dict_key_type(&key).map_err(|e| e.at(span))?;
+                if *e != Type::Unknown && !typing::list_accepts(&e, &ty(v)) {
+                    return Err(err(span, format!("cannot store {} in a dict of {e} values", ty(v)), "stored here"));
                 }
                 Type::None
             }
@@ -839,6 +854,77 @@ fn refine_empty_lists(f: &Function, data: &InstData, incoming: &[Incoming], type
             _ => e.clone(),
         };
         let new = Type::List(Box::new(new));
+        if types[r.index()] != new {
+            types[r.index()] = new;
+            changed = true;
+        }
+    }
+    changed
+}
+
+/// The type of the key of `d[i]`, or of `d[i, j]` (the tuple).
+fn dict_key_type(idx: &[Value], ty: &dyn Fn(&Value) -> Type) -> Type {
+    match idx {
+        [one] => ty(one),
+        _ => Type::Tuple(idx.iter().map(ty).collect()),
+    }
+}
+
+/// The refinement of an empty dict `{}` (Numba's): when an instruction puts an entry into a
+/// dict (item assignment, `setdefault`, `update`), every empty dict that can flow into it takes
+/// (unifies with) the key and value types. Returns whether a type changed.
+fn refine_empty_dicts(f: &Function, data: &InstData, incoming: &[Incoming], types: &mut [Type]) -> bool {
+    let (d, k, v) = match &data.kind {
+        InstKind::SetItem(d, idx, v) => {
+            (*d, dict_key_type(idx, &|x: &Value| types[x.index()].clone()), types[v.index()].clone())
+        }
+        InstKind::Builtin(Builtin::DictSetdefault, a) => {
+            (a[0], types[a[1].index()].clone(), types[a[2].index()].clone())
+        }
+        InstKind::Builtin(Builtin::DictUpdate, a) => match &types[a[1].index()] {
+            Type::Dict(k, v) => (a[0], (**k).clone(), (**v).clone()),
+            _ => return false,
+        },
+        _ => return false,
+    };
+    if !k.is_known() || !v.is_known() || !matches!(types[d.index()], Type::Dict(..) | Type::Unknown) {
+        return false;
+    }
+    let v = match v {
+        Type::Array(a) => Type::Array(ArrayType { layout: Layout::A, ..a }),
+        v => v,
+    };
+    let mut roots = Vec::new();
+    let mut seen = Vec::new();
+    let mut stack = vec![d];
+    while let Some(x) = stack.pop() {
+        if seen.contains(&x) {
+            continue;
+        }
+        seen.push(x);
+        match f.values[x.index()].def {
+            ValueDef::Inst(i) if matches!(f.insts[i.index()].kind, InstKind::Builtin(Builtin::DictNew, _)) => {
+                roots.push(x)
+            }
+            ValueDef::Param(b, p) if b != Function::ENTRY => {
+                stack.extend(incoming[b.index()].get(p as usize).into_iter().flatten().map(|&(_, _, a)| a))
+            }
+            _ => {}
+        }
+    }
+    let join = |old: &Type, new: &Type| -> Type {
+        if old.is_known() {
+            typing::unify(old, new).filter(|t| !matches!(t, Type::Optional(_))).unwrap_or_else(|| old.clone())
+        } else {
+            new.clone()
+        }
+    };
+    let mut changed = false;
+    for r in roots {
+        let new = match &types[r.index()] {
+            Type::Dict(ok, ov) => Type::Dict(Box::new(join(ok, &k)), Box::new(join(ov, &v))),
+            _ => Type::Dict(Box::new(k.clone()), Box::new(v.clone())),
+        };
         if types[r.index()] != new {
             types[r.index()] = new;
             changed = true;

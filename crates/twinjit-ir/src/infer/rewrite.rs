@@ -13,7 +13,7 @@
 
 use super::fixpoint::{const_index, Inferencer, Instance};
 use super::{err, TypedFunction};
-use crate::builtins::{Builtin, Typing, Ufunc};
+use crate::builtins::{Builtin, ListOp, Typing, Ufunc};
 use crate::function::*;
 use crate::module::{ErrorModel, FunctionKind, Module};
 use crate::types::{Scalar, Type};
@@ -31,6 +31,7 @@ const SLICE_SHAPES: &str = "cannot assign slice of shape {dst} from input of sha
 mod arrays;
 mod broadcast;
 mod complex;
+mod dicts;
 mod elementwise;
 mod fancy;
 mod linalg;
@@ -448,6 +449,11 @@ impl Rewriter<'_> {
                 let zero = self.int(b, 0, span);
                 Ok(self.emit_compare(b, span, CmpOp::Ne, n, zero))
             }
+            Type::Dict(..) => {
+                let n = self.dict_len(b, v, span);
+                let zero = self.int(b, 0, span);
+                Ok(self.emit_compare(b, span, CmpOp::Ne, n, zero))
+            }
             Type::Tuple(ts) => Ok(self.push(b, InstKind::Const(Const::Bool(!ts.is_empty())), Type::BOOL, span)),
             Type::None => Ok(self.push(b, InstKind::Const(Const::Bool(false)), Type::BOOL, span)),
             // A string is true when it is not empty.
@@ -762,6 +768,11 @@ impl Rewriter<'_> {
                     Some(self.push(b, InstKind::Compare(*op, x, y), Type::BOOL, span))
                 }
             }
+            // `bool(x)`: Python's truth (of a list, a dict, a tuple too).
+            InstKind::Cast(Scalar::Bool, a) => {
+                let v = self.val(*a);
+                Some(self.truth(b, v, span)?)
+            }
             InstKind::Cast(s, a) => {
                 let v = self.val(*a);
                 self.scalar_ty(*a, span)?;
@@ -820,6 +831,10 @@ impl Rewriter<'_> {
                         let i = self.val(idx[0]);
                         Some(self.list_get(b, av, i, span)?)
                     }
+                    Type::Dict(..) => {
+                        let k = self.dict_key_of(b, idx, span);
+                        Some(self.dict_get(b, av, k, span)?)
+                    }
                     Type::Tuple(ts) => match const_index(self.src, idx, span) {
                         Ok(k) => {
                             let kk = typing::tuple_index(k, ts.len()).expect("checked when typing") as u32;
@@ -846,6 +861,12 @@ impl Rewriter<'_> {
                 let parts: Vec<Value> = parts.iter().map(|p| self.val(*p)).collect();
                 let (av, vv) = (self.val(*a), self.val(*v));
                 self.list_set_slice(b, av, &parts, vv, span)?;
+                None
+            }
+            InstKind::SetItem(a, idx, v) if matches!(self.ty(self.val(*a)), Type::Dict(..)) => {
+                let (av, vv) = (self.val(*a), self.val(*v));
+                let k = self.dict_key_of(b, idx, span);
+                self.dict_set(b, av, k, vv, span)?;
                 None
             }
             InstKind::SetItem(a, idx, v) if matches!(self.ty(self.val(*a)), Type::List(_)) => {
@@ -1121,6 +1142,17 @@ impl Rewriter<'_> {
         {
             nargs.pop();
         }
+        if matches!(a0.map(|a| self.ty(a)), Some(Type::Dict(..)))
+            && matches!(
+                bi.info().typing,
+                Typing::ArrayLen
+                    | Typing::Contains
+                    | Typing::List(ListOp::Pop | ListOp::Del | ListOp::Clear)
+                    | Typing::Alloc(crate::builtins::Alloc::Copy)
+            )
+        {
+            return Ok(Some(self.dict_builtin(b, bi, &nargs, rt, span)?));
+        }
         let on_list = matches!(a0.map(|a| self.ty(a)), Some(Type::List(_)));
         let list_form = matches!(
             bi.info().typing,
@@ -1140,6 +1172,7 @@ impl Rewriter<'_> {
                 self.complex_abs(b, nargs[0], span)
             }
             Typing::List(op) => self.list_op(b, op, &nargs, rt, span)?,
+            Typing::Dict(op) => self.dict_op(b, op, &nargs, rt, span)?,
             Typing::InPlace => unreachable!("rewritten by `inst`"),
             Typing::Reduce(r) => self.reduce(b, r, args, &nargs, rt, span)?,
             Typing::ArrayFlag(fortran) => {

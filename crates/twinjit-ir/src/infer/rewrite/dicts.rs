@@ -1,0 +1,592 @@
+//! The rewrite of dicts (Numba's typed dict in nopython code): literals, item access and
+//! assignment, `in`, `len`, `del`, `get`, `pop`, `setdefault`, `update`, `clear`, `copy`,
+//! `keys`/`values`/`items` and iteration.
+//!
+//! A dict is four lists (`Type::Dict`): the keys, the values and each entry's hash, in
+//! insertion order (an entry deleted keeps its place, its hash set to -1), and the hash table:
+//! element 0 the number of live entries, then a power-of-two number of slots, each -1 (empty)
+//! or an entry's index, probed linearly from the key's hash. Everything is the list primitives
+//! plus loops built here, so the interpreter and the host get dicts with no code of their own.
+//! Iteration order is insertion order, as Python's and Numba's; the hash is twinjit's own
+//! (hashes are never visible). The table is rebuilt (and deleted entries dropped) when the
+//! entries would fill two thirds of it.
+
+use super::*;
+use crate::builtins::{DictOp, ListOp};
+
+/// Slots of a new dict's table.
+const FIRST_SLOTS: i64 = 8;
+
+/// The four lists of a dict value.
+#[derive(Clone, Copy)]
+struct Parts {
+    keys: Value,
+    vals: Value,
+    hashes: Value,
+    table: Value,
+}
+
+impl<'r> Rewriter<'r> {
+    fn dict_parts(&mut self, b: Block, d: Value, span: Span) -> Parts {
+        let Type::Dict(k, v) = self.ty(d) else { unreachable!("a dict") };
+        let ts = crate::types::dict_lists(&k, &v);
+        let mut get = |i: u32| self.push(b, InstKind::TupleGet(d, i), ts[i as usize].clone(), span);
+        Parts { keys: get(0), vals: get(1), hashes: get(2), table: get(3) }
+    }
+
+    fn dict_types(&self, d: Value) -> (Type, Type) {
+        match self.ty(d) {
+            Type::Dict(k, v) => (*k, *v),
+            _ => unreachable!("a dict"),
+        }
+    }
+
+    /// A new empty dict of type `t` (its table of `FIRST_SLOTS` empty slots).
+    fn dict_new(&mut self, b: Block, t: Type, span: Span) -> Result<Value, Diagnostic> {
+        let Type::Dict(k, v) = &t else { unreachable!("a dict type") };
+        if !t.is_known() {
+            return Err(err(span, "cannot infer the key and value types of this dict", "empty dict").with_hint(
+                "Numba needs to see what an empty dict receives: assign an item in this function, or use Dict.empty(key_type=..., value_type=...)",
+            ));
+        }
+        typing::check_dict_key_type(k).map_err(|e| e.at(span))?;
+        let ts = crate::types::dict_lists(k, v);
+        let zero = self.int(b, 0, span);
+        let keys = self.push(b, InstKind::NewList(zero), ts[0].clone(), span);
+        let vals = self.push(b, InstKind::NewList(zero), ts[1].clone(), span);
+        let hashes = self.push(b, InstKind::NewList(zero), ts[2].clone(), span);
+        let n = self.int(b, 1 + FIRST_SLOTS, span);
+        let table = self.push(b, InstKind::NewList(n), ts[3].clone(), span);
+        let minus = self.int(b, -1, span);
+        let one = self.int(b, 1, span);
+        self.fold(b, (one, n), vec![], span, &mut |rw, i, _| {
+            rw.push_void(b, InstKind::ListSet(table, i, minus), span);
+            Ok(vec![])
+        })?;
+        Ok(self.push(b, InstKind::MakeTuple(vec![keys, vals, hashes, table]), t, span))
+    }
+
+    /// A non-negative int64 hash of `x` (of a key type: numbers, bools, tuples of them).
+    /// Equal keys hash alike (`-0.0` as `0.0`); NaN never equals itself, so never matches.
+    fn key_hash(&mut self, b: Block, x: Value, span: Span) -> Result<Value, Diagnostic> {
+        let h = self.key_mix(b, x, span)?;
+        let m = self.int(b, i64::MAX, span);
+        Ok(self.emit_binary(b, span, BinaryOp::BitAnd, h, m))
+    }
+
+    fn key_mix(&mut self, b: Block, x: Value, span: Span) -> Result<Value, Diagnostic> {
+        let scramble = |rw: &mut Self, v: Value| {
+            let k = rw.int(b, 0x9E37_79B9_7F4A_7C15u64 as i64, span);
+            let p = rw.emit_binary(b, span, BinaryOp::Mul, v, k);
+            let s = rw.int(b, 29, span);
+            let hi = rw.emit_binary(b, span, BinaryOp::Shr, p, s);
+            rw.emit_binary(b, span, BinaryOp::BitXor, p, hi)
+        };
+        match self.ty(x) {
+            Type::Tuple(ts) => {
+                let mut h = self.int(b, 0x345678, span);
+                for (i, t) in ts.iter().enumerate() {
+                    let e = self.push(b, InstKind::TupleGet(x, i as u32), t.clone(), span);
+                    let eh = self.key_mix(b, e, span)?;
+                    let k = self.int(b, 1_000_003, span);
+                    let p = self.emit_binary(b, span, BinaryOp::Mul, h, k);
+                    h = self.emit_binary(b, span, BinaryOp::BitXor, p, eh);
+                }
+                Ok(h)
+            }
+            Type::Scalar(s) if s.is_complex() => {
+                let (re, im) = self.cparts(b, x, span);
+                let (hr, hi) = (self.key_mix(b, re, span)?, self.key_mix(b, im, span)?);
+                let k = self.int(b, 1_000_003, span);
+                let p = self.emit_binary(b, span, BinaryOp::Mul, hi, k);
+                Ok(self.emit_binary(b, span, BinaryOp::BitXor, hr, p))
+            }
+            Type::Scalar(s) if s.is_float() => {
+                // The integer part and 32 bits of the fraction (saturating; NaN is 0).
+                let x = self.coerce(b, x, &Type::F64, span)?;
+                let whole = self.push(b, InstKind::Cast(Scalar::Int64, x), Type::I64, span);
+                let f = self.push(b, InstKind::Const(Const::Float(4294967296.0)), Type::F64, span);
+                let xs = self.emit_binary(b, span, BinaryOp::Mul, x, f);
+                let frac = self.push(b, InstKind::Cast(Scalar::Int64, xs), Type::I64, span);
+                let v = self.emit_binary(b, span, BinaryOp::BitXor, whole, frac);
+                Ok(scramble(self, v))
+            }
+            Type::Scalar(_) => {
+                let v = self.coerce(b, x, &Type::I64, span)?;
+                Ok(scramble(self, v))
+            }
+            t => Err(err(span, format!("dict keys of {t} are not supported"), "key")),
+        }
+    }
+
+    /// Whether keys `a` and `b` (of one key type) are equal.
+    fn key_eq(&mut self, b: Block, x: Value, y: Value, span: Span) -> Result<Value, Diagnostic> {
+        match self.ty(x) {
+            Type::Tuple(ts) => {
+                let mut acc = self.push(b, InstKind::Const(Const::Bool(true)), Type::BOOL, span);
+                for (i, t) in ts.iter().enumerate() {
+                    let p = self.push(b, InstKind::TupleGet(x, i as u32), t.clone(), span);
+                    let q = self.push(b, InstKind::TupleGet(y, i as u32), t.clone(), span);
+                    let e = self.key_eq(b, p, q, span)?;
+                    acc = self.emit_binary(b, span, BinaryOp::BitAnd, acc, e);
+                }
+                Ok(acc)
+            }
+            Type::Scalar(s) if s.is_complex() => {
+                let ((xr, xi), (yr, yi)) = (self.cparts(b, x, span), self.cparts(b, y, span));
+                let re = self.emit_compare(b, span, CmpOp::Eq, xr, yr);
+                let im = self.emit_compare(b, span, CmpOp::Eq, xi, yi);
+                Ok(self.emit_binary(b, span, BinaryOp::BitAnd, re, im))
+            }
+            _ => Ok(self.emit_compare(b, span, CmpOp::Eq, x, y)),
+        }
+    }
+
+    /// The number of slots of the table.
+    fn slots(&mut self, b: Block, p: Parts, span: Span) -> Value {
+        let n = self.push(b, InstKind::ListLen(p.table), Type::I64, span);
+        let one = self.int(b, 1, span);
+        self.emit_binary(b, span, BinaryOp::Sub, n, one)
+    }
+
+    /// The entry of `key` (converted to the key type), or -1; with the key's hash.
+    fn dict_find(&mut self, b: Block, p: Parts, key: Value, span: Span) -> Result<(Value, Value), Diagnostic> {
+        let h = self.key_hash(b, key, span)?;
+        let cap = self.slots(b, p, span);
+        let one = self.int(b, 1, span);
+        let mask = self.emit_binary(b, span, BinaryOp::Sub, cap, one);
+        let start = self.emit_binary(b, span, BinaryOp::BitAnd, h, mask);
+        let kt = self.elem_type(p.keys);
+        // vars: [slot, found entry or -1, done]
+        let minus = self.int(b, -1, span);
+        let no = self.push(b, InstKind::Const(Const::Bool(false)), Type::BOOL, span);
+        let out = self.while_loop(
+            b,
+            vec![start, minus, no],
+            span,
+            &mut |rw, v| Ok(rw.push(b, InstKind::Unary(UnaryOp::Not, v[2]), Type::BOOL, span)),
+            &mut |rw, v| {
+                let one = rw.int(b, 1, span);
+                let at = rw.emit_binary(b, span, BinaryOp::Add, v[0], one);
+                let e = rw.push(b, InstKind::ListGet(p.table, at), Type::I64, span);
+                let minus = rw.int(b, -1, span);
+                let empty = rw.emit_compare(b, span, CmpOp::Eq, e, minus);
+                let next = rw.emit_binary(b, span, BinaryOp::Add, v[0], one);
+                let next = rw.emit_binary(b, span, BinaryOp::BitAnd, next, mask);
+                let yes = rw.push(b, InstKind::Const(Const::Bool(true)), Type::BOOL, span);
+                rw.if_else_values(b, empty, vec![next, minus, yes], span, &mut |_, v| Ok(v.to_vec()), &mut |rw, v| {
+                    let eh = rw.push(b, InstKind::ListGet(p.hashes, e), Type::I64, span);
+                    let same = rw.emit_compare(b, span, CmpOp::Eq, eh, h);
+                    let no = rw.push(b, InstKind::Const(Const::Bool(false)), Type::BOOL, span);
+                    rw.if_else_values(
+                        b,
+                        same,
+                        vec![v[0], v[1], no],
+                        span,
+                        &mut |rw, v| {
+                            let k = rw.push(b, InstKind::ListGet(p.keys, e), kt.clone(), span);
+                            let eq = rw.key_eq(b, k, key, span)?;
+                            let found = rw.emit_select(b, span, eq, e, v[1]);
+                            Ok(vec![v[0], found, eq])
+                        },
+                        &mut |_, v| Ok(v.to_vec()),
+                    )
+                })
+            },
+        )?;
+        Ok((out[1], h))
+    }
+
+    fn elem_type(&self, l: Value) -> Type {
+        self.ty(l).list_elem().cloned().expect("a list")
+    }
+
+    /// The key of `d[i]` (new value), or of `d[i, j]`: the tuple `(i, j)`, as Python reads it.
+    pub(super) fn dict_key_of(&mut self, b: Block, idx: &[Value], span: Span) -> Value {
+        let vs: Vec<Value> = idx.iter().map(|i| self.val(*i)).collect();
+        match vs[..] {
+            [one] => one,
+            _ => {
+                let t = Type::Tuple(vs.iter().map(|v| self.ty(*v)).collect());
+                self.push(b, InstKind::MakeTuple(vs), t, span)
+            }
+        }
+    }
+
+    /// `key` converted to the dict's key type.
+    fn as_key(&mut self, b: Block, d: Value, key: Value, span: Span) -> Result<Value, Diagnostic> {
+        let (k, _) = self.dict_types(d);
+        self.coerce(b, key, &k, span)
+    }
+
+    /// `d[key]`: the value, or `KeyError`.
+    pub(super) fn dict_get(&mut self, b: Block, d: Value, key: Value, span: Span) -> Result<Value, Diagnostic> {
+        let key = self.as_key(b, d, key, span)?;
+        let p = self.dict_parts(b, d, span);
+        let (e, _) = self.dict_find(b, p, key, span)?;
+        let zero = self.int(b, 0, span);
+        let missing = self.emit_compare(b, span, CmpOp::Lt, e, zero);
+        self.raise_if(b, missing, "KeyError", "", span);
+        let vt = self.elem_type(p.vals);
+        Ok(self.push(b, InstKind::ListGet(p.vals, e), vt, span))
+    }
+
+    /// Rebuilds the table for at least `room` entries: deleted entries are dropped (the lists
+    /// compacted), the slots doubled while the entries would fill two thirds of them.
+    fn dict_rebuild(&mut self, b: Block, p: Parts, room: Value, span: Span) -> Result<(), Diagnostic> {
+        let n = self.push(b, InstKind::ListLen(p.keys), Type::I64, span);
+        let zero = self.int(b, 0, span);
+        let (kt, vt) = (self.elem_type(p.keys), self.elem_type(p.vals));
+        // Compact: live entries move down, in order.
+        let w = self.fold(b, (zero, n), vec![zero], span, &mut |rw, i, v| {
+            let h = rw.push(b, InstKind::ListGet(p.hashes, i), Type::I64, span);
+            let zero = rw.int(b, 0, span);
+            let live = rw.emit_compare(b, span, CmpOp::Ge, h, zero);
+            rw.if_values(b, live, vec![v[0]], span, &mut |rw, v| {
+                let k = rw.push(b, InstKind::ListGet(p.keys, i), kt.clone(), span);
+                let x = rw.push(b, InstKind::ListGet(p.vals, i), vt.clone(), span);
+                rw.push_void(b, InstKind::ListSet(p.keys, v[0], k), span);
+                rw.push_void(b, InstKind::ListSet(p.vals, v[0], x), span);
+                rw.push_void(b, InstKind::ListSet(p.hashes, v[0], h), span);
+                let one = rw.int(b, 1, span);
+                Ok(vec![rw.emit_binary(b, span, BinaryOp::Add, v[0], one)])
+            })
+        })?[0];
+        for l in [p.keys, p.vals, p.hashes] {
+            self.push_void(b, InstKind::ListResize(l, w), span);
+        }
+        // Slots: the first power of two (from FIRST_SLOTS) with 3 * room <= 2 * slots.
+        let first = self.int(b, FIRST_SLOTS, span);
+        let cap = self.while_loop(
+            b,
+            vec![first],
+            span,
+            &mut |rw, v| {
+                let three = rw.int(b, 3, span);
+                let two = rw.int(b, 2, span);
+                let need = rw.emit_binary(b, span, BinaryOp::Mul, room, three);
+                let have = rw.emit_binary(b, span, BinaryOp::Mul, v[0], two);
+                Ok(rw.emit_compare(b, span, CmpOp::Gt, need, have))
+            },
+            &mut |rw, v| {
+                let two = rw.int(b, 2, span);
+                Ok(vec![rw.emit_binary(b, span, BinaryOp::Mul, v[0], two)])
+            },
+        )?[0];
+        let one = self.int(b, 1, span);
+        let len = self.emit_binary(b, span, BinaryOp::Add, cap, one);
+        self.push_void(b, InstKind::ListResize(p.table, len), span);
+        let minus = self.int(b, -1, span);
+        self.fold(b, (one, len), vec![], span, &mut |rw, i, _| {
+            rw.push_void(b, InstKind::ListSet(p.table, i, minus), span);
+            Ok(vec![])
+        })?;
+        self.push_void(b, InstKind::ListSet(p.table, zero, w), span);
+        let mask = self.emit_binary(b, span, BinaryOp::Sub, cap, one);
+        self.fold(b, (zero, w), vec![], span, &mut |rw, e, _| {
+            let h = rw.push(b, InstKind::ListGet(p.hashes, e), Type::I64, span);
+            rw.place(b, p, h, e, mask, span)?;
+            Ok(vec![])
+        })?;
+        Ok(())
+    }
+
+    /// Puts entry `e` (hash `h`) in the first empty slot of its probe sequence.
+    fn place(&mut self, b: Block, p: Parts, h: Value, e: Value, mask: Value, span: Span) -> Result<(), Diagnostic> {
+        let start = self.emit_binary(b, span, BinaryOp::BitAnd, h, mask);
+        let slot = self.while_loop(
+            b,
+            vec![start],
+            span,
+            &mut |rw, v| {
+                let one = rw.int(b, 1, span);
+                let at = rw.emit_binary(b, span, BinaryOp::Add, v[0], one);
+                let s = rw.push(b, InstKind::ListGet(p.table, at), Type::I64, span);
+                let minus = rw.int(b, -1, span);
+                Ok(rw.emit_compare(b, span, CmpOp::Ne, s, minus))
+            },
+            &mut |rw, v| {
+                let one = rw.int(b, 1, span);
+                let next = rw.emit_binary(b, span, BinaryOp::Add, v[0], one);
+                Ok(vec![rw.emit_binary(b, span, BinaryOp::BitAnd, next, mask)])
+            },
+        )?[0];
+        let one = self.int(b, 1, span);
+        let at = self.emit_binary(b, span, BinaryOp::Add, slot, one);
+        self.push_void(b, InstKind::ListSet(p.table, at, e), span);
+        Ok(())
+    }
+
+    /// `d[key] = x` (key and value converted to the dict's types).
+    pub(super) fn dict_set(&mut self, b: Block, d: Value, key: Value, x: Value, span: Span) -> Result<(), Diagnostic> {
+        let key = self.as_key(b, d, key, span)?;
+        let (_, vt) = self.dict_types(d);
+        let x = self.coerce(b, x, &vt, span)?;
+        let p = self.dict_parts(b, d, span);
+        let (e, h) = self.dict_find(b, p, key, span)?;
+        let zero = self.int(b, 0, span);
+        let found = self.emit_compare(b, span, CmpOp::Ge, e, zero);
+        self.if_else_values(
+            b,
+            found,
+            vec![],
+            span,
+            &mut |rw, _| {
+                rw.push_void(b, InstKind::ListSet(p.vals, e, x), span);
+                Ok(vec![])
+            },
+            &mut |rw, _| {
+                rw.dict_insert_new(b, p, key, x, h, span)?;
+                Ok(vec![])
+            },
+        )?;
+        Ok(())
+    }
+
+    /// Appends a new entry (the key is not in the dict).
+    fn dict_insert_new(
+        &mut self,
+        b: Block,
+        p: Parts,
+        key: Value,
+        x: Value,
+        h: Value,
+        span: Span,
+    ) -> Result<(), Diagnostic> {
+        let n = self.push(b, InstKind::ListLen(p.keys), Type::I64, span);
+        let one = self.int(b, 1, span);
+        let n1 = self.emit_binary(b, span, BinaryOp::Add, n, one);
+        let cap = self.slots(b, p, span);
+        let three = self.int(b, 3, span);
+        let two = self.int(b, 2, span);
+        let need = self.emit_binary(b, span, BinaryOp::Mul, n1, three);
+        let have = self.emit_binary(b, span, BinaryOp::Mul, cap, two);
+        let full = self.emit_compare(b, span, CmpOp::Gt, need, have);
+        self.if_values(b, full, vec![], span, &mut |rw, _| {
+            let zero = rw.int(b, 0, span);
+            let live = rw.push(b, InstKind::ListGet(p.table, zero), Type::I64, span);
+            let one = rw.int(b, 1, span);
+            let room = rw.emit_binary(b, span, BinaryOp::Add, live, one);
+            rw.dict_rebuild(b, p, room, span)?;
+            Ok(vec![])
+        })?;
+        // The entry goes at the end (after any compaction).
+        let e = self.push(b, InstKind::ListLen(p.keys), Type::I64, span);
+        let e1 = self.emit_binary(b, span, BinaryOp::Add, e, one);
+        for (l, v) in [(p.keys, key), (p.vals, x), (p.hashes, h)] {
+            self.push_void(b, InstKind::ListResize(l, e1), span);
+            self.push_void(b, InstKind::ListSet(l, e, v), span);
+        }
+        let cap = self.slots(b, p, span);
+        let mask = self.emit_binary(b, span, BinaryOp::Sub, cap, one);
+        self.place(b, p, h, e, mask, span)?;
+        let zero = self.int(b, 0, span);
+        let live = self.push(b, InstKind::ListGet(p.table, zero), Type::I64, span);
+        let live = self.emit_binary(b, span, BinaryOp::Add, live, one);
+        self.push_void(b, InstKind::ListSet(p.table, zero, live), span);
+        Ok(())
+    }
+
+    /// Deletes entry `e` (live): its hash becomes -1, one live entry fewer.
+    fn dict_delete(&mut self, b: Block, p: Parts, e: Value, span: Span) {
+        let minus = self.int(b, -1, span);
+        self.push_void(b, InstKind::ListSet(p.hashes, e, minus), span);
+        let zero = self.int(b, 0, span);
+        let live = self.push(b, InstKind::ListGet(p.table, zero), Type::I64, span);
+        let one = self.int(b, 1, span);
+        let live = self.emit_binary(b, span, BinaryOp::Sub, live, one);
+        self.push_void(b, InstKind::ListSet(p.table, zero, live), span);
+    }
+
+    /// `len(d)`
+    pub(super) fn dict_len(&mut self, b: Block, d: Value, span: Span) -> Value {
+        let p = self.dict_parts(b, d, span);
+        let zero = self.int(b, 0, span);
+        self.push(b, InstKind::ListGet(p.table, zero), Type::I64, span)
+    }
+
+    /// A new list of every live entry's `pick(key, value)`, in insertion order.
+    fn dict_collect(
+        &mut self,
+        b: Block,
+        d: Value,
+        rt: Type,
+        span: Span,
+        pick: &mut dyn FnMut(&mut Self, Value, Value) -> Value,
+    ) -> Result<Value, Diagnostic> {
+        let n = self.dict_len(b, d, span);
+        let p = self.dict_parts(b, d, span);
+        let out = self.push(b, InstKind::NewList(n), rt, span);
+        let all = self.push(b, InstKind::ListLen(p.keys), Type::I64, span);
+        let zero = self.int(b, 0, span);
+        let (kt, vt) = (self.elem_type(p.keys), self.elem_type(p.vals));
+        self.fold(b, (zero, all), vec![zero], span, &mut |rw, i, v| {
+            let h = rw.push(b, InstKind::ListGet(p.hashes, i), Type::I64, span);
+            let zero = rw.int(b, 0, span);
+            let live = rw.emit_compare(b, span, CmpOp::Ge, h, zero);
+            rw.if_values(b, live, vec![v[0]], span, &mut |rw, v| {
+                let k = rw.push(b, InstKind::ListGet(p.keys, i), kt.clone(), span);
+                let x = rw.push(b, InstKind::ListGet(p.vals, i), vt.clone(), span);
+                let item = pick(rw, k, x);
+                rw.push_void(b, InstKind::ListSet(out, v[0], item), span);
+                let one = rw.int(b, 1, span);
+                Ok(vec![rw.emit_binary(b, span, BinaryOp::Add, v[0], one)])
+            })
+        })?;
+        Ok(out)
+    }
+
+    /// [`DictOp`]s (new values `args`, the dict first where there is one).
+    pub(super) fn dict_op(
+        &mut self,
+        b: Block,
+        op: DictOp,
+        args: &[Value],
+        rt: Type,
+        span: Span,
+    ) -> Result<Value, Diagnostic> {
+        Ok(match op {
+            DictOp::New => self.dict_new(b, rt, span)?,
+            DictOp::Literal => {
+                let d = self.dict_new(b, rt, span)?;
+                for kv in args.chunks(2) {
+                    self.dict_set(b, d, kv[0], kv[1], span)?;
+                }
+                d
+            }
+            DictOp::IterSource => match self.ty(args[0]) {
+                Type::Dict(..) => self.dict_collect(b, args[0], rt, span, &mut |_, k, _| k)?,
+                _ => args[0],
+            },
+            DictOp::Keys => self.dict_collect(b, args[0], rt, span, &mut |_, k, _| k)?,
+            DictOp::Values => self.dict_collect(b, args[0], rt, span, &mut |_, _, x| x)?,
+            DictOp::Items => {
+                let et = rt.list_elem().cloned().expect("a list of pairs");
+                self.dict_collect(b, args[0], rt, span, &mut |rw, k, x| {
+                    rw.push(b, InstKind::MakeTuple(vec![k, x]), et.clone(), span)
+                })?
+            }
+            DictOp::Get | DictOp::Setdefault => {
+                let d = args[0];
+                let key = self.as_key(b, d, args[1], span)?;
+                let p = self.dict_parts(b, d, span);
+                let (e, h) = self.dict_find(b, p, key, span)?;
+                let zero = self.int(b, 0, span);
+                let found = self.emit_compare(b, span, CmpOp::Ge, e, zero);
+                let vt = self.elem_type(p.vals);
+                let made = self.if_else_make(
+                    b,
+                    found,
+                    std::slice::from_ref(&rt),
+                    span,
+                    &mut |rw, _| {
+                        let x = rw.push(b, InstKind::ListGet(p.vals, e), vt.clone(), span);
+                        Ok(vec![rw.coerce(b, x, &rt, span)?])
+                    },
+                    &mut |rw, _| {
+                        let x = match args.get(2) {
+                            Some(&x) => x,
+                            None => rw.push(b, InstKind::Const(Const::None), Type::None, span),
+                        };
+                        if op == DictOp::Setdefault {
+                            let xv = rw.coerce(b, x, &vt, span)?;
+                            rw.dict_insert_new(b, p, key, xv, h, span)?;
+                        }
+                        Ok(vec![rw.coerce(b, x, &rt, span)?])
+                    },
+                )?;
+                made[0]
+            }
+            DictOp::Update => {
+                let (d, other) = (args[0], args[1]);
+                let q = self.dict_parts(b, other, span);
+                let all = self.push(b, InstKind::ListLen(q.keys), Type::I64, span);
+                let zero = self.int(b, 0, span);
+                let (kt, vt) = (self.elem_type(q.keys), self.elem_type(q.vals));
+                self.fold(b, (zero, all), vec![], span, &mut |rw, i, _| {
+                    let h = rw.push(b, InstKind::ListGet(q.hashes, i), Type::I64, span);
+                    let zero = rw.int(b, 0, span);
+                    let live = rw.emit_compare(b, span, CmpOp::Ge, h, zero);
+                    rw.if_values(b, live, vec![], span, &mut |rw, _| {
+                        let k = rw.push(b, InstKind::ListGet(q.keys, i), kt.clone(), span);
+                        let x = rw.push(b, InstKind::ListGet(q.vals, i), vt.clone(), span);
+                        rw.dict_set(b, d, k, x, span)?;
+                        Ok(vec![])
+                    })?;
+                    Ok(vec![])
+                })?;
+                self.push(b, InstKind::Const(Const::None), Type::None, span)
+            }
+        })
+    }
+
+    /// The list and array builtins of a dict receiver: `len(d)`, `k in d`, `d.pop(k[,
+    /// default])`, `d.clear()`, `del d[k]`, `d.copy()`.
+    pub(super) fn dict_builtin(
+        &mut self,
+        b: Block,
+        bi: Builtin,
+        args: &[Value],
+        rt: Type,
+        span: Span,
+    ) -> Result<Value, Diagnostic> {
+        let d = args[0];
+        Ok(match bi.info().typing {
+            Typing::ArrayLen => self.dict_len(b, d, span),
+            Typing::Contains => {
+                let key = self.as_key(b, d, args[1], span)?;
+                let p = self.dict_parts(b, d, span);
+                let (e, _) = self.dict_find(b, p, key, span)?;
+                let zero = self.int(b, 0, span);
+                self.emit_compare(b, span, CmpOp::Ge, e, zero)
+            }
+            Typing::List(ListOp::Pop | ListOp::Del) => {
+                let key = self.as_key(b, d, args[1], span)?;
+                let p = self.dict_parts(b, d, span);
+                let (e, _) = self.dict_find(b, p, key, span)?;
+                let zero = self.int(b, 0, span);
+                let found = self.emit_compare(b, span, CmpOp::Ge, e, zero);
+                let vt = self.elem_type(p.vals);
+                if bi == Builtin::ListDel || args.len() == 2 {
+                    let missing = self.push(b, InstKind::Unary(UnaryOp::Not, found), Type::BOOL, span);
+                    self.raise_if(b, missing, "KeyError", "", span);
+                    let x = self.push(b, InstKind::ListGet(p.vals, e), vt, span);
+                    self.dict_delete(b, p, e, span);
+                    if bi == Builtin::ListDel {
+                        return Ok(self.push(b, InstKind::Const(Const::None), Type::None, span));
+                    }
+                    return self.coerce(b, x, &rt, span);
+                }
+                let default = args[2];
+                self.if_else_make(
+                    b,
+                    found,
+                    std::slice::from_ref(&rt),
+                    span,
+                    &mut |rw, _| {
+                        let x = rw.push(b, InstKind::ListGet(p.vals, e), vt.clone(), span);
+                        rw.dict_delete(b, p, e, span);
+                        Ok(vec![rw.coerce(b, x, &rt, span)?])
+                    },
+                    &mut |rw, _| Ok(vec![rw.coerce(b, default, &rt, span)?]),
+                )?[0]
+            }
+            Typing::List(ListOp::Clear) => {
+                let p = self.dict_parts(b, d, span);
+                let zero = self.int(b, 0, span);
+                for l in [p.keys, p.vals, p.hashes] {
+                    self.push_void(b, InstKind::ListResize(l, zero), span);
+                }
+                let room = self.int(b, 0, span);
+                self.dict_rebuild(b, p, room, span)?;
+                self.push(b, InstKind::Const(Const::None), Type::None, span)
+            }
+            Typing::Alloc(crate::builtins::Alloc::Copy) => {
+                let out = self.dict_new(b, rt, span)?;
+                self.dict_op(b, DictOp::Update, &[out, d], Type::None, span)?;
+                out
+            }
+            _ => return Err(err(span, format!("`{}` of a dict is not supported", bi.name()), "here")),
+        })
+    }
+}
