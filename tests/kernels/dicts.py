@@ -178,3 +178,23 @@ def many_entries(n):
 
 
 # check: many_entries(1000) -> (666, 2986845)
+
+
+@njit
+def churn(n):
+    # Entries come and go: the table is rebuilt with the deleted ones dropped, order kept.
+    d = {}
+    for i in range(n):
+        d[i] = i * 2
+        if i >= 3:
+            del d[i - 3]
+    keys = list(d.keys())
+    total = 0
+    for k in d:
+        total += d[k]
+    d.clear()
+    d[5] = 1
+    return keys, total, len(d), d[5]
+
+
+# check: churn(100) -> ([97, 98, 99], 588, 1, 1)

@@ -4,11 +4,11 @@
 //!
 //! A dict is four lists (`Type::Dict`): the keys, the values and each entry's hash, in
 //! insertion order (an entry deleted keeps its place, its hash set to -1), and the hash table:
-//! element 0 the number of live entries, then a power-of-two number of slots, each -1 (empty)
-//! or an entry's index, probed linearly from the key's hash. Everything is the list primitives
+//! element 0 the number of live entries, then a power-of-two number of slots, each 0 (empty,
+//! as a new list element is) or an entry's index plus one, probed linearly from the key's hash. Everything is the list primitives
 //! plus loops built here, so the interpreter and the host get dicts with no code of their own.
 //! Iteration order is insertion order, as Python's and Numba's; the hash is twinjit's own
-//! (hashes are never visible). The table is rebuilt (and deleted entries dropped) when the
+//! (hashes are never visible); probing follows CPython's perturbed sequence. The table is rebuilt (and deleted entries dropped) when the
 //! entries would fill two thirds of it.
 
 use super::*;
@@ -55,14 +55,9 @@ impl<'r> Rewriter<'r> {
         let keys = self.push(b, InstKind::NewList(zero), ts[0].clone(), span);
         let vals = self.push(b, InstKind::NewList(zero), ts[1].clone(), span);
         let hashes = self.push(b, InstKind::NewList(zero), ts[2].clone(), span);
+        // New elements are zeros: no live entry, every slot empty.
         let n = self.int(b, 1 + FIRST_SLOTS, span);
         let table = self.push(b, InstKind::NewList(n), ts[3].clone(), span);
-        let minus = self.int(b, -1, span);
-        let one = self.int(b, 1, span);
-        self.fold(b, (one, n), vec![], span, &mut |rw, i, _| {
-            rw.push_void(b, InstKind::ListSet(table, i, minus), span);
-            Ok(vec![])
-        })?;
         Ok(self.push(b, InstKind::MakeTuple(vec![keys, vals, hashes, table]), t, span))
     }
 
@@ -75,13 +70,6 @@ impl<'r> Rewriter<'r> {
     }
 
     fn key_mix(&mut self, b: Block, x: Value, span: Span) -> Result<Value, Diagnostic> {
-        let scramble = |rw: &mut Self, v: Value| {
-            let k = rw.int(b, 0x9E37_79B9_7F4A_7C15u64 as i64, span);
-            let p = rw.emit_binary(b, span, BinaryOp::Mul, v, k);
-            let s = rw.int(b, 29, span);
-            let hi = rw.emit_binary(b, span, BinaryOp::Shr, p, s);
-            rw.emit_binary(b, span, BinaryOp::BitXor, p, hi)
-        };
         match self.ty(x) {
             Type::Tuple(ts) => {
                 let mut h = self.int(b, 0x345678, span);
@@ -108,13 +96,11 @@ impl<'r> Rewriter<'r> {
                 let f = self.push(b, InstKind::Const(Const::Float(4294967296.0)), Type::F64, span);
                 let xs = self.emit_binary(b, span, BinaryOp::Mul, x, f);
                 let frac = self.push(b, InstKind::Cast(Scalar::Int64, xs), Type::I64, span);
-                let v = self.emit_binary(b, span, BinaryOp::BitXor, whole, frac);
-                Ok(scramble(self, v))
+                Ok(self.emit_binary(b, span, BinaryOp::BitXor, whole, frac))
             }
-            Type::Scalar(_) => {
-                let v = self.coerce(b, x, &Type::I64, span)?;
-                Ok(scramble(self, v))
-            }
+            // An integer is its own hash, as in Python (consecutive keys take consecutive
+            // slots; the probing's perturbation parts keys that share their low bits).
+            Type::Scalar(_) => self.coerce(b, x, &Type::I64, span),
             t => Err(err(span, format!("dict keys of {t} are not supported"), "key")),
         }
     }
@@ -157,44 +143,64 @@ impl<'r> Rewriter<'r> {
         let mask = self.emit_binary(b, span, BinaryOp::Sub, cap, one);
         let start = self.emit_binary(b, span, BinaryOp::BitAnd, h, mask);
         let kt = self.elem_type(p.keys);
-        // vars: [slot, found entry or -1, done]
+        // vars: [slot, perturbation, found entry or -1, done]
         let minus = self.int(b, -1, span);
         let no = self.push(b, InstKind::Const(Const::Bool(false)), Type::BOOL, span);
         let out = self.while_loop(
             b,
-            vec![start, minus, no],
+            vec![start, h, minus, no],
             span,
-            &mut |rw, v| Ok(rw.push(b, InstKind::Unary(UnaryOp::Not, v[2]), Type::BOOL, span)),
+            &mut |rw, v| Ok(rw.push(b, InstKind::Unary(UnaryOp::Not, v[3]), Type::BOOL, span)),
             &mut |rw, v| {
                 let one = rw.int(b, 1, span);
                 let at = rw.emit_binary(b, span, BinaryOp::Add, v[0], one);
-                let e = rw.push(b, InstKind::ListGet(p.table, at), Type::I64, span);
+                let s = rw.push(b, InstKind::ListGet(p.table, at), Type::I64, span);
+                let zero = rw.int(b, 0, span);
+                let empty = rw.emit_compare(b, span, CmpOp::Eq, s, zero);
+                let e = rw.emit_binary(b, span, BinaryOp::Sub, s, one);
                 let minus = rw.int(b, -1, span);
-                let empty = rw.emit_compare(b, span, CmpOp::Eq, e, minus);
-                let next = rw.emit_binary(b, span, BinaryOp::Add, v[0], one);
-                let next = rw.emit_binary(b, span, BinaryOp::BitAnd, next, mask);
+                let (next, perturb) = rw.probe_next(b, v[0], v[1], mask, span);
                 let yes = rw.push(b, InstKind::Const(Const::Bool(true)), Type::BOOL, span);
-                rw.if_else_values(b, empty, vec![next, minus, yes], span, &mut |_, v| Ok(v.to_vec()), &mut |rw, v| {
-                    let eh = rw.push(b, InstKind::ListGet(p.hashes, e), Type::I64, span);
-                    let same = rw.emit_compare(b, span, CmpOp::Eq, eh, h);
-                    let no = rw.push(b, InstKind::Const(Const::Bool(false)), Type::BOOL, span);
-                    rw.if_else_values(
-                        b,
-                        same,
-                        vec![v[0], v[1], no],
-                        span,
-                        &mut |rw, v| {
-                            let k = rw.push(b, InstKind::ListGet(p.keys, e), kt.clone(), span);
-                            let eq = rw.key_eq(b, k, key, span)?;
-                            let found = rw.emit_select(b, span, eq, e, v[1]);
-                            Ok(vec![v[0], found, eq])
-                        },
-                        &mut |_, v| Ok(v.to_vec()),
-                    )
-                })
+                rw.if_else_values(
+                    b,
+                    empty,
+                    vec![next, perturb, minus, yes],
+                    span,
+                    &mut |_, v| Ok(v.to_vec()),
+                    &mut |rw, v| {
+                        let eh = rw.push(b, InstKind::ListGet(p.hashes, e), Type::I64, span);
+                        let same = rw.emit_compare(b, span, CmpOp::Eq, eh, h);
+                        let no = rw.push(b, InstKind::Const(Const::Bool(false)), Type::BOOL, span);
+                        rw.if_else_values(
+                            b,
+                            same,
+                            vec![v[0], v[1], v[2], no],
+                            span,
+                            &mut |rw, v| {
+                                let k = rw.push(b, InstKind::ListGet(p.keys, e), kt.clone(), span);
+                                let eq = rw.key_eq(b, k, key, span)?;
+                                let found = rw.emit_select(b, span, eq, e, v[2]);
+                                Ok(vec![v[0], v[1], found, eq])
+                            },
+                            &mut |_, v| Ok(v.to_vec()),
+                        )
+                    },
+                )
             },
         )?;
-        Ok((out[1], h))
+        Ok((out[2], h))
+    }
+
+    /// The next slot of a probe sequence and its perturbation (CPython's: the hash's higher
+    /// bits enter five at a time, so keys that share their low bits part).
+    fn probe_next(&mut self, b: Block, slot: Value, perturb: Value, mask: Value, span: Span) -> (Value, Value) {
+        let five = self.int(b, 5, span);
+        let one = self.int(b, 1, span);
+        let perturb = self.emit_binary(b, span, BinaryOp::Shr, perturb, five);
+        let s5 = self.emit_binary(b, span, BinaryOp::Mul, slot, five);
+        let s = self.emit_binary(b, span, BinaryOp::Add, s5, perturb);
+        let s = self.emit_binary(b, span, BinaryOp::Add, s, one);
+        (self.emit_binary(b, span, BinaryOp::BitAnd, s, mask), perturb)
     }
 
     fn elem_type(&self, l: Value) -> Type {
@@ -237,24 +243,14 @@ impl<'r> Rewriter<'r> {
         let n = self.push(b, InstKind::ListLen(p.keys), Type::I64, span);
         let zero = self.int(b, 0, span);
         let (kt, vt) = (self.elem_type(p.keys), self.elem_type(p.vals));
-        // Compact: live entries move down, in order.
-        let w = self.fold(b, (zero, n), vec![zero], span, &mut |rw, i, v| {
-            let h = rw.push(b, InstKind::ListGet(p.hashes, i), Type::I64, span);
-            let zero = rw.int(b, 0, span);
-            let live = rw.emit_compare(b, span, CmpOp::Ge, h, zero);
-            rw.if_values(b, live, vec![v[0]], span, &mut |rw, v| {
-                let k = rw.push(b, InstKind::ListGet(p.keys, i), kt.clone(), span);
-                let x = rw.push(b, InstKind::ListGet(p.vals, i), vt.clone(), span);
-                rw.push_void(b, InstKind::ListSet(p.keys, v[0], k), span);
-                rw.push_void(b, InstKind::ListSet(p.vals, v[0], x), span);
-                rw.push_void(b, InstKind::ListSet(p.hashes, v[0], h), span);
-                let one = rw.int(b, 1, span);
-                Ok(vec![rw.emit_binary(b, span, BinaryOp::Add, v[0], one)])
-            })
-        })?[0];
-        for l in [p.keys, p.vals, p.hashes] {
-            self.push_void(b, InstKind::ListResize(l, w), span);
-        }
+        // Compact when an entry was deleted: live entries move down, in order.
+        let live = self.push(b, InstKind::ListGet(p.table, zero), Type::I64, span);
+        let deleted = self.emit_compare(b, span, CmpOp::Ne, live, n);
+        self.if_values(b, deleted, vec![], span, &mut |rw, _| {
+            rw.dict_compact(b, p, n, &kt, &vt, span)?;
+            Ok(vec![])
+        })?;
+        let w = live;
         // Slots: the first power of two (from FIRST_SLOTS) with 3 * room <= 2 * slots.
         let first = self.int(b, FIRST_SLOTS, span);
         let cap = self.while_loop(
@@ -273,14 +269,11 @@ impl<'r> Rewriter<'r> {
                 Ok(vec![rw.emit_binary(b, span, BinaryOp::Mul, v[0], two)])
             },
         )?[0];
+        // Every slot emptied: the table cut to its count, then grown with zeros.
         let one = self.int(b, 1, span);
         let len = self.emit_binary(b, span, BinaryOp::Add, cap, one);
+        self.push_void(b, InstKind::ListResize(p.table, one), span);
         self.push_void(b, InstKind::ListResize(p.table, len), span);
-        let minus = self.int(b, -1, span);
-        self.fold(b, (one, len), vec![], span, &mut |rw, i, _| {
-            rw.push_void(b, InstKind::ListSet(p.table, i, minus), span);
-            Ok(vec![])
-        })?;
         self.push_void(b, InstKind::ListSet(p.table, zero, w), span);
         let mask = self.emit_binary(b, span, BinaryOp::Sub, cap, one);
         self.fold(b, (zero, w), vec![], span, &mut |rw, e, _| {
@@ -291,29 +284,60 @@ impl<'r> Rewriter<'r> {
         Ok(())
     }
 
+    /// Drops deleted entries (hash -1) from the entry lists of `n`, keeping the order.
+    fn dict_compact(
+        &mut self,
+        b: Block,
+        p: Parts,
+        n: Value,
+        kt: &Type,
+        vt: &Type,
+        span: Span,
+    ) -> Result<(), Diagnostic> {
+        let zero = self.int(b, 0, span);
+        let w = self.fold(b, (zero, n), vec![zero], span, &mut |rw, i, v| {
+            let h = rw.push(b, InstKind::ListGet(p.hashes, i), Type::I64, span);
+            let zero = rw.int(b, 0, span);
+            let live = rw.emit_compare(b, span, CmpOp::Ge, h, zero);
+            rw.if_values(b, live, vec![v[0]], span, &mut |rw, v| {
+                let k = rw.push(b, InstKind::ListGet(p.keys, i), kt.clone(), span);
+                let x = rw.push(b, InstKind::ListGet(p.vals, i), vt.clone(), span);
+                rw.push_void(b, InstKind::ListSet(p.keys, v[0], k), span);
+                rw.push_void(b, InstKind::ListSet(p.vals, v[0], x), span);
+                rw.push_void(b, InstKind::ListSet(p.hashes, v[0], h), span);
+                let one = rw.int(b, 1, span);
+                Ok(vec![rw.emit_binary(b, span, BinaryOp::Add, v[0], one)])
+            })
+        })?[0];
+        for l in [p.keys, p.vals, p.hashes] {
+            self.push_void(b, InstKind::ListResize(l, w), span);
+        }
+        Ok(())
+    }
+
     /// Puts entry `e` (hash `h`) in the first empty slot of its probe sequence.
     fn place(&mut self, b: Block, p: Parts, h: Value, e: Value, mask: Value, span: Span) -> Result<(), Diagnostic> {
         let start = self.emit_binary(b, span, BinaryOp::BitAnd, h, mask);
         let slot = self.while_loop(
             b,
-            vec![start],
+            vec![start, h],
             span,
             &mut |rw, v| {
                 let one = rw.int(b, 1, span);
                 let at = rw.emit_binary(b, span, BinaryOp::Add, v[0], one);
                 let s = rw.push(b, InstKind::ListGet(p.table, at), Type::I64, span);
-                let minus = rw.int(b, -1, span);
-                Ok(rw.emit_compare(b, span, CmpOp::Ne, s, minus))
+                let zero = rw.int(b, 0, span);
+                Ok(rw.emit_compare(b, span, CmpOp::Ne, s, zero))
             },
             &mut |rw, v| {
-                let one = rw.int(b, 1, span);
-                let next = rw.emit_binary(b, span, BinaryOp::Add, v[0], one);
-                Ok(vec![rw.emit_binary(b, span, BinaryOp::BitAnd, next, mask)])
+                let (next, perturb) = rw.probe_next(b, v[0], v[1], mask, span);
+                Ok(vec![next, perturb])
             },
         )?[0];
         let one = self.int(b, 1, span);
         let at = self.emit_binary(b, span, BinaryOp::Add, slot, one);
-        self.push_void(b, InstKind::ListSet(p.table, at, e), span);
+        let e1 = self.emit_binary(b, span, BinaryOp::Add, e, one);
+        self.push_void(b, InstKind::ListSet(p.table, at, e1), span);
         Ok(())
     }
 
@@ -577,8 +601,8 @@ impl<'r> Rewriter<'r> {
                 for l in [p.keys, p.vals, p.hashes] {
                     self.push_void(b, InstKind::ListResize(l, zero), span);
                 }
-                let room = self.int(b, 0, span);
-                self.dict_rebuild(b, p, room, span)?;
+                self.push_void(b, InstKind::ListSet(p.table, zero, zero), span);
+                self.dict_rebuild(b, p, zero, span)?;
                 self.push(b, InstKind::Const(Const::None), Type::None, span)
             }
             Typing::Alloc(crate::builtins::Alloc::Copy) => {
