@@ -198,3 +198,18 @@ def churn(n):
 
 
 # check: churn(100) -> ([97, 98, 99], 588, 1, 1)
+
+
+@njit
+def complex_values(a):
+    # Complex values, and a loop over a complex array beside the dict's.
+    d = {1: 1 + 2j, 2: 3j}
+    t = 0j
+    for k in d:
+        t += d[k]
+    for z in a:
+        t += z
+    return t, d.get(3, 0j)
+
+
+# check: complex_values(np.array([1 + 2j, 3 - 1j])) -> ((5+6j), 0j)

@@ -559,6 +559,7 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             )
             | Typing::Method(crate::builtins::ArrayMethod::Sort | crate::builtins::ArrayMethod::Argsort)
             | Typing::List(ListOp::Sort)
+            | Typing::Dict(DictOp::IterSource)
             | Typing::NditerShape
             | Typing::NditerGet
             | Typing::BroadcastArrays

@@ -27,7 +27,7 @@ pub(super) fn unexpanded(g: &Function) -> Option<Diagnostic> {
             InstKind::Const(_) => result,
             InstKind::Builtin(bi, args) => {
                 !matches!(bi.info().lowering, crate::builtins::Lowering::Rewritten)
-                    && !matches!(bi.info().typing, Typing::List(_) | Typing::Internal)
+                    && !matches!(bi.info().typing, Typing::List(_) | Typing::Dict(_) | Typing::Internal)
                     && (args.iter().any(complex) || result)
             }
             _ => false,
