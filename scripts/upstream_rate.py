@@ -304,6 +304,19 @@ def _encode_result(v):
         return ["bool", bool(v)]
     if isinstance(v, str):
         return ["str", v]
+    if isinstance(v, dict) or type(v).__name__ == "Dict" and hasattr(v, "items"):
+        # twinjit writes a dict as a JSON object, its keys as Python's str() (json.dumps's
+        # spelling for bools).
+        def key(k):
+            if isinstance(k, (bool, np.bool_)):
+                return "true" if k else "false"
+            if isinstance(k, (float, np.floating)):
+                return repr(float(k))
+            if isinstance(k, tuple):
+                return "(" + ", ".join(key(x) for x in k) + ("," if len(k) == 1 else "") + ")"
+            return str(int(k)) if isinstance(k, (int, np.integer)) else str(k)
+
+        return ["dict", [[key(k), _encode_result(x)] for k, x in v.items()]]
     if isinstance(v, (int, np.integer)):
         return ["int", int(v)]
     if isinstance(v, (float, np.floating)):
@@ -402,6 +415,7 @@ _ATTR_MODULES = [
     ("cmath", "cmath.", "import cmath"),
     ("operator", "operator.", "import operator"),
     ("numba", "numba.", "import numba"),
+    ("numba.typed", "numba.typed.", "import numba.typed"),
 ]
 
 
@@ -997,6 +1011,12 @@ def result_matches(expected, got, load=None, name="return", uninit=False):
         )
     if expected and expected[0] == "str":
         return isinstance(got, str) and got == expected[1]
+    if expected and expected[0] == "dict":
+        return (
+            isinstance(got, dict)
+            and list(got) == [k for k, _ in expected[1]]
+            and all(result_matches(e, got[k]) for k, e in expected[1])
+        )
     got = json_to_py(got)
     if expected is None:
         return got is None

@@ -213,3 +213,24 @@ def complex_values(a):
 
 
 # check: complex_values(np.array([1 + 2j, 3 - 1j])) -> ((5+6j), 0j)
+
+
+@njit
+def squares_comprehension(n):
+    # A dict comprehension with a condition.
+    d = {i: i * i for i in range(n) if i % 2 == 1}
+    return len(d), d[3], list(d.keys())
+
+
+# check: squares_comprehension(8) -> (4, 9, [1, 3, 5, 7])
+
+
+@njit
+def from_pairs(keys, values):
+    # A dict from pairs: dict(zip(...)), and numba.typed.Dict of the same.
+    d = dict(zip(keys, values))
+    e = Dict(zip(values, keys))
+    return len(d), d[keys[-1]], e[values[0]]
+
+
+# check: from_pairs(np.array([3, 1, 3, 7]), np.array([0.5, 1.5, 2.5, 3.5])) -> (3, 3.5, 3)

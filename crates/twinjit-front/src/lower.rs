@@ -1226,9 +1226,8 @@ impl Lower<'_> {
             Expr::ListComp(c) => self.list_comp(&c.elt, &c.generators, span),
             // A generator expression (`sum(x * x for x in a)`) as the list it yields.
             Expr::Generator(g) => self.list_comp(&g.elt, &g.generators, span),
-            Expr::SetComp(_) | Expr::DictComp(_) => {
-                self.fail(unsupported(span, "set and dict comprehensions are", "build a list, or fill an array"))
-            }
+            Expr::DictComp(c) => self.dict_comp(&c.key, &c.value, &c.generators, span),
+            Expr::SetComp(_) => self.fail(unsupported(span, "set comprehensions are", "build a list, or fill an array")),
             Expr::Yield(_) | Expr::YieldFrom(_) => self.fail(unsupported(span, "generators (`yield`) are", "")),
             Expr::Await(_) => self.fail(unsupported(span, "`await` is", "")),
             Expr::Named(_) => {
@@ -1763,6 +1762,12 @@ impl Lower<'_> {
                     return v;
                 }
             }
+            // Numba's internal spelling of `Dict.empty(key_type, value_type)`, in its tests.
+            if path == "numba.typed.dictobject.new_dict" {
+                if let Some(v) = self.typed_dict_call(".empty", c, span) {
+                    return v;
+                }
+            }
             if let Some(draw) = path.strip_prefix("numba.cuda.random.").filter(|d| cuda_random::DRAWS.contains(d)) {
                 if c.arguments.keywords.is_empty() {
                     return self.cuda_random_call(draw, args, span);
@@ -1828,6 +1833,15 @@ impl Lower<'_> {
             let id = n.id.as_str();
             if (id == "list" || id == "sorted") && !self.locals.contains(id) && !self.env.contains_key(id) {
                 return self.list_call(id, c, span);
+            }
+            // `dict(pairs)`, as `dict(zip(keys, values))`.
+            if id == "dict"
+                && !self.locals.contains(id)
+                && !self.env.contains_key(id)
+                && c.arguments.args.len() == 1
+                && c.arguments.keywords.is_empty()
+            {
+                return self.dict_of(&c.arguments.args[0], span);
             }
             if id == "isinstance" && !self.locals.contains(id) && !self.env.contains_key(id) {
                 return self.isinstance_call(c, span);
@@ -2743,6 +2757,7 @@ impl Lower<'_> {
             "" if a.keywords.is_empty() && a.args.is_empty() => {
                 Some(self.emit(InstKind::Builtin(Builtin::DictNew, vec![]), span))
             }
+            "" if a.keywords.is_empty() && a.args.len() == 1 => Some(self.dict_of(&a.args[0], span)),
             ".empty" => {
                 let arg = |k: usize, name: &str| {
                     a.args.get(k).or_else(|| {

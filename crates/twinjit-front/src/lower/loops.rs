@@ -248,6 +248,35 @@ impl Lower<'_> {
         l
     }
 
+    /// A new dict of the (key, value) pairs of `iter` (`dict(zip(keys, values))`).
+    pub(super) fn dict_of(&mut self, iter: &Expr, span: Span) -> Value {
+        let d = self.emit(InstKind::Builtin(Builtin::DictNew, vec![]), span);
+        self.iter_loop(iter, None, &[], span, &mut |lw, v| {
+            let v = v.expect("no target: the element");
+            let k = lw.emit(InstKind::TupleGet(v, 0), span);
+            let x = lw.emit(InstKind::TupleGet(v, 1), span);
+            lw.f.push(lw.cur, InstKind::SetItem(d, vec![k], x), None, span);
+        });
+        d
+    }
+
+    /// `{k: v for t in it if c ...}`: an empty dict, then nested loops that assign.
+    pub(super) fn dict_comp(
+        &mut self,
+        key: &Expr,
+        value: &Expr,
+        generators: &[ast::Comprehension],
+        span: Span,
+    ) -> Value {
+        let d = self.emit(InstKind::Builtin(Builtin::DictNew, vec![]), span);
+        self.comp_generators(generators, span, &mut |lw| {
+            let k = lw.expr(key);
+            let v = lw.expr(value);
+            lw.f.push(lw.cur, InstKind::SetItem(d, vec![k], v), None, span);
+        });
+        d
+    }
+
     fn comp_generators(&mut self, gens: &[ast::Comprehension], span: Span, inner: &mut dyn FnMut(&mut Self)) {
         let Some((g, rest)) = gens.split_first() else {
             inner(self);
