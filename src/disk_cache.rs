@@ -343,6 +343,10 @@ pub(crate) fn encode_types(w: &mut Writer, types: &[twinjit_ir::Type]) {
                 one(w, k);
                 one(w, v);
             }
+            Type::Set(k) => {
+                w.u64(9);
+                one(w, k);
+            }
         }
     }
     w.u64(types.len() as u64);
@@ -416,6 +420,7 @@ pub(crate) fn decode_types(r: &mut Reader<'_>) -> Option<Vec<twinjit_ir::Type>> 
             6 => Type::Function(r.str()?.to_string()),
             7 => Type::Str(r.str()?.to_string()),
             8 => Type::Dict(Box::new(one(r, depth + 1)?), Box::new(one(r, depth + 1)?)),
+            9 => Type::Set(Box::new(one(r, depth + 1)?)),
             _ => return None,
         })
     }

@@ -252,7 +252,7 @@ pub fn value_items(path: &str, v: &Value, out: &mut Items) {
             }
             return;
         }
-        Value::Tuple(vs) | Value::List(vs) => {
+        Value::Tuple(vs) | Value::List(vs) | Value::Set(vs) => {
             out.push((path.to_string(), Item::Shape(vec![vs.len()])));
             for (k, x) in vs.iter().enumerate() {
                 value_items(&format!("{path}[{k}]"), x, out);

@@ -568,6 +568,9 @@ pub enum Value {
     /// A dict's (key, value) pairs in insertion order, copied out of the one compiled code
     /// returned (which is then released).
     Dict(Vec<(Value, Value)>),
+    /// A set's elements in the order compiled code iterates them, copied out of the one it
+    /// returned (which is then released).
+    Set(Vec<Value>),
     /// A string (its value is known when the function is compiled).
     Str(String),
 }
@@ -668,6 +671,36 @@ impl Value {
                     )
                 }
             }
+            Type::Set(kt) => {
+                let lists: Vec<*mut twinjit_host::memory::MemInfo> =
+                    (0..4).map(|_| take().map(|x| x as *mut twinjit_host::memory::MemInfo)).collect::<Option<_>>()?;
+                if lists.iter().any(|m| m.is_null()) {
+                    return None;
+                }
+                // SAFETY: a returned set whose four list references the result hands over
+                // (elements, flags, entry hashes, table: `Type::Set`); they are read as lists,
+                // then released.
+                unsafe {
+                    let keys = list_values(kt, lists[0]);
+                    let hashes = list_values(&Type::I64, lists[2]);
+                    let table = list_values(&Type::I64, lists[3]);
+                    // The flags list holds no references: nothing to take from it.
+                    for &m in &lists {
+                        twinjit_host::memory::decref(m);
+                    }
+                    let (keys, hashes, table) = (keys?, hashes?, table?);
+                    // The table's order: slot k holds entry + 1, or 0; a deleted entry's hash is -1.
+                    let mut out = Vec::new();
+                    for slot in table.iter().skip(1) {
+                        let Value::I64(s) = *slot else { return None };
+                        let e = usize::try_from(s - 1).ok();
+                        if let Some(e) = e.filter(|&e| s > 0 && hashes.get(e) != Some(&Value::I64(-1))) {
+                            out.push(keys.get(e)?.clone());
+                        }
+                    }
+                    Value::Set(out)
+                }
+            }
             Type::Slice(_) => return None,
         })
     }
@@ -740,6 +773,17 @@ impl std::fmt::Display for Value {
                     write!(f, "{v}")?;
                 }
                 f.write_str("]")
+            }
+            Value::Set(vs) if vs.is_empty() => f.write_str("set()"),
+            Value::Set(vs) => {
+                f.write_str("{")?;
+                for (i, v) in vs.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{v}")?;
+                }
+                f.write_str("}")
             }
             Value::Dict(kvs) => {
                 f.write_str("{")?;

@@ -670,7 +670,7 @@ pub fn value_to_rt(v: &twinjit::Value) -> RtValue {
             let elem = items.first().map(RtValue::ty).unwrap_or(twinjit::ir::Type::Unknown);
             RtValue::List(twinjit::ir::interp::ListRef::lent(items, elem))
         }
-        V::List(vs) => {
+        V::List(vs) | V::Set(vs) => {
             let items: Vec<RtValue> = vs.iter().map(value_to_rt).collect();
             let elem = items.first().map(RtValue::ty).unwrap_or(twinjit::ir::Type::Unknown);
             RtValue::List(twinjit::ir::interp::ListRef::lent(items, elem))

@@ -196,7 +196,9 @@ pub fn json_value(v: &Value) -> String {
         Value::F16(x) => json_float(x.to_f64()),
         Value::C64(z) => format!("{{\"real\": {}, \"imag\": {}}}", json_float(z.re as f64), json_float(z.im as f64)),
         Value::C128(z) => format!("{{\"real\": {}, \"imag\": {}}}", json_float(z.re), json_float(z.im)),
-        Value::Tuple(vs) | Value::List(vs) => format!("[{}]", vs.iter().map(json_value).collect::<Vec<_>>().join(", ")),
+        Value::Tuple(vs) | Value::List(vs) | Value::Set(vs) => {
+            format!("[{}]", vs.iter().map(json_value).collect::<Vec<_>>().join(", "))
+        }
         Value::Array(a) => format!(
             "{{\"dtype\": \"{}\", \"shape\": [{}]}}",
             a.dtype().name(),

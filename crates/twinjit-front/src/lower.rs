@@ -1208,7 +1208,13 @@ impl Lower<'_> {
                 let b = if vals.is_empty() { Builtin::DictNew } else { Builtin::DictLiteral };
                 self.emit(InstKind::Builtin(b, vals), span)
             }
-            Expr::Set(_) => self.fail(unsupported(span, "sets are", "")),
+            Expr::Set(st) => {
+                if st.elts.iter().any(|e| matches!(e, Expr::Starred(_))) {
+                    return self.fail(unsupported(span, "`*` in a set literal is", "add the elements"));
+                }
+                let vals: Vec<Value> = st.elts.iter().map(|e| self.expr(e)).collect();
+                self.emit(InstKind::Builtin(Builtin::SetLiteral, vals), span)
+            }
             // A string constant: its value is its type (`Type::Str`), so comparisons, `len`, `+`
             // and `in` of strings are decided when the function is typed.
             Expr::StringLiteral(s) => self.konst(Const::Str(twinjit_ir::intern(s.value.to_str())), span),
@@ -1227,7 +1233,7 @@ impl Lower<'_> {
             // A generator expression (`sum(x * x for x in a)`) as the list it yields.
             Expr::Generator(g) => self.list_comp(&g.elt, &g.generators, span),
             Expr::DictComp(c) => self.dict_comp(&c.key, &c.value, &c.generators, span),
-            Expr::SetComp(_) => self.fail(unsupported(span, "set comprehensions are", "build a list, or fill an array")),
+            Expr::SetComp(c) => self.set_comp(&c.elt, &c.generators, span),
             Expr::Yield(_) | Expr::YieldFrom(_) => self.fail(unsupported(span, "generators (`yield`) are", "")),
             Expr::Await(_) => self.fail(unsupported(span, "`await` is", "")),
             Expr::Named(_) => {
@@ -1833,6 +1839,15 @@ impl Lower<'_> {
             let id = n.id.as_str();
             if (id == "list" || id == "sorted") && !self.locals.contains(id) && !self.env.contains_key(id) {
                 return self.list_call(id, c, span);
+            }
+            // `set(iterable)`
+            if id == "set"
+                && !self.locals.contains(id)
+                && !self.env.contains_key(id)
+                && c.arguments.args.len() == 1
+                && c.arguments.keywords.is_empty()
+            {
+                return self.set_of(&c.arguments.args[0], span);
             }
             // `dict(pairs)`, as `dict(zip(keys, values))`.
             if id == "dict"

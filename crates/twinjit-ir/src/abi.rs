@@ -304,6 +304,7 @@ fn push_parts(t: &Type, out: &mut Vec<Part>) {
         }
         Type::List(_) => out.push(Part::List),
         Type::Dict(k, v) => crate::types::dict_lists(k, v).iter().for_each(|t| push_parts(t, out)),
+        Type::Set(k) => crate::types::dict_lists(k, &Type::BOOL).iter().for_each(|t| push_parts(t, out)),
     }
 }
 

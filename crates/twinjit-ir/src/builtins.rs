@@ -320,8 +320,23 @@ pub enum DictOp {
     Setdefault,
     /// `d.update(other)`
     Update,
-    /// What a `for` loop iterates: a dict's keys (a snapshot list); anything else itself.
+    /// What a `for` loop iterates: a dict's keys or a set's elements (a snapshot list);
+    /// anything else itself.
     IterSource,
+    /// `set()`: an empty set, typed by what it receives.
+    SetNew,
+    /// `{a, b, ...}`
+    SetLiteral,
+    /// `s.add(x)`
+    SetAdd,
+    /// `s.discard(x)`
+    SetDiscard,
+    /// `a | b`, `a.union(b)`
+    SetUnion,
+    /// `a & b`, `a.intersection(b)`
+    SetIntersection,
+    /// `a - b`, `a.difference(b)`
+    SetDifference,
 }
 
 /// An array constructor.
@@ -1994,6 +2009,20 @@ builtins! {
     DictSetdefault = "dict.setdefault" [".setdefault()"] (3, 3) Dict(DictOp::Setdefault), Rw;
     /// `d.update(other)`
     DictUpdate = "dict.update" [".update()"] (2, 2) Dict(DictOp::Update), Rw;
+    /// `set()`
+    SetNew = "set.new" ["set"] (0, 0) Dict(DictOp::SetNew), Rw;
+    /// `{a, b, ...}`
+    SetLiteral = "set.literal" [] (1, 128) Dict(DictOp::SetLiteral), Rw;
+    /// `s.add(x)`
+    SetAdd = "set.add" [".add()"] (2, 2) Dict(DictOp::SetAdd), Rw;
+    /// `s.discard(x)`
+    SetDiscard = "set.discard" [".discard()"] (2, 2) Dict(DictOp::SetDiscard), Rw;
+    /// `a.union(b)`
+    SetUnion = "set.union" [".union()"] (2, 2) Dict(DictOp::SetUnion), Rw;
+    /// `a.intersection(b)`
+    SetIntersection = "set.intersection" [".intersection()"] (2, 2) Dict(DictOp::SetIntersection), Rw;
+    /// `a.difference(b)`
+    SetDifference = "set.difference" [".difference()"] (2, 2) Dict(DictOp::SetDifference), Rw;
     /// The sequence a `for` loop iterates (a dict's keys)
     IterSource = "iter_source" [] (1, 1) Dict(DictOp::IterSource), Rw;
     /// `x OP= y`: what `x` is rebound to, given `x` and `x OP y` (see [`Typing::InPlace`]).

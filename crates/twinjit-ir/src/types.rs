@@ -283,6 +283,9 @@ pub enum Type {
     /// the number of live entries), so no backend knows dicts. The key and value types are
     /// `Unknown` only while inference has not seen what an empty dict `{}` receives.
     Dict(Box<Type>, Box<Type>),
+    /// A set (Numba's reflected set in nopython code): a dict of its elements to `bool`
+    /// (the same four lists), iterated in its table's order.
+    Set(Box<Type>),
     /// `Optional(T)` (Numba's `OptionalType`): a scalar that is `None` on some paths, as a
     /// variable assigned `None` on one path and a number on another, or a function that
     /// returns either. Its value is the pair (is-present flag, value), laid out and indexed
@@ -343,7 +346,7 @@ impl Type {
     /// with one inside): the values the refcount pass counts references of.
     pub fn holds_array(&self) -> bool {
         match self {
-            Type::Array(_) | Type::List(_) | Type::Dict(..) => true,
+            Type::Array(_) | Type::List(_) | Type::Dict(..) | Type::Set(_) => true,
             Type::Tuple(ts) => ts.iter().any(Type::holds_array),
             _ => false,
         }
@@ -357,6 +360,7 @@ impl Type {
             Type::Scalar(s) if s.is_complex() => Some(vec![Type::Scalar(s.component()); 2]),
             Type::Optional(t) => Some(vec![Type::BOOL, (**t).clone()]),
             Type::Dict(k, v) => Some(dict_lists(k, v)),
+            Type::Set(k) => Some(dict_lists(k, &Type::BOOL)),
             _ => None,
         }
     }
@@ -392,6 +396,7 @@ impl Type {
             Type::Tuple(ts) => ts.iter().all(Type::is_known),
             Type::List(e) | Type::Optional(e) => e.is_known(),
             Type::Dict(k, v) => k.is_known() && v.is_known(),
+            Type::Set(k) => k.is_known(),
             _ => true,
         }
     }
@@ -414,6 +419,7 @@ impl Type {
             }
             Type::List(e) => format!("l{}", e.mangle()),
             Type::Dict(k, v) => format!("d{}{}", k.mangle(), v.mangle()),
+            Type::Set(k) => format!("q{}", k.mangle()),
             Type::Optional(e) => format!("o{}", e.mangle()),
             Type::Function(name) => format!("f{}{name}", name.len()),
             Type::Str(text) => {
@@ -457,6 +463,7 @@ impl Type {
             }
             Type::List(e) => format!("list({})", e.numba_name()),
             Type::Dict(k, v) => format!("DictType[{},{}]", k.numba_name(), v.numba_name()),
+            Type::Set(k) => format!("set({})", k.numba_name()),
             Type::Optional(e) => format!("OptionalType({})", e.numba_name()),
             other => other.to_string(),
         }
@@ -504,6 +511,7 @@ impl fmt::Display for Type {
             Type::Tuple(ts) => crate::print::python_tuple(f, ts),
             Type::List(e) => write!(f, "list({e})"),
             Type::Dict(k, v) => write!(f, "dict({k}, {v})"),
+            Type::Set(k) => write!(f, "set({k})"),
             Type::Optional(e) => write!(f, "optional({e})"),
             Type::Function(name) => write!(f, "function({name})"),
             Type::Str(text) => {

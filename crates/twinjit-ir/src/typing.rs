@@ -83,6 +83,9 @@ pub fn unify(a: &Type, b: &Type) -> Option<Type> {
         {
             Some(Type::Dict(Box::new(unify(k1, k2)?), Box::new(unify(v1, v2)?)))
         }
+        (Type::Set(x), Type::Set(y)) if **x == Type::Unknown || **y == Type::Unknown => {
+            Some(Type::Set(Box::new(unify(x, y)?)))
+        }
         // A list is a reference: two lists join only when their elements have one type (an
         // empty list, element `Unknown`, takes the other's), as in Numba.
         (Type::List(x), Type::List(y)) if **x == Type::Unknown || **y == Type::Unknown => {
@@ -744,7 +747,7 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             }
             Type::Scalar(acc)
         }
-        Typing::ArrayLen if matches!(ty(0), Type::Tuple(_) | Type::List(_) | Type::Dict(..)) => Type::I64,
+        Typing::ArrayLen if matches!(ty(0), Type::Tuple(_) | Type::List(_) | Type::Dict(..) | Type::Set(_)) => Type::I64,
         Typing::ArrayLen | Typing::ArraySize | Typing::ArrayNdim => {
             array_of(&ty(0), b.name())?;
             Type::I64
@@ -804,8 +807,8 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             Type::BOOL
         }
         Typing::List(op) => list_op(b, op, args)?,
-        Typing::Contains if matches!(ty(0), Type::Dict(..)) => {
-            let Type::Dict(k, _) = ty(0) else { unreachable!("matched") };
+        Typing::Contains if matches!(ty(0), Type::Dict(..) | Type::Set(_)) => {
+            let (Type::Dict(k, _) | Type::Set(k)) = ty(0) else { unreachable!("matched") };
             dict_key(&k, &ty(1))?;
             Type::BOOL
         }
@@ -1379,7 +1382,7 @@ fn alloc(b: Builtin, a: Alloc, args: &[Type]) -> Result<Type, TypeError> {
             Type::Array(ArrayType { dtype: at.dtype, ndim: at.ndim, layout })
         }
         Alloc::Copy if matches!(ty(0), Type::List(_)) => ty(0),
-        Alloc::Copy if matches!(args[0], Type::Dict(..)) => args[0].clone(),
+        Alloc::Copy if matches!(args[0], Type::Dict(..) | Type::Set(_)) => args[0].clone(),
         Alloc::Copy => c_array(array(0)?.dtype, array(0)?.ndim),
         Alloc::Array => match ty(0) {
             Type::Array(at) => c_array(dtype_arg(&ty(1), at.dtype)?, at.ndim),
@@ -1487,11 +1490,21 @@ fn dict_op(op: DictOp, args: &[Type]) -> Result<Type, TypeError> {
     }
     if op == DictOp::IterSource {
         return Ok(match &args[0] {
-            Type::Dict(k, _) => Type::List(k.clone()),
+            Type::Dict(k, _) | Type::Set(k) => Type::List(k.clone()),
             t => t.clone(),
         });
     }
+    if let Some(t) = set_op(op, args)? {
+        return Ok(t);
+    }
     let Type::Dict(k, v) = &args[0] else {
+        if matches!(args[0], Type::Set(_)) && op == DictOp::Update {
+            let Type::Set(k) = &args[0] else { unreachable!("matched") };
+            let e = iter_elem(&args[1])
+                .ok_or_else(|| TypeError::new(format!("set.update() takes an iterable, found {}", args[1]), "here"))?;
+            dict_key(k, &e)?;
+            return Ok(Type::None);
+        }
         return Err(TypeError::new(
             format!("`.{}()` is a dict method, but this is {}", dict_method_name(op), args[0]),
             "here",
@@ -1521,7 +1534,44 @@ fn dict_op(op: DictOp, args: &[Type]) -> Result<Type, TypeError> {
             t => return Err(TypeError::new(format!("dict.update() takes a dict, found {t}"), "here")),
         },
         DictOp::New | DictOp::Literal | DictOp::IterSource => unreachable!("handled above"),
+        _ => unreachable!("set operations are typed by set_op"),
     })
+}
+
+/// The types of the set [`DictOp`]s (`None` for the dict ones).
+fn set_op(op: DictOp, args: &[Type]) -> Result<Option<Type>, TypeError> {
+    Ok(Some(match op {
+        DictOp::SetNew => Type::Set(Box::new(Type::Unknown)),
+        DictOp::SetLiteral => {
+            let mut e = Type::Unknown;
+            for t in args {
+                e = unify(&e, t).ok_or_else(|| {
+                    TypeError::new(format!("a set's elements must have one type, found {e} and {t}"), "in this set")
+                        .with_hint("Numba's sets are homogeneous")
+                })?;
+            }
+            check_dict_key_type(&e)?;
+            Type::Set(Box::new(e))
+        }
+        DictOp::SetAdd | DictOp::SetDiscard => {
+            let Type::Set(k) = &args[0] else {
+                return Err(TypeError::new(
+                    format!("`.add()`/`.discard()` are set methods, but this is {}", args[0]),
+                    "here",
+                ));
+            };
+            dict_key(k, &args[1])?;
+            check_dict_key_type(&args[1])?;
+            Type::None
+        }
+        DictOp::SetUnion | DictOp::SetIntersection | DictOp::SetDifference => match (&args[0], &args[1]) {
+            (Type::Set(a), Type::Set(b)) => Type::Set(Box::new(
+                unify(a, b).ok_or_else(|| TypeError::new(format!("sets of {a} and {b} do not combine"), "here"))?,
+            )),
+            (a, b) => return Err(TypeError::new(format!("set operations take two sets, found {a} and {b}"), "here")),
+        },
+        _ => return Ok(None),
+    }))
 }
 
 /// The method a [`DictOp`] is, for errors.
@@ -1534,6 +1584,7 @@ fn dict_method_name(op: DictOp) -> &'static str {
         DictOp::Setdefault => "setdefault",
         DictOp::Update => "update",
         DictOp::New | DictOp::Literal | DictOp::IterSource => "dict",
+        _ => "set method",
     }
 }
 
@@ -1594,6 +1645,21 @@ fn list_op(b: Builtin, op: ListOp, args: &[Type]) -> Result<Type, TypeError> {
                 dict_key(k, &args[1])?;
                 Ok(Type::None)
             }
+            _ => Err(TypeError::new(
+                format!("`.{}()` is a list method, but this is {}", b.name().trim_start_matches("list."), args[0]),
+                "here",
+            )),
+        };
+    }
+    if let Type::Set(k) = &args[0] {
+        return match op {
+            ListOp::Pop if args.len() == 2 && args[1] == Type::None => Ok((**k).clone()),
+            ListOp::Pop => Err(TypeError::new("set.pop() takes no argument", "here")),
+            ListOp::Remove => {
+                dict_key(k, &args[1])?;
+                Ok(Type::None)
+            }
+            ListOp::Clear => Ok(Type::None),
             _ => Err(TypeError::new(
                 format!("`.{}()` is a list method, but this is {}", b.name().trim_start_matches("list."), args[0]),
                 "here",

@@ -248,6 +248,26 @@ impl Lower<'_> {
         l
     }
 
+    /// A new set of the elements of `iter` (`set(x)`).
+    pub(super) fn set_of(&mut self, iter: &Expr, span: Span) -> Value {
+        let s = self.emit(InstKind::Builtin(Builtin::SetNew, vec![]), span);
+        self.iter_loop(iter, None, &[], span, &mut |lw, v| {
+            let v = v.expect("no target: the element");
+            lw.emit(InstKind::Builtin(Builtin::SetAdd, vec![s, v]), span);
+        });
+        s
+    }
+
+    /// `{x for t in it if c ...}`: an empty set, then nested loops that add.
+    pub(super) fn set_comp(&mut self, elt: &Expr, generators: &[ast::Comprehension], span: Span) -> Value {
+        let s = self.emit(InstKind::Builtin(Builtin::SetNew, vec![]), span);
+        self.comp_generators(generators, span, &mut |lw| {
+            let v = lw.expr(elt);
+            lw.emit(InstKind::Builtin(Builtin::SetAdd, vec![s, v]), span);
+        });
+        s
+    }
+
     /// A new dict of the (key, value) pairs of `iter` (`dict(zip(keys, values))`).
     pub(super) fn dict_of(&mut self, iter: &Expr, span: Span) -> Value {
         let d = self.emit(InstKind::Builtin(Builtin::DictNew, vec![]), span);

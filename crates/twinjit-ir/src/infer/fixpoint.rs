@@ -282,6 +282,7 @@ impl<'m> Inferencer<'m> {
                     let data = &f.insts[inst.index()];
                     changed |= refine_empty_lists(f, data, &incoming, &mut types);
                     changed |= refine_empty_dicts(f, data, &incoming, &mut types);
+                    changed |= refine_empty_sets(f, data, &incoming, &mut types);
                     let Some(r) = data.result else { continue };
                     let t = self.result_type(i, f, data, &types).unwrap_or(Type::Unknown);
                     if t != types[r.index()] && typing::unify(&types[r.index()], &t).as_ref() == Some(&t) {
@@ -501,7 +502,10 @@ impl<'m> Inferencer<'m> {
             }
             // Python's truth of a list, a tuple, None or a string (`if not items:`, `bool(items)`).
             InstKind::Unary(UnaryOp::Not, a) | InstKind::Cast(Scalar::Bool, a)
-                if matches!(ty(a), Type::List(_) | Type::Dict(..) | Type::Tuple(_) | Type::None | Type::Str(_)) =>
+                if matches!(
+                    ty(a),
+                    Type::List(_) | Type::Dict(..) | Type::Set(_) | Type::Tuple(_) | Type::None | Type::Str(_)
+                ) =>
             {
                 Type::BOOL
             }
@@ -514,6 +518,17 @@ impl<'m> Inferencer<'m> {
                 let (Type::Tuple(mut x), Type::Tuple(y)) = (ty(a), ty(b)) else { unreachable!("matched") };
                 x.extend(y);
                 Type::Tuple(x)
+            }
+            // Set union, intersection and difference.
+            InstKind::Binary(op @ (BinaryOp::BitOr | BinaryOp::BitAnd | BinaryOp::Sub), a, b)
+                if matches!((ty(a), ty(b)), (Type::Set(_), Type::Set(_))) =>
+            {
+                let which = match op {
+                    BinaryOp::BitOr => Builtin::SetUnion,
+                    BinaryOp::BitAnd => Builtin::SetIntersection,
+                    _ => Builtin::SetDifference,
+                };
+                typing::builtin(which, &[ty(a), ty(b)]).map_err(|e| e.at(span))?
             }
             // List concatenation and repetition (`a + b`, `l * n`, `n * l`).
             InstKind::Binary(BinaryOp::Add, a, b) if matches!((ty(a), ty(b)), (Type::List(_), Type::List(_))) => {
@@ -854,6 +869,53 @@ fn refine_empty_lists(f: &Function, data: &InstData, incoming: &[Incoming], type
             _ => e.clone(),
         };
         let new = Type::List(Box::new(new));
+        if types[r.index()] != new {
+            types[r.index()] = new;
+            changed = true;
+        }
+    }
+    changed
+}
+
+/// The refinement of an empty set `set()`: `s.add(x)` and `s.update(iterable)` give every
+/// empty set that can flow into them the element type. Returns whether a type changed.
+fn refine_empty_sets(f: &Function, data: &InstData, incoming: &[Incoming], types: &mut [Type]) -> bool {
+    let (s, e) = match &data.kind {
+        InstKind::Builtin(Builtin::SetAdd, a) => (a[0], types[a[1].index()].clone()),
+        InstKind::Builtin(Builtin::DictUpdate, a) if matches!(types[a[0].index()], Type::Set(_)) => {
+            (a[0], typing::iter_elem(&types[a[1].index()]).unwrap_or(Type::Unknown))
+        }
+        _ => return false,
+    };
+    if !e.is_known() || !matches!(types[s.index()], Type::Set(_) | Type::Unknown) {
+        return false;
+    }
+    let mut roots = Vec::new();
+    let mut seen = Vec::new();
+    let mut stack = vec![s];
+    while let Some(x) = stack.pop() {
+        if seen.contains(&x) {
+            continue;
+        }
+        seen.push(x);
+        match f.values[x.index()].def {
+            ValueDef::Inst(i) if matches!(f.insts[i.index()].kind, InstKind::Builtin(Builtin::SetNew, _)) => {
+                roots.push(x)
+            }
+            ValueDef::Param(b, p) if b != Function::ENTRY => {
+                stack.extend(incoming[b.index()].get(p as usize).into_iter().flatten().map(|&(_, _, a)| a))
+            }
+            _ => {}
+        }
+    }
+    let mut changed = false;
+    for r in roots {
+        let new = match &types[r.index()] {
+            Type::Set(old) if old.is_known() => {
+                Type::Set(Box::new(typing::unify(old, &e).unwrap_or_else(|| (**old).clone())))
+            }
+            _ => Type::Set(Box::new(e.clone())),
+        };
         if types[r.index()] != new {
             types[r.index()] = new;
             changed = true;

@@ -449,7 +449,7 @@ impl Rewriter<'_> {
                 let zero = self.int(b, 0, span);
                 Ok(self.emit_compare(b, span, CmpOp::Ne, n, zero))
             }
-            Type::Dict(..) => {
+            Type::Dict(..) | Type::Set(_) => {
                 let n = self.dict_len(b, v, span);
                 let zero = self.int(b, 0, span);
                 Ok(self.emit_compare(b, span, CmpOp::Ne, n, zero))
@@ -736,6 +736,15 @@ impl Rewriter<'_> {
             InstKind::Compare(op, a, c) if matches!(self.ty(self.val(*a)), Type::Tuple(_)) => {
                 let (x, y) = (self.val(*a), self.val(*c));
                 Some(self.compare_tuples(b, *op, x, y, span)?)
+            }
+            InstKind::Binary(op, a, c) if matches!(result_ty, Some(Type::Set(_))) => {
+                let (x, y) = (self.val(*a), self.val(*c));
+                let which = match op {
+                    BinaryOp::BitOr => crate::builtins::DictOp::SetUnion,
+                    BinaryOp::BitAnd => crate::builtins::DictOp::SetIntersection,
+                    _ => crate::builtins::DictOp::SetDifference,
+                };
+                Some(self.dict_op(b, which, &[x, y], result_ty.clone().expect("typed"), span)?)
             }
             InstKind::Binary(op, a, c) if matches!(result_ty, Some(Type::List(_))) => {
                 let (x, y) = (self.val(*a), self.val(*c));
@@ -1142,12 +1151,12 @@ impl Rewriter<'_> {
         {
             nargs.pop();
         }
-        if matches!(a0.map(|a| self.ty(a)), Some(Type::Dict(..)))
+        if matches!(a0.map(|a| self.ty(a)), Some(Type::Dict(..) | Type::Set(_)))
             && matches!(
                 bi.info().typing,
                 Typing::ArrayLen
                     | Typing::Contains
-                    | Typing::List(ListOp::Pop | ListOp::Del | ListOp::Clear)
+                    | Typing::List(ListOp::Pop | ListOp::Del | ListOp::Clear | ListOp::Remove)
                     | Typing::Alloc(crate::builtins::Alloc::Copy)
             )
         {

@@ -28,23 +28,33 @@ struct Parts {
 
 impl<'r> Rewriter<'r> {
     fn dict_parts(&mut self, b: Block, d: Value, span: Span) -> Parts {
-        let Type::Dict(k, v) = self.ty(d) else { unreachable!("a dict") };
+        let (k, v) = self.dict_types(d);
         let ts = crate::types::dict_lists(&k, &v);
         let mut get = |i: u32| self.push(b, InstKind::TupleGet(d, i), ts[i as usize].clone(), span);
         Parts { keys: get(0), vals: get(1), hashes: get(2), table: get(3) }
     }
 
+    /// The key and value types of a dict; of a set, its element type and `bool`.
     fn dict_types(&self, d: Value) -> (Type, Type) {
         match self.ty(d) {
             Type::Dict(k, v) => (*k, *v),
-            _ => unreachable!("a dict"),
+            Type::Set(k) => (*k, Type::BOOL),
+            _ => unreachable!("a dict or a set"),
         }
     }
 
     /// A new empty dict of type `t` (its table of `FIRST_SLOTS` empty slots).
     fn dict_new(&mut self, b: Block, t: Type, span: Span) -> Result<Value, Diagnostic> {
-        let Type::Dict(k, v) = &t else { unreachable!("a dict type") };
+        let (k, v) = match &t {
+            Type::Dict(k, v) => (&**k, &**v),
+            Type::Set(k) => (&**k, &Type::BOOL),
+            _ => unreachable!("a dict or set type"),
+        };
         if !t.is_known() {
+            if matches!(t, Type::Set(_)) {
+                return Err(err(span, "cannot infer the type of this set's elements", "empty set")
+                    .with_hint("Numba needs to see what an empty set receives: add to it in this function"));
+            }
             return Err(err(span, "cannot infer the key and value types of this dict", "empty dict").with_hint(
                 "Numba needs to see what an empty dict receives: assign an item in this function, or use Dict.empty(key_type=..., value_type=...)",
             ));
@@ -480,8 +490,43 @@ impl<'r> Rewriter<'r> {
             }
             DictOp::IterSource => match self.ty(args[0]) {
                 Type::Dict(..) => self.dict_collect(b, args[0], rt, span, &mut |_, k, _| k)?,
+                Type::Set(_) => self.set_elements(b, args[0], rt, span)?,
                 _ => args[0],
             },
+            DictOp::SetNew => self.dict_new(b, rt, span)?,
+            DictOp::SetLiteral => {
+                let s = self.dict_new(b, rt, span)?;
+                for &x in args {
+                    self.set_add(b, s, x, span)?;
+                }
+                s
+            }
+            DictOp::SetAdd => {
+                self.set_add(b, args[0], args[1], span)?;
+                self.push(b, InstKind::Const(Const::None), Type::None, span)
+            }
+            DictOp::SetDiscard => {
+                self.set_remove(b, args[0], args[1], false, span)?;
+                self.push(b, InstKind::Const(Const::None), Type::None, span)
+            }
+            DictOp::SetUnion | DictOp::SetIntersection | DictOp::SetDifference => {
+                self.set_combine(b, op, args[0], args[1], rt, span)?
+            }
+            DictOp::Update if matches!(self.ty(args[0]), Type::Set(_)) => {
+                let (s, it) = (args[0], args[1]);
+                let it = match self.ty(it) {
+                    Type::Set(e) => self.set_elements(b, it, Type::List(e), span)?,
+                    _ => it,
+                };
+                let n = self.iter_len(b, it, span);
+                let zero = self.int(b, 0, span);
+                self.fold(b, (zero, n), vec![], span, &mut |rw, i, _| {
+                    let x = rw.iter_item(b, it, i, span)?;
+                    rw.set_add(b, s, x, span)?;
+                    Ok(vec![])
+                })?;
+                self.push(b, InstKind::Const(Const::None), Type::None, span)
+            }
             DictOp::Keys => self.dict_collect(b, args[0], rt, span, &mut |_, k, _| k)?,
             DictOp::Values => self.dict_collect(b, args[0], rt, span, &mut |_, _, x| x)?,
             DictOp::Items => {
@@ -544,6 +589,118 @@ impl<'r> Rewriter<'r> {
         })
     }
 
+    /// `s.add(x)`
+    fn set_add(&mut self, b: Block, s: Value, x: Value, span: Span) -> Result<(), Diagnostic> {
+        let yes = self.push(b, InstKind::Const(Const::Bool(true)), Type::BOOL, span);
+        self.dict_set(b, s, x, yes, span)
+    }
+
+    /// `s.remove(x)` (`KeyError` when missing, if `strict`) / `s.discard(x)`.
+    fn set_remove(&mut self, b: Block, s: Value, x: Value, strict: bool, span: Span) -> Result<(), Diagnostic> {
+        let key = self.as_key(b, s, x, span)?;
+        let p = self.dict_parts(b, s, span);
+        let (e, _) = self.dict_find(b, p, key, span)?;
+        let zero = self.int(b, 0, span);
+        let found = self.emit_compare(b, span, CmpOp::Ge, e, zero);
+        if strict {
+            let missing = self.push(b, InstKind::Unary(UnaryOp::Not, found), Type::BOOL, span);
+            self.raise_if(b, missing, "KeyError", "", span);
+            self.dict_delete(b, p, e, span);
+        } else {
+            self.if_values(b, found, vec![], span, &mut |rw, _| {
+                rw.dict_delete(b, p, e, span);
+                Ok(vec![])
+            })?;
+        }
+        Ok(())
+    }
+
+    /// A set's elements as a new list, in the order of its table's slots (as Python's and
+    /// Numba's sets iterate: small non-negative integers come out ascending).
+    fn set_elements(&mut self, b: Block, s: Value, rt: Type, span: Span) -> Result<Value, Diagnostic> {
+        let n = self.dict_len(b, s, span);
+        let p = self.dict_parts(b, s, span);
+        let out = self.push(b, InstKind::NewList(n), rt, span);
+        let slots = self.push(b, InstKind::ListLen(p.table), Type::I64, span);
+        let one = self.int(b, 1, span);
+        let zero = self.int(b, 0, span);
+        let kt = self.elem_type(p.keys);
+        self.fold(b, (one, slots), vec![zero], span, &mut |rw, i, v| {
+            let t = rw.push(b, InstKind::ListGet(p.table, i), Type::I64, span);
+            let zero = rw.int(b, 0, span);
+            let used = rw.emit_compare(b, span, CmpOp::Gt, t, zero);
+            rw.if_values(b, used, vec![v[0]], span, &mut |rw, v| {
+                let one = rw.int(b, 1, span);
+                let e = rw.emit_binary(b, span, BinaryOp::Sub, t, one);
+                let h = rw.push(b, InstKind::ListGet(p.hashes, e), Type::I64, span);
+                let zero = rw.int(b, 0, span);
+                let live = rw.emit_compare(b, span, CmpOp::Ge, h, zero);
+                rw.if_values(b, live, vec![v[0]], span, &mut |rw, v| {
+                    let k = rw.push(b, InstKind::ListGet(p.keys, e), kt.clone(), span);
+                    rw.push_void(b, InstKind::ListSet(out, v[0], k), span);
+                    let one = rw.int(b, 1, span);
+                    Ok(vec![rw.emit_binary(b, span, BinaryOp::Add, v[0], one)])
+                })
+            })
+        })?;
+        Ok(out)
+    }
+
+    /// `a | b`, `a & b`, `a - b` (and the methods): a new set.
+    fn set_combine(
+        &mut self,
+        b: Block,
+        op: DictOp,
+        x: Value,
+        y: Value,
+        rt: Type,
+        span: Span,
+    ) -> Result<Value, Diagnostic> {
+        let out = self.dict_new(b, rt.clone(), span)?;
+        let et = match &rt {
+            Type::Set(e) => Type::List(e.clone()),
+            _ => unreachable!("a set"),
+        };
+        let xs = self.set_elements(b, x, et.clone(), span)?;
+        let n = self.push(b, InstKind::ListLen(xs), Type::I64, span);
+        let zero = self.int(b, 0, span);
+        let e = et.list_elem().cloned().expect("a list");
+        self.fold(b, (zero, n), vec![], span, &mut |rw, i, _| {
+            let k = rw.push(b, InstKind::ListGet(xs, i), e.clone(), span);
+            if op == DictOp::SetUnion {
+                rw.set_add(b, out, k, span)?;
+                return Ok(vec![]);
+            }
+            let key = rw.as_key(b, y, k, span)?;
+            let q = rw.dict_parts(b, y, span);
+            let (f, _) = rw.dict_find(b, q, key, span)?;
+            let zero = rw.int(b, 0, span);
+            let cmp = if op == DictOp::SetIntersection { CmpOp::Ge } else { CmpOp::Lt };
+            let keep = rw.emit_compare(b, span, cmp, f, zero);
+            rw.if_values(b, keep, vec![], span, &mut |rw, _| {
+                rw.set_add(b, out, k, span)?;
+                Ok(vec![])
+            })?;
+            Ok(vec![])
+        })?;
+        if op == DictOp::SetUnion {
+            self.dict_op(b, DictOp::Update, &[out, y], Type::None, span)?;
+        }
+        Ok(out)
+    }
+
+    /// `s.pop()`: an element (the first in the table's order); `KeyError` when empty.
+    fn set_pop(&mut self, b: Block, s: Value, rt: Type, span: Span) -> Result<Value, Diagnostic> {
+        let n = self.dict_len(b, s, span);
+        let zero = self.int(b, 0, span);
+        let empty = self.emit_compare(b, span, CmpOp::Eq, n, zero);
+        self.raise_if(b, empty, "KeyError", "pop from an empty set", span);
+        let all = self.set_elements(b, s, Type::List(Box::new(rt.clone())), span)?;
+        let x = self.push(b, InstKind::ListGet(all, zero), rt, span);
+        self.set_remove(b, s, x, true, span)?;
+        Ok(x)
+    }
+
     /// The list and array builtins of a dict receiver: `len(d)`, `k in d`, `d.pop(k[,
     /// default])`, `d.clear()`, `del d[k]`, `d.copy()`.
     pub(super) fn dict_builtin(
@@ -555,6 +712,16 @@ impl<'r> Rewriter<'r> {
         span: Span,
     ) -> Result<Value, Diagnostic> {
         let d = args[0];
+        if matches!(self.ty(d), Type::Set(_)) {
+            match bi.info().typing {
+                Typing::List(ListOp::Pop) => return self.set_pop(b, d, rt, span),
+                Typing::List(ListOp::Remove) => {
+                    self.set_remove(b, d, args[1], true, span)?;
+                    return Ok(self.push(b, InstKind::Const(Const::None), Type::None, span));
+                }
+                _ => {}
+            }
+        }
         Ok(match bi.info().typing {
             Typing::ArrayLen => self.dict_len(b, d, span),
             Typing::Contains => {

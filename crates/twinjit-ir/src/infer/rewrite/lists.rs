@@ -303,7 +303,7 @@ impl<'r> Rewriter<'r> {
     }
 
     /// The element `k` of an iterable that `list.extend` takes (a list, a 1-D array, a tuple).
-    fn iter_item(&mut self, b: Block, it: Value, k: Value, span: Span) -> Result<Value, Diagnostic> {
+    pub(super) fn iter_item(&mut self, b: Block, it: Value, k: Value, span: Span) -> Result<Value, Diagnostic> {
         Ok(match self.ty(it) {
             Type::List(_) => self.lget(b, it, k, span),
             Type::Array(at) => self.push(b, InstKind::GetItem(it, vec![k]), Type::Scalar(at.dtype), span),
@@ -312,7 +312,7 @@ impl<'r> Rewriter<'r> {
         })
     }
 
-    fn iter_len(&mut self, b: Block, it: Value, span: Span) -> Value {
+    pub(super) fn iter_len(&mut self, b: Block, it: Value, span: Span) -> Value {
         match self.ty(it) {
             Type::List(_) => self.llen(b, it, span),
             Type::Array(_) => self.push(b, InstKind::Dim(it, 0), Type::I64, span),
