@@ -59,3 +59,19 @@ def demo_tuples():
     print(a.shape, (1, 2.5), (3,))
     print((True, None), ("it's", 1), ((1, 2), -0.5))
     print("shape:", a[0].shape, (np.float32(0.1), np.int8(-3)))
+
+
+@njit
+def demo_containers():
+    # Lists, dicts and sets print as Python writes them (each element's repr).
+    d = {1: 2.5, 3: 4.0}
+    print(d)
+    e = {1: 2.5}
+    del e[1]
+    print(e)
+    s = {3, 1}
+    print(s)
+    t = {1}
+    t.discard(1)
+    print(t)
+    print([1.5, 2.0], [(1, 2)], "x", {(1, 2): (1.0, True)})

@@ -859,6 +859,8 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
                 match t {
                     Type::Scalar(_) | Type::None | Type::Str(_) => true,
                     Type::Tuple(ts) => ts.iter().all(printable),
+                    Type::List(e) | Type::Set(e) => printable(e),
+                    Type::Dict(k, v) => printable(k) && printable(v),
                     _ => false,
                 }
             }

@@ -260,7 +260,7 @@ impl Rewriter<'_> {
     /// as `print_*` pieces; the last piece's value. Integers print through int64 or uint64,
     /// floats through float64 (Numba prints a float32 as the double it converts to); a
     /// string's text and None are known, written as constants are.
-    fn print_value(&mut self, b: Block, x: Value, repr: bool, span: Span) -> Result<Value, Diagnostic> {
+    pub(super) fn print_value(&mut self, b: Block, x: Value, repr: bool, span: Span) -> Result<Value, Diagnostic> {
         let rt = Type::I64;
         let (h, t) = match self.ty(x) {
             Type::Tuple(ts) => {
@@ -274,6 +274,7 @@ impl Rewriter<'_> {
                 }
                 return Ok(self.print_text(b, if ts.len() == 1 { ",)" } else { ")" }, span));
             }
+            Type::List(_) | Type::Dict(..) | Type::Set(_) => return self.print_container(b, x, span),
             Type::Str(text) if repr => return Ok(self.print_text(b, &crate::builtins::str_repr(&text), span)),
             Type::Str(text) => return Ok(self.print_text(b, &text, span)),
             Type::None => return Ok(self.print_text(b, "None", span)),
@@ -294,7 +295,7 @@ impl Rewriter<'_> {
     }
 
     /// `text` written by `print_bytes` pieces; the last piece's value.
-    fn print_text(&mut self, b: Block, text: &str, span: Span) -> Value {
+    pub(super) fn print_text(&mut self, b: Block, text: &str, span: Span) -> Value {
         let mut last = self.int(b, 0, span);
         for (bits, n) in crate::builtins::print_chunks(text) {
             let (bits, n) = (self.int(b, bits, span), self.int(b, n, span));

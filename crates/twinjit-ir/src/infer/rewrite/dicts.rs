@@ -701,6 +701,79 @@ impl<'r> Rewriter<'r> {
         Ok(x)
     }
 
+    /// `print` of a list (`[1, 2]`), a dict (`{1: 2.5}`) or a set (`{1, 3}`, `set()`), as
+    /// Numba prints them: each element's `repr`.
+    pub(super) fn print_container(&mut self, b: Block, x: Value, span: Span) -> Result<Value, Diagnostic> {
+        let (list, pairs, open, close) = match self.ty(x) {
+            Type::List(_) => (x, None, "[", "]"),
+            Type::Set(e) => {
+                let n = self.dict_len(b, x, span);
+                let zero = self.int(b, 0, span);
+                let empty = self.emit_compare(b, span, CmpOp::Eq, n, zero);
+                let els = self.set_elements(b, x, Type::List(e), span)?;
+                self.if_else_values(
+                    b,
+                    empty,
+                    vec![],
+                    span,
+                    &mut |rw, _| {
+                        rw.print_text(b, "set()", span);
+                        Ok(vec![])
+                    },
+                    &mut |rw, _| {
+                        rw.print_sequence(b, els, None, "{", "}", span)?;
+                        Ok(vec![])
+                    },
+                )?;
+                return Ok(self.int(b, 0, span));
+            }
+            Type::Dict(k, v) => {
+                let keys = self.dict_collect(b, x, Type::List(k), span, &mut |_, k, _| k)?;
+                let vals = self.dict_collect(b, x, Type::List(v), span, &mut |_, _, v| v)?;
+                (keys, Some(vals), "{", "}")
+            }
+            _ => unreachable!("a container"),
+        };
+        self.print_sequence(b, list, pairs, open, close, span)?;
+        Ok(self.int(b, 0, span))
+    }
+
+    /// `open`, the list's elements' reprs (with `vals`, `key: value` pairs) between `, `, and
+    /// `close`.
+    fn print_sequence(
+        &mut self,
+        b: Block,
+        list: Value,
+        vals: Option<Value>,
+        open: &str,
+        close: &str,
+        span: Span,
+    ) -> Result<(), Diagnostic> {
+        self.print_text(b, open, span);
+        let n = self.push(b, InstKind::ListLen(list), Type::I64, span);
+        let zero = self.int(b, 0, span);
+        let et = self.elem_type(list);
+        let vt = vals.map(|v| self.elem_type(v));
+        self.fold(b, (zero, n), vec![], span, &mut |rw, i, _| {
+            let zero = rw.int(b, 0, span);
+            let later = rw.emit_compare(b, span, CmpOp::Gt, i, zero);
+            rw.if_values(b, later, vec![], span, &mut |rw, _| {
+                rw.print_text(b, ", ", span);
+                Ok(vec![])
+            })?;
+            let e = rw.push(b, InstKind::ListGet(list, i), et.clone(), span);
+            rw.print_value(b, e, true, span)?;
+            if let (Some(vl), Some(vt)) = (vals, vt.clone()) {
+                rw.print_text(b, ": ", span);
+                let v = rw.push(b, InstKind::ListGet(vl, i), vt, span);
+                rw.print_value(b, v, true, span)?;
+            }
+            Ok(vec![])
+        })?;
+        self.print_text(b, close, span);
+        Ok(())
+    }
+
     /// The list and array builtins of a dict receiver: `len(d)`, `k in d`, `d.pop(k[,
     /// default])`, `d.clear()`, `del d[k]`, `d.copy()`.
     pub(super) fn dict_builtin(
