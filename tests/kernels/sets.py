@@ -69,7 +69,7 @@ def remove_missing(k):
     return len(s)
 
 
-# check: remove_missing(3) raises KeyError
+# check: remove_missing(3) raises KeyError: 'set.remove(): key not in set'
 
 
 @njit
@@ -138,3 +138,28 @@ def small_ints_order():
 
 
 # check: small_ints_order() -> [1, 3, 4, 5]
+
+
+@njit
+def updates_and_relations(n):
+    a = set()
+    b = set()
+    for i in range(n):
+        a.add(i)
+        b.add(i * 2)
+    x = a ^ b
+    y = a.symmetric_difference(b)
+    c = a.copy()
+    c.difference_update(b)
+    d = a.copy()
+    d.intersection_update(b)
+    e = a.copy()
+    e.symmetric_difference_update(b)
+    small = set()
+    small.add(0)
+    small.add(2)
+    return (sorted(x), len(y), sorted(c), sorted(d), sorted(e), small <= a, small < a, a >= small,
+            a > a, a == a.copy(), a != b, small.issubset(b), a.issuperset(small), c.isdisjoint(d))
+
+
+# check: updates_and_relations(5) -> ([1, 3, 6, 8], 4, [1, 3], [0, 2, 4], [1, 3, 6, 8], True, True, True, False, True, True, True, True, True)

@@ -337,6 +337,20 @@ pub enum DictOp {
     SetIntersection,
     /// `a - b`, `a.difference(b)`
     SetDifference,
+    /// `a ^ b`, `a.symmetric_difference(b)`
+    SetSymmetricDifference,
+    /// `a.difference_update(b)`
+    SetDifferenceUpdate,
+    /// `a.intersection_update(b)`
+    SetIntersectionUpdate,
+    /// `a.symmetric_difference_update(b)`
+    SetSymmetricDifferenceUpdate,
+    /// `a <= b`, `a.issubset(b)`
+    SetIsSubset,
+    /// `a >= b`, `a.issuperset(b)`
+    SetIsSuperset,
+    /// `a.isdisjoint(b)`
+    SetIsDisjoint,
 }
 
 /// An array constructor.
@@ -2023,6 +2037,20 @@ builtins! {
     SetIntersection = "set.intersection" [".intersection()"] (2, 2) Dict(DictOp::SetIntersection), Rw;
     /// `a.difference(b)`
     SetDifference = "set.difference" [".difference()"] (2, 2) Dict(DictOp::SetDifference), Rw;
+    /// `a.symmetric_difference(b)`
+    SetSymmetricDifference = "set.symmetric_difference" [".symmetric_difference()"] (2, 2) Dict(DictOp::SetSymmetricDifference), Rw;
+    /// `a.difference_update(b)`
+    SetDifferenceUpdate = "set.difference_update" [".difference_update()"] (2, 2) Dict(DictOp::SetDifferenceUpdate), Rw;
+    /// `a.intersection_update(b)`
+    SetIntersectionUpdate = "set.intersection_update" [".intersection_update()"] (2, 2) Dict(DictOp::SetIntersectionUpdate), Rw;
+    /// `a.symmetric_difference_update(b)`
+    SetSymmetricDifferenceUpdate = "set.symmetric_difference_update" [".symmetric_difference_update()"] (2, 2) Dict(DictOp::SetSymmetricDifferenceUpdate), Rw;
+    /// `a.issubset(b)`
+    SetIsSubset = "set.issubset" [".issubset()"] (2, 2) Dict(DictOp::SetIsSubset), Rw;
+    /// `a.issuperset(b)`
+    SetIsSuperset = "set.issuperset" [".issuperset()"] (2, 2) Dict(DictOp::SetIsSuperset), Rw;
+    /// `a.isdisjoint(b)`
+    SetIsDisjoint = "set.isdisjoint" [".isdisjoint()"] (2, 2) Dict(DictOp::SetIsDisjoint), Rw;
     /// The sequence a `for` loop iterates (a dict's keys)
     IterSource = "iter_source" [] (1, 1) Dict(DictOp::IterSource), Rw;
     /// `x OP= y`: what `x` is rebound to, given `x` and `x OP y` (see [`Typing::InPlace`]).

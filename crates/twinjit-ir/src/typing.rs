@@ -1566,10 +1566,27 @@ fn set_op(op: DictOp, args: &[Type]) -> Result<Option<Type>, TypeError> {
             check_dict_key_type(&args[1])?;
             Type::None
         }
-        DictOp::SetUnion | DictOp::SetIntersection | DictOp::SetDifference => match (&args[0], &args[1]) {
-            (Type::Set(a), Type::Set(b)) => Type::Set(Box::new(
-                unify(a, b).ok_or_else(|| TypeError::new(format!("sets of {a} and {b} do not combine"), "here"))?,
-            )),
+        DictOp::SetUnion
+        | DictOp::SetIntersection
+        | DictOp::SetDifference
+        | DictOp::SetSymmetricDifference
+        | DictOp::SetDifferenceUpdate
+        | DictOp::SetIntersectionUpdate
+        | DictOp::SetSymmetricDifferenceUpdate
+        | DictOp::SetIsSubset
+        | DictOp::SetIsSuperset
+        | DictOp::SetIsDisjoint => match (&args[0], &args[1]) {
+            (Type::Set(a), Type::Set(b)) => {
+                let e =
+                    unify(a, b).ok_or_else(|| TypeError::new(format!("sets of {a} and {b} do not combine"), "here"))?;
+                match op {
+                    DictOp::SetDifferenceUpdate
+                    | DictOp::SetIntersectionUpdate
+                    | DictOp::SetSymmetricDifferenceUpdate => Type::None,
+                    DictOp::SetIsSubset | DictOp::SetIsSuperset | DictOp::SetIsDisjoint => Type::BOOL,
+                    _ => Type::Set(Box::new(e)),
+                }
+            }
             (a, b) => return Err(TypeError::new(format!("set operations take two sets, found {a} and {b}"), "here")),
         },
         _ => return Ok(None),
@@ -1712,7 +1729,11 @@ fn list_op(b: Builtin, op: ListOp, args: &[Type]) -> Result<Type, TypeError> {
             Type::None
         }
         ListOp::Extend => {
-            let e = iter_elem(&args[1]).ok_or_else(|| {
+            let e = match &args[1] {
+                Type::Set(e) => Some((**e).clone()),
+                t => iter_elem(t),
+            };
+            let e = e.ok_or_else(|| {
                 TypeError::new(format!("cannot extend a list with {}", args[1]), "not a list, 1-D array or tuple")
             })?;
             if !list_accepts(&elem, &e) {

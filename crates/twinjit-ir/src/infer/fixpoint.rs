@@ -514,18 +514,23 @@ impl<'m> Inferencer<'m> {
                 let (_, r) = typing::unary(*op, s).map_err(|m| err(span, m, "here"))?;
                 Type::Scalar(r)
             }
+            // Set comparisons: subset, superset, equality.
+            InstKind::Compare(_, a, b) if matches!((ty(a), ty(b)), (Type::Set(_), Type::Set(_))) => {
+                typing::builtin(Builtin::SetIsSubset, &[ty(a), ty(b)]).map_err(|e| e.at(span))?
+            }
             InstKind::Binary(BinaryOp::Add, a, b) if matches!((ty(a), ty(b)), (Type::Tuple(_), Type::Tuple(_))) => {
                 let (Type::Tuple(mut x), Type::Tuple(y)) = (ty(a), ty(b)) else { unreachable!("matched") };
                 x.extend(y);
                 Type::Tuple(x)
             }
             // Set union, intersection and difference.
-            InstKind::Binary(op @ (BinaryOp::BitOr | BinaryOp::BitAnd | BinaryOp::Sub), a, b)
+            InstKind::Binary(op @ (BinaryOp::BitOr | BinaryOp::BitAnd | BinaryOp::Sub | BinaryOp::BitXor), a, b)
                 if matches!((ty(a), ty(b)), (Type::Set(_), Type::Set(_))) =>
             {
                 let which = match op {
                     BinaryOp::BitOr => Builtin::SetUnion,
                     BinaryOp::BitAnd => Builtin::SetIntersection,
+                    BinaryOp::BitXor => Builtin::SetSymmetricDifference,
                     _ => Builtin::SetDifference,
                 };
                 typing::builtin(which, &[ty(a), ty(b)]).map_err(|e| e.at(span))?

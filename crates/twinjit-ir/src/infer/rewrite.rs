@@ -734,6 +734,10 @@ impl Rewriter<'_> {
                     Some(self.push(b, InstKind::Unary(UnaryOp::Not, present), Type::BOOL, span))
                 }
             }
+            InstKind::Compare(op, a, c) if matches!(self.ty(self.val(*a)), Type::Set(_)) => {
+                let (x, y) = (self.val(*a), self.val(*c));
+                Some(self.set_compare(b, *op, x, y, span)?)
+            }
             InstKind::Compare(op, a, c) if matches!(self.ty(self.val(*a)), Type::Tuple(_)) => {
                 let (x, y) = (self.val(*a), self.val(*c));
                 Some(self.compare_tuples(b, *op, x, y, span)?)
@@ -743,6 +747,7 @@ impl Rewriter<'_> {
                 let which = match op {
                     BinaryOp::BitOr => crate::builtins::DictOp::SetUnion,
                     BinaryOp::BitAnd => crate::builtins::DictOp::SetIntersection,
+                    BinaryOp::BitXor => crate::builtins::DictOp::SetSymmetricDifference,
                     _ => crate::builtins::DictOp::SetDifference,
                 };
                 Some(self.dict_op(b, which, &[x, y], result_ty.clone().expect("typed"), span)?)

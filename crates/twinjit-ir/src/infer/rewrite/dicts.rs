@@ -242,9 +242,19 @@ impl<'r> Rewriter<'r> {
         let (e, _) = self.dict_find(b, p, key, span)?;
         let zero = self.int(b, 0, span);
         let missing = self.emit_compare(b, span, CmpOp::Lt, e, zero);
-        self.raise_if(b, missing, "KeyError", "", span);
+        self.raise_key_error(b, missing, key, span);
         let vt = self.elem_type(p.vals);
         Ok(self.push(b, InstKind::ListGet(p.vals, e), vt, span))
+    }
+
+    /// `KeyError(key)` when `cond` holds: its message the key's `str()` (a number's; other
+    /// keys give none), as Python's and Numba's `d[k]`.
+    fn raise_key_error(&mut self, b: Block, cond: Value, key: Value, span: Span) {
+        let args = match self.ty(key) {
+            Type::Scalar(s) if !s.is_complex() => vec![crate::exception::ExceptionArg::Runtime(key)],
+            _ => vec![],
+        };
+        self.raise_if_args(b, cond, "KeyError", args, span);
     }
 
     /// Rebuilds the table for at least `room` entries: deleted entries are dropped (the lists
@@ -512,6 +522,59 @@ impl<'r> Rewriter<'r> {
             DictOp::SetUnion | DictOp::SetIntersection | DictOp::SetDifference => {
                 self.set_combine(b, op, args[0], args[1], rt, span)?
             }
+            DictOp::SetSymmetricDifference => {
+                let out = self.set_combine(b, DictOp::SetDifference, args[0], args[1], rt, span)?;
+                self.set_each(b, args[1], span, &mut |rw, x| {
+                    let inside = rw.set_contains(b, args[0], x, span)?;
+                    let outside = rw.push(b, InstKind::Unary(UnaryOp::Not, inside), Type::BOOL, span);
+                    rw.if_values(b, outside, vec![], span, &mut |rw, _| {
+                        rw.set_add(b, out, x, span)?;
+                        Ok(vec![])
+                    })?;
+                    Ok(())
+                })?;
+                out
+            }
+            DictOp::SetDifferenceUpdate => {
+                self.set_each(b, args[1], span, &mut |rw, x| rw.set_remove(b, args[0], x, false, span))?;
+                self.push(b, InstKind::Const(Const::None), Type::None, span)
+            }
+            DictOp::SetIntersectionUpdate => {
+                self.set_each(b, args[0], span, &mut |rw, x| {
+                    let inside = rw.set_contains(b, args[1], x, span)?;
+                    let outside = rw.push(b, InstKind::Unary(UnaryOp::Not, inside), Type::BOOL, span);
+                    rw.if_values(b, outside, vec![], span, &mut |rw, _| {
+                        rw.set_remove(b, args[0], x, false, span)?;
+                        Ok(vec![])
+                    })?;
+                    Ok(())
+                })?;
+                self.push(b, InstKind::Const(Const::None), Type::None, span)
+            }
+            DictOp::SetSymmetricDifferenceUpdate => {
+                self.set_each(b, args[1], span, &mut |rw, x| {
+                    let inside = rw.set_contains(b, args[0], x, span)?;
+                    rw.if_else_values(
+                        b,
+                        inside,
+                        vec![],
+                        span,
+                        &mut |rw, _| {
+                            rw.set_remove(b, args[0], x, false, span)?;
+                            Ok(vec![])
+                        },
+                        &mut |rw, _| {
+                            rw.set_add(b, args[0], x, span)?;
+                            Ok(vec![])
+                        },
+                    )?;
+                    Ok(())
+                })?;
+                self.push(b, InstKind::Const(Const::None), Type::None, span)
+            }
+            DictOp::SetIsSubset => self.set_all_in(b, args[0], args[1], true, span)?,
+            DictOp::SetIsSuperset => self.set_all_in(b, args[1], args[0], true, span)?,
+            DictOp::SetIsDisjoint => self.set_all_in(b, args[0], args[1], false, span)?,
             DictOp::Update if matches!(self.ty(args[0]), Type::Set(_)) => {
                 let (s, it) = (args[0], args[1]);
                 let it = match self.ty(it) {
@@ -589,6 +652,76 @@ impl<'r> Rewriter<'r> {
         })
     }
 
+    /// `body(x)` for every element of set `s` (a snapshot of them: `body` may change `s`).
+    fn set_each(
+        &mut self,
+        b: Block,
+        s: Value,
+        span: Span,
+        body: &mut dyn FnMut(&mut Self, Value) -> Result<(), Diagnostic>,
+    ) -> Result<(), Diagnostic> {
+        let (k, _) = self.dict_types(s);
+        let xs = self.set_elements(b, s, Type::List(Box::new(k.clone())), span)?;
+        let n = self.push(b, InstKind::ListLen(xs), Type::I64, span);
+        let zero = self.int(b, 0, span);
+        self.fold(b, (zero, n), vec![], span, &mut |rw, i, _| {
+            let x = rw.push(b, InstKind::ListGet(xs, i), k.clone(), span);
+            body(rw, x)?;
+            Ok(vec![])
+        })?;
+        Ok(())
+    }
+
+    /// `x in s`
+    fn set_contains(&mut self, b: Block, s: Value, x: Value, span: Span) -> Result<Value, Diagnostic> {
+        let key = self.as_key(b, s, x, span)?;
+        let p = self.dict_parts(b, s, span);
+        let (e, _) = self.dict_find(b, p, key, span)?;
+        let zero = self.int(b, 0, span);
+        Ok(self.emit_compare(b, span, CmpOp::Ge, e, zero))
+    }
+
+    /// Whether every element of `a` is in `other` (`want` true: `a <= other`), or none is
+    /// (`want` false: `a.isdisjoint(other)`).
+    fn set_all_in(&mut self, b: Block, a: Value, other: Value, want: bool, span: Span) -> Result<Value, Diagnostic> {
+        let (k, _) = self.dict_types(a);
+        let xs = self.set_elements(b, a, Type::List(Box::new(k.clone())), span)?;
+        let n = self.push(b, InstKind::ListLen(xs), Type::I64, span);
+        let zero = self.int(b, 0, span);
+        let yes = self.push(b, InstKind::Const(Const::Bool(true)), Type::BOOL, span);
+        Ok(self.fold(b, (zero, n), vec![yes], span, &mut |rw, i, v| {
+            let x = rw.push(b, InstKind::ListGet(xs, i), k.clone(), span);
+            let inside = rw.set_contains(b, other, x, span)?;
+            let ok = if want { inside } else { rw.push(b, InstKind::Unary(UnaryOp::Not, inside), Type::BOOL, span) };
+            Ok(vec![rw.emit_binary(b, span, BinaryOp::BitAnd, v[0], ok)])
+        })?[0])
+    }
+
+    /// `a OP b` of two sets: `<=` subset, `<` proper subset, `>=`, `>`, `==`, `!=`.
+    pub(super) fn set_compare(
+        &mut self,
+        b: Block,
+        op: CmpOp,
+        x: Value,
+        y: Value,
+        span: Span,
+    ) -> Result<Value, Diagnostic> {
+        let (lx, ly) = (self.dict_len(b, x, span), self.dict_len(b, y, span));
+        let (sub, sup) = match op {
+            CmpOp::Ge | CmpOp::Gt => (y, x),
+            _ => (x, y),
+        };
+        let inside = self.set_all_in(b, sub, sup, true, span)?;
+        let size = match op {
+            CmpOp::Lt => self.emit_compare(b, span, CmpOp::Lt, lx, ly),
+            CmpOp::Gt => self.emit_compare(b, span, CmpOp::Gt, lx, ly),
+            CmpOp::Eq | CmpOp::Ne => self.emit_compare(b, span, CmpOp::Eq, lx, ly),
+            _ => self.push(b, InstKind::Const(Const::Bool(true)), Type::BOOL, span),
+        };
+        let r = self.emit_binary(b, span, BinaryOp::BitAnd, inside, size);
+        Ok(if op == CmpOp::Ne { self.push(b, InstKind::Unary(UnaryOp::Not, r), Type::BOOL, span) } else { r })
+    }
+
     /// `s.add(x)`
     fn set_add(&mut self, b: Block, s: Value, x: Value, span: Span) -> Result<(), Diagnostic> {
         let yes = self.push(b, InstKind::Const(Const::Bool(true)), Type::BOOL, span);
@@ -604,7 +737,8 @@ impl<'r> Rewriter<'r> {
         let found = self.emit_compare(b, span, CmpOp::Ge, e, zero);
         if strict {
             let missing = self.push(b, InstKind::Unary(UnaryOp::Not, found), Type::BOOL, span);
-            self.raise_if(b, missing, "KeyError", "", span);
+            // (A KeyError's text shows as its repr, quoted, as Python's.)
+            self.raise_if(b, missing, "KeyError", "set.remove(): key not in set", span);
             self.dict_delete(b, p, e, span);
         } else {
             self.if_values(b, found, vec![], span, &mut |rw, _| {
@@ -694,7 +828,7 @@ impl<'r> Rewriter<'r> {
         let n = self.dict_len(b, s, span);
         let zero = self.int(b, 0, span);
         let empty = self.emit_compare(b, span, CmpOp::Eq, n, zero);
-        self.raise_if(b, empty, "KeyError", "pop from an empty set", span);
+        self.raise_if(b, empty, "KeyError", "set.pop(): empty set", span);
         let all = self.set_elements(b, s, Type::List(Box::new(rt.clone())), span)?;
         let x = self.push(b, InstKind::ListGet(all, zero), rt, span);
         self.set_remove(b, s, x, true, span)?;
@@ -813,7 +947,12 @@ impl<'r> Rewriter<'r> {
                 let vt = self.elem_type(p.vals);
                 if bi == Builtin::ListDel || args.len() == 2 {
                     let missing = self.push(b, InstKind::Unary(UnaryOp::Not, found), Type::BOOL, span);
-                    self.raise_if(b, missing, "KeyError", "", span);
+                    // `del d[k]` is Python's `KeyError(k)`; `d.pop(k)`, Numba's bare one.
+                    if bi == Builtin::ListDel {
+                        self.raise_key_error(b, missing, key, span);
+                    } else {
+                        self.raise_if(b, missing, "KeyError", "", span);
+                    }
                     let x = self.push(b, InstKind::ListGet(p.vals, e), vt, span);
                     self.dict_delete(b, p, e, span);
                     if bi == Builtin::ListDel {
