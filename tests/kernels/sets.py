@@ -163,3 +163,17 @@ def updates_and_relations(n):
 
 
 # check: updates_and_relations(5) -> ([1, 3, 6, 8], 4, [1, 3], [0, 2, 4], [1, 3, 6, 8], True, True, True, False, True, True, True, True, True)
+
+
+@njit
+def update_from_set(n):
+    a = set()
+    for i in range(n):
+        a.add(i)
+    b = set()
+    b.update(a)
+    b.update(np.arange(n, n + 2))
+    return len(b), max(b)
+
+
+# check: update_from_set(4) -> (6, 5)

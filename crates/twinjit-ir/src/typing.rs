@@ -452,6 +452,15 @@ pub fn ufunc_scalar(loops: UfuncLoops, args: &[Scalar]) -> Scalar {
 /// `Typing::GridIndex` is typed from its constant argument by the caller, not here.
 pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
     let info = b.info();
+    // `max(s)`, `min(d)`, `sum(s)` of a set or a dict: of the list of its elements (keys), as
+    // the rewrite computes them.
+    if matches!(info.typing, Typing::MinMax | Typing::Sum) {
+        if let Some(Type::Set(k) | Type::Dict(k, _)) = args.first().filter(|_| args.len() <= 2) {
+            let mut list_args = args.to_vec();
+            list_args[0] = Type::List(k.clone());
+            return builtin(b, &list_args);
+        }
+    }
     let (lo, hi) = (info.arity.0 as usize, info.arity.1 as usize);
     if args.len() < lo || args.len() > hi {
         let want = match hi - lo {
@@ -1502,8 +1511,11 @@ fn dict_op(op: DictOp, args: &[Type]) -> Result<Type, TypeError> {
     let Type::Dict(k, v) = &args[0] else {
         if matches!(args[0], Type::Set(_)) && op == DictOp::Update {
             let Type::Set(k) = &args[0] else { unreachable!("matched") };
-            let e = iter_elem(&args[1])
-                .ok_or_else(|| TypeError::new(format!("set.update() takes an iterable, found {}", args[1]), "here"))?;
+            let e = match &args[1] {
+                Type::Set(e) => Some((**e).clone()),
+                t => iter_elem(t),
+            }
+            .ok_or_else(|| TypeError::new(format!("set.update() takes an iterable, found {}", args[1]), "here"))?;
             dict_key(k, &e)?;
             return Ok(Type::None);
         }

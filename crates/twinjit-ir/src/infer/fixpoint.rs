@@ -888,7 +888,11 @@ fn refine_empty_sets(f: &Function, data: &InstData, incoming: &[Incoming], types
     let (s, e) = match &data.kind {
         InstKind::Builtin(Builtin::SetAdd, a) => (a[0], types[a[1].index()].clone()),
         InstKind::Builtin(Builtin::DictUpdate, a) if matches!(types[a[0].index()], Type::Set(_)) => {
-            (a[0], typing::iter_elem(&types[a[1].index()]).unwrap_or(Type::Unknown))
+            let e = match &types[a[1].index()] {
+                Type::Set(e) => (**e).clone(),
+                t => typing::iter_elem(t).unwrap_or(Type::Unknown),
+            };
+            (a[0], e)
         }
         _ => return false,
     };

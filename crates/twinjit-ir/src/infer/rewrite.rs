@@ -1168,6 +1168,15 @@ impl Rewriter<'_> {
         {
             return Ok(Some(self.dict_builtin(b, bi, &nargs, rt, span)?));
         }
+        // `max(s)`, `sum(d)`: over the list of a set's elements (a dict's keys).
+        if matches!(a0.map(|a| self.ty(a)), Some(Type::Set(_) | Type::Dict(..)))
+            && matches!(bi.info().typing, Typing::MinMax | Typing::Sum)
+        {
+            let (k, _) = self.dict_types(nargs[0]);
+            nargs[0] =
+                self.dict_op(b, crate::builtins::DictOp::IterSource, &[nargs[0]], Type::List(Box::new(k)), span)?;
+            return Ok(Some(self.list_builtin(b, bi, &nargs, rt, span)?));
+        }
         let on_list = matches!(a0.map(|a| self.ty(a)), Some(Type::List(_)));
         let list_form = matches!(
             bi.info().typing,

@@ -35,7 +35,7 @@ impl<'r> Rewriter<'r> {
     }
 
     /// The key and value types of a dict; of a set, its element type and `bool`.
-    fn dict_types(&self, d: Value) -> (Type, Type) {
+    pub(super) fn dict_types(&self, d: Value) -> (Type, Type) {
         match self.ty(d) {
             Type::Dict(k, v) => (*k, *v),
             Type::Set(k) => (*k, Type::BOOL),
