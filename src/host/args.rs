@@ -644,11 +644,7 @@ impl Value {
                 }
             }
             Type::Dict(kt, vt) => {
-                let lists: Vec<*mut twinjit_host::memory::MemInfo> =
-                    (0..4).map(|_| take().map(|x| x as *mut twinjit_host::memory::MemInfo)).collect::<Option<_>>()?;
-                if lists.iter().any(|m| m.is_null()) {
-                    return None;
-                }
+                let lists = four_lists(&mut take)?;
                 // SAFETY: a returned dict whose four list references the result hands over
                 // (keys, values, entry hashes, table: `Type::Dict`); their elements are read as
                 // for a list, then the lists are released.
@@ -672,11 +668,7 @@ impl Value {
                 }
             }
             Type::Set(kt) => {
-                let lists: Vec<*mut twinjit_host::memory::MemInfo> =
-                    (0..4).map(|_| take().map(|x| x as *mut twinjit_host::memory::MemInfo)).collect::<Option<_>>()?;
-                if lists.iter().any(|m| m.is_null()) {
-                    return None;
-                }
+                let lists = four_lists(&mut take)?;
                 // SAFETY: a returned set whose four list references the result hands over
                 // (elements, flags, entry hashes, table: `Type::Set`); they are read as lists,
                 // then released.
@@ -715,6 +707,19 @@ impl Value {
             .map(|(_, &x)| x as *mut twinjit_host::memory::MemInfo)
             .collect()
     }
+}
+
+/// The four list references a returned dict or set is made of (`Type::Dict`), read from its
+/// slots; `None` if one is null.
+fn four_lists(take: &mut impl FnMut() -> Option<u64>) -> Option<[*mut twinjit_host::memory::MemInfo; 4]> {
+    let mut out = [std::ptr::null_mut(); 4];
+    for m in &mut out {
+        *m = take()? as *mut twinjit_host::memory::MemInfo;
+        if m.is_null() {
+            return None;
+        }
+    }
+    Some(out)
 }
 
 /// The elements of a live list of `elem` as values.

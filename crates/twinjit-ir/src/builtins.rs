@@ -2345,31 +2345,6 @@ pub fn print_chunks(text: &str) -> impl Iterator<Item = (i64, i64)> + '_ {
     })
 }
 
-/// Python's `repr()` of a string: single quotes unless the text has a single quote and no
-/// double one, backslashes and quotes escaped, `\n \r \t` and other control characters
-/// written as escapes.
-pub fn str_repr(text: &str) -> String {
-    let q = if text.contains('\'') && !text.contains('"') { '"' } else { '\'' };
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push(q);
-    for c in text.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c == q => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push(q);
-    out
-}
-
 /// What a string method computes, known when the function is typed (the receiver and every
 /// argument are strings, whose values are their types).
 #[derive(Clone, Debug, PartialEq)]

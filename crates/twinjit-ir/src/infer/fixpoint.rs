@@ -826,6 +826,30 @@ impl<'m> Inferencer<'m> {
     }
 }
 
+/// The empty containers (`[]`, `{}`, `set()`: instructions of builtin `ctor`) that can flow
+/// into `v` through block parameters: the ones what is put into `v` refines.
+fn empty_roots(f: &Function, incoming: &[Incoming], v: Value, ctor: Builtin) -> Vec<Value> {
+    let mut roots = Vec::new();
+    let mut seen = Vec::new();
+    let mut stack = vec![v];
+    while let Some(x) = stack.pop() {
+        if seen.contains(&x) {
+            continue;
+        }
+        seen.push(x);
+        match f.values[x.index()].def {
+            ValueDef::Inst(i) if matches!(&f.insts[i.index()].kind, InstKind::Builtin(c, _) if *c == ctor) => {
+                roots.push(x)
+            }
+            ValueDef::Param(b, p) if b != Function::ENTRY => {
+                stack.extend(incoming[b.index()].get(p as usize).into_iter().flatten().map(|&(_, _, a)| a))
+            }
+            _ => {}
+        }
+    }
+    roots
+}
+
 /// Numba's refinement of `list(undefined)`: when an instruction puts elements into a list
 /// (`append`, `insert`, `extend`, item assignment), every empty list `[]` that can flow into it
 /// takes (unifies with) their type. Returns whether a type changed.
@@ -847,24 +871,7 @@ fn refine_empty_lists(f: &Function, data: &InstData, incoming: &[Incoming], type
         Type::Array(a) => Type::Array(ArrayType { layout: Layout::A, ..a }),
         e => e,
     };
-    let mut roots = Vec::new();
-    let mut seen = Vec::new();
-    let mut stack = vec![l];
-    while let Some(v) = stack.pop() {
-        if seen.contains(&v) {
-            continue;
-        }
-        seen.push(v);
-        match f.values[v.index()].def {
-            ValueDef::Inst(i) if matches!(f.insts[i.index()].kind, InstKind::Builtin(Builtin::ListNew, _)) => {
-                roots.push(v)
-            }
-            ValueDef::Param(b, k) if b != Function::ENTRY => {
-                stack.extend(incoming[b.index()].get(k as usize).into_iter().flatten().map(|&(_, _, a)| a))
-            }
-            _ => {}
-        }
-    }
+    let roots = empty_roots(f, incoming, l, Builtin::ListNew);
     let mut changed = false;
     for r in roots {
         let new = match types[r.index()].list_elem() {
@@ -899,24 +906,7 @@ fn refine_empty_sets(f: &Function, data: &InstData, incoming: &[Incoming], types
     if !e.is_known() || !matches!(types[s.index()], Type::Set(_) | Type::Unknown) {
         return false;
     }
-    let mut roots = Vec::new();
-    let mut seen = Vec::new();
-    let mut stack = vec![s];
-    while let Some(x) = stack.pop() {
-        if seen.contains(&x) {
-            continue;
-        }
-        seen.push(x);
-        match f.values[x.index()].def {
-            ValueDef::Inst(i) if matches!(f.insts[i.index()].kind, InstKind::Builtin(Builtin::SetNew, _)) => {
-                roots.push(x)
-            }
-            ValueDef::Param(b, p) if b != Function::ENTRY => {
-                stack.extend(incoming[b.index()].get(p as usize).into_iter().flatten().map(|&(_, _, a)| a))
-            }
-            _ => {}
-        }
-    }
+    let roots = empty_roots(f, incoming, s, Builtin::SetNew);
     let mut changed = false;
     for r in roots {
         let new = match &types[r.index()] {
@@ -965,24 +955,7 @@ fn refine_empty_dicts(f: &Function, data: &InstData, incoming: &[Incoming], type
         Type::Array(a) => Type::Array(ArrayType { layout: Layout::A, ..a }),
         v => v,
     };
-    let mut roots = Vec::new();
-    let mut seen = Vec::new();
-    let mut stack = vec![d];
-    while let Some(x) = stack.pop() {
-        if seen.contains(&x) {
-            continue;
-        }
-        seen.push(x);
-        match f.values[x.index()].def {
-            ValueDef::Inst(i) if matches!(f.insts[i.index()].kind, InstKind::Builtin(Builtin::DictNew, _)) => {
-                roots.push(x)
-            }
-            ValueDef::Param(b, p) if b != Function::ENTRY => {
-                stack.extend(incoming[b.index()].get(p as usize).into_iter().flatten().map(|&(_, _, a)| a))
-            }
-            _ => {}
-        }
-    }
+    let roots = empty_roots(f, incoming, d, Builtin::DictNew);
     let join = |old: &Type, new: &Type| -> Type {
         if old.is_known() {
             typing::unify(old, new).filter(|t| !matches!(t, Type::Optional(_))).unwrap_or_else(|| old.clone())

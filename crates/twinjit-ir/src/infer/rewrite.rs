@@ -275,7 +275,7 @@ impl Rewriter<'_> {
                 return Ok(self.print_text(b, if ts.len() == 1 { ",)" } else { ")" }, span));
             }
             Type::List(_) | Type::Dict(..) | Type::Set(_) => return self.print_container(b, x, span),
-            Type::Str(text) if repr => return Ok(self.print_text(b, &crate::builtins::str_repr(&text), span)),
+            Type::Str(text) if repr => return Ok(self.print_text(b, &crate::exception::str_repr(&text), span)),
             Type::Str(text) => return Ok(self.print_text(b, &text, span)),
             Type::None => return Ok(self.print_text(b, "None", span)),
             Type::Scalar(Scalar::Bool) => (Builtin::PrintBoolH, Type::BOOL),

@@ -14,6 +14,10 @@
 use super::*;
 use crate::builtins::{DictOp, ListOp};
 
+/// What [`Rewriter::each_live`] does with a live entry: (entry, key, value, live entries
+/// before it).
+type LiveBody<'b, 'r> = dyn FnMut(&mut Rewriter<'r>, Value, Value, Value, Value) -> Result<(), Diagnostic> + 'b;
+
 /// Slots of a new dict's table.
 const FIRST_SLOTS: i64 = 8;
 
@@ -262,12 +266,11 @@ impl<'r> Rewriter<'r> {
     fn dict_rebuild(&mut self, b: Block, p: Parts, room: Value, span: Span) -> Result<(), Diagnostic> {
         let n = self.push(b, InstKind::ListLen(p.keys), Type::I64, span);
         let zero = self.int(b, 0, span);
-        let (kt, vt) = (self.elem_type(p.keys), self.elem_type(p.vals));
         // Compact when an entry was deleted: live entries move down, in order.
         let live = self.push(b, InstKind::ListGet(p.table, zero), Type::I64, span);
         let deleted = self.emit_compare(b, span, CmpOp::Ne, live, n);
         self.if_values(b, deleted, vec![], span, &mut |rw, _| {
-            rw.dict_compact(b, p, n, &kt, &vt, span)?;
+            rw.dict_compact(b, p, n, span)?;
             Ok(vec![])
         })?;
         let w = live;
@@ -304,31 +307,41 @@ impl<'r> Rewriter<'r> {
         Ok(())
     }
 
-    /// Drops deleted entries (hash -1) from the entry lists of `n`, keeping the order.
-    fn dict_compact(
+    /// `body(rw, i, key, value, w)` for each live entry `i` of the first `n`, in order, `w`
+    /// counting the live entries before it; returns their number.
+    fn each_live(
         &mut self,
         b: Block,
         p: Parts,
         n: Value,
-        kt: &Type,
-        vt: &Type,
         span: Span,
-    ) -> Result<(), Diagnostic> {
+        body: &mut LiveBody<'_, 'r>,
+    ) -> Result<Value, Diagnostic> {
         let zero = self.int(b, 0, span);
-        let w = self.fold(b, (zero, n), vec![zero], span, &mut |rw, i, v| {
+        let (kt, vt) = (self.elem_type(p.keys), self.elem_type(p.vals));
+        Ok(self.fold(b, (zero, n), vec![zero], span, &mut |rw, i, v| {
             let h = rw.push(b, InstKind::ListGet(p.hashes, i), Type::I64, span);
             let zero = rw.int(b, 0, span);
             let live = rw.emit_compare(b, span, CmpOp::Ge, h, zero);
             rw.if_values(b, live, vec![v[0]], span, &mut |rw, v| {
                 let k = rw.push(b, InstKind::ListGet(p.keys, i), kt.clone(), span);
                 let x = rw.push(b, InstKind::ListGet(p.vals, i), vt.clone(), span);
-                rw.push_void(b, InstKind::ListSet(p.keys, v[0], k), span);
-                rw.push_void(b, InstKind::ListSet(p.vals, v[0], x), span);
-                rw.push_void(b, InstKind::ListSet(p.hashes, v[0], h), span);
+                body(rw, i, k, x, v[0])?;
                 let one = rw.int(b, 1, span);
                 Ok(vec![rw.emit_binary(b, span, BinaryOp::Add, v[0], one)])
             })
-        })?[0];
+        })?[0])
+    }
+
+    /// Drops deleted entries (hash -1) from the entry lists of `n`, keeping the order.
+    fn dict_compact(&mut self, b: Block, p: Parts, n: Value, span: Span) -> Result<(), Diagnostic> {
+        let w = self.each_live(b, p, n, span, &mut |rw, i, k, x, w| {
+            let h = rw.push(b, InstKind::ListGet(p.hashes, i), Type::I64, span);
+            rw.push_void(b, InstKind::ListSet(p.keys, w, k), span);
+            rw.push_void(b, InstKind::ListSet(p.vals, w, x), span);
+            rw.push_void(b, InstKind::ListSet(p.hashes, w, h), span);
+            Ok(())
+        })?;
         for l in [p.keys, p.vals, p.hashes] {
             self.push_void(b, InstKind::ListResize(l, w), span);
         }
@@ -462,20 +475,10 @@ impl<'r> Rewriter<'r> {
         let p = self.dict_parts(b, d, span);
         let out = self.push(b, InstKind::NewList(n), rt, span);
         let all = self.push(b, InstKind::ListLen(p.keys), Type::I64, span);
-        let zero = self.int(b, 0, span);
-        let (kt, vt) = (self.elem_type(p.keys), self.elem_type(p.vals));
-        self.fold(b, (zero, all), vec![zero], span, &mut |rw, i, v| {
-            let h = rw.push(b, InstKind::ListGet(p.hashes, i), Type::I64, span);
-            let zero = rw.int(b, 0, span);
-            let live = rw.emit_compare(b, span, CmpOp::Ge, h, zero);
-            rw.if_values(b, live, vec![v[0]], span, &mut |rw, v| {
-                let k = rw.push(b, InstKind::ListGet(p.keys, i), kt.clone(), span);
-                let x = rw.push(b, InstKind::ListGet(p.vals, i), vt.clone(), span);
-                let item = pick(rw, k, x);
-                rw.push_void(b, InstKind::ListSet(out, v[0], item), span);
-                let one = rw.int(b, 1, span);
-                Ok(vec![rw.emit_binary(b, span, BinaryOp::Add, v[0], one)])
-            })
+        self.each_live(b, p, all, span, &mut |rw, _, k, x, w| {
+            let item = pick(rw, k, x);
+            rw.push_void(b, InstKind::ListSet(out, w, item), span);
+            Ok(())
         })?;
         Ok(out)
     }
@@ -633,20 +636,7 @@ impl<'r> Rewriter<'r> {
                 let (d, other) = (args[0], args[1]);
                 let q = self.dict_parts(b, other, span);
                 let all = self.push(b, InstKind::ListLen(q.keys), Type::I64, span);
-                let zero = self.int(b, 0, span);
-                let (kt, vt) = (self.elem_type(q.keys), self.elem_type(q.vals));
-                self.fold(b, (zero, all), vec![], span, &mut |rw, i, _| {
-                    let h = rw.push(b, InstKind::ListGet(q.hashes, i), Type::I64, span);
-                    let zero = rw.int(b, 0, span);
-                    let live = rw.emit_compare(b, span, CmpOp::Ge, h, zero);
-                    rw.if_values(b, live, vec![], span, &mut |rw, _| {
-                        let k = rw.push(b, InstKind::ListGet(q.keys, i), kt.clone(), span);
-                        let x = rw.push(b, InstKind::ListGet(q.vals, i), vt.clone(), span);
-                        rw.dict_set(b, d, k, x, span)?;
-                        Ok(vec![])
-                    })?;
-                    Ok(vec![])
-                })?;
+                self.each_live(b, q, all, span, &mut |rw, _, k, x, _| rw.dict_set(b, d, k, x, span))?;
                 self.push(b, InstKind::Const(Const::None), Type::None, span)
             }
         })
