@@ -1840,23 +1840,15 @@ impl Lower<'_> {
             if (id == "list" || id == "sorted") && !self.locals.contains(id) && !self.env.contains_key(id) {
                 return self.list_call(id, c, span);
             }
-            // `set(iterable)`
-            if id == "set"
+            // `set(iterable)`, `dict(pairs)` (as `dict(zip(keys, values))`).
+            if matches!(id, "set" | "dict")
                 && !self.locals.contains(id)
                 && !self.env.contains_key(id)
                 && c.arguments.args.len() == 1
                 && c.arguments.keywords.is_empty()
             {
-                return self.set_of(&c.arguments.args[0], span);
-            }
-            // `dict(pairs)`, as `dict(zip(keys, values))`.
-            if id == "dict"
-                && !self.locals.contains(id)
-                && !self.env.contains_key(id)
-                && c.arguments.args.len() == 1
-                && c.arguments.keywords.is_empty()
-            {
-                return self.dict_of(&c.arguments.args[0], span);
+                let it = &c.arguments.args[0];
+                return if id == "set" { self.set_of(it, span) } else { self.dict_of(it, span) };
             }
             if id == "isinstance" && !self.locals.contains(id) && !self.env.contains_key(id) {
                 return self.isinstance_call(c, span);

@@ -240,44 +240,18 @@ impl Lower<'_> {
     /// function's variables (Python 3 gives a comprehension its own scope; a name shared with
     /// the function is a documented deviation).
     pub(super) fn list_comp(&mut self, elt: &Expr, generators: &[ast::Comprehension], span: Span) -> Value {
-        let l = self.emit(InstKind::Builtin(Builtin::ListNew, vec![]), span);
-        self.comp_generators(generators, span, &mut |lw| {
+        self.fill_comp(Builtin::ListNew, generators, span, &mut |lw, l| {
             let v = lw.expr(elt);
             lw.emit(InstKind::Builtin(Builtin::ListAppend, vec![l, v]), span);
-        });
-        l
-    }
-
-    /// A new set of the elements of `iter` (`set(x)`).
-    pub(super) fn set_of(&mut self, iter: &Expr, span: Span) -> Value {
-        let s = self.emit(InstKind::Builtin(Builtin::SetNew, vec![]), span);
-        self.iter_loop(iter, None, &[], span, &mut |lw, v| {
-            let v = v.expect("no target: the element");
-            lw.emit(InstKind::Builtin(Builtin::SetAdd, vec![s, v]), span);
-        });
-        s
+        })
     }
 
     /// `{x for t in it if c ...}`: an empty set, then nested loops that add.
     pub(super) fn set_comp(&mut self, elt: &Expr, generators: &[ast::Comprehension], span: Span) -> Value {
-        let s = self.emit(InstKind::Builtin(Builtin::SetNew, vec![]), span);
-        self.comp_generators(generators, span, &mut |lw| {
+        self.fill_comp(Builtin::SetNew, generators, span, &mut |lw, s| {
             let v = lw.expr(elt);
             lw.emit(InstKind::Builtin(Builtin::SetAdd, vec![s, v]), span);
-        });
-        s
-    }
-
-    /// A new dict of the (key, value) pairs of `iter` (`dict(zip(keys, values))`).
-    pub(super) fn dict_of(&mut self, iter: &Expr, span: Span) -> Value {
-        let d = self.emit(InstKind::Builtin(Builtin::DictNew, vec![]), span);
-        self.iter_loop(iter, None, &[], span, &mut |lw, v| {
-            let v = v.expect("no target: the element");
-            let k = lw.emit(InstKind::TupleGet(v, 0), span);
-            let x = lw.emit(InstKind::TupleGet(v, 1), span);
-            lw.f.push(lw.cur, InstKind::SetItem(d, vec![k], x), None, span);
-        });
-        d
+        })
     }
 
     /// `{k: v for t in it if c ...}`: an empty dict, then nested loops that assign.
@@ -288,13 +262,55 @@ impl Lower<'_> {
         generators: &[ast::Comprehension],
         span: Span,
     ) -> Value {
-        let d = self.emit(InstKind::Builtin(Builtin::DictNew, vec![]), span);
-        self.comp_generators(generators, span, &mut |lw| {
+        self.fill_comp(Builtin::DictNew, generators, span, &mut |lw, d| {
             let k = lw.expr(key);
             let v = lw.expr(value);
             lw.f.push(lw.cur, InstKind::SetItem(d, vec![k], v), None, span);
-        });
-        d
+        })
+    }
+
+    /// A new empty container (`new`: `[]`, `set()` or `{}`), filled by `put(container)` in
+    /// the comprehension's loops.
+    fn fill_comp(
+        &mut self,
+        new: Builtin,
+        generators: &[ast::Comprehension],
+        span: Span,
+        put: &mut dyn FnMut(&mut Self, Value),
+    ) -> Value {
+        let c = self.emit(InstKind::Builtin(new, vec![]), span);
+        self.comp_generators(generators, span, &mut |lw| put(lw, c));
+        c
+    }
+
+    /// A new empty container (`new`), filled by `put(container, element)` for each element of
+    /// `iter` (`list(x)`, `set(x)`, `dict(pairs)`).
+    fn fill_from(
+        &mut self,
+        new: Builtin,
+        iter: &Expr,
+        span: Span,
+        put: &mut dyn FnMut(&mut Self, Value, Value),
+    ) -> Value {
+        let c = self.emit(InstKind::Builtin(new, vec![]), span);
+        self.iter_loop(iter, None, &[], span, &mut |lw, v| put(lw, c, v.expect("no target: the element")));
+        c
+    }
+
+    /// A new set of the elements of `iter` (`set(x)`).
+    pub(super) fn set_of(&mut self, iter: &Expr, span: Span) -> Value {
+        self.fill_from(Builtin::SetNew, iter, span, &mut |lw, s, v| {
+            lw.emit(InstKind::Builtin(Builtin::SetAdd, vec![s, v]), span);
+        })
+    }
+
+    /// A new dict of the (key, value) pairs of `iter` (`dict(zip(keys, values))`).
+    pub(super) fn dict_of(&mut self, iter: &Expr, span: Span) -> Value {
+        self.fill_from(Builtin::DictNew, iter, span, &mut |lw, d, v| {
+            let k = lw.emit(InstKind::TupleGet(v, 0), span);
+            let x = lw.emit(InstKind::TupleGet(v, 1), span);
+            lw.f.push(lw.cur, InstKind::SetItem(d, vec![k], x), None, span);
+        })
     }
 
     fn comp_generators(&mut self, gens: &[ast::Comprehension], span: Span, inner: &mut dyn FnMut(&mut Self)) {
@@ -326,12 +342,9 @@ impl Lower<'_> {
 
     /// A new list of the elements of `iter` (`list(x)`); `None` after a diagnostic.
     pub(super) fn list_of(&mut self, iter: &Expr, span: Span) -> Value {
-        let l = self.emit(InstKind::Builtin(Builtin::ListNew, vec![]), span);
-        self.iter_loop(iter, None, &[], span, &mut |lw, v| {
-            let v = v.expect("no target: the element");
+        self.fill_from(Builtin::ListNew, iter, span, &mut |lw, l, v| {
             lw.emit(InstKind::Builtin(Builtin::ListAppend, vec![l, v]), span);
-        });
-        l
+        })
     }
 
     /// The rotated loop `for c in range(start, stop, step)`, with `body` binding the target

@@ -935,20 +935,27 @@ fn dict_key_type(idx: &[Value], ty: &dyn Fn(&Value) -> Type) -> Type {
 /// dict (item assignment, `setdefault`, `update`), every empty dict that can flow into it takes
 /// (unifies with) the key and value types. Returns whether a type changed.
 fn refine_empty_dicts(f: &Function, data: &InstData, incoming: &[Incoming], types: &mut [Type]) -> bool {
-    let (d, k, v) = match &data.kind {
-        InstKind::SetItem(d, idx, v) => {
-            (*d, dict_key_type(idx, &|x: &Value| types[x.index()].clone()), types[v.index()].clone())
+    // The receiver first: this runs for every instruction (every array store among them).
+    let d = match &data.kind {
+        InstKind::SetItem(d, ..) => *d,
+        InstKind::Builtin(Builtin::DictSetdefault | Builtin::DictUpdate, a) => a[0],
+        _ => return false,
+    };
+    if !matches!(types[d.index()], Type::Dict(..) | Type::Unknown) {
+        return false;
+    }
+    let (k, v) = match &data.kind {
+        InstKind::SetItem(_, idx, v) => {
+            (dict_key_type(idx, &|x: &Value| types[x.index()].clone()), types[v.index()].clone())
         }
-        InstKind::Builtin(Builtin::DictSetdefault, a) => {
-            (a[0], types[a[1].index()].clone(), types[a[2].index()].clone())
-        }
-        InstKind::Builtin(Builtin::DictUpdate, a) => match &types[a[1].index()] {
-            Type::Dict(k, v) => (a[0], (**k).clone(), (**v).clone()),
+        InstKind::Builtin(Builtin::DictSetdefault, a) => (types[a[1].index()].clone(), types[a[2].index()].clone()),
+        InstKind::Builtin(_, a) => match &types[a[1].index()] {
+            Type::Dict(k, v) => ((**k).clone(), (**v).clone()),
             _ => return false,
         },
         _ => return false,
     };
-    if !k.is_known() || !v.is_known() || !matches!(types[d.index()], Type::Dict(..) | Type::Unknown) {
+    if !k.is_known() || !v.is_known() {
         return false;
     }
     let v = match v {

@@ -1008,7 +1008,14 @@ impl Rewriter<'_> {
     }
 
     /// `x op y` of two numbers (converted as the operator does) or two tuples.
-    fn compare_values(&mut self, b: Block, op: CmpOp, x: Value, y: Value, span: Span) -> Result<Value, Diagnostic> {
+    pub(super) fn compare_values(
+        &mut self,
+        b: Block,
+        op: CmpOp,
+        x: Value,
+        y: Value,
+        span: Span,
+    ) -> Result<Value, Diagnostic> {
         match (self.ty(x), self.ty(y)) {
             (Type::Scalar(sa), Type::Scalar(sc)) => {
                 let s = typing::compare(op, sa, sc);
@@ -1157,7 +1164,13 @@ impl Rewriter<'_> {
         {
             nargs.pop();
         }
-        if matches!(a0.map(|a| self.ty(a)), Some(Type::Dict(..) | Type::Set(_)))
+        // What the first argument is, read in place (this runs for every builtin).
+        let (on_dict, on_list) = match a0.map(|a| self.g.ty(a)) {
+            Some(Type::Dict(..) | Type::Set(_)) => (true, false),
+            Some(Type::List(_)) => (false, true),
+            _ => (false, false),
+        };
+        if on_dict
             && matches!(
                 bi.info().typing,
                 Typing::ArrayLen
@@ -1169,15 +1182,12 @@ impl Rewriter<'_> {
             return Ok(Some(self.dict_builtin(b, bi, &nargs, rt, span)?));
         }
         // `max(s)`, `sum(d)`: over the list of a set's elements (a dict's keys).
-        if matches!(a0.map(|a| self.ty(a)), Some(Type::Set(_) | Type::Dict(..)))
-            && matches!(bi.info().typing, Typing::MinMax | Typing::Sum)
-        {
+        if on_dict && matches!(bi.info().typing, Typing::MinMax | Typing::Sum) {
             let (k, _) = self.dict_types(nargs[0]);
             nargs[0] =
                 self.dict_op(b, crate::builtins::DictOp::IterSource, &[nargs[0]], Type::List(Box::new(k)), span)?;
             return Ok(Some(self.list_builtin(b, bi, &nargs, rt, span)?));
         }
-        let on_list = matches!(a0.map(|a| self.ty(a)), Some(Type::List(_)));
         let list_form = matches!(
             bi.info().typing,
             Typing::ArrayLen

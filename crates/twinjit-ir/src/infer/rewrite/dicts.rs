@@ -5,11 +5,12 @@
 //! A dict is four lists (`Type::Dict`): the keys, the values and each entry's hash, in
 //! insertion order (an entry deleted keeps its place, its hash set to -1), and the hash table:
 //! element 0 the number of live entries, then a power-of-two number of slots, each 0 (empty,
-//! as a new list element is) or an entry's index plus one, probed linearly from the key's hash. Everything is the list primitives
-//! plus loops built here, so the interpreter and the host get dicts with no code of their own.
-//! Iteration order is insertion order, as Python's and Numba's; the hash is twinjit's own
-//! (hashes are never visible); probing follows CPython's perturbed sequence. The table is rebuilt (and deleted entries dropped) when the
-//! entries would fill two thirds of it.
+//! as a new list element is) or an entry's index plus one, probed from the key's hash in
+//! CPython's perturbed sequence. Everything is the list primitives plus loops built here, so
+//! the interpreter and the host get dicts with no code of their own. A dict iterates in
+//! insertion order, as Python's and Numba's; the table is rebuilt (and deleted entries
+//! dropped) when the entries would fill two thirds of it. A set (`Type::Set`) is the same four
+//! lists with `bool` values, iterated in the table's slot order.
 
 use super::*;
 use crate::builtins::{DictOp, ListOp};
@@ -20,6 +21,19 @@ type LiveBody<'b, 'r> = dyn FnMut(&mut Rewriter<'r>, Value, Value, Value, Value)
 
 /// Slots of a new dict's table.
 const FIRST_SLOTS: i64 = 8;
+
+/// Where a key is in a dict or a set ([`Rewriter::dict_lookup`]).
+#[derive(Clone, Copy)]
+struct Lookup {
+    p: Parts,
+    /// The key, converted to the key type.
+    key: Value,
+    h: Value,
+    /// Its entry, or -1.
+    e: Value,
+    /// `e >= 0`
+    found: Value,
+}
 
 /// The four lists of a dict value.
 #[derive(Clone, Copy)]
@@ -119,29 +133,6 @@ impl<'r> Rewriter<'r> {
         }
     }
 
-    /// Whether keys `a` and `b` (of one key type) are equal.
-    fn key_eq(&mut self, b: Block, x: Value, y: Value, span: Span) -> Result<Value, Diagnostic> {
-        match self.ty(x) {
-            Type::Tuple(ts) => {
-                let mut acc = self.push(b, InstKind::Const(Const::Bool(true)), Type::BOOL, span);
-                for (i, t) in ts.iter().enumerate() {
-                    let p = self.push(b, InstKind::TupleGet(x, i as u32), t.clone(), span);
-                    let q = self.push(b, InstKind::TupleGet(y, i as u32), t.clone(), span);
-                    let e = self.key_eq(b, p, q, span)?;
-                    acc = self.emit_binary(b, span, BinaryOp::BitAnd, acc, e);
-                }
-                Ok(acc)
-            }
-            Type::Scalar(s) if s.is_complex() => {
-                let ((xr, xi), (yr, yi)) = (self.cparts(b, x, span), self.cparts(b, y, span));
-                let re = self.emit_compare(b, span, CmpOp::Eq, xr, yr);
-                let im = self.emit_compare(b, span, CmpOp::Eq, xi, yi);
-                Ok(self.emit_binary(b, span, BinaryOp::BitAnd, re, im))
-            }
-            _ => Ok(self.emit_compare(b, span, CmpOp::Eq, x, y)),
-        }
-    }
-
     /// The number of slots of the table.
     fn slots(&mut self, b: Block, p: Parts, span: Span) -> Value {
         let n = self.push(b, InstKind::ListLen(p.table), Type::I64, span);
@@ -192,7 +183,7 @@ impl<'r> Rewriter<'r> {
                             span,
                             &mut |rw, v| {
                                 let k = rw.push(b, InstKind::ListGet(p.keys, e), kt.clone(), span);
-                                let eq = rw.key_eq(b, k, key, span)?;
+                                let eq = rw.compare_values(b, CmpOp::Eq, k, key, span)?;
                                 let found = rw.emit_select(b, span, eq, e, v[2]);
                                 Ok(vec![v[0], v[1], found, eq])
                             },
@@ -233,22 +224,38 @@ impl<'r> Rewriter<'r> {
         }
     }
 
-    /// `key` converted to the dict's key type.
-    fn as_key(&mut self, b: Block, d: Value, key: Value, span: Span) -> Result<Value, Diagnostic> {
+    /// Looks `key` up in dict or set `d` (the key converted to its key type first).
+    fn dict_lookup(&mut self, b: Block, d: Value, key: Value, span: Span) -> Result<Lookup, Diagnostic> {
         let (k, _) = self.dict_types(d);
-        self.coerce(b, key, &k, span)
+        let key = self.coerce(b, key, &k, span)?;
+        let p = self.dict_parts(b, d, span);
+        let (e, h) = self.dict_find(b, p, key, span)?;
+        let zero = self.int(b, 0, span);
+        let found = self.emit_compare(b, span, CmpOp::Ge, e, zero);
+        Ok(Lookup { p, key, h, e, found })
+    }
+
+    /// `key in d` (a dict or a set).
+    fn dict_contains(&mut self, b: Block, d: Value, key: Value, span: Span) -> Result<Value, Diagnostic> {
+        Ok(self.dict_lookup(b, d, key, span)?.found)
+    }
+
+    /// Adds `delta` to the number of live entries.
+    fn bump_live(&mut self, b: Block, p: Parts, delta: i64, span: Span) {
+        let zero = self.int(b, 0, span);
+        let live = self.push(b, InstKind::ListGet(p.table, zero), Type::I64, span);
+        let d = self.int(b, delta, span);
+        let live = self.emit_binary(b, span, BinaryOp::Add, live, d);
+        self.push_void(b, InstKind::ListSet(p.table, zero, live), span);
     }
 
     /// `d[key]`: the value, or `KeyError`.
     pub(super) fn dict_get(&mut self, b: Block, d: Value, key: Value, span: Span) -> Result<Value, Diagnostic> {
-        let key = self.as_key(b, d, key, span)?;
-        let p = self.dict_parts(b, d, span);
-        let (e, _) = self.dict_find(b, p, key, span)?;
-        let zero = self.int(b, 0, span);
-        let missing = self.emit_compare(b, span, CmpOp::Lt, e, zero);
-        self.raise_key_error(b, missing, key, span);
-        let vt = self.elem_type(p.vals);
-        Ok(self.push(b, InstKind::ListGet(p.vals, e), vt, span))
+        let l = self.dict_lookup(b, d, key, span)?;
+        let missing = self.push(b, InstKind::Unary(UnaryOp::Not, l.found), Type::BOOL, span);
+        self.raise_key_error(b, missing, l.key, span);
+        let vt = self.elem_type(l.p.vals);
+        Ok(self.push(b, InstKind::ListGet(l.p.vals, l.e), vt, span))
     }
 
     /// `KeyError(key)` when `cond` holds: its message the key's `str()` (a number's; other
@@ -376,40 +383,29 @@ impl<'r> Rewriter<'r> {
 
     /// `d[key] = x` (key and value converted to the dict's types).
     pub(super) fn dict_set(&mut self, b: Block, d: Value, key: Value, x: Value, span: Span) -> Result<(), Diagnostic> {
-        let key = self.as_key(b, d, key, span)?;
         let (_, vt) = self.dict_types(d);
         let x = self.coerce(b, x, &vt, span)?;
-        let p = self.dict_parts(b, d, span);
-        let (e, h) = self.dict_find(b, p, key, span)?;
-        let zero = self.int(b, 0, span);
-        let found = self.emit_compare(b, span, CmpOp::Ge, e, zero);
+        let l = self.dict_lookup(b, d, key, span)?;
         self.if_else_values(
             b,
-            found,
+            l.found,
             vec![],
             span,
             &mut |rw, _| {
-                rw.push_void(b, InstKind::ListSet(p.vals, e, x), span);
+                rw.push_void(b, InstKind::ListSet(l.p.vals, l.e, x), span);
                 Ok(vec![])
             },
             &mut |rw, _| {
-                rw.dict_insert_new(b, p, key, x, h, span)?;
+                rw.dict_insert_new(b, l, x, span)?;
                 Ok(vec![])
             },
         )?;
         Ok(())
     }
 
-    /// Appends a new entry (the key is not in the dict).
-    fn dict_insert_new(
-        &mut self,
-        b: Block,
-        p: Parts,
-        key: Value,
-        x: Value,
-        h: Value,
-        span: Span,
-    ) -> Result<(), Diagnostic> {
+    /// Appends a new entry for the key `l` did not find.
+    fn dict_insert_new(&mut self, b: Block, l: Lookup, x: Value, span: Span) -> Result<(), Diagnostic> {
+        let Lookup { p, key, h, .. } = l;
         let n = self.push(b, InstKind::ListLen(p.keys), Type::I64, span);
         let one = self.int(b, 1, span);
         let n1 = self.emit_binary(b, span, BinaryOp::Add, n, one);
@@ -437,10 +433,7 @@ impl<'r> Rewriter<'r> {
         let cap = self.slots(b, p, span);
         let mask = self.emit_binary(b, span, BinaryOp::Sub, cap, one);
         self.place(b, p, h, e, mask, span)?;
-        let zero = self.int(b, 0, span);
-        let live = self.push(b, InstKind::ListGet(p.table, zero), Type::I64, span);
-        let live = self.emit_binary(b, span, BinaryOp::Add, live, one);
-        self.push_void(b, InstKind::ListSet(p.table, zero, live), span);
+        self.bump_live(b, p, 1, span);
         Ok(())
     }
 
@@ -448,11 +441,7 @@ impl<'r> Rewriter<'r> {
     fn dict_delete(&mut self, b: Block, p: Parts, e: Value, span: Span) {
         let minus = self.int(b, -1, span);
         self.push_void(b, InstKind::ListSet(p.hashes, e, minus), span);
-        let zero = self.int(b, 0, span);
-        let live = self.push(b, InstKind::ListGet(p.table, zero), Type::I64, span);
-        let one = self.int(b, 1, span);
-        let live = self.emit_binary(b, span, BinaryOp::Sub, live, one);
-        self.push_void(b, InstKind::ListSet(p.table, zero, live), span);
+        self.bump_live(b, p, -1, span);
     }
 
     /// `len(d)`
@@ -528,7 +517,7 @@ impl<'r> Rewriter<'r> {
             DictOp::SetSymmetricDifference => {
                 let out = self.set_combine(b, DictOp::SetDifference, args[0], args[1], rt, span)?;
                 self.set_each(b, args[1], span, &mut |rw, x| {
-                    let inside = rw.set_contains(b, args[0], x, span)?;
+                    let inside = rw.dict_contains(b, args[0], x, span)?;
                     let outside = rw.push(b, InstKind::Unary(UnaryOp::Not, inside), Type::BOOL, span);
                     rw.if_values(b, outside, vec![], span, &mut |rw, _| {
                         rw.set_add(b, out, x, span)?;
@@ -544,7 +533,7 @@ impl<'r> Rewriter<'r> {
             }
             DictOp::SetIntersectionUpdate => {
                 self.set_each(b, args[0], span, &mut |rw, x| {
-                    let inside = rw.set_contains(b, args[1], x, span)?;
+                    let inside = rw.dict_contains(b, args[1], x, span)?;
                     let outside = rw.push(b, InstKind::Unary(UnaryOp::Not, inside), Type::BOOL, span);
                     rw.if_values(b, outside, vec![], span, &mut |rw, _| {
                         rw.set_remove(b, args[0], x, false, span)?;
@@ -556,7 +545,7 @@ impl<'r> Rewriter<'r> {
             }
             DictOp::SetSymmetricDifferenceUpdate => {
                 self.set_each(b, args[1], span, &mut |rw, x| {
-                    let inside = rw.set_contains(b, args[0], x, span)?;
+                    let inside = rw.dict_contains(b, args[0], x, span)?;
                     rw.if_else_values(
                         b,
                         inside,
@@ -602,20 +591,15 @@ impl<'r> Rewriter<'r> {
                 })?
             }
             DictOp::Get | DictOp::Setdefault => {
-                let d = args[0];
-                let key = self.as_key(b, d, args[1], span)?;
-                let p = self.dict_parts(b, d, span);
-                let (e, h) = self.dict_find(b, p, key, span)?;
-                let zero = self.int(b, 0, span);
-                let found = self.emit_compare(b, span, CmpOp::Ge, e, zero);
-                let vt = self.elem_type(p.vals);
+                let l = self.dict_lookup(b, args[0], args[1], span)?;
+                let vt = self.elem_type(l.p.vals);
                 let made = self.if_else_make(
                     b,
-                    found,
+                    l.found,
                     std::slice::from_ref(&rt),
                     span,
                     &mut |rw, _| {
-                        let x = rw.push(b, InstKind::ListGet(p.vals, e), vt.clone(), span);
+                        let x = rw.push(b, InstKind::ListGet(l.p.vals, l.e), vt.clone(), span);
                         Ok(vec![rw.coerce(b, x, &rt, span)?])
                     },
                     &mut |rw, _| {
@@ -625,7 +609,7 @@ impl<'r> Rewriter<'r> {
                         };
                         if op == DictOp::Setdefault {
                             let xv = rw.coerce(b, x, &vt, span)?;
-                            rw.dict_insert_new(b, p, key, xv, h, span)?;
+                            rw.dict_insert_new(b, l, xv, span)?;
                         }
                         Ok(vec![rw.coerce(b, x, &rt, span)?])
                     },
@@ -662,15 +646,6 @@ impl<'r> Rewriter<'r> {
         Ok(())
     }
 
-    /// `x in s`
-    fn set_contains(&mut self, b: Block, s: Value, x: Value, span: Span) -> Result<Value, Diagnostic> {
-        let key = self.as_key(b, s, x, span)?;
-        let p = self.dict_parts(b, s, span);
-        let (e, _) = self.dict_find(b, p, key, span)?;
-        let zero = self.int(b, 0, span);
-        Ok(self.emit_compare(b, span, CmpOp::Ge, e, zero))
-    }
-
     /// Whether every element of `a` is in `other` (`want` true: `a <= other`), or none is
     /// (`want` false: `a.isdisjoint(other)`).
     fn set_all_in(&mut self, b: Block, a: Value, other: Value, want: bool, span: Span) -> Result<Value, Diagnostic> {
@@ -681,7 +656,7 @@ impl<'r> Rewriter<'r> {
         let yes = self.push(b, InstKind::Const(Const::Bool(true)), Type::BOOL, span);
         Ok(self.fold(b, (zero, n), vec![yes], span, &mut |rw, i, v| {
             let x = rw.push(b, InstKind::ListGet(xs, i), k.clone(), span);
-            let inside = rw.set_contains(b, other, x, span)?;
+            let inside = rw.dict_contains(b, other, x, span)?;
             let ok = if want { inside } else { rw.push(b, InstKind::Unary(UnaryOp::Not, inside), Type::BOOL, span) };
             Ok(vec![rw.emit_binary(b, span, BinaryOp::BitAnd, v[0], ok)])
         })?[0])
@@ -720,19 +695,15 @@ impl<'r> Rewriter<'r> {
 
     /// `s.remove(x)` (`KeyError` when missing, if `strict`) / `s.discard(x)`.
     fn set_remove(&mut self, b: Block, s: Value, x: Value, strict: bool, span: Span) -> Result<(), Diagnostic> {
-        let key = self.as_key(b, s, x, span)?;
-        let p = self.dict_parts(b, s, span);
-        let (e, _) = self.dict_find(b, p, key, span)?;
-        let zero = self.int(b, 0, span);
-        let found = self.emit_compare(b, span, CmpOp::Ge, e, zero);
+        let l = self.dict_lookup(b, s, x, span)?;
         if strict {
-            let missing = self.push(b, InstKind::Unary(UnaryOp::Not, found), Type::BOOL, span);
+            let missing = self.push(b, InstKind::Unary(UnaryOp::Not, l.found), Type::BOOL, span);
             // (A KeyError's text shows as its repr, quoted, as Python's.)
             self.raise_if(b, missing, "KeyError", "set.remove(): key not in set", span);
-            self.dict_delete(b, p, e, span);
+            self.dict_delete(b, l.p, l.e, span);
         } else {
-            self.if_values(b, found, vec![], span, &mut |rw, _| {
-                rw.dict_delete(b, p, e, span);
+            self.if_values(b, l.found, vec![], span, &mut |rw, _| {
+                rw.dict_delete(b, l.p, l.e, span);
                 Ok(vec![])
             })?;
         }
@@ -795,12 +766,12 @@ impl<'r> Rewriter<'r> {
                 rw.set_add(b, out, k, span)?;
                 return Ok(vec![]);
             }
-            let key = rw.as_key(b, y, k, span)?;
-            let q = rw.dict_parts(b, y, span);
-            let (f, _) = rw.dict_find(b, q, key, span)?;
-            let zero = rw.int(b, 0, span);
-            let cmp = if op == DictOp::SetIntersection { CmpOp::Ge } else { CmpOp::Lt };
-            let keep = rw.emit_compare(b, span, cmp, f, zero);
+            let inside = rw.dict_contains(b, y, k, span)?;
+            let keep = if op == DictOp::SetIntersection {
+                inside
+            } else {
+                rw.push(b, InstKind::Unary(UnaryOp::Not, inside), Type::BOOL, span)
+            };
             rw.if_values(b, keep, vec![], span, &mut |rw, _| {
                 rw.set_add(b, out, k, span)?;
                 Ok(vec![])
@@ -921,19 +892,10 @@ impl<'r> Rewriter<'r> {
         }
         Ok(match bi.info().typing {
             Typing::ArrayLen => self.dict_len(b, d, span),
-            Typing::Contains => {
-                let key = self.as_key(b, d, args[1], span)?;
-                let p = self.dict_parts(b, d, span);
-                let (e, _) = self.dict_find(b, p, key, span)?;
-                let zero = self.int(b, 0, span);
-                self.emit_compare(b, span, CmpOp::Ge, e, zero)
-            }
+            Typing::Contains => self.dict_contains(b, d, args[1], span)?,
             Typing::List(ListOp::Pop | ListOp::Del) => {
-                let key = self.as_key(b, d, args[1], span)?;
-                let p = self.dict_parts(b, d, span);
-                let (e, _) = self.dict_find(b, p, key, span)?;
-                let zero = self.int(b, 0, span);
-                let found = self.emit_compare(b, span, CmpOp::Ge, e, zero);
+                let l = self.dict_lookup(b, d, args[1], span)?;
+                let Lookup { p, key, e, found, .. } = l;
                 let vt = self.elem_type(p.vals);
                 if bi == Builtin::ListDel || args.len() == 2 {
                     let missing = self.push(b, InstKind::Unary(UnaryOp::Not, found), Type::BOOL, span);

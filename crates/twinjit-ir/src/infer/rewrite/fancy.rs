@@ -1,8 +1,10 @@
 //! The rewrite of indexing that copies (NumPy's advanced indexing, as Numba supports it):
 //! `a[mask]` with a bool array of `a`'s shape gives a new 1-D array of the selected elements
-//! in C order, `a[idx]` on a 1-D array with an integer array gathers (negative indices count
-//! from the end; out of range is an `IndexError`), and the assignments `a[mask] = v` and
-//! `a[idx] = v` store a number, or an array of the selected count (of `idx`'s shape).
+//! in C order (`fancy_get`, `fancy_set`); one integer array or 1-D mask among integers,
+//! slices, `None` and `...` (`x[idx]`, `x[:, cols]`, `x[mask, 0]`) gathers along its axis of
+//! the view the other indices make (`advanced_get`, `advanced_set`: negative positions count
+//! from the end, out of range is an `IndexError`), and assigning stores a number or an array
+//! that broadcasts to the selection.
 
 use super::arrays::Index;
 use super::*;
@@ -237,41 +239,32 @@ impl<'r> Rewriter<'r> {
     pub(super) fn fancy_get(&mut self, b: Block, a: Value, index: Value, span: Span) -> Result<Value, Diagnostic> {
         let at = self.ty(a).array().expect("an array");
         let it = self.ty(index).array().expect("an array index");
-        if it.dtype == Scalar::Bool && it.ndim == at.ndim {
-            self.check_mask_shape(b, a, index, span);
-            let n = self.count_true(b, index, span)?;
-            // One spare element, so that every element can be stored without a branch (at the
-            // count of those kept so far, which moves on only for selected ones); the result
-            // is the first `n`.
-            let one = self.int(b, 1, span);
-            let room = self.emit_binary(b, span, BinaryOp::Add, n, one);
-            let c1 = Type::Array(ArrayType { dtype: at.dtype, ndim: 1, layout: Layout::C });
-            let out = self.push(
-                b,
-                InstKind::NewArray { dtype: at.dtype, shape: vec![room], zeroed: false },
-                c1.clone(),
-                span,
-            );
-            let dims = self.dims(b, a, span);
-            let (sa, sm) = (self.strides(b, a, span), self.strides(b, index, span));
-            let zero = self.int(b, 0, span);
-            self.fold_index(b, &dims, vec![zero], span, &mut |rw, idx, v| {
-                let om = rw.offset(b, &sm, idx, span);
-                let m = rw.push(b, InstKind::Load(index, om), Type::BOOL, span);
-                let oa = rw.offset(b, &sa, idx, span);
-                let x = rw.push(b, InstKind::Load(a, oa), Type::Scalar(at.dtype), span);
-                rw.push_void(b, InstKind::Store(out, v[0], x), span);
-                let step = rw.coerce(b, m, &Type::I64, span)?;
-                Ok(vec![rw.emit_binary(b, span, BinaryOp::Add, v[0], step)])
-            })?;
-            return Ok(self.push(
-                b,
-                InstKind::View { base: out, offset: zero, shape: vec![n], strides: vec![one] },
-                c1,
-                span,
-            ));
+        if it.dtype != Scalar::Bool || it.ndim != at.ndim {
+            return Err(err(span, "internal: an advanced index reached the mask gather", "here"));
         }
-        Err(err(span, "internal: an integer array index reached the mask gather", "here"))
+        self.check_mask_shape(b, a, index, span);
+        let n = self.count_true(b, index, span)?;
+        // One spare element, so that every element can be stored without a branch (at the
+        // count of those kept so far, which moves on only for selected ones); the result
+        // is the first `n`.
+        let one = self.int(b, 1, span);
+        let room = self.emit_binary(b, span, BinaryOp::Add, n, one);
+        let c1 = Type::Array(ArrayType { dtype: at.dtype, ndim: 1, layout: Layout::C });
+        let out =
+            self.push(b, InstKind::NewArray { dtype: at.dtype, shape: vec![room], zeroed: false }, c1.clone(), span);
+        let dims = self.dims(b, a, span);
+        let (sa, sm) = (self.strides(b, a, span), self.strides(b, index, span));
+        let zero = self.int(b, 0, span);
+        self.fold_index(b, &dims, vec![zero], span, &mut |rw, idx, v| {
+            let om = rw.offset(b, &sm, idx, span);
+            let m = rw.push(b, InstKind::Load(index, om), Type::BOOL, span);
+            let oa = rw.offset(b, &sa, idx, span);
+            let x = rw.push(b, InstKind::Load(a, oa), Type::Scalar(at.dtype), span);
+            rw.push_void(b, InstKind::Store(out, v[0], x), span);
+            let step = rw.coerce(b, m, &Type::I64, span)?;
+            Ok(vec![rw.emit_binary(b, span, BinaryOp::Add, v[0], step)])
+        })?;
+        Ok(self.push(b, InstKind::View { base: out, offset: zero, shape: vec![n], strides: vec![one] }, c1, span))
     }
 
     /// `a[mask] = v` for a bool array `mask` of `a`'s dimensions (new values; `v` a number
@@ -291,61 +284,61 @@ impl<'r> Rewriter<'r> {
         if !matches!(vt, Type::Scalar(_) | Type::Array(_)) {
             return Err(err(span, format!("cannot assign {vt} to elements of {}", Type::Array(at)), "assigned here"));
         }
-        if it.dtype == Scalar::Bool && it.ndim == at.ndim {
-            self.check_mask_shape(b, a, index, span);
-            let dims = self.dims(b, a, span);
-            let (sa, sm) = (self.strides(b, a, span), self.strides(b, index, span));
-            // The values: a number, or a 1-D array with one value per true element (or one).
-            let source = match vt {
-                Type::Array(st) if st.ndim == 1 => {
-                    let n = self.count_true(b, index, span)?;
-                    let len = self.push(b, InstKind::Dim(v, 0), Type::I64, span);
-                    let one = self.int(b, 1, span);
-                    let ok = self.emit_compare(b, span, CmpOp::Eq, len, n);
-                    let single = self.emit_compare(b, span, CmpOp::Eq, len, one);
-                    let fits = self.emit_binary(b, span, BinaryOp::BitOr, ok, single);
-                    let bad = self.push(b, InstKind::Unary(UnaryOp::Not, fits), Type::BOOL, span);
-                    self.raise_if(
-                        b,
-                        bad,
-                        "ValueError",
-                        "NumPy boolean array indexing assignment cannot assign the input values to the output values where the mask is true",
-                        span,
-                    );
-                    let s = self.push(b, InstKind::Stride(v, 0), Type::I64, span);
-                    let zero = self.int(b, 0, span);
-                    Some(self.emit_select(b, span, single, zero, s))
-                }
-                Type::Array(_) => {
-                    return Err(err(span, "a boolean-mask assignment takes a number or a 1-D array", "assigned here"))
-                }
-                _ => None,
-            };
-            let x0 = if source.is_none() { Some(self.coerce(b, v, &dt, span)?) } else { None };
-            let zero = self.int(b, 0, span);
-            self.fold_index(b, &dims, vec![zero], span, &mut |rw, idx, vars| {
-                let om = rw.offset(b, &sm, idx, span);
-                let m = rw.push(b, InstKind::Load(index, om), Type::BOOL, span);
-                let oa = rw.offset(b, &sa, idx, span);
-                rw.if_values(b, m, vars.to_vec(), span, &mut |rw, vars| {
-                    let x = match (x0, source) {
-                        (Some(x), _) => x,
-                        (None, Some(s)) => {
-                            let off = rw.emit_binary(b, span, BinaryOp::Mul, vars[0], s);
-                            let st = rw.ty(v).array().expect("an array").dtype;
-                            let x = rw.push(b, InstKind::Load(v, off), Type::Scalar(st), span);
-                            rw.coerce(b, x, &dt, span)?
-                        }
-                        (None, None) => unreachable!("a number or an array"),
-                    };
-                    rw.push_void(b, InstKind::Store(a, oa, x), span);
-                    let one = rw.int(b, 1, span);
-                    Ok(vec![rw.emit_binary(b, span, BinaryOp::Add, vars[0], one)])
-                })
-            })?;
-            return Ok(());
+        if it.dtype != Scalar::Bool || it.ndim != at.ndim {
+            return Err(err(span, "internal: an advanced index reached the mask store", "here"));
         }
-        Err(err(span, "internal: an integer array index reached the mask store", "here"))
+        self.check_mask_shape(b, a, index, span);
+        let dims = self.dims(b, a, span);
+        let (sa, sm) = (self.strides(b, a, span), self.strides(b, index, span));
+        // The values: a number, or a 1-D array with one value per true element (or one).
+        let source = match vt {
+            Type::Array(st) if st.ndim == 1 => {
+                let n = self.count_true(b, index, span)?;
+                let len = self.push(b, InstKind::Dim(v, 0), Type::I64, span);
+                let one = self.int(b, 1, span);
+                let ok = self.emit_compare(b, span, CmpOp::Eq, len, n);
+                let single = self.emit_compare(b, span, CmpOp::Eq, len, one);
+                let fits = self.emit_binary(b, span, BinaryOp::BitOr, ok, single);
+                let bad = self.push(b, InstKind::Unary(UnaryOp::Not, fits), Type::BOOL, span);
+                self.raise_if(
+                    b,
+                    bad,
+                    "ValueError",
+                    "NumPy boolean array indexing assignment cannot assign the input values to the output values where the mask is true",
+                    span,
+                );
+                let s = self.push(b, InstKind::Stride(v, 0), Type::I64, span);
+                let zero = self.int(b, 0, span);
+                Some(self.emit_select(b, span, single, zero, s))
+            }
+            Type::Array(_) => {
+                return Err(err(span, "a boolean-mask assignment takes a number or a 1-D array", "assigned here"))
+            }
+            _ => None,
+        };
+        let x0 = if source.is_none() { Some(self.coerce(b, v, &dt, span)?) } else { None };
+        let zero = self.int(b, 0, span);
+        self.fold_index(b, &dims, vec![zero], span, &mut |rw, idx, vars| {
+            let om = rw.offset(b, &sm, idx, span);
+            let m = rw.push(b, InstKind::Load(index, om), Type::BOOL, span);
+            let oa = rw.offset(b, &sa, idx, span);
+            rw.if_values(b, m, vars.to_vec(), span, &mut |rw, vars| {
+                let x = match (x0, source) {
+                    (Some(x), _) => x,
+                    (None, Some(s)) => {
+                        let off = rw.emit_binary(b, span, BinaryOp::Mul, vars[0], s);
+                        let st = rw.ty(v).array().expect("an array").dtype;
+                        let x = rw.push(b, InstKind::Load(v, off), Type::Scalar(st), span);
+                        rw.coerce(b, x, &dt, span)?
+                    }
+                    (None, None) => unreachable!("a number or an array"),
+                };
+                rw.push_void(b, InstKind::Store(a, oa, x), span);
+                let one = rw.int(b, 1, span);
+                Ok(vec![rw.emit_binary(b, span, BinaryOp::Add, vars[0], one)])
+            })
+        })?;
+        Ok(())
     }
 
     /// The positions of `a`'s true (nonzero) elements as int64 1-D arrays: one per axis
