@@ -354,3 +354,69 @@ def concatenations(n):
     ints += floats
     floats += [7, 8]
     return joined, alias, floats
+
+
+# Lists compare as Python's do: `==` by length and elements, an order by the first pair of
+# elements that differ (their `==`, then `<`), else by length; a shorter prefix is smaller.
+# check: ranked(3, 3) -> (True, False, False, True, False, True)
+# check: ranked(3, 4) -> (False, True, True, True, False, False)
+# check: ranked(4, 3) -> (False, True, False, False, True, True)
+# check: ranked(0, 0) -> (True, False, False, True, False, True)
+@njit
+def ranked(n, m):
+    a = [i * i for i in range(n)]
+    b = [i * i for i in range(m)]
+    return a == b, a != b, a < b, a <= b, a > b, a >= b
+
+
+# check: first_difference_decides(0) -> (False, True, True)
+# check: first_difference_decides(2) -> (False, True, True)
+@njit
+def first_difference_decides(k):
+    a = [1.0, 2.0, 3.0]
+    b = [1.0, 2.0, 3.0, -1.0]
+    b[k] = 0.5
+    return a < b, a > b, a != b
+
+
+# A NaN element equals nothing, so the lists differ there, and neither orders before the other.
+# check: nan_elements(1.0) -> (False, True, False, False)
+# check: nan_elements(2.0) -> (False, True, True, False)
+@njit
+def nan_elements(second):
+    a = [1.0, np.nan]
+    b = [second, np.nan]
+    return a == b, a != b, a < b, a > b
+
+
+# Lists of tuples compare tuple by tuple; an int list equals a float list of the same values.
+# check: lists_of_pairs(5) -> (True, False, True)
+# check: lists_of_pairs(4) -> (False, True, True)
+@njit
+def lists_of_pairs(last):
+    pairs = [(1, 2), (3, 4)]
+    other = [(1, 2), (3, last)]
+    ints = [1, 2, 3]
+    floats = [1.0, 2.0, 3.0]
+    return pairs < other, pairs == [(1, 2), (3, 4)] and last == 4 or pairs > other, ints == floats
+
+
+# `l.index(x, start, stop)` searches `l[start:stop]` (negative bounds count from the end, then
+# clamp) and returns the index in `l`.
+# check: index_between(5, 1, 5) -> 2
+# check: index_between(5, -2, 100) -> 4
+# check: index_between(3, -100, 2) -> 1
+# check: index_between(5, 5, 6) raises ValueError
+# check: index_between(9, 2, 2) raises ValueError
+@njit
+def index_between(x, start, stop):
+    a = [5, 3, 5, 7, 5, 9]
+    return a.index(x, start, stop)
+
+
+# check: index_from(5, 3) -> 4
+# check: index_from(5, -1) raises ValueError
+@njit
+def index_from(x, start):
+    a = [5, 3, 5, 7, 5, 9]
+    return a.index(x, start)

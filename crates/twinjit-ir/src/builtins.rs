@@ -1991,8 +1991,8 @@ builtins! {
     ListInsert = "list.insert" [".insert()"] (3, 3) List(ListOp::Insert), Rw;
     /// `l.remove(x)`
     ListRemove = "list.remove" [".remove()"] (2, 2) List(ListOp::Remove), Rw;
-    /// `l.index(x)`
-    ListIndex = "list.index" [".index()"] (2, 2) List(ListOp::Index), Rw;
+    /// `l.index(x[, start[, stop]])`
+    ListIndex = "list.index" [".index()"] (2, 4) List(ListOp::Index), Rw;
     /// `l.count(x)`
     ListCount = "list.count" [".count()"] (2, 2) List(ListOp::Count), Rw;
     /// `l.reverse()`

@@ -1430,12 +1430,13 @@ fn alloc(b: Builtin, a: Alloc, args: &[Type]) -> Result<Type, TypeError> {
     })
 }
 
-/// Whether `x` and `y` can be compared with `==` and `<`: two numbers, or two tuples whose
-/// elements at the same positions can be.
+/// Whether `x` and `y` can be compared with `==` and `<`: two numbers, two tuples whose
+/// elements at the same positions can be, or two lists whose elements can be.
 pub fn comparable(x: &Type, y: &Type) -> bool {
     match (x, y) {
         (Type::Scalar(_), Type::Scalar(_)) => true,
         (Type::Tuple(a), Type::Tuple(b)) => a.iter().zip(b).all(|(p, q)| comparable(p, q)),
+        (Type::List(a), Type::List(b)) => comparable(a, b),
         _ => false,
     }
 }
@@ -1768,7 +1769,16 @@ fn list_op(b: Builtin, op: ListOp, args: &[Type]) -> Result<Type, TypeError> {
             compares(1)?;
             Type::None
         }
-        ListOp::Index | ListOp::Count => {
+        ListOp::Index => {
+            compares(1)?;
+            for k in 2..args.len() {
+                if args[k] != Type::None {
+                    int(k)?;
+                }
+            }
+            Type::I64
+        }
+        ListOp::Count => {
             compares(1)?;
             Type::I64
         }

@@ -738,6 +738,10 @@ impl Rewriter<'_> {
                 let (x, y) = (self.val(*a), self.val(*c));
                 Some(self.set_compare(b, *op, x, y, span)?)
             }
+            InstKind::Compare(op, a, c) if matches!(self.ty(self.val(*a)), Type::List(_)) => {
+                let (x, y) = (self.val(*a), self.val(*c));
+                Some(self.compare_lists(b, *op, x, y, span)?)
+            }
             InstKind::Compare(op, a, c) if matches!(self.ty(self.val(*a)), Type::Tuple(_)) => {
                 let (x, y) = (self.val(*a), self.val(*c));
                 Some(self.compare_tuples(b, *op, x, y, span)?)
@@ -1026,6 +1030,7 @@ impl Rewriter<'_> {
                 }
                 Ok(self.push(b, InstKind::Compare(op, x, y), Type::BOOL, span))
             }
+            (Type::List(_), _) => self.compare_lists(b, op, x, y, span),
             _ => self.compare_tuples(b, op, x, y, span),
         }
     }

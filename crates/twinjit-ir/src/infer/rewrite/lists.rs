@@ -144,6 +144,20 @@ impl<'r> Rewriter<'r> {
         Ok((self.emit_select(b, span, neg, wrapped, i), n, zero))
     }
 
+    /// A bound of `l.index(x, start, stop)` in `[0, len(l)]`: negative counts from the end, then
+    /// clamped, as a slice's bounds are; `None` is 0 (`start`) or the length (`stop`, when
+    /// `none_is` is -1).
+    fn slice_bound(&mut self, b: Block, l: Value, i: Value, none_is: i64, span: Span) -> Result<Value, Diagnostic> {
+        if self.ty(i) == Type::None {
+            return Ok(if none_is < 0 { self.llen(b, l, span) } else { self.int(b, none_is, span) });
+        }
+        let (k, n, zero) = self.counted_from_end(b, l, i, span)?;
+        let below = self.emit_compare(b, span, CmpOp::Lt, k, zero);
+        let k = self.emit_select(b, span, below, zero, k);
+        let above = self.emit_compare(b, span, CmpOp::Gt, k, n);
+        Ok(self.emit_select(b, span, above, n, k))
+    }
+
     /// A list index: negative indices count from the end; out of range raises IndexError.
     fn list_position(&mut self, b: Block, l: Value, i: Value, message: &str, span: Span) -> Result<Value, Diagnostic> {
         let (k, n, zero) = self.counted_from_end(b, l, i, span)?;
@@ -271,8 +285,69 @@ impl<'r> Rewriter<'r> {
     fn find(&mut self, b: Block, l: Value, x: Value, span: Span) -> Result<Value, Diagnostic> {
         let n = self.llen(b, l, span);
         let zero = self.int(b, 0, span);
+        self.find_in(b, l, x, (zero, n), span)
+    }
+
+    /// Python's list comparison: `==` when the lengths and every pair of elements are equal; an
+    /// order decided by the first position whose elements differ (`!=` by `==`, then `<` or
+    /// `>` between them), else by the lengths.
+    pub(super) fn compare_lists(
+        &mut self,
+        b: Block,
+        op: CmpOp,
+        x: Value,
+        y: Value,
+        span: Span,
+    ) -> Result<Value, Diagnostic> {
+        let (nx, ny) = (self.llen(b, x, span), self.llen(b, y, span));
+        let shorter = self.emit_compare(b, span, CmpOp::Lt, nx, ny);
+        let m = self.emit_select(b, span, shorter, nx, ny);
+        let zero = self.int(b, 0, span);
+        let no = self.push(b, InstKind::Const(Const::Bool(false)), Type::BOOL, span);
+        // State: (a pair differed, the order the first differing pair gives).
+        let strict = match op {
+            CmpOp::Lt | CmpOp::Le => CmpOp::Lt,
+            _ => CmpOp::Gt,
+        };
+        let ordered = !matches!(op, CmpOp::Eq | CmpOp::Ne);
+        let out = self.fold(b, (zero, m), vec![no, no], span, &mut |rw, k, v| {
+            let (p, q) = (rw.lget(b, x, k, span), rw.lget(b, y, k, span));
+            let same = rw.compare_values(b, CmpOp::Eq, p, q, span)?;
+            let differ = rw.push(b, InstKind::Unary(UnaryOp::Not, same), Type::BOOL, span);
+            let decided = rw.emit_binary(b, span, BinaryOp::BitOr, v[0], differ);
+            let order = if ordered {
+                let first = rw.push(b, InstKind::Unary(UnaryOp::Not, v[0]), Type::BOOL, span);
+                let first = rw.emit_binary(b, span, BinaryOp::BitAnd, first, differ);
+                let o = rw.compare_values(b, strict, p, q, span)?;
+                rw.emit_select(b, span, first, o, v[1])
+            } else {
+                v[1]
+            };
+            Ok(vec![decided, order])
+        })?;
+        let (differed, order) = (out[0], out[1]);
+        let by_len = self.emit_compare(b, span, op, nx, ny);
+        Ok(match op {
+            CmpOp::Eq => {
+                let same = self.push(b, InstKind::Unary(UnaryOp::Not, differed), Type::BOOL, span);
+                self.emit_binary(b, span, BinaryOp::BitAnd, by_len, same)
+            }
+            CmpOp::Ne => self.emit_binary(b, span, BinaryOp::BitOr, by_len, differed),
+            _ => self.emit_select(b, span, differed, order, by_len),
+        })
+    }
+
+    /// The first position in `[start, stop)` holding an element equal to `x`, or -1.
+    fn find_in(
+        &mut self,
+        b: Block,
+        l: Value,
+        x: Value,
+        (start, stop): (Value, Value),
+        span: Span,
+    ) -> Result<Value, Diagnostic> {
         let minus1 = self.int(b, -1, span);
-        let out = self.fold(b, (zero, n), vec![minus1], span, &mut |rw, k, v| {
+        let out = self.fold(b, (start, stop), vec![minus1], span, &mut |rw, k, v| {
             let e = rw.lget(b, l, k, span);
             let eq = rw.compare_values(b, CmpOp::Eq, e, x, span)?;
             let z = rw.int(b, 0, span);
@@ -418,7 +493,18 @@ impl<'r> Rewriter<'r> {
             }
             ListOp::Remove | ListOp::Index => {
                 let (l, x) = (args[0], args[1]);
-                let k = self.find(b, l, x, span)?;
+                let k = if args.len() > 2 {
+                    // `l.index(x, start, stop)`: the bounds as a slice's (`slice.indices`).
+                    let n = self.llen(b, l, span);
+                    let start = self.slice_bound(b, l, args[2], 0, span)?;
+                    let stop = match args.get(3) {
+                        Some(&s) => self.slice_bound(b, l, s, -1, span)?,
+                        None => n,
+                    };
+                    self.find_in(b, l, x, (start, stop), span)?
+                } else {
+                    self.find(b, l, x, span)?
+                };
                 let zero = self.int(b, 0, span);
                 let missing = self.emit_compare(b, span, CmpOp::Lt, k, zero);
                 let what = if op == ListOp::Remove { "list.remove(x): x not in list" } else { "value not in list" };
