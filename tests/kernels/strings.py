@@ -224,3 +224,37 @@ def banner(title, width=3):
 
 # check: banner("") -> '==='
 # check: banner("run") -> '=== run ==='
+
+
+@njit
+def case_forms(s):
+    # Case mappings of a string known when the function is compiled (ASCII text).
+    return s.capitalize(), s.casefold(), s.swapcase(), s.title()
+
+
+# check: case_forms("hello wORLD") -> ('Hello world', 'hello world', 'HELLO World', 'Hello World')
+# check: case_forms("") -> ('', '', '', '')
+# check: case_forms("x2y they're") -> ("X2y they're", "x2y they're", "X2Y THEY'RE", "X2Y They'Re")
+
+
+@njit
+def char_classes(s):
+    # isascii() and isdecimal() give 1 or 0 in Numba, the others a bool.
+    return s.isascii(), s.isdecimal(), s.isnumeric(), s.isprintable(), s.isidentifier(), s.istitle()
+
+
+# check: char_classes("Hello World") -> (1, 0, False, True, False, True)
+# check: char_classes("2024") -> (1, 1, True, True, False, False)
+# check: char_classes("_name2") -> (1, 0, False, True, True, False)
+# check: char_classes("") -> (1, 0, False, True, False, False)
+# check: char_classes("tab\there") -> (1, 0, False, False, False, False)
+# check: char_classes("A1 B") -> (1, 0, False, True, False, True)
+
+
+@njit
+def columns(s):
+    return s.expandtabs(), len(s.expandtabs())
+
+
+# check: columns("a\tbc\td") -> ('a       bc      d', 17)
+# check: columns("ab\n\tc") -> ('ab\n        c', 12)

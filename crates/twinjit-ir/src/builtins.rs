@@ -2376,6 +2376,17 @@ pub const STR_METHODS: &[&str] = &[
     "isspace",
     "isupper",
     "islower",
+    "capitalize",
+    "casefold",
+    "swapcase",
+    "title",
+    "isascii",
+    "isdecimal",
+    "isnumeric",
+    "isprintable",
+    "isidentifier",
+    "istitle",
+    "expandtabs",
 ];
 
 /// `s.name(args)` as Python computes it, for string arguments; `Err` says why not. The
@@ -2388,6 +2399,15 @@ pub fn str_method(s: &str, name: &str, args: &[&str]) -> Result<StrValue, String
             Ok(())
         } else {
             Err(format!("str.{name}() takes {} string argument(s) here, got {}", n.end(), args.len()))
+        }
+    };
+    // Python's character classes and case mappings beyond ASCII are Unicode's tables, which
+    // compile time does not carry: refused rather than guessed.
+    let ascii_only = || {
+        if s.is_ascii() {
+            Ok(())
+        } else {
+            Err(format!("str.{name}() of a non-ASCII string is not supported"))
         }
     };
     // Python's index of a byte offset counts characters.
@@ -2465,6 +2485,102 @@ pub fn str_method(s: &str, name: &str, args: &[&str]) -> Result<StrValue, String
         }
         "isupper" => ascii_class(char::is_ascii_uppercase, true)?,
         "islower" => ascii_class(char::is_ascii_lowercase, true)?,
+        // Numba's `isascii` and `isdecimal` give 1 or 0 too; `isnumeric` and the rest a bool.
+        "isascii" => {
+            arity(0..=0)?;
+            Int(i64::from(s.is_ascii()))
+        }
+        "isdecimal" => match ascii_class(char::is_ascii_digit, false)? {
+            Bool(b) => Int(i64::from(b)),
+            other => other,
+        },
+        "isnumeric" => ascii_class(char::is_ascii_digit, false)?,
+        "isprintable" => {
+            arity(0..=0)?;
+            ascii_only()?;
+            Bool(s.bytes().all(|c| (0x20..0x7f).contains(&c)))
+        }
+        "isidentifier" => {
+            arity(0..=0)?;
+            ascii_only()?;
+            let mut cs = s.chars();
+            Bool(
+                cs.next().is_some_and(|c| c == '_' || c.is_ascii_alphabetic())
+                    && cs.all(|c| c == '_' || c.is_ascii_alphanumeric()),
+            )
+        }
+        "istitle" => {
+            arity(0..=0)?;
+            ascii_only()?;
+            // Upper case only after an uncased character, lower case only after a cased one,
+            // and at least one cased character.
+            let (mut cased, mut prev_cased) = (false, false);
+            let mut ok = true;
+            for c in s.chars() {
+                if c.is_ascii_uppercase() {
+                    ok &= !prev_cased;
+                    (prev_cased, cased) = (true, true);
+                } else if c.is_ascii_lowercase() {
+                    ok &= prev_cased;
+                    (prev_cased, cased) = (true, true);
+                } else {
+                    prev_cased = false;
+                }
+            }
+            Bool(ok && cased)
+        }
+        "capitalize" | "casefold" | "swapcase" | "title" => {
+            arity(0..=0)?;
+            ascii_only()?;
+            Str(match name {
+                "capitalize" => {
+                    let lower = s.to_ascii_lowercase();
+                    let mut out = lower[..s.len().min(1)].to_ascii_uppercase();
+                    out.push_str(&lower[s.len().min(1)..]);
+                    out
+                }
+                "casefold" => s.to_ascii_lowercase(),
+                "swapcase" => s
+                    .chars()
+                    .map(|c| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() })
+                    .collect(),
+                _ => {
+                    // A letter after a letter is lower case, any other letter upper case.
+                    let mut prev = false;
+                    s.chars()
+                        .map(|c| {
+                            let out = if prev { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() };
+                            prev = c.is_ascii_alphabetic();
+                            out
+                        })
+                        .collect()
+                }
+            })
+        }
+        "expandtabs" => {
+            arity(0..=0)?;
+            // Tabs to the next multiple of 8 columns; a line break starts a new line's columns.
+            let mut out = String::new();
+            let mut col = 0usize;
+            for c in s.chars() {
+                match c {
+                    '\t' => {
+                        let pad = 8 - col % 8;
+                        out.extend(std::iter::repeat_n(' ', pad));
+                        col += pad;
+                    }
+                    '\n' | '\r' => {
+                        out.push(c);
+                        col = 0;
+                    }
+                    _ => {
+                        out.push(c);
+                        col += 1;
+                    }
+                }
+            }
+            Str(out)
+        }
         _ => return Err(format!("str.{name}() is not supported")),
     })
 }
