@@ -62,6 +62,9 @@ pub(crate) enum Global {
     Function { kind: Option<FunctionKind>, params: Params, ufunc: Option<Box<twinjit_ir::UfuncSpec>> },
     /// A decorated function refused on its own (`target_backend='cuda'`).
     Refused,
+    /// A compiled generator function's definition, kept under
+    /// `lower::generators::generator_key(name)` for the `for` loops that inline it.
+    Generator(std::rc::Rc<ruff_python_ast::StmtFunctionDef>),
     /// A module-level class deriving from an exception (`class MyError(ValueError): pass`):
     /// its name, which compiled code may raise.
     ExceptionClass(String),

@@ -30,6 +30,8 @@ use twinjit_ir::{
 
 mod cuda_random;
 mod fp16;
+pub(crate) use generators::{generator_key, has_yield};
+mod generators;
 mod inner;
 mod libdevice;
 mod loops;
@@ -74,6 +76,7 @@ pub(crate) fn lower_function(
         frames: Vec::new(),
         inner: HashMap::new(),
         inlining: Vec::new(),
+        gens: Vec::new(),
         inline_count: 0,
         parallel: options.parallel,
         prange_depth: 0,
@@ -231,6 +234,8 @@ struct Lower<'a> {
     inner: HashMap<String, std::rc::Rc<inner::InnerFn>>,
     /// The inlined calls in progress, innermost last.
     inlining: Vec<inner::Inlining>,
+    /// The `for` loops over generators being lowered, innermost last (`generators.rs`).
+    gens: Vec<generators::GenSite>,
     /// Inlined calls so far (makes each inlined scope's names unique).
     inline_count: u32,
     /// `parallel=True`: the outermost `prange` loops are marked for the `parallel` pass.
@@ -534,6 +539,11 @@ impl Lower<'_> {
             }
             Stmt::AugAssign(a) => self.aug_assign(a),
             Stmt::Expr(e) => {
+                if let Expr::Yield(y) = &*e.value {
+                    if self.yield_stmt(y.value.as_deref(), sspan) {
+                        return;
+                    }
+                }
                 // A docstring, or `...` as a placeholder body: nothing to evaluate.
                 if !matches!(&*e.value, Expr::StringLiteral(_) | Expr::EllipsisLiteral(_)) {
                     self.expr(&e.value);
@@ -1234,7 +1244,18 @@ impl Lower<'_> {
             Expr::Generator(g) => self.list_comp(&g.elt, &g.generators, span),
             Expr::DictComp(c) => self.dict_comp(&c.key, &c.value, &c.generators, span),
             Expr::SetComp(c) => self.set_comp(&c.elt, &c.generators, span),
-            Expr::Yield(_) | Expr::YieldFrom(_) => self.fail(unsupported(span, "generators (`yield`) are", "")),
+            Expr::Yield(_) | Expr::YieldFrom(_) => self.fail(
+                Diagnostic::error(
+                    "generators (`yield`) are compiled only as the iterable of a `for` loop",
+                    span,
+                    "not a `yield v` statement of a generator a loop iterates",
+                )
+                .with_hint(
+                    "iterate the generator in a compiled function (`for x in gen(n):`), where twinjit inlines it; \
+                     calling it otherwise (returning the generator, `list(gen(n))`), `x = yield v` and \
+                     `yield from` are not supported",
+                ),
+            ),
             Expr::Await(_) => self.fail(unsupported(span, "`await` is", "")),
             Expr::Named(_) => {
                 self.fail(unsupported(span, "the walrus operator `:=` is", "assign in a separate statement"))

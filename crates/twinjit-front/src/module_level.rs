@@ -70,6 +70,14 @@ pub(crate) fn lower(
                     }
                     Ok(Decorated::Plain) | Err(_) => Global::Function { kind: None, params, ufunc: None },
                 };
+                if matches!(g, Global::Function { kind: Some(twinjit_ir::FunctionKind::Host), .. })
+                    && crate::lower::has_yield(&fd.body)
+                {
+                    env.insert(
+                        crate::lower::generator_key(fd.name.id.as_str()),
+                        Global::Generator(std::rc::Rc::new(fd.clone())),
+                    );
+                }
                 env.insert(fd.name.id.to_string(), g);
             }
             other => {

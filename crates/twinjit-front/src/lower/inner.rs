@@ -23,17 +23,17 @@ use twinjit_diag::{Diagnostic, FileId, Span};
 use twinjit_ir::{Block, Const, Terminator, Type, Value};
 
 /// Deepest nesting of inlined calls (an inner function calling another inner function).
-const MAX_INLINE_DEPTH: usize = 64;
+pub(super) const MAX_INLINE_DEPTH: usize = 64;
 
 /// One inlined scope: its local names and the prefix that makes them unique.
 #[derive(Clone, Debug)]
 pub(super) struct Frame {
-    locals: HashSet<String>,
-    prefix: String,
+    pub(super) locals: HashSet<String>,
+    pub(super) prefix: String,
 }
 
 #[derive(Debug)]
-enum Body {
+pub(super) enum Body {
     Def(Vec<Stmt>),
     Lambda(Box<Expr>),
 }
@@ -41,18 +41,19 @@ enum Body {
 /// An inner function as defined: its syntax and the scope it was defined in.
 #[derive(Debug)]
 pub(super) struct InnerFn {
-    name: String,
-    params: Params,
-    body: Body,
+    pub(super) name: String,
+    pub(super) params: Params,
+    pub(super) body: Body,
     /// The scope of the definition (frames and visible locals) that free names resolve in.
-    frames: Vec<Frame>,
-    visible: HashSet<String>,
-    span: Span,
+    pub(super) frames: Vec<Frame>,
+    pub(super) visible: HashSet<String>,
+    pub(super) span: Span,
 }
 
 /// An inlined call in progress: the inner function and the block its `return`s jump to.
+#[derive(Clone)]
 pub(super) struct Inlining {
-    callee: Rc<InnerFn>,
+    pub(super) callee: Rc<InnerFn>,
     pub(super) cont: Block,
 }
 

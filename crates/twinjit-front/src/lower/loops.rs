@@ -151,6 +151,9 @@ impl Lower<'_> {
         if let Expr::Tuple(t) = &*fr.iter {
             return self.unrolled_for(fr, &t.elts);
         }
+        if self.generator_for(fr) {
+            return;
+        }
         if let Some(arg) = self.literal_unroll_arg(&fr.iter) {
             return self.literal_unroll_for(fr, arg);
         }
