@@ -162,3 +162,17 @@ def countdowns(n):
     for v in countdown(n, stop=2):
         b += v
     return a, b
+
+
+# `list()`, comprehensions, `enumerate`, `zip` and `sorted` over a generator.
+# check: collected(4) -> ([0, 1, 4, 9], [0, 2, 8, 18], 22, [(0, 0), (1, 1), (2, 4), (3, 9)], [9, 4, 1, 0])
+@njit
+def collected(n):
+    as_list = list(squares(n))
+    doubled = [2 * v for v in squares(n)]
+    weighted = 0
+    for i, v in enumerate(squares(n)):
+        weighted += i * v - v
+    pairs = [(i, v) for i, v in zip(range(n), squares(n))]
+    down = sorted(squares(n), reverse=True)
+    return as_list, doubled, weighted, pairs, down

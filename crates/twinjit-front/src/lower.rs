@@ -1252,8 +1252,8 @@ impl Lower<'_> {
                 )
                 .with_hint(
                     "iterate the generator in a compiled function (`for x in gen(n):`), where twinjit inlines it; \
-                     calling it otherwise (returning the generator, `list(gen(n))`), `x = yield v` and \
-                     `yield from` are not supported",
+                     `list(gen(n))`, comprehensions, `enumerate` and `zip` over it work too; returning or passing \
+                     the generator, `x = yield v` and `yield from` are not supported",
                 ),
             ),
             Expr::Await(_) => self.fail(unsupported(span, "`await` is", "")),

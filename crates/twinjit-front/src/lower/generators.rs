@@ -23,8 +23,11 @@
 //! generator and the loop interleave exactly as in Python, lazily: an endless generator with a
 //! `break` in the loop is fine. The loop body is lowered once per `yield` statement.
 //!
-//! Not supported (located errors): a generator used other than as the iterable of a `for`
-//! statement (returned, stored, passed to `list()`), `x = yield v`, `yield from`, and a `yield`
+//! Where the generator is the iterable of `list()`, `set()`, `sorted()`, a comprehension,
+//! `enumerate` or `zip`, the same inlining appends what it yields to a list first.
+//!
+//! Not supported (located errors): a generator used as a value otherwise (returned, stored,
+//! passed to a function), `x = yield v`, `yield from`, and a `yield`
 //! inside a `try` statement of the generator (an exception raised by the loop body would be
 //! caught by the generator's handler).
 
@@ -38,7 +41,7 @@ use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::Ranged;
 use std::rc::Rc;
 use twinjit_diag::{Diagnostic, Span};
-use twinjit_ir::{Block, Const, Terminator, Type};
+use twinjit_ir::{Block, Builtin, Const, InstKind, Terminator, Type, Value};
 
 /// The key under which a module-level generator function's definition is kept in the module's
 /// names (no Python name contains a colon).
@@ -76,10 +79,18 @@ pub(super) struct Scope {
     gens: Vec<GenSite>,
 }
 
+/// What each `yield v` of an inlined generator does, in the consumer's scope.
+enum Sink {
+    /// `target = v`, then one iteration of a `for` loop's body.
+    Loop { target: Expr, body: Vec<Stmt> },
+    /// Append `v` to a list (a generator iterated by `list()`, a comprehension, `enumerate`,
+    /// `zip`, ...: the elements are collected first).
+    Append(Value),
+}
+
 /// A `for` loop over a generator being lowered.
 pub(super) struct GenSite {
-    target: Expr,
-    body: Vec<Stmt>,
+    sink: Sink,
     /// Where `break` in the loop body goes (after the loop and its `else`).
     exit: Block,
     /// The loop's scope while the generator's is lowered.
@@ -126,11 +137,28 @@ impl Lower<'_> {
         let Some(f) = self.generator_callee(&fr.iter) else { return false };
         let Expr::Call(c) = &*fr.iter else { return false };
         let span = self.sp(fr.range);
+        let sink = Sink::Loop { target: (*fr.target).clone(), body: fr.body.clone() };
+        self.inline_generator(f, c, sink, &fr.orelse, span);
+        true
+    }
+
+    /// The list of what a generator call yields, when `e` calls a generator function (the
+    /// iterable of `list()`, a comprehension, `enumerate`, `zip`, ...).
+    pub(super) fn generator_list(&mut self, e: &Expr) -> Option<Value> {
+        let f = self.generator_callee(e)?;
+        let Expr::Call(c) = e else { return None };
+        let span = self.sp(e.range());
+        let list = self.emit(InstKind::Builtin(Builtin::ListNew, vec![]), span);
+        self.inline_generator(f, c, Sink::Append(list), &[], span);
+        Some(list)
+    }
+
+    fn inline_generator(&mut self, f: Rc<InnerFn>, c: &ast::ExprCall, sink: Sink, orelse: &[Stmt], span: Span) {
         if self.inlining.len() >= super::inner::MAX_INLINE_DEPTH {
             self.diags.push(Diagnostic::error("generators nested too deeply (or recursive)", span, "here"));
-            return true;
+            return;
         }
-        let Some(args) = self.bound_args(&f, c, span) else { return true };
+        let Some(args) = self.bound_args(&f, c, span) else { return };
         let exit = self.new_block();
         let done = self.new_block();
         // A `return` in the generator jumps here with its value, which the loop ignores.
@@ -157,14 +185,7 @@ impl Lower<'_> {
             Scope { frames, locals: visible, loops: Vec::new(), tries: gen_tries, inlining, gens: Vec::new() };
         self.swap_scope(&mut scope);
         // Now `scope` holds the loop's state.
-        self.gens.push(GenSite {
-            target: (*fr.target).clone(),
-            body: fr.body.clone(),
-            exit,
-            consumer: Some(scope),
-            depth,
-            tries,
-        });
+        self.gens.push(GenSite { sink, exit, consumer: Some(scope), depth, tries });
         for (name, v) in f.params.names.iter().zip(args) {
             let var = self.var(name);
             self.def_var(&var, v);
@@ -181,11 +202,10 @@ impl Lower<'_> {
         self.swap_scope(&mut scope);
         self.seal(done);
         self.cur = done;
-        self.block(&fr.orelse);
+        self.block(orelse);
         self.jump(exit, vec![], span);
         self.seal(exit);
         self.cur = exit;
-        true
     }
 
     /// The arguments of a call of `f`, evaluated in the caller's scope in source order.
@@ -230,11 +250,18 @@ impl Lower<'_> {
         let resume = self.new_block();
         let mut scope = site.consumer.take().expect("the loop's scope");
         self.swap_scope(&mut scope);
-        // The loop's scope: one iteration of its body.
-        self.loops.push((resume, site.exit));
-        self.assign(&site.target, v);
-        self.block(&site.body);
-        self.loops.pop();
+        match &site.sink {
+            Sink::Loop { target, body } => {
+                // The loop's scope: one iteration of its body.
+                self.loops.push((resume, site.exit));
+                self.assign(target, v);
+                self.block(body);
+                self.loops.pop();
+            }
+            Sink::Append(list) => {
+                self.emit(InstKind::Builtin(Builtin::ListAppend, vec![*list, v]), span);
+            }
+        }
         self.jump(resume, vec![], span);
         self.swap_scope(&mut scope);
         site.consumer = Some(scope);

@@ -585,7 +585,10 @@ impl Lower<'_> {
                 Iter::Reversed { start, step, len }
             }
             Source::Seq(e) => {
-                let x = self.expr(e);
+                let x = match self.generator_list(e) {
+                    Some(list) => list,
+                    None => self.expr(e),
+                };
                 // A dict iterates its keys (the rewrite makes a list of them; any other
                 // sequence is itself).
                 let seq = self.emit(InstKind::Builtin(Builtin::IterSource, vec![x]), self.sp(e.range()));
