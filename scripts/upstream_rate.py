@@ -994,11 +994,22 @@ def result_matches(expected, got, load=None, name="return", uninit=False):
     `uninit` (the function returns `np.empty`/`np.empty_like` arrays it never writes, whose
     elements are whatever memory held) a returned array matches by dtype and shape."""
     if isinstance(got, dict) and expected and expected[0] == "array":
-        if len(expected) < 5 or load is None:
+        if len(expected) < 5 or (load is None and "data" not in got):
             return False
         import numpy as np
 
-        arr = load(name)
+        if "data" in got:
+            # A small array inside a list or tuple: twinjit prints its elements.
+            def py(v):
+                if isinstance(v, list):
+                    return [py(x) for x in v]
+                if isinstance(v, dict):
+                    return complex(json_to_py(v["real"]), json_to_py(v["imag"]))
+                return json_to_py(v)
+
+            arr = np.array(py(got["data"]), dtype=got["dtype"]).reshape(got["shape"])
+        else:
+            arr = load(name)
         if arr is None or got.get("dtype") != expected[2] or list(got.get("shape", [])) != expected[3]:
             return False
         if uninit:

@@ -200,11 +200,54 @@ pub fn json_value(v: &Value) -> String {
             format!("[{}]", vs.iter().map(json_value).collect::<Vec<_>>().join(", "))
         }
         Value::Array(a) => format!(
-            "{{\"dtype\": \"{}\", \"shape\": [{}]}}",
+            "{{\"dtype\": \"{}\", \"shape\": [{}]{}}}",
             a.dtype().name(),
-            a.shape().iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")
+            a.shape().iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", "),
+            array_data(a).map(|d| format!(", \"data\": {d}")).unwrap_or_default()
         ),
     }
+}
+
+/// Arrays of at most this many elements show their elements in the JSON of a result (larger
+/// ones only in `--out`'s `.npy` files).
+const INLINE_ARRAY_ELEMENTS: usize = 4096;
+
+/// The elements of a small array as nested JSON lists (C order), as `a.tolist()` would give.
+fn array_data(a: &twinjit::Array) -> Option<String> {
+    use twinjit::ir::Scalar;
+    if a.shape().iter().product::<usize>() > INLINE_ARRAY_ELEMENTS {
+        return None;
+    }
+    fn each<T: twinjit::Element>(a: &twinjit::Array, f: impl Fn(T) -> Value) -> Option<Vec<String>> {
+        Some(a.to_vec::<T>()?.into_iter().map(|x| json_value(&f(x))).collect())
+    }
+    let flat = match a.dtype() {
+        Scalar::Bool => each(a, Value::Bool),
+        Scalar::Int8 => each(a, Value::I8),
+        Scalar::Int16 => each(a, Value::I16),
+        Scalar::Int32 => each(a, Value::I32),
+        Scalar::Int64 => each(a, Value::I64),
+        Scalar::UInt8 => each(a, Value::U8),
+        Scalar::UInt16 => each(a, Value::U16),
+        Scalar::UInt32 => each(a, Value::U32),
+        Scalar::UInt64 => each(a, Value::U64),
+        Scalar::Float16 => each(a, Value::F16),
+        Scalar::Float32 => each(a, Value::F32),
+        Scalar::Float64 => each(a, Value::F64),
+        Scalar::Complex64 => each(a, Value::C64),
+        Scalar::Complex128 => each(a, Value::C128),
+    }?;
+    fn nest(flat: &[String], shape: &[usize]) -> String {
+        match shape.split_first() {
+            None => flat.first().cloned().unwrap_or_default(),
+            Some((&n, rest)) => {
+                let step = rest.iter().product::<usize>();
+                let parts: Vec<String> = (0..n).map(|k| nest(&flat[k * step..(k + 1) * step], rest)).collect();
+                format!("[{}]", parts.join(", "))
+            }
+        }
+    }
+    Some(nest(&flat, a.shape()))
 }
 
 /// Writes the arrays of a result to `DIR/return.npy`, or for a tuple `DIR/return_K.npy` per

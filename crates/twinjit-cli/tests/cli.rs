@@ -280,6 +280,27 @@ fn complex_arguments_and_results() {
     assert!(stderr.contains("`1+` is not a valid complex128"), "{stderr}");
 }
 
+/// Small arrays in a result show their elements (`"data"`, nested as `tolist()`), large ones
+/// only their dtype and shape (their elements are in `--out`'s `.npy` files).
+#[test]
+fn small_returned_arrays_show_their_elements() {
+    let dir = std::env::temp_dir().join(format!("twinjit-cli-data-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("rows.py");
+    std::fs::write(
+        &file,
+        "import numpy as np\nfrom numba import njit\n\n\n@njit\ndef rows(n):\n    out = []\n    for i in range(n):\n        out.append(np.arange(3) * i)\n    return out, np.ones((2, 2)) / 4, np.zeros(5000)\n",
+    )
+    .unwrap();
+    let (code, stdout, stderr) = twinjit(&["run", file.to_str().unwrap(), "rows", "--arg", "n=int64:2"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains(r#"[[{"dtype": "int64", "shape": [3], "data": [0, 0, 0]}, {"dtype": "int64", "shape": [3], "data": [0, 1, 2]}], {"dtype": "float64", "shape": [2, 2], "data": [[0.25, 0.25], [0.25, 0.25]]}, {"dtype": "float64", "shape": [5000]}]"#),
+        "{stdout}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// `verify` runs the compiled function and the reference interpreter on the same inputs:
 /// exit 0 when they agree (arrays after the call included), 2 when nothing could be compared
 /// (a kernel without a GPU: never the CPU against itself).
