@@ -1771,8 +1771,8 @@ fn list_op(b: Builtin, op: ListOp, args: &[Type]) -> Result<Type, TypeError> {
         }
         ListOp::Index => {
             compares(1)?;
-            for k in 2..args.len() {
-                if args[k] != Type::None {
+            for (k, t) in args.iter().enumerate().skip(2) {
+                if *t != Type::None {
                     int(k)?;
                 }
             }
