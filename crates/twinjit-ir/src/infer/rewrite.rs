@@ -1011,7 +1011,7 @@ impl Rewriter<'_> {
         Ok(acc)
     }
 
-    /// `x op y` of two numbers (converted as the operator does) or two tuples.
+    /// `x op y` of two numbers (converted as the operator does), two tuples or two lists.
     pub(super) fn compare_values(
         &mut self,
         b: Block,
