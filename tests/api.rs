@@ -376,12 +376,17 @@ fn declared_signatures_convert_arguments() {
 #[test]
 fn plain_functions_compile_as_njit_pyfunc_when_asked() {
     let src = "import sys\n\ndef usecase(a, b):\n    return a * b + 1\n\n\
-               def caller(n):\n    return usecase(n, 2)\n\ndef uses_gen(x):\n    yield x\n";
+               def caller(n):\n    return usecase(n, 2)\n\ndef uses_with(x):\n    with x:\n        return 1\n\n\
+               def uses_gen(x):\n    yield x\n";
     let options = twinjit::EngineOptions { compile_plain_functions: true, ..Default::default() };
     let engine = Engine::with_options(Target::Host, options).unwrap();
     let m = engine.load("plain.py", src).unwrap();
     assert_eq!(m.function_names(), ["usecase", "caller"]);
-    assert_eq!(m.refused().iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(), ["uses_gen"]);
+    // A generator compiles only inlined into the loops that iterate it: not a function of the
+    // module, and not an error of it either.
+    assert_eq!(m.refused().iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(), ["uses_with"]);
+    let Err(e) = m.function("uses_gen") else { panic!("a generator is not a function on its own") };
+    assert!(e.to_string().contains("only as the iterable of a `for` loop"), "{e}");
     let r: i64 = m.function("caller").unwrap().call((20i64,)).unwrap();
     assert_eq!(r, 41);
     let plain = Engine::new(Target::Host).unwrap().load("plain.py", src).unwrap();

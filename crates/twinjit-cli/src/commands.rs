@@ -45,6 +45,8 @@ pub fn check(file: &str, sigs: &[String], compile_plain: bool) -> Result<String,
     for r in &m.module().refused {
         if r.is_error() {
             let _ = writeln!(errors, "{}", twinjit::diag::render_all(&r.diagnostics, m.sources()));
+        } else if r.generator {
+            let _ = writeln!(out, "{} (a generator: compiled inlined into the loops that iterate it)", r.name);
         } else if !r.needs_constants.is_empty() {
             // Compiled as a copy wherever a call passes constants for these parameters.
             let _ = writeln!(out, "{} (compiled when called with constant {})", r.name, r.needs_constants.join(", "));

@@ -30,7 +30,7 @@ use twinjit_ir::{
 
 mod cuda_random;
 mod fp16;
-pub(crate) use generators::{generator_key, has_yield};
+pub(crate) use generators::{generator_key, has_yield, GENERATOR_ON_ITS_OWN};
 mod generators;
 mod inner;
 mod libdevice;
@@ -1246,7 +1246,7 @@ impl Lower<'_> {
             Expr::SetComp(c) => self.set_comp(&c.elt, &c.generators, span),
             Expr::Yield(_) | Expr::YieldFrom(_) => self.fail(
                 Diagnostic::error(
-                    "generators (`yield`) are compiled only as the iterable of a `for` loop",
+                    GENERATOR_ON_ITS_OWN,
                     span,
                     "not a `yield v` statement of a generator a loop iterates",
                 )

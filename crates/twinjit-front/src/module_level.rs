@@ -105,12 +105,15 @@ pub(crate) fn lower(
             } else {
                 Vec::new()
             };
+            let generator = crate::lower::has_yield(&fd.body)
+                && diagnostics.iter().all(|d| d.message == crate::lower::GENERATOR_ON_ITS_OWN);
             RefusedFunction {
                 name: fd.name.id.to_string(),
                 name_span: span(file, fd.name.range),
                 diagnostics,
                 specialised_as,
                 needs_constants,
+                generator,
             }
         };
         // `decorated`: a body error of a decorated function is reported with the module's.

@@ -199,13 +199,17 @@ pub struct RefusedFunction {
     /// compiles, as a copy, wherever it is called with constants for these parameters (as
     /// numba-cuda compiles it for literal arguments), so it is not an error of the module either.
     pub needs_constants: Vec<String>,
+    /// A generator function whose only errors are its `yield`s: it compiles inlined into the
+    /// `for` loops that iterate it, so it is not an error of the module either.
+    pub generator: bool,
 }
 
 impl RefusedFunction {
     /// Whether the refusal is an error of the module: not when the function exists only as
-    /// copies specialised for its calls, or compiles once called with constants.
+    /// copies specialised for its calls, compiles once called with constants, or is a
+    /// generator (inlined where a loop iterates it).
     pub fn is_error(&self) -> bool {
-        self.specialised_as.is_empty() && self.needs_constants.is_empty()
+        self.specialised_as.is_empty() && self.needs_constants.is_empty() && !self.generator
     }
 }
 

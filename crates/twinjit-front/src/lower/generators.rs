@@ -43,6 +43,10 @@ use std::rc::Rc;
 use twinjit_diag::{Diagnostic, Span};
 use twinjit_ir::{Block, Builtin, Const, InstKind, Terminator, Type, Value};
 
+/// The error of a `yield` lowered outside a loop that iterates its generator: a generator
+/// function compiled on its own (the module lists it, but not as an error).
+pub(crate) const GENERATOR_ON_ITS_OWN: &str = "generators (`yield`) are compiled only as the iterable of a `for` loop";
+
 /// The key under which a module-level generator function's definition is kept in the module's
 /// names (no Python name contains a colon).
 pub(crate) fn generator_key(name: &str) -> String {
