@@ -212,8 +212,9 @@ impl Lower<'_> {
         self.cur = exit;
     }
 
-    /// The arguments of a call of `f`, evaluated in the caller's scope in source order.
-    fn bound_args(&mut self, f: &InnerFn, c: &ast::ExprCall, span: Span) -> Option<Vec<twinjit_ir::Value>> {
+    /// The arguments of a call of `f` (an inner function or a generator), bound to its
+    /// parameters and evaluated in the caller's scope in source order; `None` after a diagnostic.
+    pub(super) fn bound_args(&mut self, f: &InnerFn, c: &ast::ExprCall, span: Span) -> Option<Vec<twinjit_ir::Value>> {
         let a = &c.arguments;
         if let Some(s) = a.args.iter().find(|e| matches!(e, Expr::Starred(_))) {
             self.diags.push(unsupported(self.sp(s.range()), "`*args` in calls is", "pass arguments one by one"));

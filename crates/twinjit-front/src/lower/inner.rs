@@ -17,7 +17,6 @@ use crate::params::Params;
 use crate::span;
 use hashbrown::HashSet;
 use ruff_python_ast::{self as ast, Expr, Stmt};
-use ruff_text_size::Ranged;
 use std::rc::Rc;
 use twinjit_diag::{Diagnostic, FileId, Span};
 use twinjit_ir::{Block, Const, Terminator, Type, Value};
@@ -162,21 +161,7 @@ impl Lower<'_> {
         if self.inlining.len() >= MAX_INLINE_DEPTH {
             return self.fail(Diagnostic::error("inner functions nested too deeply", span, "here"));
         }
-        let a = &c.arguments;
-        if let Some(s) = a.args.iter().find(|e| matches!(e, Expr::Starred(_))) {
-            return self.fail(unsupported(self.sp(s.range()), "`*args` in calls is", "pass arguments one by one"));
-        }
-        let keywords = match self.call_keywords(a) {
-            Ok(k) => k,
-            Err(failed) => return failed,
-        };
-        let bound = match f.params.bind(&f.name, a.args.len(), &keywords, span, self.file) {
-            Ok(b) => b,
-            Err(d) => return self.fail(d),
-        };
-        // The arguments are evaluated in the caller's scope, in source order.
-        let vals: Vec<Value> = a.args.iter().chain(a.keywords.iter().map(|k| &k.value)).map(|e| self.expr(e)).collect();
-        let Some(args) = self.filled_args(bound, &vals, span) else { return self.fail_silently() };
+        let Some(args) = self.bound_args(&f, c, span) else { return self.fail_silently() };
         self.inline_body(f, args, span)
     }
 
