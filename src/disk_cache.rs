@@ -347,6 +347,9 @@ pub(crate) fn encode_types(w: &mut Writer, types: &[twinjit_ir::Type]) {
                 w.u64(9);
                 one(w, k);
             }
+            Type::String => {
+                w.u64(10);
+            }
         }
     }
     w.u64(types.len() as u64);
@@ -421,6 +424,7 @@ pub(crate) fn decode_types(r: &mut Reader<'_>) -> Option<Vec<twinjit_ir::Type>> 
             7 => Type::Str(r.str()?.to_string()),
             8 => Type::Dict(Box::new(one(r, depth + 1)?), Box::new(one(r, depth + 1)?)),
             9 => Type::Set(Box::new(one(r, depth + 1)?)),
+            10 => Type::String,
             _ => return None,
         })
     }

@@ -587,6 +587,26 @@ impl Value {
             // A function value has no parts; Rust receives `None` for it.
             Type::None | Type::Unknown | Type::Function(_) => Value::None,
             Type::Str(text) => Value::Str(text.clone()),
+            Type::String => {
+                let mi = take()? as *mut twinjit_host::memory::MemInfo;
+                if mi.is_null() {
+                    return None;
+                }
+                // SAFETY: a returned string: the reference to its list of code points that the
+                // result hands over; its elements are read, then the reference released.
+                unsafe {
+                    let points = list_values(&twinjit_ir::types::CODE_POINT, mi);
+                    twinjit_host::memory::decref(mi);
+                    let text: Option<String> = points?
+                        .iter()
+                        .map(|p| match p {
+                            Value::I32(c) => char::from_u32(*c as u32),
+                            _ => None,
+                        })
+                        .collect();
+                    Value::Str(text?)
+                }
+            }
             Type::Scalar(Scalar::Bool) => Value::Bool(take()? as u8 != 0),
             Type::Scalar(Scalar::Int32) => Value::I32(take()? as u32 as i32),
             Type::Scalar(Scalar::Int64) => Value::I64(take()? as i64),

@@ -1983,7 +1983,7 @@ impl Lower<'_> {
                 // call is typed, since every string's value is known then.
                 if twinjit_ir::builtins::STR_METHODS.contains(&name)
                     && c.arguments.keywords.is_empty()
-                    && c.arguments.args.len() <= 2
+                    && c.arguments.args.len() <= 3
                 {
                     return self.str_method(&a.value, name, &c.arguments.args, span);
                 }

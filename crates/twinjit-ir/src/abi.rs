@@ -302,7 +302,7 @@ fn push_parts(t: &Type, out: &mut Vec<Part>) {
             out.push(Part::Scalar(crate::types::Scalar::Bool));
             push_parts(t, out);
         }
-        Type::List(_) => out.push(Part::List),
+        Type::List(_) | Type::String => out.push(Part::List),
         Type::Dict(k, v) => crate::types::dict_lists(k, v).iter().for_each(|t| push_parts(t, out)),
         Type::Set(k) => crate::types::dict_lists(k, &Type::BOOL).iter().for_each(|t| push_parts(t, out)),
     }

@@ -1994,7 +1994,7 @@ builtins! {
     /// `l.index(x[, start[, stop]])`
     ListIndex = "list.index" [".index()"] (2, 4) List(ListOp::Index), Rw;
     /// `l.count(x)`
-    ListCount = "list.count" [".count()"] (2, 2) List(ListOp::Count), Rw;
+    ListCount = "list.count" [".count()"] (2, 4) List(ListOp::Count), Rw;
     /// `l.reverse()`
     ListReverse = "list.reverse" [".reverse()"] (1, 1) List(ListOp::Reverse), Rw;
     /// `l.clear()`
@@ -2387,6 +2387,12 @@ pub const STR_METHODS: &[&str] = &[
     "isidentifier",
     "istitle",
     "expandtabs",
+    "rindex",
+    "center",
+    "ljust",
+    "rjust",
+    "zfill",
+    "join",
 ];
 
 /// `s.name(args)` as Python computes it, for string arguments; `Err` says why not. The

@@ -307,7 +307,17 @@ pub enum Type {
     /// function taking one is specialised per value. A variable whose string differs between
     /// paths does not type (a conflict of two `str` types).
     Str(String),
+    /// A string computed at run time (Numba's `unicode_type` whose value is not known when
+    /// compiling: `str(n)`, `s[i]`, a variable that holds different strings on different paths,
+    /// a dict key or list element). It is one list of its code points (`int32`, one element
+    /// per character: [`Type::elements`]), read and written by the rewrite with the list
+    /// primitives, as a dict is, so no backend knows strings. A [`Type::Str`] becomes one
+    /// where it meets a run-time string (a join, `+`, a comparison).
+    String,
 }
+
+/// The element type of the list a run-time string ([`Type::String`]) is made of: code points.
+pub const CODE_POINT: Type = Type::Scalar(Scalar::Int32);
 
 /// What kind of slice a [`Type::Slice`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -346,7 +356,7 @@ impl Type {
     /// with one inside): the values the refcount pass counts references of.
     pub fn holds_array(&self) -> bool {
         match self {
-            Type::Array(_) | Type::List(_) | Type::Dict(..) | Type::Set(_) => true,
+            Type::Array(_) | Type::List(_) | Type::Dict(..) | Type::Set(_) | Type::String => true,
             Type::Tuple(ts) => ts.iter().any(Type::holds_array),
             _ => false,
         }
@@ -361,6 +371,7 @@ impl Type {
             Type::Optional(t) => Some(vec![Type::BOOL, (**t).clone()]),
             Type::Dict(k, v) => Some(dict_lists(k, v)),
             Type::Set(k) => Some(dict_lists(k, &Type::BOOL)),
+            Type::String => Some(vec![Type::List(Box::new(CODE_POINT))]),
             _ => None,
         }
     }
@@ -422,6 +433,7 @@ impl Type {
             Type::Set(k) => format!("q{}", k.mangle()),
             Type::Optional(e) => format!("o{}", e.mangle()),
             Type::Function(name) => format!("f{}{name}", name.len()),
+            Type::String => "U".into(),
             Type::Str(text) => {
                 let mut s = format!("S{}_", text.len());
                 for b in text.bytes() {
@@ -465,6 +477,7 @@ impl Type {
             Type::Dict(k, v) => format!("DictType[{},{}]", k.numba_name(), v.numba_name()),
             Type::Set(k) => format!("set({})", k.numba_name()),
             Type::Optional(e) => format!("OptionalType({})", e.numba_name()),
+            Type::String => "unicode_type".into(),
             other => other.to_string(),
         }
     }
@@ -514,6 +527,7 @@ impl fmt::Display for Type {
             Type::Set(k) => write!(f, "set({k})"),
             Type::Optional(e) => write!(f, "optional({e})"),
             Type::Function(name) => write!(f, "function({name})"),
+            Type::String => f.write_str("str"),
             Type::Str(text) => {
                 f.write_str("str(")?;
                 crate::print::write_str_literal(f, text)?;

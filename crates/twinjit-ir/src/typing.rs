@@ -91,8 +91,26 @@ pub fn unify(a: &Type, b: &Type) -> Option<Type> {
         (Type::List(x), Type::List(y)) if **x == Type::Unknown || **y == Type::Unknown => {
             Some(Type::List(Box::new(unify(x, y)?)))
         }
+        // Two strings known when compiling that differ, or one of them computed at run time:
+        // a run-time string (Numba's `unicode_type` for both).
+        (Type::Str(_) | Type::String, Type::Str(_) | Type::String) => Some(Type::String),
         _ => None,
     }
+}
+
+/// The type a container stores a value of type `t` as: a string known when compiling becomes a
+/// run-time string (a list or dict of strings holds different ones), also inside tuples.
+pub fn stored(t: Type) -> Type {
+    match t {
+        Type::Str(_) => Type::String,
+        Type::Tuple(ts) => Type::Tuple(ts.into_iter().map(stored).collect()),
+        t => t,
+    }
+}
+
+/// Whether `t` is a string, known when compiling or computed at run time.
+pub fn is_string(t: &Type) -> bool {
+    matches!(t, Type::Str(_) | Type::String)
 }
 
 /// Numeric unification of two scalars: NumPy's `promote_types`, which Numba uses to join
@@ -866,7 +884,7 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
         Typing::Print => {
             fn printable(t: &Type) -> bool {
                 match t {
-                    Type::Scalar(_) | Type::None | Type::Str(_) => true,
+                    Type::Scalar(_) | Type::None | Type::Str(_) | Type::String => true,
                     Type::Tuple(ts) => ts.iter().all(printable),
                     Type::List(e) | Type::Set(e) => printable(e),
                     Type::Dict(k, v) => printable(k) && printable(v),
@@ -1437,7 +1455,7 @@ pub fn comparable(x: &Type, y: &Type) -> bool {
         (Type::Scalar(_), Type::Scalar(_)) => true,
         (Type::Tuple(a), Type::Tuple(b)) => a.iter().zip(b).all(|(p, q)| comparable(p, q)),
         (Type::List(a), Type::List(b)) => comparable(a, b),
-        _ => false,
+        (a, b) => is_string(a) && is_string(b),
     }
 }
 
@@ -1448,6 +1466,7 @@ pub fn list_accepts(elem: &Type, v: &Type) -> bool {
         (Type::Scalar(_), Type::Scalar(_)) => true,
         (Type::Tuple(a), Type::Tuple(b)) => a.len() == b.len() && a.iter().zip(b).all(|(p, q)| list_accepts(p, q)),
         (Type::Array(a), Type::Array(b)) => a.dtype == b.dtype && a.ndim == b.ndim,
+        (Type::String, Type::Str(_)) => true,
         _ => elem == v,
     }
 }
@@ -1495,8 +1514,8 @@ fn dict_op(op: DictOp, args: &[Type]) -> Result<Type, TypeError> {
         return Ok(Type::Dict(Box::new(Type::Unknown), Box::new(Type::Unknown)));
     }
     if op == DictOp::Literal {
-        let k = unify_all(&mut args.iter().step_by(2), "keys")?;
-        let v = unify_all(&mut args.iter().skip(1).step_by(2), "values")?;
+        let k = stored(unify_all(&mut args.iter().step_by(2), "keys")?);
+        let v = stored(unify_all(&mut args.iter().skip(1).step_by(2), "values")?);
         check_dict_key_type(&k)?;
         return Ok(Type::Dict(Box::new(k), Box::new(v)));
     }
@@ -1565,6 +1584,7 @@ fn set_op(op: DictOp, args: &[Type]) -> Result<Option<Type>, TypeError> {
                         .with_hint("Numba's sets are homogeneous")
                 })?;
             }
+            let e = stored(e);
             check_dict_key_type(&e)?;
             Type::Set(Box::new(e))
         }
@@ -1623,11 +1643,10 @@ fn dict_method_name(op: DictOp) -> &'static str {
 /// Keys twinjit hashes: numbers, bools and tuples of them.
 pub fn check_dict_key_type(k: &Type) -> Result<(), TypeError> {
     match k {
-        Type::Unknown | Type::Scalar(_) => Ok(()),
+        Type::Unknown | Type::Scalar(_) | Type::String | Type::Str(_) => Ok(()),
         Type::Tuple(ts) => ts.iter().try_for_each(check_dict_key_type),
-        t => Err(TypeError::new(format!("dict keys of {t} are not supported"), "key").with_hint(
-            "twinjit's dicts take numbers, booleans and tuples of them as keys (strings are known only when compiling)",
-        )),
+        t => Err(TypeError::new(format!("dict keys of {t} are not supported"), "key")
+            .with_hint("twinjit's dicts take numbers, booleans, strings and tuples of them as keys")),
     }
 }
 
@@ -1657,7 +1676,7 @@ fn list_op(b: Builtin, op: ListOp, args: &[Type]) -> Result<Type, TypeError> {
         if e.array().is_some() {
             e = Type::Array(ArrayType { layout: Layout::A, ..e.array().expect("checked") });
         }
-        return Ok(Type::List(Box::new(e)));
+        return Ok(Type::List(Box::new(stored(e))));
     }
     if let Type::Dict(k, v) = &args[0] {
         return match op {
@@ -1779,6 +1798,12 @@ fn list_op(b: Builtin, op: ListOp, args: &[Type]) -> Result<Type, TypeError> {
             Type::I64
         }
         ListOp::Count => {
+            if args.len() != 2 {
+                return Err(TypeError::new(
+                    format!("list.count() takes exactly one argument ({} given)", args.len() - 1),
+                    "here",
+                ));
+            }
             compares(1)?;
             Type::I64
         }

@@ -436,6 +436,9 @@ impl<'m> Inferencer<'m> {
                 err(span, format!("expected a number here, found {}", ty(v)), format!("this is {}", ty(v)))
             })
         };
+        if let Some(t) = super::strings::runtime_string_type(f, &data.kind, types) {
+            return t.map_err(|m| err(span, m, "here"));
+        }
         Ok(match &data.kind {
             InstKind::Const(c) => match c {
                 Const::Int(_) => Type::I64,
@@ -869,7 +872,7 @@ fn refine_empty_lists(f: &Function, data: &InstData, incoming: &[Incoming], type
     // Arrays in a list are of any layout (a view and a new array both fit).
     let e = match e {
         Type::Array(a) => Type::Array(ArrayType { layout: Layout::A, ..a }),
-        e => e,
+        e => typing::stored(e),
     };
     let roots = empty_roots(f, incoming, l, Builtin::ListNew);
     let mut changed = false;
@@ -906,6 +909,7 @@ fn refine_empty_sets(f: &Function, data: &InstData, incoming: &[Incoming], types
     if !e.is_known() || !matches!(types[s.index()], Type::Set(_) | Type::Unknown) {
         return false;
     }
+    let e = typing::stored(e);
     let roots = empty_roots(f, incoming, s, Builtin::SetNew);
     let mut changed = false;
     for r in roots {
@@ -960,8 +964,9 @@ fn refine_empty_dicts(f: &Function, data: &InstData, incoming: &[Incoming], type
     }
     let v = match v {
         Type::Array(a) => Type::Array(ArrayType { layout: Layout::A, ..a }),
-        v => v,
+        v => typing::stored(v),
     };
+    let k = typing::stored(k);
     let roots = empty_roots(f, incoming, d, Builtin::DictNew);
     let join = |old: &Type, new: &Type| -> Type {
         if old.is_known() {

@@ -14,6 +14,7 @@
 
 mod fixpoint;
 mod rewrite;
+mod strings;
 mod typed_program;
 mod user_ufunc;
 

@@ -40,6 +40,7 @@ mod numpy_fns;
 mod random;
 mod reductions;
 mod sorting;
+mod strings;
 mod user_ufunc;
 
 struct Rewriter<'a> {
@@ -275,6 +276,7 @@ impl Rewriter<'_> {
                 return Ok(self.print_text(b, if ts.len() == 1 { ",)" } else { ")" }, span));
             }
             Type::List(_) | Type::Dict(..) | Type::Set(_) => return self.print_container(b, x, span),
+            Type::String => return self.print_string(b, x, repr, span),
             Type::Str(text) if repr => return Ok(self.print_text(b, &crate::exception::str_repr(&text), span)),
             Type::Str(text) => return Ok(self.print_text(b, &text, span)),
             Type::None => return Ok(self.print_text(b, "None", span)),
@@ -379,6 +381,7 @@ impl Rewriter<'_> {
                 }
                 Ok(self.push(b, InstKind::MakeTuple(parts), target.clone(), span))
             }
+            (Type::Str(_), Type::String) => Ok(self.materialize(b, v, span)),
             (Type::None, Type::Optional(_)) => self.make_optional(b, None, target, span),
             (Type::Scalar(_), Type::Optional(inner)) => {
                 let x = self.coerce(b, v, inner, span)?;
@@ -450,6 +453,7 @@ impl Rewriter<'_> {
                 let zero = self.int(b, 0, span);
                 Ok(self.emit_compare(b, span, CmpOp::Ne, n, zero))
             }
+            Type::String => Ok(self.string_truth(b, v, span)),
             Type::Dict(..) | Type::Set(_) => {
                 let n = self.dict_len(b, v, span);
                 let zero = self.int(b, 0, span);
@@ -653,6 +657,7 @@ impl Rewriter<'_> {
         let result_ty = data.result.map(|r| self.types[r.index()].clone());
         let out: Option<Value> = match &data.kind {
             InstKind::Undef => unreachable!("handled above"),
+            _ if self.is_string_inst(&data.kind) => Some(self.string_inst(b, &data.kind, span)?),
             InstKind::Const(c) => {
                 let t = result_ty.clone().unwrap_or(Type::None);
                 Some(self.push(b, InstKind::Const(*c), t, span))
@@ -1031,6 +1036,10 @@ impl Rewriter<'_> {
                 Ok(self.push(b, InstKind::Compare(op, x, y), Type::BOOL, span))
             }
             (Type::List(_), _) => self.compare_lists(b, op, x, y, span),
+            (a, c) if typing::is_string(&a) && typing::is_string(&c) => {
+                let (px, py) = (self.points(b, x, span), self.points(b, y, span));
+                self.compare_lists(b, op, px, py, span)
+            }
             _ => self.compare_tuples(b, op, x, y, span),
         }
     }

@@ -266,7 +266,7 @@ pub fn run(program: &TypedProgram, args: &[RtValue], options: InterpOptions) -> 
 }
 
 /// A result as the caller sees it: an optional (inside compiled code the (flag, value) pair,
-/// also inside tuples) becomes `None` or the value.
+/// also inside tuples) becomes `None` or the value; a run-time string its text.
 fn present_optionals(t: &Type, v: RtValue) -> RtValue {
     match (t, v) {
         (Type::Optional(inner), RtValue::Tuple(mut parts)) if parts.len() == 2 => {
@@ -279,6 +279,22 @@ fn present_optionals(t: &Type, v: RtValue) -> RtValue {
         (Type::Tuple(ts), RtValue::Tuple(vs)) if ts.len() == vs.len() => {
             RtValue::Tuple(ts.iter().zip(vs).map(|(t, v)| present_optionals(t, v)).collect())
         }
+        // A run-time string (its list of code points inside compiled code) is its text.
+        (Type::String, RtValue::Tuple(parts)) => match parts.first() {
+            Some(RtValue::List(l)) => {
+                let text: Option<String> = l
+                    .items
+                    .borrow()
+                    .iter()
+                    .map(|c| match c {
+                        RtValue::I32(c) => char::from_u32(*c as u32),
+                        _ => None,
+                    })
+                    .collect();
+                text.map(|t| RtValue::Str(t.into())).unwrap_or(RtValue::Tuple(parts))
+            }
+            _ => RtValue::Tuple(parts),
+        },
         (_, v) => v,
     }
 }

@@ -129,6 +129,7 @@ impl<'r> Rewriter<'r> {
             // An integer is its own hash, as in Python (consecutive keys take consecutive
             // slots; the probing's perturbation parts keys that share their low bits).
             Type::Scalar(_) => self.coerce(b, x, &Type::I64, span),
+            Type::String | Type::Str(_) => self.string_hash(b, x, span),
             t => Err(err(span, format!("dict keys of {t} are not supported"), "key")),
         }
     }

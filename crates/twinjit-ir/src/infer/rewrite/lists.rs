@@ -81,11 +81,11 @@ impl<'r> Rewriter<'r> {
         self.ty(l).list_elem().cloned().expect("a list")
     }
 
-    fn llen(&mut self, b: Block, l: Value, span: Span) -> Value {
+    pub(super) fn llen(&mut self, b: Block, l: Value, span: Span) -> Value {
         self.push(b, InstKind::ListLen(l), Type::I64, span)
     }
 
-    fn lget(&mut self, b: Block, l: Value, i: Value, span: Span) -> Value {
+    pub(super) fn lget(&mut self, b: Block, l: Value, i: Value, span: Span) -> Value {
         let e = self.elem_of(l);
         self.push(b, InstKind::ListGet(l, i), e, span)
     }
@@ -108,7 +108,7 @@ impl<'r> Rewriter<'r> {
 
     /// Copies `n` elements from `src[from..]` to `dst[to..]` (ascending: right for moving
     /// elements down, or between different lists).
-    fn copy_run(
+    pub(super) fn copy_run(
         &mut self,
         b: Block,
         (dst, to): (Value, Value),
@@ -159,7 +159,14 @@ impl<'r> Rewriter<'r> {
     }
 
     /// A list index: negative indices count from the end; out of range raises IndexError.
-    fn list_position(&mut self, b: Block, l: Value, i: Value, message: &str, span: Span) -> Result<Value, Diagnostic> {
+    pub(super) fn list_position(
+        &mut self,
+        b: Block,
+        l: Value,
+        i: Value,
+        message: &str,
+        span: Span,
+    ) -> Result<Value, Diagnostic> {
         let (k, n, zero) = self.counted_from_end(b, l, i, span)?;
         let below = self.emit_compare(b, span, CmpOp::Lt, k, zero);
         let above = self.emit_compare(b, span, CmpOp::Ge, k, n);
@@ -359,7 +366,7 @@ impl<'r> Rewriter<'r> {
     }
 
     /// A list of `rt` holding `n` elements computed by `elem(k)`.
-    fn build_list(
+    pub(super) fn build_list(
         &mut self,
         b: Block,
         rt: Type,

@@ -1,0 +1,712 @@
+//! The rewrite of run-time strings ([`Type::String`]): a string is one list of its code points
+//! (`int32`), so everything here is the list primitives plus loops, and the interpreter and the
+//! host get strings with no code of their own (as dicts). A string known when compiling
+//! ([`Type::Str`]) becomes a list where it meets a run-time one ([`Rewriter::points`]).
+//!
+//! Semantics are Python's (`str.find` and friends adjust their bounds as CPython does, so
+//! `"abc".find("", 5)` is -1); `str()` of an integer writes its decimal digits.
+
+use super::*;
+use crate::types::CODE_POINT;
+
+fn points_t() -> Type {
+    Type::List(Box::new(CODE_POINT))
+}
+
+impl<'r> Rewriter<'r> {
+    /// Whether the source instruction `kind` computes with run-time strings (typed by
+    /// `infer/strings.rs`).
+    pub(super) fn is_string_inst(&self, kind: &InstKind) -> bool {
+        super::super::strings::runtime_string_type(self.src, kind, &self.types).is_some()
+    }
+
+    /// The code points of string `v` (new value, [`Type::Str`] or [`Type::String`]): a
+    /// run-time string's own list, or a new list of a constant's.
+    pub(super) fn points(&mut self, b: Block, v: Value, span: Span) -> Value {
+        match self.ty(v) {
+            Type::Str(text) => {
+                let chars: Vec<char> = text.chars().collect();
+                let n = self.int(b, chars.len() as i64, span);
+                let l = self.push(b, InstKind::NewList(n), points_t(), span);
+                for (k, c) in chars.into_iter().enumerate() {
+                    let at = self.int(b, k as i64, span);
+                    let cp = self.konst_of(b, Scalar::Int32, c as u32 as f64, span);
+                    self.push_void(b, InstKind::ListSet(l, at, cp), span);
+                }
+                l
+            }
+            _ => self.push(b, InstKind::TupleGet(v, 0), points_t(), span),
+        }
+    }
+
+    /// The run-time string made of the code-point list `l`.
+    pub(super) fn string_of(&mut self, b: Block, l: Value, span: Span) -> Value {
+        self.push(b, InstKind::MakeTuple(vec![l]), Type::String, span)
+    }
+
+    /// A constant string as a run-time one.
+    pub(super) fn materialize(&mut self, b: Block, v: Value, span: Span) -> Value {
+        let l = self.points(b, v, span);
+        self.string_of(b, l, span)
+    }
+
+    /// A new list of `n` code points, `elem(k)` each.
+    fn build_points(
+        &mut self,
+        b: Block,
+        n: Value,
+        span: Span,
+        elem: &mut dyn FnMut(&mut Rewriter<'r>, Value) -> Result<Value, Diagnostic>,
+    ) -> Result<Value, Diagnostic> {
+        self.build_list(b, points_t(), n, span, elem)
+    }
+
+    /// The instruction `kind` of the source on run-time strings (see [`Self::is_string_inst`]).
+    pub(super) fn string_inst(&mut self, b: Block, kind: &InstKind, span: Span) -> Result<Value, Diagnostic> {
+        match kind {
+            InstKind::Binary(BinaryOp::Add, x, y) => {
+                let (x, y) = (self.val(*x), self.val(*y));
+                self.concat(b, &[x, y], span)
+            }
+            InstKind::Binary(BinaryOp::Mul, x, y) => {
+                let (x, y) = (self.val(*x), self.val(*y));
+                let (s, n) = if typing::is_string(&self.ty(x)) { (x, y) } else { (y, x) };
+                self.repeat(b, s, n, span)
+            }
+            InstKind::Builtin(Builtin::Len, a) => {
+                let s = self.val(a[0]);
+                let p = self.points(b, s, span);
+                Ok(self.llen(b, p, span))
+            }
+            InstKind::Compare(op, x, y) => {
+                let (x, y) = (self.val(*x), self.val(*y));
+                let (px, py) = (self.points(b, x, span), self.points(b, y, span));
+                self.compare_lists(b, *op, px, py, span)
+            }
+            InstKind::Builtin(Builtin::Contains, a) => {
+                let (hay, needle) = (self.val(a[0]), self.val(a[1]));
+                let (p, q) = (self.points(b, hay, span), self.points(b, needle, span));
+                let zero = self.int(b, 0, span);
+                let n = self.llen(b, p, span);
+                let at = self.find_sub(b, p, q, (zero, n), false, span)?;
+                Ok(self.emit_compare(b, span, CmpOp::Ge, at, zero))
+            }
+            InstKind::Unary(UnaryOp::Not, a) | InstKind::Cast(Scalar::Bool, a) => {
+                let s = self.val(*a);
+                let t = self.string_truth(b, s, span);
+                Ok(match kind {
+                    InstKind::Unary(..) => self.push(b, InstKind::Unary(UnaryOp::Not, t), Type::BOOL, span),
+                    _ => t,
+                })
+            }
+            InstKind::GetItem(s, idx) => {
+                let (s, i) = (self.val(*s), self.val(idx[0]));
+                let p = self.points(b, s, span);
+                let k = self.list_position(b, p, i, "string index out of range", span)?;
+                let c = self.lget(b, p, k, span);
+                let one = self.int(b, 1, span);
+                let out = self.build_points(b, one, span, &mut |_, _| Ok(c))?;
+                Ok(self.string_of(b, out, span))
+            }
+            InstKind::Builtin(Builtin::TupleSlice, a) => {
+                let s = self.val(a[0]);
+                let p = self.points(b, s, span);
+                let n = self.llen(b, p, span);
+                let bound = |rw: &mut Self, v: Value| -> Result<Option<Value>, Diagnostic> {
+                    let v = rw.val(v);
+                    Ok(if rw.ty(v) == Type::None { None } else { Some(rw.coerce(b, v, &Type::I64, span)?) })
+                };
+                let (lo, hi, st) = (bound(self, a[1])?, bound(self, a[2])?, bound(self, a[3])?);
+                let (start, len, step) = self.slice_bounds(b, n, lo, hi, st, span);
+                let out = self.build_points(b, len, span, &mut |rw, k| {
+                    let o = rw.emit_binary(b, span, BinaryOp::Mul, k, step);
+                    let i = rw.emit_binary(b, span, BinaryOp::Add, start, o);
+                    Ok(rw.lget(b, p, i, span))
+                })?;
+                Ok(self.string_of(b, out, span))
+            }
+            InstKind::Builtin(Builtin::StrMethod, a) => {
+                let Type::Str(name) = self.types[a[1].index()].clone() else {
+                    unreachable!("typed as a run-time string method")
+                };
+                let recv = self.val(a[0]);
+                let args: Vec<Value> = a[2..].iter().map(|v| self.val(*v)).collect();
+                self.string_method(b, &name, recv, &args, span)
+            }
+            InstKind::Builtin(which @ (Builtin::ListCount | Builtin::ListIndex), a) => {
+                let name = if *which == Builtin::ListCount { "count" } else { "index" };
+                let recv = self.val(a[0]);
+                let args: Vec<Value> = a[1..].iter().map(|v| self.val(*v)).collect();
+                self.string_method(b, name, recv, &args, span)
+            }
+            _ => Err(err(span, "internal: not an operation on run-time strings", "here")),
+        }
+    }
+
+    /// A string is true when it is not empty.
+    pub(super) fn string_truth(&mut self, b: Block, s: Value, span: Span) -> Value {
+        let p = self.points(b, s, span);
+        let n = self.llen(b, p, span);
+        let zero = self.int(b, 0, span);
+        self.emit_compare(b, span, CmpOp::Ne, n, zero)
+    }
+
+    /// The strings `parts` one after the other.
+    fn concat(&mut self, b: Block, parts: &[Value], span: Span) -> Result<Value, Diagnostic> {
+        let ps: Vec<Value> = parts.iter().map(|&s| self.points(b, s, span)).collect();
+        let mut n = self.int(b, 0, span);
+        for &p in &ps {
+            let k = self.llen(b, p, span);
+            n = self.emit_binary(b, span, BinaryOp::Add, n, k);
+        }
+        let out = self.push(b, InstKind::NewList(n), points_t(), span);
+        let mut at = self.int(b, 0, span);
+        for &p in &ps {
+            let k = self.llen(b, p, span);
+            let zero = self.int(b, 0, span);
+            self.copy_run(b, (out, at), (p, zero), k, span)?;
+            at = self.emit_binary(b, span, BinaryOp::Add, at, k);
+        }
+        Ok(self.string_of(b, out, span))
+    }
+
+    /// `s * n` (empty for `n <= 0`).
+    fn repeat(&mut self, b: Block, s: Value, n: Value, span: Span) -> Result<Value, Diagnostic> {
+        let p = self.points(b, s, span);
+        let m = self.llen(b, p, span);
+        let n = self.coerce(b, n, &Type::I64, span)?;
+        let zero = self.int(b, 0, span);
+        let neg = self.emit_compare(b, span, CmpOp::Lt, n, zero);
+        let n = self.emit_select(b, span, neg, zero, n);
+        let total = self.emit_binary(b, span, BinaryOp::Mul, m, n);
+        let out = self.push(b, InstKind::NewList(total), points_t(), span);
+        self.fold(b, (zero, n), vec![], span, &mut |rw, k, _| {
+            let at = rw.emit_binary(b, span, BinaryOp::Mul, k, m);
+            let z = rw.int(b, 0, span);
+            rw.copy_run(b, (out, at), (p, z), m, span)?;
+            Ok(vec![])
+        })?;
+        Ok(self.string_of(b, out, span))
+    }
+
+    /// Whether `q` occurs in `p` at position `at` (`at + len(q) <= len(p)` is the caller's).
+    fn matches_at(&mut self, b: Block, p: Value, q: Value, at: Value, span: Span) -> Result<Value, Diagnostic> {
+        let m = self.llen(b, q, span);
+        let zero = self.int(b, 0, span);
+        let yes = self.push(b, InstKind::Const(Const::Bool(true)), Type::BOOL, span);
+        let out = self.while_loop(
+            b,
+            vec![zero, yes],
+            span,
+            &mut |rw, v| {
+                let more = rw.emit_compare(b, span, CmpOp::Lt, v[0], m);
+                Ok(rw.emit_binary(b, span, BinaryOp::BitAnd, more, v[1]))
+            },
+            &mut |rw, v| {
+                let i = rw.emit_binary(b, span, BinaryOp::Add, at, v[0]);
+                let (x, y) = (rw.lget(b, p, i, span), rw.lget(b, q, v[0], span));
+                let same = rw.emit_compare(b, span, CmpOp::Eq, x, y);
+                let one = rw.int(b, 1, span);
+                Ok(vec![rw.emit_binary(b, span, BinaryOp::Add, v[0], one), same])
+            },
+        )?;
+        Ok(out[1])
+    }
+
+    /// The first (or, `reverse`, the last) position in `[start, end - len(q)]` where `q`
+    /// occurs in `p`, or -1 (`start`, `end` already adjusted).
+    fn find_sub(
+        &mut self,
+        b: Block,
+        p: Value,
+        q: Value,
+        (start, end): (Value, Value),
+        reverse: bool,
+        span: Span,
+    ) -> Result<Value, Diagnostic> {
+        let m = self.llen(b, q, span);
+        let last = self.emit_binary(b, span, BinaryOp::Sub, end, m);
+        let minus1 = self.int(b, -1, span);
+        let no = self.push(b, InstKind::Const(Const::Bool(false)), Type::BOOL, span);
+        let first = if reverse { last } else { start };
+        // vars: [position, found]
+        let out = self.while_loop(
+            b,
+            vec![first, no],
+            span,
+            &mut |rw, v| {
+                let inside = if reverse {
+                    rw.emit_compare(b, span, CmpOp::Ge, v[0], start)
+                } else {
+                    rw.emit_compare(b, span, CmpOp::Le, v[0], last)
+                };
+                let not_found = rw.push(b, InstKind::Unary(UnaryOp::Not, v[1]), Type::BOOL, span);
+                Ok(rw.emit_binary(b, span, BinaryOp::BitAnd, inside, not_found))
+            },
+            &mut |rw, v| {
+                let hit = rw.matches_at(b, p, q, v[0], span)?;
+                let step = rw.int(b, if reverse { -1 } else { 1 }, span);
+                let next = rw.emit_binary(b, span, BinaryOp::Add, v[0], step);
+                Ok(vec![rw.emit_select(b, span, hit, v[0], next), hit])
+            },
+        )?;
+        // Not found when the range is empty (`end - start < len(q)`) or nothing matched.
+        Ok(self.emit_select(b, span, out[1], out[0], minus1))
+    }
+
+    /// CPython's `ADJUST_INDICES` of `str.find`'s optional `start`, `end` (`None` or absent:
+    /// 0 and the length): a negative bound counts from the end (at least 0); `end` is at most
+    /// the length; `start` may stay past it (so nothing is found).
+    fn str_bounds(&mut self, b: Block, n: Value, args: &[Value], span: Span) -> Result<(Value, Value), Diagnostic> {
+        let zero = self.int(b, 0, span);
+        let adjust = |rw: &mut Self, v: Option<&Value>, default: Value, is_end: bool| -> Result<Value, Diagnostic> {
+            let Some(&v) = v.filter(|v| rw.ty(**v) != Type::None) else { return Ok(default) };
+            let v = rw.coerce(b, v, &Type::I64, span)?;
+            let neg = rw.emit_compare(b, span, CmpOp::Lt, v, zero);
+            let plus = rw.emit_binary(b, span, BinaryOp::Add, v, n);
+            let below = rw.emit_compare(b, span, CmpOp::Lt, plus, zero);
+            let plus = rw.emit_select(b, span, below, zero, plus);
+            let v = rw.emit_select(b, span, neg, plus, v);
+            Ok(if is_end {
+                let above = rw.emit_compare(b, span, CmpOp::Gt, v, n);
+                rw.emit_select(b, span, above, n, v)
+            } else {
+                v
+            })
+        };
+        let start = adjust(self, args.first(), zero, false)?;
+        let end = adjust(self, args.get(1), n, true)?;
+        Ok((start, end))
+    }
+
+    /// `recv.name(args)` on run-time strings (`infer/strings.rs` typed it).
+    fn string_method(
+        &mut self,
+        b: Block,
+        name: &str,
+        recv: Value,
+        args: &[Value],
+        span: Span,
+    ) -> Result<Value, Diagnostic> {
+        if name == "__str__" {
+            return match self.ty(recv) {
+                Type::String => Ok(recv),
+                Type::Scalar(Scalar::Bool) => Ok(self.if_else_make(
+                    b,
+                    recv,
+                    &[Type::String],
+                    span,
+                    &mut |rw, _| Ok(vec![rw.str_const(b, "True", span)]),
+                    &mut |rw, _| Ok(vec![rw.str_const(b, "False", span)]),
+                )?[0]),
+                _ => self.int_to_string(b, recv, span),
+            };
+        }
+        let p = self.points(b, recv, span);
+        let n = self.llen(b, p, span);
+        match name {
+            "find" | "rfind" | "index" | "rindex" => {
+                let q = self.points(b, args[0], span);
+                let bounds = self.str_bounds(b, n, &args[1..], span)?;
+                let at = self.find_sub(b, p, q, bounds, name.starts_with('r'), span)?;
+                if name.ends_with("index") {
+                    let zero = self.int(b, 0, span);
+                    let missing = self.emit_compare(b, span, CmpOp::Lt, at, zero);
+                    self.raise_if(b, missing, "ValueError", "substring not found", span);
+                }
+                Ok(at)
+            }
+            "count" => {
+                let q = self.points(b, args[0], span);
+                let (start, end) = self.str_bounds(b, n, &args[1..], span)?;
+                let m = self.llen(b, q, span);
+                let last = self.emit_binary(b, span, BinaryOp::Sub, end, m);
+                let one = self.int(b, 1, span);
+                let zero = self.int(b, 0, span);
+                let empty = self.emit_compare(b, span, CmpOp::Eq, m, zero);
+                let stride = self.emit_select(b, span, empty, one, m);
+                // vars: [position, count]; a match skips past itself (non-overlapping).
+                let out = self.while_loop(
+                    b,
+                    vec![start, zero],
+                    span,
+                    &mut |rw, v| Ok(rw.emit_compare(b, span, CmpOp::Le, v[0], last)),
+                    &mut |rw, v| {
+                        let hit = rw.matches_at(b, p, q, v[0], span)?;
+                        let one = rw.int(b, 1, span);
+                        let skip = rw.emit_select(b, span, hit, stride, one);
+                        let inc = rw.emit_binary(b, span, BinaryOp::Add, v[1], one);
+                        Ok(vec![
+                            rw.emit_binary(b, span, BinaryOp::Add, v[0], skip),
+                            rw.emit_select(b, span, hit, inc, v[1]),
+                        ])
+                    },
+                )?;
+                Ok(out[1])
+            }
+            "startswith" | "endswith" => {
+                let q = self.points(b, args[0], span);
+                let (start, end) = self.str_bounds(b, n, &args[1..], span)?;
+                let m = self.llen(b, q, span);
+                let room = self.emit_binary(b, span, BinaryOp::Sub, end, start);
+                let fits = self.emit_compare(b, span, CmpOp::Ge, room, m);
+                let at = if name == "startswith" { start } else { self.emit_binary(b, span, BinaryOp::Sub, end, m) };
+                let out = self.if_else_make(
+                    b,
+                    fits,
+                    &[Type::BOOL],
+                    span,
+                    &mut |rw, _| Ok(vec![rw.matches_at(b, p, q, at, span)?]),
+                    &mut |rw, _| Ok(vec![rw.push(b, InstKind::Const(Const::Bool(false)), Type::BOOL, span)]),
+                )?;
+                Ok(out[0])
+            }
+            "center" | "ljust" | "rjust" | "zfill" => {
+                let width = self.coerce(b, args[0], &Type::I64, span)?;
+                let fill = match args.get(1) {
+                    Some(&f) => {
+                        let fp = self.points(b, f, span);
+                        let fl = self.llen(b, fp, span);
+                        let one = self.int(b, 1, span);
+                        let bad = self.emit_compare(b, span, CmpOp::Ne, fl, one);
+                        self.raise_if(
+                            b,
+                            bad,
+                            "TypeError",
+                            "The fill character must be exactly one character long",
+                            span,
+                        );
+                        let zero = self.int(b, 0, span);
+                        self.lget(b, fp, zero, span)
+                    }
+                    None => self.konst_of(b, Scalar::Int32, if name == "zfill" { 48.0 } else { 32.0 }, span),
+                };
+                let zero = self.int(b, 0, span);
+                let pad = self.emit_binary(b, span, BinaryOp::Sub, width, n);
+                let short = self.emit_compare(b, span, CmpOp::Lt, pad, zero);
+                let pad = self.emit_select(b, span, short, zero, pad);
+                // Padding on the left: CPython's `marg / 2 + (marg & width & 1)` for center.
+                let left = match name {
+                    "ljust" => zero,
+                    "rjust" | "zfill" => pad,
+                    _ => {
+                        let two = self.int(b, 2, span);
+                        let half = self.emit_binary(b, span, BinaryOp::FloorDiv, pad, two);
+                        let odd = self.emit_binary(b, span, BinaryOp::BitAnd, pad, width);
+                        let one = self.int(b, 1, span);
+                        let odd = self.emit_binary(b, span, BinaryOp::BitAnd, odd, one);
+                        self.emit_binary(b, span, BinaryOp::Add, half, odd)
+                    }
+                };
+                let total = self.emit_binary(b, span, BinaryOp::Add, n, pad);
+                let end = self.emit_binary(b, span, BinaryOp::Add, left, n);
+                // zfill keeps a leading sign first: the sign moves to position 0.
+                let (sign_at_0, first) = if name == "zfill" {
+                    let plus = self.konst_of(b, Scalar::Int32, 43.0, span);
+                    let minus = self.konst_of(b, Scalar::Int32, 45.0, span);
+                    let nonempty = self.emit_compare(b, span, CmpOp::Gt, n, zero);
+                    let out = self.if_else_make(
+                        b,
+                        nonempty,
+                        &[CODE_POINT],
+                        span,
+                        &mut |rw, _| {
+                            let z = rw.int(b, 0, span);
+                            Ok(vec![rw.lget(b, p, z, span)])
+                        },
+                        &mut |rw, _| Ok(vec![rw.konst_of(b, Scalar::Int32, 0.0, span)]),
+                    )?;
+                    let c = out[0];
+                    let (is_p, is_m) = (
+                        self.emit_compare(b, span, CmpOp::Eq, c, plus),
+                        self.emit_compare(b, span, CmpOp::Eq, c, minus),
+                    );
+                    let signed = self.emit_binary(b, span, BinaryOp::BitOr, is_p, is_m);
+                    let padded = self.emit_compare(b, span, CmpOp::Gt, pad, zero);
+                    (Some(self.emit_binary(b, span, BinaryOp::BitAnd, signed, padded)), Some(c))
+                } else {
+                    (None, None)
+                };
+                let out = self.build_points(b, total, span, &mut |rw, k| {
+                    let before = rw.emit_compare(b, span, CmpOp::Lt, k, left);
+                    let after = rw.emit_compare(b, span, CmpOp::Ge, k, end);
+                    let outside = rw.emit_binary(b, span, BinaryOp::BitOr, before, after);
+                    let i = rw.emit_binary(b, span, BinaryOp::Sub, k, left);
+                    let i = rw.emit_select(b, span, outside, zero, i);
+                    // Reading element 0 of an empty string is avoided: `outside` holds there.
+                    let nonempty = rw.emit_compare(b, span, CmpOp::Gt, n, zero);
+                    let c = rw.if_else_make(
+                        b,
+                        nonempty,
+                        &[CODE_POINT],
+                        span,
+                        &mut |rw, _| Ok(vec![rw.lget(b, p, i, span)]),
+                        &mut |_, _| Ok(vec![fill]),
+                    )?[0];
+                    let mut c = rw.emit_select(b, span, outside, fill, c);
+                    if let (Some(s0), Some(first)) = (sign_at_0, first) {
+                        // With a sign: position 0 is the sign, the sign's own place a zero.
+                        let at0 = rw.emit_compare(b, span, CmpOp::Eq, k, zero);
+                        let at_sign = rw.emit_compare(b, span, CmpOp::Eq, k, left);
+                        let c1 = rw.emit_select(b, span, at_sign, fill, c);
+                        let c2 = rw.emit_select(b, span, at0, first, c1);
+                        c = rw.emit_select(b, span, s0, c2, c);
+                    }
+                    Ok(c)
+                })?;
+                Ok(self.string_of(b, out, span))
+            }
+            "join" => self.join(b, p, args[0], span),
+            other => Err(err(span, format!("internal: str.{other}() at run time"), "here")),
+        }
+    }
+
+    /// A string constant as a run-time string.
+    fn str_const(&mut self, b: Block, text: &str, span: Span) -> Value {
+        let c = self.push(b, InstKind::Const(Const::Str(crate::intern(text))), Type::Str(text.into()), span);
+        self.materialize(b, c, span)
+    }
+
+    /// `sep.join(items)` of a list of strings or a tuple of strings.
+    fn join(&mut self, b: Block, sep: Value, items: Value, span: Span) -> Result<Value, Diagnostic> {
+        let sep_s = self.string_of(b, sep, span);
+        match self.ty(items) {
+            Type::Tuple(ts) => {
+                let mut parts = Vec::new();
+                for (k, t) in ts.iter().enumerate() {
+                    if k > 0 {
+                        parts.push(sep_s);
+                    }
+                    parts.push(self.push(b, InstKind::TupleGet(items, k as u32), t.clone(), span));
+                }
+                if parts.is_empty() {
+                    let zero = self.int(b, 0, span);
+                    let l = self.push(b, InstKind::NewList(zero), points_t(), span);
+                    return Ok(self.string_of(b, l, span));
+                }
+                self.concat(b, &parts, span)
+            }
+            _ => {
+                // Two passes over the list: the total length, then the copies.
+                let k = self.llen(b, items, span);
+                let zero = self.int(b, 0, span);
+                let m = self.llen(b, sep, span);
+                let total = self.fold(b, (zero, k), vec![zero], span, &mut |rw, i, v| {
+                    let s = rw.lget(b, items, i, span);
+                    let p = rw.points(b, s, span);
+                    let n = rw.llen(b, p, span);
+                    let z = rw.int(b, 0, span);
+                    let first = rw.emit_compare(b, span, CmpOp::Eq, i, z);
+                    let gap = rw.emit_select(b, span, first, z, m);
+                    let t = rw.emit_binary(b, span, BinaryOp::Add, v[0], n);
+                    Ok(vec![rw.emit_binary(b, span, BinaryOp::Add, t, gap)])
+                })?[0];
+                let out = self.push(b, InstKind::NewList(total), points_t(), span);
+                self.fold(b, (zero, k), vec![zero], span, &mut |rw, i, v| {
+                    let z = rw.int(b, 0, span);
+                    let first = rw.emit_compare(b, span, CmpOp::Eq, i, z);
+                    let at =
+                        rw.if_else_make(b, first, &[Type::I64], span, &mut |_, _| Ok(vec![v[0]]), &mut |rw, _| {
+                            let z = rw.int(b, 0, span);
+                            rw.copy_run(b, (out, v[0]), (sep, z), m, span)?;
+                            Ok(vec![rw.emit_binary(b, span, BinaryOp::Add, v[0], m)])
+                        })?[0];
+                    let s = rw.lget(b, items, i, span);
+                    let p = rw.points(b, s, span);
+                    let n = rw.llen(b, p, span);
+                    rw.copy_run(b, (out, at), (p, z), n, span)?;
+                    Ok(vec![rw.emit_binary(b, span, BinaryOp::Add, at, n)])
+                })?;
+                Ok(self.string_of(b, out, span))
+            }
+        }
+    }
+
+    /// `str(x)` of an integer: its decimal digits, `-` first when negative. The digits come
+    /// from the non-positive `-|x|`, which holds every int64 (`i64::MIN` included).
+    fn int_to_string(&mut self, b: Block, x: Value, span: Span) -> Result<Value, Diagnostic> {
+        let t = self.ty(x).scalar().expect("typed as an integer");
+        let wide = if t.is_unsigned() && t.bits() == 64 { Type::U64 } else { Type::I64 };
+        let x = self.coerce(b, x, &wide, span)?;
+        if wide == Type::U64 {
+            // A uint64 above int64's range: its digits by unsigned division.
+            return self.unsigned_to_string(b, x, span);
+        }
+        let zero = self.int(b, 0, span);
+        let neg = self.emit_compare(b, span, CmpOp::Lt, x, zero);
+        let minus_x = self.emit_binary(b, span, BinaryOp::Sub, zero, x);
+        let m = self.emit_select(b, span, neg, x, minus_x);
+        let ten = self.int(b, -10, span);
+        // The number of digits (at least one).
+        let one = self.int(b, 1, span);
+        let digits = self.while_loop(
+            b,
+            vec![m, one],
+            span,
+            &mut |rw, v| {
+                let nine = rw.int(b, -9, span);
+                Ok(rw.emit_compare(b, span, CmpOp::Lt, v[0], nine))
+            },
+            &mut |rw, v| {
+                let q = rw.emit_binary(b, span, BinaryOp::FloorDiv, v[0], ten);
+                let z = rw.int(b, 0, span);
+                let q = rw.emit_binary(b, span, BinaryOp::Sub, z, q);
+                let one = rw.int(b, 1, span);
+                Ok(vec![q, rw.emit_binary(b, span, BinaryOp::Add, v[1], one)])
+            },
+        )?[1];
+        let sign = self.push(b, InstKind::Cast(Scalar::Int64, neg), Type::I64, span);
+        let total = self.emit_binary(b, span, BinaryOp::Add, digits, sign);
+        let out = self.push(b, InstKind::NewList(total), points_t(), span);
+        let minus = self.konst_of(b, Scalar::Int32, 45.0, span);
+        self.if_values(b, neg, vec![], span, &mut |rw, _| {
+            let z = rw.int(b, 0, span);
+            rw.push_void(b, InstKind::ListSet(out, z, minus), span);
+            Ok(vec![])
+        })?;
+        // Digits from the last position down.
+        let last = self.emit_binary(b, span, BinaryOp::Sub, total, one);
+        self.fold(b, (zero, digits), vec![m], span, &mut |rw, k, v| {
+            let r = rw.emit_binary(b, span, BinaryOp::Mod, v[0], ten);
+            let z = rw.int(b, 0, span);
+            let d = rw.emit_binary(b, span, BinaryOp::Sub, z, r);
+            let forty8 = rw.int(b, 48, span);
+            let c = rw.emit_binary(b, span, BinaryOp::Add, d, forty8);
+            let c = rw.push(b, InstKind::Cast(Scalar::Int32, c), CODE_POINT, span);
+            let at = rw.emit_binary(b, span, BinaryOp::Sub, last, k);
+            rw.push_void(b, InstKind::ListSet(out, at, c), span);
+            let q = rw.emit_binary(b, span, BinaryOp::FloorDiv, v[0], ten);
+            Ok(vec![rw.emit_binary(b, span, BinaryOp::Sub, z, q)])
+        })?;
+        Ok(self.string_of(b, out, span))
+    }
+
+    fn unsigned_to_string(&mut self, b: Block, x: Value, span: Span) -> Result<Value, Diagnostic> {
+        let ten = self.konst_of(b, Scalar::UInt64, 10.0, span);
+        let nine = self.konst_of(b, Scalar::UInt64, 9.0, span);
+        let one = self.int(b, 1, span);
+        let digits = self.while_loop(
+            b,
+            vec![x, one],
+            span,
+            &mut |rw, v| Ok(rw.emit_compare(b, span, CmpOp::Gt, v[0], nine)),
+            &mut |rw, v| {
+                let q = rw.emit_binary(b, span, BinaryOp::FloorDiv, v[0], ten);
+                let one = rw.int(b, 1, span);
+                Ok(vec![q, rw.emit_binary(b, span, BinaryOp::Add, v[1], one)])
+            },
+        )?[1];
+        let out = self.push(b, InstKind::NewList(digits), points_t(), span);
+        let zero = self.int(b, 0, span);
+        let last = self.emit_binary(b, span, BinaryOp::Sub, digits, one);
+        self.fold(b, (zero, digits), vec![x], span, &mut |rw, k, v| {
+            let r = rw.emit_binary(b, span, BinaryOp::Mod, v[0], ten);
+            let r = rw.push(b, InstKind::Cast(Scalar::Int32, r), CODE_POINT, span);
+            let forty8 = rw.konst_of(b, Scalar::Int32, 48.0, span);
+            let c = rw.emit_binary(b, span, BinaryOp::Add, r, forty8);
+            let at = rw.emit_binary(b, span, BinaryOp::Sub, last, k);
+            rw.push_void(b, InstKind::ListSet(out, at, c), span);
+            Ok(vec![rw.emit_binary(b, span, BinaryOp::FloorDiv, v[0], ten)])
+        })?;
+        Ok(self.string_of(b, out, span))
+    }
+
+    /// `print` of a run-time string: its UTF-8 bytes, one code point per `print_bytes`
+    /// (quoted with `repr`, as inside a list or tuple).
+    pub(super) fn print_string(&mut self, b: Block, s: Value, repr: bool, span: Span) -> Result<Value, Diagnostic> {
+        if repr {
+            self.print_text(b, "'", span);
+        }
+        let p = self.points(b, s, span);
+        let n = self.llen(b, p, span);
+        let zero = self.int(b, 0, span);
+        self.fold(b, (zero, n), vec![], span, &mut |rw, k, _| {
+            let c = rw.lget(b, p, k, span);
+            let c = rw.coerce(b, c, &Type::I64, span)?;
+            let (bits, len) = rw.utf8_bits(b, c, span);
+            rw.push(b, InstKind::Builtin(Builtin::PrintBytes, vec![bits, len]), Type::I64, span);
+            Ok(vec![])
+        })?;
+        Ok(if repr { self.print_text(b, "'", span) } else { self.int(b, 0, span) })
+    }
+
+    /// The UTF-8 bytes of code point `c` (int64) packed little-endian, and how many.
+    fn utf8_bits(&mut self, b: Block, c: Value, span: Span) -> (Value, Value) {
+        let k = |rw: &mut Self, v: i64| rw.int(b, v, span);
+        let shr = |rw: &mut Self, x: Value, n: i64| {
+            let n = rw.int(b, n, span);
+            rw.emit_binary(b, span, BinaryOp::Shr, x, n)
+        };
+        let low6 = |rw: &mut Self, x: Value| {
+            let m = rw.int(b, 0x3f, span);
+            let x = rw.emit_binary(b, span, BinaryOp::BitAnd, x, m);
+            let top = rw.int(b, 0x80, span);
+            rw.emit_binary(b, span, BinaryOp::BitOr, x, top)
+        };
+        let at = |rw: &mut Self, x: Value, byte: i64| {
+            let n = rw.int(b, 8 * byte, span);
+            rw.emit_binary(b, span, BinaryOp::Shl, x, n)
+        };
+        let or = |rw: &mut Self, x: Value, y: Value| rw.emit_binary(b, span, BinaryOp::BitOr, x, y);
+        // Two bytes: 110xxxxx 10xxxxxx.
+        let h2 = shr(self, c, 6);
+        let lead2 = k(self, 0xc0);
+        let b0 = or(self, h2, lead2);
+        let b1 = low6(self, c);
+        let b1 = at(self, b1, 1);
+        let two = or(self, b0, b1);
+        // Three bytes: 1110xxxx 10xxxxxx 10xxxxxx.
+        let h3 = shr(self, c, 12);
+        let lead3 = k(self, 0xe0);
+        let b0 = or(self, h3, lead3);
+        let m1 = shr(self, c, 6);
+        let b1 = low6(self, m1);
+        let b1 = at(self, b1, 1);
+        let b2 = low6(self, c);
+        let b2 = at(self, b2, 2);
+        let three = or(self, b0, b1);
+        let three = or(self, three, b2);
+        // Four bytes: 11110xxx 10xxxxxx 10xxxxxx 10xxxxxx.
+        let h4 = shr(self, c, 18);
+        let lead4 = k(self, 0xf0);
+        let b0 = or(self, h4, lead4);
+        let m2 = shr(self, c, 12);
+        let b1 = low6(self, m2);
+        let b1 = at(self, b1, 1);
+        let m1 = shr(self, c, 6);
+        let b2 = low6(self, m1);
+        let b2 = at(self, b2, 2);
+        let b3 = low6(self, c);
+        let b3 = at(self, b3, 3);
+        let four = or(self, b0, b1);
+        let four = or(self, four, b2);
+        let four = or(self, four, b3);
+        let (l1, l2, l3, l4) = (k(self, 0x80), k(self, 0x800), k(self, 0x10000), k(self, 4));
+        let is1 = self.emit_compare(b, span, CmpOp::Lt, c, l1);
+        let is2 = self.emit_compare(b, span, CmpOp::Lt, c, l2);
+        let is3 = self.emit_compare(b, span, CmpOp::Lt, c, l3);
+        let bits = self.emit_select(b, span, is3, three, four);
+        let bits = self.emit_select(b, span, is2, two, bits);
+        let bits = self.emit_select(b, span, is1, c, bits);
+        let (n1, n2, n3) = (k(self, 1), k(self, 2), k(self, 3));
+        let n = self.emit_select(b, span, is3, n3, l4);
+        let n = self.emit_select(b, span, is2, n2, n);
+        let n = self.emit_select(b, span, is1, n1, n);
+        (bits, n)
+    }
+
+    /// A hash of a string for dict keys: CPython's tuple mixing over the code points.
+    pub(super) fn string_hash(&mut self, b: Block, s: Value, span: Span) -> Result<Value, Diagnostic> {
+        let p = self.points(b, s, span);
+        let n = self.llen(b, p, span);
+        let zero = self.int(b, 0, span);
+        let seed = self.int(b, 0x345678, span);
+        Ok(self.fold(b, (zero, n), vec![seed], span, &mut |rw, k, v| {
+            let c = rw.lget(b, p, k, span);
+            let c = rw.coerce(b, c, &Type::I64, span)?;
+            let m = rw.int(b, 1_000_003, span);
+            let h = rw.emit_binary(b, span, BinaryOp::Mul, v[0], m);
+            Ok(vec![rw.emit_binary(b, span, BinaryOp::BitXor, h, c)])
+        })?[0])
+    }
+}

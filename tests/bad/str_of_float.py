@@ -1,0 +1,7 @@
+# expect-error: str() of float64 is not supported: twinjit converts integers, booleans and strings to strings
+from numba import njit
+
+
+@njit("int64(float64)")
+def label_width(x):
+    return len("x=" + str(x))  # <-- here
