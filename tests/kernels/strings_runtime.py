@@ -190,3 +190,42 @@ def describe(v):
 
 # check: describe(7) -> 'v=7 (odd)'
 # check: describe(np.int32(-4)) -> 'v=-4 (even)'
+
+
+@njit
+def parsed_constants(x):
+    lo = float("-inf")
+    hi = float("1_000.5")
+    nan = float(" nan ")
+    return max(lo, min(x, hi)), nan != nan
+
+
+# check: parsed_constants(2000.0) -> (1000.5, True)
+# check: parsed_constants(-3.0) -> (-3.0, True)
+
+
+@njit
+def mixed_equality(s, n):
+    return s == n, s != n, str(n) == s
+
+
+# check: mixed_equality("7", 7) -> (False, True, True)
+
+
+@njit
+def is_image(name):
+    return name.endswith((".png", ".jpg")), name.startswith(("img", "pic"), 1)
+
+
+# check: is_image("_img.jpg") -> (True, True)
+# check: is_image("notes.txt") -> (False, False)
+
+
+@njit
+def spaced(word, sep):
+    return sep.join(word), "".join(word[::-1])
+
+
+# check: spaced("abc", "-") -> ('a-b-c', 'cba')
+# check: spaced("", "--") -> ('', '')
+# check: spaced("x", ", ") -> ('x', 'x')

@@ -262,6 +262,8 @@ impl Line<'_> {
                 self.punct(')')?;
                 Ok(Type::Function(name))
             }
+            // `str` alone is a run-time string; `str("text")` one known when compiling.
+            "str" if !self.is_punct('(') => Ok(Type::String),
             "str" => {
                 self.punct('(')?;
                 let text = match self.next() {

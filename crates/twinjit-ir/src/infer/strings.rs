@@ -7,7 +7,7 @@
 //! primitives.
 
 use crate::builtins::Builtin;
-use crate::function::{BinaryOp, Function, InstKind, UnaryOp, Value};
+use crate::function::{BinaryOp, CmpOp, Const, Function, InstKind, UnaryOp, Value};
 use crate::types::{Scalar, Type};
 use crate::typing::is_string;
 
@@ -48,6 +48,29 @@ pub(crate) fn runtime_string_type(f: &Function, kind: &InstKind, types: &[Type])
             Type::String
         }
         InstKind::Builtin(Builtin::Len, a) if a.len() == 1 && rt(&a[0]) => Type::I64,
+        // `float("inf")`, `int("42")`: a constant string read as Python reads the number.
+        InstKind::Cast(sc, a) if *sc != Scalar::Bool && s(a) => match t(a) {
+            Type::Str(text) => match parse_number(text, *sc) {
+                Some(_) => Type::Scalar(*sc),
+                None => {
+                    return Some(Err(format!(
+                        "could not convert string to {}: {}",
+                        if sc.is_float() { "float" } else { "int" },
+                        crate::exception::str_repr(text)
+                    )))
+                }
+            },
+            _ => return Some(Err(format!("{}() of a string computed at run time is not supported", sc.name()))),
+        },
+        // A string is never equal to a number, a tuple or a list (Python's `==` between types).
+        InstKind::Compare(CmpOp::Eq | CmpOp::Ne, a, b)
+            if s(a) != s(b)
+                && [t(a), t(b)]
+                    .iter()
+                    .all(|x| matches!(x, Type::Scalar(_) | Type::Tuple(_) | Type::List(_)) || is_string(x)) =>
+        {
+            Type::BOOL
+        }
         InstKind::Compare(_, a, b) if s(a) && s(b) && (rt(a) || rt(b)) => Type::BOOL,
         InstKind::Builtin(Builtin::Contains, a) if a.len() == 2 && s(&a[0]) && s(&a[1]) && (rt(&a[0]) || rt(&a[1])) => {
             Type::BOOL
@@ -113,7 +136,9 @@ fn method_type(name: &str, recv: &Type, args: &[&Type]) -> Option<Result<Type, S
     let bad = |what: &str, t: &Type| Some(Err(format!("str.{name}(): {what} must be {}, found {t}", what_kind(what))));
     Some(Ok(match name {
         "find" | "rfind" | "index" | "rindex" | "count" | "startswith" | "endswith" => {
-            if !is_string(args[0]) {
+            let prefixes = matches!(name, "startswith" | "endswith")
+                && matches!(args[0], Type::Tuple(ts) if ts.iter().all(is_string));
+            if !is_string(args[0]) && !prefixes {
                 return bad("the substring", args[0]);
             }
             if let Some(b) = args[1..].iter().find(|t| !bound(t)) {
@@ -138,7 +163,7 @@ fn method_type(name: &str, recv: &Type, args: &[&Type]) -> Option<Result<Type, S
             let ok = match args[0] {
                 Type::List(e) => is_string(e),
                 Type::Tuple(ts) => ts.iter().all(is_string),
-                _ => false,
+                t => is_string(t),
             };
             if !ok {
                 return bad("the argument", args[0]);
@@ -152,7 +177,32 @@ fn method_type(name: &str, recv: &Type, args: &[&Type]) -> Option<Result<Type, S
 fn what_kind(what: &str) -> &'static str {
     match what {
         "the substring" | "the fill character" => "a string",
-        "the argument" => "a list or tuple of strings",
+        "the argument" => "a string, or a list or tuple of strings",
         _ => "an integer",
+    }
+}
+
+/// The number a constant string spells, as Python's `float()` / `int()` read it (surrounding
+/// whitespace and `_` between digits allowed; `inf`, `nan` for floats).
+pub(crate) fn parse_number(text: &str, s: Scalar) -> Option<Const> {
+    let t = text.trim();
+    let bytes = t.as_bytes();
+    // An underscore only between two digits.
+    for (k, &c) in bytes.iter().enumerate() {
+        if c == b'_'
+            && !(k > 0 && k + 1 < bytes.len() && bytes[k - 1].is_ascii_digit() && bytes[k + 1].is_ascii_digit())
+        {
+            return None;
+        }
+    }
+    let t = t.replace('_', "");
+    if s.is_float() {
+        // Rust also reads "infinity" and "nan" in any case, as Python does; it refuses "1e", "."
+        // and friends, as Python does.
+        t.parse::<f64>().ok().map(Const::Float)
+    } else if s.is_int() {
+        t.parse::<i64>().ok().map(Const::Int)
+    } else {
+        None
     }
 }

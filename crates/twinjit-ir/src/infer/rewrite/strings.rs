@@ -73,6 +73,17 @@ impl<'r> Rewriter<'r> {
                 let (s, n) = if typing::is_string(&self.ty(x)) { (x, y) } else { (y, x) };
                 self.repeat(b, s, n, span)
             }
+            InstKind::Cast(sc, a) if *sc != Scalar::Bool => {
+                let Type::Str(text) = self.types[a.index()].clone() else { unreachable!("typed: a constant string") };
+                let c = super::super::strings::parse_number(&text, *sc).expect("checked when typing");
+                let v = self.push(b, InstKind::Const(c), if sc.is_float() { Type::F64 } else { Type::I64 }, span);
+                self.coerce(b, v, &Type::Scalar(*sc), span)
+            }
+            InstKind::Compare(op, x, y)
+                if typing::is_string(&self.types[x.index()]) != typing::is_string(&self.types[y.index()]) =>
+            {
+                Ok(self.push(b, InstKind::Const(Const::Bool(*op == CmpOp::Ne)), Type::BOOL, span))
+            }
             InstKind::Builtin(Builtin::Len, a) => {
                 let s = self.val(a[0]);
                 let p = self.points(b, s, span);
@@ -344,6 +355,19 @@ impl<'r> Rewriter<'r> {
                 )?;
                 Ok(out[1])
             }
+            "startswith" | "endswith" if matches!(self.ty(args[0]), Type::Tuple(_)) => {
+                // A tuple of prefixes: whether any of them matches.
+                let Type::Tuple(ts) = self.ty(args[0]) else { unreachable!("matched") };
+                let mut any = self.push(b, InstKind::Const(Const::Bool(false)), Type::BOOL, span);
+                for (k, t) in ts.iter().enumerate() {
+                    let q = self.push(b, InstKind::TupleGet(args[0], k as u32), t.clone(), span);
+                    let mut one = args.to_vec();
+                    one[0] = q;
+                    let hit = self.string_method(b, name, recv, &one, span)?;
+                    any = self.emit_binary(b, span, BinaryOp::BitOr, any, hit);
+                }
+                Ok(any)
+            }
             "startswith" | "endswith" => {
                 let q = self.points(b, args[0], span);
                 let (start, end) = self.str_bounds(b, n, &args[1..], span)?;
@@ -471,6 +495,37 @@ impl<'r> Rewriter<'r> {
     fn join(&mut self, b: Block, sep: Value, items: Value, span: Span) -> Result<Value, Diagnostic> {
         let sep_s = self.string_of(b, sep, span);
         match self.ty(items) {
+            // A string's characters, the separator between each two.
+            t if typing::is_string(&t) => {
+                let p = self.points(b, items, span);
+                let k = self.llen(b, p, span);
+                let m = self.llen(b, sep, span);
+                let zero = self.int(b, 0, span);
+                let one = self.int(b, 1, span);
+                let gaps = self.emit_binary(b, span, BinaryOp::Sub, k, one);
+                let empty = self.emit_compare(b, span, CmpOp::Lt, gaps, zero);
+                let gaps = self.emit_select(b, span, empty, zero, gaps);
+                let sep_total = self.emit_binary(b, span, BinaryOp::Mul, gaps, m);
+                let total = self.emit_binary(b, span, BinaryOp::Add, k, sep_total);
+                let out = self.push(b, InstKind::NewList(total), points_t(), span);
+                let stride = self.emit_binary(b, span, BinaryOp::Add, m, one);
+                self.fold(b, (zero, k), vec![], span, &mut |rw, i, _| {
+                    let at = rw.emit_binary(b, span, BinaryOp::Mul, i, stride);
+                    let c = rw.lget(b, p, i, span);
+                    rw.push_void(b, InstKind::ListSet(out, at, c), span);
+                    let last = rw.emit_compare(b, span, CmpOp::Eq, i, gaps);
+                    let more = rw.push(b, InstKind::Unary(UnaryOp::Not, last), Type::BOOL, span);
+                    rw.if_values(b, more, vec![], span, &mut |rw, _| {
+                        let one = rw.int(b, 1, span);
+                        let next = rw.emit_binary(b, span, BinaryOp::Add, at, one);
+                        let z = rw.int(b, 0, span);
+                        rw.copy_run(b, (out, next), (sep, z), m, span)?;
+                        Ok(vec![])
+                    })?;
+                    Ok(vec![])
+                })?;
+                Ok(self.string_of(b, out, span))
+            }
             Type::Tuple(ts) => {
                 let mut parts = Vec::new();
                 for (k, t) in ts.iter().enumerate() {
