@@ -229,3 +229,30 @@ def spaced(word, sep):
 # check: spaced("abc", "-") -> ('a-b-c', 'cba')
 # check: spaced("", "--") -> ('', '')
 # check: spaced("x", ", ") -> ('x', 'x')
+
+
+@njit
+def vowels(text):
+    n = 0
+    out = ""
+    for c in text:
+        if c in "aeiou":
+            n += 1
+        else:
+            out += c
+    return n, out
+
+
+# check: vowels("numba jit") -> (3, 'nmb jt')
+# check: vowels("") -> (0, '')
+
+
+@njit
+def progress(done, total):
+    pct = done * 100 // total
+    label = f"{done}/{total} ({pct}%)"
+    return label, f"{'ok' if done == total else 'running'}: {label}"
+
+
+# check: progress(3, 4) -> ('3/4 (75%)', 'running: 3/4 (75%)')
+# check: progress(8, 8) -> ('8/8 (100%)', 'ok: 8/8 (100%)')

@@ -1228,12 +1228,27 @@ impl Lower<'_> {
             // A string constant: its value is its type (`Type::Str`), so comparisons, `len`, `+`
             // and `in` of strings are decided when the function is typed.
             Expr::StringLiteral(s) => self.konst(Const::Str(twinjit_ir::intern(s.value.to_str())), span),
-            Expr::FString(_) | Expr::TString(_) => self.fail(unsupported(
-                span,
-                "f-strings are",
-                "compiled code knows every string when it compiles: f-strings work as the message of a `raise` \
-                 and as an argument of `print`",
-            )),
+            // `f"n={n}"` as a value: its text and each field's `str()`, concatenated (a run-time
+            // string where a field is one; a constant when every field is).
+            Expr::FString(fs) => {
+                let Some(pieces) = self.fstring_pieces(fs) else { return self.konst(Const::None, span) };
+                let mut acc: Option<Value> = None;
+                for p in pieces {
+                    let v = match p {
+                        raise::FPiece::Text(t) => self.konst(Const::Str(twinjit_ir::intern(&t)), span),
+                        raise::FPiece::Value(v) => {
+                            let name = self.konst(Const::Str(twinjit_ir::intern("__str__")), span);
+                            self.emit(InstKind::Builtin(Builtin::StrMethod, vec![v, name]), span)
+                        }
+                    };
+                    acc = Some(match acc {
+                        Some(a) => self.emit(InstKind::Binary(BinaryOp::Add, a, v), span),
+                        None => v,
+                    });
+                }
+                acc.unwrap_or_else(|| self.konst(Const::Str(twinjit_ir::intern("")), span))
+            }
+            Expr::TString(_) => self.fail(unsupported(span, "template strings are", "use an f-string")),
             Expr::BytesLiteral(_) => self.fail(unsupported(span, "bytes are", "twinjit compiles numeric code only")),
             Expr::Lambda(_) => self.fail(
                 Diagnostic::error("lambda used as a value", span, "not called")

@@ -48,6 +48,8 @@ pub(crate) fn runtime_string_type(f: &Function, kind: &InstKind, types: &[Type])
             Type::String
         }
         InstKind::Builtin(Builtin::Len, a) if a.len() == 1 && rt(&a[0]) => Type::I64,
+        // `for c in s:` iterates the characters (each `s[k]`, a string of one).
+        InstKind::Builtin(Builtin::IterLen, a) if a.len() == 1 && s(&a[0]) => Type::I64,
         // `float("inf")`, `int("42")`: a constant string read as Python reads the number.
         InstKind::Cast(sc, a) if *sc != Scalar::Bool && s(a) => match t(a) {
             Type::Str(text) => match parse_number(text, *sc) {

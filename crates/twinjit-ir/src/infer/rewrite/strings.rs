@@ -84,7 +84,11 @@ impl<'r> Rewriter<'r> {
             {
                 Ok(self.push(b, InstKind::Const(Const::Bool(*op == CmpOp::Ne)), Type::BOOL, span))
             }
-            InstKind::Builtin(Builtin::Len, a) => {
+            InstKind::Builtin(Builtin::IterLen, a) if matches!(self.types[a[0].index()], Type::Str(_)) => {
+                let Type::Str(text) = self.types[a[0].index()].clone() else { unreachable!("matched") };
+                Ok(self.int(b, text.chars().count() as i64, span))
+            }
+            InstKind::Builtin(Builtin::Len | Builtin::IterLen, a) => {
                 let s = self.val(a[0]);
                 let p = self.points(b, s, span);
                 Ok(self.llen(b, p, span))
