@@ -256,3 +256,38 @@ def progress(done, total):
 
 # check: progress(3, 4) -> ('3/4 (75%)', 'running: 3/4 (75%)')
 # check: progress(8, 8) -> ('8/8 (100%)', 'ok: 8/8 (100%)')
+
+
+@njit
+def parse_record(line):
+    fields = line.strip().split(",")
+    total = 0
+    names = []
+    for f in fields:
+        key_value = f.split("=")
+        names.append(key_value[0].strip())
+        total += len(key_value[1])
+    # (Numba 0.68's `line.split(None, 1)` returns only the first piece; Python and twinjit
+    # return the rest as a second one.)
+    return names, total, len(line.split()), line.split(" ", 2)
+
+
+# check: parse_record("  a = 1, bb=22 ,c=333\n") -> (['a', 'bb', 'c'], 8, 5, ['', '', 'a = 1, bb=22 ,c=333\n'])
+# check: parse_record("x=") -> (['x'], 0, 1, ['x='])
+
+
+@njit
+def tidy(s):
+    return s.strip("xy"), s.lstrip(), s.rstrip("y"), s.replace("x", "-"), s.replace("", "|", 3), s.isspace()
+
+
+# check: tidy("xy abc yx") -> (' abc ', 'xy abc yx', 'xy abc yx', '-y abc y-', '|x|y| abc yx', False)
+# check: tidy(" \t\u3000") -> (' \t\u3000', '', ' \t\u3000', ' \t\u3000', '| |\t|\u3000', True)
+
+
+@njit
+def limited(s):
+    return s.split("-", 1), s.replace("-", "+", 2), "".split(","), "a--b".split("-")
+
+
+# check: limited("1-2-3-4") -> (['1', '2-3-4'], '1+2+3-4', [''], ['a', '', 'b'])

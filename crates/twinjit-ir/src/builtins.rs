@@ -2393,6 +2393,7 @@ pub const STR_METHODS: &[&str] = &[
     "rjust",
     "zfill",
     "join",
+    "split",
 ];
 
 /// `s.name(args)` as Python computes it, for string arguments; `Err` says why not. The

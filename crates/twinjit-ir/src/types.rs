@@ -362,6 +362,17 @@ impl Type {
         }
     }
 
+    /// Whether a value of this type holds a run-time string (is one, or a tuple, list or
+    /// optional with one inside).
+    pub fn holds_string(&self) -> bool {
+        match self {
+            Type::String => true,
+            Type::Tuple(ts) => ts.iter().any(Type::holds_string),
+            Type::List(e) | Type::Optional(e) => e.holds_string(),
+            _ => false,
+        }
+    }
+
     /// The element types of a tuple, of an optional's (flag, value) pair and of a complex
     /// number's (real, imaginary) pair.
     pub fn elements(&self) -> Option<Vec<Type>> {

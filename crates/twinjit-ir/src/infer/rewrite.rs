@@ -497,6 +497,7 @@ impl Rewriter<'_> {
                                 | Builtin::TupleSlice
                                 | Builtin::SliceIndex
                                 | Builtin::PrintValue
+                                | Builtin::StrMethod
                                 | Builtin::GridSync,
                             _
                         )

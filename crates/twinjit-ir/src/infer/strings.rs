@@ -26,6 +26,12 @@ pub(crate) const RUNTIME_METHODS: &[(&str, usize, usize)] = &[
     ("rjust", 1, 2),
     ("zfill", 1, 1),
     ("join", 1, 1),
+    ("strip", 0, 1),
+    ("lstrip", 0, 1),
+    ("rstrip", 0, 1),
+    ("split", 0, 2),
+    ("replace", 2, 3),
+    ("isspace", 0, 0),
 ];
 
 fn is_int(t: &Type) -> bool {
@@ -172,13 +178,40 @@ fn method_type(name: &str, recv: &Type, args: &[&Type]) -> Option<Result<Type, S
             }
             Type::String
         }
+        "strip" | "lstrip" | "rstrip" => {
+            if let Some(c) = args.first().filter(|t| !is_string(t) && **t != &Type::None) {
+                return bad("the characters", c);
+            }
+            Type::String
+        }
+        "split" => {
+            if let Some(c) = args.first().filter(|t| !is_string(t) && **t != &Type::None) {
+                return bad("the separator", c);
+            }
+            if let Some(m) = args.get(1).filter(|t| !is_int(t)) {
+                return bad("maxsplit", m);
+            }
+            Type::List(Box::new(Type::String))
+        }
+        "replace" => {
+            if let Some(c) = args[..2].iter().find(|t| !is_string(t)) {
+                return bad("the old and new strings", c);
+            }
+            if let Some(m) = args.get(2).filter(|t| !is_int(t)) {
+                return bad("the count", m);
+            }
+            Type::String
+        }
+        "isspace" => Type::BOOL,
         _ => unreachable!("the methods of RUNTIME_METHODS"),
     }))
 }
 
 fn what_kind(what: &str) -> &'static str {
     match what {
-        "the substring" | "the fill character" => "a string",
+        "the substring" | "the fill character" | "the characters" | "the separator" | "the old and new strings" => {
+            "a string"
+        }
         "the argument" => "a string, or a list or tuple of strings",
         _ => "an integer",
     }

@@ -279,6 +279,11 @@ fn present_optionals(t: &Type, v: RtValue) -> RtValue {
         (Type::Tuple(ts), RtValue::Tuple(vs)) if ts.len() == vs.len() => {
             RtValue::Tuple(ts.iter().zip(vs).map(|(t, v)| present_optionals(t, v)).collect())
         }
+        // A list of run-time strings (or of tuples holding them): a new list of the texts.
+        (Type::List(e), RtValue::List(l)) if e.holds_string() => {
+            let items: Vec<RtValue> = l.items.borrow().iter().map(|x| present_optionals(e, x.clone())).collect();
+            RtValue::List(value::ListRef::lent(items, (**e).clone()))
+        }
         // A run-time string (its list of code points inside compiled code) is its text.
         (Type::String, RtValue::Tuple(parts)) => match parts.first() {
             Some(RtValue::List(l)) => {

@@ -91,14 +91,14 @@ impl<'r> Rewriter<'r> {
     }
 
     /// Stores `v`, converted to the element type.
-    fn lset(&mut self, b: Block, l: Value, i: Value, v: Value, span: Span) -> Result<(), Diagnostic> {
+    pub(super) fn lset(&mut self, b: Block, l: Value, i: Value, v: Value, span: Span) -> Result<(), Diagnostic> {
         let e = self.elem_of(l);
         let v = self.coerce(b, v, &e, span)?;
         self.push_void(b, InstKind::ListSet(l, i, v), span);
         Ok(())
     }
 
-    fn lresize(&mut self, b: Block, l: Value, n: Value, span: Span) {
+    pub(super) fn lresize(&mut self, b: Block, l: Value, n: Value, span: Span) {
         self.push_void(b, InstKind::ListResize(l, n), span);
     }
 

@@ -485,8 +485,337 @@ impl<'r> Rewriter<'r> {
                 Ok(self.string_of(b, out, span))
             }
             "join" => self.join(b, p, args[0], span),
+            "strip" | "lstrip" | "rstrip" => {
+                let chars = match args.first() {
+                    Some(&c) if typing::is_string(&self.ty(c)) => Some(self.points(b, c, span)),
+                    _ => None,
+                };
+                let zero = self.int(b, 0, span);
+                let one = self.int(b, 1, span);
+                let start = if name != "rstrip" {
+                    self.while_loop(
+                        b,
+                        vec![zero],
+                        span,
+                        &mut |rw, v| {
+                            let inside = rw.emit_compare(b, span, CmpOp::Lt, v[0], n);
+                            rw.and_then(b, inside, span, &mut |rw| {
+                                let c = rw.lget(b, p, v[0], span);
+                                rw.strips(b, chars, c, span)
+                            })
+                        },
+                        &mut |rw, v| Ok(vec![rw.emit_binary(b, span, BinaryOp::Add, v[0], one)]),
+                    )?[0]
+                } else {
+                    zero
+                };
+                let end = if name != "lstrip" {
+                    self.while_loop(
+                        b,
+                        vec![n],
+                        span,
+                        &mut |rw, v| {
+                            let inside = rw.emit_compare(b, span, CmpOp::Gt, v[0], start);
+                            rw.and_then(b, inside, span, &mut |rw| {
+                                let k = rw.emit_binary(b, span, BinaryOp::Sub, v[0], one);
+                                let c = rw.lget(b, p, k, span);
+                                rw.strips(b, chars, c, span)
+                            })
+                        },
+                        &mut |rw, v| Ok(vec![rw.emit_binary(b, span, BinaryOp::Sub, v[0], one)]),
+                    )?[0]
+                } else {
+                    n
+                };
+                self.substring(b, p, start, end, span)
+            }
+            "isspace" => {
+                let zero = self.int(b, 0, span);
+                let yes = self.push(b, InstKind::Const(Const::Bool(true)), Type::BOOL, span);
+                let all = self.fold(b, (zero, n), vec![yes], span, &mut |rw, k, v| {
+                    let c = rw.lget(b, p, k, span);
+                    let sp = rw.is_space(b, c, span)?;
+                    Ok(vec![rw.emit_binary(b, span, BinaryOp::BitAnd, v[0], sp)])
+                })?[0];
+                let nonempty = self.emit_compare(b, span, CmpOp::Gt, n, zero);
+                Ok(self.emit_binary(b, span, BinaryOp::BitAnd, nonempty, all))
+            }
+            "split" => self.split(b, p, args, span),
+            "replace" => self.replace(b, p, args, span),
             other => Err(err(span, format!("internal: str.{other}() at run time"), "here")),
         }
+    }
+
+    /// `cond and then()`, `then` run only when `cond` holds.
+    fn and_then(
+        &mut self,
+        b: Block,
+        cond: Value,
+        span: Span,
+        then: &mut dyn FnMut(&mut Rewriter<'r>) -> Result<Value, Diagnostic>,
+    ) -> Result<Value, Diagnostic> {
+        Ok(self.if_else_make(b, cond, &[Type::BOOL], span, &mut |rw, _| Ok(vec![then(rw)?]), &mut |rw, _| {
+            Ok(vec![rw.push(b, InstKind::Const(Const::Bool(false)), Type::BOOL, span)])
+        })?[0])
+    }
+
+    /// Whether `strip` removes code point `c`: one of `chars`, or whitespace without them.
+    fn strips(&mut self, b: Block, chars: Option<Value>, c: Value, span: Span) -> Result<Value, Diagnostic> {
+        match chars {
+            Some(set) => {
+                let zero = self.int(b, 0, span);
+                let m = self.llen(b, set, span);
+                let no = self.push(b, InstKind::Const(Const::Bool(false)), Type::BOOL, span);
+                Ok(self.fold(b, (zero, m), vec![no], span, &mut |rw, k, v| {
+                    let x = rw.lget(b, set, k, span);
+                    let eq = rw.emit_compare(b, span, CmpOp::Eq, x, c);
+                    Ok(vec![rw.emit_binary(b, span, BinaryOp::BitOr, v[0], eq)])
+                })?[0])
+            }
+            None => self.is_space(b, c, span),
+        }
+    }
+
+    /// Whether code point `c` is whitespace, as Python's `str.isspace` says (its full list).
+    fn is_space(&mut self, b: Block, c: Value, span: Span) -> Result<Value, Diagnostic> {
+        const SPACES: &[(i64, i64)] = &[
+            (9, 13),
+            (28, 32),
+            (133, 133),
+            (160, 160),
+            (5760, 5760),
+            (8192, 8202),
+            (8232, 8233),
+            (8239, 8239),
+            (8287, 8287),
+            (12288, 12288),
+        ];
+        let c = self.coerce(b, c, &Type::I64, span)?;
+        let mut acc = self.push(b, InstKind::Const(Const::Bool(false)), Type::BOOL, span);
+        for &(lo, hi) in SPACES {
+            let (l, h) = (self.int(b, lo, span), self.int(b, hi, span));
+            let above = self.emit_compare(b, span, CmpOp::Ge, c, l);
+            let below = self.emit_compare(b, span, CmpOp::Le, c, h);
+            let inside = self.emit_binary(b, span, BinaryOp::BitAnd, above, below);
+            acc = self.emit_binary(b, span, BinaryOp::BitOr, acc, inside);
+        }
+        Ok(acc)
+    }
+
+    /// The run-time string of `p[from..to]`.
+    fn substring(&mut self, b: Block, p: Value, from: Value, to: Value, span: Span) -> Result<Value, Diagnostic> {
+        let n = self.emit_binary(b, span, BinaryOp::Sub, to, from);
+        let out = self.build_points(b, n, span, &mut |rw, k| {
+            let i = rw.emit_binary(b, span, BinaryOp::Add, from, k);
+            Ok(rw.lget(b, p, i, span))
+        })?;
+        Ok(self.string_of(b, out, span))
+    }
+
+    /// Appends `x` to list `l` (grown by one).
+    fn append_to(&mut self, b: Block, l: Value, x: Value, span: Span) -> Result<(), Diagnostic> {
+        let n = self.llen(b, l, span);
+        let one = self.int(b, 1, span);
+        let n1 = self.emit_binary(b, span, BinaryOp::Add, n, one);
+        self.lresize(b, l, n1, span);
+        self.lset(b, l, n, x, span)
+    }
+
+    /// `s.split(sep=None, maxsplit=-1)`: on runs of whitespace without `sep` (no empty
+    /// pieces), else on each `sep` (`ValueError` for an empty one); at most `maxsplit` splits.
+    fn split(&mut self, b: Block, p: Value, args: &[Value], span: Span) -> Result<Value, Diagnostic> {
+        let n = self.llen(b, p, span);
+        let zero = self.int(b, 0, span);
+        let out = self.push(b, InstKind::NewList(zero), Type::List(Box::new(Type::String)), span);
+        let maxsplit = match args.get(1) {
+            Some(&m) => self.coerce(b, m, &Type::I64, span)?,
+            None => self.int(b, -1, span),
+        };
+        // Whether another split is allowed after `count` of them.
+        let allowed = |rw: &mut Self, count: Value| {
+            let z = rw.int(b, 0, span);
+            let unlimited = rw.emit_compare(b, span, CmpOp::Lt, maxsplit, z);
+            let under = rw.emit_compare(b, span, CmpOp::Lt, count, maxsplit);
+            rw.emit_binary(b, span, BinaryOp::BitOr, unlimited, under)
+        };
+        let sep = args.first().copied().filter(|&v| typing::is_string(&self.ty(v)));
+        match sep {
+            None => {
+                // vars: [the current piece's start or -1, splits made]
+                let minus1 = self.int(b, -1, span);
+                let v = self.fold(b, (zero, n), vec![minus1, zero], span, &mut |rw, k, v| {
+                    let c = rw.lget(b, p, k, span);
+                    let sp = rw.is_space(b, c, span)?;
+                    let z = rw.int(b, 0, span);
+                    let in_piece = rw.emit_compare(b, span, CmpOp::Ge, v[0], z);
+                    let ok = allowed(rw, v[1]);
+                    let close = rw.emit_binary(b, span, BinaryOp::BitAnd, in_piece, sp);
+                    let close = rw.emit_binary(b, span, BinaryOp::BitAnd, close, ok);
+                    let after = rw.if_else_values(
+                        b,
+                        close,
+                        vec![v[0], v[1]],
+                        span,
+                        &mut |rw, w| {
+                            let piece = rw.substring(b, p, w[0], k, span)?;
+                            rw.append_to(b, out, piece, span)?;
+                            let m1 = rw.int(b, -1, span);
+                            let one = rw.int(b, 1, span);
+                            Ok(vec![m1, rw.emit_binary(b, span, BinaryOp::Add, w[1], one)])
+                        },
+                        &mut |_, w| Ok(w.to_vec()),
+                    )?;
+                    // A piece starts at a non-space outside a piece.
+                    let z = rw.int(b, 0, span);
+                    let outside = rw.emit_compare(b, span, CmpOp::Lt, after[0], z);
+                    let not_sp = rw.push(b, InstKind::Unary(UnaryOp::Not, sp), Type::BOOL, span);
+                    let opens = rw.emit_binary(b, span, BinaryOp::BitAnd, outside, not_sp);
+                    Ok(vec![rw.emit_select(b, span, opens, k, after[0]), after[1]])
+                })?;
+                let open = self.emit_compare(b, span, CmpOp::Ge, v[0], zero);
+                self.if_values(b, open, vec![], span, &mut |rw, _| {
+                    let piece = rw.substring(b, p, v[0], n, span)?;
+                    rw.append_to(b, out, piece, span)?;
+                    Ok(vec![])
+                })?;
+            }
+            Some(sep) => {
+                let q = self.points(b, sep, span);
+                let m = self.llen(b, q, span);
+                let empty = self.emit_compare(b, span, CmpOp::Eq, m, zero);
+                self.raise_if(b, empty, "ValueError", "empty separator", span);
+                let last = self.emit_binary(b, span, BinaryOp::Sub, n, m);
+                // vars: [scan position, current piece's start, splits made]
+                let v = self.while_loop(
+                    b,
+                    vec![zero, zero, zero],
+                    span,
+                    &mut |rw, v| Ok(rw.emit_compare(b, span, CmpOp::Le, v[0], last)),
+                    &mut |rw, v| {
+                        let ok = allowed(rw, v[2]);
+                        let hit = rw.and_then(b, ok, span, &mut |rw| rw.matches_at(b, p, q, v[0], span))?;
+                        rw.if_else_values(
+                            b,
+                            hit,
+                            vec![v[0], v[1], v[2]],
+                            span,
+                            &mut |rw, w| {
+                                let piece = rw.substring(b, p, w[1], w[0], span)?;
+                                rw.append_to(b, out, piece, span)?;
+                                let next = rw.emit_binary(b, span, BinaryOp::Add, w[0], m);
+                                let one = rw.int(b, 1, span);
+                                Ok(vec![next, next, rw.emit_binary(b, span, BinaryOp::Add, w[2], one)])
+                            },
+                            &mut |rw, w| {
+                                let one = rw.int(b, 1, span);
+                                Ok(vec![rw.emit_binary(b, span, BinaryOp::Add, w[0], one), w[1], w[2]])
+                            },
+                        )
+                    },
+                )?;
+                let piece = self.substring(b, p, v[1], n, span)?;
+                self.append_to(b, out, piece, span)?;
+            }
+        }
+        Ok(out)
+    }
+
+    /// `s.replace(old, new[, count])`: each non-overlapping `old` from the left (at most
+    /// `count`, all when negative) becomes `new`; an empty `old` puts `new` before every
+    /// character and at the end.
+    fn replace(&mut self, b: Block, p: Value, args: &[Value], span: Span) -> Result<Value, Diagnostic> {
+        let (q, r) = (self.points(b, args[0], span), self.points(b, args[1], span));
+        let n = self.llen(b, p, span);
+        let (m, rl) = (self.llen(b, q, span), self.llen(b, r, span));
+        let zero = self.int(b, 0, span);
+        let limit = match args.get(2) {
+            Some(&c) => self.coerce(b, c, &Type::I64, span)?,
+            None => self.int(b, -1, span),
+        };
+        let out = self.push(b, InstKind::NewList(zero), points_t(), span);
+        let allowed = |rw: &mut Self, count: Value| {
+            let z = rw.int(b, 0, span);
+            let unlimited = rw.emit_compare(b, span, CmpOp::Lt, limit, z);
+            let under = rw.emit_compare(b, span, CmpOp::Lt, count, limit);
+            rw.emit_binary(b, span, BinaryOp::BitOr, unlimited, under)
+        };
+        let push_new = |rw: &mut Self| -> Result<(), Diagnostic> {
+            let z = rw.int(b, 0, span);
+            rw.fold(b, (z, rl), vec![], span, &mut |rw, k, _| {
+                let c = rw.lget(b, r, k, span);
+                rw.append_to(b, out, c, span)?;
+                Ok(vec![])
+            })?;
+            Ok(())
+        };
+        let empty_old = self.emit_compare(b, span, CmpOp::Eq, m, zero);
+        let last = self.emit_binary(b, span, BinaryOp::Sub, n, m);
+        let push_new = std::cell::RefCell::new(push_new);
+        self.if_else_values(
+            b,
+            empty_old,
+            vec![],
+            span,
+            &mut |rw, _| {
+                // `new` before each character (and at the end), while the count allows.
+                let z = rw.int(b, 0, span);
+                let one = rw.int(b, 1, span);
+                let n1 = rw.emit_binary(b, span, BinaryOp::Add, n, one);
+                rw.fold(b, (z, n1), vec![], span, &mut |rw, k, _| {
+                    let ok = allowed(rw, k);
+                    rw.if_values(b, ok, vec![], span, &mut |rw, _| {
+                        (push_new.borrow_mut())(rw)?;
+                        Ok(vec![])
+                    })?;
+                    let inside = rw.emit_compare(b, span, CmpOp::Lt, k, n);
+                    rw.if_values(b, inside, vec![], span, &mut |rw, _| {
+                        let c = rw.lget(b, p, k, span);
+                        rw.append_to(b, out, c, span)?;
+                        Ok(vec![])
+                    })?;
+                    Ok(vec![])
+                })?;
+                Ok(vec![])
+            },
+            &mut |rw, _| {
+                let z = rw.int(b, 0, span);
+                // vars: [position, replacements made]
+                rw.while_loop(
+                    b,
+                    vec![z, z],
+                    span,
+                    &mut |rw, v| Ok(rw.emit_compare(b, span, CmpOp::Lt, v[0], n)),
+                    &mut |rw, v| {
+                        let ok = allowed(rw, v[1]);
+                        let fits = rw.emit_compare(b, span, CmpOp::Le, v[0], last);
+                        let ok = rw.emit_binary(b, span, BinaryOp::BitAnd, ok, fits);
+                        let hit = rw.and_then(b, ok, span, &mut |rw| rw.matches_at(b, p, q, v[0], span))?;
+                        rw.if_else_values(
+                            b,
+                            hit,
+                            vec![v[0], v[1]],
+                            span,
+                            &mut |rw, w| {
+                                (push_new.borrow_mut())(rw)?;
+                                let one = rw.int(b, 1, span);
+                                Ok(vec![
+                                    rw.emit_binary(b, span, BinaryOp::Add, w[0], m),
+                                    rw.emit_binary(b, span, BinaryOp::Add, w[1], one),
+                                ])
+                            },
+                            &mut |rw, w| {
+                                let c = rw.lget(b, p, w[0], span);
+                                rw.append_to(b, out, c, span)?;
+                                let one = rw.int(b, 1, span);
+                                Ok(vec![rw.emit_binary(b, span, BinaryOp::Add, w[0], one), w[1]])
+                            },
+                        )
+                    },
+                )?;
+                Ok(vec![])
+            },
+        )?;
+        Ok(self.string_of(b, out, span))
     }
 
     /// A string constant as a run-time string.
