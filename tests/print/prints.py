@@ -75,3 +75,11 @@ def demo_containers():
     t.discard(1)
     print(t)
     print([1.5, 2.0], [(1, 2)], "x", {(1, 2): (1.0, True)})
+
+
+@njit
+def demo_strings():
+    # Strings computed at run time print their characters (UTF-8), quoted inside containers.
+    for n in range(2):
+        s = "n=" + str(n - 7) + " é€😀"
+        print(s, [s], {s: n})

@@ -798,7 +798,7 @@ impl<'r> Rewriter<'r> {
     }
 
     /// `print` of a list (`[1, 2]`), a dict (`{1: 2.5}`) or a set (`{1, 3}`, `set()`), as
-    /// Numba prints them: each element's `repr`.
+    /// Numba prints them: each element's `repr` (a dict's keys and values: their `str`).
     pub(super) fn print_container(&mut self, b: Block, x: Value, span: Span) -> Result<Value, Diagnostic> {
         let (list, pairs, open, close) = match self.ty(x) {
             Type::List(_) => (x, None, "[", "]"),
@@ -858,11 +858,14 @@ impl<'r> Rewriter<'r> {
                 Ok(vec![])
             })?;
             let e = rw.push(b, InstKind::ListGet(list, i), et.clone(), span);
-            rw.print_value(b, e, true, span)?;
+            // Numba writes a dict's keys and values with `str` (`{a: b}`), a list's and a set's
+            // elements with `repr` (`['a']`).
+            let repr = vals.is_none();
+            rw.print_value(b, e, repr, span)?;
             if let (Some(vl), Some(vt)) = (vals, vt.clone()) {
                 rw.print_text(b, ": ", span);
                 let v = rw.push(b, InstKind::ListGet(vl, i), vt, span);
-                rw.print_value(b, v, true, span)?;
+                rw.print_value(b, v, repr, span)?;
             }
             Ok(vec![])
         })?;

@@ -1020,67 +1020,46 @@ impl<'r> Rewriter<'r> {
 
     /// The UTF-8 bytes of code point `c` (int64) packed little-endian, and how many.
     fn utf8_bits(&mut self, b: Block, c: Value, span: Span) -> (Value, Value) {
-        let k = |rw: &mut Self, v: i64| rw.int(b, v, span);
-        let shr = |rw: &mut Self, x: Value, n: i64| {
-            let n = rw.int(b, n, span);
-            rw.emit_binary(b, span, BinaryOp::Shr, x, n)
-        };
-        let low6 = |rw: &mut Self, x: Value| {
-            let m = rw.int(b, 0x3f, span);
-            let x = rw.emit_binary(b, span, BinaryOp::BitAnd, x, m);
-            let top = rw.int(b, 0x80, span);
-            rw.emit_binary(b, span, BinaryOp::BitOr, x, top)
-        };
-        let at = |rw: &mut Self, x: Value, byte: i64| {
-            let n = rw.int(b, 8 * byte, span);
-            rw.emit_binary(b, span, BinaryOp::Shl, x, n)
-        };
-        let or = |rw: &mut Self, x: Value, y: Value| rw.emit_binary(b, span, BinaryOp::BitOr, x, y);
-        // Two bytes: 110xxxxx 10xxxxxx.
-        let h2 = shr(self, c, 6);
-        let lead2 = k(self, 0xc0);
-        let b0 = or(self, h2, lead2);
-        let b1 = low6(self, c);
-        let b1 = at(self, b1, 1);
-        let two = or(self, b0, b1);
-        // Three bytes: 1110xxxx 10xxxxxx 10xxxxxx.
-        let h3 = shr(self, c, 12);
-        let lead3 = k(self, 0xe0);
-        let b0 = or(self, h3, lead3);
-        let m1 = shr(self, c, 6);
-        let b1 = low6(self, m1);
-        let b1 = at(self, b1, 1);
-        let b2 = low6(self, c);
-        let b2 = at(self, b2, 2);
-        let three = or(self, b0, b1);
-        let three = or(self, three, b2);
-        // Four bytes: 11110xxx 10xxxxxx 10xxxxxx 10xxxxxx.
-        let h4 = shr(self, c, 18);
-        let lead4 = k(self, 0xf0);
-        let b0 = or(self, h4, lead4);
-        let m2 = shr(self, c, 12);
-        let b1 = low6(self, m2);
-        let b1 = at(self, b1, 1);
-        let m1 = shr(self, c, 6);
-        let b2 = low6(self, m1);
-        let b2 = at(self, b2, 2);
-        let b3 = low6(self, c);
-        let b3 = at(self, b3, 3);
-        let four = or(self, b0, b1);
-        let four = or(self, four, b2);
-        let four = or(self, four, b3);
-        let (l1, l2, l3, l4) = (k(self, 0x80), k(self, 0x800), k(self, 0x10000), k(self, 4));
-        let is1 = self.emit_compare(b, span, CmpOp::Lt, c, l1);
-        let is2 = self.emit_compare(b, span, CmpOp::Lt, c, l2);
-        let is3 = self.emit_compare(b, span, CmpOp::Lt, c, l3);
-        let bits = self.emit_select(b, span, is3, three, four);
-        let bits = self.emit_select(b, span, is2, two, bits);
-        let bits = self.emit_select(b, span, is1, c, bits);
-        let (n1, n2, n3) = (k(self, 1), k(self, 2), k(self, 3));
-        let n = self.emit_select(b, span, is3, n3, l4);
-        let n = self.emit_select(b, span, is2, n2, n);
-        let n = self.emit_select(b, span, is1, n1, n);
-        (bits, n)
+        // Code points below 0x80 are their one byte; below `limit`, `len` bytes: the lead byte
+        // (`lead` over the top bits), then six bits per continuation byte (`10xxxxxx`).
+        let mut encodings = Vec::new();
+        for (len, lead, limit) in [(2i64, 0xc0i64, 0x800i64), (3, 0xe0, 0x10000), (4, 0xf0, i64::MAX)] {
+            let mut word = None;
+            for k in 0..len {
+                let shift = self.int(b, 6 * (len - 1 - k), span);
+                let part = self.emit_binary(b, span, BinaryOp::Shr, c, shift);
+                let byte = if k == 0 {
+                    let lead = self.int(b, lead, span);
+                    self.emit_binary(b, span, BinaryOp::BitOr, part, lead)
+                } else {
+                    let m = self.int(b, 0x3f, span);
+                    let low = self.emit_binary(b, span, BinaryOp::BitAnd, part, m);
+                    let top = self.int(b, 0x80, span);
+                    self.emit_binary(b, span, BinaryOp::BitOr, low, top)
+                };
+                let at = self.int(b, 8 * k, span);
+                let byte = self.emit_binary(b, span, BinaryOp::Shl, byte, at);
+                word = Some(match word {
+                    Some(w) => self.emit_binary(b, span, BinaryOp::BitOr, w, byte),
+                    None => byte,
+                });
+            }
+            encodings.push((len, limit, word.expect("at least one byte")));
+        }
+        // From the longest down: each shorter encoding replaces it below its limit.
+        let (l4, _, four) = encodings[2];
+        let (mut chosen, mut count) = (four, self.int(b, l4, span));
+        for &(len, limit, word) in encodings[..2].iter().rev() {
+            let lim = self.int(b, limit, span);
+            let fits = self.emit_compare(b, span, CmpOp::Lt, c, lim);
+            chosen = self.emit_select(b, span, fits, word, chosen);
+            let l = self.int(b, len, span);
+            count = self.emit_select(b, span, fits, l, count);
+        }
+        let ascii = self.int(b, 0x80, span);
+        let single = self.emit_compare(b, span, CmpOp::Lt, c, ascii);
+        let one = self.int(b, 1, span);
+        (self.emit_select(b, span, single, c, chosen), self.emit_select(b, span, single, one, count))
     }
 
     /// A hash of a string for dict keys: CPython's tuple mixing over the code points.
