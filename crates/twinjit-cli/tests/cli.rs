@@ -258,7 +258,7 @@ fn print_writes_what_numba_prints() {
         }
         checked += 1;
     }
-    assert_eq!(checked, 8);
+    assert_eq!(checked, 9);
 }
 
 #[test]
