@@ -118,9 +118,9 @@ fn errors_go_to_stderr_with_exit_code_1() {
     let (code, _, stderr) = twinjit(&["run", f, "fib", "--arg", "m=int64:1"]);
     assert_eq!(code, 1);
     assert!(stderr.contains("has no parameter `m`"), "{stderr}");
-    let (code, _, stderr) = twinjit(&["check", root().join("tests/bad/dict_string_keys.py").to_str().unwrap()]);
+    let (code, _, stderr) = twinjit(&["check", root().join("tests/bad/str_of_float.py").to_str().unwrap()]);
     assert_eq!(code, 1);
-    assert!(stderr.contains("a dict's keys must have one type") && stderr.contains("dict_string_keys.py:"), "{stderr}");
+    assert!(stderr.contains("str() of float64 is not supported") && stderr.contains("str_of_float.py:"), "{stderr}");
     let (code, _, stderr) = twinjit(&["detect"]);
     assert_eq!(code, 1);
     assert!(stderr.contains("no CUDA driver found"), "{stderr}");
