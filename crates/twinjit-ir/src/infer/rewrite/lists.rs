@@ -345,7 +345,7 @@ impl<'r> Rewriter<'r> {
     }
 
     /// The first position in `[start, stop)` holding an element equal to `x`, or -1.
-    fn find_in(
+    pub(super) fn find_in(
         &mut self,
         b: Block,
         l: Value,

@@ -565,15 +565,20 @@ impl<'r> Rewriter<'r> {
             Some(set) => {
                 let zero = self.int(b, 0, span);
                 let m = self.llen(b, set, span);
-                let no = self.push(b, InstKind::Const(Const::Bool(false)), Type::BOOL, span);
-                Ok(self.fold(b, (zero, m), vec![no], span, &mut |rw, k, v| {
-                    let x = rw.lget(b, set, k, span);
-                    let eq = rw.emit_compare(b, span, CmpOp::Eq, x, c);
-                    Ok(vec![rw.emit_binary(b, span, BinaryOp::BitOr, v[0], eq)])
-                })?[0])
+                let at = self.find_in(b, set, c, (zero, m), span)?;
+                Ok(self.emit_compare(b, span, CmpOp::Ge, at, zero))
             }
             None => self.is_space(b, c, span),
         }
+    }
+
+    /// Whether `count` splits or replacements leave room for another under `limit` (negative:
+    /// no limit).
+    fn under_limit(&mut self, b: Block, limit: Value, count: Value, span: Span) -> Value {
+        let z = self.int(b, 0, span);
+        let unlimited = self.emit_compare(b, span, CmpOp::Lt, limit, z);
+        let under = self.emit_compare(b, span, CmpOp::Lt, count, limit);
+        self.emit_binary(b, span, BinaryOp::BitOr, unlimited, under)
     }
 
     /// Whether code point `c` is whitespace, as Python's `str.isspace` says (its full list).
@@ -632,12 +637,7 @@ impl<'r> Rewriter<'r> {
             None => self.int(b, -1, span),
         };
         // Whether another split is allowed after `count` of them.
-        let allowed = |rw: &mut Self, count: Value| {
-            let z = rw.int(b, 0, span);
-            let unlimited = rw.emit_compare(b, span, CmpOp::Lt, maxsplit, z);
-            let under = rw.emit_compare(b, span, CmpOp::Lt, count, maxsplit);
-            rw.emit_binary(b, span, BinaryOp::BitOr, unlimited, under)
-        };
+        let allowed = |rw: &mut Self, count: Value| rw.under_limit(b, maxsplit, count, span);
         let sep = args.first().copied().filter(|&v| typing::is_string(&self.ty(v)));
         match sep {
             None => {
@@ -733,12 +733,7 @@ impl<'r> Rewriter<'r> {
             None => self.int(b, -1, span),
         };
         let out = self.push(b, InstKind::NewList(zero), points_t(), span);
-        let allowed = |rw: &mut Self, count: Value| {
-            let z = rw.int(b, 0, span);
-            let unlimited = rw.emit_compare(b, span, CmpOp::Lt, limit, z);
-            let under = rw.emit_compare(b, span, CmpOp::Lt, count, limit);
-            rw.emit_binary(b, span, BinaryOp::BitOr, unlimited, under)
-        };
+        let allowed = |rw: &mut Self, count: Value| rw.under_limit(b, limit, count, span);
         let push_new = |rw: &mut Self| -> Result<(), Diagnostic> {
             let z = rw.int(b, 0, span);
             rw.fold(b, (z, rl), vec![], span, &mut |rw, k, _| {
