@@ -288,3 +288,27 @@ fn a_grid_stride_counter_is_non_negative_when_dimensions_are_small() {
     let any_step = "(a, s):\n    i = cuda.grid(1)\n    while i < a.shape[0]:\n        a[i] = 1.0\n        i += s\n";
     assert_eq!(kernel_checks(any_step, "(float32[:], int64)"), ((1, 1), (1, 1)));
 }
+
+/// `(checkindex instructions, loads)` of `f` for `sig`.
+fn checks_and_loads(body: &str, sig: &str) -> (usize, usize) {
+    let src = format!("from numba import njit\n\n@njit\ndef f{body}");
+    let m = SourceModule::parse("t.py", &src).unwrap();
+    let p = m.specialize("f", &parse_signature(sig).unwrap(), None).unwrap();
+    let f = &p.entry().func;
+    let count = |pred: &dyn Fn(&InstKind) -> bool| {
+        f.blocks.iter().flat_map(|b| &b.insts).filter(|i| pred(&f.insts[i.index()].kind)).count()
+    };
+    (count(&|k| matches!(k, InstKind::CheckIndex(..))), count(&|k| matches!(k, InstKind::Load(..))))
+}
+
+/// A loop over a range the caller gives (its start may be negative, its end past the array)
+/// keeps its checks, and `loop_version` adds a copy without them for when the range is inside
+/// the array, also when the body branches (a histogram's bin test) or leaves early (`break`):
+/// the element is loaded in both copies and checked in one.
+#[test]
+fn loops_with_branches_get_a_copy_without_checks() {
+    let histogram = "(x, c, lo, hi):\n    for i in range(lo, hi):\n        b = int(x[i])\n        if b >= 0 and b < len(c):\n            c[b] += 1\n";
+    assert_eq!(checks_and_loads(histogram, "(float64[:], int64[:], int64, int64)"), (1, 4));
+    let search = "(x, lo, t):\n    k = -1\n    for i in range(lo, len(x)):\n        if x[i] > t:\n            k = i\n            break\n    return k\n";
+    assert_eq!(checks_and_loads(search, "(float64[:], int64, float64)"), (1, 2));
+}

@@ -132,3 +132,69 @@ def chained_histogram(x, lo, hi, counts):
         b = int((v - lo) / (hi - lo) * nbins)
         if 0 <= b < nbins:
             counts[b] += 1
+
+
+# Loops whose body branches, over a range that starts where the caller says (a chunk of the
+# input): the copy without checks runs when the whole range is inside the array; a negative
+# start wraps as Python does (`x[-2]`), and a range past the end raises after the same counts.
+# check: counts_between(np.array([0.5, 2.5, 1.5, 9.0, 0.1]), np.zeros(3, dtype=np.int64), 0, 5) -> 4 ; arg1 == [2, 1, 1]
+# check: counts_between(np.array([0.5, 2.5, 1.5, 9.0, 0.1]), np.zeros(3, dtype=np.int64), 1, 3) -> 2 ; arg1 == [0, 1, 1]
+# check: counts_between(np.array([0.5, 2.5, 1.5, 9.0, 0.1]), np.zeros(3, dtype=np.int64), -2, 2) -> 3 ; arg1 == [2, 0, 1]
+# check: counts_between(np.array([0.5, 2.5, 1.5, 9.0, 0.1]), np.zeros(3, dtype=np.int64), 3, 7) raises IndexError ; arg1 == [1, 0, 0]
+# check: counts_between(np.array([0.5, 2.5, 1.5, 9.0, 0.1]), np.zeros(3, dtype=np.int64), -7, 0) raises IndexError ; arg1 == [0, 0, 0]
+# check: counts_between(np.array([0.5, 2.5, 1.5, 9.0, 0.1]), np.zeros(3, dtype=np.int64), 4, 2) -> 0 ; arg1 == [0, 0, 0]
+@njit(boundscheck=True)
+def counts_between(x, counts, lo, hi):
+    n = 0
+    for i in range(lo, hi):
+        b = int(x[i])
+        if b >= 0 and b < counts.shape[0]:
+            counts[b] += 1
+            n += 1
+    return n
+
+
+# Chunks of the input, each counted into its own row (the serial form of a `prange`
+# histogram): the start of each chunk is computed, the end clipped by `min`.
+# check: chunked_counts(np.array([0.5, 2.5, 1.5, 9.0, 0.1, 1.0, 2.0]), np.zeros((3, 3), dtype=np.int64)) -> 6 ; arg1 == [[1, 1, 1], [1, 1, 0], [0, 0, 1]]
+# check: chunked_counts(np.array([0.5, 2.5]), np.zeros((3, 3), dtype=np.int64)) -> 2 ; arg1 == [[1, 0, 0], [0, 0, 1], [0, 0, 0]]
+@njit(boundscheck=True)
+def chunked_counts(x, partial):
+    chunks, nbins = partial.shape
+    size = (x.shape[0] + chunks - 1) // chunks
+    total = 0
+    for c in range(chunks):
+        for i in range(c * size, min((c + 1) * size, x.shape[0])):
+            b = int(x[i])
+            if b >= 0 and b < nbins:
+                partial[c, b] += 1
+                total += 1
+    return total
+
+
+# A search that leaves the loop early from the middle of its body (a `break` under an `if`).
+# check: first_above(np.array([0.5, 2.5, 1.5, 9.0]), 0, 2.0) -> 1
+# check: first_above(np.array([0.5, 2.5, 1.5, 9.0]), 2, 2.0) -> 3
+# check: first_above(np.array([0.5, 2.5, 1.5, 9.0]), 2, 10.0) -> -1
+# check: first_above(np.array([0.5, 2.5, 1.5, 9.0]), -3, 2.0) -> -3
+# check: first_above(np.array([0.5, 2.5, 1.5, 9.0]), -5, 2.0) raises IndexError
+@njit(boundscheck=True)
+def first_above(x, lo, t):
+    k = -1
+    for i in range(lo, len(x)):
+        if x[i] > t:
+            k = i
+            break
+    return k
+
+
+# Short-circuit conditions of two tests, `and` and `or`, choosing what to add.
+# check: either_side(np.array([-3.0, -0.5, 0.0, 0.5, 3.0, 1.5]), 1.0) -> [-1.0, 0.0, 0.0, 0.0, 1.0, 1.0]
+@njit
+def either_side(x, t):
+    out = np.zeros_like(x)
+    for i in range(len(x)):
+        v = x[i]
+        if v > t or v < -t:
+            out[i] = 1.0 if v > 0 and v > t else -1.0
+    return out

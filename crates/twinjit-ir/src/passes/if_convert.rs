@@ -149,6 +149,21 @@ fn sweep(f: &mut Function, elementwise: &HashSet<Block>) -> bool {
             }
             continue;
         }
+        // A short-circuit `c and c2` (the arm taken on `c` only tests `c2`, failing to the
+        // other arm) or `c or c2`: one branch on `select(c, c2, c)` (`select(c, c, c2)`), so a
+        // range test `b >= 0 and b < n` is one unsigned compare and its facts reach the branch.
+        if let Some(sc) = short_circuit(f, b, c, &tc, &fc, &movable_arm) {
+            let arm = if sc.is_and { &tc } else { &fc };
+            if within_budget(f, b, &[arm], elementwise) {
+                hoist_arms(f, b, &[arm]);
+                let span = f.blocks[b.index()].term_span;
+                let (x, y) = if sc.is_and { (sc.c2, c) } else { (c, sc.c2) };
+                let joined = f.push(b, InstKind::Select(c, x, y), Some(Type::BOOL), span).expect("a result");
+                f.terminate(b, Terminator::Branch(joined, sc.then, sc.otherwise), span);
+                changed = true;
+                continue;
+            }
+        }
         // (blocks whose code moves up, with the arguments they were entered with; the join;
         // the join's arguments when `c` holds and when it does not)
         let plan = match (arm(&tc), arm(&fc)) {
@@ -166,6 +181,56 @@ fn sweep(f: &mut Function, elementwise: &HashSet<Block>) -> bool {
         changed = true;
     }
     changed
+}
+
+/// A short-circuit condition found by [`short_circuit`]: `c and c2` or `c or c2`, the target
+/// when it holds and the one when it does not.
+struct ShortCircuit {
+    is_and: bool,
+    c2: Value,
+    then: BlockCall,
+    otherwise: BlockCall,
+}
+
+/// `b` ends `br c, tc, fc` and one arm, taken on `c` (`and`) or on `not c` (`or`), is a block
+/// without parameters that only `b` enters, computes what may be speculated and ends
+/// `br c2, x, y`, one of whose targets is `b`'s other arm with the same arguments.
+fn short_circuit(
+    f: &Function,
+    b: Block,
+    c: Value,
+    tc: &BlockCall,
+    fc: &BlockCall,
+    movable_arm: &dyn Fn(Block) -> bool,
+) -> Option<ShortCircuit> {
+    let bool_cond = |v: Value| *f.ty(v) == Type::BOOL;
+    if !bool_cond(c) {
+        return None;
+    }
+    let tests = |a: &BlockCall| -> Option<(Value, BlockCall, BlockCall)> {
+        let bd = &f.blocks[a.block.index()];
+        if !bd.params.is_empty() || !movable_arm(a.block) || bd.unwind.is_some() {
+            return None;
+        }
+        match &bd.term {
+            Terminator::Branch(c2, x, y) if bool_cond(*c2) && x.block != y.block => Some((*c2, x.clone(), y.clone())),
+            _ => None,
+        }
+    };
+    let fresh = |x: &BlockCall| x.block != b && x.block != tc.block && x.block != fc.block;
+    if let Some((c2, x, y)) = tests(tc) {
+        // `c and c2`: both hold -> x; otherwise -> fc.
+        if y.block == fc.block && y.args == fc.args && fresh(&x) {
+            return Some(ShortCircuit { is_and: true, c2, then: x, otherwise: fc.clone() });
+        }
+    }
+    if let Some((c2, x, y)) = tests(fc) {
+        // `c or c2`: either holds -> tc; neither -> y.
+        if x.block == tc.block && x.args == tc.args && fresh(&y) {
+            return Some(ShortCircuit { is_and: false, c2, then: tc.clone(), otherwise: y });
+        }
+    }
+    None
 }
 
 /// What [`hoist_arms`] moved: each arm parameter's argument, and the values the arms compute.

@@ -22,6 +22,7 @@ use super::Pass;
 use crate::builtins::Builtin;
 use crate::function::*;
 use crate::types::Type;
+use crate::verify::DomTree;
 use hashbrown::{HashMap, HashSet};
 
 /// Loop versioning on bounds checks.
@@ -32,6 +33,8 @@ struct Dropped {
     inst: Inst,
     index: Index,
     len: Value,
+    /// The check is on Python's wrap of a negative index (`select`, `x`): the copy reads `x`.
+    unwrap: Option<(Value, Value)>,
 }
 
 /// The index of a dropped check.
@@ -47,7 +50,11 @@ enum Index {
 
 /// A loop to version.
 struct Candidate {
+    /// The header.
     block: Block,
+    /// Every block of the loop, the header first.
+    blocks: Vec<Block>,
+    latch: Block,
     /// The induction variable's parameter position.
     iv_pos: usize,
     bound: Value,
@@ -63,8 +70,9 @@ impl Pass for LoopVersion {
 
     fn run(&self, f: &mut Function) -> bool {
         let escapes = read_elsewhere(f);
+        let cfg = Cfg::new(f);
         let candidates: Vec<Candidate> =
-            (0..f.blocks.len()).filter_map(|b| candidate(f, Block(b as u32), &escapes)).collect();
+            (0..f.blocks.len()).filter_map(|b| candidate(f, Block(b as u32), &escapes, &cfg)).collect();
         let changed = !candidates.is_empty();
         for c in candidates {
             version(f, &c);
@@ -165,39 +173,136 @@ pub(super) fn copy_insts(
     }
 }
 
-fn candidate(f: &Function, l: Block, escapes: &HashSet<Value>) -> Option<Candidate> {
-    let CountedLoop { block: _, iv, iv_pos, bound, local } = counted_loop(f, l)?;
-    let bd = &f.blocks[l.index()];
-    let outside = |v: Value| !local.contains(&v);
-    let mut dropped = Vec::new();
-    for &i in &bd.insts {
-        let d = &f.insts[i.index()];
-        match &d.kind {
-            InstKind::CheckIndex(idx, len, _) if outside(*len) => {
-                let offset = if *idx == iv {
-                    Some(None)
-                } else {
-                    match f.def_inst(*idx).map(|d| &d.kind) {
-                        Some(InstKind::Binary(BinaryOp::Add, a, k)) if *a == iv && outside(*k) => {
-                            Some(Some((*k, false)))
-                        }
-                        Some(InstKind::Binary(BinaryOp::Add, k, a)) if *a == iv && outside(*k) => {
-                            Some(Some((*k, false)))
-                        }
-                        Some(InstKind::Binary(BinaryOp::Sub, a, k)) if *a == iv && outside(*k) => {
-                            Some(Some((*k, true)))
-                        }
-                        _ => None,
-                    }
-                };
-                let index = match offset {
-                    Some(offset) => Index::Counter(offset),
-                    None if outside(*idx) => Index::Invariant(*idx),
-                    None => continue,
-                };
-                dropped.push(Dropped { inst: i, index, len: *len });
+/// The blocks of a loop to version: the header first, then the rest in reverse post-order.
+/// One block (the front end's rotated loop, [`counted_loop`]) or an acyclic body with branches
+/// (`if` inside the loop), whose only back edge is the latch's `lt(i + 1, n)` test.
+struct Region {
+    blocks: Vec<Block>,
+    latch: Block,
+    iv: Value,
+    iv_pos: usize,
+    bound: Value,
+    /// Values the region defines (parameters and results).
+    local: HashSet<Value>,
+}
+
+/// At most this many instructions are copied for a loop of several blocks.
+const MAX_REGION_INSTS: usize = 400;
+
+/// At most this many blocks (the loop's and those after its exits that read its values).
+const MAX_REGION_BLOCKS: usize = 64;
+
+/// A counted loop of several blocks headed by `h`: one entry edge at least, one back edge
+/// from `latch`, which ends `br lt(i + 1, n), h(..., i + 1, ...), exit`, no inner loop, no
+/// unwind edge and no `prange` marker.
+fn counted_region(f: &Function, h: Block, rpo_pos: &[usize], preds: &[Vec<Block>], dom: &DomTree) -> Option<Region> {
+    if h == Block(0) || rpo_pos[h.index()] == usize::MAX {
+        return None;
+    }
+    let latches: Vec<Block> = preds[h.index()].iter().copied().filter(|&p| dom.dominates(h, p)).collect();
+    let [latch] = latches[..] else { return None };
+    if latch == h {
+        return None;
+    }
+    let body = super::natural_loop(preds, h, &[latch]);
+    let mut blocks: Vec<Block> = body.iter().copied().collect();
+    blocks.sort_by_key(|b| rpo_pos[b.index()]);
+    if blocks[0] != h {
+        return None;
+    }
+    let mut count = 0;
+    for &b in &blocks {
+        let bd = &f.blocks[b.index()];
+        if bd.unwind.is_some() {
+            return None;
+        }
+        count += bd.insts.len();
+        if bd.insts.iter().any(|i| matches!(f.insts[i.index()].kind, InstKind::Builtin(Builtin::PrangeLoop, _))) {
+            return None;
+        }
+        // Acyclic apart from the back edge: every edge inside goes forward.
+        for t in bd.succs() {
+            if body.contains(&t.block) && t.block != h && rpo_pos[t.block.index()] <= rpo_pos[b.index()] {
+                return None;
             }
-            _ => {}
+            if t.block == h && b != latch {
+                return None;
+            }
+        }
+    }
+    if count > MAX_REGION_INSTS {
+        return None;
+    }
+    let mut local = HashSet::new();
+    for &b in &blocks {
+        let bd = &f.blocks[b.index()];
+        local.extend(bd.params.iter().copied());
+        local.extend(bd.insts.iter().filter_map(|i| f.insts[i.index()].result));
+    }
+    let Terminator::Branch(c, back, exit) = &f.blocks[latch.index()].term else { return None };
+    if back.block != h || body.contains(&exit.block) {
+        return None;
+    }
+    let InstKind::Compare(CmpOp::Lt, next, bound) = f.def_inst(*c)?.kind else { return None };
+    if local.contains(&bound) || f.ty(bound) != &Type::I64 || !local.contains(&next) {
+        return None;
+    }
+    let InstKind::Binary(BinaryOp::Add, x, y) = f.def_inst(next)?.kind else { return None };
+    let iv = if f.const_int(y) == Some(1) {
+        x
+    } else if f.const_int(x) == Some(1) {
+        y
+    } else {
+        return None;
+    };
+    let iv_pos = f.blocks[h.index()].params.iter().position(|&p| p == iv)?;
+    if back.args.get(iv_pos) != Some(&next) || f.ty(iv) != &Type::I64 {
+        return None;
+    }
+    Some(Region { blocks, latch, iv, iv_pos, bound, local })
+}
+
+fn candidate(f: &Function, l: Block, escapes: &HashSet<Value>, cfg: &Cfg) -> Option<Candidate> {
+    let region = match counted_loop(f, l) {
+        Some(CountedLoop { block, iv, iv_pos, bound, local }) => {
+            Region { blocks: vec![block], latch: block, iv, iv_pos, bound, local }
+        }
+        None => counted_region(f, l, &cfg.rpo_pos, &cfg.preds, &cfg.dom)?,
+    };
+    let Region { mut blocks, latch, iv, iv_pos, bound, local } = region;
+    let outside = |v: Value| !local.contains(&v);
+    let def = |v: Value| f.def_inst(v).map(|d| &d.kind);
+    // `i`, `i + k`, `k + i`, `i - k` with `k` from outside: the counter and its offset.
+    let counter_form = |idx: Value| -> Option<Option<(Value, bool)>> {
+        if idx == iv {
+            return Some(None);
+        }
+        match def(idx) {
+            Some(InstKind::Binary(BinaryOp::Add, a, k)) if *a == iv && outside(*k) => Some(Some((*k, false))),
+            Some(InstKind::Binary(BinaryOp::Add, k, a)) if *a == iv && outside(*k) => Some(Some((*k, false))),
+            Some(InstKind::Binary(BinaryOp::Sub, a, k)) if *a == iv && outside(*k) => Some(Some((*k, true))),
+            _ => None,
+        }
+    };
+    let mut dropped = Vec::new();
+    for &b in &blocks {
+        for &i in &f.blocks[b.index()].insts {
+            let InstKind::CheckIndex(idx, len, _) = &f.insts[i.index()].kind else { continue };
+            if !outside(*len) {
+                continue;
+            }
+            let (index, unwrap) = if let Some(offset) = counter_form(*idx) {
+                (Index::Counter(offset), None)
+            } else if let Some((x, offset)) = python_wrap(f, *idx, *len).and_then(|x| Some((x, counter_form(x)?))) {
+                // Python's wrap of a negative index, `x < 0 ? x + len : x`: `x` itself where
+                // the test proves `x` in `[0, len)`.
+                (Index::Counter(offset), Some((*idx, x)))
+            } else if outside(*idx) {
+                (Index::Invariant(*idx), None)
+            } else {
+                continue;
+            };
+            dropped.push(Dropped { inst: i, index, len: *len, unwrap });
         }
     }
     if dropped.is_empty() {
@@ -205,17 +310,83 @@ fn candidate(f: &Function, l: Block, escapes: &HashSet<Value>) -> Option<Candida
     }
     // A value of the loop read outside it (a `prange` chunk's partial sum, read after its
     // loop) is passed through the exit edge instead, which needs an exit block that only the
-    // loop enters: every block reading it is then reached through that block.
+    // loop enters: every block reading it is then reached through that block. (Loops of one
+    // block only; a loop of several whose values are read after it is left alone.)
     let mut escaping: Vec<Value> = local.iter().copied().filter(|v| escapes.contains(v)).collect();
     escaping.sort_by_key(|v| v.index());
-    if !escaping.is_empty() {
+    if blocks.len() > 1 {
+        // Blocks after an exit that read the loop's values (`break` under an `if`, passing the
+        // counter on) and that only the loop reaches are copied with it.
+        let mut inside: HashSet<Block> = blocks.iter().copied().collect();
+        let mut local = local.clone();
+        loop {
+            let readers: Vec<Block> = (0..f.blocks.len())
+                .map(|b| Block(b as u32))
+                .filter(|b| !inside.contains(b) && cfg.rpo_pos[b.index()] != usize::MAX)
+                .filter(|b| {
+                    let bd = &f.blocks[b.index()];
+                    let mut reads = bd.insts.iter().flat_map(|i| f.insts[i.index()].kind.operands());
+                    reads.any(|v| local.contains(&v)) || bd.end_operands().iter().any(|v| local.contains(v))
+                })
+                .collect();
+            if readers.is_empty() {
+                break;
+            }
+            for r in readers {
+                let only_from_inside = matches!(cfg.preds[r.index()][..], [p] if inside.contains(&p));
+                let bd = &f.blocks[r.index()];
+                if !only_from_inside || bd.unwind.is_some() || blocks.len() > MAX_REGION_BLOCKS {
+                    return None;
+                }
+                inside.insert(r);
+                blocks.push(r);
+                local.extend(bd.params.iter().copied());
+                local.extend(bd.insts.iter().filter_map(|i| f.insts[i.index()].result));
+            }
+        }
+        escaping.clear();
+    } else if !escaping.is_empty() {
+        let bd = &f.blocks[l.index()];
         let Terminator::Branch(_, _, exit) = &bd.term else { return None };
         let entered_by = f.blocks.iter().flat_map(|b| b.succs()).filter(|c| c.block == exit.block).count();
         if entered_by != 1 || bd.params.iter().any(|p| escaping.contains(p)) {
             return None;
         }
     }
-    Some(Candidate { block: l, iv_pos, bound, dropped, escaping })
+    Some(Candidate { block: l, blocks, latch, iv_pos, bound, dropped, escaping })
+}
+
+/// `x` when `v` is Python's wrap of a negative index into an axis of length `len`:
+/// `select(lt(x, 0), add(x, len), x)`.
+fn python_wrap(f: &Function, v: Value, len: Value) -> Option<Value> {
+    let InstKind::Select(c, wrapped, x) = f.def_inst(v)?.kind else { return None };
+    let InstKind::Compare(CmpOp::Lt, cx, z) = f.def_inst(c)?.kind else { return None };
+    if cx != x || f.const_int(z) != Some(0) {
+        return None;
+    }
+    match f.def_inst(wrapped)?.kind {
+        InstKind::Binary(BinaryOp::Add, a, b) if (a == x && b == len) || (b == x && a == len) => Some(x),
+        _ => None,
+    }
+}
+
+/// The function's reverse post-order positions, predecessors and dominator tree.
+struct Cfg {
+    rpo_pos: Vec<usize>,
+    preds: Vec<Vec<Block>>,
+    dom: DomTree,
+}
+
+impl Cfg {
+    fn new(f: &Function) -> Cfg {
+        let (rpo, dom) = DomTree::with_rpo(f);
+        let mut rpo_pos = vec![usize::MAX; f.blocks.len()];
+        for (k, b) in rpo.iter().enumerate() {
+            rpo_pos[b.index()] = k;
+        }
+        let preds = super::predecessors(f, &rpo);
+        Cfg { rpo_pos, preds, dom }
+    }
 }
 
 /// Passes `c.escaping` (values of the loop read after it) through the loop's exit edge as new
@@ -243,29 +414,60 @@ fn pass_escaping(f: &mut Function, c: &Candidate) {
     }
 }
 
-/// Copies loop `c.block` without its dropped checks and routes its entry edges through a test
-/// that picks the copy when every dropped check would pass.
+/// Copies the loop without its dropped checks and routes its entry edges through a test that
+/// picks the copy when every dropped check would pass.
 fn version(f: &mut Function, c: &Candidate) {
     let l = c.block;
     pass_escaping(f, c);
-    let span = f.blocks[l.index()].term_span;
+    let span = f.blocks[c.latch.index()].term_span;
     let param_types: Vec<Type> = f.blocks[l.index()].params.iter().map(|p| f.ty(*p).clone()).collect();
 
-    // The copy.
-    let copy = f.add_block();
+    // The copy: every block's parameters first (a back edge passes values defined later),
+    // then the instructions in reverse post-order, then the terminators.
     let mut map: HashMap<Value, Value> = HashMap::new();
-    for (k, t) in param_types.iter().enumerate() {
-        let p = f.add_block_param(copy, t.clone());
-        map.insert(f.blocks[l.index()].params[k], p);
+    let mut copies: HashMap<Block, Block> = HashMap::new();
+    for &b in &c.blocks {
+        let nb = f.add_block();
+        copies.insert(b, nb);
+        for p in f.blocks[b.index()].params.clone() {
+            let ty = f.ty(p).clone();
+            map.insert(p, f.add_block_param(nb, ty));
+        }
     }
     let drop: HashSet<Inst> = c.dropped.iter().map(|d| d.inst).collect();
-    copy_insts(f, l, copy, &drop, &mut map);
-    let mut term = f.blocks[l.index()].term.clone();
-    term.map_operands(|v| *map.get(&v).unwrap_or(&v));
-    if let Terminator::Branch(_, back, _) = &mut term {
-        back.block = copy;
+    let unwrap: HashMap<Value, Value> = c.dropped.iter().filter_map(|d| d.unwrap).collect();
+    for &b in &c.blocks {
+        let to = copies[&b];
+        for i in f.blocks[b.index()].insts.clone() {
+            if drop.contains(&i) {
+                continue;
+            }
+            let d = f.insts[i.index()].clone();
+            if let Some(x) = d.result.and_then(|r| unwrap.get(&r)) {
+                let x = *map.get(x).unwrap_or(x);
+                map.insert(d.result.expect("a result"), x);
+                continue;
+            }
+            let mut kind = d.kind;
+            kind.map_operands(|v| *map.get(&v).unwrap_or(&v));
+            let ty = d.result.map(|r| f.ty(r).clone());
+            if let Some(r) = f.push(to, kind, ty, d.span) {
+                map.insert(d.result.expect("a result"), r);
+            }
+        }
     }
-    f.terminate(copy, term, span);
+    for &b in &c.blocks {
+        let mut term = f.blocks[b.index()].term.clone();
+        term.map_operands(|v| *map.get(&v).unwrap_or(&v));
+        for t in term.targets_mut() {
+            if let Some(&nb) = copies.get(&t.block) {
+                t.block = nb;
+            }
+        }
+        let tspan = f.blocks[b.index()].term_span;
+        f.terminate(copies[&b], term, tspan);
+    }
+    let copy = copies[&l];
 
     // The test, on every edge that enters the loop from outside.
     let test = f.add_block();
@@ -308,9 +510,9 @@ fn version(f: &mut Function, c: &Candidate) {
     let slow = BlockCall { block: l, args: params };
     f.terminate(test, Terminator::Branch(ok, fast, slow), span);
 
-    let (test_block, copy_block) = (test.index(), copy.index());
+    let region: HashSet<Block> = c.blocks.iter().copied().chain(copies.values().copied()).chain([test]).collect();
     for (b, bd) in f.blocks.iter_mut().enumerate() {
-        if b == l.index() || b == test_block || b == copy_block {
+        if region.contains(&Block(b as u32)) {
             continue;
         }
         for call in bd.succs_mut() {

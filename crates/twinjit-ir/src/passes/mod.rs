@@ -154,7 +154,7 @@ impl From<VerifyError> for PipelineError {
 /// The standard pipeline after inference: `inline` (small leaf functions into their callers),
 /// then per function `expand_indexing`, `gvn`, `branch_fold`, `bounds_check_elim`, `licm`,
 /// `dce`, `simplify_cfg`, then `parallel` (which outlines `prange` loops into chunk functions, added
-/// to the program), then `loop_version` (after outlining, so chunk loops are versioned too),
+/// to the program), then `loop_version` (after outlining, so chunk loops are versioned too), `dce`,
 /// `forward_store` (on the versioned loops, which have no checks left) and `refcount`.
 /// `boundscheck_for(source_name)` decides per function (decorator or engine option).
 pub fn run_pipeline(program: &mut TypedProgram, boundscheck_for: impl Fn(&str) -> bool) -> Result<(), PipelineError> {
@@ -178,7 +178,7 @@ pub fn run_pipeline(program: &mut TypedProgram, boundscheck_for: impl Fn(&str) -
         if dump_requested("parallel") {
             eprintln!("; after parallel\n{}", tf.func);
         }
-        run_passes(&mut tf.func, Level::Lowered, &[&LoopVersion, &ForwardStore, &Refcount])?;
+        run_passes(&mut tf.func, Level::Lowered, &[&LoopVersion, &Dce, &ForwardStore, &Refcount])?;
     }
     Ok(())
 }

@@ -333,17 +333,31 @@ fn outline_loop(f: &mut Function, marker: (Block, Inst), name: &str) -> Result<O
     let g_n = param(&mut g, Type::I64, "chunks");
     let mut map: HashMap<Value, Value> = HashMap::new();
     let mut passed = Vec::new();
+    // A dimension of an array the loop reads is read again from the array (so that the chunk's
+    // bounds checks and range tests still see a dimension).
+    let mut pass_in = |g: &mut Function, map: &mut HashMap<Value, Value>, v: Value| -> Value {
+        if let Some(&nv) = map.get(&v) {
+            return nv;
+        }
+        passed.push(v);
+        let nv = param(g, f.ty(v).clone(), &format!("in{}", v.index()));
+        map.insert(v, nv);
+        nv
+    };
     for &v in &live_in {
-        let remade = f.def_inst(v).and_then(|d| match &d.kind {
-            k @ (InstKind::Const(_) | InstKind::FuncRef(_) | InstKind::ConstArray(_)) => Some((k.clone(), d.span)),
-            _ => None,
-        });
-        let nv = match remade {
-            Some((k, sp)) => g.push(entry, k, Some(f.ty(v).clone()), sp).expect("a result"),
-            None => {
-                passed.push(v);
-                param(&mut g, f.ty(v).clone(), &format!("in{}", v.index()))
+        if map.contains_key(&v) {
+            continue;
+        }
+        let def = f.def_inst(v);
+        let nv = match def.map(|d| &d.kind) {
+            Some(k @ (InstKind::Const(_) | InstKind::FuncRef(_) | InstKind::ConstArray(_))) => {
+                g.push(entry, k.clone(), Some(f.ty(v).clone()), def.expect("defined").span).expect("a result")
             }
+            Some(&InstKind::Dim(a, axis)) if !inside(a) => {
+                let na = pass_in(&mut g, &mut map, a);
+                g.push(entry, InstKind::Dim(na, axis), Some(Type::I64), def.expect("defined").span).expect("a result")
+            }
+            _ => pass_in(&mut g, &mut map, v),
         };
         map.insert(v, nv);
     }
@@ -363,6 +377,9 @@ fn outline_loop(f: &mut Function, marker: (Block, Inst), name: &str) -> Result<O
     }
     // Entry: this chunk's iterations [klo, khi) of the trip, sizes differing by at most one.
     let e = |g: &mut Function, k: InstKind, ty: Type| g.push(entry, k, Some(ty), span).expect("a result");
+    // A constant start or step (`prange(n)`) is a constant here too.
+    let g_start = f.const_int(start).map_or(g_start, |k| e(&mut g, InstKind::Const(Const::Int(k)), Type::I64));
+    let g_step = f.const_int(step).map_or(g_step, |k| e(&mut g, InstKind::Const(Const::Int(k)), Type::I64));
     let base = e(&mut g, InstKind::Binary(BinaryOp::FloorDiv, g_trip, g_n), Type::I64);
     let rem = e(&mut g, InstKind::Binary(BinaryOp::Mod, g_trip, g_n), Type::I64);
     let lt = e(&mut g, InstKind::Compare(CmpOp::Lt, c, rem), Type::BOOL);
