@@ -13,8 +13,11 @@
 //! `select(c, t, f)` for each argument that differs. Both arms then run; neither can observe
 //! it. Repeated to a fixpoint, so a chain of `if`s (the `return`s of an inlined `clamp`)
 //! becomes straight-line code. A branch whose two arms both `return` a number (a piecewise
-//! function's chain of `return`s) becomes one `return` of the select. The emptied arms are left
-//! unreachable for `simplify_cfg`.
+//! function's chain of `return`s) becomes one `return` of the select. A short-circuit
+//! condition (`B` branches to `T` and `F`, `T` only tests `c2` and branches to `X` or `F`: `c
+//! and c2`; or the mirror image, `c or c2`) becomes one branch on `select(c, c2, c)`
+//! (`select(c, c, c2)`) when `T` may be speculated, so a range test `b >= 0 and b < n` is one
+//! unsigned compare on the host. The emptied arms are left unreachable for `simplify_cfg`.
 
 use super::licm::movable;
 use super::Pass;

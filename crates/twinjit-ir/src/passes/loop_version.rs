@@ -10,8 +10,12 @@
 //! A loop qualifies when it is one block `L(p...)` (the front end's rotated loop) ending
 //! `br lt(i + 1, n), L(..., i + 1, ...), exit(...)` with `i` one of its parameters and `n`
 //! defined outside it, has no unwind edge, holds no `prange` marker, and no value it defines
-//! is used outside it (its exit edge's arguments aside). A check qualifies when it is
-//! `checkindex i + k, len` (or `i`, `i - k`) with `k` and `len` defined outside the loop, or
+//! is used outside it (its exit edge's arguments aside). A loop of several blocks (an `if` in
+//! its body, a `break`) qualifies when its only back edge is such a latch test and it has no
+//! inner loop; the blocks after its exits that read its values, and that only it reaches, are
+//! copied with it. A check qualifies when it is
+//! `checkindex i + k, len` (or `i`, `i - k`, or Python's wrap of one of these,
+//! `x < 0 ? x + len : x`, which the copy reads as `x`) with `k` and `len` defined outside the loop, or
 //! `checkindex k, len` with both defined outside (`b[k, j]` in a loop over `j`: the same check
 //! in every iteration, so the test is the check itself, `0 <= k < len`).
 //! Entered with `i = s`, the loop visits `s, s + 1, ..., n - 1` (once at least), so the test is
