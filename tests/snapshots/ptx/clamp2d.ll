@@ -24,23 +24,22 @@ b0:
   %t15 = mul nuw nsw i64 %t12, %t14
   %t16 = add nuw nsw i64 %t15, %t10
   %t17 = icmp slt i64 %t8, %a0_1
-  br i1 %t17, label %b4, label %b3
-b4:
   %t18 = icmp slt i64 %t16, %a0_2
-  br i1 %t18, label %b2, label %b3
+  %t19 = select i1 %t17, i1 %t18, i1 %t17
+  br i1 %t19, label %b2, label %b3
 b3:
   br label %b1
 b2:
-  %t19 = mul i64 %t8, %a0_2
-  %t20 = add i64 %t19, %t16
-  %t21 = getelementptr inbounds double, ptr %a0_0, i64 %t20
-  %t22 = load double, ptr %t21, align 8
-  %t23 = fcmp ogt double %a1_0, %t22
-  %t24 = select i1 %t23, double %a1_0, double %t22
-  %t25 = fcmp olt double %a2_0, %t24
-  %t26 = select i1 %t25, double %a2_0, double %t24
-  %t27 = getelementptr inbounds double, ptr %a0_0, i64 %t20
-  store double %t26, ptr %t27, align 8
+  %t20 = mul i64 %t8, %a0_2
+  %t21 = add i64 %t20, %t16
+  %t22 = getelementptr inbounds double, ptr %a0_0, i64 %t21
+  %t23 = load double, ptr %t22, align 8
+  %t24 = fcmp ogt double %a1_0, %t23
+  %t25 = select i1 %t24, double %a1_0, double %t23
+  %t26 = fcmp olt double %a2_0, %t25
+  %t27 = select i1 %t26, double %a2_0, double %t25
+  %t28 = getelementptr inbounds double, ptr %a0_0, i64 %t21
+  store double %t27, ptr %t28, align 8
   br label %b1
 b1:
   ret i32 0
