@@ -49,6 +49,8 @@ pub enum Typing {
     Divmod,
     /// `pow(a, b)`: `a ** b`.
     Pow,
+    /// `hash(x)` of a number, bool or tuple of them: CPython's value, an int64.
+    Hash,
     /// `int(x)`: an integer keeps its type (as Numba's `int()`), a float or bool becomes an
     /// int64; rewritten to a cast.
     IntCtor,
@@ -1330,6 +1332,8 @@ builtins! {
     Divmod = "divmod" ["divmod"] (2, 2) Divmod, Rw;
     /// `pow(a, b)` (Numba has no three-argument form)
     Pow = "pow" ["pow"] (2, 2) Pow, Rw;
+    /// `hash(x)`
+    Hash = "hash" ["hash"] (1, 1) Hash, Rw;
     /// `a is b` (the front end writes `a is not b` as `not (a is b)`)
     Is = "is" [] (2, 2) Identity, Rw;
     /// `int(x)`

@@ -511,6 +511,7 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             | Typing::NditerGet
             | Typing::Abs
             | Typing::Pow
+            | Typing::Hash
             | Typing::Identity
             | Typing::IsInstance
             | Typing::Print
@@ -745,6 +746,21 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             Type::Scalar(t.result)
         }
         Typing::Identity => Type::BOOL,
+        Typing::Hash => {
+            fn hashable(t: &Type) -> bool {
+                match t {
+                    Type::Scalar(_) => true,
+                    Type::Tuple(ts) => ts.iter().all(hashable),
+                    _ => false,
+                }
+            }
+            let t = ty(0);
+            if !hashable(&t) {
+                return Err(TypeError::new(format!("hash() of {t} is not supported"), format!("this is {t}"))
+                    .with_hint("numbers, bools and tuples of them hash as in CPython; a string's hash depends on the process's hash seed in CPython and Numba"));
+            }
+            Type::I64
+        }
         Typing::Sum if matches!(ty(0), Type::Array(a) if a.ndim == 1) => {
             // The scalar `+` of the start and the elements, settled (as for a list).
             let e = array_of(&ty(0), b.name())?.dtype;

@@ -34,6 +34,7 @@ mod complex;
 mod dicts;
 mod elementwise;
 mod fancy;
+mod hashing;
 mod linalg;
 mod lists;
 mod numpy_fns;
@@ -1326,6 +1327,7 @@ impl Rewriter<'_> {
                 acc
             }
             Typing::Round => self.round(b, &nargs, rt, span)?,
+            Typing::Hash => self.py_hash(b, nargs[0], span)?,
             Typing::Divmod => {
                 let (sa, sb) = (self.ty(nargs[0]).scalar(), self.ty(nargs[1]).scalar());
                 let t = typing::binary(BinaryOp::FloorDiv, sa.expect("typed"), sb.expect("typed"))
