@@ -31,7 +31,7 @@ impl<'r> Rewriter<'r> {
             Type::Scalar(s) if s.is_complex() => {
                 let (re, im) = self.cparts(b, v, span);
                 let (hr, hi) = (self.py_hash(b, re, span)?, self.py_hash(b, im, span)?);
-                let (hr, hi) = (self.to_u64(b, hr, span), self.to_u64(b, hi, span));
+                let (hr, hi) = (self.as_u64(b, hr, span), self.as_u64(b, hi, span));
                 let imag = self.u64c(b, HASH_IMAG, span);
                 let scaled = self.emit_binary(b, span, BinaryOp::Mul, imag, hi);
                 let sum = self.emit_binary(b, span, BinaryOp::Add, hr, scaled);
@@ -57,7 +57,7 @@ impl<'r> Rewriter<'r> {
                 let (s31, s33) = (self.u64c(b, 31, span), self.u64c(b, 33, span));
                 for &item in &items {
                     let lane = self.py_hash(b, item, span)?;
-                    let lane = self.to_u64(b, lane, span);
+                    let lane = self.as_u64(b, lane, span);
                     let mixed = self.emit_binary(b, span, BinaryOp::Mul, lane, p2);
                     acc = self.emit_binary(b, span, BinaryOp::Add, acc, mixed);
                     // Rotate left by 31.
@@ -89,7 +89,7 @@ impl<'r> Rewriter<'r> {
         let minus = self.push(b, InstKind::Unary(UnaryOp::Neg, x), Type::I64, span);
         // |i64::MIN| wraps to itself, which as a uint64 is 2^63: right.
         let mag = self.emit_select(b, span, neg, minus, x);
-        let mag = self.to_u64(b, mag, span);
+        let mag = self.as_u64(b, mag, span);
         let m = self.u64c(b, MODULUS, span);
         let r = self.emit_binary(b, span, BinaryOp::Mod, mag, m);
         let r = self.push(b, InstKind::Cast(Scalar::Int64, r), Type::I64, span);
@@ -125,7 +125,7 @@ impl<'r> Rewriter<'r> {
             let y = self.push(b, InstKind::Cast(Scalar::Int64, m1), Type::I64, span);
             let yf = self.push(b, InstKind::Cast(Scalar::Float64, y), Type::F64, span);
             let m2 = self.emit_binary(b, span, BinaryOp::Sub, m1, yf);
-            let y = self.to_u64(b, y, span);
+            let y = self.as_u64(b, y, span);
             let x2 = self.emit_binary(b, span, BinaryOp::Add, x1, y);
             let over = self.emit_compare(b, span, CmpOp::Ge, x2, modulus);
             let less = self.emit_binary(b, span, BinaryOp::Sub, x2, modulus);
@@ -145,7 +145,7 @@ impl<'r> Rewriter<'r> {
         let down = self.emit_binary(b, span, BinaryOp::Sub, k60, down);
         let e = self.emit_select(b, span, non_neg, up, down);
         let back = self.emit_binary(b, span, BinaryOp::Sub, k61, e);
-        let (e, back) = (self.to_u64(b, e, span), self.to_u64(b, back, span));
+        let (e, back) = (self.as_u64(b, e, span), self.as_u64(b, back, span));
         let hi = self.emit_binary(b, span, BinaryOp::Shl, x, e);
         let hi = self.emit_binary(b, span, BinaryOp::BitAnd, hi, modulus);
         let lo = self.emit_binary(b, span, BinaryOp::Shr, x, back);
@@ -175,7 +175,7 @@ impl<'r> Rewriter<'r> {
         self.push(b, InstKind::Const(Const::Int(k as i64)), Type::U64, span)
     }
 
-    fn to_u64(&mut self, b: Block, v: Value, span: Span) -> Value {
+    fn as_u64(&mut self, b: Block, v: Value, span: Span) -> Value {
         self.push(b, InstKind::Cast(Scalar::UInt64, v), Type::U64, span)
     }
 }
