@@ -25,6 +25,8 @@ pub(crate) enum Global {
     TypesModule,
     /// `numba.extending`.
     ExtendingModule,
+    /// Python's `heapq` (its functions are builtins on lists).
+    HeapqModule,
     /// `njit` / `jit` imported from numba, `register_jitable` from numba.extending.
     Decorator(&'static str),
     /// `prange` from numba.
@@ -112,6 +114,7 @@ pub(crate) fn qualified(e: &Expr, env: &Env) -> Option<String> {
                 Global::CudaModule => "numba.cuda".to_string(),
                 Global::TypesModule => "numba.types".to_string(),
                 Global::ExtendingModule => "numba.extending".to_string(),
+                Global::HeapqModule => "heapq".to_string(),
                 Global::Decorator("register_jitable") => "numba.extending.register_jitable".to_string(),
                 Global::Decorator(d) => format!("numba.{d}"),
                 Global::Prange => "numba.prange".to_string(),

@@ -16,6 +16,7 @@ fn module(name: &str) -> Global {
         "numba.cuda" => Global::CudaModule,
         "numba.types" | "numba.core.types" => Global::TypesModule,
         "numba.extending" => Global::ExtendingModule,
+        "heapq" => Global::HeapqModule,
         other => Global::Opaque(other.to_string()),
     }
 }
@@ -67,6 +68,7 @@ pub(crate) fn import_from(imp: &StmtImportFrom, env: &mut Env) {
                 dtype_name(t).map(Global::NumbaType)
             }
             ("math", f) => math_function(f).map(Global::MathFunction).or_else(|| math_const(f).map(Global::MathConst)),
+            ("heapq", f) => twinjit_ir::builtins::Builtin::from_path(&format!("heapq.{f}")).map(Global::MathFunction),
             ("cmath", f) => {
                 cmath_function(f).map(Global::MathFunction).or_else(|| math_const(f).map(Global::MathConst))
             }

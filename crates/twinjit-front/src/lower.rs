@@ -1449,7 +1449,8 @@ impl Lower<'_> {
             | Global::CmathModule
             | Global::NumpyModule
             | Global::NumbaModule
-            | Global::CudaModule) => g,
+            | Global::CudaModule
+            | Global::HeapqModule) => g,
             _ => return None,
         };
         Some((g, rest))
@@ -2297,6 +2298,14 @@ impl Lower<'_> {
                 ),
             },
             (Global::CudaModule, path) => self.cuda_call(path, c, span),
+            (Global::HeapqModule, [f]) if Builtin::from_path(&format!("heapq.{f}")).is_some() => {
+                let b = Builtin::from_path(&format!("heapq.{f}")).expect("checked");
+                self.builtin_call(b, args, span)
+            }
+            (Global::HeapqModule, path) => self.fail(
+                Diagnostic::error(format!("unknown function `heapq.{}`", path.join(".")), span, "not supported")
+                    .with_hint("supported: heapq.heappush heappop heapreplace heappushpop heapify nlargest nsmallest"),
+            ),
             (_, path) => {
                 self.fail(Diagnostic::error(format!("unknown function `{}`", path.join(".")), span, "not supported"))
             }

@@ -204,6 +204,28 @@ pub enum Typing {
     /// [`DictOp`]'s rules, rewritten to the list primitives of the dict's four lists
     /// (`Type::Dict`) and loops.
     Dict(DictOp),
+    /// A `heapq` function ([`HeapOp`]) on a list: rewritten to list primitives and loops.
+    Heap(HeapOp),
+}
+
+/// A function of Python's `heapq` module (as Numba supports them: the heap is a list whose
+/// elements compare with `<`; tuples compare lexicographically).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HeapOp {
+    /// `heappush(heap, x)`
+    Push,
+    /// `heappop(heap)`
+    Pop,
+    /// `heapreplace(heap, x)`: pop, then push.
+    Replace,
+    /// `heappushpop(heap, x)`: push, then pop.
+    PushPop,
+    /// `heapify(x)`
+    Heapify,
+    /// `nlargest(n, iterable)`
+    NLargest,
+    /// `nsmallest(n, iterable)`
+    NSmallest,
 }
 
 /// A complex-number builtin: `complex()`, the parts and the `cmath` functions Numba supports,
@@ -1334,6 +1356,20 @@ builtins! {
     Pow = "pow" ["pow"] (2, 2) Pow, Rw;
     /// `hash(x)`
     Hash = "hash" ["hash"] (1, 1) Hash, Rw;
+    /// `heapq.heappush(heap, x)`
+    HeapPush = "heappush" ["heapq.heappush"] (2, 2) Heap(HeapOp::Push), Rw;
+    /// `heapq.heappop(heap)`
+    HeapPop = "heappop" ["heapq.heappop"] (1, 1) Heap(HeapOp::Pop), Rw;
+    /// `heapq.heapreplace(heap, x)`
+    HeapReplace = "heapreplace" ["heapq.heapreplace"] (2, 2) Heap(HeapOp::Replace), Rw;
+    /// `heapq.heappushpop(heap, x)`
+    HeapPushPop = "heappushpop" ["heapq.heappushpop"] (2, 2) Heap(HeapOp::PushPop), Rw;
+    /// `heapq.heapify(x)`
+    Heapify = "heapify" ["heapq.heapify"] (1, 1) Heap(HeapOp::Heapify), Rw;
+    /// `heapq.nlargest(n, iterable)`
+    NLargest = "nlargest" ["heapq.nlargest"] (2, 2) Heap(HeapOp::NLargest), Rw;
+    /// `heapq.nsmallest(n, iterable)`
+    NSmallest = "nsmallest" ["heapq.nsmallest"] (2, 2) Heap(HeapOp::NSmallest), Rw;
     /// `a is b` (the front end writes `a is not b` as `not (a is b)`)
     Is = "is" [] (2, 2) Identity, Rw;
     /// `int(x)`

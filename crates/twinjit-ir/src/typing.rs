@@ -850,6 +850,7 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             Type::BOOL
         }
         Typing::List(op) => list_op(b, op, args)?,
+        Typing::Heap(op) => heap_op(b, op, args)?,
         Typing::Contains if matches!(ty(0), Type::Dict(..) | Type::Set(_)) => {
             let (Type::Dict(k, _) | Type::Set(k)) = ty(0) else { unreachable!("matched") };
             dict_key(&k, &ty(1))?;
@@ -1675,6 +1676,53 @@ pub fn iter_elem(t: &Type) -> Option<Type> {
         Type::Tuple(ts) => uniform(ts).cloned(),
         _ => None,
     }
+}
+
+/// `heapq`'s functions: the heap is a list of elements that compare with `<` (Numba's rule;
+/// `nlargest`/`nsmallest` take any iterable a list can be made of and return a list).
+fn heap_op(b: Builtin, op: crate::builtins::HeapOp, args: &[Type]) -> Result<Type, TypeError> {
+    use crate::builtins::HeapOp;
+    let name = b.name();
+    if matches!(op, HeapOp::NLargest | HeapOp::NSmallest) {
+        if !args[0].scalar().is_some_and(|s| s.is_int()) {
+            return Err(TypeError::new(format!("{name}() takes an integer count, found {}", args[0]), "argument 1"));
+        }
+        let e = match &args[1] {
+            Type::List(e) => (**e).clone(),
+            t => iter_elem(t).ok_or_else(|| {
+                TypeError::new(format!("{name}() takes a list, 1-D array or tuple, found {t}"), "argument 2")
+            })?,
+        };
+        if !comparable(&e, &e) {
+            return Err(TypeError::new(format!("{name}() of elements that do not compare ({e})"), "argument 2"));
+        }
+        return Ok(Type::List(Box::new(e)));
+    }
+    let Type::List(elem) = &args[0] else {
+        return Err(TypeError::new(format!("{name}() takes a list as the heap, found {}", args[0]), "argument 1")
+            .with_hint("heapq works on lists; make one with a first element, e.g. heap = [(0.0, start)]"));
+    };
+    fn plain(t: &Type) -> bool {
+        match t {
+            Type::Scalar(_) => true,
+            Type::Tuple(ts) => ts.iter().all(plain),
+            _ => false,
+        }
+    }
+    if !comparable(elem, elem) || !plain(elem) {
+        return Err(TypeError::new(format!("{name}() of a list of {elem} is not supported"), "argument 1")
+            .with_hint("heap elements are numbers or tuples of numbers, which compare with `<`"));
+    }
+    if args.len() == 2 && !list_accepts(elem, &args[1]) {
+        return Err(TypeError::new(
+            format!("cannot push {} on a heap of {elem}", args[1]),
+            format!("this is {}", args[1]),
+        ));
+    }
+    Ok(match op {
+        HeapOp::Push | HeapOp::Heapify => Type::None,
+        _ => (**elem).clone(),
+    })
 }
 
 fn list_op(b: Builtin, op: ListOp, args: &[Type]) -> Result<Type, TypeError> {

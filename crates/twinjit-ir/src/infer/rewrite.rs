@@ -35,6 +35,7 @@ mod dicts;
 mod elementwise;
 mod fancy;
 mod hashing;
+mod heaps;
 mod linalg;
 mod lists;
 mod numpy_fns;
@@ -1222,6 +1223,7 @@ impl Rewriter<'_> {
                 self.complex_abs(b, nargs[0], span)
             }
             Typing::List(op) => self.list_op(b, op, &nargs, rt, span)?,
+            Typing::Heap(op) => self.heap_op(b, op, &nargs, rt, span)?,
             Typing::Dict(op) => self.dict_op(b, op, &nargs, rt, span)?,
             Typing::InPlace => unreachable!("rewritten by `inst`"),
             Typing::Reduce(r) => self.reduce(b, r, args, &nargs, rt, span)?,

@@ -598,7 +598,7 @@ impl<'r> Rewriter<'r> {
 
     /// Sorts `l` in place, stably (Python's order: equal elements keep their order, also when
     /// `rev` sorts descending): a bottom-up merge sort through a scratch list.
-    fn merge_sort(&mut self, b: Block, l: Value, rev: Value, span: Span) -> Result<(), Diagnostic> {
+    pub(super) fn merge_sort(&mut self, b: Block, l: Value, rev: Value, span: Span) -> Result<(), Diagnostic> {
         let lt = self.ty(l);
         let n = self.llen(b, l, span);
         let tmp = self.lnew(b, lt, n, span);
