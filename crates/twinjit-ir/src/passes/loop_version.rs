@@ -131,8 +131,21 @@ pub(super) fn counted_loop(f: &Function, l: Block) -> Option<CountedLoop> {
     }
     let local: HashSet<Value> =
         bd.params.iter().copied().chain(bd.insts.iter().filter_map(|i| f.insts[i.index()].result)).collect();
-    // c = lt(next, n), next = add(i, 1) (either order), back edge passes next for i.
-    let InstKind::Compare(CmpOp::Lt, next, bound) = f.def_inst(*c)?.kind else { return None };
+    let (iv, next, bound) = latch_test(f, *c, &local)?;
+    let iv_pos = bd.params.iter().position(|&p| p == iv)?;
+    if back.args.get(iv_pos) != Some(&next) {
+        return None;
+    }
+    if bd.insts.iter().any(|i| matches!(f.insts[i.index()].kind, InstKind::Builtin(Builtin::PrangeLoop, _))) {
+        return None;
+    }
+    Some(CountedLoop { block: l, iv, iv_pos, bound, local })
+}
+
+/// A latch's test `c = lt(next, n)` with `next = add(i, 1)` (either order), `next` defined in
+/// the loop (`local`) and the int64 bound `n` outside it: `(i, next, n)`.
+fn latch_test(f: &Function, c: Value, local: &HashSet<Value>) -> Option<(Value, Value, Value)> {
+    let InstKind::Compare(CmpOp::Lt, next, bound) = f.def_inst(c)?.kind else { return None };
     if local.contains(&bound) || f.ty(bound) != &Type::I64 || !local.contains(&next) {
         return None;
     }
@@ -144,14 +157,7 @@ pub(super) fn counted_loop(f: &Function, l: Block) -> Option<CountedLoop> {
     } else {
         return None;
     };
-    let iv_pos = bd.params.iter().position(|&p| p == iv)?;
-    if back.args.get(iv_pos) != Some(&next) || f.ty(iv) != &Type::I64 {
-        return None;
-    }
-    if bd.insts.iter().any(|i| matches!(f.insts[i.index()].kind, InstKind::Builtin(Builtin::PrangeLoop, _))) {
-        return None;
-    }
-    Some(CountedLoop { block: l, iv, iv_pos, bound, local })
+    (f.ty(iv) == &Type::I64).then_some((iv, next, bound))
 }
 
 /// Copies the instructions of `from` (all but `skip`) to the end of `to`, reading the values
@@ -247,20 +253,9 @@ fn counted_region(f: &Function, h: Block, rpo_pos: &[usize], preds: &[Vec<Block>
     if back.block != h || body.contains(&exit.block) {
         return None;
     }
-    let InstKind::Compare(CmpOp::Lt, next, bound) = f.def_inst(*c)?.kind else { return None };
-    if local.contains(&bound) || f.ty(bound) != &Type::I64 || !local.contains(&next) {
-        return None;
-    }
-    let InstKind::Binary(BinaryOp::Add, x, y) = f.def_inst(next)?.kind else { return None };
-    let iv = if f.const_int(y) == Some(1) {
-        x
-    } else if f.const_int(x) == Some(1) {
-        y
-    } else {
-        return None;
-    };
+    let (iv, next, bound) = latch_test(f, *c, &local)?;
     let iv_pos = f.blocks[h.index()].params.iter().position(|&p| p == iv)?;
-    if back.args.get(iv_pos) != Some(&next) || f.ty(iv) != &Type::I64 {
+    if back.args.get(iv_pos) != Some(&next) {
         return None;
     }
     Some(Region { blocks, latch, iv, iv_pos, bound, local })
