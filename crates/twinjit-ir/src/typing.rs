@@ -747,15 +747,8 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
         }
         Typing::Identity => Type::BOOL,
         Typing::Hash => {
-            fn hashable(t: &Type) -> bool {
-                match t {
-                    Type::Scalar(_) => true,
-                    Type::Tuple(ts) => ts.iter().all(hashable),
-                    _ => false,
-                }
-            }
             let t = ty(0);
-            if !hashable(&t) {
+            if !numbers_or_tuples(&t) {
                 return Err(TypeError::new(format!("hash() of {t} is not supported"), format!("this is {t}"))
                     .with_hint("numbers, bools and tuples of them hash as in CPython; a string's hash depends on the process's hash seed in CPython and Numba"));
             }
@@ -1678,6 +1671,15 @@ pub fn iter_elem(t: &Type) -> Option<Type> {
     }
 }
 
+/// A number, a bool, or a tuple of them (nested): what `hash()` takes and a heap holds.
+fn numbers_or_tuples(t: &Type) -> bool {
+    match t {
+        Type::Scalar(_) => true,
+        Type::Tuple(ts) => ts.iter().all(numbers_or_tuples),
+        _ => false,
+    }
+}
+
 /// `heapq`'s functions: the heap is a list of elements that compare with `<` (Numba's rule;
 /// `nlargest`/`nsmallest` take any iterable a list can be made of and return a list).
 fn heap_op(b: Builtin, op: crate::builtins::HeapOp, args: &[Type]) -> Result<Type, TypeError> {
@@ -1702,14 +1704,7 @@ fn heap_op(b: Builtin, op: crate::builtins::HeapOp, args: &[Type]) -> Result<Typ
         return Err(TypeError::new(format!("{name}() takes a list as the heap, found {}", args[0]), "argument 1")
             .with_hint("heapq works on lists; make one with a first element, e.g. heap = [(0.0, start)]"));
     };
-    fn plain(t: &Type) -> bool {
-        match t {
-            Type::Scalar(_) => true,
-            Type::Tuple(ts) => ts.iter().all(plain),
-            _ => false,
-        }
-    }
-    if !comparable(elem, elem) || !plain(elem) {
+    if !comparable(elem, elem) || !numbers_or_tuples(elem) {
         return Err(TypeError::new(format!("{name}() of a list of {elem} is not supported"), "argument 1")
             .with_hint("heap elements are numbers or tuples of numbers, which compare with `<`"));
     }

@@ -86,15 +86,13 @@ impl<'r> Rewriter<'r> {
     fn int_hash(&mut self, b: Block, x: Value, span: Span) -> Value {
         let zero = self.int(b, 0, span);
         let neg = self.emit_compare(b, span, CmpOp::Lt, x, zero);
-        let minus = self.push(b, InstKind::Unary(UnaryOp::Neg, x), Type::I64, span);
         // |i64::MIN| wraps to itself, which as a uint64 is 2^63: right.
-        let mag = self.emit_select(b, span, neg, minus, x);
+        let mag = self.negate_if(b, neg, x, span);
         let mag = self.as_u64(b, mag, span);
         let m = self.u64c(b, MODULUS, span);
         let r = self.emit_binary(b, span, BinaryOp::Mod, mag, m);
         let r = self.push(b, InstKind::Cast(Scalar::Int64, r), Type::I64, span);
-        let minus_r = self.push(b, InstKind::Unary(UnaryOp::Neg, r), Type::I64, span);
-        self.emit_select(b, span, neg, minus_r, r)
+        self.negate_if(b, neg, r, span)
     }
 
     /// A float64's hash: the fraction `m * 2^e` it equals, reduced modulo 2^61 - 1 (CPython's
@@ -106,8 +104,7 @@ impl<'r> Rewriter<'r> {
         let e0 = self.push(b, InstKind::Builtin(Builtin::FrexpExponent, vec![v]), Type::I32, span);
         let mut e = self.push(b, InstKind::Cast(Scalar::Int64, e0), Type::I64, span);
         let neg = self.emit_compare(b, span, CmpOp::Lt, m0, zero_f);
-        let minus_m = self.push(b, InstKind::Unary(UnaryOp::Neg, m0), Type::F64, span);
-        let mut m = self.emit_select(b, span, neg, minus_m, m0);
+        let mut m = self.negate_if(b, neg, m0, span);
         let modulus = self.u64c(b, MODULUS, span);
         let (s28, s33) = (self.u64c(b, 28, span), self.u64c(b, 33, span));
         let scale = f(self, 268_435_456.0);
@@ -115,10 +112,7 @@ impl<'r> Rewriter<'r> {
         let mut x = self.u64c(b, 0, span);
         for _ in 0..2 {
             let go = self.emit_compare(b, span, CmpOp::Ne, m, zero_f);
-            let hi = self.emit_binary(b, span, BinaryOp::Shl, x, s28);
-            let hi = self.emit_binary(b, span, BinaryOp::BitAnd, hi, modulus);
-            let lo = self.emit_binary(b, span, BinaryOp::Shr, x, s33);
-            let x1 = self.emit_binary(b, span, BinaryOp::BitOr, hi, lo);
+            let x1 = self.rotate61(b, x, (s28, s33), span);
             let m1 = self.emit_binary(b, span, BinaryOp::Mul, m, scale);
             let e1 = self.emit_binary(b, span, BinaryOp::Sub, e, twenty_eight);
             // `m1` is below 2^28: its integer part converts exactly.
@@ -146,13 +140,9 @@ impl<'r> Rewriter<'r> {
         let e = self.emit_select(b, span, non_neg, up, down);
         let back = self.emit_binary(b, span, BinaryOp::Sub, k61, e);
         let (e, back) = (self.as_u64(b, e, span), self.as_u64(b, back, span));
-        let hi = self.emit_binary(b, span, BinaryOp::Shl, x, e);
-        let hi = self.emit_binary(b, span, BinaryOp::BitAnd, hi, modulus);
-        let lo = self.emit_binary(b, span, BinaryOp::Shr, x, back);
-        let x = self.emit_binary(b, span, BinaryOp::BitOr, hi, lo);
+        let x = self.rotate61(b, x, (e, back), span);
         let x = self.push(b, InstKind::Cast(Scalar::Int64, x), Type::I64, span);
-        let minus_x = self.push(b, InstKind::Unary(UnaryOp::Neg, x), Type::I64, span);
-        let finite_hash = self.emit_select(b, span, neg, minus_x, x);
+        let finite_hash = self.negate_if(b, neg, x, span);
         // Infinities and NaN: `v - v` is NaN for both, 0 for every finite `v`.
         let diff = self.emit_binary(b, span, BinaryOp::Sub, v, v);
         let finite = self.emit_compare(b, span, CmpOp::Eq, diff, zero_f);
@@ -162,6 +152,23 @@ impl<'r> Rewriter<'r> {
         let inf_hash = self.emit_select(b, span, negv, ninf, zero);
         let inf_hash = self.emit_select(b, span, pos, pinf, inf_hash);
         self.emit_select(b, span, finite, finite_hash, inf_hash)
+    }
+
+    /// `((x << k) & (2^61 - 1)) | (x >> back)` with `back = 61 - k`: `x` (below 2^61) rotated
+    /// left by `k` within 61 bits.
+    fn rotate61(&mut self, b: Block, x: Value, (k, back): (Value, Value), span: Span) -> Value {
+        let modulus = self.u64c(b, MODULUS, span);
+        let hi = self.emit_binary(b, span, BinaryOp::Shl, x, k);
+        let hi = self.emit_binary(b, span, BinaryOp::BitAnd, hi, modulus);
+        let lo = self.emit_binary(b, span, BinaryOp::Shr, x, back);
+        self.emit_binary(b, span, BinaryOp::BitOr, hi, lo)
+    }
+
+    /// `-x` where `neg` holds, else `x` (in `x`'s type).
+    fn negate_if(&mut self, b: Block, neg: Value, x: Value, span: Span) -> Value {
+        let t = self.ty(x);
+        let minus = self.push(b, InstKind::Unary(UnaryOp::Neg, x), t, span);
+        self.emit_select(b, span, neg, minus, x)
     }
 
     /// CPython's rule that no hash is -1 (its error value): -1 becomes -2.

@@ -8,8 +8,6 @@
 use super::*;
 use crate::builtins::HeapOp;
 
-type Then<'b, 'r> = dyn FnMut(&mut Rewriter<'r>, &[Value]) -> Result<Vec<Value>, Diagnostic> + 'b;
-
 impl<'r> Rewriter<'r> {
     pub(super) fn heap_op(
         &mut self,
@@ -58,7 +56,7 @@ impl<'r> Rewriter<'r> {
                 let last = self.lget(b, h, n1, span);
                 self.lresize(b, h, n1, span);
                 let more = self.emit_compare(b, span, CmpOp::Gt, n1, zero);
-                let out = self.if_then(b, more, vec![last], span, &mut |rw, _| {
+                let out = self.if_values(b, more, vec![last], span, &mut |rw, _| {
                     let top = rw.lget(b, h, zero, span);
                     rw.lset(b, h, zero, last, span)?;
                     rw.sift_up(b, h, zero, span)?;
@@ -78,10 +76,10 @@ impl<'r> Rewriter<'r> {
             HeapOp::PushPop => {
                 let x = self.coerce(b, args[1], &elem, span)?;
                 let any = self.emit_compare(b, span, CmpOp::Gt, n, zero);
-                let out = self.if_then(b, any, vec![x], span, &mut |rw, _| {
+                let out = self.if_values(b, any, vec![x], span, &mut |rw, _| {
                     let top = rw.lget(b, h, zero, span);
                     let smaller = rw.compare_values(b, CmpOp::Lt, top, x, span)?;
-                    rw.if_then(b, smaller, vec![x], span, &mut |rw, _| {
+                    rw.if_values(b, smaller, vec![x], span, &mut |rw, _| {
                         rw.lset(b, h, zero, x, span)?;
                         rw.sift_up(b, h, zero, span)?;
                         Ok(vec![top])
@@ -91,36 +89,6 @@ impl<'r> Rewriter<'r> {
             }
             HeapOp::Heapify | HeapOp::NLargest | HeapOp::NSmallest => unreachable!("handled above"),
         })
-    }
-
-    /// `if cond: vars = then(vars)`; returns the variables after it (`init` where `cond` fails).
-    fn if_then(
-        &mut self,
-        b: Block,
-        cond: Value,
-        init: Vec<Value>,
-        span: Span,
-        then: &mut Then<'_, 'r>,
-    ) -> Result<Vec<Value>, Diagnostic> {
-        let pre = self.cur[b.index()];
-        let then_block = self.g.add_block();
-        let join = self.g.add_block();
-        let vars: Vec<Value> = init.iter().map(|v| self.g.add_block_param(join, self.ty(*v))).collect();
-        self.g.terminate(
-            pre,
-            Terminator::Branch(
-                cond,
-                BlockCall { block: then_block, args: vec![] },
-                BlockCall { block: join, args: init.clone() },
-            ),
-            span,
-        );
-        self.cur[b.index()] = then_block;
-        let out = then(self, &init)?;
-        let end = self.cur[b.index()];
-        self.g.terminate(end, Terminator::Jump(BlockCall { block: join, args: out }), span);
-        self.cur[b.index()] = join;
-        Ok(vars)
     }
 
     /// Moves `heap[pos]` up towards `start` past every parent it is smaller than.
