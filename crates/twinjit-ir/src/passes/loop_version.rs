@@ -86,8 +86,8 @@ impl Pass for LoopVersion {
 }
 
 /// The values some block other than their defining one reads (its instructions, terminator or
-/// unwind edge), computed once per function.
-fn read_elsewhere(f: &Function) -> HashSet<Value> {
+/// unwind edge), each with those blocks; computed once per function.
+fn read_elsewhere(f: &Function) -> HashMap<Value, Vec<Block>> {
     let mut home: Vec<Option<Block>> = vec![None; f.values.len()];
     for (b, bd) in f.blocks.iter().enumerate() {
         for &p in &bd.params {
@@ -99,10 +99,16 @@ fn read_elsewhere(f: &Function) -> HashSet<Value> {
             }
         }
     }
-    let mut out = HashSet::new();
+    let mut out: HashMap<Value, Vec<Block>> = HashMap::new();
     for (b, bd) in f.blocks.iter().enumerate() {
+        let b = Block(b as u32);
         let reads = bd.insts.iter().flat_map(|i| f.insts[i.index()].kind.operands()).chain(bd.end_operands());
-        out.extend(reads.filter(|v| home[v.index()] != Some(Block(b as u32))));
+        for v in reads.filter(|v| home[v.index()] != Some(b)) {
+            let at = out.entry(v).or_default();
+            if at.last() != Some(&b) {
+                at.push(b);
+            }
+        }
     }
     out
 }
@@ -261,7 +267,7 @@ fn counted_region(f: &Function, h: Block, rpo_pos: &[usize], preds: &[Vec<Block>
     Some(Region { blocks, latch, iv, iv_pos, bound, local })
 }
 
-fn candidate(f: &Function, l: Block, escapes: &HashSet<Value>, cfg: &Cfg) -> Option<Candidate> {
+fn candidate(f: &Function, l: Block, escapes: &HashMap<Value, Vec<Block>>, cfg: &Cfg) -> Option<Candidate> {
     let region = match counted_loop(f, l) {
         Some(CountedLoop { block, iv, iv_pos, bound, local }) => {
             Region { blocks: vec![block], latch: block, iv, iv_pos, bound, local }
@@ -311,27 +317,20 @@ fn candidate(f: &Function, l: Block, escapes: &HashSet<Value>, cfg: &Cfg) -> Opt
     // loop) is passed through the exit edge instead, which needs an exit block that only the
     // loop enters: every block reading it is then reached through that block. (Loops of one
     // block only; a loop of several whose values are read after it is left alone.)
-    let mut escaping: Vec<Value> = local.iter().copied().filter(|v| escapes.contains(v)).collect();
+    let mut escaping: Vec<Value> = local.iter().copied().filter(|v| escapes.contains_key(v)).collect();
     escaping.sort_by_key(|v| v.index());
     if blocks.len() > 1 {
         // Blocks after an exit that read the loop's values (`break` under an `if`, passing the
         // counter on) and that only the loop reaches are copied with it.
         let mut inside: HashSet<Block> = blocks.iter().copied().collect();
-        let mut local = local.clone();
-        loop {
-            let readers: Vec<Block> = (0..f.blocks.len())
-                .map(|b| Block(b as u32))
-                .filter(|b| !inside.contains(b) && cfg.rpo_pos[b.index()] != usize::MAX)
-                .filter(|b| {
-                    let bd = &f.blocks[b.index()];
-                    let mut reads = bd.insts.iter().flat_map(|i| f.insts[i.index()].kind.operands());
-                    reads.any(|v| local.contains(&v)) || bd.end_operands().iter().any(|v| local.contains(v))
-                })
-                .collect();
-            if readers.is_empty() {
-                break;
-            }
-            for r in readers {
+        // Values whose readers are still to be looked at.
+        let mut pending: Vec<Value> = escaping.clone();
+        while let Some(v) = pending.pop() {
+            let readers = escapes.get(&v).map(Vec::as_slice).unwrap_or_default();
+            for &r in readers {
+                if inside.contains(&r) || cfg.rpo_pos[r.index()] == usize::MAX {
+                    continue;
+                }
                 let only_from_inside = matches!(cfg.preds[r.index()][..], [p] if inside.contains(&p));
                 let bd = &f.blocks[r.index()];
                 if !only_from_inside || bd.unwind.is_some() || blocks.len() > MAX_REGION_BLOCKS {
@@ -339,8 +338,9 @@ fn candidate(f: &Function, l: Block, escapes: &HashSet<Value>, cfg: &Cfg) -> Opt
                 }
                 inside.insert(r);
                 blocks.push(r);
-                local.extend(bd.params.iter().copied());
-                local.extend(bd.insts.iter().filter_map(|i| f.insts[i.index()].result));
+                let defined =
+                    bd.params.iter().copied().chain(bd.insts.iter().filter_map(|i| f.insts[i.index()].result));
+                pending.extend(defined.filter(|d| escapes.contains_key(d)));
             }
         }
         escaping.clear();
