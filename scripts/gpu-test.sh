@@ -223,7 +223,32 @@ np.save('/tmp/big.npy', np.ones(1 << 26, dtype=np.float32)); np.save('/tmp/bigo.
   "$BIN/twinjit" bench /tmp/v.py scale32 --target cuda --launch 262144,256 --arg x=/tmp/big.npy --arg out=/tmp/bigo.npy --warmup 3 --reps 10
 }
 
+# numba-cuda's own test kernels (scripts/cuda_kernel_rate.py): record every launch of the
+# installed numba-cuda's cudapy and doc_examples tests on this GPU, replay each with the packed
+# twinjit (`--target cuda`), and bring back the summary and the recordings (for cuda-sim replays
+# without a GPU). pytest and filecheck, which the tests import, come as wheels in device/wheels
+# (`pip download pytest filecheck -d device/wheels` here). RECORD=DIR replays DIR's recordings
+# (carried back in) instead of recording again.
+kernels() {
+  unpack
+  python3 -V; python3 -c "import pytest, filecheck, cffi" 2>/dev/null || python3 -m pip install -q --root-user-action=ignore --no-index --find-links "$PACK/wheels" pytest filecheck cffi
+  local W=/tmp/ckr OUTD="${OUT:-/tmp/out}"
+  mkdir -p "$OUTD"
+  if [[ -n "${RECORD:-}" ]]; then
+    rm -rf "$W" && mkdir -p "$W" && cp -r "$RECORD" "$W/record"
+  else
+    python3 scripts/cuda_kernel_rate.py record --work "$W" --jobs "${JOBS:-12}" --budget "${BUDGET:-30}" --modules "${MODULES:-}" | tail -n 3
+    tar -C "$W" -cJf "$OUTD/record.tar.xz" record
+  fi
+  for b in "$BIN/twinjit" "$@"; do
+    python3 scripts/cuda_kernel_rate.py replay --work "$W" --twinjit "$b" --target cuda --jobs "${JOBS:-12}" --label "$b"
+    cp "$W/kernel-summary-cuda.md" "$OUTD/kernel-summary-$(basename "$(dirname "$b")")-$(basename "$b").md"
+    cp "$W/kernel-results-cuda.json" "$OUTD/kernel-results-$(basename "$(dirname "$b")")-$(basename "$b").json"
+  done
+}
+
 case "${1:-}" in
+  kernels) shift; kernels "$@" ;;
   copies) copies ;;
   histogram) unpack; bash benches/gpu/histogram/run.sh "$BIN/twinjit" ;;
   cache) cache ;;
@@ -234,5 +259,5 @@ case "${1:-}" in
   firstcall) shift; firstcall "$@" ;;
   # FMA parity with numba-cuda (benches/gpu/fma_parity): bits of each kernel's output, per binary.
   parity) shift; unpack; python3 benches/gpu/fma_parity/parity.py "$BIN/twinjit" "$@" ;;
-  *) echo "usage: scripts/gpu-test.sh pack|run|bench|checks|firstcall [BIN...]|parity [BIN...]|cache|histogram|copies" >&2; exit 2 ;;
+  *) echo "usage: scripts/gpu-test.sh pack|run|bench|checks|firstcall [BIN...]|parity [BIN...]|cache|histogram|copies|kernels [BIN...]" >&2; exit 2 ;;
 esac

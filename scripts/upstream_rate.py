@@ -1295,9 +1295,10 @@ def _is_cuda_jit(dec, jit_names=()):
     )
 
 
-def extract_kernels(path, dest, context=True):
+def extract_kernels(path, dest, context=True, where=None):
     """Each `@cuda.jit` function of a file (at any depth) into a file of its own, with the
-    device functions and module-level constants it names. Returns the new files.
+    device functions and module-level constants it names. Returns the new files; `where`, a
+    dict if given, gets each file's (kernel name, first line of its decorators and def).
 
     With `context` (the default since 2026-12-03), the way numba-cuda's tests write kernels is
     followed further: a kernel defined inside a test method takes the method's earlier
@@ -1462,6 +1463,8 @@ def extract_kernels(path, dest, context=True):
         with open(p, "w") as f:
             f.write("\n".join(dict.fromkeys(header)) + "\n\n" + "\n\n\n".join(parts) + "\n")
         out.append(p)
+        if where is not None:
+            where[p] = (name, min([d.lineno for d in node.decorator_list] + [node.lineno]))
     return out
 
 
