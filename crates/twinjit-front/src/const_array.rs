@@ -461,7 +461,14 @@ fn constructor(f: &str, c: &ast::ExprCall, env: &Env) -> Result<Option<Nd>, Stri
                 (0..n).flat_map(|i| (0..m).map(move |j| Elem::Real(Const::Int(i64::from(j - i == k))))).collect();
             with_dtype(elems, vec![n, m], Some(dtype), false)?
         }
-        _ => return Ok(None),
+        // A scalar type applied to a list: `np.float64([1.0, 2.0])` is an array of that dtype.
+        _ => match (dtype_name(f), &*c.arguments.args) {
+            (Some(dtype), [obj @ (Expr::List(_) | Expr::Tuple(_))]) if c.arguments.keywords.is_empty() => {
+                let (shape, elems) = flatten(&tree(obj, env)?)?;
+                with_dtype(elems, shape, Some(dtype), false)?
+            }
+            _ => return Ok(None),
+        },
     };
     Ok(Some(nd))
 }

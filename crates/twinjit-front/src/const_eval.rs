@@ -137,6 +137,11 @@ pub(crate) fn eval(e: &Expr, scope: Scope<'_>) -> Result<ConstValue, NoValue> {
         Expr::Call(c) => {
             let conversion = names.conversion(&c.func).filter(|_| c.arguments.keywords.is_empty());
             match (conversion, &*c.arguments.args) {
+                // `float("inf")`, `float("nan")`, `float(" 1.5 ")`: Python's float of a string.
+                (Some(Conversion::Float), [Expr::StringLiteral(s)]) => match float_of_str(s.value.to_str()) {
+                    Some(x) => Ok(ConstValue::Float(x)),
+                    None => not_constant("float() of a string that is not a number (Python raises ValueError)"),
+                },
                 (Some(conv), [arg]) => convert(conv, eval(arg, scope)?).map_err(here),
                 (Some(Conversion::Complex), [re, im]) => complex_new(eval(re, scope)?, eval(im, scope)?).map_err(here),
                 _ => not_constant(
@@ -173,6 +178,27 @@ pub(crate) fn eval(e: &Expr, scope: Scope<'_>) -> Result<ConstValue, NoValue> {
         Expr::NoneLiteral(_) => not_constant("None is not a numeric constant"),
         _ => not_constant("not a constant"),
     }
+}
+
+/// Python's `float(text)`: surrounding whitespace ignored, `inf`/`infinity`/`nan` in any case
+/// with an optional sign, or a decimal literal (underscores between digits allowed).
+fn float_of_str(text: &str) -> Option<f64> {
+    let t = text.trim();
+    let (sign, body) = match t.as_bytes().first() {
+        Some(b'-') => (-1.0, &t[1..]),
+        Some(b'+') => (1.0, &t[1..]),
+        _ => (1.0, t),
+    };
+    match body.to_ascii_lowercase().as_str() {
+        "inf" | "infinity" => return Some(sign * f64::INFINITY),
+        "nan" => return Some(f64::NAN.copysign(sign)),
+        _ => {}
+    }
+    let ok = |c: char| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-' | '_');
+    if body.is_empty() || !body.chars().all(ok) || body.starts_with('_') || body.ends_with('_') || body.contains("__") {
+        return None;
+    }
+    body.replace('_', "").parse::<f64>().ok().map(|x| sign * x)
 }
 
 fn literal(n: &ast::Number) -> Result<ConstValue, Why> {

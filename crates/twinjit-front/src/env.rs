@@ -49,6 +49,9 @@ pub(crate) enum Global {
     /// A module-level NumPy array twinjit computed (`const_array.rs`): frozen into the code
     /// of every function that reads it, read-only.
     Array(std::sync::Arc<twinjit_ir::ConstArray>),
+    /// A module-level tuple of such arrays (`cases = (np.zeros(3), np.ones((2, 2)))`), read as a
+    /// tuple of the frozen arrays (what `literal_unroll` iterates).
+    ArrayTuple(Vec<std::sync::Arc<twinjit_ir::ConstArray>>),
     /// A NumPy scalar constant that is not int64/float64/bool (`np.float32(0.5)`): the value,
     /// already rounded to the type, and the type.
     Scalar(Scalar, ConstValue),

@@ -348,6 +348,17 @@ impl Globals<'_> {
             Expr::List(_) | Expr::ListComp(_) => {
                 return unfrozen(UnfrozenWhy::Value(snippet(self.text, value.range())))
             }
+            // A tuple of arrays: each frozen as an array is.
+            Expr::Tuple(t) if !t.elts.is_empty() => {
+                let arrays: Option<Vec<_>> = t
+                    .elts
+                    .iter()
+                    .map(|e| crate::const_array::eval_array(name, e, env).ok().flatten().map(std::sync::Arc::new))
+                    .collect();
+                if let Some(arrays) = arrays {
+                    return Ok(Global::ArrayTuple(arrays));
+                }
+            }
             _ => {}
         }
         // Not a constant expression at all: reading it is the error, not the module.

@@ -899,6 +899,11 @@ impl Lower<'_> {
                 let a = a.clone();
                 self.emit(InstKind::ConstArray(a), span)
             }
+            Some(Global::ArrayTuple(arrays)) => {
+                let arrays = arrays.clone();
+                let items = arrays.into_iter().map(|a| self.emit(InstKind::ConstArray(a), span)).collect();
+                self.emit(InstKind::MakeTuple(items), span)
+            }
             Some(Global::Scalar(s, c)) => {
                 let (s, c) = (*s, c.clone());
                 let v = self.const_val(&c, span);
@@ -2356,7 +2361,13 @@ impl Lower<'_> {
                             .with_hint(supported_hint("cuda.atomic", "")),
                     );
                 };
-                let vals: Vec<Value> = args.iter().map(|a| self.expr(a)).collect();
+                let mut vals: Vec<Value> = args.iter().map(|a| self.expr(a)).collect();
+                // numba-cuda's `compare_and_swap(ary, old, val)` is `cas` on the array's first
+                // element.
+                if *op == "compare_and_swap" && vals.len() == 3 {
+                    let first = self.konst(Const::Int(0), span);
+                    vals.insert(1, first);
+                }
                 self.emit(InstKind::Builtin(b, vals), span)
             }
             [space @ ("shared" | "local"), "array"] => {

@@ -1224,7 +1224,13 @@ impl Block<'_> {
                 return Ok(Progress::Done);
             }
             if !self.resolve_warps()? {
-                let all_grid = (0..n).all(|t| self.waiting(t).is_some_and(|w| w.op == op::GRID));
+                // Threads that returned count as arrived (PTX's `exit`), but thread 0 is the one
+                // that arrives for the block: without it the grid would wait forever on a GPU,
+                // which `resolve_barrier` reports.
+                let all_grid = self.waiting(0).is_some_and(|w| w.op == op::GRID)
+                    && (0..n).all(|t| {
+                        matches!(self.states[t], State::Done) || self.waiting(t).is_some_and(|w| w.op == op::GRID)
+                    });
                 if all_grid {
                     return Ok(Progress::GridSync);
                 }
@@ -1351,14 +1357,25 @@ impl Block<'_> {
         let Some((first, w0)) = (0..n).find_map(|t| Some((t, self.waiting(t)?))) else {
             return Ok(());
         };
-        let mut count = 0i64;
+        let (mut count, mut live) = (0i64, 0i64);
         for t in 0..n {
             let Some(w) = self.waiting(t) else {
-                return Err(self.divergence(
-                    first,
-                    &w0,
-                    format!("{} exited while {} waits at {}()", self.who(t), self.who(first), op_name(w0.op)),
-                ));
+                // A thread that returned counts as arrived: PTX's `exit` releases the barriers
+                // only exited threads hold up (numba-cuda's examples return early before a
+                // barrier). Not at a grid sync when it is thread 0, which arrives for the block.
+                if t == 0 && w0.op == op::GRID {
+                    return Err(self.divergence(
+                        first,
+                        &w0,
+                        format!(
+                            "{} exited while {} waits at {}(): thread 0 arrives for its block, so the grid would wait forever",
+                            self.who(t),
+                            self.who(first),
+                            op_name(w0.op)
+                        ),
+                    ));
+                }
+                continue;
             };
             if w.op != w0.op {
                 return Err(self.divergence(
@@ -1374,10 +1391,11 @@ impl Block<'_> {
                 ));
             }
             count += (w.value != 0) as i64;
+            live += 1;
         }
         let value = match w0.op {
             op::COUNT => count,
-            op::AND => (count == n as i64) as i64,
+            op::AND => (count == live) as i64,
             op::OR => (count > 0) as i64,
             _ => 0,
         };

@@ -34,6 +34,9 @@ pub enum Typing {
     /// `float -> (float, int32)` (`math.frexp`): rewritten to the mantissa and exponent
     /// helpers.
     Frexp,
+    /// `float -> (float, float)` (`math.modf`): the fractional and integer parts, each with
+    /// the sign of the argument; rewritten to `fmod`, `copysign` and a select.
+    Modf,
     /// Integers of a common type: int32 when both are int32, else int64 (`math.gcd`).
     IntMath,
     /// `abs(x)`: floats stay, integers become int64; rewritten to `fabs` or a select.
@@ -1575,6 +1578,8 @@ builtins! {
         Lm(Libm { name: "ldexp", sig: LibmSig::FloatInt(libm::ldexp, libm::ldexpf) });
     /// `math.frexp(x)`: `(mantissa, exponent)`.
     Frexp = "math.frexp" ["math.frexp"] (1, 1) Frexp, Rw;
+    /// `math.modf(x)`: `(fractional part, integer part)`, both floats.
+    Modf = "math.modf" ["math.modf"] (1, 1) Modf, Rw;
     /// The mantissa of `frexp` (made by the `math.frexp` rewrite).
     FrexpMantissa = "frexp_mantissa" [] (1, 1) Internal, H(Helper::FrexpMantissa);
     /// The exponent of `frexp` (made by the `math.frexp` rewrite).
@@ -2164,8 +2169,8 @@ builtins! {
     ActiveMask = "cuda.activemask" ["cuda.activemask"] (0, 0) ActiveMask, Kn(K::ActiveMask);
     /// `cuda.lanemask_lt()`
     LaneMaskLt = "cuda.lanemask_lt" ["cuda.lanemask_lt"] (0, 0) LaneMask, Kn(K::LaneMaskLt);
-    /// `cuda.popc(x)`
-    Popc = "cuda.popc" ["cuda.popc"] (1, 1) Bits(BitOp::Popc), Kn(K::Bits(BitOp::Popc));
+    /// `cuda.popc(x)`; `x.bit_count()` in a kernel (numba-cuda overloads it as popc)
+    Popc = "cuda.popc" ["cuda.popc", ".bit_count()"] (1, 1) Bits(BitOp::Popc), Kn(K::Bits(BitOp::Popc));
     /// `cuda.clz(x)`
     Clz = "cuda.clz" ["cuda.clz"] (1, 1) Bits(BitOp::Clz), Kn(K::Bits(BitOp::Clz));
     /// `cuda.ffs(x)`

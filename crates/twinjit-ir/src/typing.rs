@@ -705,6 +705,10 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             Type::Scalar(math_unary(scalar(0)?))
         }
         Typing::Frexp => Type::Tuple(vec![Type::Scalar(math_unary(scalar(0)?)), Type::I32]),
+        Typing::Modf => {
+            let f = Type::Scalar(math_unary(scalar(0)?));
+            Type::Tuple(vec![f.clone(), f])
+        }
         Typing::IntMath => {
             let (x, y) = (integer(0)?, integer(1)?);
             if x == Scalar::Int32 && y == Scalar::Int32 {

@@ -159,9 +159,8 @@ impl Lower<'_> {
         }
         if let Expr::Name(n) = &*fr.iter {
             if !self.locals.contains(n.id.as_str()) {
-                if let Some(Global::Const(c @ ConstValue::Tuple(_))) = self.env.get(n.id.as_str()) {
-                    let c = c.clone();
-                    return self.unrolled_const_for(fr, &c);
+                if self.global_tuple_for(fr, n.id.as_str()) {
+                    return;
                 }
             }
         }
@@ -738,16 +737,15 @@ impl Lower<'_> {
 
     /// `for v in literal_unroll(t)`: Numba's loop over a tuple of mixed types, one copy of the
     /// body per element, when the length is known here: a tuple literal, a module-level tuple
-    /// constant, or a local assigned once to a tuple literal (read as `t[0]`, `t[1]`, ... of the
+    /// constant or tuple of arrays, or a local assigned once to a tuple literal (read as `t[0]`, `t[1]`, ... of the
     /// value it holds at the loop). Otherwise (a tuple parameter) it is `for v in t`, which
     /// takes a tuple of one type and says so, located, for one of mixed types.
     fn literal_unroll_for(&mut self, fr: &ast::StmtFor, arg: &Expr) {
         match arg {
             Expr::Tuple(t) => return self.unrolled_for(fr, &t.elts),
             Expr::Name(n) if !self.locals.contains(n.id.as_str()) => {
-                if let Some(Global::Const(c @ ConstValue::Tuple(_))) = self.env.get(n.id.as_str()) {
-                    let c = c.clone();
-                    return self.unrolled_const_for(fr, &c);
+                if self.global_tuple_for(fr, n.id.as_str()) {
+                    return;
                 }
             }
             Expr::Name(n) if self.frames.is_empty() && self.local_tuples.contains_key(n.id.as_str()) => {
@@ -762,6 +760,26 @@ impl Lower<'_> {
         let mut plain = fr.clone();
         *plain.iter = arg.clone();
         self.for_stmt(&plain)
+    }
+
+    /// `for t in T` over a module-level tuple `T` (of constants, or of frozen arrays), unrolled:
+    /// whether `T` is one.
+    fn global_tuple_for(&mut self, fr: &ast::StmtFor, name: &str) -> bool {
+        match self.env.get(name) {
+            Some(Global::Const(c @ ConstValue::Tuple(_))) => {
+                let c = c.clone();
+                self.unrolled_const_for(fr, &c);
+                true
+            }
+            Some(Global::ArrayTuple(arrays)) => {
+                let arrays = arrays.clone();
+                let span = self.sp(fr.iter.range());
+                let vals = arrays.into_iter().map(|a| self.emit(InstKind::ConstArray(a), span)).collect();
+                self.unrolled(fr, vals);
+                true
+            }
+            _ => false,
+        }
     }
 
     /// `for t in T` over a module-level constant tuple `T`.

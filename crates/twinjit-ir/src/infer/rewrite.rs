@@ -1575,6 +1575,24 @@ impl Rewriter<'_> {
                 let e = self.push(b, InstKind::Builtin(Builtin::FrexpExponent, vec![x]), Type::I32, span);
                 self.push(b, InstKind::MakeTuple(vec![m, e]), rt, span)
             }
+            Typing::Modf => {
+                // Python's modf: the fraction is fmod(x, 1) (exact), 0 for an infinity; both
+                // parts carry the sign of x (modf(-0.5) == (-0.5, -0.0)); NaN gives NaNs.
+                let ft = match &rt {
+                    Type::Tuple(ts) => ts[0].clone(),
+                    _ => unreachable!("modf is typed as a tuple"),
+                };
+                let x = self.coerce(b, nargs[0], &ft, span)?;
+                let one = self.push(b, InstKind::Const(Const::Float(1.0)), ft.clone(), span);
+                let zero = self.push(b, InstKind::Const(Const::Float(0.0)), ft.clone(), span);
+                let r = self.push(b, InstKind::Builtin(Builtin::Fmod, vec![x, one]), ft.clone(), span);
+                let inf = self.push(b, InstKind::Builtin(Builtin::IsInf, vec![x]), Type::BOOL, span);
+                let r = self.push(b, InstKind::Select(inf, zero, r), ft.clone(), span);
+                let frac = self.push(b, InstKind::Builtin(Builtin::Copysign, vec![r, x]), ft.clone(), span);
+                let d = self.push(b, InstKind::Binary(BinaryOp::Sub, x, frac), ft.clone(), span);
+                let whole = self.push(b, InstKind::Builtin(Builtin::Copysign, vec![d, x]), ft, span);
+                self.push(b, InstKind::MakeTuple(vec![frac, whole]), rt, span)
+            }
             Typing::IntMath => {
                 // Computed in int64 (the helper's width), then narrowed to the result type.
                 let x = self.coerce(b, nargs[0], &Type::I64, span)?;

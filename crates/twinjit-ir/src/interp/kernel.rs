@@ -293,12 +293,12 @@ impl<'l, 'p> BlockRun<'l, 'p> {
         }
     }
 
-    /// Whether every thread waits at a grid sync (none returned: that is a divergence, which
+    /// Whether every thread waits at a grid sync or has returned, thread 0 waiting: it arrives
+    /// for the block (a block whose thread 0 returned would make a GPU wait forever, which
     /// `resolve_barrier` reports).
     fn all_at_grid_sync(&self) -> bool {
-        self.threads
-            .iter()
-            .all(|s| matches!(s, State::Waiting(_, w) if w.builtin.kernel_op() == Some(KernelOp::GridSync)))
+        let at = |s: &State<'p>| matches!(s, State::Waiting(_, w) if w.builtin.kernel_op() == Some(KernelOp::GridSync));
+        self.threads.first().is_some_and(at) && self.threads.iter().all(|s| matches!(s, State::Done) || at(s))
     }
 
     /// Resumes every thread after the grid sync it waits at.
@@ -539,16 +539,26 @@ impl<'l, 'p> BlockRun<'l, 'p> {
             // Not reached: `run` returns when every thread is done.
             return Ok(());
         };
-        let mut count = 0i64;
+        let (mut count, mut live) = (0i64, 0i64);
         for t in 0..n {
             let Some(w) = self.waiting(t) else {
-                // Every thread ran until it waited or returned, so this one has exited.
-                return Err(self.divergence(
-                    m,
-                    first,
-                    w0,
-                    format!("{} exited while {} waits at {}()", self.who(t), self.who(first), w0.builtin.name()),
-                ));
+                // Every thread ran until it waited or returned, so this one has exited: it
+                // counts as arrived (PTX's `exit` releases the barriers only exited threads
+                // hold up), except thread 0 at a grid sync, which arrives for the block.
+                if t == 0 && w0.builtin.kernel_op() == Some(KernelOp::GridSync) {
+                    return Err(self.divergence(
+                        m,
+                        first,
+                        w0,
+                        format!(
+                            "{} exited while {} waits at {}(): thread 0 arrives for its block, so the grid would wait forever",
+                            self.who(t),
+                            self.who(first),
+                            w0.builtin.name()
+                        ),
+                    ));
+                }
+                continue;
             };
             if w.builtin != w0.builtin {
                 return Err(self.divergence(
@@ -565,10 +575,11 @@ impl<'l, 'p> BlockRun<'l, 'p> {
                 ));
             }
             count += w.args.first().is_some_and(truthy) as i64;
+            live += 1;
         }
         let value = match w0.builtin.kernel_op() {
             Some(KernelOp::BarrierReduce(BarrierReduce::Count)) => RtValue::I32(count as i32),
-            Some(KernelOp::BarrierReduce(BarrierReduce::And)) => RtValue::I32((count == n as i64) as i32),
+            Some(KernelOp::BarrierReduce(BarrierReduce::And)) => RtValue::I32((count == live) as i32),
             Some(KernelOp::BarrierReduce(BarrierReduce::Or)) => RtValue::I32((count > 0) as i32),
             _ => RtValue::None,
         };
