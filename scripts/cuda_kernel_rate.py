@@ -39,6 +39,7 @@ from __future__ import annotations
 import argparse
 import collections
 import concurrent.futures as cf
+import enum
 import json
 import os
 import pickle
@@ -47,6 +48,7 @@ import signal
 import subprocess
 import sys
 import time
+import types
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import upstream_rate as ur  # noqa: E402
@@ -76,9 +78,10 @@ def test_modules():
 
 
 def type_names(py):
-    """Renames for the kernel's globals and closure variables that hold a scalar type (a numba
-    type such as `types.int32`, a NumPy scalar class or dtype), which `_deps` leaves out:
-    `dtype=ty` in `cuda.local.array(n, dtype=ty)` is then spelt `numba.int32`."""
+    """What `_deps` leaves out of the kernel's globals and closure variables: a scalar type (a
+    numba type such as `types.int32`, a NumPy scalar class or dtype), renamed so that
+    `dtype=ty` in `cuda.local.array(n, dtype=ty)` reads `numba.int32`; a captured device array,
+    as a constant array of its contents at launch."""
     import numpy as np
 
     code = py.__code__
@@ -98,6 +101,20 @@ def type_names(py):
             name = None
         if name in DTYPES and name != n:
             out += [("import", "import numba"), ("rename", n, f"numba.{'boolean' if name == 'bool' else name}")]
+        elif (isinstance(v, types.FunctionType) and (v.__module__ or "").startswith("numba.")
+              and not (v.__module__ or "").startswith("numba.cuda.tests")):
+            # A function imported from numba's modules (`from numba.cuda.misc.special import
+            # literal_unroll`), imported the same way.
+            out.append(("import", f"from {v.__module__} import {v.__name__}" + (f" as {n}" if n != v.__name__ else "")))
+        elif hasattr(v, "copy_to_host") and hasattr(v, "shape"):
+            # A device array the kernel captures (numba-cuda reads it by reference at launch):
+            # its contents now, as a module-level array.
+            try:
+                r = ur._const_repr(v.copy_to_host())
+            except Exception:  # noqa: BLE001
+                r = None
+            if r is not None:
+                out.append(("const", n, r))
     return out
 
 
@@ -188,6 +205,8 @@ def record_main(argv):
             return type(v).__name__
         if isinstance(v, np.float16):
             return None
+        if isinstance(v, enum.Enum):
+            return "enum member"
         return ur._replay_problem(v)
 
     def launch(self_, base, py, grid, block, shared, args, argtypes=None):
@@ -248,13 +267,13 @@ def record_main(argv):
         scalars = {n: v for n, v in bound.items() if n not in arrays}
         # A kernel compiled for an explicit signature (`cuda.jit("void(int32[:], uint32)")`)
         # converts a Python int to the signature's type: the replay passes that type.
-        types = {}
+        stypes = {}
         if argtypes is not None and len(argtypes) == len(bound):
             for n, t in zip(bound, argtypes):
                 if n in scalars and str(t) in DTYPES and not isinstance(scalars[n], (bool, np.bool_)):
-                    types[n] = str(t)
+                    stypes[n] = str(t)
         r["launches"].append({"grid": tuple(grid), "block": tuple(block), "shared": int(shared or 0),
-                              "arrays": arrays, "scalars": scalars, "scalar_types": types, "after": after})
+                              "arrays": arrays, "scalars": scalars, "scalar_types": stypes, "after": after})
         return result
 
     def dim3(d):

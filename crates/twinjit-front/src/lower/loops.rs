@@ -158,10 +158,8 @@ impl Lower<'_> {
             return self.literal_unroll_for(fr, arg);
         }
         if let Expr::Name(n) = &*fr.iter {
-            if !self.locals.contains(n.id.as_str()) {
-                if self.global_tuple_for(fr, n.id.as_str()) {
-                    return;
-                }
+            if !self.locals.contains(n.id.as_str()) && self.global_tuple_for(fr, n.id.as_str()) {
+                return;
             }
         }
         let span = self.sp(fr.range);
@@ -743,10 +741,8 @@ impl Lower<'_> {
     fn literal_unroll_for(&mut self, fr: &ast::StmtFor, arg: &Expr) {
         match arg {
             Expr::Tuple(t) => return self.unrolled_for(fr, &t.elts),
-            Expr::Name(n) if !self.locals.contains(n.id.as_str()) => {
-                if self.global_tuple_for(fr, n.id.as_str()) {
-                    return;
-                }
+            Expr::Name(n) if !self.locals.contains(n.id.as_str()) && self.global_tuple_for(fr, n.id.as_str()) => {
+                return;
             }
             Expr::Name(n) if self.frames.is_empty() && self.local_tuples.contains_key(n.id.as_str()) => {
                 let len = self.local_tuples[n.id.as_str()];
