@@ -44,7 +44,6 @@ import json
 import os
 import pickle
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -330,26 +329,10 @@ def record_main(argv):
                 r["launches"], r["deps"] = [], []
                 r["harness"] = [f"recording not picklable ({e.__class__.__name__})"]
             data.append(r)
-        tmp = a.out + ".tmp"
-        with open(tmp, "wb") as f:
-            pickle.dump({"kernels": data, "log": log}, f)
-        os.replace(tmp, a.out)
+        ur.write_pickle(a.out, {"kernels": data, "log": log})
 
-    def on_term(*_):
-        log.append("killed (SIGTERM)")
-        dump()
-        os._exit(3)
-
-    signal.signal(signal.SIGTERM, on_term)
-    t0 = time.time()
-
-    class Budgeted(unittest.TextTestResult):
-        def startTest(self, test):
-            if time.time() - t0 > a.budget:
-                if not self.shouldStop:
-                    log.append(f"budget of {a.budget:.0f}s reached; later tests not run")
-                self.stop()
-            super().startTest(test)
+    ur.dump_on_sigterm(log, dump)
+    Budgeted = ur.budgeted_result(time.time(), a.budget, log)
 
     try:
         mod = importlib.import_module(a.module)
@@ -384,18 +367,8 @@ def record(a):
         t = time.time()
         out = os.path.join(rec, m + ".pkl")
         cmd = [a.python, me, "_record", "--module", m, "--out", out, "--budget", str(a.budget)]
-        with open(os.path.join(rec, m + ".log"), "w") as logf:
-            p = subprocess.Popen(cmd, stdout=logf, stderr=subprocess.STDOUT, env=env, cwd=rec, start_new_session=True)
-            try:
-                p.wait(a.budget + 30)
-            except subprocess.TimeoutExpired:
-                os.killpg(p.pid, signal.SIGTERM)
-                try:
-                    p.wait(15)
-                except subprocess.TimeoutExpired:
-                    os.killpg(p.pid, signal.SIGKILL)
-                    p.wait()
-        print(f"  recorded {m:60s} {time.time() - t:6.1f}s rc={p.returncode}", flush=True)
+        rc = ur.run_limited(cmd, os.path.join(rec, m + ".log"), env, rec, a.budget + 30)
+        print(f"  recorded {m:60s} {time.time() - t:6.1f}s rc={rc}", flush=True)
 
     with cf.ThreadPoolExecutor(a.jobs) as ex:
         list(ex.map(one, mods))

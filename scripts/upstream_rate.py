@@ -572,6 +572,63 @@ def _options(opts):
     return ", ".join(keep)
 
 
+def write_pickle(path, obj):
+    """Writes `obj` to `path` whole or not at all (a recorder killed mid-write leaves the last)."""
+    tmp = path + ".tmp"
+    with open(tmp, "wb") as f:
+        pickle.dump(obj, f)
+    os.replace(tmp, path)
+
+
+def budgeted_result(t0, budget, log, after_test=None):
+    """A unittest result class that starts no test once `budget` seconds have passed since `t0`
+    (saying so once in `log`), calling `after_test()` after each test."""
+    import unittest
+
+    class Budgeted(unittest.TextTestResult):
+        def startTest(self, test):
+            if time.time() - t0 > budget:
+                if not self.shouldStop:
+                    log.append(f"budget of {budget:.0f}s reached; later tests not run")
+                self.stop()
+            super().startTest(test)
+
+        def stopTest(self, test):
+            super().stopTest(test)
+            if after_test is not None:
+                after_test()
+
+    return Budgeted
+
+
+def dump_on_sigterm(log, dump):
+    """On SIGTERM (the parent's time limit): note it, write what was recorded, exit."""
+
+    def on_term(*_):
+        log.append("killed (SIGTERM)")
+        dump()
+        os._exit(3)
+
+    signal.signal(signal.SIGTERM, on_term)
+
+
+def run_limited(cmd, logpath, env, cwd, limit_s):
+    """Runs `cmd` in a session of its own, output to `logpath`; after `limit_s` seconds SIGTERM
+    (the recorder writes what it has), then SIGKILL. Returns the exit status."""
+    with open(logpath, "w") as logf:
+        p = subprocess.Popen(cmd, stdout=logf, stderr=subprocess.STDOUT, env=env, cwd=cwd, start_new_session=True)
+        try:
+            p.wait(limit_s)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGTERM)
+            try:
+                p.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.wait()
+    return p.returncode
+
+
 def record_main(argv):
     """`_record --out FILE.pkl --budget S --root DIR... (--test MOD=PATH | --script PATH)...`"""
     ap = argparse.ArgumentParser(prog="upstream_rate.py _record")
@@ -803,33 +860,17 @@ def record_main(argv):
             r = dict(r)
             r.pop("_sig", None)
             data.append(r)
-        tmp = a.out + ".tmp"
-        with open(tmp, "wb") as f:
-            pickle.dump({"functions": data, "log": log, "done": progress["done"]}, f)
-        os.replace(tmp, a.out)
+        write_pickle(a.out, {"functions": data, "log": log, "done": progress["done"]})
 
     log = []
-
-    def on_term(*_):
-        log.append("killed (SIGTERM)")
-        dump()
-        os._exit(3)
-
-    signal.signal(signal.SIGTERM, on_term)
+    dump_on_sigterm(log, dump)
     t0 = time.time()
 
-    class Budgeted(unittest.TextTestResult):
-        def startTest(self, test):
-            if time.time() - t0 > a.budget:
-                if not self.shouldStop:
-                    log.append(f"budget of {a.budget:.0f}s reached; later tests not run")
-                self.stop()
-            super().startTest(test)
+    def every_15s():
+        if time.time() - progress["last"] > 15:  # survive a crash of a later test
+            dump()
 
-        def stopTest(self, test):
-            super().stopTest(test)
-            if time.time() - progress["last"] > 15:  # survive a crash of a later test
-                dump()
+    Budgeted = budgeted_result(t0, a.budget, log, every_15s)
 
     for spec in a.test:
         modname, path = spec.split("=", 1)
@@ -883,20 +924,9 @@ def record(args, upstream_numba, docs_py, rst_files, modules):
         out = os.path.join(rec, f"{name}.{part}.pkl")
         cmd = [args.python, me, "_record", "--out", out, "--budget", str(MODULE_BUDGET_S),
                "--root", upstream_numba, *extra]
-        with open(os.path.join(rec, f"{name}.{part}.log"), "w") as logf:
-            p = subprocess.Popen(cmd, stdout=logf, stderr=subprocess.STDOUT, env=env, cwd=rec,
-                                 start_new_session=True)
-            try:
-                p.wait(MODULE_KILL_S)
-            except subprocess.TimeoutExpired:
-                os.killpg(p.pid, signal.SIGTERM)
-                try:
-                    p.wait(20)
-                except subprocess.TimeoutExpired:
-                    os.killpg(p.pid, signal.SIGKILL)
-                    p.wait()
+        rc = run_limited(cmd, os.path.join(rec, f"{name}.{part}.log"), env, rec, MODULE_KILL_S)
         done = pickle.load(open(out, "rb"))["done"] if os.path.exists(out) else 0
-        return p.returncode, done
+        return rc, done
 
     def one(unit):
         name, tests, groups = unit
