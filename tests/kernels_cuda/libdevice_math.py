@@ -1,6 +1,6 @@
 """numba.cuda.libdevice in kernels: the float64 (`NAME`) and float32 (`NAMEf`) forms, their
 argument conversions (an int64 to `sqrtf` becomes a float32), rsqrt, exp10, fma, fast_*f, and
-the integer popc/clz/ffs/abs.
+the integer popc/clz/ffs/abs, sad, and sincos/frexp/modf (tuples).
 
 Expected values: Numba's CUDA simulator has no libdevice, so verify_numba_cudasim.py shims it
 with NumPy (each function at its fixed float type); the inputs are chosen so that the results
@@ -74,3 +74,21 @@ def bits(x, pop, lz, fs, pop64, mag):
         fs[i] = libdevice.ffs(x[i])
         pop64[i] = libdevice.popcll(x[i])
         mag[i] = libdevice.abs(x[i] - 100)
+
+
+# The functions whose two results libdevice writes through a pointer come back as tuples:
+# sincos (at 0 and pi/2, where both parts are exact), frexp, modf; and sad, |x - y| + z.
+# check: pairs[1, 4](np.array([0.0, 8.0, -2.5, 0.75]), np.zeros(4), np.zeros(4), np.zeros(4, dtype=np.int32), np.zeros(4), np.zeros(4), np.array([3, -7, 100, 0], dtype=np.int32), np.zeros(4, dtype=np.uint32)) -> None ; arg1 == [1.0, 1.0, 1.0, 1.0] ; arg2 == [0.0, 0.5, -0.625, 0.75] ; arg3 == [0, 4, 2, 0] ; arg4 == [0.0, 0.0, -0.5, 0.75] ; arg5 == [0.0, 8.0, -2.0, 0.0] ; arg7 == [12, 22, 105, 15]
+@cuda.jit
+def pairs(x, sin_part, mantissa, exponent, frac, whole, k, sads):
+    i = cuda.grid(1)
+    if i < x.size:
+        s, c = libdevice.sincos(x[i] * 0.0)
+        sin_part[i] = s + c
+        m, e = libdevice.frexp(x[i])
+        mantissa[i] = m
+        exponent[i] = e
+        f, w = libdevice.modf(x[i])
+        frac[i] = f
+        whole[i] = w
+        sads[i] = libdevice.sad(k[i], 5, 10)

@@ -256,6 +256,13 @@ def _libdevice_module():
     mod.ffsll = lambda x: np.int32((bits64(x) & -bits64(x)).bit_length())
     mod.abs = lambda x: np.int32(abs(np.int32(x)))
     mod.llabs = lambda x: np.int64(abs(np.int64(x)))
+    # The functions libdevice gives two results of (through a pointer), as numba-cuda's tuples.
+    for suffix, t in (("", np.float64), ("f", np.float32)):
+        setattr(mod, "sincos" + suffix, lambda x, t=t: (t(np.sin(t(x))), t(np.cos(t(x)))))
+        setattr(mod, "frexp" + suffix, lambda x, t=t: (t(np.frexp(t(x))[0]), np.int32(np.frexp(t(x))[1])))
+        setattr(mod, "modf" + suffix, lambda x, t=t: (t(np.modf(t(x))[0]), t(np.modf(t(x))[1])))
+    mod.sad = lambda x, y, z: np.uint32((abs(int(np.int32(x)) - int(np.int32(y))) + int(np.uint32(z))) & 0xFFFFFFFF)
+    mod.usad = lambda x, y, z: np.uint32((abs(int(np.uint32(x)) - int(np.uint32(y))) + int(np.uint32(z))) & 0xFFFFFFFF)
     return mod
 
 

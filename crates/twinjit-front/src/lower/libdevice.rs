@@ -12,8 +12,9 @@
 //! `fmax`, ... give floats here, as libdevice does), `rsqrt` and `exp10` (as `1 / sqrt(x)` and
 //! `10 ** x`: within an ulp of libdevice's), `fma`, the `fast_*f` forms (twinjit computes them
 //! as the accurate function, more exact than numba-cuda's approximate instructions), and the
-//! integer `popc/popcll`, `clz/clzll`, `ffs/ffsll`, `abs/llabs`. The rest is a located error
-//! naming the function.
+//! integer `popc/popcll`, `clz/clzll`, `ffs/ffsll`, `abs/llabs`, `sad/usad`; `sincos`, `frexp`
+//! and `modf`, whose results libdevice writes through pointers, as the tuples numba-cuda
+//! returns. The rest is a located error naming the function.
 
 use super::Lower;
 use crate::env::{math_function, numpy_function};
@@ -34,6 +35,13 @@ enum Float {
     Exp10,
     /// `cuda.fma(x, y, z)`.
     Fma,
+    /// `(sin(x), cos(x))`: libdevice's `sincos` writes both through pointers, numba-cuda
+    /// returns them as a tuple.
+    SinCos,
+    /// `math.frexp(x)`: `(mantissa, int32 exponent)`.
+    Frexp,
+    /// `math.modf(x)`: `(fraction, whole part)`.
+    Modf,
 }
 
 /// libdevice's float functions (without the `f` of the float32 form) and their arity.
@@ -61,18 +69,21 @@ const FLOATS: &[(&str, usize, Float)] = &[
     ("fma", 3, Float::Fma),
     ("fmax", 2, Float::Numpy("fmax")),
     ("fmin", 2, Float::Numpy("fmin")),
+    ("frexp", 1, Float::Frexp),
     ("hypot", 2, Float::Math("hypot")),
     ("lgamma", 1, Float::Math("lgamma")),
     ("log", 1, Float::Math("log")),
     ("log10", 1, Float::Math("log10")),
     ("log1p", 1, Float::Math("log1p")),
     ("log2", 1, Float::Math("log2")),
+    ("modf", 1, Float::Modf),
     ("nextafter", 2, Float::Math("nextafter")),
     ("pow", 2, Float::Math("pow")),
     ("remainder", 2, Float::Math("remainder")),
     ("rint", 1, Float::Numpy("rint")),
     ("rsqrt", 1, Float::Rsqrt),
     ("sin", 1, Float::Math("sin")),
+    ("sincos", 1, Float::SinCos),
     ("sinh", 1, Float::Math("sinh")),
     ("sqrt", 1, Float::Math("sqrt")),
     ("tan", 1, Float::Math("tan")),
@@ -98,7 +109,7 @@ const INTS: &[(&str, Scalar, Builtin)] = &[
 
 /// Whether `name` is a libdevice function twinjit provides.
 pub(super) fn known(name: &str) -> bool {
-    float_function(name).is_some() || INTS.iter().any(|(n, ..)| *n == name)
+    float_function(name).is_some() || INTS.iter().any(|(n, ..)| *n == name) || matches!(name, "sad" | "usad")
 }
 
 /// The float function `name` names: its entry and whether it is the float32 form.
@@ -134,11 +145,24 @@ impl Lower<'_> {
             let r = self.emit(InstKind::Builtin(b, vec![x]), span);
             return self.emit(InstKind::Cast(Scalar::Int32, r), span);
         }
+        if let ("sad" | "usad", [x, y, z]) = (name, &vals[..]) {
+            // `|x - y| + z` of int32 (`usad`: uint32) operands and a uint32 `z`, as a uint32.
+            let t = if name == "sad" { Scalar::Int32 } else { Scalar::UInt32 };
+            let wide = |me: &mut Self, v: Value, s: Scalar| {
+                let v = me.emit(InstKind::Cast(s, v), span);
+                me.emit(InstKind::Cast(Scalar::Int64, v), span)
+            };
+            let (x, y, z) = (wide(self, *x, t), wide(self, *y, t), wide(self, *z, Scalar::UInt32));
+            let d = self.emit(InstKind::Binary(BinaryOp::Sub, x, y), span);
+            let a = self.emit(InstKind::Builtin(Builtin::Abs, vec![d]), span);
+            let r = self.emit(InstKind::Binary(BinaryOp::Add, a, z), span);
+            return self.emit(InstKind::Cast(Scalar::UInt32, r), span);
+        }
         let Some(((arity, f), s)) = float_function(name) else {
             return self.fail(
                 Diagnostic::error(format!("`libdevice.{name}` is not supported"), span, "not supported").with_hint(
-                    "twinjit has libdevice's math functions (sin, sinf, rsqrt, exp10f, fast_expf, fmaf, ...) and \
-                     popc, clz, ffs, abs",
+                    "twinjit has libdevice's math functions (sin, sinf, rsqrt, exp10f, fast_expf, fmaf, sincos, \
+                     frexp, modf, ...) and popc, clz, ffs, abs, sad",
                 ),
             );
         };
@@ -168,6 +192,14 @@ impl Lower<'_> {
                 self.emit(InstKind::Binary(BinaryOp::Pow, ten, xs[0]), span)
             }
             Float::Fma => self.emit(InstKind::Builtin(Builtin::Fma, xs), span),
+            // Tuples: each part already has its type.
+            Float::SinCos => {
+                let sn = self.emit(InstKind::Builtin(Builtin::Sin, xs.clone()), span);
+                let cs = self.emit(InstKind::Builtin(Builtin::Cos, xs), span);
+                return self.emit(InstKind::MakeTuple(vec![sn, cs]), span);
+            }
+            Float::Frexp => return self.emit(InstKind::Builtin(Builtin::Frexp, xs), span),
+            Float::Modf => return self.emit(InstKind::Builtin(Builtin::Modf, xs), span),
         };
         self.emit(InstKind::Cast(s, r), span)
     }
