@@ -362,7 +362,10 @@ def _const_repr(v, depth=0):
         if all(p is not None for p in parts):
             return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
     if isinstance(v, np.ndarray) and 0 < v.ndim <= MAX_NDIM and v.size <= 1024 and v.dtype.name in REPLAY_DTYPES:
-        return f"np.array({v.tolist()!r}, dtype=np.{v.dtype.name})"
+        items = repr(v.tolist())
+        if v.dtype.kind in "fc":  # NaN and infinities, which repr() spells as bare names
+            items = re.sub(r"\b(nan|inf)\b", r"math.\1", items)
+        return f"np.array({items}, dtype=np.{v.dtype.name})"
     # A dtype object (`np.dtype('int32')`), as its scalar type: what `dtype=` reads.
     if isinstance(v, np.dtype) and v.name in REPLAY_DTYPES and v.isnative:
         return f"np.{'bool_' if v.name == 'bool' else v.name}"
