@@ -481,6 +481,9 @@ def _deps(func, dispatcher_type, seen, out):
             if r is not None and not callable(v):
                 out.append(("const", n, r))
                 continue
+            if v is None:  # not an attribute of a module (`getattr(math, n, None) is None`)
+                out.append(("const", n, "None"))
+                continue
             for modname, prefix, line in _ATTR_MODULES:
                 try:
                     mod = importlib.import_module(modname)
