@@ -448,8 +448,13 @@ def replay_launch(a, file, name, call, calldir):
     for n, v in call["scalars"].items():
         t = call.get("scalar_types", {}).get(n)
         if t is not None:
+            # As numba-cuda converts the argument: an int wraps to the signature's width
+            # (4294967295 to int32 is -1).
             try:
-                v = np.dtype(t).type(v)
+                if isinstance(v, (int, np.integer)) and np.dtype(t).kind in "iu":
+                    v = np.array(int(v) & 0xFFFFFFFFFFFFFFFF, dtype=np.uint64).astype(t)[()]
+                else:
+                    v = np.dtype(t).type(v)
             except (OverflowError, TypeError, ValueError):
                 pass
         cmd += ["--arg", f"{n}={scalar_arg(v)}"]
