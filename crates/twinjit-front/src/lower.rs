@@ -900,8 +900,7 @@ impl Lower<'_> {
                 self.emit(InstKind::ConstArray(a), span)
             }
             Some(Global::ArrayTuple(arrays)) => {
-                let arrays = arrays.clone();
-                let items = arrays.into_iter().map(|a| self.emit(InstKind::ConstArray(a), span)).collect();
+                let items = self.const_arrays(&arrays.clone(), span);
                 self.emit(InstKind::MakeTuple(items), span)
             }
             Some(Global::Scalar(s, c)) => {
@@ -950,6 +949,11 @@ impl Lower<'_> {
                 self.fail(d)
             }
         }
+    }
+
+    /// The frozen arrays of a module-level tuple of arrays, each read as `constarray`.
+    pub(super) fn const_arrays(&mut self, arrays: &[std::sync::Arc<twinjit_ir::ConstArray>], span: Span) -> Vec<Value> {
+        arrays.iter().map(|a| self.emit(InstKind::ConstArray(a.clone()), span)).collect()
     }
 
     /// A read of a global without a frozen value: the error names it and where it was assigned.

@@ -735,8 +735,8 @@ impl Lower<'_> {
 
     /// `for v in literal_unroll(t)`: Numba's loop over a tuple of mixed types, one copy of the
     /// body per element, when the length is known here: a tuple literal, a module-level tuple
-    /// constant or tuple of arrays, or a local assigned once to a tuple literal (read as `t[0]`, `t[1]`, ... of the
-    /// value it holds at the loop). Otherwise (a tuple parameter) it is `for v in t`, which
+    /// constant or tuple of arrays, or a local assigned once to a tuple literal (read as `t[0]`,
+    /// `t[1]`, ... of the value it holds at the loop). Otherwise (a tuple parameter) it is `for v in t`, which
     /// takes a tuple of one type and says so, located, for one of mixed types.
     fn literal_unroll_for(&mut self, fr: &ast::StmtFor, arg: &Expr) {
         match arg {
@@ -769,8 +769,7 @@ impl Lower<'_> {
             }
             Some(Global::ArrayTuple(arrays)) => {
                 let arrays = arrays.clone();
-                let span = self.sp(fr.iter.range());
-                let vals = arrays.into_iter().map(|a| self.emit(InstKind::ConstArray(a), span)).collect();
+                let vals = self.const_arrays(&arrays, self.sp(fr.iter.range()));
                 self.unrolled(fr, vals);
                 true
             }
