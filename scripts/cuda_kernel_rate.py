@@ -82,6 +82,7 @@ def type_names(py):
     `dtype=ty` in `cuda.local.array(n, dtype=ty)` reads `numba.int32`; a captured device array,
     as a constant array of its contents at launch."""
     import numpy as np
+    from numba import cuda
 
     code = py.__code__
     env = {n: py.__globals__[n] for n in ur._code_names(code) if n in py.__globals__}
@@ -105,6 +106,13 @@ def type_names(py):
             # A function imported from numba's modules (`from numba.cuda.misc.special import
             # literal_unroll`), imported the same way.
             out.append(("import", f"from {v.__module__} import {v.__name__}" + (f" as {n}" if n != v.__name__ else "")))
+        elif isinstance(v, type) and hasattr(v, "aliases") and getattr(cuda, getattr(v, "__name__", ""), None) is v:
+            # One of numba-cuda's vector types (`cuda.float32x4`, or the simulator's class of
+            # that name), as the kernel's `cuda` module names it.
+            if n != v.__name__:
+                out.append(("rename", n, f"cuda.{v.__name__}"))
+            else:
+                out.append(("import", f"from numba.cuda import {n}"))
         elif hasattr(v, "copy_to_host") and hasattr(v, "shape"):
             # A device array the kernel captures (numba-cuda reads it by reference at launch):
             # its contents now, as a module-level array.

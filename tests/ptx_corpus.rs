@@ -76,7 +76,9 @@ fn every_corpus_function_lowers_to_ptx_that_ptxas_accepts() {
     let mut host_only = 0;
     for (dir, expect_kernels) in [("kernels_cuda", true), ("kernels", false)] {
         let specs = specialisations(dir);
-        assert!(!specs.is_empty(), "no checks in tests/{dir}");
+        // (`TWINJIT_CORPUS_ONLY=a,b` runs some files: the counts below are for the whole corpus.)
+        let filtered = std::env::var_os("TWINJIT_CORPUS_ONLY").is_some();
+        assert!(filtered || !specs.is_empty(), "no checks in tests/{dir}");
         for arch in ARCHS {
             let engine = Engine::new(Target::Ptx { arch: arch.into() }).expect("PTX target");
             let mut loaded: Option<(String, twinjit::Module)> = None;
@@ -112,9 +114,10 @@ fn every_corpus_function_lowers_to_ptx_that_ptxas_accepts() {
             }
         }
     }
-    assert!(kernels >= 20, "only {kernels} kernel specialisations found in tests/kernels_cuda");
+    let filtered = std::env::var_os("TWINJIT_CORPUS_ONLY").is_some();
+    assert!(filtered || kernels >= 20, "only {kernels} kernel specialisations found in tests/kernels_cuda");
     assert!(
-        host_only > 0 && host_only < files.len(),
+        filtered || (host_only > 0 && host_only < files.len()),
         "{host_only} host-only specialisations, {} compiled",
         files.len()
     );

@@ -569,9 +569,11 @@ pub fn corpus_in(dir: &str) -> Vec<(String, String)> {
         .filter(|p| {
             p.extension().is_some_and(|x| x == "py")
                 && !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("verify"))
-                // While iterating on one file: `TWINJIT_CORPUS_ONLY=prange_loops`.
+                // While iterating on some files: `TWINJIT_CORPUS_ONLY=prange_loops,tuples`.
                 && std::env::var("TWINJIT_CORPUS_ONLY")
-                    .map_or(true, |only| p.file_stem().is_some_and(|n| n.to_string_lossy() == only))
+                    .map_or(true, |only| {
+                        p.file_stem().is_some_and(|n| only.split(',').any(|o| n.to_string_lossy() == o))
+                    })
         })
         .collect();
     files.sort();

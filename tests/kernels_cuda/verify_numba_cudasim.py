@@ -266,6 +266,22 @@ def _libdevice_module():
     return mod
 
 
+def _cache_hints():
+    """numba-cuda's cache-hinted loads and stores (`cuda.ldcg(a, i)`, `cuda.stcs(a, i, v)`),
+    which the simulator lacks: a cache operator changes no value, so they are plain indexing
+    (negative indices wrapping, the stored value converted to the element type)."""
+
+    def load(array, i):
+        return array[i]
+
+    def store(array, i, value):
+        array[i] = value
+
+    return [(n, staticmethod(load)) for n in ("ldca", "ldcg", "ldcs", "ldlu", "ldcv")] + [
+        (n, staticmethod(store)) for n in ("stcg", "stcs", "stwb", "stwt")
+    ]
+
+
 if not GPU:
     _ld = _libdevice_module()
     sys.modules["numba.cuda.libdevice"] = _ld
@@ -284,9 +300,13 @@ if not GPU:
         ("match_all_sync", _match_all_sync),
         ("syncwarp", _syncwarp),
         ("lanemask_lt", _lanemask_lt),
-    ]:
+    ] + _cache_hints():
         if not hasattr(kernelapi.FakeCUDAModule, _name):
             setattr(kernelapi.FakeCUDAModule, _name, _fn)
+    for _name, _fn in _cache_hints():
+        # Also `from numba.cuda import ldcg` at the top of a file.
+        if getattr(cuda, _name, None) is None:
+            setattr(cuda, _name, _fn.__func__)
 
     # numba-cuda's `alignment=` of shared and local arrays: the simulator's arrays have no
     # address a kernel can see, so it only checks the argument as numba-cuda does.

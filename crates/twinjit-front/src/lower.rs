@@ -40,6 +40,7 @@ mod races;
 mod raise;
 mod try_except;
 mod ufunc_reduce;
+mod vector_types;
 
 /// Deepest expression nesting lowered (deeper input gets a diagnostic, not a stack overflow).
 const MAX_DEPTH: usize = 2000;
@@ -82,6 +83,7 @@ pub(crate) fn lower_function(
         prange_depth: 0,
         tries: Vec::new(),
         text,
+        vectors: vector_types::module_uses_vectors(text, env),
         local_shapes: HashMap::new(),
         local_tuples: HashMap::new(),
         defer_errors: crate::overload::is_dispatcher(fd),
@@ -244,6 +246,9 @@ struct Lower<'a> {
     prange_depth: usize,
     /// The module's source text (for line pragmas).
     text: &'a str,
+    /// The module names one of numba-cuda's vector types: `.x .y .z .w` are components
+    /// (`vector_types.rs`).
+    vectors: bool,
     /// The `try` statements being lowered, innermost last (`try_except.rs`).
     tries: Vec<try_except::TryCtx>,
     /// Locals assigned once to a constant shape (`local_constant_targets`), for array shapes.
@@ -1835,6 +1840,12 @@ impl Lower<'_> {
                     return self.fp16_call(f, args, span);
                 }
             }
+            // A name imported from numba.cuda (`from numba.cuda import syncthreads, ldcg`,
+            // `import numba.cuda.cache_hints as ch`): as `cuda.NAME(...)`.
+            if let Some(rest) = path.strip_prefix("numba.cuda.") {
+                let segs: Vec<&str> = rest.split('.').collect();
+                return self.cuda_call(&segs, c, span);
+            }
             return self.opaque_use(&written, &path, span, true);
         }
         // cuda.*: module path calls.
@@ -2060,6 +2071,11 @@ impl Lower<'_> {
                 if let Some(k) = p.names.iter().position(|f| f == attr) {
                     found.push((name.as_str(), k));
                 }
+            }
+        }
+        if self.vectors {
+            if let Some(k) = vector_types::FIELDS.iter().position(|f| *f == attr) {
+                found.push(("a CUDA vector type", k));
             }
         }
         found.sort();
@@ -2339,6 +2355,8 @@ impl Lower<'_> {
                         | Typing::Shuffle
                         | Typing::Fma
                         | Typing::Select
+                        | Typing::CacheLoad
+                        | Typing::CacheStore
                 )
             })
         };
@@ -2357,6 +2375,7 @@ impl Lower<'_> {
                     )),
                 }
             }
+            [v] if twinjit_ir::builtins::cuda_vector(v).is_some() => self.vector_call(v, c, span),
             ["cg", "this_grid"] if args.is_empty() => self.emit(InstKind::Builtin(Builtin::ThisGrid, Vec::new()), span),
             ["atomic", op] => {
                 let Some(b) = Builtin::from_path(&format!("cuda.atomic.{op}")) else {

@@ -804,7 +804,7 @@ impl FnLowering<'_, '_> {
         self.b.inst_results(call)[0]
     }
 
-    fn inst(&mut self, kind: &InstKind, result: Option<Value>, span: Span) -> Result<Parts, HostError> {
+    pub(crate) fn inst(&mut self, kind: &InstKind, result: Option<Value>, span: Span) -> Result<Parts, HostError> {
         let rty = result.map(|r| self.f.ty(r).clone()).unwrap_or(Type::None);
         let one = |v: cl::Value| -> Parts { smallvec::smallvec![v] };
         if self.sim.is_some() {

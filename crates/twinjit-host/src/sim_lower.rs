@@ -210,6 +210,12 @@ impl FnLowering<'_, '_> {
                 let out = rty.scalar().unwrap_or(at.dtype);
                 one(self.cast(r, at.dtype, out))
             }
+            // A cache operator changes nothing on a CPU: the element load or store (with its
+            // race check), as `expand_indexing` left it (array, element offset[, value]).
+            KernelOp::CacheLoad(_) => self.inst(&twinjit_ir::InstKind::Load(args[0], args[1]), None, span)?,
+            KernelOp::CacheStore(_) => {
+                self.inst(&twinjit_ir::InstKind::Store(args[0], args[1], args[2]), None, span)?
+            }
             KernelOp::Fma => {
                 let (a, b, c) = (self.one(args[0]), self.one(args[1]), self.one(args[2]));
                 one(self.b.ins().fma(a, b, c))

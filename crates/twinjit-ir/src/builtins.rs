@@ -37,6 +37,11 @@ pub enum Typing {
     /// `float -> (float, float)` (`math.modf`): the fractional and integer parts, each with
     /// the sign of the argument; rewritten to `fmod`, `copysign` and a select.
     Modf,
+    /// numba-cuda's vector type constructor (`cuda.float32x4(x, y, z, w)`, `cuda.int2(v1, 3)`):
+    /// the first argument is the type's name as a string constant, the others scalars or
+    /// vectors, whose components are taken in order; a tuple of the base type (the components
+    /// `.x .y .z .w`). Rewritten to casts and a tuple.
+    CudaVector,
     /// Integers of a common type: int32 when both are int32, else int64 (`math.gcd`).
     IntMath,
     /// `abs(x)`: floats stay, integers become int64; rewritten to `fabs` or a select.
@@ -135,6 +140,10 @@ pub enum Typing {
     Vote(VoteOp),
     /// `cuda.atomic.*(array, index, value...)`: the array's dtype.
     Atomic,
+    /// `cuda.ldcg(array, index)` and the other cache-hinted loads: the array's dtype.
+    CacheLoad,
+    /// `cuda.stcg(array, index, value)` and the other cache-hinted stores: no result.
+    CacheStore,
     /// `cuda.shfl_*_sync(mask, value, lane)`: the value's type.
     Shuffle,
     /// `cuda.fma(a, b, c)`: the float type of the three.
@@ -1136,6 +1145,41 @@ pub enum BarrierReduce {
     Or,
 }
 
+/// The cache operator of a hinted load or store (PTX ISA, "Cache Operators"): `ld.global.OP`
+/// / `st.global.OP`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CacheHint {
+    /// Cache at all levels (`ldca`).
+    Ca,
+    /// Cache in L2, not L1 (`ldcg`, `stcg`).
+    Cg,
+    /// Cache streaming, likely accessed once (`ldcs`, `stcs`).
+    Cs,
+    /// Last use (`ldlu`).
+    Lu,
+    /// Don't cache, fetch again (`ldcv`).
+    Cv,
+    /// Cache write-back (`stwb`).
+    Wb,
+    /// Cache write-through (`stwt`).
+    Wt,
+}
+
+impl CacheHint {
+    /// The PTX spelling (`cg`).
+    pub fn ptx(self) -> &'static str {
+        match self {
+            CacheHint::Ca => "ca",
+            CacheHint::Cg => "cg",
+            CacheHint::Cs => "cs",
+            CacheHint::Lu => "lu",
+            CacheHint::Cv => "cv",
+            CacheHint::Wb => "wb",
+            CacheHint::Wt => "wt",
+        }
+    }
+}
+
 /// Atomic read-modify-write operations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AtomicOp {
@@ -1253,6 +1297,13 @@ pub enum KernelOp {
     Vote(VoteOp),
     /// `cuda.atomic.*`.
     Atomic(AtomicOp),
+    /// `cuda.ldcg(a, i)` ...: an element read with a cache operator. Typed IR has
+    /// `(array, index)` (an integer or a tuple of them); after `expand_indexing`, `(array,
+    /// element offset)` as a `load` has.
+    CacheLoad(CacheHint),
+    /// `cuda.stcg(a, i, v)` ...: an element written with a cache operator; `(array, index,
+    /// value)`, then `(array, element offset, value)` as a `store` has.
+    CacheStore(CacheHint),
     /// `cuda.shfl_*_sync`.
     Shuffle(ShuffleKind),
     /// `cuda.fma(a, b, c)`: one rounding.
@@ -2150,6 +2201,8 @@ builtins! {
         Kn(K::BarrierReduce(BarrierReduce::Or));
     /// `cuda.shared.array(shape, dtype=a.dtype)` and the local form
     KernelArrayLike = "cuda.array(dtype=a.dtype)" [] (4, 11) KernelArrayLike, Rw;
+    /// `cuda.float32x4(...)` and numba-cuda's other vector types: `(name, components...)`
+    CudaVector = "cuda vector type" [] (2, 5) CudaVector, Rw;
     /// `cuda.cg.this_grid()`
     ThisGrid = "cuda.cg.this_grid" ["cuda.cg.this_grid"] (0, 0) NoResult, Kn(K::ThisGrid);
     /// `g.sync()` of a grid group
@@ -2220,6 +2273,24 @@ builtins! {
     /// `cuda.atomic.cas(a, i, old, new)`
     AtomicCas = "cuda.atomic.cas" ["cuda.atomic.cas", "cuda.atomic.compare_and_swap"] (4, 4) Atomic,
         Kn(K::Atomic(A::Cas));
+    /// `cuda.ldca(a, i)`: `ld.global.ca`
+    Ldca = "cuda.ldca" ["cuda.ldca", "cuda.cache_hints.ldca"] (2, 2) CacheLoad, Kn(K::CacheLoad(CacheHint::Ca));
+    /// `cuda.ldcg(a, i)`: `ld.global.cg`
+    Ldcg = "cuda.ldcg" ["cuda.ldcg", "cuda.cache_hints.ldcg"] (2, 2) CacheLoad, Kn(K::CacheLoad(CacheHint::Cg));
+    /// `cuda.ldcs(a, i)`: `ld.global.cs`
+    Ldcs = "cuda.ldcs" ["cuda.ldcs", "cuda.cache_hints.ldcs"] (2, 2) CacheLoad, Kn(K::CacheLoad(CacheHint::Cs));
+    /// `cuda.ldlu(a, i)`: `ld.global.lu`
+    Ldlu = "cuda.ldlu" ["cuda.ldlu", "cuda.cache_hints.ldlu"] (2, 2) CacheLoad, Kn(K::CacheLoad(CacheHint::Lu));
+    /// `cuda.ldcv(a, i)`: `ld.global.cv`
+    Ldcv = "cuda.ldcv" ["cuda.ldcv", "cuda.cache_hints.ldcv"] (2, 2) CacheLoad, Kn(K::CacheLoad(CacheHint::Cv));
+    /// `cuda.stcg(a, i, v)`: `st.global.cg`
+    Stcg = "cuda.stcg" ["cuda.stcg", "cuda.cache_hints.stcg"] (3, 3) CacheStore, Kn(K::CacheStore(CacheHint::Cg));
+    /// `cuda.stcs(a, i, v)`: `st.global.cs`
+    Stcs = "cuda.stcs" ["cuda.stcs", "cuda.cache_hints.stcs"] (3, 3) CacheStore, Kn(K::CacheStore(CacheHint::Cs));
+    /// `cuda.stwb(a, i, v)`: `st.global.wb`
+    Stwb = "cuda.stwb" ["cuda.stwb", "cuda.cache_hints.stwb"] (3, 3) CacheStore, Kn(K::CacheStore(CacheHint::Wb));
+    /// `cuda.stwt(a, i, v)`: `st.global.wt`
+    Stwt = "cuda.stwt" ["cuda.stwt", "cuda.cache_hints.stwt"] (3, 3) CacheStore, Kn(K::CacheStore(CacheHint::Wt));
     /// `cuda.shfl_down_sync(mask, v, delta)`
     ShflDownSync = "cuda.shfl_down_sync" ["cuda.shfl_down_sync"] (3, 3) Shuffle, Kn(K::Shuffle(ShuffleKind::Down));
     /// `cuda.shfl_up_sync(mask, v, delta)`
@@ -2303,6 +2374,37 @@ impl Builtin {
 }
 
 /// The paths under `prefix` (`"math."`), without it, in table order: for "supported: ..." hints.
+/// numba-cuda's vector type of this name (`float32x4`, or its C alias `float4`): the base type
+/// and the number of components (1 to 4, named `x y z w`). Aliases follow NumPy's C types on
+/// 64-bit Linux (`long` and `longlong` are int64), as numba-cuda's `stubs.py` maps them.
+pub fn cuda_vector(name: &str) -> Option<(crate::types::Scalar, usize)> {
+    use crate::types::Scalar;
+    let last = name.chars().last()?;
+    let rest = &name[..name.len() - last.len_utf8()];
+    let n = last.to_digit(10).filter(|n| (1..=4).contains(n))? as usize;
+    let base = match rest.strip_suffix('x') {
+        Some(
+            b @ ("int8" | "int16" | "int32" | "int64" | "uint8" | "uint16" | "uint32" | "uint64" | "float32"
+            | "float64"),
+        ) => Scalar::parse(b)?,
+        Some(_) => return None,
+        None => match rest {
+            "char" => Scalar::Int8,
+            "short" => Scalar::Int16,
+            "int" => Scalar::Int32,
+            "long" | "longlong" => Scalar::Int64,
+            "uchar" => Scalar::UInt8,
+            "ushort" => Scalar::UInt16,
+            "uint" => Scalar::UInt32,
+            "ulong" | "ulonglong" => Scalar::UInt64,
+            "float" => Scalar::Float32,
+            "double" => Scalar::Float64,
+            _ => return None,
+        },
+    };
+    Some((base, n))
+}
+
 pub fn paths_under(prefix: &str) -> Vec<&'static str> {
     Builtin::ALL.iter().flat_map(|b| b.info().paths.iter()).filter_map(|p| p.strip_prefix(prefix)).collect()
 }

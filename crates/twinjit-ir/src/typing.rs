@@ -709,6 +709,34 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
             let f = Type::Scalar(math_unary(scalar(0)?));
             Type::Tuple(vec![f.clone(), f])
         }
+        Typing::CudaVector => {
+            let name = match &args[0] {
+                Type::Str(s) => s.clone(),
+                t => unreachable!("the vector constructor's name is a string constant, not {t}"),
+            };
+            let (base, n) = crate::builtins::cuda_vector(&name).expect("the front end checked the name");
+            let mut count = 0;
+            for (k, t) in args.iter().enumerate().skip(1) {
+                count += match t {
+                    Type::Scalar(s) if !s.is_complex() => 1,
+                    Type::Tuple(ts) if ts.iter().all(|t| t.scalar().is_some_and(|s| !s.is_complex())) => ts.len(),
+                    t => {
+                        return Err(TypeError::new(
+                            format!("{name}() takes numbers and vectors, found {t}"),
+                            format!("argument {k} is {t}"),
+                        ))
+                    }
+                };
+            }
+            if count != n {
+                return Err(TypeError::new(
+                    format!("{name}() needs {n} component{}, the arguments give {count}", if n == 1 { "" } else { "s" }),
+                    "wrong number of components",
+                )
+                .with_hint("each number gives one component and each vector all of its components"));
+            }
+            Type::Tuple(vec![Type::Scalar(base); n])
+        }
         Typing::IntMath => {
             let (x, y) = (integer(0)?, integer(1)?);
             if x == Scalar::Int32 && y == Scalar::Int32 {
@@ -1015,27 +1043,29 @@ pub fn builtin(b: Builtin, args: &[Type]) -> Result<Type, TypeError> {
                 )
                 .with_hint(hint));
             }
-            let idx: Vec<Type> = match ty(1) {
-                Type::Tuple(ts) => ts,
-                t => vec![t],
-            };
-            if idx.len() != at.ndim as usize || !idx.iter().all(|t| t.scalar().is_some_and(|s| s.is_int())) {
-                return Err(TypeError::new(
-                    format!(
-                        "{}() on a {}-D array needs {} integer index(es), found {}",
-                        b.name(),
-                        at.ndim,
-                        at.ndim,
-                        ty(1)
-                    ),
-                    "bad index",
-                )
-                .with_hint("index a 2-D array with a tuple, e.g. cuda.atomic.add(a, (i, j), v)"));
-            }
+            element_index(b, &at, &ty(1))?;
             for k in 2..args.len() {
                 scalar(k)?;
             }
             Type::Scalar(at.dtype)
+        }
+        Typing::CacheLoad | Typing::CacheStore => {
+            // numba-cuda's cache hints take integer and float arrays (its `_validate_bitwidth`).
+            let at = array_of(&ty(0), b.name())?;
+            if !(at.dtype.is_int() || at.dtype.is_float()) {
+                return Err(TypeError::new(
+                    format!("{}() does not support arrays of {}", b.name(), at.dtype.name()),
+                    "this array",
+                )
+                .with_hint("cache hints take arrays of integers and floats, as numba-cuda's do"));
+            }
+            element_index(b, &at, &ty(1))?;
+            if info.typing == Typing::CacheLoad {
+                Type::Scalar(at.dtype)
+            } else {
+                scalar(2)?;
+                Type::None
+            }
         }
         Typing::Shuffle => ty(1),
         Typing::Fma => Type::Scalar(math_binary(math_binary(scalar(0)?, scalar(1)?), scalar(2)?)),
@@ -2036,6 +2066,23 @@ pub fn slice_indices(n: usize, lo: Option<i64>, hi: Option<i64>, step: Option<i6
 }
 
 /// `t` as an array, for an operation named `what`.
+/// The index of one element of `at` for `b` (an atomic, a cache-hinted load or store): an
+/// integer for a 1-D array, a tuple of `ndim` integers otherwise.
+fn element_index(b: Builtin, at: &ArrayType, index: &Type) -> Result<(), TypeError> {
+    let idx: Vec<Type> = match index {
+        Type::Tuple(ts) => ts.clone(),
+        t => vec![t.clone()],
+    };
+    if idx.len() != at.ndim as usize || !idx.iter().all(|t| t.scalar().is_some_and(|s| s.is_int())) {
+        return Err(TypeError::new(
+            format!("{}() on a {}-D array needs {} integer index(es), found {index}", b.name(), at.ndim, at.ndim),
+            "bad index",
+        )
+        .with_hint("index a 2-D array with a tuple of integers, e.g. (i, j)"));
+    }
+    Ok(())
+}
+
 pub fn array_of(t: &Type, what: &str) -> Result<ArrayType, TypeError> {
     t.array().ok_or_else(|| TypeError::new(format!("{what} needs an array, found {t}"), format!("this is {t}")))
 }

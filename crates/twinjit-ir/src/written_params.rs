@@ -61,7 +61,11 @@ fn for_each_write(
     for inst in &f.insts {
         match &inst.kind {
             InstKind::Store(a, ..) | InstKind::SetItem(a, ..) => write(*a, inst),
-            InstKind::Builtin(b, args) if matches!(b.kernel_op(), Some(KernelOp::Atomic(_))) => write(args[0], inst),
+            InstKind::Builtin(b, args)
+                if matches!(b.kernel_op(), Some(KernelOp::Atomic(_) | KernelOp::CacheStore(_))) =>
+            {
+                write(args[0], inst)
+            }
             // A chunk function's parameters line up with `parallel_for`'s operands.
             InstKind::Call(name, args) | InstKind::ParallelFor(name, args) => {
                 if let Some(&ci) = index.get(name.as_str()) {

@@ -24,7 +24,7 @@ use twinjit_ir::abi::{
     flatten, record_offset, ErrorCode, Part as AbiPart, Unsupported, GPU_THREAD_IDS_OFFSET, MAX_RUNTIME_ARGS,
 };
 use twinjit_ir::builtins::{
-    AtomicOp, BarrierReduce, BitOp, Helper, Intrinsic, KernelOp, Register, ShuffleKind, VoteOp,
+    AtomicOp, BarrierReduce, BitOp, CacheHint, Helper, Intrinsic, KernelOp, Register, ShuffleKind, VoteOp,
 };
 use twinjit_ir::{
     AddressSpace, BinaryOp, Block, BlockCall, Builtin, CmpOp, Const, Function, FunctionKind, InstKind, Lowering,
@@ -1771,7 +1771,52 @@ impl<'m, 'p> FnEmitter<'m, 'p> {
             }
             KernelOp::Atomic(op) => self.atomic(bi, op, args, span),
             KernelOp::Shuffle(kind) => self.shuffle(bi, kind, args, rty, span),
+            KernelOp::CacheLoad(hint) => self.cache_op(hint, args, true),
+            KernelOp::CacheStore(hint) => self.cache_op(hint, args, false),
         }
+    }
+
+    /// `cuda.ldcg(a, i)` / `cuda.stcg(a, i, v)` ...: `ld.global.cg.bN` / `st.global.cg.bN` on
+    /// the element (inline PTX, as numba-cuda emits it; `expand_indexing` left `(array, element
+    /// offset[, value])`). The asm clobbers memory, so LLVM keeps it in order with the kernel's
+    /// other loads and stores. An 8-bit element travels in a 16-bit register.
+    fn cache_op(&mut self, hint: CacheHint, args: &[Value], load: bool) -> Result<Parts, PtxError> {
+        let Some(dt) = self.f.ty(args[0]).array().map(|t| t.dtype) else {
+            return Err(self.internal("a cache-hinted access of a non-array"));
+        };
+        let p = self.element_ptr(args[0], self.one(args[1]).to_string(), dt);
+        let bits = dt.size() * 8;
+        let (it, c) = match bits {
+            8 | 16 => ("i16", "h"),
+            32 => ("i32", "r"),
+            _ => ("i64", "l"),
+        };
+        let h = hint.ptx();
+        if load {
+            let raw = self.def(format!(
+                "call {it} asm sideeffect \"ld.global.{h}.b{bits} $0, [$1];\", \"={c},l,~{{memory}}\"(ptr {p})"
+            ));
+            let v = if bits == 8 {
+                self.def(format!("trunc i16 {raw} to i8"))
+            } else if dt.is_float() {
+                self.def(format!("bitcast {it} {raw} to {}", reg_ty(dt)))
+            } else {
+                raw
+            };
+            return Ok(vec![Part { ty: reg_ty(dt), op: v }]);
+        }
+        let x = self.one(args[2]).to_string();
+        let raw = if bits == 8 {
+            self.def(format!("zext i8 {x} to i16"))
+        } else if dt.is_float() {
+            self.def(format!("bitcast {} {x} to {it}", reg_ty(dt)))
+        } else {
+            x
+        };
+        self.line(format!(
+            "call void asm sideeffect \"st.global.{h}.b{bits} [$0], $1;\", \"l,{c},~{{memory}}\"(ptr {p}, {it} {raw})"
+        ));
+        Ok(Vec::new())
     }
 
     /// Address of `a[idx]` for atomics (`idx` an integer or a tuple of integers).

@@ -1593,6 +1593,35 @@ impl Rewriter<'_> {
                 let whole = self.push(b, InstKind::Builtin(Builtin::Copysign, vec![d, x]), ft, span);
                 self.push(b, InstKind::MakeTuple(vec![frac, whole]), rt, span)
             }
+            Typing::CudaVector => {
+                // Every component of the arguments in order, cast to the base type.
+                let base = match &rt {
+                    Type::Tuple(ts) => ts[0].scalar().expect("a vector of scalars"),
+                    _ => unreachable!("a vector is typed as a tuple"),
+                };
+                let mut parts = Vec::new();
+                for &a in &nargs[1..] {
+                    match self.ty(a).clone() {
+                        Type::Tuple(ts) => {
+                            for (k, t) in ts.into_iter().enumerate() {
+                                parts.push(self.push(b, InstKind::TupleGet(a, k as u32), t, span));
+                            }
+                        }
+                        _ => parts.push(a),
+                    }
+                }
+                let parts = parts
+                    .into_iter()
+                    .map(|p| {
+                        if self.ty(p).scalar() == Some(base) {
+                            p
+                        } else {
+                            self.push(b, InstKind::Cast(base, p), Type::Scalar(base), span)
+                        }
+                    })
+                    .collect();
+                self.push(b, InstKind::MakeTuple(parts), rt, span)
+            }
             Typing::IntMath => {
                 // Computed in int64 (the helper's width), then narrowed to the result type.
                 let x = self.coerce(b, nargs[0], &Type::I64, span)?;
@@ -1605,6 +1634,12 @@ impl Rewriter<'_> {
                 for a in nargs.iter_mut() {
                     *a = self.coerce(b, *a, &rt, span)?;
                 }
+                self.push(b, InstKind::Builtin(bi, nargs), rt, span)
+            }
+            Typing::CacheLoad => self.push(b, InstKind::Builtin(bi, nargs), rt, span),
+            Typing::CacheStore => {
+                let at = self.ty(nargs[0]).array().expect("typed");
+                nargs[2] = self.coerce(b, nargs[2], &Type::Scalar(at.dtype), span)?;
                 self.push(b, InstKind::Builtin(bi, nargs), rt, span)
             }
             Typing::Atomic => {

@@ -293,6 +293,19 @@ impl Device for ThreadCx<'_> {
             | KernelOp::Vote(_)
             | KernelOp::SyncWarp => return Ok(None),
             KernelOp::Atomic(a) => atomic(b, a, args)?,
+            // After `expand_indexing`: (array, element offset[, value]).
+            KernelOp::CacheLoad(_) | KernelOp::CacheStore(_) => {
+                let (RtValue::Array(arr), RtValue::I64(off)) = (arg(args, 0)?, arg(args, 1)?) else {
+                    return Err(RuntimeErrorKind::Unsupported(format!("{} of a non-array", b.name())));
+                };
+                match args.get(2) {
+                    None => arr.load(*off).ok_or(RuntimeErrorKind::OutOfBounds)?,
+                    Some(v) => {
+                        arr.store(*off, v).ok_or(RuntimeErrorKind::OutOfBounds)?;
+                        RtValue::None
+                    }
+                }
+            }
             KernelOp::Fma => match (arg(args, 0)?, arg(args, 1)?, arg(args, 2)?) {
                 (RtValue::F64(a), RtValue::F64(x), RtValue::F64(c)) => RtValue::F64(a.mul_add(*x, *c)),
                 (RtValue::F32(a), RtValue::F32(x), RtValue::F32(c)) => RtValue::F32(a.mul_add(*x, *c)),

@@ -519,10 +519,25 @@ impl<'p> Machine<'p> {
                     InstKind::Builtin(b, args) if b.is_cuda() => {
                         let argv: SmallVec<[RtValue; 4]> = args.iter().map(|a| top.vals[a.index()].clone()).collect();
                         let rty = data.result.map(|r| f.ty(r)).unwrap_or(&Type::None);
-                        if self.options.race_check
-                            && matches!(b.kernel_op(), Some(crate::builtins::KernelOp::Atomic(_)))
-                        {
-                            dev.atomic_access(&argv, data.span).map_err(|k| fail(k, data.span, top.fidx))?;
+                        if self.options.race_check {
+                            use crate::builtins::KernelOp;
+                            match b.kernel_op() {
+                                Some(KernelOp::Atomic(_)) => {
+                                    dev.atomic_access(&argv, data.span).map_err(|k| fail(k, data.span, top.fidx))?
+                                }
+                                Some(op @ (KernelOp::CacheLoad(_) | KernelOp::CacheStore(_))) => {
+                                    if let [RtValue::Array(arr), RtValue::I64(off), ..] = argv.as_slice() {
+                                        let kind = if matches!(op, KernelOp::CacheStore(_)) {
+                                            AccessKind::Write
+                                        } else {
+                                            AccessKind::Read
+                                        };
+                                        dev.access(arr, *off, kind, data.span)
+                                            .map_err(|k| fail(k, data.span, top.fidx))?;
+                                    }
+                                }
+                                _ => {}
+                            }
                         }
                         match dev.builtin(*b, &argv, rty) {
                             Ok(Some(v)) => {

@@ -7,8 +7,9 @@
 //! `i0 * s0 + i1 * s1 + i2 * s2` otherwise. Backends see only `load`/`store` at an offset.
 
 use super::Pass;
+use crate::builtins::KernelOp;
 use crate::function::*;
-use crate::types::{Layout, Type};
+use crate::types::{Layout, Scalar, Type};
 use twinjit_diag::Span;
 
 /// The pass; `boundscheck` inserts `checkindex`.
@@ -41,6 +42,19 @@ impl Pass for ExpandIndexing {
                         f.insts[inst.index()].kind = InstKind::Store(a, off, v);
                         changed = true;
                     }
+                    // A cache-hinted load or store: its index becomes an element offset.
+                    InstKind::Builtin(bi, args)
+                        if matches!(bi.kernel_op(), Some(KernelOp::CacheLoad(_) | KernelOp::CacheStore(_)))
+                            && f.ty(args[1]).array().is_none()
+                            && f.ty(args[0]).array().is_some() =>
+                    {
+                        let idx = index_values(f, &mut new, args[1], span);
+                        let off = self.offset(f, &mut new, args[0], &idx, span);
+                        let mut args = args;
+                        args[1] = off;
+                        f.insts[inst.index()].kind = InstKind::Builtin(bi, args);
+                        changed = true;
+                    }
                     _ => {}
                 }
                 new.push(inst);
@@ -55,6 +69,30 @@ fn emit(f: &mut Function, out: &mut Vec<Inst>, kind: InstKind, ty: Option<Type>,
     let i = f.make_inst(kind, ty, span);
     out.push(i);
     f.insts[i.index()].result
+}
+
+/// The int64 values of an element index: an integer, or each integer of a tuple.
+fn index_values(f: &mut Function, out: &mut Vec<Inst>, index: Value, span: Span) -> Vec<Value> {
+    let parts: Vec<(Value, Type)> = match f.ty(index).clone() {
+        Type::Tuple(ts) => ts
+            .into_iter()
+            .enumerate()
+            .map(|(k, t)| {
+                (emit(f, out, InstKind::TupleGet(index, k as u32), Some(t.clone()), span).expect("result"), t)
+            })
+            .collect(),
+        t => vec![(index, t)],
+    };
+    parts
+        .into_iter()
+        .map(|(v, t)| {
+            if t == Type::I64 {
+                v
+            } else {
+                emit(f, out, InstKind::Cast(Scalar::Int64, v), Some(Type::I64), span).expect("result")
+            }
+        })
+        .collect()
 }
 
 fn non_negative_const(f: &Function, v: Value) -> bool {
