@@ -2509,14 +2509,15 @@ impl Lower<'_> {
                         .with_hint("define the array at module level, e.g. `COEFFS = np.array([...])`, and pass its name"),
                 ),
             },
-            [name] if simple(name).is_some() => {
+            // (`numba.cuda.cache_hints.ldcg`: the module numba-cuda defines the hints in.)
+            [name] | ["cache_hints", name] if simple(name).is_some() => {
                 let b = simple(name).expect("checked");
                 let vals: Vec<Value> = args.iter().map(|a| self.expr(a)).collect();
                 self.emit(InstKind::Builtin(b, vals), span)
             }
             _ => self.fail(
                 Diagnostic::error(format!("unknown function `cuda.{}`", path.join(".")), span, "not supported").with_hint(
-                    "supported: cuda.grid, gridsize, syncthreads*, syncwarp, threadfence*, nanosleep, atomic.*, shared.array, local.array, const.array_like, random.*, shfl_*_sync, all/any/eq/ballot_sync, match_any/match_all_sync, activemask, lanemask_lt, popc, clz, ffs, brev, cbrt, fma, selp, libdevice.*",
+                    "supported: cuda.grid, gridsize, syncthreads*, syncwarp, threadfence*, nanosleep, atomic.*, shared.array, local.array, const.array_like, random.*, shfl_*_sync, all/any/eq/ballot_sync, match_any/match_all_sync, activemask, lanemask_lt, popc, clz, ffs, brev, cbrt, fma, selp, ldcg and the other cache hints, float32x4 and the other vector types, libdevice.*",
                 ),
             ),
         }

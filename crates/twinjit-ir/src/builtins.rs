@@ -2274,23 +2274,23 @@ builtins! {
     AtomicCas = "cuda.atomic.cas" ["cuda.atomic.cas", "cuda.atomic.compare_and_swap"] (4, 4) Atomic,
         Kn(K::Atomic(A::Cas));
     /// `cuda.ldca(a, i)`: `ld.global.ca`
-    Ldca = "cuda.ldca" ["cuda.ldca", "cuda.cache_hints.ldca"] (2, 2) CacheLoad, Kn(K::CacheLoad(CacheHint::Ca));
+    Ldca = "cuda.ldca" ["cuda.ldca"] (2, 2) CacheLoad, Kn(K::CacheLoad(CacheHint::Ca));
     /// `cuda.ldcg(a, i)`: `ld.global.cg`
-    Ldcg = "cuda.ldcg" ["cuda.ldcg", "cuda.cache_hints.ldcg"] (2, 2) CacheLoad, Kn(K::CacheLoad(CacheHint::Cg));
+    Ldcg = "cuda.ldcg" ["cuda.ldcg"] (2, 2) CacheLoad, Kn(K::CacheLoad(CacheHint::Cg));
     /// `cuda.ldcs(a, i)`: `ld.global.cs`
-    Ldcs = "cuda.ldcs" ["cuda.ldcs", "cuda.cache_hints.ldcs"] (2, 2) CacheLoad, Kn(K::CacheLoad(CacheHint::Cs));
+    Ldcs = "cuda.ldcs" ["cuda.ldcs"] (2, 2) CacheLoad, Kn(K::CacheLoad(CacheHint::Cs));
     /// `cuda.ldlu(a, i)`: `ld.global.lu`
-    Ldlu = "cuda.ldlu" ["cuda.ldlu", "cuda.cache_hints.ldlu"] (2, 2) CacheLoad, Kn(K::CacheLoad(CacheHint::Lu));
+    Ldlu = "cuda.ldlu" ["cuda.ldlu"] (2, 2) CacheLoad, Kn(K::CacheLoad(CacheHint::Lu));
     /// `cuda.ldcv(a, i)`: `ld.global.cv`
-    Ldcv = "cuda.ldcv" ["cuda.ldcv", "cuda.cache_hints.ldcv"] (2, 2) CacheLoad, Kn(K::CacheLoad(CacheHint::Cv));
+    Ldcv = "cuda.ldcv" ["cuda.ldcv"] (2, 2) CacheLoad, Kn(K::CacheLoad(CacheHint::Cv));
     /// `cuda.stcg(a, i, v)`: `st.global.cg`
-    Stcg = "cuda.stcg" ["cuda.stcg", "cuda.cache_hints.stcg"] (3, 3) CacheStore, Kn(K::CacheStore(CacheHint::Cg));
+    Stcg = "cuda.stcg" ["cuda.stcg"] (3, 3) CacheStore, Kn(K::CacheStore(CacheHint::Cg));
     /// `cuda.stcs(a, i, v)`: `st.global.cs`
-    Stcs = "cuda.stcs" ["cuda.stcs", "cuda.cache_hints.stcs"] (3, 3) CacheStore, Kn(K::CacheStore(CacheHint::Cs));
+    Stcs = "cuda.stcs" ["cuda.stcs"] (3, 3) CacheStore, Kn(K::CacheStore(CacheHint::Cs));
     /// `cuda.stwb(a, i, v)`: `st.global.wb`
-    Stwb = "cuda.stwb" ["cuda.stwb", "cuda.cache_hints.stwb"] (3, 3) CacheStore, Kn(K::CacheStore(CacheHint::Wb));
+    Stwb = "cuda.stwb" ["cuda.stwb"] (3, 3) CacheStore, Kn(K::CacheStore(CacheHint::Wb));
     /// `cuda.stwt(a, i, v)`: `st.global.wt`
-    Stwt = "cuda.stwt" ["cuda.stwt", "cuda.cache_hints.stwt"] (3, 3) CacheStore, Kn(K::CacheStore(CacheHint::Wt));
+    Stwt = "cuda.stwt" ["cuda.stwt"] (3, 3) CacheStore, Kn(K::CacheStore(CacheHint::Wt));
     /// `cuda.shfl_down_sync(mask, v, delta)`
     ShflDownSync = "cuda.shfl_down_sync" ["cuda.shfl_down_sync"] (3, 3) Shuffle, Kn(K::Shuffle(ShuffleKind::Down));
     /// `cuda.shfl_up_sync(mask, v, delta)`
