@@ -181,7 +181,7 @@ def record_main(argv):
             try:
                 r["iso_name"], r["iso_source"] = ur._func_source(py)
                 deps = []
-                ur._deps(py, dispatcher_type, set(), deps)
+                ur._deps(py, dispatcher_type, set(), deps, type_names)
                 r["deps"] = type_names(py) + deps
             except Exception as e:  # noqa: BLE001
                 r["iso_name"], r["iso_source"], r["deps"] = None, f"{e.__class__.__name__}", []

@@ -422,12 +422,14 @@ _ATTR_MODULES = [
 ]
 
 
-def _deps(func, dispatcher_type, seen, out):
+def _deps(func, dispatcher_type, seen, out, extra=None):
     """Appends to `out` what an isolated copy of `func` needs from its globals and closure
     (their values now, as Numba freezes them when it compiles): ("import", line),
     ("const", name, repr), ("func", name, source, options), ("rename", name, expression):
     a variable bound to a module attribute or to a jitted function of another name is
-    replaced by that expression (`op` -> `np.sum`), so the body is tested, not the import."""
+    replaced by that expression (`op` -> `np.sum`), so the body is tested, not the import.
+    `extra(f)`, when given, adds what a caller-specific rule finds for each function `f` it
+    visits (the kernels' harness: scalar types and captured device arrays)."""
     import importlib
     import types as pytypes
 
@@ -460,7 +462,9 @@ def _deps(func, dispatcher_type, seen, out):
             if id(py) in seen:
                 continue
             seen.add(id(py))
-            _deps(py, dispatcher_type, seen, out)
+            if extra is not None:
+                out.extend(extra(py))
+            _deps(py, dispatcher_type, seen, out, extra)
             out.append(("func", name, src, _options(getattr(v, "targetoptions", {}))))
         elif isinstance(v, type) and issubclass(v, Exception) and v.__module__ != "builtins":
             # An exception class of the module (`class MyError(Exception): pass`), with the
