@@ -92,6 +92,17 @@ def power(z, p):
 # check: power(1j, 1j) -> (0.20787957635076193+0j)
 
 
+# The builtin `pow` of complex numbers, elementwise over arrays (as numba-cuda's tests write it).
+@njit
+def pow_pairs(x, y, out):
+    for i in range(len(out)):
+        out[i] = pow(x[i], y[i])
+    return out
+
+
+# check: pow_pairs(np.array([1 + 2j, 2.0, 1j]), np.array([0.5 - 1j, 2 + 0j, 3 + 0j]), np.zeros(3, dtype=np.complex128)) -> [(4.382565059863358-1.1243974773611554j), (4+0j), (-1.8369701987210297e-16-1j)]
+
+
 @njit
 def same(a, b):
     return a == b, a != b

@@ -1350,7 +1350,12 @@ impl Rewriter<'_> {
                     .map_err(|m| err(span, m, "here"))?;
                 let x = self.coerce(b, nargs[0], &Type::Scalar(t.lhs), span)?;
                 let y = self.coerce(b, nargs[1], &Type::Scalar(t.rhs), span)?;
-                self.push(b, InstKind::Binary(BinaryOp::Pow, x, y), rt, span)
+                if t.result.is_complex() {
+                    // `pow(z, w)` of complex numbers is `z ** w`.
+                    self.complex_binary(b, BinaryOp::Pow, x, y, t.result, span)?
+                } else {
+                    self.push(b, InstKind::Binary(BinaryOp::Pow, x, y), rt, span)
+                }
             }
             Typing::Identity => {
                 let (ta, tb) = (self.ty(nargs[0]), self.ty(nargs[1]));
