@@ -5,7 +5,7 @@ import math
 from math import floor
 
 import numpy as np
-from numba import njit
+from numba import literally, njit
 
 
 @njit
@@ -80,3 +80,15 @@ def zeros_like_in(a, dtype=np.float64):
 @njit
 def zero_kinds(a):
     return zeros_like_in(a), zeros_like_in(a, np.int16), zeros_like_in(a, np.bool_)
+
+
+# `numba.literally(x)` asks for a specialisation on `x`'s value; the value is `x`.
+@njit
+def scaled(n, mode):
+    if literally(mode) == "double":
+        return n * 2
+    return n + literally(1)
+
+
+# check: scaled(21, "double") -> 42
+# check: scaled(21, "inc") -> 22

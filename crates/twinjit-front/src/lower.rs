@@ -1800,6 +1800,12 @@ impl Lower<'_> {
             if let Some(Global::Function { kind: Some(_), params, ufunc: None }) = self.env.get(path.as_str()) {
                 return self.function_call(&path, &params.clone(), None, c, span);
             }
+            // `numba.literally(x)` asks Numba to specialise on `x`'s value; its value is `x`.
+            // twinjit specialises on the literal values it needs (strings, constants passed to
+            // shape and dtype arguments) whatever the spelling.
+            if path == "numba.literally" && args.len() == 1 && c.arguments.keywords.is_empty() {
+                return self.expr(&args[0]);
+            }
         }
         if let Some((written, path)) = self.opaque_path(&c.func) {
             if let Some(v) = self.operator_call(&path, c, span) {
