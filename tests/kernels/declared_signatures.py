@@ -52,3 +52,15 @@ HALF_SIGS = ["float32(float32)", "float64(float64)"]
 @njit(HALF_SIGS)
 def half_of(x):
     return x / 2
+
+
+# Called from compiled code, a typed function converts its arguments the same way: the caller's
+# float64 values become float32 (or are truncated to int64) before the call, and the result has
+# the declared type.
+@njit
+def through_typed(x):
+    return as_float32(x) * 1.0, truncating(x), pick_width(np.float32(x))
+
+
+# check: through_typed(12.2) -> (12.199999809265137, 24, 4.066666603088379)
+# check: through_typed(-7.9) -> (-7.900000095367432, -14, -2.633333444595337)

@@ -275,3 +275,18 @@ def saturated(counts, levels, out_counts, out_levels):
     if i < counts.size:
         out_counts[i] = saturate(counts[i], 10)
         out_levels[i] = saturate(levels[i], 1.0)
+
+
+# A device function compiled for one declared signature: a call converts its arguments to it
+# (1.5 and 2.5 become 1 and 2), as numba-cuda's own dispatcher tests expect.
+@cuda.jit("int64(int64, int64)", device=True)
+def add_ints(x, y):
+    return x + y
+
+
+# check: typed_sums[1, 3](np.array([1.5, -2.5, 7.9]), np.array([2.5, 0.5, 0.2]), np.zeros(3, dtype=np.float64)) -> None ; arg2 == [3.0, -2.0, 7.0]
+@cuda.jit
+def typed_sums(x, y, out):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = add_ints(x[i], y[i])

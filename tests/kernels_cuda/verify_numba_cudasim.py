@@ -282,7 +282,45 @@ def _cache_hints():
     ]
 
 
+def _typed_device_jit(jit):
+    """The simulator runs a device function's Python body whatever its declared signature;
+    compiled numba-cuda converts the arguments to it (`@cuda.jit("int64(int64, int64)",
+    device=True)` called with 1.5 adds 1 and 2) and the result to its return type. This wraps
+    `cuda.jit` so that a device function with one declared signature does the same (NumPy's
+    scalar conversions: floats truncate toward zero as PTX's `cvt.rzi` does)."""
+    from numba.core import sigutils
+
+    def convert(v, t):
+        try:
+            return np.dtype(str(t)).type(v)
+        except TypeError:
+            return v
+
+    def wrapped(func_or_sig=None, *args, **kwargs):
+        sig = func_or_sig[0] if isinstance(func_or_sig, list) and len(func_or_sig) == 1 else func_or_sig
+        if not (kwargs.get("device") and isinstance(sig, str)):
+            return jit(func_or_sig, *args, **kwargs)
+        params, ret = sigutils.normalize_signature(sig)
+        make = jit(func_or_sig, *args, **kwargs)
+
+        def decorate(fn):
+            kernel = make(fn)
+            inner = kernel.fn
+
+            def typed(*xs):
+                r = inner(*[convert(x, t) for x, t in zip(xs, params)])
+                return r if ret is None else convert(r, ret)
+
+            kernel.fn = typed
+            return kernel
+
+        return decorate
+
+    return wrapped
+
+
 if not GPU:
+    cuda.jit = _typed_device_jit(cuda.jit)
     _ld = _libdevice_module()
     sys.modules["numba.cuda.libdevice"] = _ld
     cuda.libdevice = _ld

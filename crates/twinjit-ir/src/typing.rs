@@ -2223,6 +2223,11 @@ pub fn conversion_cost(from: &Type, to: &Type) -> Option<u32> {
             let layout_ok = f.layout == t.layout || t.layout == crate::types::Layout::A;
             (f.dtype == t.dtype && f.ndim == t.ndim && layout_ok).then_some(if f.layout == t.layout { 0 } else { 1 })
         }
+        (Type::Tuple(fs), Type::Tuple(ts)) if fs.len() == ts.len() => {
+            fs.iter().zip(ts).map(|(f, t)| conversion_cost(f, t)).sum::<Option<u32>>()
+        }
+        (Type::Str(_), Type::String) => Some(1),
+        (f, t) if f == t => Some(0),
         _ => None,
     }
 }

@@ -405,7 +405,8 @@ impl<'m> Inferencer<'m> {
                 "wrong number of arguments",
             ));
         }
-        let c = self.instance(cidx, arg_types, None);
+        let (arg_types, declared_ret) = declared_call_types(callee, arg_types);
+        let c = self.instance(cidx, arg_types, declared_ret);
         if !self.instances[c].callers.contains(&i) {
             self.instances[c].callers.push(i);
         }
@@ -1057,6 +1058,28 @@ pub(super) fn slice_bounds(f: &Function, vs: &[Value], span: Span) -> Result<[Op
 /// Whether `v` is a `*t` argument (its value is the tuple `t`).
 pub(super) fn is_splat(f: &Function, v: Value) -> bool {
     matches!(f.def_inst(v).map(|d| &d.kind), Some(InstKind::Builtin(Builtin::Splat, _)))
+}
+
+/// The argument types a call of `callee` specialises it for, and its declared return type.
+/// A function with signatures in its decorator (`@njit("float32(float32)")`,
+/// `@cuda.jit("int64(int64, int64)", device=True)`) is compiled for those only, as Numba
+/// compiles it: the call takes the signature its arguments convert to most cheaply, and each
+/// number converts to that signature's type (an array stays as it is: its dtype and dimensions
+/// already match). When no signature fits, the call specialises the function for its own
+/// argument types (Numba would refuse it; twinjit compiled such calls so before it read the
+/// signatures here, and keeps them working).
+pub(super) fn declared_call_types(callee: &ModuleFunction, args: Vec<Type>) -> (Vec<Type>, Option<Type>) {
+    let declared = &callee.attrs.signatures;
+    let Some(k) = typing::pick_signature(declared, &args) else {
+        return (args, None);
+    };
+    let sig = &declared[k];
+    let converted = args
+        .into_iter()
+        .zip(&sig.args)
+        .map(|(a, t)| if a.scalar().is_some() && t.scalar().is_some() { t.clone() } else { a })
+        .collect();
+    (converted, sig.ret.clone())
 }
 
 /// The argument types of a call, the elements of each `*t` argument in its place.

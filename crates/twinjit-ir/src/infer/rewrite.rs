@@ -1139,6 +1139,13 @@ impl Rewriter<'_> {
                 nargs.push(v);
             }
         }
+        // A callee with declared signatures takes its numbers converted to the chosen one.
+        let (arg_types, _) = super::fixpoint::declared_call_types(&self.module.functions[cidx], arg_types);
+        for (v, t) in nargs.iter_mut().zip(&arg_types) {
+            if let (Some(s), true) = (t.scalar(), self.ty(*v) != *t) {
+                *v = self.push(b, InstKind::Cast(s, *v), t.clone(), span);
+            }
+        }
         let Some(&ci) = self.index.get(&(cidx, arg_types.clone())) else {
             return Err(err(
                 span,
