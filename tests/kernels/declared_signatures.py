@@ -64,3 +64,18 @@ def through_typed(x):
 
 # check: through_typed(12.2) -> (12.199999809265137, 24, 4.066666603088379)
 # check: through_typed(-7.9) -> (-7.900000095367432, -14, -2.633333444595337)
+
+
+@njit("complex128(complex128)")
+def doubled_complex(z):
+    return z * 2
+
+
+# A real number passed where a complex one is declared becomes complex first.
+@njit
+def via_complex(x):
+    return doubled_complex(x), doubled_complex(x + 1j)
+
+
+# check: via_complex(1.5) -> ((3+0j), (3+2j))
+# check: via_complex(3) -> ((6+0j), (6+2j))

@@ -2373,7 +2373,6 @@ impl Builtin {
     }
 }
 
-/// The paths under `prefix` (`"math."`), without it, in table order: for "supported: ..." hints.
 /// numba-cuda's vector type of this name (`float32x4`, or its C alias `float4`): the base type
 /// and the number of components (1 to 4, named `x y z w`). Aliases follow NumPy's C types on
 /// 64-bit Linux (`long` and `longlong` are int64), as numba-cuda's `stubs.py` maps them.
@@ -2405,6 +2404,7 @@ pub fn cuda_vector(name: &str) -> Option<(crate::types::Scalar, usize)> {
     Some((base, n))
 }
 
+/// The paths under `prefix` (`"math."`), without it, in table order: for "supported: ..." hints.
 pub fn paths_under(prefix: &str) -> Vec<&'static str> {
     Builtin::ALL.iter().flat_map(|b| b.info().paths.iter()).filter_map(|p| p.strip_prefix(prefix)).collect()
 }

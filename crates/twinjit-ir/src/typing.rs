@@ -2065,7 +2065,6 @@ pub fn slice_indices(n: usize, lo: Option<i64>, hi: Option<i64>, step: Option<i6
     Some(out)
 }
 
-/// `t` as an array, for an operation named `what`.
 /// The index of one element of `at` for `b` (an atomic, a cache-hinted load or store): an
 /// integer for a 1-D array, a tuple of `ndim` integers otherwise.
 fn element_index(b: Builtin, at: &ArrayType, index: &Type) -> Result<(), TypeError> {
@@ -2083,6 +2082,7 @@ fn element_index(b: Builtin, at: &ArrayType, index: &Type) -> Result<(), TypeErr
     Ok(())
 }
 
+/// `t` as an array, for an operation named `what`.
 pub fn array_of(t: &Type, what: &str) -> Result<ArrayType, TypeError> {
     t.array().ok_or_else(|| TypeError::new(format!("{what} needs an array, found {t}"), format!("this is {t}")))
 }
@@ -2217,17 +2217,14 @@ pub fn conversion_cost(from: &Type, to: &Type) -> Option<u32> {
             (Int32, Int64) | (Float32, Float64) | (Bool, Int32 | Int64) => 1,
             (Int32 | Int64 | Bool, Float64) | (Int32 | Bool, Float32) => 2,
             (_, Bool) => return None,
+            // Numba converts no complex number to a real one.
+            (f, t) if f.is_complex() && !t.is_complex() => return None,
             _ => 3,
         }),
         (Type::Array(f), Type::Array(t)) => {
             let layout_ok = f.layout == t.layout || t.layout == crate::types::Layout::A;
             (f.dtype == t.dtype && f.ndim == t.ndim && layout_ok).then_some(if f.layout == t.layout { 0 } else { 1 })
         }
-        (Type::Tuple(fs), Type::Tuple(ts)) if fs.len() == ts.len() => {
-            fs.iter().zip(ts).map(|(f, t)| conversion_cost(f, t)).sum::<Option<u32>>()
-        }
-        (Type::Str(_), Type::String) => Some(1),
-        (f, t) if f == t => Some(0),
         _ => None,
     }
 }

@@ -20,16 +20,22 @@ use twinjit_ir::{builtins::cuda_vector, intern, Builtin, Const, InstKind, Value}
 pub(super) const FIELDS: [&str; 4] = ["x", "y", "z", "w"];
 
 /// Whether the module names a vector type: imported from `numba.cuda`, or written
-/// `cuda.NAME` / `numba.cuda.NAME` in its source.
+/// `MODULE.NAME` in its source where `MODULE` is `cuda` or a name bound to `numba.cuda`
+/// (`from numba import cuda as cu`: `cu.float32x2`).
 pub(super) fn module_uses_vectors(text: &str, env: &Env) -> bool {
     let imported = env.iter().any(|(_, g)| {
         matches!(g, Global::Opaque(p) if p.strip_prefix("numba.cuda.").is_some_and(|n| cuda_vector(n).is_some()))
     });
+    let mut prefixes: Vec<String> =
+        env.iter().filter(|(_, g)| matches!(g, Global::CudaModule)).map(|(n, _)| format!("{n}.")).collect();
+    prefixes.push("cuda.".to_string());
     imported
-        || text.match_indices("cuda.").any(|(at, dot)| {
-            let rest = &text[at + dot.len()..];
-            let end = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
-            cuda_vector(&rest[..end]).is_some()
+        || prefixes.iter().any(|prefix| {
+            text.match_indices(prefix.as_str()).any(|(at, dot)| {
+                let rest = &text[at + dot.len()..];
+                let end = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
+                cuda_vector(&rest[..end]).is_some()
+            })
         })
 }
 

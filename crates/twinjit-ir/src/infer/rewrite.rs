@@ -1142,8 +1142,15 @@ impl Rewriter<'_> {
         // A callee with declared signatures takes its numbers converted to the chosen one.
         let (arg_types, _) = super::fixpoint::declared_call_types(&self.module.functions[cidx], arg_types);
         for (v, t) in nargs.iter_mut().zip(&arg_types) {
-            if let (Some(s), true) = (t.scalar(), self.ty(*v) != *t) {
-                *v = self.push(b, InstKind::Cast(s, *v), t.clone(), span);
+            let from = self.ty(*v).scalar();
+            if let (Some(s), Some(from), true) = (t.scalar(), from, self.ty(*v) != *t) {
+                *v = if s.is_complex() || from.is_complex() {
+                    // A real number made complex (`coerce` builds the pair).
+                    self.coerce(b, *v, t, span)?
+                } else {
+                    // Numba's conversions, the unsafe ones too (float64 -> int64 truncates).
+                    self.push(b, InstKind::Cast(s, *v), t.clone(), span)
+                };
             }
         }
         let Some(&ci) = self.index.get(&(cidx, arg_types.clone())) else {
