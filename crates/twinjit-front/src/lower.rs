@@ -1801,8 +1801,8 @@ impl Lower<'_> {
                 return self.function_call(&path, &params.clone(), None, c, span);
             }
             // `numba.literally(x)` asks Numba to specialise on `x`'s value; its value is `x`.
-            // twinjit specialises on the literal values it needs (strings, constants passed to
-            // shape and dtype arguments) whatever the spelling.
+            // twinjit specialises on strings and dtypes whatever the spelling, but not on
+            // integers: `t[literally(i)]` of a heterogeneous tuple is still refused.
             if path == "numba.literally" && args.len() == 1 && c.arguments.keywords.is_empty() {
                 return self.expr(&args[0]);
             }
