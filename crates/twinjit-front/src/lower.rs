@@ -42,6 +42,8 @@ mod try_except;
 mod ufunc_reduce;
 mod vector_types;
 
+pub(crate) use vector_types::module_uses_vectors;
+
 /// Deepest expression nesting lowered (deeper input gets a diagnostic, not a stack overflow).
 const MAX_DEPTH: usize = 2000;
 
@@ -52,6 +54,7 @@ pub(crate) fn lower_function(
     env: &Env,
     file: FileId,
     text: &str,
+    vectors: bool,
 ) -> Result<ModuleFunction, Vec<Diagnostic>> {
     let fspan = span(file, fd.range);
     let name_span = span(file, fd.name.range);
@@ -83,7 +86,7 @@ pub(crate) fn lower_function(
         prange_depth: 0,
         tries: Vec::new(),
         text,
-        vectors: vector_types::module_uses_vectors(text, env),
+        vectors,
         local_shapes: HashMap::new(),
         local_tuples: HashMap::new(),
         defer_errors: crate::overload::is_dispatcher(fd),
@@ -246,8 +249,8 @@ struct Lower<'a> {
     prange_depth: usize,
     /// The module's source text (for line pragmas).
     text: &'a str,
-    /// The module names one of numba-cuda's vector types: `.x .y .z .w` are components
-    /// (`vector_types.rs`).
+    /// The module names one of numba-cuda's vector types (`module_uses_vectors`, computed
+    /// once per module): `.x .y .z .w` are components (`vector_types.rs`).
     vectors: bool,
     /// The `try` statements being lowered, innermost last (`try_except.rs`).
     tries: Vec<try_except::TryCtx>,

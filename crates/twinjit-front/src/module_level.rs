@@ -91,6 +91,8 @@ pub(crate) fn lower(
     let defs: Vec<&ast::StmtFunctionDef> =
         body.iter().filter_map(|s| if let Stmt::FunctionDef(fd) = s { Some(fd) } else { None }).collect();
     let specialised = crate::specialise::specialise(&defs, &mut env, file, text);
+    // Whether `.x .y .z .w` may be vector components: once for the module, not per function.
+    let vectors = crate::lower::module_uses_vectors(text, &env);
     // Pass 2: function bodies.
     let mut module = Module::default();
     // The errors of refused bodies, reported with the module's when the module fails too.
@@ -120,13 +122,15 @@ pub(crate) fn lower(
         let (lowered, decorated) = match read_decorators(fd, &env, file, text) {
             Ok(Decorated::Plain) if options.plain_as_njit => {
                 // As `njit(pyfunc)`: compiled when it can be, refused on its own when not.
-                (lower_function(fd, plain_njit_attrs(), Default::default(), &env, file, text), false)
+                (lower_function(fd, plain_njit_attrs(), Default::default(), &env, file, text, vectors), false)
             }
             Ok(Decorated::Plain) => continue, // a plain Python function: not compiled.
             // A function whose body twinjit cannot compile is refused on its own, as Numba
             // fails only when such a function is called: the rest of the module loads, and
             // asking for it (or `twinjit check`) gives its located errors.
-            Ok(Decorated::Compiled(attrs, options)) => (lower_function(fd, attrs, options, &env, file, text), true),
+            Ok(Decorated::Compiled(attrs, options)) => {
+                (lower_function(fd, attrs, options, &env, file, text, vectors), true)
+            }
             Ok(Decorated::Refused(diagnostics)) => {
                 module.refused.push(refuse(diagnostics));
                 continue;

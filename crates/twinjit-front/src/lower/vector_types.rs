@@ -22,7 +22,7 @@ pub(super) const FIELDS: [&str; 4] = ["x", "y", "z", "w"];
 /// Whether the module names a vector type: imported from `numba.cuda`, or written
 /// `MODULE.NAME` in its source where `MODULE` is `cuda` or a name bound to `numba.cuda`
 /// (`from numba import cuda as cu`: `cu.float32x2`).
-pub(super) fn module_uses_vectors(text: &str, env: &Env) -> bool {
+pub(crate) fn module_uses_vectors(text: &str, env: &Env) -> bool {
     let imported = env.iter().any(|(_, g)| {
         matches!(g, Global::Opaque(p) if p.strip_prefix("numba.cuda.").is_some_and(|n| cuda_vector(n).is_some()))
     });
